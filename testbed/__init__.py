@@ -1,0 +1,3 @@
+"""trainet: a network-emulation testbed for distributed training over programmable networks."""
+
+__version__ = "0.1.0"

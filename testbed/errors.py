@@ -1,0 +1,27 @@
+"""Errors a user can act on. The CLI prints them without a traceback and exits 2."""
+from __future__ import annotations
+
+
+class TrainetError(Exception):
+    """A failure caused by input or environment, with a message saying what to do."""
+
+    exit_code = 2
+
+
+class P4Error(TrainetError):
+    """A P4 diagnostic: ``file:line:col: error: message`` plus the source line and a caret."""
+
+    def __init__(self, message: str, loc=None, source_line: str | None = None):
+        self.message = message
+        self.loc = loc
+        self.source_line = source_line
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        if self.loc is None:
+            return f"error: {self.message}"
+        text = f"{self.loc}: error: {self.message}"
+        if self.source_line is not None:
+            caret = " " * max(self.loc.col - 1, 0) + "^"
+            text += f"\n{self.source_line.rstrip()}\n{caret}"
+        return text
