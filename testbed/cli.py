@@ -41,12 +41,106 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true", help="print every expectation")
     p.set_defaults(handler="testbed.p4.commands:stf")
 
+    p = verbs.add_parser("switch", help="run a software P4 switch on Linux interfaces")
+    p.add_argument("program", nargs="?", help="P4_16 source file (v1model); omit with --no-p4")
+    p.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
+                   help="add DIR to the #include search path")
+    p.add_argument("-D", dest="define", action="append", default=[], metavar="NAME[=VALUE]",
+                   help="define a preprocessor macro")
+    p.add_argument("-i", "--interface", action="append", default=[], metavar="PORT@IFACE",
+                   help="attach interface IFACE as port PORT (repeat for each port)")
+    p.add_argument("--device-id", type=int, default=0, help="P4Runtime device id")
+    p.add_argument("--grpc-port", type=int, default=9559, help="P4Runtime TCP port")
+    p.add_argument("--grpc-address", default="0.0.0.0", help="P4Runtime listen address")
+    p.add_argument("--cpu-port", type=int, help="port number of packet-in/packet-out")
+    p.add_argument("--pcap", metavar="DIR", help="write IFACE_in.pcap and IFACE_out.pcap "
+                   "per port into DIR")
+    p.add_argument("--log", metavar="FILE", help="log file (default: stderr)")
+    p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
+                   help="debug logs every packet and the pipeline trace")
+    p.add_argument("--no-p4", action="store_true",
+                   help="start without a program; wait for SetForwardingPipelineConfig")
+    p.add_argument("--port-shape", action="append", default=[], metavar="SPEC",
+                   help="egress model of a port: PORT:rate=100mbit,burst=32kb,delay=5ms,"
+                   "jitter=1ms,loss=1%%,reorder=0.5%%,queue=1000 (queue in packets, or bytes "
+                   "with a unit: queue=256kb)")
+    p.set_defaults(handler="testbed.switch.commands:switch")
+
+    p = verbs.add_parser("up", help="bring a topology up as a Mininet network of P4 switches")
+    p.add_argument("topology", help="topology spec (.yaml) or P4 tutorials topology.json")
+    p.add_argument("--results", default="results", metavar="DIR",
+                   help="where logs and captures go (default: results)")
+    p.add_argument("--pcap", action="store_true", help="capture every switch port from the start")
+    p.add_argument("--p4", metavar="FILE", help="P4 source for the switches of a tutorials "
+                   "topology.json (default: found from its runtime JSON's bmv2_json)")
+    p.add_argument("--no-cli", action="store_true",
+                   help="no Mininet CLI: stay up until Ctrl-C, SIGTERM or `trainet down`")
+    p.set_defaults(handler="testbed.net.commands:up")
+    p = verbs.add_parser("down", help="remove every network, switch process and interface "
+                         "that trainet made, also after a crash")
+    p.add_argument("--mininet", action="store_true",
+                   help="also run Mininet's own cleanup (mn -c): removes ALL Mininet "
+                   "interfaces and processes on this machine")
+    p.set_defaults(handler="testbed.net.commands:down")
+
+    topo = verbs.add_parser("topo", help="topology specs: show, import, generate, profiles"
+                            ).add_subparsers(dest="topoverb", required=True, metavar="TOPOVERB")
+    p = topo.add_parser("show", help="validate a topology YAML and print it with units")
+    p.add_argument("file", help="topology spec (.yaml)")
+    p.add_argument("--scale", type=float, help="co-scaling factor to show instead of the spec's")
+    p.set_defaults(handler="testbed.topology.commands:show")
+    p = topo.add_parser("import", help="convert a p4lang tutorials topology.json to YAML")
+    p.add_argument("topology_json", help="the exercise's topology.json")
+    p.add_argument("--p4", help="P4 source of the switches (default: the bmv2_json's stem "
+                   "+ .p4 next to topology.json or in its parent directory)")
+    p.add_argument("--scale", type=float, help="co-scaling factor (default 1)")
+    p.add_argument("-o", "--output", help="YAML file to write (default: stdout)")
+    p.set_defaults(handler="testbed.topology.commands:import_")
+    p = topo.add_parser("generate", help="write a generated topology as YAML")
+    p.add_argument("name", help="star, leaf-spine, fat-tree, multi-cluster, geo, frontier")
+    p.add_argument("params", nargs="*", metavar="KEY=VALUE", help="generator parameters, "
+                   "e.g. workers=8 nic=roce-100g scale=1e-4")
+    p.add_argument("-o", "--output", help="YAML file to write (default: stdout)")
+    p.set_defaults(handler="testbed.topology.commands:generate_")
+    p = topo.add_parser("profiles", help="list NIC and link profiles")
+    p.add_argument("-v", "--verbose", action="store_true", help="also print each source")
+    p.set_defaults(handler="testbed.topology.commands:list_profiles")
+
     bench = verbs.add_parser("bench", help="benchmarks with a same-run baseline").add_subparsers(
         dest="benchverb", required=True, metavar="WHAT")
     p = bench.add_parser("p4", help="pipeline-only packets/s of the P4 target")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--packets", type=int, default=50_000, help="packets per measurement")
     p.set_defaults(handler="testbed.p4.bench:main")
+    p = bench.add_parser("switch", help="forwarding packets/s and Gb/s of the software switch "
+                         "between network namespaces, against a Linux bridge")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--seconds", type=float, default=3.0, help="duration of each measurement")
+    p.set_defaults(handler="testbed.switch.bench:main")
+    p = bench.add_parser("links", help="link emulation: throughput and RTT against the "
+                         "configured values, and bring-up time of a 64-host fabric")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--seconds", type=float, default=6.0, help="duration of each throughput test")
+    p.add_argument("--quick", action="store_true", help="fewer rates, no 64-host bring-up")
+    p.set_defaults(handler="testbed.net.bench:main")
+    p = bench.add_parser("allreduce", help="in-network all-reduce (p4/ina.p4) against gloo's "
+                         "ring all-reduce on an emulated star, and the switch's aggregation "
+                         "rate on the P4 target")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--workers", type=int, nargs="+", metavar="N",
+                   help="worker counts (default: 2 4 8)")
+    p.add_argument("--sizes-mb", type=float, nargs="+", default=[1, 4, 16, 64], metavar="MB",
+                   help="nominal tensor sizes in MB (default: 1 4 16 64)")
+    p.add_argument("--bw", default="100Gbit", help="nominal link bandwidth (default 100Gbit)")
+    p.add_argument("--scale", type=float, default=1e-4,
+                   help="co-scaling factor for bandwidth and tensor bytes (default 1e-4)")
+    p.add_argument("--rounds", type=int, default=3, help="all-reduces per measurement")
+    p.add_argument("--slots", type=int, default=32, help="INA window (slots per job)")
+    p.add_argument("--results", default="results/bench-allreduce",
+                   help="directory for the network's logs")
+    p.add_argument("--target-only", action="store_true",
+                   help="only the switch's aggregation rate on the P4 target")
+    p.set_defaults(handler="testbed.allreduce_bench:main")
     return parser
 
 

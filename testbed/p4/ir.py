@@ -110,12 +110,17 @@ class Field:
 class HeaderT(Type):
     name: str
     fields: tuple                 # tuple[Field, ...]; bit/int/varbit/bool (bool as 1 bit)
+    # the declaration's annotations (@controller_header("packet_in"), @id, ...); not part
+    # of the type's identity
+    annotations: Annotations = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
 class StructT(Type):
     name: str
     fields: tuple                 # tuple[Field, ...]
+    # declaration annotations (@name, @metadata, ...); not part of identity
+    annotations: Annotations = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -465,6 +470,8 @@ class Table:
     priority_delta: int = 1
     loc: Loc = NOLOC
     annotations: Annotations = ()
+    # table properties the language does not define (name -> Expr), kept for targets
+    properties: dict = field(default_factory=dict)
 
 
 @dataclass

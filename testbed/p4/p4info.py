@@ -1,0 +1,525 @@
+"""P4Info of a v1model program, as p4c's ``--p4runtime-files`` writes it.
+
+Ids are computed the way p4c computes them, so a controller written against BMv2's
+P4Info of the same program works unchanged:
+
+* an ``@id`` annotation wins (the 8-bit type prefix is added when missing);
+* every other object gets ``prefix << 24 | jenkins_one_at_a_time(name) & 0xffffff``;
+  names are hashed per object type in sorted order and a collision takes the next free
+  hash value (linear probing), so the result does not depend on declaration order;
+* match fields, action parameters and packet-IO metadata are numbered from 1 in
+  declaration order, skipping ids taken by ``@id``.
+
+Aliases are the shortest dot-separated suffix of the name that no other P4Runtime
+symbol of the program shares. ``@hidden`` objects take part in naming but are omitted.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from google.protobuf import text_format
+from google.protobuf.message import DecodeError
+from p4.config.v1 import p4info_pb2, p4types_pb2
+
+from testbed.errors import TrainetError
+from testbed.p4 import ir
+
+P = p4info_pb2.P4Ids
+MATCH_TYPES = {
+    "exact": p4info_pb2.MatchField.EXACT,
+    "lpm": p4info_pb2.MatchField.LPM,
+    "ternary": p4info_pb2.MatchField.TERNARY,
+    "range": p4info_pb2.MatchField.RANGE,
+    "optional": p4info_pb2.MatchField.OPTIONAL,
+}
+COUNTER_UNITS = {"packets": p4info_pb2.CounterSpec.PACKETS,
+                 "bytes": p4info_pb2.CounterSpec.BYTES,
+                 "packets_and_bytes": p4info_pb2.CounterSpec.BOTH}
+METER_UNITS = {"packets": p4info_pb2.MeterSpec.PACKETS, "bytes": p4info_pb2.MeterSpec.BYTES}
+TEXT_SUFFIXES = (".txt", ".pbtxt")
+# annotations P4Info carries elsewhere (name, id, doc) or that only steer the compiler
+_NOT_COPIED = {"name", "id", "hidden", "brief", "description", "match"}
+
+
+def jenkins_hash(name: str) -> int:
+    """Bob Jenkins' one-at-a-time hash of the UTF-8 bytes of ``name`` (32 bits)."""
+    h = 0
+    for b in name.encode():
+        h = (h + b) & 0xFFFFFFFF
+        h = (h + (h << 10)) & 0xFFFFFFFF
+        h ^= h >> 6
+    h = (h + (h << 3)) & 0xFFFFFFFF
+    h ^= h >> 11
+    return (h + (h << 15)) & 0xFFFFFFFF
+
+
+def type_width(t: ir.Type) -> int:
+    """Bit width P4Info gives a value of type ``t`` (0 for types carried as strings)."""
+    if isinstance(t, (ir.BitT, ir.IntT)):
+        return t.width
+    if isinstance(t, ir.BoolT):
+        return 1
+    if isinstance(t, ir.EnumT) and t.underlying is not None:
+        return type_width(t.underlying)
+    return 0
+
+
+def _id_annotation(annos) -> int | None:
+    a = ir.annotation(annos, "id")
+    if a is None:
+        return None
+    if len(a.body) != 1 or not isinstance(a.body[0], int) or not 0 < a.body[0] <= 0xFFFFFFFF:
+        raise TrainetError(f"@id({', '.join(map(str, a.body))}): an @id takes one unsigned "
+                           "32-bit integer greater than 0; fix the annotation")
+    return a.body[0]
+
+
+def _hidden(annos) -> bool:
+    return ir.annotation(annos, "hidden") is not None
+
+
+def render_annotation(a: ir.Annotation) -> str:
+    if not a.body:
+        return f"@{a.name}"
+    parts = [f'"{v}"' if isinstance(v, str) else str(v) for v in a.body]
+    return f"@{a.name}({', '.join(parts)})"
+
+
+def _copy_annotations(msg, annos) -> None:
+    """Fill ``msg.annotations`` (and ``msg.doc`` when the message has one)."""
+    for a in annos:
+        if a.name not in _NOT_COPIED:
+            msg.annotations.append(render_annotation(a))
+    if not any(f.name == "doc" for f in msg.DESCRIPTOR.fields):
+        return
+    for key in ("brief", "description"):
+        a = ir.annotation(annos, key)
+        if a is not None and a.body:
+            setattr(msg.doc, key, str(a.body[0]))
+
+
+class _Symbols:
+    """Names and ids of every P4Runtime object, assigned as p4c assigns them."""
+
+    def __init__(self):
+        self.names: dict[int, dict[str, int | None]] = {}   # prefix -> name -> explicit id
+        self.ids: dict[tuple[int, str], int] = {}
+        self._suffix_counts: dict[tuple[str, ...], int] = {}
+
+    def add(self, prefix: int, name: str, explicit: int | None = None) -> None:
+        table = self.names.setdefault(prefix, {})
+        if name in table:
+            return
+        if explicit is not None:
+            top = explicit >> 24
+            if top and top != prefix:
+                raise TrainetError(f"{name}: @id {explicit:#x} has type prefix {top:#04x}, "
+                                   f"but this kind of object needs {prefix:#04x}; "
+                                   "drop the prefix or use the right one")
+            explicit |= prefix << 24
+        table[name] = explicit
+        parts = tuple(name.split("."))
+        if not any(name in t for p, t in self.names.items() if p != prefix):
+            for n in range(1, len(parts) + 1):
+                key = parts[-n:]
+                self._suffix_counts[key] = self._suffix_counts.get(key, 0) + 1
+
+    def assign(self) -> None:
+        taken: set[int] = set()
+        for prefix, table in self.names.items():
+            for name, explicit in table.items():
+                if explicit is None:
+                    continue
+                if explicit in taken:
+                    raise TrainetError(f"@id {explicit} is given to more than one object "
+                                       f"(one is {name}); give each object its own @id")
+                taken.add(explicit)
+                self.ids[(prefix, name)] = explicit
+        for prefix in sorted(self.names):
+            for name in sorted(n for n, e in self.names[prefix].items() if e is None):
+                h = jenkins_hash(name)
+                while (prefix << 24 | h & 0xFFFFFF) in taken:
+                    h = (h + 1) & 0xFFFFFFFF
+                taken.add(prefix << 24 | h & 0xFFFFFF)
+                self.ids[(prefix, name)] = prefix << 24 | h & 0xFFFFFF
+
+    def id(self, prefix: int, name: str) -> int:
+        return self.ids[(prefix, name)]
+
+    def alias(self, name: str) -> str:
+        parts = tuple(name.split("."))
+        for n in range(1, len(parts) + 1):
+            if self._suffix_counts.get(parts[-n:], 0) < 2:
+                return ".".join(parts[-n:])
+        return name
+
+
+def _field_ids(items, annos_of) -> list[int]:
+    """p4c's numbering of fields: @id first, then 1, 2, ... by position, skipping taken ids
+    (a field with an @id still uses up its position's number)."""
+    explicit = [_id_annotation(annos_of(x)) for x in items]
+    taken = {i for i in explicit if i is not None}
+    out, index = [], 1
+    for e in explicit:
+        if e is not None:
+            out.append(e)
+            index += 1
+            continue
+        while index in taken:
+            index += 1
+        out.append(index)
+        taken.add(index)
+    return out
+
+
+def _preamble(msg, symbols: _Symbols, prefix: int, name: str, annos=()) -> None:
+    msg.preamble.id = symbols.id(prefix, name)
+    msg.preamble.name = name
+    msg.preamble.alias = symbols.alias(name)
+    _copy_annotations(msg.preamble, annos)
+
+
+def _const_int(expr, what: str) -> int:
+    if isinstance(expr, ir.Const):
+        return expr.value
+    raise TrainetError(f"{getattr(expr, 'loc', '?')}: {what} must be a compile-time constant")
+
+
+def _enum_member(expr) -> str:
+    return expr.member if isinstance(expr, ir.EnumConst) else ""
+
+
+class _TypeSpecs:
+    """P4DataTypeSpec of IR types; named types land in ``info.type_info``."""
+
+    def __init__(self, info: p4info_pb2.P4Info):
+        self.type_info = info.type_info
+
+    def spec(self, t: ir.Type) -> p4types_pb2.P4DataTypeSpec:
+        s = p4types_pb2.P4DataTypeSpec()
+        if isinstance(t, ir.BitT):
+            s.bitstring.bit.bitwidth = t.width
+        elif isinstance(t, ir.IntT):
+            s.bitstring.int.bitwidth = t.width
+        elif isinstance(t, ir.VarbitT):
+            s.bitstring.varbit.max_bitwidth = t.max_width
+        elif isinstance(t, ir.BoolT):
+            s.bool.SetInParent()
+        elif isinstance(t, ir.ErrorT):
+            s.error.SetInParent()
+        elif isinstance(t, ir.TupleT):
+            for e in t.elems:
+                s.tuple.members.add().CopyFrom(self.spec(e))
+        elif isinstance(t, ir.StructT):
+            s.struct.name = t.name
+            if t.name not in self.type_info.structs:
+                members = self.type_info.structs[t.name].members
+                for f in t.fields:
+                    m = members.add(name=f.name)
+                    m.type_spec.CopyFrom(self.spec(f.type))
+        elif isinstance(t, ir.HeaderT):
+            s.header.name = t.name
+            self._header(t)
+        elif isinstance(t, ir.UnionT):
+            s.header_union.name = t.name
+            if t.name not in self.type_info.header_unions:
+                members = self.type_info.header_unions[t.name].members
+                for f in t.fields:
+                    self._header(f.type)
+                    members.add(name=f.name).header.name = f.type.name
+        elif isinstance(t, ir.StackT) and isinstance(t.elem, ir.HeaderT):
+            s.header_stack.header.name = t.elem.name
+            s.header_stack.size = t.size
+            self._header(t.elem)
+        elif isinstance(t, ir.StackT) and isinstance(t.elem, ir.UnionT):
+            s.header_union_stack.header_union.name = t.elem.name
+            s.header_union_stack.size = t.size
+            self.spec(t.elem)
+        elif isinstance(t, ir.EnumT) and t.underlying is not None:
+            s.serializable_enum.name = t.name
+            if t.name not in self.type_info.serializable_enums:
+                e = self.type_info.serializable_enums[t.name]
+                width = type_width(t.underlying)
+                e.underlying_type.bitwidth = width
+                for name, value in zip(t.members, t.values):
+                    nbytes = max((width + 7) // 8, 1)
+                    e.members.add(name=name, value=(value % (1 << width)).to_bytes(nbytes, "big"))
+        elif isinstance(t, ir.EnumT):
+            s.enum.name = t.name
+            if t.name not in self.type_info.enums:
+                e = self.type_info.enums[t.name]
+                for name in t.members:
+                    e.members.add(name=name)
+        else:
+            raise TrainetError(f"a value of type {type(t).__name__} cannot be described in "
+                               "P4Info; use bit<W>, int<W>, bool, a struct, a header or an enum")
+        return s
+
+    def _header(self, h: ir.HeaderT) -> None:
+        if h.name in self.type_info.headers:
+            return
+        members = self.type_info.headers[h.name].members
+        for f in h.fields:
+            m = members.add(name=f.name)
+            ft = f.type
+            if isinstance(ft, ir.IntT):
+                m.type_spec.int.bitwidth = ft.width
+            elif isinstance(ft, ir.VarbitT):
+                m.type_spec.varbit.max_bitwidth = ft.max_width
+            else:
+                m.type_spec.bit.bitwidth = type_width(ft)
+
+
+def _controls(program: ir.Program) -> list[ir.Control]:
+    """The package's controls in pipeline order."""
+    order = [program.blocks.get(r) for r in
+             ("verify_checksum", "ingress", "egress", "compute_checksum", "deparser")]
+    named = [program.controls[n] for n in order if n in program.controls]
+    return named + [c for c in program.controls.values() if c not in named]
+
+
+def _digest_name(t: ir.Type, index: int) -> str:
+    return t.name if isinstance(t, (ir.StructT, ir.HeaderT, ir.UnionT)) else f"digest_{index}"
+
+
+def _controller_name(h: ir.HeaderT) -> str:
+    a = ir.annotation(h.annotations, "controller_header")
+    if a is None or len(a.body) != 1 or not isinstance(a.body[0], str):
+        raise TrainetError(f"header {h.name}: @controller_header takes one string, "
+                           'e.g. @controller_header("packet_in")')
+    return a.body[0]
+
+
+class _Builder:
+    def __init__(self, program: ir.Program):
+        self.program = program
+        self.info = p4info_pb2.P4Info()
+        self.info.pkg_info.arch = program.arch
+        self.symbols = _Symbols()
+        self.types = _TypeSpecs(self.info)
+        self.controls = _controls(program)
+        self.instances = {i.name: i for c in self.controls for i in c.instances}
+        self.actions = dict(program.actions)
+        for c in self.controls:
+            self.actions.update(c.actions)
+        self.tables = [t for c in self.controls for t in c.tables.values()]
+        # p4c lists the actions tables use: top-level ones (NoAction) first, then each
+        # control's in declaration order
+        used = {ref.action for t in self.tables for ref in t.actions}
+        self.used_actions = [a for a in self.actions if a in used]
+
+    def collect(self) -> None:
+        s = self.symbols
+        for name in self.used_actions:
+            s.add(P.ACTION, name, _id_annotation(self.actions[name].annotations))
+        for t in self.tables:
+            s.add(P.TABLE, t.name, _id_annotation(t.annotations))
+        for inst in self.instances.values():
+            prefix = self._instance_prefix(inst)
+            if prefix is not None:
+                s.add(prefix, inst.name, _id_annotation(inst.annotations))
+        for p in self.program.parsers.values():
+            for vs in p.value_sets:
+                s.add(P.VALUE_SET, vs.name, _id_annotation(vs.annotations))
+        for i, t in enumerate(self.program.digests):
+            s.add(P.DIGEST, _digest_name(t, i))
+        for h in self.program.controller_headers:
+            s.add(P.CONTROLLER_HEADER, h.name, _id_annotation(h.annotations))
+        s.assign()
+
+    @staticmethod
+    def _instance_prefix(inst: ir.Instance) -> int | None:
+        return {"counter": P.COUNTER, "direct_counter": P.DIRECT_COUNTER, "meter": P.METER,
+                "direct_meter": P.DIRECT_METER, "register": P.REGISTER,
+                "action_profile": P.ACTION_PROFILE,
+                "action_selector": P.ACTION_PROFILE}.get(inst.extern)
+
+    def build(self) -> p4info_pb2.P4Info:
+        self.collect()
+        for t in self.tables:
+            if not _hidden(t.annotations):
+                self._table(t)
+        for name in self.used_actions:
+            if not _hidden(self.actions[name].annotations):
+                self._action(self.actions[name])
+        for inst in self.instances.values():
+            if not _hidden(inst.annotations):
+                self._instance(inst)
+        for p in self.program.parsers.values():
+            for vs in p.value_sets:
+                if not _hidden(vs.annotations):
+                    self._value_set(vs)
+        for i, t in enumerate(self.program.digests):
+            self._digest(t, i)
+        for h in self.program.controller_headers:
+            if not _hidden(h.annotations):
+                self._controller_header(h)
+        return self.info
+
+    def _table(self, t: ir.Table) -> None:
+        msg = self.info.tables.add()
+        _preamble(msg, self.symbols, P.TABLE, t.name, t.annotations)
+        keys = [k for k in t.keys if k.match_kind != "selector"]
+        for k, fid in zip(keys, _field_ids(keys, lambda k: k.annotations)):
+            mf = msg.match_fields.add(id=fid, name=k.name, bitwidth=type_width(k.expr.type))
+            if k.match_kind in MATCH_TYPES:
+                mf.match_type = MATCH_TYPES[k.match_kind]
+            else:
+                mf.other_match_type = k.match_kind
+            _copy_annotations(mf, k.annotations)
+        for ref in t.actions:
+            ar = msg.action_refs.add(id=self.symbols.id(P.ACTION, ref.action))
+            table_only = ir.annotation(ref.annotations, "tableonly") is not None
+            default_only = ir.annotation(ref.annotations, "defaultonly") is not None
+            if table_only and default_only:
+                raise TrainetError(f"{ref.loc}: action {ref.action} in table {t.name} is both "
+                                   "@tableonly and @defaultonly; keep one")
+            if table_only:
+                ar.scope = p4info_pb2.ActionRef.TABLE_ONLY
+            elif default_only:
+                ar.scope = p4info_pb2.ActionRef.DEFAULT_ONLY
+            _copy_annotations(ar, ref.annotations)
+        if t.default_const:
+            msg.const_default_action_id = self.symbols.id(P.ACTION, t.default_action.action)
+        if t.implementation:
+            msg.implementation_id = self.symbols.id(P.ACTION_PROFILE, t.implementation)
+        if t.counters:
+            msg.direct_resource_ids.append(self.symbols.id(P.DIRECT_COUNTER, t.counters))
+        if t.meters:
+            msg.direct_resource_ids.append(self.symbols.id(P.DIRECT_METER, t.meters))
+        msg.size = t.size
+        if t.entries:
+            msg.has_initial_entries = True
+            msg.is_const_table = t.entries_const
+
+    def _action(self, a: ir.Action) -> None:
+        msg = self.info.actions.add()
+        _preamble(msg, self.symbols, P.ACTION, a.name, a.annotations)
+        params = [p for p in a.params if p.direction == ""]
+        for p, pid in zip(params, _field_ids(params, lambda p: p.annotations)):
+            name_anno = ir.annotation(p.annotations, "name")
+            name = name_anno.body[0] if name_anno and name_anno.body else p.name
+            pm = msg.params.add(id=pid, name=name, bitwidth=type_width(p.type))
+            _copy_annotations(pm, p.annotations)
+
+    def _instance(self, inst: ir.Instance) -> None:
+        s, kind = self.symbols, inst.extern
+        where = f"{inst.loc}: {kind} {inst.name}"
+        if kind == "counter":
+            msg = self.info.counters.add()
+            _preamble(msg, s, P.COUNTER, inst.name, inst.annotations)
+            msg.size = _const_int(inst.args[0], f"{where}: the size")
+            msg.spec.unit = COUNTER_UNITS.get(_enum_member(inst.args[1]), 0)
+        elif kind == "meter":
+            msg = self.info.meters.add()
+            _preamble(msg, s, P.METER, inst.name, inst.annotations)
+            msg.size = _const_int(inst.args[0], f"{where}: the size")
+            msg.spec.unit = METER_UNITS.get(_enum_member(inst.args[1]), 0)
+        elif kind in ("direct_counter", "direct_meter"):
+            table = next((t for t in self.tables if inst.name in (t.counters, t.meters)
+                          and not _hidden(t.annotations)), None)
+            if table is None:
+                return          # p4c emits direct resources only through a visible table
+            if kind == "direct_counter":
+                msg = self.info.direct_counters.add()
+                msg.spec.unit = COUNTER_UNITS.get(_enum_member(inst.args[0]), 0)
+            else:
+                msg = self.info.direct_meters.add()
+                msg.spec.unit = METER_UNITS.get(_enum_member(inst.args[0]), 0)
+            _preamble(msg, s, P.DIRECT_COUNTER if kind == "direct_counter" else P.DIRECT_METER,
+                      inst.name, inst.annotations)
+            msg.direct_table_id = s.id(P.TABLE, table.name)
+        elif kind == "register":
+            msg = self.info.registers.add()
+            _preamble(msg, s, P.REGISTER, inst.name, inst.annotations)
+            msg.size = _const_int(inst.args[0], f"{where}: the size")
+            msg.type_spec.CopyFrom(self.types.spec(inst.type_args[0]))
+        elif kind in ("action_profile", "action_selector"):
+            msg = self.info.action_profiles.add()
+            _preamble(msg, s, P.ACTION_PROFILE, inst.name, inst.annotations)
+            msg.with_selector = kind == "action_selector"
+            size_arg = inst.args[1] if kind == "action_selector" else inst.args[0]
+            msg.size = _const_int(size_arg, f"{where}: the size")
+            for t in self.tables:
+                if t.implementation == inst.name:
+                    msg.table_ids.append(s.id(P.TABLE, t.name))
+
+    def _value_set(self, vs: ir.ValueSet) -> None:
+        msg = self.info.value_sets.add()
+        _preamble(msg, self.symbols, P.VALUE_SET, vs.name, vs.annotations)
+        msg.size = vs.size
+        if isinstance(vs.type, ir.StructT):
+            fields = vs.type.fields
+            for f, fid in zip(fields, _field_ids(fields, lambda f: f.annotations)):
+                m = msg.match.add(id=fid, name=f.name, bitwidth=type_width(f.type))
+                kind = ir.annotation(f.annotations, "match")
+                kind_name = str(kind.body[0]) if kind and kind.body else "exact"
+                if kind_name in MATCH_TYPES:
+                    m.match_type = MATCH_TYPES[kind_name]
+                else:
+                    m.other_match_type = kind_name
+                _copy_annotations(m, f.annotations)
+        else:
+            msg.match.add(id=1, bitwidth=type_width(vs.type),
+                          match_type=p4info_pb2.MatchField.EXACT)
+
+    def _digest(self, t: ir.Type, index: int) -> None:
+        name = _digest_name(t, index)
+        msg = self.info.digests.add()
+        _preamble(msg, self.symbols, P.DIGEST, name)
+        msg.type_spec.CopyFrom(self.types.spec(t))
+
+    def _controller_header(self, h: ir.HeaderT) -> None:
+        msg = self.info.controller_packet_metadata.add()
+        name = _controller_name(h)
+        msg.preamble.id = self.symbols.id(P.CONTROLLER_HEADER, h.name)
+        msg.preamble.name = name
+        msg.preamble.alias = name
+        _copy_annotations(msg.preamble, h.annotations)
+        fields = list(h.fields)
+        for f, fid in zip(fields, _field_ids(fields, lambda f: f.annotations)):
+            if not _hidden(f.annotations):
+                m = msg.metadata.add(id=fid, name=f.name, bitwidth=type_width(f.type))
+                _copy_annotations(m, f.annotations)
+
+
+def build(program: ir.Program) -> p4info_pb2.P4Info:
+    """The P4Info message of ``program``."""
+    return _Builder(program).build()
+
+
+def to_text(msg) -> str:
+    """Protobuf text format, as p4c writes ``.p4info.txt`` files."""
+    return text_format.MessageToString(msg)
+
+
+def write(msg, path) -> None:
+    """Write text format to ``*.txt``/``*.pbtxt`` files, the binary encoding otherwise."""
+    path = Path(path)
+    try:
+        if path.name.endswith(TEXT_SUFFIXES):
+            path.write_text(to_text(msg))
+        else:
+            path.write_bytes(msg.SerializeToString())
+    except OSError as e:
+        raise TrainetError(f"{path}: cannot write the P4Info ({e.strerror}); "
+                           "check that the directory exists and is writable") from e
+
+
+def read(path) -> p4info_pb2.P4Info:
+    """Read a P4Info file written by :func:`write` or by p4c (text or binary)."""
+    path = Path(path)
+    msg = p4info_pb2.P4Info()
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise TrainetError(f"{path}: cannot read the P4Info ({e.strerror})") from e
+    try:
+        if path.name.endswith(TEXT_SUFFIXES):
+            text_format.Parse(data.decode(), msg)
+        else:
+            msg.ParseFromString(data)
+    except (text_format.ParseError, UnicodeDecodeError, DecodeError) as e:
+        raise TrainetError(f"{path}: not a valid P4Info file ({e}); "
+                           "regenerate it with `trainet p4 info`") from e
+    return msg

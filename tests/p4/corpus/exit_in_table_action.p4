@@ -1,0 +1,74 @@
+/* exit inside an action run by a table ends the whole ingress control; egress still runs. */
+#include <core.p4>
+#include <v1model.p4>
+
+header h_t {
+    bit<8>  a;
+    bit<8>  b;
+    bit<16> c;
+    bit<32> d;
+}
+
+struct headers_t {
+    h_t h;
+}
+
+struct metadata_t {
+
+}
+
+parser MyParser(packet_in pkt, out headers_t hdr, inout metadata_t meta,
+                inout standard_metadata_t sm) {
+    state start {
+        pkt.extract(hdr.h);
+        transition accept;
+    }
+}
+
+control MyVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
+    apply {
+
+    }
+}
+
+control MyIngress(inout headers_t hdr, inout metadata_t meta,
+                  inout standard_metadata_t sm) {
+    action stop() {
+        hdr.h.b = 1;
+        exit;
+    }
+
+    table t {
+        key = { hdr.h.a : exact; }
+        actions = { stop; NoAction; }
+        default_action = NoAction();
+    }
+
+    apply {
+        sm.egress_spec = 1;
+        t.apply();
+        hdr.h.c = 16w0xCCCC;
+    }
+}
+
+control MyEgress(inout headers_t hdr, inout metadata_t meta,
+                 inout standard_metadata_t sm) {
+    apply {
+        hdr.h.d = 32w0xEEEE;
+    }
+}
+
+control MyComputeChecksum(inout headers_t hdr, inout metadata_t meta) {
+    apply {
+
+    }
+}
+
+control MyDeparser(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.h);
+    }
+}
+
+V1Switch(MyParser(), MyVerifyChecksum(), MyIngress(), MyEgress(), MyComputeChecksum(),
+         MyDeparser()) main;

@@ -1,0 +1,74 @@
+/* exit in an action and return in a control end that control only; egress still runs. */
+#include <core.p4>
+#include <v1model.p4>
+
+header h_t {
+    bit<8>  a;
+    bit<8>  b;
+    bit<16> c;
+    bit<32> d;
+}
+
+struct headers_t {
+    h_t h;
+}
+
+struct metadata_t {
+
+}
+
+parser MyParser(packet_in pkt, out headers_t hdr, inout metadata_t meta,
+                inout standard_metadata_t sm) {
+    state start {
+        pkt.extract(hdr.h);
+        transition accept;
+    }
+}
+
+control MyVerifyChecksum(inout headers_t hdr, inout metadata_t meta) {
+    apply {
+
+    }
+}
+
+control MyIngress(inout headers_t hdr, inout metadata_t meta,
+                  inout standard_metadata_t sm) {
+    action stop() {
+        hdr.h.b = 1;
+        exit;
+    }
+
+    apply {
+        sm.egress_spec = 1;
+        if (hdr.h.a == 1) {
+            stop();
+        }
+        if (hdr.h.a == 2) {
+            hdr.h.b = 2;
+            return;
+        }
+        hdr.h.c = 16w0xFFFF;
+    }
+}
+
+control MyEgress(inout headers_t hdr, inout metadata_t meta,
+                 inout standard_metadata_t sm) {
+    apply {
+        hdr.h.d = hdr.h.d + 1;
+    }
+}
+
+control MyComputeChecksum(inout headers_t hdr, inout metadata_t meta) {
+    apply {
+
+    }
+}
+
+control MyDeparser(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.h);
+    }
+}
+
+V1Switch(MyParser(), MyVerifyChecksum(), MyIngress(), MyEgress(), MyComputeChecksum(),
+         MyDeparser()) main;
