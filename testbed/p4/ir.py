@@ -299,7 +299,8 @@ class Call(Expr):
     * "builtin": ``target`` is the object expression; ``method`` one of isValid,
       setValid, setInvalid, push_front, pop_front, minSizeInBits, minSizeInBytes.
     * "extern_method": ``target`` is a Var naming an extern instance (parser/control
-      local, or packet_in/packet_out parameter); ``extern`` its extern type name;
+      local, or packet_in/packet_out parameter; for an instance, ``Var.name`` is its
+      fully-qualified ``Instance.name``); ``extern`` its extern type name;
       ``method`` e.g. extract, lookahead, advance, length, emit, read, write, count,
       execute_meter, get.
     * "extern_function": ``method`` is the function (mark_to_drop, hash, clone, digest,

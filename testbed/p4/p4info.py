@@ -64,12 +64,19 @@ def type_width(t: ir.Type) -> int:
     return 0
 
 
-def _id_annotation(annos) -> int | None:
-    a = ir.annotation(annos, "id")
+def _where(obj, name: str | None = None) -> str:
+    """``file:line:col: name`` of a declaration (just the name where the IR has no place)."""
+    loc = getattr(obj, "loc", ir.NOLOC)
+    label = name or obj.name
+    return label if loc == ir.NOLOC else f"{loc}: {label}"
+
+
+def _id_annotation(obj, where: str) -> int | None:
+    a = ir.annotation(obj.annotations, "id")
     if a is None:
         return None
     if len(a.body) != 1 or not isinstance(a.body[0], int) or not 0 < a.body[0] <= 0xFFFFFFFF:
-        raise TrainetError(f"@id({', '.join(map(str, a.body))}): an @id takes one unsigned "
+        raise TrainetError(f"{where}: @id({', '.join(map(str, a.body))}) must be one unsigned "
                            "32-bit integer greater than 0; fix the annotation")
     return a.body[0]
 
@@ -105,18 +112,20 @@ class _Symbols:
         self.names: dict[int, dict[str, int | None]] = {}   # prefix -> name -> explicit id
         self.ids: dict[tuple[int, str], int] = {}
         self._suffix_counts: dict[tuple[str, ...], int] = {}
+        self.wheres: dict[str, str] = {}      # name -> place of its @id, for errors
 
-    def add(self, prefix: int, name: str, explicit: int | None = None) -> None:
+    def add(self, prefix: int, name: str, explicit: int | None = None, where: str = "") -> None:
         table = self.names.setdefault(prefix, {})
         if name in table:
             return
         if explicit is not None:
             top = explicit >> 24
             if top and top != prefix:
-                raise TrainetError(f"{name}: @id {explicit:#x} has type prefix {top:#04x}, "
-                                   f"but this kind of object needs {prefix:#04x}; "
+                raise TrainetError(f"{where or name}: @id {explicit:#x} has type prefix "
+                                   f"{top:#04x}, but this kind of object needs {prefix:#04x}; "
                                    "drop the prefix or use the right one")
             explicit |= prefix << 24
+            self.wheres[name] = where or name
         table[name] = explicit
         parts = tuple(name.split("."))
         if not any(name in t for p, t in self.names.items() if p != prefix):
@@ -131,8 +140,8 @@ class _Symbols:
                 if explicit is None:
                     continue
                 if explicit in taken:
-                    raise TrainetError(f"@id {explicit} is given to more than one object "
-                                       f"(one is {name}); give each object its own @id")
+                    raise TrainetError(f"{self.wheres[name]}: @id {explicit:#x} is given to "
+                                       "another object too; give each object its own @id")
                 taken.add(explicit)
                 self.ids[(prefix, name)] = explicit
         for prefix in sorted(self.names):
@@ -154,10 +163,10 @@ class _Symbols:
         return name
 
 
-def _field_ids(items, annos_of) -> list[int]:
+def _field_ids(items, owner: str) -> list[int]:
     """p4c's numbering of fields: @id first, then 1, 2, ... by position, skipping taken ids
     (a field with an @id still uses up its position's number)."""
-    explicit = [_id_annotation(annos_of(x)) for x in items]
+    explicit = [_id_annotation(x, _where(x, f"{owner}: {x.name}")) for x in items]
     taken = {i for i in explicit if i is not None}
     out, index = [], 1
     for e in explicit:
@@ -311,20 +320,22 @@ class _Builder:
     def collect(self) -> None:
         s = self.symbols
         for name in self.used_actions:
-            s.add(P.ACTION, name, _id_annotation(self.actions[name].annotations))
+            a = self.actions[name]
+            s.add(P.ACTION, name, _id_annotation(a, _where(a)), _where(a))
         for t in self.tables:
-            s.add(P.TABLE, t.name, _id_annotation(t.annotations))
+            s.add(P.TABLE, t.name, _id_annotation(t, _where(t)), _where(t))
         for inst in self.instances.values():
             prefix = self._instance_prefix(inst)
             if prefix is not None:
-                s.add(prefix, inst.name, _id_annotation(inst.annotations))
+                s.add(prefix, inst.name, _id_annotation(inst, _where(inst)), _where(inst))
         for p in self.program.parsers.values():
             for vs in p.value_sets:
-                s.add(P.VALUE_SET, vs.name, _id_annotation(vs.annotations))
+                s.add(P.VALUE_SET, vs.name, _id_annotation(vs, _where(vs)), _where(vs))
         for i, t in enumerate(self.program.digests):
             s.add(P.DIGEST, _digest_name(t, i))
         for h in self.program.controller_headers:
-            s.add(P.CONTROLLER_HEADER, h.name, _id_annotation(h.annotations))
+            s.add(P.CONTROLLER_HEADER, h.name, _id_annotation(h, f"header {h.name}"),
+                  f"header {h.name}")
         s.assign()
 
     @staticmethod
@@ -360,7 +371,7 @@ class _Builder:
         msg = self.info.tables.add()
         _preamble(msg, self.symbols, P.TABLE, t.name, t.annotations)
         keys = [k for k in t.keys if k.match_kind != "selector"]
-        for k, fid in zip(keys, _field_ids(keys, lambda k: k.annotations)):
+        for k, fid in zip(keys, _field_ids(keys, t.name)):
             mf = msg.match_fields.add(id=fid, name=k.name, bitwidth=type_width(k.expr.type))
             if k.match_kind in MATCH_TYPES:
                 mf.match_type = MATCH_TYPES[k.match_kind]
@@ -396,7 +407,7 @@ class _Builder:
         msg = self.info.actions.add()
         _preamble(msg, self.symbols, P.ACTION, a.name, a.annotations)
         params = [p for p in a.params if p.direction == ""]
-        for p, pid in zip(params, _field_ids(params, lambda p: p.annotations)):
+        for p, pid in zip(params, _field_ids(params, a.name)):
             name_anno = ir.annotation(p.annotations, "name")
             name = name_anno.body[0] if name_anno and name_anno.body else p.name
             pm = msg.params.add(id=pid, name=name, bitwidth=type_width(p.type))
@@ -450,7 +461,7 @@ class _Builder:
         msg.size = vs.size
         if isinstance(vs.type, ir.StructT):
             fields = vs.type.fields
-            for f, fid in zip(fields, _field_ids(fields, lambda f: f.annotations)):
+            for f, fid in zip(fields, _field_ids(fields, f"value set {vs.name}")):
                 m = msg.match.add(id=fid, name=f.name, bitwidth=type_width(f.type))
                 kind = ir.annotation(f.annotations, "match")
                 kind_name = str(kind.body[0]) if kind and kind.body else "exact"
@@ -477,7 +488,7 @@ class _Builder:
         msg.preamble.alias = name
         _copy_annotations(msg.preamble, h.annotations)
         fields = list(h.fields)
-        for f, fid in zip(fields, _field_ids(fields, lambda f: f.annotations)):
+        for f, fid in zip(fields, _field_ids(fields, f"header {h.name}")):
             if not _hidden(f.annotations):
                 m = msg.metadata.add(id=fid, name=f.name, bitwidth=type_width(f.type))
                 _copy_annotations(m, f.annotations)

@@ -1,0 +1,421 @@
+"""Translation between P4Runtime messages and the control-plane objects of
+``testbed.p4.entries``, driven by a P4Info. Used by the P4Runtime server and by
+controllers that build P4Runtime requests.
+
+Byte strings follow P4Runtime 1.x: values are big-endian, and both the minimal
+encoding and one padded to the field's width are accepted; a value that does not fit
+the bitwidth is rejected with OUT_OF_RANGE. Messages built here carry the minimal
+(canonical) encoding.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from p4.config.v1 import p4info_pb2
+from p4.v1 import p4data_pb2, p4runtime_pb2
+
+from testbed.p4 import entries as E
+
+MF = p4info_pb2.MatchField
+SCOPE = p4info_pb2.ActionRef
+
+
+def fail(code: str, message: str):
+    raise E.ControlPlaneError(code, message)
+
+
+def decode(data: bytes, bitwidth: int, what: str) -> int:
+    """The unsigned value of a P4Runtime byte string for a ``bitwidth``-bit field."""
+    if not data:
+        fail("INVALID_ARGUMENT", f"{what}: empty byte string; send at least one byte")
+    value = int.from_bytes(data, "big")
+    if bitwidth and value >> bitwidth:
+        fail("OUT_OF_RANGE", f"{what}: value 0x{data.hex()} does not fit in {bitwidth} bits")
+    return value
+
+
+def encode(value: int) -> bytes:
+    """The canonical (shortest) byte string of ``value``."""
+    return value.to_bytes(max((value.bit_length() + 7) // 8, 1), "big")
+
+
+@dataclass
+class TableInfo:
+    id: int
+    name: str
+    fields: list                               # [p4info MatchField] in key order
+    actions: dict                              # action id -> ActionRef scope
+    const_default_action_id: int
+    is_const: bool
+    direct_counter: str | None = None
+    direct_meter: str | None = None
+    needs_priority: bool = False
+    field_index: dict = field(default_factory=dict)   # field id -> position
+
+
+class P4InfoIndex:
+    """Id <-> name lookups over one P4Info message."""
+
+    def __init__(self, p4info: p4info_pb2.P4Info):
+        self.p4info = p4info
+        self.actions = {a.preamble.id: a for a in p4info.actions}
+        self.action_ids = {a.preamble.name: a.preamble.id for a in p4info.actions}
+        direct = {}
+        for kind, items in (("counter", p4info.direct_counters), ("meter", p4info.direct_meters)):
+            for d in items:
+                direct[(kind, d.direct_table_id)] = d.preamble.name
+        self.tables: dict[int, TableInfo] = {}
+        self.table_ids: dict[str, int] = {}
+        for t in p4info.tables:
+            info = TableInfo(
+                t.preamble.id, t.preamble.name, list(t.match_fields),
+                {r.id: r.scope for r in t.action_refs}, t.const_default_action_id,
+                t.is_const_table, direct.get(("counter", t.preamble.id)),
+                direct.get(("meter", t.preamble.id)),
+                any(f.match_type in (MF.TERNARY, MF.RANGE, MF.OPTIONAL) for f in t.match_fields))
+            info.field_index = {f.id: i for i, f in enumerate(t.match_fields)}
+            self.tables[info.id] = info
+            self.table_ids[info.name] = info.id
+        self.direct_counters = {d.preamble.id: d for d in p4info.direct_counters}
+        self.direct_meters = {d.preamble.id: d for d in p4info.direct_meters}
+        self.counters = {c.preamble.id: c for c in p4info.counters}
+        self.meters = {m.preamble.id: m for m in p4info.meters}
+        self.registers = {r.preamble.id: r for r in p4info.registers}
+        self.digests = {d.preamble.id: d for d in p4info.digests}
+        self.value_sets = {v.preamble.id: v for v in p4info.value_sets}
+        self.controller = {c.preamble.name: c for c in p4info.controller_packet_metadata}
+
+    def table(self, table_id: int) -> TableInfo:
+        if table_id not in self.tables:
+            fail("NOT_FOUND", f"table id {table_id} is not in the P4Info")
+        return self.tables[table_id]
+
+    def lookup(self, kind: str, obj_id: int):
+        items = getattr(self, kind)
+        if obj_id not in items:
+            fail("NOT_FOUND", f"{kind[:-1].replace('_', ' ')} id {obj_id} is not in the P4Info")
+        return items[obj_id]
+
+    def register_width(self, reg) -> int:
+        spec = reg.type_spec.bitstring
+        kind = spec.WhichOneof("type_spec")
+        if kind in ("bit", "int"):
+            return getattr(spec, kind).bitwidth
+        fail("UNIMPLEMENTED", f"register {reg.preamble.name}: only bit<W> and int<W> "
+                              "registers can be read and written")
+
+
+# ---------------------------------------------------------------- matches
+def _match_from(fm: p4runtime_pb2.FieldMatch, mf, where: str) -> E.Match:
+    kind = fm.WhichOneof("field_match_type")
+    w = mf.bitwidth
+    mask_all = (1 << w) - 1
+    expected = {MF.EXACT: "exact", MF.LPM: "lpm", MF.TERNARY: "ternary", MF.RANGE: "range",
+                MF.OPTIONAL: "optional"}.get(mf.match_type)
+    if kind != expected:
+        fail("INVALID_ARGUMENT", f"{where}: field {mf.name} is matched with {expected}, "
+                                 f"the request gives {kind}")
+    what = f"{where}: field {mf.name}"
+    if kind == "exact":
+        return E.Exact(decode(fm.exact.value, w, what))
+    if kind == "optional":
+        return E.Optional_(decode(fm.optional.value, w, what))
+    if kind == "lpm":
+        plen = fm.lpm.prefix_len
+        if not 0 < plen <= w:
+            fail("INVALID_ARGUMENT", f"{what}: prefix length {plen} is outside 1..{w} "
+                                     "(omit the field for a /0 match)")
+        value = decode(fm.lpm.value, w, what)
+        if value & (mask_all >> plen):
+            fail("INVALID_ARGUMENT", f"{what}: value has bits set beyond the /{plen} prefix; "
+                                     "clear the masked-off bits")
+        return E.Lpm(value, plen)
+    if kind == "ternary":
+        value = decode(fm.ternary.value, w, what)
+        mask = decode(fm.ternary.mask, w, f"{what} mask")
+        if mask == 0:
+            fail("INVALID_ARGUMENT", f"{what}: mask is 0; omit the field for a wildcard")
+        if value & ~mask:
+            fail("INVALID_ARGUMENT", f"{what}: value has bits set outside the mask "
+                                     "(value & ~mask must be 0)")
+        return E.Ternary(value, mask)
+    low = decode(fm.range.low, w, f"{what} low")
+    high = decode(fm.range.high, w, f"{what} high")
+    if low > high:
+        fail("INVALID_ARGUMENT", f"{what}: range low {low} is above high {high}")
+    if low == 0 and high == mask_all:
+        fail("INVALID_ARGUMENT", f"{what}: the range covers every value; omit the field")
+    return E.Range(low, high)
+
+
+def _match_to(m: E.Match, mf, out: p4runtime_pb2.FieldMatch) -> None:
+    out.field_id = mf.id
+    if isinstance(m, E.Exact):
+        out.exact.value = encode(m.value)
+    elif isinstance(m, E.Optional_):
+        out.optional.value = encode(m.value)
+    elif isinstance(m, E.Lpm):
+        out.lpm.value = encode(m.value)
+        out.lpm.prefix_len = m.prefix_len
+    elif isinstance(m, E.Ternary):
+        out.ternary.value = encode(m.value)
+        out.ternary.mask = encode(m.mask)
+    else:
+        out.range.low = encode(m.low)
+        out.range.high = encode(m.high)
+
+
+def _is_wildcard(m: E.Match, mf) -> bool:
+    """Target objects may spell a don't-care as a match that covers everything."""
+    full = (1 << mf.bitwidth) - 1
+    return (m is None or isinstance(m, E.Lpm) and m.prefix_len == 0
+            or isinstance(m, E.Ternary) and m.mask == 0
+            or isinstance(m, E.Range) and m.low == 0 and m.high == full)
+
+
+def match_from_p4rt(table: TableInfo, fields, where: str) -> tuple:
+    """One Match per key of ``table`` (None where the request omits a field)."""
+    out: list = [None] * len(table.fields)
+    seen = set()
+    for fm in fields:
+        if fm.field_id not in table.field_index:
+            fail("INVALID_ARGUMENT", f"{where}: table {table.name} has no match field "
+                                     f"id {fm.field_id}")
+        if fm.field_id in seen:
+            fail("INVALID_ARGUMENT", f"{where}: match field id {fm.field_id} given twice")
+        seen.add(fm.field_id)
+        i = table.field_index[fm.field_id]
+        out[i] = _match_from(fm, table.fields[i], where)
+    for i, mf in enumerate(table.fields):
+        if out[i] is None and mf.match_type == MF.EXACT:
+            fail("INVALID_ARGUMENT", f"{where}: exact match field {mf.name} is missing")
+    return tuple(out)
+
+
+def value_set_from_p4rt(vs, members) -> list:
+    """The members of a ValueSetEntry as tuples of Match, one per field of the value set
+    (``vs`` is its P4Info ValueSet)."""
+    fields = TableInfo(vs.preamble.id, vs.preamble.name, list(vs.match), {}, 0, False,
+                       field_index={m.id: i for i, m in enumerate(vs.match)})
+    return [match_from_p4rt(fields, m.match, f"value set {vs.preamble.name}") for m in members]
+
+
+# ---------------------------------------------------------------- actions
+def action_from_p4rt(index: P4InfoIndex, action: p4runtime_pb2.Action, where: str) -> E.ActionCall:
+    a = index.actions.get(action.action_id)
+    if a is None:
+        fail("INVALID_ARGUMENT", f"{where}: action id {action.action_id} is not in the P4Info")
+    by_id = {p.id: p for p in a.params}
+    params = {}
+    for p in action.params:
+        if p.param_id not in by_id:
+            fail("INVALID_ARGUMENT", f"{where}: action {a.preamble.name} has no parameter "
+                                     f"id {p.param_id}")
+        info = by_id[p.param_id]
+        if info.name in params:
+            fail("INVALID_ARGUMENT", f"{where}: parameter {info.name} given twice")
+        params[info.name] = decode(p.value, info.bitwidth,
+                                   f"{where}: {a.preamble.name} parameter {info.name}")
+    missing = [p.name for p in a.params if p.name not in params]
+    if missing:
+        fail("INVALID_ARGUMENT", f"{where}: action {a.preamble.name} needs parameter(s) "
+                                 f"{', '.join(missing)}")
+    return E.ActionCall(a.preamble.name, params)
+
+
+def action_to_p4rt(index: P4InfoIndex, call: E.ActionCall, out: p4runtime_pb2.Action) -> None:
+    a = index.actions[index.action_ids[call.action]]
+    out.action_id = a.preamble.id
+    for p in a.params:
+        out.params.add(param_id=p.id, value=encode(call.params.get(p.name, 0)))
+
+
+# ---------------------------------------------------------------- table entries
+def table_entry_from_p4rt(index: P4InfoIndex, msg: p4runtime_pb2.TableEntry,
+                          update_type: int | None = None) -> E.TableEntry:
+    """A TableEntry (or, for ``is_default_action``, the default action as an entry with an
+    empty match) after every P4Runtime validity check that needs only the P4Info."""
+    table = index.table(msg.table_id)
+    where = f"table {table.name}"
+    if msg.is_default_action:
+        if msg.match:
+            fail("INVALID_ARGUMENT", f"{where}: the default entry has no match fields")
+        if update_type in (p4runtime_pb2.Update.INSERT, p4runtime_pb2.Update.DELETE):
+            fail("INVALID_ARGUMENT", f"{where}: the default entry can only be modified")
+        match, priority = (), 0
+    else:
+        match = match_from_p4rt(table, msg.match, where)
+        priority = msg.priority
+        if table.needs_priority and priority <= 0 and update_type is not None:
+            fail("INVALID_ARGUMENT", f"{where}: entries of a table with ternary, range or "
+                                     "optional fields need a priority > 0")
+        if not table.needs_priority and priority:
+            fail("INVALID_ARGUMENT", f"{where}: the table has only exact/lpm fields, so the "
+                                     "priority must be 0")
+    call = E.ActionCall("")
+    kind = msg.action.WhichOneof("type")
+    if kind == "action":
+        call = action_from_p4rt(index, msg.action.action, where)
+        aid = msg.action.action.action_id
+        if aid not in table.actions:
+            fail("INVALID_ARGUMENT", f"{where}: action {call.action} is not one of the "
+                                     "table's actions")
+        scope = table.actions[aid]
+        if msg.is_default_action and scope == SCOPE.TABLE_ONLY:
+            fail("INVALID_ARGUMENT", f"{where}: action {call.action} is @tableonly and "
+                                     "cannot be the default action")
+        if not msg.is_default_action and scope == SCOPE.DEFAULT_ONLY:
+            fail("INVALID_ARGUMENT", f"{where}: action {call.action} is @defaultonly and "
+                                     "cannot be used by an entry")
+    elif kind is not None:
+        fail("UNIMPLEMENTED", f"{where}: action profile members/groups are not supported by "
+                              "the software target; give the action directly")
+    elif not msg.is_default_action and update_type in (p4runtime_pb2.Update.INSERT,
+                                                       p4runtime_pb2.Update.MODIFY):
+        fail("INVALID_ARGUMENT", f"{where}: the entry needs an action")
+    entry = E.TableEntry(table.name, match, call, priority)
+    if msg.HasField("counter_data"):
+        entry.counter_packets = msg.counter_data.packet_count
+        entry.counter_bytes = msg.counter_data.byte_count
+    if msg.HasField("meter_config"):
+        c = msg.meter_config
+        entry.meter_config = (c.cir, c.cburst, c.pir, c.pburst)
+    return entry
+
+
+def table_entry_to_p4rt(index: P4InfoIndex, entry: E.TableEntry,
+                        is_default: bool = False) -> p4runtime_pb2.TableEntry:
+    table = index.tables[index.table_ids[entry.table]]
+    out = p4runtime_pb2.TableEntry(table_id=table.id, priority=entry.priority,
+                                   is_default_action=is_default)
+    for m, mf in zip(entry.match, table.fields):
+        if not _is_wildcard(m, mf):
+            _match_to(m, mf, out.match.add())
+    if entry.action.action:
+        action_to_p4rt(index, entry.action, out.action.action)
+    if table.direct_counter and not is_default:
+        out.counter_data.packet_count = entry.counter_packets
+        out.counter_data.byte_count = entry.counter_bytes
+    if table.direct_meter and entry.meter_config is not None and not is_default:
+        cir, cburst, pir, pburst = entry.meter_config
+        out.meter_config.CopyFrom(p4runtime_pb2.MeterConfig(cir=cir, cburst=cburst,
+                                                            pir=pir, pburst=pburst))
+    return out
+
+
+def same_match(a: E.TableEntry, b: E.TableEntry, index: P4InfoIndex) -> bool:
+    """Do two entries of one table have the same key, treating all don't-care spellings
+    as equal?"""
+    table = index.tables[index.table_ids[a.table]]
+    if a.priority != b.priority:
+        return False
+    for ma, mb, mf in zip(a.match, b.match, table.fields):
+        wa, wb = _is_wildcard(ma, mf), _is_wildcard(mb, mf)
+        if wa != wb or not wa and ma != mb:
+            return False
+    return True
+
+
+# ---------------------------------------------------------------- PRE
+def _replicas_from(replicas, where: str) -> list:
+    out, seen = [], set()
+    for r in replicas:
+        if r.WhichOneof("port_kind") == "port":
+            port = int.from_bytes(r.port, "big")
+        else:
+            port = r.egress_port
+        if (port, r.instance) in seen:
+            fail("INVALID_ARGUMENT", f"{where}: replica (port {port}, instance {r.instance}) "
+                                     "is listed twice")
+        seen.add((port, r.instance))
+        out.append(E.Replica(port, r.instance))
+    return out
+
+
+def multicast_group_from_p4rt(msg: p4runtime_pb2.MulticastGroupEntry) -> E.MulticastGroup:
+    if msg.multicast_group_id == 0:
+        fail("INVALID_ARGUMENT", "multicast group id 0 is reserved; use 1 or more")
+    where = f"multicast group {msg.multicast_group_id}"
+    return E.MulticastGroup(msg.multicast_group_id, _replicas_from(msg.replicas, where))
+
+
+def multicast_group_to_p4rt(group: E.MulticastGroup) -> p4runtime_pb2.MulticastGroupEntry:
+    out = p4runtime_pb2.MulticastGroupEntry(multicast_group_id=group.group_id)
+    for r in group.replicas:
+        out.replicas.add(egress_port=r.port, instance=r.rid)
+    return out
+
+
+def clone_session_from_p4rt(msg: p4runtime_pb2.CloneSessionEntry) -> E.CloneSession:
+    if msg.session_id == 0:
+        fail("INVALID_ARGUMENT", "clone session id 0 is reserved; use 1 or more")
+    where = f"clone session {msg.session_id}"
+    return E.CloneSession(msg.session_id, _replicas_from(msg.replicas, where),
+                          msg.class_of_service, msg.packet_length_bytes)
+
+
+def clone_session_to_p4rt(session: E.CloneSession) -> p4runtime_pb2.CloneSessionEntry:
+    out = p4runtime_pb2.CloneSessionEntry(session_id=session.session_id,
+                                          class_of_service=session.class_of_service,
+                                          packet_length_bytes=session.packet_length_bytes)
+    for r in session.replicas:
+        out.replicas.add(egress_port=r.port, instance=r.rid)
+    return out
+
+
+# ---------------------------------------------------------------- packet IO
+def _metadata_fields(index: P4InfoIndex, name: str) -> list:
+    header = index.controller.get(name)
+    return list(header.metadata) if header is not None else []
+
+
+def packet_out_frame(index: P4InfoIndex, msg: p4runtime_pb2.PacketOut) -> bytes:
+    """The frame a PacketOut puts on the CPU port: the packet_out header built from the
+    metadata (fields not given are 0), then the payload."""
+    fields = _metadata_fields(index, "packet_out")
+    by_id = {f.id: f for f in fields}
+    values = {}
+    for m in msg.metadata:
+        if m.metadata_id not in by_id:
+            fail("INVALID_ARGUMENT", f"packet_out has no metadata id {m.metadata_id}")
+        f = by_id[m.metadata_id]
+        values[f.id] = decode(m.value, f.bitwidth, f"packet_out metadata {f.name}")
+    bits, acc = 0, 0
+    for f in fields:
+        acc = acc << f.bitwidth | values.get(f.id, 0)
+        bits += f.bitwidth
+    if bits % 8:
+        fail("FAILED_PRECONDITION", f"the packet_out header is {bits} bits, not whole bytes; "
+                                    "pad it in the P4 program")
+    return (acc.to_bytes(bits // 8, "big") if bits else b"") + msg.payload
+
+
+def packet_in_message(index: P4InfoIndex, frame: bytes) -> p4runtime_pb2.PacketIn:
+    """Split a frame sent to the CPU port into packet_in metadata and payload."""
+    fields = _metadata_fields(index, "packet_in")
+    nbits = sum(f.bitwidth for f in fields)
+    nbytes = (nbits + 7) // 8
+    if not fields or len(frame) < nbytes:
+        return p4runtime_pb2.PacketIn(payload=frame)
+    acc = int.from_bytes(frame[:nbytes], "big") >> (nbytes * 8 - nbits)
+    out = p4runtime_pb2.PacketIn(payload=frame[nbytes:])
+    shift = nbits
+    for f in fields:
+        shift -= f.bitwidth
+        out.metadata.add(metadata_id=f.id, value=encode(acc >> shift & ((1 << f.bitwidth) - 1)))
+    return out
+
+
+def digest_data(digest, values: tuple) -> p4data_pb2.P4Data:
+    """P4Data of one digest message: a struct of bitstrings, or one bitstring."""
+    data = p4data_pb2.P4Data()
+    spec = digest.type_spec
+    if spec.WhichOneof("type_spec") == "struct":
+        for v in values:
+            data.struct.members.add(bitstring=encode(v))
+    elif len(values) == 1:
+        data.bitstring = encode(values[0])
+    else:
+        for v in values:
+            data.tuple.members.add(bitstring=encode(v))
+    return data

@@ -1,0 +1,34 @@
+"""The smallest in-process device for P4Runtime server tests: the real target, no
+interfaces. Frames that leave front-panel ports are kept in ``sent``; frames to the CPU
+port go to the packet-in handler the server installs."""
+import threading
+
+from testbed.p4.target import Target
+
+
+class PipelineDevice:
+    def __init__(self, device_id=1, cpu_port=255):
+        self.device_id = device_id
+        self.cpu_port = cpu_port
+        self.target = None
+        self.packet_in_handler = None
+        self.lock = threading.RLock()
+        self.sent = []            # (port, frame)
+        self.loads = 0
+
+    def load_pipeline(self, program):
+        self.target = Target(program, cpu_port=self.cpu_port)
+        self.loads += 1
+
+    def packet_out(self, frame):
+        self.receive(frame, self.cpu_port)
+
+    def receive(self, frame, port):
+        """A frame arrives on ``port`` and runs through the pipeline."""
+        with self.lock:
+            outputs = self.target.process(frame, port)
+        for out_port, out in outputs:
+            if out_port == self.cpu_port:
+                self.packet_in_handler(out)
+            else:
+                self.sent.append((out_port, out))

@@ -1,0 +1,225 @@
+"""P4Info generation: ids as p4c computes them, names, aliases, fields, resources."""
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from google.protobuf import text_format
+from p4.config.v1 import p4info_pb2
+
+from testbed.cli import main
+from testbed.errors import TrainetError
+from testbed.p4 import p4info
+from testbed.p4.frontend import load_program, load_source
+
+FEATURES = Path(__file__).parent / "data" / "p4info_features.p4"
+
+MF = p4info_pb2.MatchField
+
+
+def _by_name(items):
+    return {i.preamble.name: i for i in items}
+
+
+@lru_cache(maxsize=None)
+def _program():
+    return load_program(FEATURES, defines={"WITH_ACTION_PROFILE": "1"})
+
+
+def _info():
+    return p4info.build(_program())
+
+
+def test_ids_are_p4c_name_hashes_with_type_prefix():
+    # the ids p4c gives the P4 tutorials' basic.p4
+    assert p4info.jenkins_hash("MyIngress.ipv4_lpm") & 0xFFFFFF | 0x02 << 24 == 37375156
+    info = _info()
+    actions = _by_name(info.actions)
+    assert actions["NoAction"].preamble.id == 21257015
+    assert actions["MyIngress.drop"].preamble.id == 25652968
+    prefixes = {
+        "tables": 0x02, "actions": 0x01, "action_profiles": 0x11, "counters": 0x12,
+        "direct_counters": 0x13, "meters": 0x14, "direct_meters": 0x15, "registers": 0x16,
+        "digests": 0x17, "value_sets": 0x03, "controller_packet_metadata": 0x04}
+    for kind, prefix in prefixes.items():
+        items = getattr(info, kind)
+        assert items, kind
+        for item in items:
+            assert item.preamble.id >> 24 == prefix, (kind, item.preamble.name)
+    # the controller header's id hashes its type name, as p4c does
+    pin = _by_name(info.controller_packet_metadata)["packet_in"]
+    assert pin.preamble.id == 0x04 << 24 | p4info.jenkins_hash("packet_in_t") & 0xFFFFFF
+
+
+def test_id_annotations_win_and_get_their_prefix():
+    info = _info()
+    assert _by_name(info.tables)["MyIngress.routes"].preamble.id == 0x02000100
+    forward = _by_name(info.actions)["MyIngress.forward"]
+    assert forward.preamble.id == 0x01000010
+    assert [(p.id, p.name, p.bitwidth) for p in forward.params] == [(1, "port", 9), (7, "mac", 48)]
+    pout = _by_name(info.controller_packet_metadata)["packet_out"]
+    assert [(m.id, m.name, m.bitwidth) for m in pout.metadata] == [(1, "egress_port", 9),
+                                                                     (5, "_pad", 7)]
+
+
+def test_hash_collisions_probe_to_the_next_free_id():
+    symbols = p4info._Symbols()
+    first = p4info.jenkins_hash("a.x")
+    symbols.add(0x02, "a.x")
+    # an @id that takes the hash slot of "a.x" pushes it one further, as in p4c
+    symbols.add(0x02, "a.y", 0x02 << 24 | first & 0xFFFFFF)
+    symbols.assign()
+    assert symbols.id(0x02, "a.y") == 0x02 << 24 | first & 0xFFFFFF
+    assert symbols.id(0x02, "a.x") == 0x02 << 24 | (first + 1) & 0xFFFFFF
+
+
+def test_names_aliases_hidden_and_name_annotations():
+    info = _info()
+    tables = _by_name(info.tables)
+    assert set(tables) == {"MyIngress.fwd", "MyIngress.routes", "MyIngress.tagger", "classify"}
+    assert tables["MyIngress.fwd"].preamble.alias == "fwd"
+    actions = _by_name(info.actions)
+    assert "MyIngress.hidden_action" not in actions
+    assert "MyIngress.set_tag" in actions
+    assert _by_name(info.registers)["MyIngress.flows"].preamble.alias == "flows"
+
+
+def test_alias_is_the_shortest_unique_suffix():
+    symbols = p4info._Symbols()
+    for name in ("MyIngress.c1.t", "MyIngress.c2.t", "MyEgress.u"):
+        symbols.add(0x02, name)
+    assert symbols.alias("MyIngress.c1.t") == "c1.t"
+    assert symbols.alias("MyEgress.u") == "u"
+
+
+def test_match_fields_action_refs_and_table_properties():
+    tables = _by_name(_info().tables)
+    fwd = tables["MyIngress.fwd"]
+    assert [(f.id, f.name, f.bitwidth, f.match_type) for f in fwd.match_fields] == [
+        (1, "hdr.ethernet.dstAddr", 48, MF.EXACT), (2, "src", 48, MF.TERNARY),
+        (3, "hdr.ethernet.etherType", 16, MF.RANGE),
+        (4, "standard_metadata.ingress_port", 9, MF.OPTIONAL)]
+    scopes = {r.id: (r.scope, list(r.annotations)) for r in fwd.action_refs}
+    actions = {a.preamble.name: a.preamble.id for a in _info().actions}
+    assert scopes[actions["MyIngress.drop"]] == (p4info_pb2.ActionRef.DEFAULT_ONLY,
+                                                 ["@defaultonly"])
+    assert scopes[actions["MyIngress.learn"]] == (p4info_pb2.ActionRef.TABLE_ONLY, ["@tableonly"])
+    assert scopes[actions["MyIngress.forward"]][0] == p4info_pb2.ActionRef.TABLE_AND_DEFAULT
+    assert fwd.size == 512 and not fwd.const_default_action_id
+    assert tables["MyIngress.routes"].const_default_action_id == actions["NoAction"]
+    assert tables["MyIngress.routes"].size == 1024
+    assert tables["classify"].is_const_table and tables["classify"].has_initial_entries
+    assert not fwd.is_const_table
+
+
+def test_counters_meters_registers_and_action_profiles():
+    info = _info()
+    tables = _by_name(info.tables)
+    fwd_id = tables["MyIngress.fwd"].preamble.id
+    dc = _by_name(info.direct_counters)["MyIngress.fwd_counter"]
+    dm = _by_name(info.direct_meters)["MyIngress.fwd_meter"]
+    assert dc.spec.unit == p4info_pb2.CounterSpec.BOTH and dc.direct_table_id == fwd_id
+    assert dm.spec.unit == p4info_pb2.MeterSpec.BYTES and dm.direct_table_id == fwd_id
+    assert list(tables["MyIngress.fwd"].direct_resource_ids) == [dc.preamble.id, dm.preamble.id]
+    c = _by_name(info.counters)["MyIngress.port_counter"]
+    assert (c.size, c.spec.unit) == (64, p4info_pb2.CounterSpec.PACKETS)
+    m = _by_name(info.meters)["MyIngress.port_meter"]
+    assert (m.size, m.spec.unit) == (32, p4info_pb2.MeterSpec.PACKETS)
+    r = _by_name(info.registers)["MyIngress.last_seen"]
+    assert (r.size, r.type_spec.bitstring.bit.bitwidth) == (128, 32)
+    ap = _by_name(info.action_profiles)["MyIngress.ap"]
+    assert ap.size == 256 and not ap.with_selector
+    assert list(ap.table_ids) == [tables["MyIngress.tagger"].preamble.id]
+    assert tables["MyIngress.tagger"].implementation_id == ap.preamble.id
+
+
+def test_digest_type_info_value_sets_and_controller_metadata():
+    info = _info()
+    d = _by_name(info.digests)["learn_t"]
+    assert d.type_spec.struct.name == "learn_t"
+    members = info.type_info.structs["learn_t"].members
+    assert [(m.name, m.type_spec.bitstring.bit.bitwidth) for m in members] == [
+        ("srcAddr", 48), ("port", 9)]
+    vs = _by_name(info.value_sets)["MyParser.pvs"]
+    assert vs.size == 4
+    assert [(m.id, m.name, m.bitwidth, m.match_type) for m in vs.match] == [
+        (1, "etherType", 16, MF.TERNARY), (2, "tag", 8, MF.EXACT)]
+    pin = _by_name(info.controller_packet_metadata)["packet_in"]
+    assert list(pin.preamble.annotations) == ['@controller_header("packet_in")']
+    assert [(m.id, m.name, m.bitwidth) for m in pin.metadata] == [(1, "ingress_port", 9),
+                                                                  (2, "_pad", 7)]
+    assert info.pkg_info.arch == "v1model"
+
+
+def test_write_text_and_binary_and_read_back(tmp_path):
+    info = _info()
+    text_path, bin_path = tmp_path / "prog.p4info.txt", tmp_path / "prog.p4info.bin"
+    p4info.write(info, text_path)
+    p4info.write(info, bin_path)
+    assert text_path.read_text().startswith("pkg_info {")
+    assert text_format.Parse(text_path.read_text(), p4info_pb2.P4Info()) == info
+    assert p4info_pb2.P4Info.FromString(bin_path.read_bytes()) == info
+    assert p4info.read(text_path) == info and p4info.read(bin_path) == info
+
+
+def test_basic_p4_matches_the_tutorials_p4info_ids():
+    info = p4info.build(load_program(Path(__file__).parents[2] / "p4" / "basic.p4"))
+    assert [(t.preamble.id, t.preamble.name) for t in info.tables] == [
+        (37375156, "MyIngress.ipv4_lpm")]
+    assert [(a.preamble.id, a.preamble.name) for a in info.actions] == [
+        (21257015, "NoAction"), (25652968, "MyIngress.drop"),
+        (28792405, "MyIngress.ipv4_forward")]
+    fwd = info.actions[2]
+    assert [(p.id, p.name, p.bitwidth) for p in fwd.params] == [(1, "dstAddr", 48),
+                                                                (2, "port", 9)]
+    lpm = info.tables[0].match_fields[0]
+    assert (lpm.id, lpm.name, lpm.bitwidth, lpm.match_type) == (1, "hdr.ipv4.dstAddr", 32,
+                                                                MF.LPM)
+
+
+def test_bit_value_set_has_one_unnamed_exact_match():
+    vs = _by_name(_info().value_sets)["MyParser.ether_vs"]
+    assert vs.size == 2
+    assert [(m.id, m.name, m.bitwidth, m.match_type) for m in vs.match] == [
+        (1, "", 16, MF.EXACT)]
+
+
+def test_trainet_p4_info_writes_the_file_or_prints_text(tmp_path, capsys):
+    out = tmp_path / "features.p4info.txt"
+    define = ["-D", "WITH_ACTION_PROFILE"]
+    assert main(["p4", "info", str(FEATURES), *define, "-o", str(out)]) == 0
+    assert p4info.read(out) == _info()
+    assert main(["p4", "info", str(FEATURES), *define]) == 0
+    assert text_format.Parse(capsys.readouterr().out, p4info_pb2.P4Info()) == _info()
+    assert main(["p4", "info", str(FEATURES), "-o", str(tmp_path / "no" / "x.txt")]) == 2
+    assert "cannot write the P4Info" in capsys.readouterr().err
+
+
+_TWO_TABLES = """
+#include <core.p4>
+#include <v1model.p4>
+struct h_t {} struct m_t {}
+parser P(packet_in p, out h_t h, inout m_t m, inout standard_metadata_t s) {
+    state start { transition accept; } }
+control V(inout h_t h, inout m_t m) { apply {} }
+control I(inout h_t h, inout m_t m, inout standard_metadata_t s) {
+    @id(ID_A) table a { key = { s.ingress_port: exact; } actions = { NoAction; } }
+    @id(ID_B) table b { key = { s.ingress_port: exact; } actions = { NoAction; } }
+    apply { a.apply(); b.apply(); } }
+control E(inout h_t h, inout m_t m, inout standard_metadata_t s) { apply {} }
+control C(inout h_t h, inout m_t m) { apply {} }
+control D(packet_out p, in h_t h) { apply {} }
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+"""
+
+
+def test_bad_id_annotations_say_where_and_what_to_do():
+    dup = load_source(_TWO_TABLES, "two.p4", defines={"ID_A": "5", "ID_B": "5"})
+    with pytest.raises(TrainetError, match=r"two.p4:\d+:\d+: I.b: @id 0x2000005 is given to "
+                                           "another object too"):
+        p4info.build(dup)
+    wrong = load_source(_TWO_TABLES, "two.p4", defines={"ID_A": "0x01000001", "ID_B": "6"})
+    with pytest.raises(TrainetError, match=r"two.p4:\d+:\d+: I.a: @id 0x1000001 has type "
+                                           "prefix 0x01, but this kind of object needs 0x02"):
+        p4info.build(wrong)
+    ok = p4info.build(load_source(_TWO_TABLES, "two.p4", defines={"ID_A": "5", "ID_B": "6"}))
+    assert [t.preamble.id for t in ok.tables] == [0x02000005, 0x02000006]

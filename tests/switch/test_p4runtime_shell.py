@@ -1,0 +1,90 @@
+"""p4runtime-shell, the P4 community's interactive P4Runtime client, programs our server.
+
+p4runtime-shell lives in its own virtual environment (it pulls IPython and pins its own
+gRPC/protobuf): ``$TRAINET_P4RTSH_VENV``, or ``.venv/cache/p4runtime-shell`` in the
+repository, created here on first use. Verified with p4runtime-shell 0.0.6, p4runtime
+1.4.1, protobuf 3.20.3, grpcio 1.85.1.
+"""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from p4.v1 import p4runtime_pb2 as pb
+
+from p4rt_device import PipelineDevice
+from testbed.p4 import p4info
+from testbed.p4.frontend import load_program
+from testbed.switch.p4runtime import P4RuntimeServer
+
+REPO = Path(__file__).resolve().parents[2]
+BASIC = REPO / "p4" / "basic.p4"
+SHELL_VERSION = "0.0.6"
+
+SCRIPT = r'''
+import faulthandler
+import sys
+import p4runtime_sh.shell as sh
+
+faulthandler.dump_traceback_later(60, exit=True)      # a hung client dumps its threads
+addr, p4info_path, source_path = sys.argv[1:4]
+sh.setup(device_id=1, grpc_addr=addr, election_id=(0, 1), verbose=False,
+         config=sh.FwdPipeConfig(p4info_path, source_path))
+try:
+    te = sh.TableEntry("MyIngress.ipv4_lpm")(action="MyIngress.ipv4_forward")
+    te.match["hdr.ipv4.dstAddr"] = "10.0.1.0/24"
+    te.action["dstAddr"] = "00:00:00:00:01:01"
+    te.action["port"] = "3"
+    te.insert()
+    for entry in sh.TableEntry("MyIngress.ipv4_lpm").read():
+        print("ENTRY", entry.msg().SerializeToString().hex())
+    sh.MulticastGroupEntry(1).add(1, 1).add(2, 1).insert()
+    for group in sh.MulticastGroupEntry(1).read():
+        replicas = group.msg().multicast_group_entry.replicas
+        print("GROUP", [(r.egress_port, r.instance) for r in replicas])
+finally:
+    sh.teardown()
+'''
+
+
+def _shell_python() -> Path:
+    venv = Path(os.environ.get("TRAINET_P4RTSH_VENV", REPO / ".venv" / "cache" / "p4runtime-shell"))
+    python = venv / "bin" / "python"
+    check = [str(python), "-c", "import p4runtime_sh.shell"]
+    if python.exists() and subprocess.run(check, capture_output=True).returncode == 0:
+        return python
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                          f"p4runtime-shell=={SHELL_VERSION}"], capture_output=True, text=True)
+    if pip.returncode != 0:
+        if "Could not find a version" in pip.stderr or "connection" in pip.stderr.lower():
+            pytest.skip(f"PyPI is unreachable, cannot install p4runtime-shell: {pip.stderr[-300:]}")
+        raise AssertionError(f"installing p4runtime-shell failed:\n{pip.stderr}")
+    return python
+
+
+@pytest.mark.slow
+def test_p4runtime_shell_sets_the_pipeline_and_writes_entries(tmp_path):
+    python = _shell_python()
+    p4info_path = tmp_path / "basic.p4info.txt"
+    p4info.write(p4info.build(load_program(BASIC)), p4info_path)
+    device = PipelineDevice(device_id=1)
+    server = P4RuntimeServer(device, "127.0.0.1:0").start()
+    try:
+        run = subprocess.run([str(python), "-c", SCRIPT, f"127.0.0.1:{server.port}",
+                              str(p4info_path), str(BASIC)],
+                             capture_output=True, text=True, timeout=120)
+    finally:
+        server.stop()
+    assert run.returncode == 0, run.stdout + run.stderr
+    entries = [pb.TableEntry.FromString(bytes.fromhex(line.split()[1]))
+               for line in run.stdout.splitlines() if line.startswith("ENTRY ")]
+    assert len(entries) == 1
+    lpm = entries[0].match[0].lpm
+    assert (lpm.value, lpm.prefix_len) == (bytes([10, 0, 1, 0]), 24)
+    assert "GROUP [(1, 1), (2, 1)]" in run.stdout
+    assert [(r.port, r.rid) for r in device.target.mc_groups()[1].replicas] == [(1, 1), (2, 1)]
+    entry, = device.target.table_entries("MyIngress.ipv4_lpm")
+    assert entry.action.action == "MyIngress.ipv4_forward"
+    assert entry.action.params == {"dstAddr": 0x000000000101, "port": 3}
