@@ -4,9 +4,11 @@ The generated module defines one class per header/struct/union type and one func
 per parser, control, action and table, so the per-packet path never looks at the IR.
 Values: ``bit<W>`` is a masked int, ``int<W>`` a signed int in range, ``bool`` a Python
 bool, errors and non-serializable enums the index of their member. Headers are objects
-with a validity flag ``_v``; like BMv2, fields keep their last written value when a
-header is invalid (reads return it, writes are performed). Composite ``out``/``inout``
-arguments are passed by reference; scalar ones are returned and assigned back.
+with a validity flag ``_v``. As in BMv2, fields keep their last written value while a
+header is invalid (reads return it, writes are performed), and ``setValid()`` on an
+invalid header zeroes its fields. Uninitialized variables and metadata are 0.
+Composite ``out``/``inout`` arguments are passed by reference; scalar ones are returned
+and assigned back.
 
 Run-time objects (tables, registers, counters, meters, value sets) live in
 :class:`Compiled`; the generated code reaches them through module globals, and the
@@ -44,6 +46,8 @@ class Compiled:
 
 
 class Compiler(ExprGen, PacketGen, ExternGen):
+    """Generates the Python module of one program: types, controls, tables, driver."""
+
     def __init__(self, program: ir.Program, trace: bool, clock=time.monotonic):
         self.p = program
         self.trace = trace
@@ -91,9 +95,7 @@ class Compiler(ExprGen, PacketGen, ExternGen):
             return f"_Stack({self.cls(t.elem)}, {t.size})"
         if isinstance(t, ir.TupleT):
             return "(" + "".join(self.default(e) + ", " for e in t.elems) + ")"
-        if isinstance(t, ir.EnumT) and t.underlying is None:
-            return "0"
-        return "0"
+        return "0"          # bit, int, varbit, error, enum
 
     def _gen_class(self, t, pyn: str) -> None:
         is_header = isinstance(t, ir.HeaderT)
@@ -128,6 +130,10 @@ class Compiler(ExprGen, PacketGen, ExternGen):
                 body.append(f"        self.{n} = o.{n}")
         if not t.fields and not extra:
             body.append("        pass")
+        if is_header:
+            # BMv2's add_header: an invalid header becomes valid with all fields 0
+            body += ["    def _setvalid(self):", "        if not self._v:",
+                     "            self.__init__()", "            self._v = True"]
         if isinstance(t, ir.UnionT):
             cond = " or ".join(f"self.{fname(f.name)}._v" for f in t.fields) or "False"
             body += ["    @property", "    def _v(self):", f"        return {cond}"]
@@ -254,7 +260,7 @@ class Compiler(ExprGen, PacketGen, ExternGen):
                 union = self.expr(c.target.expr, s)
                 self.emit(ind, f"_union_set_valid({union}, {fname(c.target.field)!r})")
             else:
-                self.emit(ind, f"{tgt}._v = True")
+                self.emit(ind, f"{tgt}._setvalid()")
         elif c.method == "setInvalid":
             if isinstance(c.target.type, ir.UnionT):
                 for f in c.target.type.fields:
@@ -347,10 +353,12 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         for p, pn in zip(ctl.params, pnames):
             if isinstance(p.type, ir.StructT) and p.type.name == "standard_metadata_t":
                 s.sm = pn
-        s.locals_attr = {st.name for st in ctl.locals if isinstance(st, ir.VarDecl)}
-        s.ctl_params = ", ".join(pnames + ["L"])
         actions = dict(self.p.actions)
         actions.update(ctl.actions)
+        scratch = self._scratch_locals(ctl, actions)
+        s.locals_attr = {st.name for st in ctl.locals
+                         if isinstance(st, ir.VarDecl) and st.name not in scratch}
+        s.ctl_params = ", ".join(pnames + ["L"])
         for name in actions:
             self.action_fns[(ctl.name, name)] = self.pyname("a", f"{ctl.name}.{name}")
         for name, act in actions.items():
@@ -371,10 +379,28 @@ class Compiler(ExprGen, PacketGen, ExternGen):
             self.emit(1, f"_log.debug('Pipeline %s: start', {ctl.name!r})")
         self.emit(1, "try:")
         for st in ctl.locals:
-            self.stmt(st, s, 2)
+            if not (isinstance(st, ir.VarDecl) and st.name in scratch):
+                self.stmt(st, s, 2)
         self.block(ctl.body.stmts, s, 2)
         self.emit(1, "except _Exit:")
         self.emit(2, "pass")
+
+    def _scratch_locals(self, ctl: ir.Control, actions: dict) -> set:
+        """Control-level variables that can be plain locals of each action: used only in
+        actions that call no other action, and written before being read in each of them
+        (so no value flows between invocations). The others live in the per-invocation
+        ``L`` object."""
+        names = {st.name for st in ctl.locals if isinstance(st, ir.VarDecl)}
+        outside = [ctl.body] + list(ctl.tables.values()) + [
+            st for st in ctl.locals if isinstance(st, ir.VarDecl) and st.init is not None]
+        names = {n for n in names if not any(_mentions(x, n) for x in outside)}
+        for act in actions.values():
+            calls_actions = _calls_action(act.body)
+            for n in list(names):
+                if _mentions(act.body, n) and (calls_actions
+                                              or not _written_first(act.body.stmts, n)):
+                    names.discard(n)
+        return names
 
     def bind_table_actions(self, ctl, t: ir.Table, actions: dict, s: Scope) -> dict:
         """Action name -> function a table calls with its action data. An action whose
@@ -568,7 +594,12 @@ class Compiler(ExprGen, PacketGen, ExternGen):
             "        return 0, hdr, meta, sm, _st",
             "    sm.egress_port = _port",
             "    sm.egress_spec = 0",
-            "    sm.enq_timestamp = _now",
+        ]
+        if self.trace:
+            lines.append("    _log.debug('Egress port is %d', _port)")
+        lines += [
+            "    sm.enq_timestamp = _now & 0xFFFFFFFF",
+            "    sm.egress_global_timestamp = _now",
             "    egress(hdr, meta, sm)",
             "    if _st.clone_type or _st.recirc_fl is not None or sm.egress_spec == 511:",
             "        return 1, hdr, meta, sm, _st",
@@ -619,6 +650,47 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         self.out.source = src
         self.out.errors = list(self.errors)
         return self.out
+
+
+def _mentions(node, name: str) -> bool:
+    """Whether an IR subtree references the variable ``name``."""
+    if isinstance(node, ir.Var):
+        return node.name == name
+    if isinstance(node, list):
+        return any(_mentions(x, name) for x in node)
+    if isinstance(node, dict):
+        return any(_mentions(x, name) for x in node.values())
+    if hasattr(node, "__dataclass_fields__") and not isinstance(node, ir.Type):
+        return any(_mentions(getattr(node, f), name) for f in node.__dataclass_fields__)
+    return False
+
+
+def _calls_action(node) -> bool:
+    if isinstance(node, ir.Call) and node.kind == "action":
+        return True
+    if isinstance(node, list):
+        return any(_calls_action(x) for x in node)
+    if hasattr(node, "__dataclass_fields__") and not isinstance(node, ir.Type):
+        return any(_calls_action(getattr(node, f)) for f in node.__dataclass_fields__)
+    return False
+
+
+def _written_first(stmts: list, name: str) -> bool:
+    """Whether the first top-level statement mentioning ``name`` assigns it without
+    reading it (an assignment, or a register read into it)."""
+    for st in stmts:
+        if not _mentions(st, name):
+            continue
+        if isinstance(st, ir.Assign):
+            return (isinstance(st.lhs, ir.Var) and st.lhs.name == name
+                    and not _mentions(st.rhs, name))
+        if isinstance(st, ir.CallStmt) and st.call.kind == "extern_method" \
+                and st.call.extern == "register" and st.call.method == "read":
+            target, index = st.call.args
+            return (isinstance(target, ir.Var) and target.name == name
+                    and not _mentions(index, name))
+        return False
+    return True
 
 
 def _runtime_namespace(clock) -> dict:

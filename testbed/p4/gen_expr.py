@@ -50,10 +50,9 @@ def _is_composite(t) -> bool:
 class Scope:
     """Code generation context of one function being generated."""
 
-    def __init__(self, block, ctl_params: str = "", in_parser: bool = False):
+    def __init__(self, block):
         self.block = block
-        self.ctl_params = ctl_params       # "v_hdr, v_meta, v_sm, L"
-        self.in_parser = in_parser
+        self.ctl_params = ""               # "v_hdr, v_meta, v_sm, L" in controls
         self.locals_attr = set()           # control-level locals (accessed as L.x)
         self.outs = []                     # scalar out/inout params to return
         self.sm = None                     # python name of standard_metadata, if any
@@ -65,6 +64,8 @@ class Scope:
 
 
 class ExprGen:
+    """Expression code generation; the compiler provides emit/fail/err/cls."""
+
     def expr(self, e, s: Scope) -> str:
         m = getattr(self, "x_" + type(e).__name__, None)
         if m is None:
@@ -74,6 +75,8 @@ class ExprGen:
     def x_Const(self, e, s):
         if isinstance(e.type, ir.BoolT):
             return "True" if e.value else "False"
+        if isinstance(e.type, ir.BitT):
+            return str(e.value & _mask(e.type.width))
         return str(e.value)
 
     def x_StringLit(self, e, s):

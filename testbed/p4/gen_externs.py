@@ -74,8 +74,17 @@ class ExternGen:
         t = e.type if t is None else t
         if code is None and isinstance(e, ir.ListExpr):
             out = []
+            bases = {}
             for x in e.elems:
-                out += self._leaves(x, s)
+                if isinstance(x, ir.Member) and _stable(x.expr):
+                    # fields of one header: read the header object once
+                    base = self.expr(x.expr, s)
+                    if base not in bases:
+                        bases[base] = s.fresh("_b")
+                        self.emit(self.cur_ind, f"{bases[base]} = {base}")
+                    out += self._leaves(None, s, f"{bases[base]}.{fname(x.field)}", x.type)
+                else:
+                    out += self._leaves(x, s)
             return out
         code = self.expr(e, s) if code is None else code
         if isinstance(t, (ir.StructT, ir.HeaderT)):
@@ -171,18 +180,20 @@ class ExternGen:
             tname = getattr(t, "name", "digest")
             vals = self._flat_values(args[1], s)
             self.emit(ind, f"_P.add_digest({tname!r}, ({''.join(v + ', ' for v in vals)}))")
-        elif m in ("clone", "clone3", "clone_preserving_field_list"):
+        elif m in ("clone3", "resubmit", "recirculate"):
+            self.fail(f"the deprecated {m}(..., data) form; use "
+                      f"{m.rstrip('3')}_preserving_field_list with @field_list annotations",
+                      c.loc)
+        elif m in ("clone", "clone_preserving_field_list"):
             kind = args[0].member if isinstance(args[0], ir.EnumConst) else "I2E"
             fl = self.expr(args[2], s) if m == "clone_preserving_field_list" else "None"
             self.emit(ind, f"_P.clone_type = {1 if kind == 'I2E' else 2}")
             self.emit(ind, f"_P.clone_session = {self.expr(args[1], s)}")
             self.emit(ind, f"_P.clone_fl = {fl}")
-        elif m in ("resubmit", "resubmit_preserving_field_list"):
-            fl = self.expr(args[0], s) if m.endswith("field_list") else "-1"
-            self.emit(ind, f"_P.resubmit_fl = {fl}")
-        elif m in ("recirculate", "recirculate_preserving_field_list"):
-            fl = self.expr(args[0], s) if m.endswith("field_list") else "-1"
-            self.emit(ind, f"_P.recirc_fl = {fl}")
+        elif m == "resubmit_preserving_field_list":
+            self.emit(ind, f"_P.resubmit_fl = {self.expr(args[0], s)}")
+        elif m == "recirculate_preserving_field_list":
+            self.emit(ind, f"_P.recirc_fl = {self.expr(args[0], s)}")
         elif m == "truncate":
             self.emit(ind, f"_P.trunc = {self.expr(args[0], s)}")
         elif m == "log_msg":
@@ -206,6 +217,7 @@ class ExternGen:
         payload = c.method.endswith("_with_payload")
         w = width_of(field.type)
         self.emit(ind, f"if {self.expr(cond, s)}:")
+        self.cur_ind = ind + 1
         parts = self._parts(data, s)
         bits = sum(pw for _, pw in parts)
         if algo == "csum16" and not payload and bits % 8 == 0:
@@ -222,3 +234,14 @@ class ExternGen:
             self.emit(ind + 1, f"if {code} != {self.expr(field, s)}: _P.checksum_error = 1")
         else:
             self.assign(field, code, s, ind + 1)
+
+
+def _stable(e) -> bool:
+    """Whether ``e`` names a header/struct object that keeps its identity for the whole
+    packet (a member chain from a variable, no stack indexing): composite assignments
+    copy into the object, never replace it."""
+    while isinstance(e, ir.Member):
+        if not isinstance(e.type, (ir.HeaderT, ir.StructT)):
+            return False
+        e = e.expr
+    return isinstance(e, ir.Var) and isinstance(e.type, ir.StructT)

@@ -115,7 +115,7 @@ class PacketGen:
             self.emit(ind, f"_o += {self.expr(c.args[0], s)}")
             self.emit(ind, f"if _o > _n: _o = _n; raise _PErr({self.err('PacketTooShort')})")
         elif m == "lookahead":
-            pass
+            self.emit(ind, self.x_Call(c, s))    # value unused; still fails when too short
         else:
             self.fail(f"packet_in.{m} as a statement", c.loc)
 
@@ -132,6 +132,11 @@ class PacketGen:
             h = f"{stack}.h[{stack}.nextIndex]"
         else:
             h = self.expr(target, s)
+            if isinstance(target, ir.Member) and isinstance(target.expr.type, ir.UnionT):
+                union = self.expr(target.expr, s)
+                for f in target.expr.type.fields:     # one valid member at a time
+                    if f.name != target.field:
+                        self.emit(ind, f"{union}.{fname(f.name)}._v = False")
         hv = s.fresh("_h")
         self.emit(ind, f"{hv} = {h}")
         varbit = [f for f in t.fields if isinstance(f.type, ir.VarbitT)]
@@ -190,7 +195,6 @@ class PacketGen:
             self.emit(ind, f"_log.debug('Extracting header %s', {self._describe(target)!r})")
 
     @staticmethod
-
     def _describe(e) -> str:
         if isinstance(e, ir.Var):
             return e.name
@@ -202,7 +206,7 @@ class PacketGen:
         return type(e).__name__
 
     def gen_parser(self, parser: ir.Parser) -> None:
-        s = Scope(parser, in_parser=True)
+        s = Scope(parser)
         params = ", ".join(self.x_Var(ir.Var(p.type, p.loc, p.name), s)
                            for p in parser.params[1:])
         self.emit(0, f"def parse(_d, {params}):")

@@ -29,7 +29,7 @@ class PacketState:
     clone_type = 0            # 0: none, 1: I2E, 2: E2E
     clone_session = 0
     clone_fl = None           # field-list index preserved in the clone, or None
-    resubmit_fl = None        # None: not flagged; else the field-list index (-1: none)
+    resubmit_fl = None        # None: not flagged; else the field-list index to preserve
     recirc_fl = None
     trunc = 0                 # truncate output to this many bytes; 0: no truncation
     digests = ()              # ((type name, values), ...)
@@ -94,8 +94,13 @@ def bits_at(data: bytes, offset: int, width: int) -> int:
 
 
 def union_set_valid(union, member: str) -> None:
+    """``u.member.setValid()``: the member becomes valid (zeroed if it was not), the
+    other members invalid."""
     for name in union.__slots__:
-        getattr(union, name)._v = name == member
+        if name == member:
+            getattr(union, name)._setvalid()
+        else:
+            getattr(union, name)._v = False
 
 
 class Locals:

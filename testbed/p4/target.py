@@ -29,15 +29,25 @@ MAX_PASSES = 16          # ingress passes per received frame (resubmit + recircu
 
 
 class Target:
+    """One v1model switch pipeline.
+
+    ``cpu_port`` is the port that leads to the controller; the pipeline treats it like
+    any other port (the P4Runtime server turns frames to and from it into packet-in and
+    packet-out). When ``log`` is enabled for DEBUG at construction, the program is
+    compiled with a per-packet trace (parser states, tables, actions, deparsing) in the
+    manner of BMv2's console log; otherwise the trace costs nothing. ``clock`` (a
+    function returning seconds) may be replaced, e.g. by tests, to drive meters and
+    timestamps.
+    """
+
     def __init__(self, program: ir.Program, cpu_port: int | None = None,
                  log: logging.Logger | None = None):
         self.program = program
         self.cpu_port = cpu_port
         self.log = log or logging.getLogger("testbed.p4.target")
         self.trace = self.log.isEnabledFor(logging.DEBUG)
-        self.clock = time.monotonic          # seconds; meters and timestamps read it
-        self._t0 = self.clock()
-        self.compiled = compile_program(program, trace=self.trace, clock=lambda: self.clock())
+        self.clock = time.monotonic
+        self.compiled = compile_program(program, trace=self.trace, clock=lambda: self._clock())
         ns = self.compiled.ns
         ns["_log"] = self.log
         self._ns = ns
@@ -56,6 +66,16 @@ class Target:
         self.digest_handler = None
         self.drop_counts = {}
 
+    @property
+    def clock(self):
+        """Seconds; meters read it, and timestamps count microseconds since it was set."""
+        return self._clock
+
+    @clock.setter
+    def clock(self, fn) -> None:
+        self._clock = fn
+        self._t0 = fn()
+
     # ---------------------------------------------------------------- data plane
     def process(self, frame: bytes, ingress_port: int) -> list:
         """Run one frame through the pipeline; return the (port, frame) pairs leaving.
@@ -68,7 +88,7 @@ class Target:
         if self.trace:
             self.log.debug("Processing packet received on port %d (%d bytes)",
                            ingress_port, len(frame))
-        self._now = int((self.clock() - self._t0) * 1e6) & 0xFFFFFFFFFFFF
+        self._now = round((self._clock() - self._t0) * 1e6) & 0xFFFFFFFFFFFF
         try:
             r = self._unicast(frame, ingress_port, self._now)
         except (AssertFailed, ParserError) as e:
@@ -175,10 +195,13 @@ class Target:
 
     def _run_egress(self, job, jobs, passes, out) -> None:
         hdr, meta, sm, payload, port, trunc = job
+        if self.trace:
+            self.log.debug("Egress port is %d (instance type %d, rid %d)", port,
+                           sm.instance_type, sm.egress_rid)
         sm.egress_port = port
         sm.egress_spec = 0
-        sm.enq_timestamp = self._now
-        sm.deq_qdepth = 0
+        sm.enq_timestamp = self._now & 0xFFFFFFFF
+        sm.egress_global_timestamp = self._now
         st = PacketState(sm.packet_length, payload)
         self._ns["_P"] = st
         try:
@@ -230,7 +253,7 @@ class Target:
         return [(rep, session) for rep in session.replicas]
 
     def _field_values(self, meta, index) -> list:
-        if index is None or index < 0:
+        if index is None:
             return []
         values = []
         for path in self.compiled.field_lists.get(index, []):

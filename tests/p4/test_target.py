@@ -281,3 +281,46 @@ def test_meter_colors_follow_configured_rates():
     assert colors(4) == [0, 0, 1, 2]
     now[0] += 10.0
     assert colors(1) == [0]
+
+
+def test_unsupported_table_implementation_is_a_located_error():
+    from testbed.errors import P4Error
+    with pytest.raises(P4Error) as err:
+        target("""
+            action_profile(32) ap;
+            action fwd(bit<9> p) { sm.egress_spec = p; }
+            table t { key = { hdr.eth.etherType: exact; } actions = { fwd; } implementation = ap; }
+            apply { t.apply(); }""")
+    assert "test.p4:" in str(err.value) and "implementation" in str(err.value)
+
+
+def test_standard_metadata_timestamps_in_microseconds_and_lengths():
+    t = target("apply { sm.egress_spec = 3; }",
+               egress="""hdr.res.setValid();
+                         hdr.res.a = (bit<32>)sm.ingress_global_timestamp;
+                         hdr.res.b = sm.enq_timestamp;
+                         hdr.res.c = sm.packet_length;
+                         hdr.res.d = (bit<16>)sm.egress_port ++ (bit<16>)sm.egress_spec;""")
+    now = [50.0]
+    t.clock = lambda: now[0]
+    now[0] += 0.001234
+    f = frame(b"abcdef")
+    [(port, data)] = t.process(f, 1)
+    assert port == 3
+    assert res(data) == (1234, 1234, len(f), 3 << 16)
+
+
+def test_direct_meter_colors_table_hits_by_entry_config():
+    t = target("""
+        direct_meter<bit<2>>(MeterType.packets) dm;
+        action mark() { bit<2> c; dm.read(c); hdr.res.a = (bit<32>)c; }
+        table t { key = { hdr.eth.etherType: exact; } actions = { mark; NoAction; }
+                  meters = dm; default_action = NoAction(); }
+        apply { hdr.res.setValid(); sm.egress_spec = 1; t.apply(); }""")
+    t.clock = lambda: 7.0
+    t.table_insert(E.TableEntry("MyIngress.t", (E.Exact(0x1234),), E.ActionCall("MyIngress.mark"),
+                                meter_config=(1, 1, 1, 2)))
+    t.table_insert(E.TableEntry("MyIngress.t", (E.Exact(0x1235),), E.ActionCall("MyIngress.mark")))
+    colors = [res(t.process(frame(), 0)[0][1])[0] for _ in range(3)]
+    assert colors == [0, 1, 2]
+    assert [res(t.process(frame(ether_type=0x1235), 0)[0][1])[0] for _ in range(3)] == [0, 0, 0]

@@ -170,3 +170,68 @@ def test_debug_logger_gets_a_packet_trace(caplog):
     for expected in ("received on port 1", "Parser state start", "MyIngress.t: miss",
                      "Transmitting packet of size 14 out of port 2"):
         assert expected in text
+
+
+def test_control_locals_keep_values_between_actions():
+    t = target(f"""
+        bit<32> kept;
+        bit<32> scratch;
+        action set_kept() {{ kept = 7; }}
+        action use_kept() {{ hdr.res.a = kept; }}
+        action twice(bit<32> v) {{ scratch = v; scratch = scratch + scratch; hdr.res.b = scratch; }}
+        apply {{ {SEND} set_kept(); use_kept(); twice(21); }}""")
+    assert out_res(t, frame())[:2] == (7, 42)
+
+
+def test_csum16_of_an_odd_number_of_bytes_pads_with_zero():
+    t = target(f"apply {{ {SEND} }}", compute="""
+        update_checksum(hdr.res.isValid(), { hdr.eth.etherType[7:0], hdr.eth.src[15:0] },
+                        hdr.res.d, HashAlgorithm.csum16);""")
+    f = frame(ether_type=0x12AB)
+    data = t.process(f, 0)[0][1]
+    assert res(data)[3] == externs.csum16(bytes([0xAB, 0x00, 0x02]))
+
+
+def test_set_valid_zeroes_an_invalid_header_like_bmv2():
+    t = target(f"""apply {{ {SEND}
+        hdr.ipv4.ttl = 9;            // invalid header: the write is kept ...
+        hdr.res.a = (bit<32>)hdr.ipv4.ttl;
+        hdr.ipv4.setValid();         // ... until setValid zeroes the fields
+        hdr.res.b = (bit<32>)hdr.ipv4.ttl;
+        hdr.ipv4.ttl = 5;
+        hdr.ipv4.setValid();         // already valid: unchanged
+        hdr.res.c = (bit<32>)hdr.ipv4.ttl;
+    }}""")
+    assert out_res(t, frame())[:3] == (9, 0, 5)
+
+
+def test_control_local_written_by_a_called_action_is_shared():
+    t = target(f"""
+        bit<32> v;
+        action inner() {{ v = 2; }}
+        action outer() {{ v = 1; inner(); hdr.res.a = v; }}
+        apply {{ {SEND} outer(); }}""")
+    assert out_res(t, frame())[0] == 2
+
+
+def test_header_union_keeps_one_valid_member():
+    t = target(f"""apply {{ {SEND}
+        hdr.res.a = hdr.u.short.isValid() ? 32w1 : 32w0;
+        hdr.res.b = hdr.u.long.isValid() ? 32w1 : 32w0;
+        if (hdr.u.short.isValid()) {{ hdr.u.long.setValid(); hdr.u.long.v = 0xAABBCCDD; }}
+        hdr.res.c = hdr.u.short.isValid() ? 32w1 : 32w0;
+    }}""", decls="""header short_t { bit<8> v; } header long_t { bit<32> v; }
+                   header_union u_t { short_t short; long_t long; }""",
+        headers="u_t u;", parser="""
+    state start {
+        pkt.extract(hdr.eth);
+        transition select(hdr.eth.etherType) { 1: s; 2: l; default: accept; }
+    }
+    state s { pkt.extract(hdr.u.short); transition accept; }
+    state l { pkt.extract(hdr.u.long); transition accept; }""",
+        deparser="pkt.emit(hdr.eth); pkt.emit(hdr.res); pkt.emit(hdr.u);")
+    [(_, data)] = t.process(frame(b"\x07rest", ether_type=1), 0)
+    assert res(data)[:3] == (1, 0, 0)
+    assert data[30:] == bytes.fromhex("aabbccdd") + b"rest"
+    [(_, data)] = t.process(frame(b"\x01\x02\x03\x04", ether_type=2), 0)
+    assert res(data)[:3] == (0, 1, 0) and data[30:] == b"\x01\x02\x03\x04"
