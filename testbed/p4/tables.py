@@ -80,7 +80,7 @@ class TableState:
         self._check_action(entry.action, default=False)
         result = self._result(entry.action, hit=True, entry=entry)
         self.entries[entry.key()] = result
-        self._rebuild()
+        self._update(None, result)
 
     def modify(self, entry: E.TableEntry) -> None:
         self._check_writable()
@@ -96,7 +96,7 @@ class TableState:
             result.meter = old.meter
             entry.meter_config = old.entry.meter_config
         self.entries[entry.key()] = result
-        self._rebuild()
+        self._update(old, result)
 
     def delete(self, entry: E.TableEntry) -> None:
         self._check_writable()
@@ -104,8 +104,7 @@ class TableState:
         if entry.key() not in self.entries:
             raise ControlPlaneError("NOT_FOUND", f"{self.name}: no entry with this match and "
                                     "priority")
-        del self.entries[entry.key()]
-        self._rebuild()
+        self._update(self.entries.pop(entry.key()), None)
 
     def clear(self) -> None:
         self._check_writable()
@@ -240,6 +239,24 @@ class TableState:
         for r in list(self.entries.values()) + [self.default]:
             r.fn = self.actions[r.action].fn
 
+    def _update(self, old, new) -> None:
+        """Replace ``old`` by ``new`` (either may be None) in the lookup structure: in
+        place for exact and lpm tables, so bulk inserts stay linear; scans re-sort."""
+        if self.mode == "exact":
+            if old is not None:
+                del self._exact[self._exact_key(old.entry)]
+            if new is not None:
+                self._exact[self._exact_key(new.entry)] = new
+        elif self.mode == "lpm":
+            plen, key = self._lpm_slot(old or new)
+            if old is not None:
+                del self._lpm_by_len[plen][key]
+            if new is not None:
+                self._lpm_by_len.setdefault(plen, {})[key] = new
+            self._order_lpm()
+        else:
+            self._rebuild()
+
     def _rebuild(self) -> None:
         if self.mode == "none":
             self.lookup = self._lookup_none
@@ -261,19 +278,26 @@ class TableState:
     def _lookup_exact(self, key) -> Result:
         return self._exact.get(key, self.default)
 
+    def _lpm_slot(self, r) -> tuple:
+        m = r.entry.match[self.lpm_pos]
+        values = [x.value if x is not None else 0 for x in r.entry.match]
+        return (0 if m is None else m.prefix_len,
+                values[0] if len(values) == 1 else tuple(values))
+
     def _build_lpm(self) -> None:
-        width = self.keys[self.lpm_pos][1]
-        by_len = {}
+        self._lpm_by_len = {}
         for r in self.entries.values():
-            m = r.entry.match[self.lpm_pos]
-            plen = 0 if m is None else m.prefix_len
-            values = [x.value if x is not None else 0 for x in r.entry.match]
-            key = values[0] if len(values) == 1 else tuple(values)
-            by_len.setdefault(plen, {})[key] = r
-        full = (1 << width) - 1
-        self._lpm = [(full ^ ((1 << (width - p)) - 1), by_len[p])
-                     for p in sorted(by_len, reverse=True)]
+            plen, key = self._lpm_slot(r)
+            self._lpm_by_len.setdefault(plen, {})[key] = r
+        self._order_lpm()
         self.lookup = self._lookup_lpm1 if len(self.keys) == 1 else self._lookup_lpm
+
+    def _order_lpm(self) -> None:
+        """Prefix lengths longest first, each with its mask; empty lengths left out."""
+        width = self.keys[self.lpm_pos][1]
+        full = (1 << width) - 1
+        self._lpm = [(full ^ ((1 << (width - p)) - 1), d)
+                     for p, d in sorted(self._lpm_by_len.items(), reverse=True) if d]
 
     def _lookup_lpm1(self, key) -> Result:
         for mask, d in self._lpm:
