@@ -117,6 +117,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--seconds", type=float, default=3.0, help="duration of each measurement")
     p.set_defaults(handler="testbed.switch.bench:main")
+    p = bench.add_parser("p4runtime", help="P4Runtime Write/Read entries/s against the "
+                         "target's own API")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--entries", type=int, default=500,
+                   help="table entries per measurement (basic.p4's table holds 1024)")
+    p.set_defaults(handler="testbed.switch.p4rt_bench:main")
     p = bench.add_parser("links", help="link emulation: throughput and RTT against the "
                          "configured values, and bring-up time of a 64-host fabric")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -132,8 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sizes-mb", type=float, nargs="+", default=[1, 4, 16, 64], metavar="MB",
                    help="nominal tensor sizes in MB (default: 1 4 16 64)")
     p.add_argument("--bw", default="100Gbit", help="nominal link bandwidth (default 100Gbit)")
-    p.add_argument("--scale", type=float, default=1e-4,
-                   help="co-scaling factor for bandwidth and tensor bytes (default 1e-4)")
+    p.add_argument("--scale", type=float, default=1e-3,
+                   help="co-scaling factor for bandwidth and tensor bytes (default 1e-3: "
+                   "the larger tensors then exceed the shapers' 15 KB bursts)")
     p.add_argument("--rounds", type=int, default=3, help="all-reduces per measurement")
     p.add_argument("--slots", type=int, default=32, help="INA window (slots per job)")
     p.add_argument("--results", default="results/bench-allreduce",

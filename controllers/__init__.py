@@ -1,0 +1,1 @@
+"""Controllers that program the switches of a running network over P4Runtime."""

@@ -1,0 +1,302 @@
+"""A topology brought up as a Mininet network of P4 switches, programmed over P4Runtime.
+
+``with Network(plan, "results") as net:`` builds the hosts, switches and links, shapes
+the links, starts the switch processes in parallel, pushes each switch's pipeline and
+runtime config, and on exit (or on any failure during bring-up) removes everything.
+"""
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from mininet.link import Link
+from mininet.log import setLogLevel
+from mininet.net import Mininet
+
+from testbed.errors import TrainetError
+from testbed.net import shaping
+from testbed.net.cleanup import RunState, existing_interfaces, remove_run
+from testbed.net.nodes import Bmv2Switch, P4Host, SoftwareP4Switch
+from testbed.net.plan import NetPlan
+from testbed.net.probe import Capabilities, probe
+
+SWITCH_CLASSES = {"software": SoftwareP4Switch, "bmv2": Bmv2Switch}
+
+
+def host_intf_name(host: str, port: int) -> str:
+    return f"{host}-eth{port}"
+
+
+def run_controller(s) -> None:
+    """Call a switch's own control program: ``function(address, device_id, args)``."""
+    import importlib
+    module_name, _, func_name = s.controller.entry.partition(":")
+    try:
+        func = getattr(importlib.import_module(module_name), func_name)
+    except (ImportError, AttributeError) as err:
+        raise TrainetError(f"switch {s.name}: controller {s.controller.entry!r} cannot be "
+                           f"loaded ({err}); give an importable 'package.module:function'")
+    func(f"127.0.0.1:{s.grpc_port}", s.device_id, dict(s.controller.args))
+
+
+class Network:
+    def __init__(self, plan: NetPlan, results_dir: str | Path = "results",
+                 caps: Capabilities | None = None, pcap: bool = False, log=print):
+        self.plan = plan
+        self.results_dir = Path(results_dir).resolve()
+        self.caps = caps or probe()
+        self.shaping = self.caps.plan()
+        self.pcap = pcap
+        self.log = log
+        self.net: Mininet | None = None
+        self.state: RunState | None = None
+        self.timings: dict = {}            # phase -> seconds
+        self.endpoint_shapes: dict = {}    # interface name -> shaping.EndpointShape
+        self.programmed: dict = {}         # switch name -> objects written
+        self.p4infos: dict = {}            # P4 path -> P4Info
+        self.runtime_configs: dict = {}    # switch name -> controllers.routing.RuntimeConfig
+
+    # ------------------------------------------------------------ bring-up
+    def __enter__(self) -> "Network":
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def start(self) -> "Network":
+        t0 = time.monotonic()
+        try:
+            self._prepare_programs()
+            self._check_free()
+            self.state = RunState.new(str(self.results_dir))
+            self.state.interfaces = sorted(self._root_interfaces())
+            self.state.save()
+            self._build()
+            self.timings["build"] = time.monotonic() - t0
+            t1 = time.monotonic()
+            self.net.start()
+            self.state.switches = {s.name: s.process.pid for s in self.net.switches
+                                   if s.process is not None}
+            self.state.save()
+            self.timings["switches"] = time.monotonic() - t1
+            t2 = time.monotonic()
+            self._program_switches()
+            self.timings["program"] = time.monotonic() - t2
+        except BaseException as err:
+            self.stop()
+            if isinstance(err, TrainetError):
+                raise TrainetError(f"{err}\n(bring-up stopped; everything it made was "
+                                   "removed)") from None
+            if isinstance(err, Exception):
+                raise TrainetError(f"bring-up of {self.plan.source} failed: "
+                                   f"{type(err).__name__}: {err}\n(everything it made was "
+                                   "removed; run `trainet down` if anything is left)") from err
+            raise
+        self.timings["total"] = time.monotonic() - t0
+        return self
+
+    def _root_interfaces(self) -> set[str]:
+        """Interfaces this network creates in the root namespace (the switches')."""
+        names = set()
+        for link in self.plan.links:
+            for node, port in ((link.a, link.a_port), (link.b, link.b_port)):
+                names.add(host_intf_name(node, port))
+        hosts = {h.name for h in self.plan.hosts}
+        return {n for n in names if n.rsplit("-eth", 1)[0] not in hosts}
+
+    def _check_free(self) -> None:
+        taken = sorted(self._root_interfaces() & existing_interfaces())
+        if taken:
+            raise TrainetError(f"interface(s) {', '.join(taken[:5])} already exist: another "
+                               "network is up; stop it (`trainet down`) before starting this one")
+
+    def _build(self) -> None:
+        setLogLevel("warning")
+        self.net = Mininet(topo=None, build=False, controller=None, host=P4Host,
+                           link=Link, autoSetMacs=False, autoStaticArp=False, waitConnected=False)
+        is_switch = {s.name for s in self.plan.switches}
+        shapes_at = {}   # (node, port) -> EndpointShape
+        for link in self.plan.links:
+            a, b = shaping.endpoint_shapes(link.shape, link.a in is_switch, link.b in is_switch,
+                                           self.shaping)
+            shapes_at[(link.a, link.a_port)] = a
+            shapes_at[(link.b, link.b_port)] = b
+        for h in self.plan.hosts:
+            self.net.addHost(h.name, ip=h.ip, mac=h.mac)
+        for s in self.plan.switches:
+            if s.kind == "bmv2" and not self.caps.bmv2:
+                self.log(f"note: {s.name} asks for BMv2, which is not installed; it runs the "
+                         "software switch")
+                s.kind = "software"
+            cls = SWITCH_CLASSES[s.kind]
+            switch_shapes = {port: shaping.switch_shape_text(side)
+                             for (node, port), side in shapes_at.items()
+                             if node == s.name and side.switch_shaped}
+            self.net.addSwitch(s.name, cls=cls, p4_path=s.p4, grpc_port=s.grpc_port,
+                               device_id=s.device_id, cpu_port=s.cpu_port,
+                               results_dir=str(self.results_dir), pcap=self.pcap,
+                               shapes=switch_shapes, run_id=self.state.run_id)
+        for link in self.plan.links:
+            self.net.addLink(link.a, link.b, port1=link.a_port, port2=link.b_port,
+                             intfName1=host_intf_name(link.a, link.a_port),
+                             intfName2=host_intf_name(link.b, link.b_port))
+        self.net.build()
+        self.state.hosts = {h.name: h.pid for h in self.net.hosts}
+        self.state.save()
+        for (node, port), side in shapes_at.items():
+            intf = host_intf_name(node, port)
+            self.endpoint_shapes[intf] = side
+            self._apply_tc(node, intf, side)
+        self._configure_hosts()
+
+    def device_name(self, intf: str) -> str:
+        """The Linux name of a link interface ``NODE-ethPORT`` (hosts' is eth0)."""
+        node, port = intf.rsplit("-eth", 1)
+        return self.net[node].intfs[int(port)].name
+
+    def _apply_tc(self, node: str, intf: str, side: shaping.EndpointShape) -> None:
+        cmds = shaping.tc_commands(self.device_name(intf), side, self.shaping.rate_qdisc)
+        if len(cmds) == 1:
+            return
+        out = self.net[node].cmd("; ".join(cmds[:1] + [c + " 2>&1" for c in cmds[1:]]))
+        if out.strip():
+            raise TrainetError(f"shaping {intf}: tc said: {out.strip()}")
+
+    def _configure_hosts(self) -> None:
+        peers = {h.address: h.mac for h in self.plan.hosts}
+        batch_dir = self.results_dir / "hosts"
+        batch_dir.mkdir(parents=True, exist_ok=True)
+        for h in self.plan.hosts:
+            node = self.net[h.name]
+            node.set_routes(h.gateway, h.gateway_mac,
+                            {ip: mac for ip, mac in peers.items() if ip != h.address},
+                            batch_dir)
+            for command in h.commands:
+                node.cmd(command)
+
+    def _prepare_programs(self) -> None:
+        """Compile every P4 program and resolve every runtime config against its P4Info
+        before anything is created, so input errors leave nothing to clean up."""
+        if not self.plan.switches:
+            return
+        from controllers.routing import RuntimeConfig
+        from testbed.p4 import p4info as p4info_builder
+        from testbed.p4.frontend import load_program
+
+        infos = self.p4infos
+        for s in self.plan.switches:
+            if s.p4 not in infos:
+                infos[s.p4] = p4info_builder.build(load_program(s.p4))
+        for s in self.plan.switches:
+            runtime, where = s.runtime, f"switch {s.name} runtime"
+            if isinstance(runtime, dict) or runtime is None:
+                config = RuntimeConfig(infos[s.p4], runtime or {}, where)
+            else:
+                config = RuntimeConfig.load(infos[s.p4], runtime)
+            self.runtime_configs[s.name] = config
+
+    def _device_config(self, s) -> str:
+        return str(getattr(self.net[s.name], "json_path", None) or s.p4)
+
+    def _program_switches(self) -> None:
+        if not self.plan.switches:
+            return
+        from controllers.routing import program_switch
+        infos, configs = self.p4infos, self.runtime_configs
+
+        def program(s):
+            return s.name, program_switch(f"127.0.0.1:{s.grpc_port}", s.p4, configs[s.name],
+                                          s.device_id, p4info=infos[s.p4],
+                                          device_config=self._device_config(s))
+
+        with ThreadPoolExecutor(max_workers=min(8, len(self.plan.switches) or 1)) as pool:
+            self.programmed = dict(pool.map(program, self.plan.switches))
+        for s in self.plan.switches:
+            if s.controller is not None:
+                run_controller(s)
+
+
+    # ------------------------------------------------------------ run time
+    def node_of(self, intf: str):
+        node = intf.rsplit("-eth", 1)[0]
+        if self.net is None or node not in self.net:
+            raise TrainetError(f"no interface {intf!r}: interfaces are NODE-ethPORT, e.g. "
+                               f"{next(iter(self.endpoint_shapes), 's1-eth1')}")
+        return self.net[node]
+
+    def switch_interfaces(self) -> list[str]:
+        switches = {s.name for s in self.plan.switches}
+        return sorted(i for i in self.endpoint_shapes if i.rsplit("-eth", 1)[0] in switches)
+
+    def reshape(self, intf: str, rate_bps=None, delay_s=None, jitter_s=None,
+                loss=None) -> shaping.EndpointShape:
+        """Change the shaping of the frames leaving ``intf``. Kernel parts change in
+        place; a change to the switch egress model restarts that switch with the new
+        model and reinstalls its runtime config (entries written by other controllers
+        since bring-up are lost)."""
+        from dataclasses import replace
+        if intf not in self.endpoint_shapes:
+            known = ", ".join(sorted(self.endpoint_shapes)[:8])
+            raise TrainetError(f"shape: no link interface {intf!r} (e.g. {known})")
+        node = self.node_of(intf)
+        is_switch = intf in self.switch_interfaces()
+        old = side = self.endpoint_shapes[intf]
+        if rate_bps is not None:
+            key = "kernel_rate_bps" if self.shaping.rate_in_kernel else "switch_rate_bps"
+            if key == "switch_rate_bps" and not is_switch:
+                raise TrainetError(f"shape {intf}: without htb a host cannot limit its rate; "
+                                   "shape the switch side of the link")
+            side = replace(side, **{key: rate_bps})
+        timing = {k: v for k, v in (("delay_s", delay_s), ("jitter_s", jitter_s),
+                                    ("loss", loss)) if v is not None}
+        if timing:
+            prefix = "kernel_" if self.shaping.delay_in_kernel else "switch_"
+            if prefix == "switch_" and not is_switch:
+                raise TrainetError(f"shape {intf}: without netem a host cannot delay or drop; "
+                                   "shape the switch side of the link (on host links it "
+                                   "carries both directions)")
+            side = replace(side, **{prefix + k: v for k, v in timing.items()})
+        if side.switch_jitter_s and not side.switch_delay_s:
+            raise TrainetError(f"shape {intf}: jitter needs a delay (e.g. delay=5ms)")
+        self._apply_tc(node.name, intf, side)
+        self.endpoint_shapes[intf] = side
+        if shaping.switch_shape_text(side) != shaping.switch_shape_text(old):
+            self._restart_switch(node, int(intf.rsplit("-eth", 1)[1]), side)
+        return side
+
+    def _restart_switch(self, switch, port: int, side: shaping.EndpointShape) -> None:
+        from controllers.routing import program_switch
+        from testbed.net.nodes import READY_TIMEOUT_S
+        text = shaping.switch_shape_text(side)
+        if text:
+            switch.shapes[port] = text
+        else:
+            switch.shapes.pop(port, None)
+        switch.stop_process()
+        switch.start(None)
+        switch.wait_ready(time.monotonic() + READY_TIMEOUT_S)
+        self.state.switches[switch.name] = switch.process.pid
+        self.state.save()
+        spec = next(s for s in self.plan.switches if s.name == switch.name)
+        program_switch(switch.grpc_address, spec.p4, self.runtime_configs[spec.name],
+                       spec.device_id, p4info=self.p4infos[spec.p4],
+                       device_config=self._device_config(spec))
+
+    # ------------------------------------------------------------ teardown
+    def stop(self) -> None:
+        net, self.net = self.net, None
+        if net is not None:
+            try:
+                net.stop()
+            except Exception as err:     # keep removing: the state file lists the rest
+                self.log(f"warning: Mininet stop failed ({err}); removing from the record")
+            else:
+                if self.state is not None:
+                    # Mininet removed them; an interface by that name now belongs to
+                    # someone else.
+                    self.state.interfaces = []
+        if self.state is not None:
+            remove_run(self.state)
+            self.state = None

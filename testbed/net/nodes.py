@@ -1,0 +1,256 @@
+"""Mininet node classes: P4 switches run as separate processes, hosts set up as the P4
+tutorials do (no TX checksum offload, default route, static ARP).
+
+Switch processes start in :meth:`P4Switch.start` without waiting; Mininet then calls
+:meth:`P4Switch.batchStartup` with all switches of a class, which waits for every gRPC
+port at once, so bring-up time does not grow with the number of switches.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from mininet.node import Host, Switch
+
+from testbed.errors import TrainetError
+from testbed.net.cleanup import RUN_MARKER
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+READY_TIMEOUT_S = 60.0
+
+
+def port_answers(port: int, host: str = "127.0.0.1") -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
+def _tail(path: Path, lines: int = 8) -> str:
+    try:
+        text = path.read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return "(no log written)"
+    return "\n".join("    " + line for line in text[-lines:]) or "(log is empty)"
+
+
+class P4Switch(Switch):
+    """A P4 switch process serving P4Runtime on ``grpc_port``, with the node's
+    interfaces as its ports (port number = Mininet port number)."""
+
+    def __init__(self, name, p4_path=None, grpc_port=9559, device_id=0, cpu_port=None,
+                 results_dir="results", pcap=False, shapes=None, run_id=None, **params):
+        params["inNamespace"] = False
+        super().__init__(name, **params)
+        if p4_path is None:
+            raise TrainetError(f"switch {name}: no P4 program given")
+        self.p4_path = Path(p4_path)
+        self.grpc_port = int(grpc_port)
+        self.device_id = int(device_id)
+        self.cpu_port = cpu_port
+        self.results_dir = Path(results_dir)
+        self.pcap = pcap
+        self.shapes = dict(shapes or {})          # port number -> shape text for the switch
+        self.run_id = run_id
+        self.process: subprocess.Popen | None = None
+        self.log_path = self.results_dir / "logs" / f"{name}.log"
+        self.pcap_dir = self.results_dir / "pcap" / name
+
+    @property
+    def grpc_address(self) -> str:
+        return f"127.0.0.1:{self.grpc_port}"
+
+    def data_ports(self) -> dict:
+        """{port number: interface name} of the data ports."""
+        return {port: intf.name for port, intf in sorted(self.intfs.items())
+                if intf.name != "lo"}
+
+    def command(self) -> list[str]:
+        """The switch's command line; each switch kind gives its own."""
+        raise NotImplementedError(type(self).__name__)
+
+    def start(self, controllers) -> None:
+        if port_answers(self.grpc_port):
+            raise TrainetError(f"switch {self.name}: gRPC port {self.grpc_port} is already in "
+                               "use; run `trainet down` or choose another grpc port")
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        if self.pcap:
+            self.pcap_dir.mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ)
+        if self.run_id:
+            env[RUN_MARKER] = self.run_id
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT),
+                                                          env.get("PYTHONPATH")]))
+        with open(self.results_dir / "logs" / f"{self.name}.stdout", "wb") as out:
+            self.process = subprocess.Popen(self.command(), stdout=out, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL, env=env, cwd=REPO_ROOT,
+                                            start_new_session=True)
+
+    def wait_ready(self, deadline: float) -> None:
+        """Wait until the gRPC port answers; raise TrainetError with the log if the
+        process exits or ``deadline`` (monotonic time) passes."""
+        while True:
+            if self.process.poll() is not None:
+                out = self.results_dir / "logs" / f"{self.name}.stdout"
+                raise TrainetError(
+                    f"switch {self.name} exited with status {self.process.returncode} while "
+                    f"starting; its output ({out}):\n{_tail(out)}\nlog: {self.log_path}")
+            if port_answers(self.grpc_port):
+                return
+            if time.monotonic() > deadline:
+                raise TrainetError(f"switch {self.name}: gRPC port {self.grpc_port} does not "
+                                   f"answer after {READY_TIMEOUT_S:g} s; see {self.log_path}")
+            time.sleep(0.05)
+
+    @classmethod
+    def batchShutdown(cls, switches):
+        """Stop all switch processes at once (SIGTERM, then SIGKILL after 3 s)."""
+        procs = [s.process for s in switches if s.process is not None]
+        for proc in procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 3.0
+        for proc in procs:
+            try:
+                proc.wait(timeout=max(deadline - time.monotonic(), 0.01))
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        for switch in switches:
+            switch.process = None
+            Switch.stop(switch, deleteIntfs=True)
+        return switches
+
+    @classmethod
+    def batchStartup(cls, switches):
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        for switch in switches:
+            switch.wait_ready(deadline)
+        return switches
+
+    def stop_process(self) -> None:
+        proc, self.process = self.process, None
+        if proc is None or proc.poll() is not None:
+            return
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=3)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+    def stop(self, deleteIntfs=True):
+        self.stop_process()
+        super().stop(deleteIntfs)
+
+
+class SoftwareP4Switch(P4Switch):
+    """The testbed's own switch (``trainet switch``), run from this Python."""
+
+    def command(self) -> list[str]:
+        cmd = [sys.executable, "-m", "testbed.cli", "switch", str(self.p4_path),
+               "--device-id", str(self.device_id), "--grpc-port", str(self.grpc_port),
+               "--log", str(self.log_path)]
+        for port, ifname in self.data_ports().items():
+            cmd += ["-i", f"{port}@{ifname}"]
+        if self.cpu_port is not None:
+            cmd += ["--cpu-port", str(self.cpu_port)]
+        if self.pcap:
+            cmd += ["--pcap", str(self.pcap_dir)]
+        for port, shape in sorted(self.shapes.items()):
+            cmd += ["--port-shape", f"{port}:{shape}"]
+        return cmd
+
+
+class Bmv2Switch(P4Switch):
+    """BMv2 ``simple_switch_grpc`` with the same P4 source, compiled by p4c to BMv2 JSON.
+
+    Delay, jitter and loss of the software switch's egress model are not available in
+    BMv2; links needing them require netem.
+    """
+
+    def start(self, controllers) -> None:
+        self.json_path = self.compile()
+        super().start(controllers)
+
+    def compile(self) -> Path:
+        if not shutil.which("simple_switch_grpc"):
+            raise TrainetError(f"switch {self.name}: BMv2 simple_switch_grpc is not on PATH; "
+                               "install BMv2 (vagrant/bmv2.sh) or use the software switch")
+        p4c = shutil.which("p4c") or shutil.which("p4c-bm2-ss")
+        if not p4c:
+            raise TrainetError(f"switch {self.name}: BMv2 needs the program as BMv2 JSON, which "
+                               "only p4c produces, and p4c is not on PATH; install p4c "
+                               "(vagrant/bmv2.sh) or use the software switch")
+        out_dir = self.results_dir / "build"
+        out_dir.mkdir(parents=True, exist_ok=True)
+        json_path = out_dir / f"{self.p4_path.stem}.json"
+        done = subprocess.run([p4c, "--target", "bmv2", "--arch", "v1model", "-o", str(out_dir),
+                               str(self.p4_path)] if p4c.endswith("p4c") else
+                              [p4c, "-o", str(json_path), str(self.p4_path)],
+                              capture_output=True, text=True)
+        if done.returncode != 0 or not json_path.exists():
+            raise TrainetError(f"switch {self.name}: p4c could not compile {self.p4_path}:\n"
+                               f"{done.stderr.strip()}")
+        return json_path
+
+    def command(self) -> list[str]:
+        cmd = ["simple_switch_grpc", "--device-id", str(self.device_id),
+               "--log-file", str(self.log_path.with_suffix("")), "--log-flush"]
+        for port, ifname in self.data_ports().items():
+            cmd += ["-i", f"{port}@{ifname}"]
+        if self.pcap:
+            cmd += ["--pcap", str(self.pcap_dir)]
+        cmd += [str(self.json_path), "--", "--grpc-server-addr", f"0.0.0.0:{self.grpc_port}"]
+        if self.cpu_port is not None:
+            cmd += ["--cpu-port", str(self.cpu_port)]
+        return cmd
+
+
+class P4Host(Host):
+    """A host as in the P4 tutorials: one interface named eth0, TX checksum offload off
+    (frames pass a software switch that does not complete checksums), no IPv6 chatter,
+    static ARP."""
+
+    def config(self, **params):
+        intf = self.defaultIntf()
+        if intf is not None and intf.name != "eth0":
+            intf.rename("eth0")        # the tutorials' host commands name "eth0"
+        result = super().config(**params)
+        self.cmd("sysctl -qw net.ipv6.conf.all.disable_ipv6=1 "
+                 "net.ipv6.conf.default.disable_ipv6=1")
+        for intf in self.intfList():
+            if intf.name != "lo":
+                self.cmd(f"ethtool -K {intf.name} tx off rx off sg off tso off gso off "
+                         "gro off >/dev/null 2>&1")
+        return result
+
+    def set_routes(self, gateway: str | None, gateway_mac: str | None, peers: dict,
+                   batch_dir: Path) -> None:
+        """Default route (via ``gateway`` when given, else on-link) and a static ARP
+        entry for every other host (``peers``: {ip: mac}) and for the gateway, written
+        by one ``ip -batch`` (one process per host, not one per entry)."""
+        intf = self.defaultIntf().name
+        lines = []
+        if gateway:
+            if gateway_mac:
+                lines.append(f"neigh replace {gateway} lladdr {gateway_mac} dev {intf} "
+                             "nud permanent")
+            lines.append(f"route replace default via {gateway} dev {intf} onlink")
+        else:
+            lines.append(f"route replace default dev {intf}")
+        lines += [f"neigh replace {ip} lladdr {mac} dev {intf} nud permanent"
+                  for ip, mac in peers.items()]
+        batch = batch_dir / f"{self.name}.ip"
+        batch.write_text("\n".join(lines) + "\n")
+        out = self.cmd(f"ip -batch {batch} 2>&1")
+        if out.strip():
+            raise TrainetError(f"host {self.name}: setting routes and ARP entries failed "
+                               f"({batch}): {out.strip()}")

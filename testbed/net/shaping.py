@@ -1,0 +1,133 @@
+"""Link shaping: which part of a link's emulation each side of the link does.
+
+Every link endpoint shapes the traffic it sends. Rate goes to a kernel ``tbf`` (or
+``htb``) qdisc on the endpoint's interface when the kernel has one (to the switch
+egress model otherwise); delay, jitter and loss go to kernel ``netem`` when available, else to the
+switch egress model. Without netem a host cannot delay what it sends, so on a host
+link the host->switch share of delay, jitter and loss is added to the switch->host
+direction: round trips stay exact, one-way times do not.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from testbed.net.plan import LinkShape
+from testbed.net.probe import ShapingPlan
+
+MIN_BURST_BYTES = 10 * 1514
+DEFAULT_QUEUE_PACKETS = 1000
+
+
+@dataclass(frozen=True)
+class EndpointShape:
+    """What one endpoint applies to the frames it sends."""
+    kernel_rate_bps: float = 0.0
+    kernel_delay_s: float = 0.0
+    kernel_jitter_s: float = 0.0
+    kernel_loss: float = 0.0
+    switch_rate_bps: float = 0.0
+    switch_delay_s: float = 0.0
+    switch_jitter_s: float = 0.0
+    switch_loss: float = 0.0
+    queue_packets: int = DEFAULT_QUEUE_PACKETS
+
+    @property
+    def kernel_netem(self) -> bool:
+        return bool(self.kernel_delay_s or self.kernel_jitter_s or self.kernel_loss)
+
+    @property
+    def switch_shaped(self) -> bool:
+        return bool(self.switch_rate_bps or self.switch_delay_s or self.switch_jitter_s
+                    or self.switch_loss)
+
+
+def _combined_loss(p: float, times: int) -> float:
+    return 1.0 - (1.0 - p) ** times
+
+
+def endpoint_shapes(shape: LinkShape, a_is_switch: bool, b_is_switch: bool,
+                    plan: ShapingPlan) -> tuple[EndpointShape, EndpointShape]:
+    """The shaping of the a->b direction (applied at a) and of b->a (applied at b)."""
+    queue = shape.queue_packets or DEFAULT_QUEUE_PACKETS
+    if plan.delay_in_kernel:
+        one = EndpointShape(kernel_delay_s=shape.delay_s, kernel_jitter_s=shape.jitter_s,
+                            kernel_loss=shape.loss, queue_packets=queue)
+        sides = [one, one]
+    else:
+        sides = []
+        for here, there in ((a_is_switch, b_is_switch), (b_is_switch, a_is_switch)):
+            if not here:
+                sides.append(EndpointShape(queue_packets=queue))
+            else:
+                # A switch facing a host also carries the host's direction.
+                n = 1 if there else 2
+                sides.append(EndpointShape(switch_delay_s=shape.delay_s * n,
+                                           switch_jitter_s=shape.jitter_s * math.sqrt(n),
+                                           switch_loss=_combined_loss(shape.loss, n),
+                                           queue_packets=queue))
+    out = []
+    for side, is_switch in zip(sides, (a_is_switch, b_is_switch)):
+        if plan.rate_in_kernel:
+            side = replace(side, kernel_rate_bps=shape.rate_bps)
+        elif is_switch:
+            side = replace(side, switch_rate_bps=shape.rate_bps)
+        out.append(side)
+    return out[0], out[1]
+
+
+def burst_bytes(rate_bps: float) -> int:
+    """4 ms worth of the rate, at least ten full-size frames: a smaller bucket loses
+    tokens whenever the qdisc's timer fires late on a busy machine (measured: -1 % at
+    10 Mb/s with two frames)."""
+    return max(MIN_BURST_BYTES, int(rate_bps / 8 * 4e-3))
+
+
+def tc_commands(intf: str, side: EndpointShape, rate_qdisc: str = "tbf") -> list[str]:
+    """Shell commands (for the node owning ``intf``) that install ``side``'s kernel part:
+    a rate qdisc (``tbf`` or ``htb``) at the root, netem (or a packet FIFO) below it.
+    The first command removes whatever qdisc was there."""
+    cmds = [f"tc qdisc del dev {intf} root 2>/dev/null"]
+    if side.kernel_netem:
+        leaf = f"netem limit {side.queue_packets}"
+        if side.kernel_delay_s or side.kernel_jitter_s:
+            leaf += f" delay {side.kernel_delay_s * 1e6:.0f}us"
+            if side.kernel_jitter_s:
+                leaf += f" {side.kernel_jitter_s * 1e6:.0f}us distribution normal"
+        if side.kernel_loss:
+            leaf += f" loss {side.kernel_loss * 100:.6f}%"
+    else:
+        leaf = f"pfifo limit {side.queue_packets}"
+    if side.kernel_rate_bps:
+        rate = int(side.kernel_rate_bps)
+        burst = burst_bytes(rate)
+        if rate_qdisc == "tbf":
+            limit = side.queue_packets * 1514 + burst
+            cmds.append(f"tc qdisc add dev {intf} root handle 1: tbf rate {rate}bit "
+                        f"burst {burst}b limit {limit}b")
+            if side.kernel_netem:
+                cmds.append(f"tc qdisc add dev {intf} parent 1:1 handle 10: {leaf}")
+        else:
+            cmds += [f"tc qdisc add dev {intf} root handle 1: htb default 1",
+                     f"tc class add dev {intf} parent 1: classid 1:1 htb rate {rate}bit "
+                     f"ceil {rate}bit burst {burst}b cburst {burst}b quantum 1514",
+                     f"tc qdisc add dev {intf} parent 1:1 handle 10: {leaf}"]
+    elif side.kernel_netem:
+        cmds.append(f"tc qdisc add dev {intf} root handle 10: {leaf}")
+    return cmds
+
+
+def switch_shape_text(side: EndpointShape) -> str:
+    """The switch egress model's part, as ``key=value`` pairs with units."""
+    parts = []
+    if side.switch_rate_bps:
+        parts.append(f"rate={int(side.switch_rate_bps)}bit")
+    if side.switch_delay_s:
+        parts.append(f"delay={side.switch_delay_s * 1e6:.0f}us")
+    if side.switch_jitter_s:
+        parts.append(f"jitter={side.switch_jitter_s * 1e6:.0f}us")
+    if side.switch_loss:
+        parts.append(f"loss={side.switch_loss * 100:.6g}%")
+    if parts:
+        parts.append(f"queue={side.queue_packets}")
+    return ",".join(parts)

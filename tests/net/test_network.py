@@ -1,0 +1,133 @@
+"""Networks brought up for real: Mininet hosts, software P4 switches programmed over
+P4Runtime, shaped links."""
+import subprocess
+import sys
+
+import pytest
+
+from controllers.p4runtime_client import P4RuntimeClient
+from testbed.net import bench
+from testbed.net.network import Network
+from testbed.net.topology import load_plan, plan_from_topology
+from testbed.p4 import entries as E
+from tests.net.helpers import DATA, REPO, Snapshot, use_free_ports
+
+pytestmark = [pytest.mark.root, pytest.mark.slow]
+
+
+@pytest.fixture
+def nothing_left():
+    snap = Snapshot("t")
+    yield
+    assert snap.leftovers() == {}
+
+
+def test_tutorial_triangle_every_host_reaches_every_other(tmp_path, nothing_left):
+    plan = load_plan(DATA / "triangle" / "topology.json")
+    use_free_ports(plan)
+    with Network(plan, tmp_path) as net:
+        assert net.net.pingAll(timeout=2) == 0.0
+        s1 = next(s for s in plan.switches if s.name == "ts1")
+        client = P4RuntimeClient(f"127.0.0.1:{s1.grpc_port}")
+        try:
+            got = client.table_entries("MyIngress.ipv4_lpm")
+        finally:
+            client.close()
+        assert {e.match for e in got} == {(E.Lpm(0x0A000101, 32),), (E.Lpm(0x0A000200, 24),),
+                                          (E.Lpm(0x0A000300, 24),)}
+        to_h1 = next(e for e in got if e.match == (E.Lpm(0x0A000101, 32),))
+        assert to_h1.action == E.ActionCall("MyIngress.ipv4_forward",
+                                            {"dstAddr": 0x080000000111, "port": 1})
+        assert "pipeline installed" in (tmp_path / "logs" / "ts1.log").read_text()
+        # The routing controller alone: push the pipeline again and reinstall the entries.
+        done = subprocess.run([sys.executable, "-m", "controllers.routing", "--grpc",
+                               f"127.0.0.1:{s1.grpc_port}", "--p4", s1.p4, "--runtime",
+                               str(DATA / "triangle" / "s1-runtime.json")],
+                              capture_output=True, text=True, cwd=REPO, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert "4 object(s) written" in done.stdout
+        assert net.net.pingAll(timeout=2) == 0.0
+
+
+def test_generated_star_pings_all(tmp_path, nothing_left):
+    from testbed.topology.generators import star
+    plan = plan_from_topology(star(workers=4), "star")
+    use_free_ports(plan)
+    with Network(plan, tmp_path) as net:
+        assert net.net.pingAll(timeout=2) == 0.0
+        assert len(net.net.hosts) == 4
+
+
+def test_kernel_rate_shaping_holds_tcp_to_the_configured_rate(tmp_path, nothing_left):
+    plan = bench._plan(bench._pair(bw="20Mbit"))
+    use_free_ports(plan)
+    with Network(plan, tmp_path) as net:
+        got = bench.measure_rate(net, "h1", "h2", "10.0.0.2", seconds=5)
+    assert got["wire_bps"] == pytest.approx(20e6, rel=0.03)
+
+
+def test_delay_through_the_switch_gives_the_configured_round_trip(tmp_path, nothing_left):
+    plan = bench._plan(bench._pair(switch=True, delay="5ms"))
+    use_free_ports(plan)
+    with Network(plan, tmp_path) as net:
+        got = bench.measure_rtt(net, "h1", "10.0.0.2", count=20)
+        assert got["loss_pct"] == 0
+        # 2 links x 2 directions x 5 ms, plus the switch's own forwarding time (about
+        # 0.3 ms; more when the machine is busy)
+        assert 20e-3 <= got["min_s"] and got["median_s"] <= 20e-3 * 1.05 + 0.5e-3
+        # tbs1-eth2 carries both directions of the h2 link (10 ms); set it to 1 ms at run
+        # time: the switch restarts with the new egress model and gets its entries again.
+        net.reshape("tbs1-eth2", delay_s=1e-3)
+        got = bench.measure_rtt(net, "h1", "10.0.0.2", count=20)
+        assert got["loss_pct"] == 0
+        assert 11e-3 <= got["min_s"] and got["median_s"] <= 11e-3 * 1.05 + 0.5e-3
+
+
+def test_rate_changes_at_run_time(tmp_path, nothing_left):
+    plan = bench._plan(bench._pair(bw="50Mbit"))
+    use_free_ports(plan)
+    with Network(plan, tmp_path) as net:
+        net.reshape("h1-eth0", rate_bps=5e6)
+        got = bench.measure_rate(net, "h1", "h2", "10.0.0.2", seconds=5)
+    assert got["wire_bps"] == pytest.approx(5e6, rel=0.03)
+
+
+RECEIVER = """
+import socket, sys
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x88B5))
+s.bind(("eth0", 0))
+s.settimeout(10)
+print("ready", flush=True)
+print(s.recv(2048).hex(), flush=True)
+"""
+
+
+def test_controller_packet_in_and_packet_out(tmp_path, nothing_left):
+    from testbed.topology.spec import Topology
+    topo = Topology.from_data({
+        "hosts": [{"name": "h1", "ip": "10.0.0.1/24", "mac": "08:00:00:00:00:01"},
+                  {"name": "h2", "ip": "10.0.0.2/24", "mac": "08:00:00:00:00:02"}],
+        "switches": [{"name": "p1", "program": str(DATA / "punt.p4"), "cpu_port": 255}],
+        "links": [["h1", "p1-p1"], ["h2", "p1-p2"]]})
+    plan = plan_from_topology(topo)
+    use_free_ports(plan)
+    with Network(plan, tmp_path) as net:
+        client = P4RuntimeClient(f"127.0.0.1:{plan.switches[0].grpc_port}",
+                                 election_id=(0, 2)).connect()
+        try:
+            net.net["h1"].cmd("ping -c1 -W1 10.0.0.2")
+            punted = client.packet_in(timeout_s=5)
+            assert punted is not None
+            assert [m.value for m in punted.metadata] == [b"\x01", b"\x00"]   # port 1, pad
+            assert punted.payload[:6] == bytes.fromhex("080000000002")
+            assert punted.payload[12:14] == b"\x08\x00"
+
+            receiver = net.net["h2"].popen([sys.executable, "-c", RECEIVER],
+                                           stdout=subprocess.PIPE, text=True)
+            assert receiver.stdout.readline().strip() == "ready"
+            frame = bytes.fromhex("080000000002" "0800000000ff" "88b5") + b"from the controller"
+            client.packet_out(frame, {"egress_port": 2})
+            assert receiver.stdout.readline().strip() == frame.hex()
+            receiver.wait(timeout=5)
+        finally:
+            client.close()
