@@ -6,20 +6,21 @@ exactly. Compile-time constant subexpressions are folded into ``ir.Const``.
 """
 from __future__ import annotations
 
+import difflib
+
 from lark import Token, Tree
 
 from testbed.p4 import ir
 from testbed.p4.p4types import (TypeVar, field_type, has_typevar, is_fixed, is_numeric,
-                                normalize, show, substitute, unify)
+                                normalize, show, substitute, unify, width_of)
 from testbed.p4.symbols import (ActionSym, ConstSym, ExternFuncSym, FunctionSym, InstanceSym,
                                 SubBlockSym, TableSym, ValueSetSym, VarSym)
 
 _ARITH = {"+", "-", "*", "/", "%", "|+|", "|-|"}
 _BITWISE = {"&", "|", "^"}
 _COMPARE = {"<", ">", "<=", ">="}
-_HEADER_METHODS = {"isValid": 0, "setValid": 0, "setInvalid": 0, "minSizeInBits": 0,
-                   "minSizeInBytes": 0}
-_STACK_METHODS = {"push_front": 1, "pop_front": 1}
+_HEADER_METHODS = {"isValid", "setValid", "setInvalid", "minSizeInBits", "minSizeInBytes"}
+_STACK_METHODS = {"push_front", "pop_front"}
 
 
 def parse_int(text: str):
@@ -110,6 +111,11 @@ def is_lvalue(e) -> bool:
     return False
 
 
+def did_you_mean(name: str, candidates) -> str:
+    close = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
 def _root_var(e):
     while isinstance(e, (ir.Member, ir.Index, ir.Slice)):
         e = e.expr
@@ -149,6 +155,8 @@ class Expressions:
             if isinstance(e, ir.Const) and isinstance(target, ir.EnumT) and target.underlying:
                 self.err(f"cannot use an integer where {show(target)} is expected; "
                          f"use a member of {target.name}", node)
+        if isinstance(e.type, ir.EnumT) and e.type.underlying == target:
+            return self.enum_value(e)
         if isinstance(e, ir.ListExpr):
             return self._coerce_list(e, target, node)
         if isinstance(e, ir.StructInit) and isinstance(target, (ir.StructT, ir.HeaderT)):
@@ -244,7 +252,7 @@ class Expressions:
         sym = scope.lookup(name)
         loc = self.loc(node)
         if sym is None:
-            self.err(f"undefined name '{name}'", node)
+            self.err(f"undefined name '{name}'" + did_you_mean(name, scope.visible()), node)
         if isinstance(sym, VarSym):
             self.var_syms[sym.name] = sym      # consulted by check_writable
             return ir.Var(sym.type, loc, sym.name)
@@ -316,9 +324,21 @@ class Expressions:
             self.err("the branches of ?: need a width; cast one of them", t)
         return ir.Mux(a.type, self.loc(t), cond, a, b)
 
+    def enum_value(self, e):
+        """A serializable enum value as its underlying type (an implicit cast in P4)."""
+        under = e.type.underlying
+        if isinstance(e, ir.EnumConst):
+            return ir.Const(under, e.loc, e.type.values[e.type.members.index(e.member)])
+        return ir.Cast(under, e.loc, e)
+
     def _unify_operands(self, a, b, node):
         if a.type == b.type:
             return a, b
+        for x, y in ((a, b), (b, a)):
+            if isinstance(x.type, ir.EnumT) and x.type.underlying is not None and (
+                    isinstance(y.type, ir.InfIntT) or y.type == x.type.underlying):
+                x2 = self.enum_value(x)
+                return self._unify_operands(*((x2, y) if x is a else (y, x2)), node)
         if isinstance(a.type, ir.InfIntT):
             return self.coerce(a, b.type, node), b
         if isinstance(b.type, ir.InfIntT):
@@ -446,7 +466,8 @@ class Expressions:
         if not ok:
             self.err(f"cannot cast {show(src)} to {show(target)}", t)
         if isinstance(e, ir.Const) and isinstance(target, (ir.BitT, ir.IntT, ir.BoolT)):
-            if isinstance(target, ir.BoolT) and isinstance(src, ir.InfIntT) and e.value not in (0, 1):
+            if isinstance(target, ir.BoolT) and isinstance(src, ir.InfIntT) and \
+                    e.value not in (0, 1):
                 self.err(f"cannot cast {e.value} to bool", t)
             value = e.value
             if isinstance(src, ir.IntT) and isinstance(target, ir.BitT):
@@ -517,7 +538,8 @@ class Expressions:
         if isinstance(typ, (ir.HeaderT, ir.StructT, ir.UnionT)):
             ft = field_type(typ, name)
             if ft is None:
-                self.err(f"{show(typ)} has no field '{name}'", t.children[1])
+                self.err(f"{show(typ)} has no field '{name}'"
+                         + did_you_mean(name, [f.name for f in typ.fields]), t.children[1])
             if isinstance(e, ir.ListExpr) or isinstance(e, ir.StructInit):
                 self.err("unsupported: member of an initializer", t)
             return ir.Member(ft, loc, e, name)
@@ -556,19 +578,14 @@ class Expressions:
                 if isinstance(sym, SubBlockSym):
                     self.err("apply() of a sub-control must be a statement of its own", node)
                 if isinstance(sym, InstanceSym):
-                    return self._extern_method(sym, mname, type_args, args, scope, node,
-                                               base, expected)
+                    target = ir.Var(ir.ExternT(sym.decl.name, tuple(sym.type_args)),
+                                    self.loc(base), sym.inst.name)
+                    return self._extern_method(target, mname, type_args, args, scope, node,
+                                               expected)
             target = self._expr(base, scope, None)
             if isinstance(target.type, ir.ExternT) and isinstance(target, ir.Var):
-                sym = scope.lookup(base.children[0].children[0]) if isinstance(base, Tree) and \
-                    base.data == "var" else None
-                decl = self.externs.get(target.type.name)
-                if decl is None:
-                    self.err(f"unknown extern type {target.type.name}", base)
-                fake = InstanceSym(ir.Instance(target.name, target.name, decl.name, [], []),
-                                   decl, target.type.type_args)
-                return self._extern_method(fake, mname, type_args, args, scope, node, base,
-                                           expected, target=target)
+                return self._extern_method(target, mname, type_args, args, scope, node,
+                                           expected)
             return self._builtin_method(target, mname, args, scope, node)
         if isinstance(callee, Tree) and callee.data in ("var", "dot_var"):
             fname = self.name_of(callee.children[0])
@@ -583,8 +600,8 @@ class Expressions:
                                                       expected)
                 call = ir.Call(ret, loc, "extern_function", fname, cargs,
                                type_args=[bindings.get(p, ir.InfIntT()) for p in sig.type_params])
-                if fname == "digest":
-                    self._note_digest(call.args[1].type, call)
+                if fname == "digest" and call.args[1].type not in self.digests:
+                    self.digests.append(call.args[1].type)
                 return call
             if isinstance(sym, FunctionSym):
                 cargs, bindings, ret = self.bind_args(sym.sig, {}, type_args, args, scope, node,
@@ -592,10 +609,6 @@ class Expressions:
                 return ir.Call(ret, loc, "function", sym.fn.name, cargs)
             self.err(f"'{fname}' is not a function, action or method", callee)
         self.err("unsupported: call of this expression", node)
-
-    def _note_digest(self, typ, node):
-        if typ not in self.digests:
-            self.digests.append(typ)
 
     def _pick_overload(self, sigs, n_args, name, node):
         for s in sigs:
@@ -606,18 +619,17 @@ class Expressions:
         self.err(f"{name} takes {' or '.join(map(str, counts))} argument"
                  f"{'s' if counts != [1] else ''}, {n_args} given", node)
 
-    def _extern_method(self, sym, mname, type_args, args, scope, node, base, expected,
-                       target=None):
-        decl = sym.decl
+    def _extern_method(self, target, mname, type_args, args, scope, node, expected):
+        """``target.mname(args)`` where target is an extern instance or packet parameter."""
+        decl = self.externs.get(target.type.name)
+        if decl is None:
+            self.err(f"unknown extern type {target.type.name}", node)
         sigs = decl.methods.get(mname)
         if not sigs:
             self.err(f"{decl.name} has no method '{mname}'", node)
         sig = self._pick_overload(sigs, len(args), f"{decl.name}.{mname}", node)
-        tenv = dict(zip(decl.type_params, sym.type_args))
+        tenv = dict(zip(decl.type_params, target.type.type_args))
         cargs, bindings, ret = self.bind_args(sig, tenv, type_args, args, scope, node, expected)
-        if target is None:
-            target = ir.Var(ir.ExternT(decl.name, tuple(sym.type_args)), self.loc(base),
-                            sym.inst.name)
         return ir.Call(ret, self.loc(node), "extern_method", mname, cargs, target=target,
                        extern=decl.name,
                        type_args=[bindings.get(p, ir.InfIntT()) for p in sig.type_params])
@@ -632,8 +644,9 @@ class Expressions:
                 self.err(f"header unions only have isValid(), not {mname}()", node)
             if mname in ("setValid", "setInvalid") and not is_lvalue(target):
                 self.err(f"{mname}() needs a header that can be assigned", node)
-            rt = {"isValid": ir.BoolT(), "setValid": ir.VoidT(), "setInvalid": ir.VoidT(),
-                  "minSizeInBits": ir.InfIntT(), "minSizeInBytes": ir.InfIntT()}[mname]
+            if mname.startswith("minSize"):
+                return self._min_size(typ, mname, loc)
+            rt = {"isValid": ir.BoolT(), "setValid": ir.VoidT(), "setInvalid": ir.VoidT()}[mname]
             return ir.Call(rt, loc, "builtin", mname, [], target=target)
         if isinstance(typ, ir.StackT) and mname in _STACK_METHODS:
             if len(args) != 1:
@@ -643,12 +656,56 @@ class Expressions:
                            [ir.Const(ir.InfIntT(), self.loc(args[0]), count)], target=target)
         if isinstance(typ, (ir.StructT, ir.HeaderT)) and mname in ("minSizeInBits",
                                                                   "minSizeInBytes"):
-            return ir.Call(ir.InfIntT(), loc, "builtin", mname, [], target=target)
+            if args:
+                self.err(f"{mname}() takes no arguments", node)
+            return self._min_size(typ, mname, loc)
         self.err(f"{show(typ)} has no method '{mname}'", node)
+
+    def align_args(self, names: list, args: list, node, what: str) -> list:
+        """Put named arguments (``f(b = 1, a = 2)``) in parameter order."""
+        named = [a for a in args if isinstance(a, Tree) and a.data in ("named_arg",
+                                                                           "named_dontcare_arg")]
+        if not named:
+            return args
+        if len(named) != len(args):
+            self.err(f"{what}: use either all positional or all named arguments", node)
+        by_name = {}
+        for a in named:
+            n = self.name_of(a.children[0])
+            if n not in names:
+                self.err(f"{what} has no parameter '{n}'", a)
+            if n in by_name:
+                self.err(f"argument '{n}' is given twice", a)
+            value = a.children[1]
+            if a.data == "named_dontcare_arg":
+                value = Tree("dontcare_arg", [value], meta=a.meta)
+            by_name[n] = value
+        missing = [n for n in names if n not in by_name]
+        if missing:
+            self.err(f"{what}: missing argument{'s' if len(missing) > 1 else ''} "
+                     f"{', '.join(missing)}", node)
+        return [by_name[n] for n in names]
+
+    @staticmethod
+    def _min_size(typ, mname, loc):
+        """minSizeInBits/minSizeInBytes: a compile-time constant (varbit fields count 0)."""
+        def bits(t):
+            if isinstance(t, ir.VarbitT):
+                return 0
+            if isinstance(t, (ir.HeaderT, ir.StructT)):
+                return sum(bits(f.type) for f in t.fields)
+            if isinstance(t, ir.UnionT):
+                return min((bits(f.type) for f in t.fields), default=0)
+            if isinstance(t, ir.StackT):
+                return bits(t.elem) * t.size
+            return width_of(t)
+        n = bits(typ)
+        return ir.Const(ir.InfIntT(), loc, n if mname == "minSizeInBits" else (n + 7) // 8)
 
     def _action_call(self, sym, args, scope, node):
         action = sym.action
         params = action.params
+        args = self.align_args([p.name for p in params], args, node, f"action {action.local_name}")
         if len(args) != len(params):
             self.err(f"action {action.local_name} takes {len(params)} argument"
                      f"{'s' if len(params) != 1 else ''}, {len(args)} given", node)
@@ -658,8 +715,6 @@ class Expressions:
         return ir.Call(ir.VoidT(), self.loc(node), "action", action.name, cargs)
 
     def one_arg(self, a, direction, ptype, scope, pname):
-        if isinstance(a, Tree) and a.data in ("named_arg", "named_dontcare_arg"):
-            self.err("unsupported: named arguments", a)
         if isinstance(a, Tree) and a.data == "dontcare_arg":
             if direction != "out":
                 self.err(f"'_' can only be passed to an out parameter ({pname} is "
@@ -681,6 +736,7 @@ class Expressions:
 
     def bind_args(self, sig, tenv, type_args, args, scope, node, expected):
         """Check arguments against a (generic) signature; returns (args, bindings, ret type)."""
+        args = self.align_args([p.name for p in sig.params], args, node, sig.name)
         if len(args) > len(sig.params) or len(args) < sum(
                 1 for p in sig.params if not p.has_default):
             self.err(f"{sig.name} takes {len(sig.params)} argument"
@@ -699,7 +755,8 @@ class Expressions:
         for p, pt, a in zip(sig.params, ptypes, args):
             e = self.one_arg(a, p.direction, pt, scope, p.name)
             if not unify(pt, e.type, bindings) and not isinstance(e, ir.ListExpr):
-                self.err(f"argument '{p.name}' of {sig.name}: expected {show(substitute(pt, bindings))}, "
+                self.err(f"argument '{p.name}' of {sig.name}: expected "
+                         f"{show(substitute(pt, bindings))}, "
                          f"got {show(e.type)}", a)
             lowered.append(e)
         out = []

@@ -43,6 +43,9 @@ class Statements:
             then = self.statement(t.children[1], Scope(scope), ctx)
             other = self.statement(t.children[2], Scope(scope), ctx) if t.children[2] else None
             return ir.If(loc, cond, then, other)
+        if kind in ("exit_statement", "return_statement") and ctx.in_parser:
+            self.err(f"{kind.split('_')[0]} is not allowed in a parser; use transition "
+                     "reject or accept", t)
         if kind == "exit_statement":
             return ir.Exit(loc)
         if kind == "return_statement":
@@ -85,6 +88,9 @@ class Statements:
             self.err("this expression has no effect; a statement must be an assignment or a "
                      "call", e)
         callee = e.children[0]
+        direct = self._direct_application(callee, "control", ctx)
+        if direct is not None:
+            return self.inline_apply(direct, e, scope)
         if callee.data == "member" and callee.children[0].data == "var":
             sym = scope.lookup(self.name_of(callee.children[0].children[0]))
             if isinstance(sym, SubBlockSym):
@@ -240,7 +246,8 @@ class Statements:
         return ir.Key(e, kind, key_name, self.loc(k), annos)
 
     def action_ref(self, t, scope, ctx, table, in_list: bool) -> ir.ActionRef:
-        """An action in ``actions = {...}`` or an entry's action (``a(1, 2)``)."""
+        """An action in ``actions = {...}`` (args: the directional ones it binds) or a
+        default/entry action (args: all of them, directional ones as in the list)."""
         annos = self.annotations(t.children[0])
         target = t.children[1]
         lname = self.name_of(target.children[0])
@@ -257,7 +264,12 @@ class Statements:
             listed = next((r for r in table.actions if r.action == action.name), None)
             if listed is None:
                 self.err(f"action {lname} is not in the actions of table {table.local_name}", t)
-            bound = self._bind_action_args(action, args, len(listed.args), scope, t, partial=False)
+            if listed.args and len(args) == len(action.params):
+                # the directional arguments are repeated, as the spec writes them
+                bound = self._bind_action_args(action, args, 0, scope, t, partial=False)
+            else:
+                bound = [copy.deepcopy(a) for a in listed.args] + self._bind_action_args(
+                    action, args, len(listed.args), scope, t, partial=False)
         return ir.ActionRef(action.name, bound, annos, self.loc(t))
 
     def _use_action_obj(self, action, ctx):
@@ -325,7 +337,8 @@ class Statements:
         want = want if isinstance(want, tuple) else (want,)
         if isinstance(value_t, Tree) and value_t.data == "ctor_call":
             fake = Tree("instantiation", [None, value_t.children[0], value_t.children[1],
-                                          Tree("name", [Token("NAME", f"{table.local_name}_{pname}")])],
+                                          Tree("name", [Token("NAME",
+                                                              f"{table.local_name}_{pname}")])],
                         meta=value_t.meta)
             self.instantiation(fake, scope, ctx, "control")
             inst = ctx.instances[-1]
@@ -374,14 +387,24 @@ class Statements:
                             e.type.values[e.type.members.index(e.member)])
         return e
 
-    def keysets(self, t, types, scope, node) -> list:
+    def keysets(self, t, types, scope, node, entry: bool = False) -> list:
+        """Keyset of a select case (one per expression; a lone ``default``/``_`` for several
+        expressions is one Default) or of a table entry (always one per key)."""
         if isinstance(t, Tree) and t.data == "tuple_keyset":
             items = t.children
         else:
             items = [t]
         if len(items) == 1 and len(types) != 1 and isinstance(items[0], Tree) and \
                 items[0].data in ("default_keyset", "dontcare_keyset"):
-            return [self.keyset(items[0], ir.VoidT(), scope)]
+            loc = self.loc(items[0])
+            if entry:
+                return [ir.DontCare(ty, loc) for ty in types]
+            return [ir.Default(ir.VoidT(), loc)]
+        if len(items) == 1 and len(types) != 1 and isinstance(items[0], Tree) and \
+                items[0].data == "var" and isinstance(
+                    scope.lookup(self.name_of(items[0].children[0])), ValueSetSym):
+            self.err("unsupported: a value_set matching several select expressions; match "
+                     "one expression per value_set", items[0])
         if len(items) != len(types):
             self.err(f"expected {len(types)} keyset value{'s' if len(types) != 1 else ''}, "
                      f"got {len(items)}", t)
@@ -395,7 +418,7 @@ class Statements:
         types = [k.expr.type for k in table.keys]
         if not types:
             self.err(f"table {table.local_name} has no key, so it cannot have entries", e)
-        keys = self.keysets(keyset_t, types, scope, e)
+        keys = self.keysets(keyset_t, types, scope, e, entry=True)
         ref = self.action_ref(ref_t, scope, ctx, table, in_list=False)
         priority = None
         if prio_t is not None:
@@ -427,7 +450,7 @@ class Statements:
         sscope = Scope(scope)
         cur, stmts = name, []
         for c in s.children[2:-1]:
-            sub = self._subparser_apply(c, sscope)
+            sub = self._subparser_apply(c, sscope, ctx)
             if sub is None:
                 stmts.append(self.statement(c, sscope, ctx))
                 continue
@@ -445,7 +468,11 @@ class Statements:
             states[cur] = ir.ParserState(cur, stmts + pre, ir.Transition(
                 [], [ir.SelectCase([], rename["start"], loc)], loc), self.loc(s))
             cur, stmts = cont, list(post)
-        tr = self.transition(s.children[-1], names, sscope)
+        if s.children[-1] is None:           # no transition statement: transition reject
+            loc = self.loc(s)
+            tr = ir.Transition([], [ir.SelectCase([], "reject", loc)], loc)
+        else:
+            tr = self.transition(s.children[-1], names, sscope)
         states[cur] = ir.ParserState(cur, stmts, tr, self.loc(s))
 
     @staticmethod
@@ -456,10 +483,29 @@ class Statements:
         used.add(name)
         return name
 
-    def _subparser_apply(self, c, scope):
+    def _direct_application(self, callee, kind, ctx):
+        """``Type.apply(...)``: an anonymous instance of a parser/control type, named after
+        the type (then Type_1, ...), as the spec defines direct application."""
+        if callee.data != "type_member" or self.name_of(callee.children[1]) != "apply":
+            return None
+        tname = str(callee.children[0].children[0])
+        decl = self.block_decls.get(tname)
+        if decl is None or decl.tree is None:
+            return None
+        if decl.kind != kind:
+            self.err(f"a {kind} can only apply {kind}s; {tname} is a {decl.kind}", callee)
+        local = ctx.fresh(tname)
+        if kind == "parser":
+            return self.inline_parser(decl, [], local, ctx, callee)
+        return self.inline_control(decl, [], local, ctx, callee)
+
+    def _subparser_apply(self, c, scope, ctx):
         if c.data != "call_statement" or c.children[0].data != "call":
             return None
         callee = c.children[0].children[0]
+        direct = self._direct_application(callee, "parser", ctx)
+        if direct is not None:
+            return direct
         if callee.data == "member" and callee.children[0].data == "var":
             sym = scope.lookup(self.name_of(callee.children[0].children[0]))
             if isinstance(sym, SubParserSym):

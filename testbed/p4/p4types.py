@@ -63,6 +63,22 @@ def show(t) -> str:
     return type(t).__name__
 
 
+_INCLUDE_HINTS = {
+    "packet_in": "core.p4", "packet_out": "core.p4",
+    "V1Switch": "v1model.p4", "standard_metadata_t": "v1model.p4", "register": "v1model.p4",
+    "counter": "v1model.p4", "direct_counter": "v1model.p4", "meter": "v1model.p4",
+    "direct_meter": "v1model.p4", "action_profile": "v1model.p4",
+    "action_selector": "v1model.p4", "HashAlgorithm": "v1model.p4", "CloneType": "v1model.p4",
+    "CounterType": "v1model.p4", "MeterType": "v1model.p4", "PortId_t": "v1model.p4",
+}
+
+
+def unknown_type(name: str) -> str:
+    """Message for an undeclared type name, with the #include that declares it if known."""
+    include = _INCLUDE_HINTS.get(name)
+    return f"unknown type '{name}'" + (f"; add #include <{include}>" if include else "")
+
+
 def is_numeric(t) -> bool:
     return isinstance(t, (ir.BitT, ir.IntT, ir.InfIntT))
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from testbed.errors import P4Error
+from testbed.p4.p4types import unknown_type
 from testbed.p4.preprocess import Preprocessed
 
 GRAMMAR = Path(__file__).resolve().parent / "p4_16.lark"
@@ -46,8 +46,8 @@ class TokenRewriter:
 
     def process(self, stream):
         toks = self._collapse_annotations(list(stream))
-        types = self._collect_type_names(toks)
-        self.tokens = self._rewrite(toks, types)
+        types, scoped = self._collect_type_names(toks)
+        self.tokens = self._rewrite(toks, types, scoped)
         return iter(self.tokens)
 
     def previous(self, tok, back: int = 1):
@@ -90,8 +90,35 @@ class TokenRewriter:
 
     # -------------------------------------------------------------- type names
     @staticmethod
-    def _collect_type_names(toks: list) -> set:
+    def _extent(toks: list, at: int) -> tuple:
+        """Token range of the declaration containing toks[at]: from after the previous
+        ';', '{' or '}' to its ';' or the '}' closing its body."""
+        start = at
+        while start > 0 and toks[start - 1] not in (";", "{", "}"):
+            start -= 1
+        depth, j, n = 0, at, len(toks)
+        while j < n:
+            v = toks[j]
+            if toks[j].type != "STRING":
+                if v in ("(", "{", "["):
+                    depth += 1
+                elif v in (")", "]"):
+                    depth -= 1
+                elif v == "}":
+                    depth -= 1
+                    if depth <= 0:
+                        break
+                elif v == ";" and depth == 0:
+                    break
+            j += 1
+        return start, j
+
+    @classmethod
+    def _collect_type_names(cls, toks: list) -> tuple:
+        """Names declared as types (global) and generic type parameters with the token
+        ranges of the declarations they belong to."""
         types: set[str] = set()
+        scoped: dict = {}
         n = len(toks)
 
         def is_name(k):
@@ -99,7 +126,7 @@ class TokenRewriter:
 
         for i, t in enumerate(toks):
             if t.type in ("NAME", "STRING", "INTEGER", "ANNO_BODY"):
-                if t.type == "NAME" and i + 1 < n and toks[i + 1] == "<" and toks[i + 1].type == "LT":
+                if t.type == "NAME" and i + 1 < n and toks[i + 1].type == "LT":
                     # NAME < A, B, ... > ( or {   : generic parameters (or type arguments)
                     j, params = i + 2, []
                     while is_name(j) or (j < n and toks[j].type == "TYPE_NAME"):
@@ -111,7 +138,9 @@ class TokenRewriter:
                         break
                     if (params and j + 1 < n and toks[j] == ">" and toks[j].type == "GT"
                             and toks[j + 1] in ("(", "{")):
-                        types.update(params)
+                        extent = cls._extent(toks, i)
+                        for p in params:
+                            scoped.setdefault(p, []).append(extent)
                 continue
             prev = toks[i - 1] if i > 0 else None
             if prev is not None and prev == "." and prev.type != "STRING":
@@ -136,14 +165,15 @@ class TokenRewriter:
                     j += 1
                 if is_name(j - 1):
                     types.add(str(toks[j - 1]))
-        return types
+        return types, scoped
 
     # -------------------------------------------------------------- rewriting
-    def _rewrite(self, toks: list, types: set) -> list:
+    def _rewrite(self, toks: list, types: set, scoped: dict) -> list:
         toks = list(toks)
         n = len(toks)
         for i, t in enumerate(toks):
-            if t.type == "NAME" and str(t) in types:
+            if t.type == "NAME" and (str(t) in types or any(
+                    a <= i <= b for a, b in scoped.get(str(t), ()))):
                 prev = toks[i - 1] if i > 0 else None
                 if prev is not None and prev.type != "STRING" and prev in (".", "@"):
                     if prev == "@" or (i > 1 and self._ends_value(toks[i - 2])):
@@ -301,7 +331,10 @@ def _unknown_type(tok, expected):
     rewriter = _lark().options.postlex
     prev = rewriter.previous(tok)
     before = rewriter.previous(tok, 2)
-    if prev is not None and prev.type == "NAME" and (before is None or before != "."):
+    starts = (";", "{", "}", "(", ",", "in", "out", "inout", "const", "typedef", "type")
+    if prev is not None and prev.type == "NAME" and (
+            before is None or before.type == "ANNO_BODY" or (before.type != "STRING"
+                                                               and str(before) in starts)):
         return prev
     return None
 
@@ -317,7 +350,7 @@ def parse(pre: Preprocessed) -> Tree:
                             max(len(pre.origins), 1), 10 ** 6) from None
         unknown = _unknown_type(tok, e.expected)
         if unknown is not None:
-            raise pre.error(f"unknown type '{unknown}'", unknown.line, unknown.column) from None
+            raise pre.error(unknown_type(str(unknown)), unknown.line, unknown.column) from None
         raise pre.error(f"syntax error: unexpected {_describe(tok)}" + _expected(e.expected),
                         tok.line, tok.column) from None
     except UnexpectedCharacters as e:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from testbed.errors import P4Error
+from testbed.p4 import cexpr
 from testbed.p4.ir import Loc
 
 BUILTIN_INCLUDE = Path(__file__).resolve().parent / "include"
@@ -30,6 +31,15 @@ class _Line:
     text: str
     origin: list      # list[tuple[int, int, int]], one per character of text
     end: tuple        # origin just past the last character
+
+
+class _UnterminatedCall(Exception):
+    """A function-like macro call whose arguments continue on the next line."""
+
+    def __init__(self, name: str, at):
+        super().__init__(name)
+        self.name = name
+        self.at = at
 
 
 @dataclass
@@ -84,11 +94,7 @@ class Preprocessor:
     # ------------------------------------------------------------ entry points
     def run_file(self, path) -> Preprocessed:
         path = Path(path)
-        try:
-            text = path.read_text()
-        except OSError as e:
-            raise P4Error(f"cannot read {path}: {e.strerror}; check the path") from None
-        self._process(str(path), text, path.resolve().parent, 0)
+        self._process(str(path), self._read(path, None), path.resolve().parent, 0)
         return self._finish()
 
     def run_text(self, text: str, filename: str = "<source>") -> Preprocessed:
@@ -107,21 +113,40 @@ class Preprocessor:
         return len(self.out.files) - 1
 
     def _process(self, name: str, text: str, directory: Path, depth: int) -> None:
+        text = text.replace("\r\n", "\n")         # Windows line ends
         fidx = self._file_index(name, text)
         lines = self._logical_lines(fidx, text)
         # stack of [active, some_branch_taken, else_seen, loc]
         conds: list[list] = []
-        for ln in lines:
+        i = 0
+        while i < len(lines):
+            ln = lines[i]
             stripped = ln.text.lstrip()
             active = all(c[0] for c in conds)
             if stripped.startswith("#"):
                 self._directive(ln, stripped, conds, active, name, directory, depth)
                 self._emit(_Line("", [], ln.origin[0] if ln.origin else ln.end))
-                continue
-            if active:
-                self._emit(self._expand_line(ln))
+            elif active:
+                joined = 0
+                while True:
+                    try:
+                        self._emit(self._expand_line(ln))
+                        break
+                    except _UnterminatedCall as u:
+                        # the macro's arguments continue on the next line
+                        if i + 1 >= len(lines) or lines[i + 1].text.lstrip().startswith("#"):
+                            raise self._err_at(u.at, f"unterminated call of macro {u.name}; "
+                                                     "add the closing ')'") from None
+                        i += 1
+                        joined += 1
+                        nxt = lines[i]
+                        ln = _Line(ln.text + " " + nxt.text, ln.origin + [ln.end] + nxt.origin,
+                                   nxt.end)
+                for _ in range(joined):
+                    self._emit(_Line("", [], ln.end))
             else:
                 self._emit(_Line("", [], ln.origin[0] if ln.origin else ln.end))
+            i += 1
         if conds:
             raise self._err_at(conds[-1][3], "unterminated conditional directive; add #endif")
 
@@ -298,9 +323,8 @@ class Preprocessor:
         if not m:
             raise self._err_at(origin, '#include expects "file" or <file>')
         target = m.group(1) or m.group(2)
-        search = ([directory] if m.group(1) else []) + self.include_dirs + [BUILTIN_INCLUDE]
-        if m.group(2):
-            search = self.include_dirs + [BUILTIN_INCLUDE, directory]
+        # both forms: the including file's directory, the -I directories, the built-in ones
+        search = [directory] + self.include_dirs + [BUILTIN_INCLUDE]
         for d in search:
             cand = d / target
             if cand.is_file():
@@ -310,43 +334,39 @@ class Preprocessor:
             raise self._err_at(origin, f"cannot find include file {target!r} (searched {where}); "
                                        "add its directory with -I")
         if depth >= _MAX_INCLUDE_DEPTH:
-            raise self._err_at(origin, f"#include nested too deeply (> {_MAX_INCLUDE_DEPTH} levels)")
+            raise self._err_at(origin, "#include nested too deeply "
+                                       f"(> {_MAX_INCLUDE_DEPTH} levels)")
         key = str(cand)
         if key in self._once:
             return
-        self._process(key, cand.read_text(), cand.resolve().parent, depth + 1)
+        self._process(key, self._read(cand, origin), cand.resolve().parent, depth + 1)
+
+    def _read(self, path: Path, origin) -> str:
+        try:
+            return path.read_text(encoding="utf-8-sig")      # tolerate a byte-order mark
+        except OSError as e:
+            message = f"cannot read {path}: {e.strerror}; check the path"
+        except UnicodeDecodeError as e:
+            message = f"{path} is not UTF-8 text (at byte offset {e.start}); save it as UTF-8"
+        if origin is None:
+            raise P4Error(message)
+        raise self._err_at(origin, message)
 
     def _eval_if(self, ln: _Line, start: int, origin) -> bool:
         text = ln.text[start:]
         text = re.sub(r"\bdefined\s*\(\s*([A-Za-z_]\w*)\s*\)|\bdefined\s+([A-Za-z_]\w*)",
                       lambda m: "1" if (m.group(1) or m.group(2)) in self.macros else "0", text)
         sub = _Line(text, [origin] * len(text), origin)
-        expanded = self._expand_line(sub).text
-        py = []
-        for tok in _TOKEN.findall(expanded):
-            if tok.isspace():
-                continue
-            if _IDENT.fullmatch(tok):
-                py.append("0")        # undefined identifiers are 0, as in C
-            elif tok[0].isdigit():
-                num = tok.rstrip("uUlL")
-                try:
-                    py.append(str(int(num, 0)))
-                except ValueError:
-                    raise self._err_at(origin, f"bad number {tok!r} in #if") from None
-            else:
-                py.append(tok)
-        expr = " ".join(py)
-        for c_op, p_op in (("& &", "and"), ("| |", "or"), ("! =", "!="), ("= =", "=="),
-                           ("< =", "<="), ("> =", ">="), ("< <", "<<"), ("> >", ">>")):
-            expr = expr.replace(c_op, p_op)
-        expr = re.sub(r"!(?!=)", " not ", expr).replace("/", "//")
-        if not re.fullmatch(r"[\d\s()+\-*/%<>=!&|^~notandr]*", expr):
-            raise self._err_at(origin, f"unsupported #if expression: {text.strip()}")
         try:
-            return bool(eval(expr, {"__builtins__": {}}, {}))   # only digits and operators
-        except Exception:
-            raise self._err_at(origin, f"cannot evaluate #if expression: {text.strip()}") from None
+            expanded = self._expand_line(sub).text
+        except _UnterminatedCall as u:
+            raise self._err_at(origin, f"unterminated call of macro {u.name} in #if") from None
+        expanded = re.sub(r"\b(\d+)[uUlL]+\b", r"\1", expanded)
+        try:
+            return bool(cexpr.evaluate(expanded))
+        except ValueError as e:
+            raise self._err_at(origin, f"cannot evaluate #if expression "
+                                       f"'{text.strip()}': {e}") from None
 
     # ------------------------------------------------------------ macro expansion
     def _expand_line(self, ln: _Line) -> _Line:
@@ -372,7 +392,7 @@ class Preprocessor:
                 continue
             at = origin[m.start()] if m.start() < len(origin) else end
             if macro.params is None:
-                body = macro.body
+                body = _replace_params(macro.body, {}) if "##" in macro.body else macro.body
                 pos = m.end()
             else:
                 j = m.end()
@@ -411,15 +431,47 @@ class Preprocessor:
                 continue
             cur.append(ch)
             i += 1
-        raise self._err_at(at, f"unterminated call of macro {macro.name}; its arguments must "
-                               "end on the same line")
+        raise _UnterminatedCall(macro.name, at)
 
     def _substitute(self, macro: Macro, args: list, at) -> str:
         if len(args) != len(macro.params):
             raise self._err_at(at, f"macro {macro.name} takes {len(macro.params)} arguments, "
                                    f"{len(args)} given")
-        values = dict(zip(macro.params, args))
-        return "".join(values.get(t, t) for t in _TOKEN.findall(macro.body))
+        return _replace_params(macro.body, dict(zip(macro.params, args)))
+
+
+def _replace_params(body: str, values: dict) -> str:
+    """Substitute macro parameters in body, with C's ``#param`` (make a string literal)
+    and ``a ## b`` (paste two tokens into one)."""
+    toks = _TOKEN.findall(body)
+    out: list[str] = []
+    i, n = 0, len(toks)
+
+    def next_token(k):
+        while k < n and toks[k].isspace():
+            k += 1
+        return k
+
+    while i < n:
+        t = toks[i]
+        if t == "#" and i + 1 < n and toks[i + 1] == "#":
+            while out and out[-1].isspace():
+                out.pop()
+            j = next_token(i + 2)
+            if j < n:
+                out.append(values.get(toks[j], toks[j]))
+            i = j + 1
+            continue
+        if t == "#":
+            j = next_token(i + 1)
+            if j < n and toks[j] in values:
+                text = values[toks[j]].replace("\\", "\\\\").replace('"', '\\"')
+                out.append(f'"{text}"')
+                i = j + 1
+                continue
+        out.append(values.get(t, t))
+        i += 1
+    return "".join(out)
 
 
 def preprocess_file(path, include_dirs=(), defines=None) -> Preprocessed:

@@ -88,6 +88,7 @@ class BlockDeclSym:
     tree: Any
     params: list = field(default_factory=list)        # list[ParamSig]
     ctor_params: list = field(default_factory=list)   # list[ParamSig]
+    type_params: tuple = ()
 
 
 @dataclass
@@ -131,3 +132,11 @@ class Scope:
 
     def local(self, name: str):
         return self.names.get(name)
+
+    def visible(self) -> set:
+        """Every name visible from this scope (for "did you mean" hints)."""
+        out, s = set(), self
+        while s is not None:
+            out.update(s.names)
+            s = s.parent
+        return out

@@ -1,15 +1,10 @@
 """Diagnostics: every problem is a P4Error at the original file:line:col, with the source line
 and a caret, and a message saying what is wrong."""
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
+from testbed import cli
 from testbed.errors import P4Error
 from testbed.p4.frontend import load_program, load_source
-
-REPO = Path(__file__).resolve().parents[2]
 
 # Lines 1-5; the text under test starts on line 6.
 HEAD = """#include <core.p4>
@@ -96,11 +91,15 @@ def test_assignment_to_a_non_lvalue():
 
 
 def test_assignment_to_an_in_parameter():
-    err = diagnose("control I(inout H hdr, in M meta, inout standard_metadata_t sm) {\n"
-                   "apply {\n    meta.x = 1;\n}\n}\n")
-    assert str(err.loc) == "t.p4:8:5"
-    assert err.message == ("the left side of an assignment: 'meta' is read-only "
-                           "(in parameter)")
+    err = ingress("    a(meta.x);", "    action a(in bit<8> v) { v = 1; }")
+    assert str(err.loc) == "t.p4:7:29"
+    assert err.message == "the left side of an assignment: 'v' is read-only (in parameter)"
+
+
+def test_out_argument_must_be_writable():
+    err = ingress("    hash(hdr.h.isValid(), HashAlgorithm.crc16, 8w0, { hdr.h.a }, 8w4);")
+    assert str(err.loc) == "t.p4:8:10"
+    assert err.message == "argument for out parameter 'result' must be an assignable l-value"
 
 
 def test_slice_out_of_range():
@@ -110,7 +109,8 @@ def test_slice_out_of_range():
 
 
 def test_unknown_match_kind_and_action_not_in_table():
-    err = ingress("    t.apply();", "    table t { key = { hdr.h.a: fuzzy; } actions = { NoAction; } }")
+    err = ingress("    t.apply();",
+                  "    table t { key = { hdr.h.a: fuzzy; } actions = { NoAction; } }")
     assert str(err.loc) == "t.p4:7:32"
     assert err.message.startswith("unknown match kind 'fuzzy'; use one of exact, ternary, lpm")
     err = ingress("    t.apply();", "    action a() { }\n    table t { actions = { NoAction; } "
@@ -199,14 +199,69 @@ def test_unexpected_character_and_end_of_input():
     assert e.value.loc.file == "t.p4"
 
 
-def test_cli_check_prints_the_diagnostic_and_exits_2(tmp_path):
+def test_cli_check_prints_the_diagnostic_and_exits_2(tmp_path, capsys):
     bad = tmp_path / "bad.p4"
     bad.write_text(HEAD + INGRESS + "apply {\n    meta.x = hdr.h.b;\n}\n}\n" + TAIL)
-    out = subprocess.run([sys.executable, "-m", "testbed.cli", "p4", "check", str(bad)],
-                         capture_output=True, text=True, cwd=REPO)
-    assert out.returncode == 2
-    assert out.stderr.splitlines() == [
+    assert cli.main(["p4", "check", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
         f"{bad}:8:14: error: type mismatch: expected bit<8>, got bit<16>; use an explicit cast",
         "    meta.x = hdr.h.b;",
         "             ^"]
-    assert "Traceback" not in out.stderr
+    assert "Traceback" not in err
+
+
+def test_block_parameter_direction_and_fixed_type_must_match_v1model():
+    err = diagnose("control I(in H hdr, inout M meta, inout standard_metadata_t sm) "
+                   "{ apply { } }\n")
+    assert str(err.loc) == "t.p4:6:14"
+    assert err.message == "I: parameter 'hdr' must be inout (as in Ingress), not in"
+    err = diagnose("control I(inout H hdr, inout M meta, inout M sm) { apply { } }\n")
+    assert str(err.loc) == "t.p4:6:44"
+    assert err.message == ("I: parameter 'sm' must have type standard_metadata_t "
+                           "(as in Ingress), not M")
+
+
+def test_misspelled_names_get_a_suggestion():
+    err = ingress("    meta.x = hdr.h.aa;")
+    assert str(err.loc) == "t.p4:8:20"
+    assert err.message == "h_t has no field 'aa'; did you mean 'a'?"
+    err = ingress("    meta.x = hrd.h.a;")
+    assert str(err.loc) == "t.p4:8:14"
+    assert err.message == "undefined name 'hrd'; did you mean 'hdr'?"
+
+
+def test_exit_in_a_parser_state():
+    with pytest.raises(P4Error) as e:
+        load_source(HEAD + "parser Q(packet_in pkt, out H hdr) {\n"
+                    "    state start { exit; transition accept; }\n}\n" + INGRESS
+                    + "apply { }\n}\n" + TAIL, "t.p4")
+    assert str(e.value.loc) == "t.p4:7:19"
+    assert e.value.message == "exit is not allowed in a parser; use transition reject or accept"
+
+
+def test_undeclared_type_in_a_declaration_versus_a_plain_syntax_error():
+    err = ingress("    foo_t v;")
+    assert str(err.loc) == "t.p4:8:5"
+    assert err.message == "unknown type 'foo_t'"
+    err = ingress("    meta.x = meta.x meta;")
+    assert str(err.loc) == "t.p4:8:21"
+    assert err.message.startswith("syntax error: unexpected 'meta'; expected ';'")
+
+
+def test_missing_architecture_include_is_named():
+    with pytest.raises(P4Error) as e:
+        load_source("#include <core.p4>\nheader h_t { bit<8> a; }\nstruct H { h_t h; }\n"
+                    "control I(inout H hdr, inout standard_metadata_t sm) { apply { } }\n",
+                    "noarch.p4")
+    assert str(e.value.loc) == "noarch.p4:4:30"
+    assert e.value.message == "unknown type 'standard_metadata_t'; add #include <v1model.p4>"
+
+
+def test_control_with_tables_cannot_serve_two_roles():
+    src = (HEAD + INGRESS + "    action a() { }\n    table t { actions = { a; } }\n"
+           "    apply { t.apply(); }\n}\n" + TAIL.replace("E(), CC()", "I(), CC()"))
+    with pytest.raises(P4Error) as e:
+        load_source(src, "t.p4")
+    assert str(e.value.loc) == "t.p4:19:26"
+    assert e.value.message.startswith("unsupported: I used twice in V1Switch with tables")

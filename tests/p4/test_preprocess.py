@@ -154,3 +154,62 @@ def test_else_without_if_and_bad_macro_call():
         preprocess_text("#else\n")
     with pytest.raises(P4Error, match="macro F takes 2 arguments, 1 given"):
         preprocess_text("#define F(a, b) a\nF(1)\n")
+
+
+def test_unreadable_files_are_reported_without_a_traceback(tmp_path):
+    with pytest.raises(P4Error, match=r"cannot read .*missing.p4: No such file or directory"):
+        preprocess_file(tmp_path / "missing.p4")
+    (tmp_path / "latin1.p4").write_bytes(b"const bit<8> A = 1; // caf\xe9\n")
+    (tmp_path / "main.p4").write_text('#include "latin1.p4"\n')
+    with pytest.raises(P4Error) as e:
+        preprocess_file(tmp_path / "main.p4")
+    assert str(e.value.loc) == f"{tmp_path / 'main.p4'}:1:1"
+    assert "latin1.p4 is not UTF-8 text (at byte offset 26); save it as UTF-8" in e.value.message
+
+
+def test_if_expressions_follow_c_precedence_and_report_errors():
+    src = ("#if (1 + 2 * 3 == 7) && (-7 / 2 == -3) && (010 == 8) && (1 ? 2 : 0) && 5UL\n"
+           "ok\n#endif\n")
+    assert preprocess_text(src).text.split() == ["ok"]
+    with pytest.raises(P4Error) as e:
+        preprocess_text("\n#if 1 +\n#endif\n", "x.p4")
+    assert str(e.value.loc) == "x.p4:2:1"
+    assert e.value.message == "cannot evaluate #if expression '1 +': expected a value"
+
+
+def test_token_pasting_stringizing_and_arguments_over_several_lines():
+    src = ("#define LANE(i) register<bit<32>>(16) lane_v ## i;\n"
+           "#define NAME(x) #x\n"
+           "#define GLUE a ## b\n"
+           "#define ADD(a, b) ((a) + (b))\n"
+           "LANE(07)\n"
+           "@name(NAME(my \"t\")) GLUE\n"
+           "x = ADD(1,\n"
+           "        2);\n"
+           "y;\n")
+    pre = preprocess_text(src, "m.p4")
+    lines = pre.text.split("\n")
+    assert lines[4] == "register<bit<32>>(16) lane_v07;"
+    assert lines[5] == '@name("my \\"t\\"") ab'
+    assert lines[6] == "x = ((1) + (2));"
+    assert lines[7] == ""
+    line, col = find(pre, "y;")
+    assert (pre.loc(line, col).line, pre.loc(line, col).col) == (9, 1)
+    line, col = find(pre, ";")
+    assert str(pre.loc(line, col)) == "m.p4:5:1"          # text from a macro maps to its use
+
+
+def test_unterminated_macro_call_is_an_error():
+    with pytest.raises(P4Error) as e:
+        preprocess_text("#define F(a) a\nF(1,\n#define X\n", "u.p4")
+    assert str(e.value.loc) == "u.p4:2:1"
+    assert e.value.message == "unterminated call of macro F; add the closing ')'"
+
+
+def test_windows_line_ends_and_byte_order_mark(tmp_path):
+    f = tmp_path / "win.p4"
+    f.write_bytes(b"\xef\xbb\xbf#define LONG 1 + \\\r\n  2\r\nconst int X = LONG;\r\ny\r\n")
+    pre = preprocess_file(f)
+    assert pre.text.split() == ["const", "int", "X", "=", "1", "+", "2;", "y"]
+    line, col = find(pre, "y")
+    assert (pre.loc(line, col).line, pre.loc(line, col).col) == (4, 1)
