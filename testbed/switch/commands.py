@@ -1,0 +1,183 @@
+"""Handler of ``trainet switch`` and the parsing of its port and shaping arguments."""
+from __future__ import annotations
+
+import logging
+import re
+import signal
+import sys
+
+from testbed.errors import TrainetError
+from testbed.switch.egress import Shape
+
+_RATE_UNITS = {"bit": 1, "kbit": 10**3, "mbit": 10**6, "gbit": 10**9}
+_SIZE_UNITS = {"b": 1, "kb": 10**3, "kib": 2**10, "mb": 10**6, "mib": 2**20}
+_TIME_UNITS = {"us": 10**3, "ms": 10**6, "s": 10**9}
+_NUMBER = re.compile(r"^([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)([a-z%]*)$")
+
+SHAPE_HELP = ("PORT:KEY=VALUE[,KEY=VALUE...] with rate=100mbit (bit/kbit/mbit/gbit per "
+              "second), burst=32kb (b/kb/kib/mb/mib), delay=5ms, jitter=1ms (us/ms/s), "
+              "loss=0.01 or 1%, reorder=0.5%, queue=1000 (packets) or queue=256kb (bytes)")
+
+
+def parse_interface(text: str) -> tuple:
+    """``PORT@IFACE`` -> (port, iface)."""
+    port, sep, ifname = text.partition("@")
+    if not sep or not port.isdigit() or not ifname:
+        raise TrainetError(f"-i {text!r}: expected PORT@IFACE, e.g. -i 1@s1-eth1")
+    return int(port), ifname
+
+
+def _number(where: str, value: str, units: dict, default_unit: str | None = None):
+    m = _NUMBER.match(value.strip().lower())
+    if not m:
+        raise TrainetError(f"{where}: {value!r} is not a number with a unit; "
+                           f"units: {', '.join(units)}")
+    number, unit = float(m.group(1)), m.group(2) or default_unit
+    if unit is None:
+        raise TrainetError(f"{where}: {value!r} needs a unit ({', '.join(units)})")
+    if unit not in units:
+        hint = " (rates are in bits per second: use kbit, mbit or gbit)" \
+            if unit.endswith("bps") else ""
+        raise TrainetError(f"{where}: unknown unit {unit!r} in {value!r}; "
+                           f"use one of {', '.join(units)}{hint}")
+    return number * units[unit]
+
+
+def _probability(where: str, value: str) -> float:
+    text = value.strip()
+    try:
+        p = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        raise TrainetError(f"{where}: {value!r} is not a probability; "
+                           "write a fraction (0.01) or a percentage (1%)") from None
+    if not 0.0 <= p <= 1.0:
+        raise TrainetError(f"{where}: {value!r} is outside [0, 1] (0%..100%)")
+    return p
+
+
+def parse_port_shape(text: str) -> tuple:
+    """``PORT:rate=100mbit,delay=5ms,...`` -> (port, Shape)."""
+    port_text, sep, spec = text.partition(":")
+    if not sep or not port_text.strip().isdigit() or not spec.strip():
+        raise TrainetError(f"--port-shape {text!r}: expected {SHAPE_HELP}")
+    port = int(port_text)
+    fields = {}
+    for item in spec.split(","):
+        key, eq, value = item.partition("=")
+        key = key.strip().lower()
+        where = f"--port-shape {text!r}: {key or repr(item.strip())}"
+        if not eq or not value.strip():
+            raise TrainetError(f"{where}: expected KEY=VALUE")
+        if key in fields:
+            raise TrainetError(f"{where}: given twice")
+        fields[key] = (where, value)
+    kw = {}
+    for key, (where, value) in fields.items():
+        if key == "rate":
+            kw["rate_bps"] = int(_number(where, value, _RATE_UNITS))
+            if kw["rate_bps"] <= 0:
+                raise TrainetError(f"{where}: the rate must be positive")
+        elif key == "burst":
+            kw["burst_bytes"] = int(_number(where, value, _SIZE_UNITS, "b"))
+            if kw["burst_bytes"] < 1514:
+                raise TrainetError(f"{where}: {value!r} is below one full-size frame; "
+                                   "use at least 1514 bytes")
+        elif key in ("delay", "jitter"):
+            kw[f"{key}_ns"] = int(_number(where, value, _TIME_UNITS))
+        elif key in ("loss", "reorder"):
+            kw[key] = _probability(where, value)
+        elif key == "queue":
+            v = value.strip().lower()
+            if v.rstrip("p").isdigit():
+                kw["queue_packets"] = int(v.rstrip("p"))
+                if kw["queue_packets"] < 1:
+                    raise TrainetError(f"{where}: the queue must hold at least 1 packet")
+            else:
+                kw["queue_bytes"] = int(_number(where, value, _SIZE_UNITS))
+                kw["queue_packets"] = 1 << 62
+        else:
+            raise TrainetError(f"{where}: unknown key; keys: rate, burst, delay, jitter, "
+                               "loss, reorder, queue")
+    if "burst_bytes" in kw and "rate_bps" not in kw:
+        raise TrainetError(f"--port-shape {text!r}: burst needs a rate")
+    if "jitter_ns" in kw and not kw.get("delay_ns"):
+        raise TrainetError(f"--port-shape {text!r}: jitter needs a delay (e.g. delay=5ms)")
+    if "reorder" in kw and not kw.get("delay_ns"):
+        raise TrainetError(f"--port-shape {text!r}: reorder needs a delay to skip "
+                           "(e.g. delay=5ms)")
+    return port, Shape(**kw)
+
+
+def _logger(device_id: int, path: str | None, level: str) -> logging.Logger:
+    log = logging.getLogger(f"trainet.switch.{device_id}")
+    log.setLevel(getattr(logging, level.upper()))
+    log.propagate = False
+    try:
+        handler = logging.FileHandler(path) if path else logging.StreamHandler(sys.stderr)
+    except OSError as e:
+        raise TrainetError(f"--log {path}: cannot open: {e.strerror}") from None
+    handler.setFormatter(logging.Formatter("%(asctime)s.%(msecs)03d %(name)s "
+                                           "%(levelname)s %(message)s", "%H:%M:%S"))
+    log.addHandler(handler)
+    return log
+
+
+def _grpc_server(switch, address: str):
+    try:
+        from testbed.switch.p4runtime import P4RuntimeServer
+    except ModuleNotFoundError as e:
+        if e.name != "testbed.switch.p4runtime":
+            raise
+        switch.log.warning("P4Runtime server not available; running without gRPC")
+        return None
+    server = P4RuntimeServer(switch, address)
+    server.start()
+    return server
+
+
+def switch(args) -> int:
+    from testbed.switch.switch import SoftwareSwitch
+
+    ports = dict(parse_interface(t) for t in args.interface)
+    if len(ports) != len(args.interface):
+        raise TrainetError("-i: a port number is given twice; give each port once")
+    shapes = dict(parse_port_shape(t) for t in args.port_shape)
+    if args.no_p4 == bool(args.program):
+        raise TrainetError("trainet switch: give a P4 program or --no-p4 (to wait for "
+                           "SetForwardingPipelineConfig), not both or neither")
+    program = None
+    if args.program:
+        from testbed.p4.frontend import load_program
+        defines = {}
+        for d in args.define:
+            name, _, value = d.partition("=")
+            defines[name] = value or "1"
+        program = load_program(args.program, include_dirs=args.include, defines=defines)
+    log = _logger(args.device_id, args.log, args.log_level)
+    sw = SoftwareSwitch(ports, device_id=args.device_id, cpu_port=args.cpu_port,
+                        shapes=shapes, pcap_dir=args.pcap, log=log)
+    server = None
+    try:
+        if program is not None:
+            sw.load_pipeline(program)
+        address = f"{args.grpc_address}:{args.grpc_port}"
+        server = _grpc_server(sw, address)
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: sw.stop())
+        port_list = " ".join(f"{n}@{i}" for n, i in sorted(ports.items()))
+        grpc_text = (f"P4Runtime on {args.grpc_address}:{server.port}" if server
+                     else "no P4Runtime")
+        print(f"trainet switch: device {args.device_id} running; ports {port_list}; "
+              f"{grpc_text}", flush=True)
+        sw.run()
+    finally:
+        if server is not None:
+            server.stop()
+        sw.close()
+    drops = {k: v for k, v in sw.drop_counts().items() if v}
+    counters = sw.port_counters()
+    print(f"trainet switch: device {args.device_id} stopped; "
+          + ", ".join(f"port {n}: {c['rx_packets']} packets in, {c['tx_packets']} packets "
+                      f"out" for n, c in counters.items())
+          + f"; drops (packets): {drops or 'none'}", flush=True)
+    return 0

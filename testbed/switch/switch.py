@@ -1,0 +1,301 @@
+"""The software P4 switch: Linux interfaces in, the P4 target in the middle, the egress
+model and Linux interfaces out. It is the *device* the P4Runtime server serves.
+
+One thread runs :meth:`SoftwareSwitch.run`: it waits (``select``) for frames on any port
+or for the next egress release time, reads a batch per ready port, runs each frame
+through the target and hands the outputs to the egress model of their port. The
+P4Runtime server calls :meth:`load_pipeline`, :meth:`packet_out` and the target's
+control-plane methods from its own threads; everything touching the target or the
+egress models holds :attr:`lock`, taken once per batch on the packet path.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import select
+import threading
+import time
+
+from testbed.errors import TrainetError
+from testbed.p4.entries import ControlPlaneError
+from testbed.switch.egress import NO_SHAPE, EgressPort, Shape
+from testbed.switch.pcap import PcapWriter
+from testbed.switch.ports import Port
+
+BATCH = 64
+# With delay lines to serve, read fewer frames between two release checks: 16 frames of
+# pipeline work (~10 us each) keep a release less than 0.2 ms late.
+SHAPED_BATCH = 16
+
+
+class _SwitchPort:
+    """A port with its egress model and captures."""
+
+    def __init__(self, port: Port, shape: Shape, pcap_dir: str | None):
+        self.port = port
+        self.egress = EgressPort(shape)
+        self.passthrough = shape.passthrough
+        self.pcap_in = self.pcap_out = None
+        if pcap_dir:
+            self.pcap_in = PcapWriter(os.path.join(pcap_dir, f"{port.ifname}_in.pcap"))
+            self.pcap_out = PcapWriter(os.path.join(pcap_dir, f"{port.ifname}_out.pcap"))
+
+
+class SoftwareSwitch:
+    def __init__(self, ports: dict, *, device_id: int = 0, cpu_port: int | None = None,
+                 shapes: dict | None = None, pcap_dir: str | None = None,
+                 log: logging.Logger | None = None):
+        """``ports``: {port number: interface name}; ``shapes``: {port number: Shape}."""
+        self.device_id = device_id
+        self.cpu_port = cpu_port
+        self.log = log or logging.getLogger(f"trainet.switch.{device_id}")
+        self.target = None
+        self.packet_in_handler = None     # callable(frame: bytes), set by the P4Runtime server
+        self.lock = threading.RLock()
+        self.drops = {"no_pipeline": 0, "pipeline_error": 0, "unknown_port": 0,
+                      "no_packet_in_handler": 0}
+        shapes = shapes or {}
+        self._check_config(ports, shapes, cpu_port, pcap_dir)
+        self._ports: dict[int, _SwitchPort] = {}
+        try:
+            for port_no, ifname in sorted(ports.items()):
+                self._ports[port_no] = _SwitchPort(
+                    Port(port_no, ifname), shapes.get(port_no, NO_SHAPE),
+                    pcap_dir)
+        except BaseException:
+            self._close_ports()
+            raise
+        self._by_fd = {sp.port.fileno(): sp for sp in self._ports.values()}
+        self._shaped = [sp for sp in self._ports.values() if not sp.passthrough]
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
+        self._stopping = False
+        self._closed = False
+        self._wall_offset_ns = time.time_ns() - time.monotonic_ns()
+        self._debug = self.log.isEnabledFor(logging.DEBUG)
+
+    @staticmethod
+    def _check_config(ports, shapes, cpu_port, pcap_dir) -> None:
+        if not ports:
+            raise TrainetError("switch: no ports; add at least one -i PORT@IFACE")
+        seen = {}
+        for port_no, ifname in ports.items():
+            if ifname in seen:
+                raise TrainetError(f"switch: interface {ifname} is given to ports "
+                                   f"{seen[ifname]} and {port_no}; use each interface once")
+            seen[ifname] = port_no
+        if cpu_port is not None and cpu_port in ports:
+            raise TrainetError(f"switch: --cpu-port {cpu_port} is also a data port "
+                               f"({ports[cpu_port]}); choose another number")
+        for port_no in shapes:
+            if port_no not in ports:
+                raise TrainetError(f"switch: --port-shape for port {port_no}, which is not "
+                                   f"a port of this switch; add -i {port_no}@IFACE")
+        if pcap_dir and not os.path.isdir(pcap_dir):
+            raise TrainetError(f"switch: --pcap {pcap_dir}: no such directory; create it")
+
+    # ------------------------------------------------------------ device API
+    def load_pipeline(self, program) -> None:
+        """Replace the forwarding pipeline by a fresh target for ``program`` (tables,
+        registers and PRE state start empty, as after SetForwardingPipelineConfig)."""
+        from testbed.p4.target import Target
+        self.install_target(Target(program, cpu_port=self.cpu_port,
+                                   log=self.log.getChild("pipeline")))
+
+    def install_target(self, target) -> None:
+        with self.lock:
+            self.target = target
+        self.log.info("pipeline installed")
+
+    def packet_out(self, frame: bytes) -> None:
+        """A frame from the controller: it enters the pipeline on the CPU port."""
+        if self.cpu_port is None:
+            raise ControlPlaneError("FAILED_PRECONDITION",
+                                    "packet-out needs a CPU port; start the switch with "
+                                    "--cpu-port")
+        if self.target is None:
+            raise ControlPlaneError("FAILED_PRECONDITION",
+                                    "no forwarding pipeline; send "
+                                    "SetForwardingPipelineConfig first")
+        with self.lock:
+            now = time.monotonic_ns()
+            packet_ins = self._process(self.cpu_port, [frame], now)
+        self._deliver_packet_ins(packet_ins)
+        self._wake()
+
+    def drop_counts(self) -> dict:
+        """Drops by reason: the target's, the switch's and the egress models'."""
+        with self.lock:
+            counts = dict(self.target.drop_counts) if self.target is not None else {}
+            for reason, n in self.drops.items():
+                counts[reason] = counts.get(reason, 0) + n
+            counts["tail_drop"] = sum(sp.egress.drops["tail_drop"] for sp in self._ports.values())
+            counts["loss"] = sum(sp.egress.drops["loss"] for sp in self._ports.values())
+            counts["tx_error"] = sum(sp.port.tx_errors for sp in self._ports.values())
+            counts["rx_overrun"] = sum(sp.port.read_overruns() for sp in self._ports.values())
+            counts["rx_truncated"] = sum(sp.port.rx_truncated for sp in self._ports.values())
+        return counts
+
+    def port_counters(self) -> dict:
+        """{port: {rx_packets, tx_packets, tx_bytes, queued}}."""
+        with self.lock:
+            return {n: {"rx_packets": sp.port.rx_packets, "tx_packets": sp.egress.sent_packets,
+                        "tx_bytes": sp.egress.sent_bytes, "queued": sp.egress.pending()}
+                    for n, sp in self._ports.items()}
+
+    # ------------------------------------------------------------ packet loop
+    def run(self) -> None:
+        """Forward until :meth:`stop` is called."""
+        fds = list(self._by_fd) + [self._wake_r]
+        by_fd = self._by_fd
+        batch = SHAPED_BATCH if self._shaped else BATCH
+        while not self._stopping:
+            ready = select.select(fds, [], [], self._timeout())[0]
+            now = time.monotonic_ns()
+            packet_ins = []
+            with self.lock:
+                for fd in ready:
+                    sp = by_fd.get(fd)
+                    if sp is None:
+                        self._drain_wakeups()
+                        continue
+                    frames = sp.port.recv_batch(batch)
+                    if frames:
+                        packet_ins += self._process(sp.port.port_no, frames, now)
+                if self._shaped:
+                    self._release(time.monotonic_ns())
+            if packet_ins:
+                self._deliver_packet_ins(packet_ins)
+
+    def stop(self) -> None:
+        """Ask :meth:`run` to return; safe from a signal handler or another thread."""
+        self._stopping = True
+        self._wake()
+
+    def _wake(self) -> None:
+        """Make the loop's select return (new egress releases, or stop)."""
+        try:
+            os.write(self._wake_w, b"x")
+        except OSError:      # the pipe is full (a wake-up is pending anyway) or closed
+            pass
+
+    def close(self) -> None:
+        """Close sockets and flush captures."""
+        if self._closed:
+            return
+        self._closed = True
+        self._close_ports()
+        os.close(self._wake_r)
+        os.close(self._wake_w)
+        self.log.info("stopped; drops by reason: %s", self.drop_counts())
+
+    def _close_ports(self) -> None:
+        for sp in self._ports.values():
+            sp.port.close()
+            for writer in (sp.pcap_in, sp.pcap_out):
+                if writer is not None:
+                    writer.close()
+
+    def _timeout(self):
+        nexts = [t for t in (sp.egress.next_release_ns() for sp in self._shaped) if t is not None]
+        if not nexts:
+            return None
+        return max(0, min(nexts) - time.monotonic_ns()) / 1e9
+
+    def _drain_wakeups(self) -> None:
+        try:
+            while os.read(self._wake_r, 4096):
+                pass
+        except BlockingIOError:
+            pass
+
+    def _process(self, in_port: int, frames: list, now: int) -> list:
+        """Run ``frames`` through the pipeline; emit the outputs; return packet-ins."""
+        target = self.target
+        debug = self._debug
+        sp_in = self._ports.get(in_port)
+        if sp_in is not None and sp_in.pcap_in is not None:
+            ts = now + self._wall_offset_ns
+            for frame in frames:
+                sp_in.pcap_in.write(frame, ts)
+        if target is None:
+            self.drops["no_pipeline"] += len(frames)
+            if debug:
+                self.log.debug("port %d: %d frames dropped: no pipeline loaded",
+                               in_port, len(frames))
+            return []
+        packet_ins = []
+        ports = self._ports
+        cpu_port = self.cpu_port
+        out_now = {}     # passthrough port -> frames to send at the end of the batch
+        for frame in frames:
+            if debug:
+                self.log.debug("rx port %d: %d bytes", in_port, len(frame))
+            try:
+                outputs = target.process(frame, in_port)
+            except Exception:
+                self.drops["pipeline_error"] += 1
+                self.log.exception("port %d: pipeline failed on a %d-byte frame "
+                                   "(dropped): %s", in_port, len(frame), frame.hex())
+                continue
+            for out_port, out_frame in outputs:
+                sp = ports.get(out_port)
+                if sp is not None:
+                    if sp.passthrough:
+                        batch = out_now.get(sp)
+                        if batch is None:
+                            out_now[sp] = [out_frame]
+                        else:
+                            batch.append(out_frame)
+                    elif sp.egress.enqueue(out_frame, now):
+                        if debug:
+                            self.log.debug("port %d: %d bytes queued in the egress model",
+                                           out_port, len(out_frame))
+                    elif debug:
+                        self.log.debug("port %d: %d bytes dropped by the egress model",
+                                       out_port, len(out_frame))
+                elif out_port == cpu_port:
+                    packet_ins.append(out_frame)
+                else:
+                    self.drops["unknown_port"] += 1
+                    if debug:
+                        self.log.debug("drop: egress port %d is not a port of this switch",
+                                       out_port)
+        for sp, batch in out_now.items():
+            self._transmit(sp, batch, now)
+            sp.egress.count_passthrough(len(batch), sum(map(len, batch)))
+        return packet_ins
+
+    def _transmit(self, sp: _SwitchPort, frames: list, now: int) -> None:
+        if sp.pcap_out is None and not self._debug:
+            sp.port.send_many(frames)
+            return
+        ts = now + self._wall_offset_ns
+        for frame in frames:
+            if sp.port.send(frame):
+                if sp.pcap_out is not None:
+                    sp.pcap_out.write(frame, ts)
+                if self._debug:
+                    self.log.debug("tx port %d: %d bytes", sp.port.port_no, len(frame))
+            elif self._debug:
+                self.log.debug("tx port %d: kernel refused a %d-byte frame",
+                               sp.port.port_no, len(frame))
+
+    def _release(self, now: int) -> None:
+        for sp in self._shaped:
+            frames = sp.egress.pop_due(now)
+            if frames:
+                self._transmit(sp, frames, now)
+
+    def _deliver_packet_ins(self, frames: list) -> None:
+        handler = self.packet_in_handler
+        if handler is None:
+            with self.lock:
+                self.drops["no_packet_in_handler"] += len(frames)
+            return
+        for frame in frames:
+            try:
+                handler(frame)
+            except Exception:
+                self.log.exception("packet-in handler failed")
