@@ -131,7 +131,7 @@ def test_digest_log_msg_and_assert(caplog):
     }}""", decls="struct learn_t { bit<48> src; bit<9> port; }")
     got = []
     t.digest_handler = lambda name, values: got.append((name, values))
-    with caplog.at_level(logging.INFO):
+    with caplog.at_level(logging.INFO, logger="testbed.p4.target"):
         assert len(t.process(frame(ether_type=0x0101), 3)) == 1
         assert t.process(frame(ether_type=0xBAD0), 3) == []
     assert got[0] == ("learn_t", (2, 3))
