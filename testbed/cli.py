@@ -22,7 +22,9 @@ def _p4_args(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="trainet", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="trainet", description="Network-emulation testbed for distributed training over "
+        "P4 programmable networks.")
     verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
 
     p4 = verbs.add_parser("p4", help="P4_16 toolchain: check, P4Info, STF").add_subparsers(
@@ -105,6 +107,26 @@ def build_parser() -> argparse.ArgumentParser:
     p = topo.add_parser("profiles", help="list NIC and link profiles")
     p.add_argument("-v", "--verbose", action="store_true", help="also print each source")
     p.set_defaults(handler="testbed.topology.commands:list_profiles")
+
+    p = verbs.add_parser("inspect", help="summarize in-network aggregation traffic in pcap "
+                         "captures: per job and slot, and bytes per link")
+    p.add_argument("captures", nargs="+", metavar="CAPTURE", help="pcap file(s), e.g. the "
+                   "switch's IFACE_in.pcap / IFACE_out.pcap")
+    p.add_argument("--job", type=int, help="only this INA job id")
+    p.add_argument("--worker", type=int, help="only this worker id (its gradients and the "
+                   "results addressed to it)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    p.set_defaults(handler="testbed.experiment.inspect:main")
+    p = verbs.add_parser("run", help="run an experiment: every variant of its sweep and "
+                         "every strategy on an emulated network")
+    p.add_argument("experiment", help="experiment file (.yaml), e.g. experiments/demo.yaml")
+    p.add_argument("-o", "--output", metavar="RESULTS", help="results directory to create "
+                   "(default: results/NAME-YYYYmmdd-HHMMSS)")
+    p.set_defaults(handler="testbed.experiment.runner:main")
+    p = verbs.add_parser("report", help="plots (PNG) and report.md of a `trainet run` "
+                         "results directory")
+    p.add_argument("results", metavar="RESULTS", help="results directory of `trainet run`")
+    p.set_defaults(handler="testbed.experiment.report:main")
 
     bench = verbs.add_parser("bench", help="benchmarks with a same-run baseline").add_subparsers(
         dest="benchverb", required=True, metavar="WHAT")

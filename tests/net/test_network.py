@@ -73,8 +73,10 @@ def test_delay_through_the_switch_gives_the_configured_round_trip(tmp_path, noth
         got = bench.measure_rtt(net, "h1", "10.0.0.2", count=20)
         assert got["loss_pct"] == 0
         # 2 links x 2 directions x 5 ms, plus the switch's own forwarding time (about
-        # 0.3 ms; more when the machine is busy)
-        assert 20e-3 <= got["min_s"] and got["median_s"] <= 20e-3 * 1.05 + 0.5e-3
+        # 0.3 ms). The fastest round trip shows the delay line's accuracy; the median
+        # also carries scheduling noise when the two cores are busy, so it gets 10%.
+        assert 20e-3 <= got["min_s"] <= 20e-3 * 1.05 + 0.5e-3
+        assert got["median_s"] <= 20e-3 * 1.10 + 0.5e-3
         # tbs1-eth2 carries both directions of the h2 link (10 ms); set it to 1 ms at run
         # time: the switch restarts with the new egress model and gets its entries again.
         net.reshape("tbs1-eth2", delay_s=1e-3)
