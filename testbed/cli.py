@@ -170,6 +170,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--target-only", action="store_true",
                    help="only the switch's aggregation rate on the P4 target")
     p.set_defaults(handler="testbed.allreduce_bench:main")
+    p = bench.add_parser("train", help="step time of ddp, zero3, ps and ina side by side: "
+                         "shadow workers of a large GPT on a co-scaled star, per NIC profile")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--workers", type=int, default=4, help="worker hosts (default 4)")
+    p.add_argument("--shadow-model", default="gpt-1.3b",
+                   help="gpt-1.3b, gpt-20b, gpt-175b or custom:PARAMS (default gpt-1.3b)")
+    p.add_argument("--device", default="a100", help="compute model: a100, h100, mi250x-gcd")
+    p.add_argument("--nics", nargs="+", default=["roce-100g", "roce-200g"], metavar="PROFILE",
+                   help="NIC profiles to compare (default: roce-100g roce-200g)")
+    p.add_argument("--strategies", nargs="+", default=["ddp", "zero3", "ps", "ina"],
+                   choices=["ddp", "zero3", "ps", "ina"], help="strategies (default: all)")
+    p.add_argument("--scale", type=float, default=1e-4,
+                   help="co-scaling factor of links and volumes (default 1e-4)")
+    p.add_argument("--steps", type=int, default=5, help="steps per run (default 5)")
+    p.add_argument("--batch", type=int, default=1, help="sequences per worker and step")
+    p.add_argument("--results", default="results/bench-train",
+                   help="directory for logs and metrics")
+    p.set_defaults(handler="testbed.experiment.compare:main")
     return parser
 
 

@@ -11,7 +11,7 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 2
 fi
 
-APT_PACKAGES="python3 python3-venv python3-pip mininet iproute2 ethtool tcpdump iperf3 iputils-ping procps"
+APT_PACKAGES="python3 python3-venv python3-pip mininet iproute2 ethtool tcpdump iperf3 iputils-ping procps tshark"
 missing=""
 for p in $APT_PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

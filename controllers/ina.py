@@ -1,0 +1,398 @@
+"""Set up and tear down in-network aggregation jobs on switches running p4/ina.p4.
+
+A job is a set of workers that sum tensors through one aggregator address of a switch.
+Setting it up installs: the aggregator address (``ina_aggregator``), the job entry with
+its slot range and worker count (``ina_job``), the multicast group of its workers (one
+replica per worker, ``rid`` = :func:`worker_rid`) and, per worker, the egress rewrite
+from that rid to the worker's addresses (``ina_worker``); then it zeroes the bitmaps and
+counts of its slots in both shadow sets, so a new job never sees an old job's rounds.
+Workers number their chunks from 0 when they start; worker processes that restart
+within a job would meet their predecessors' rounds in the slots (stale drops, or old
+results answered as retransmissions), so restarting a job's workers means tearing the
+job down and setting it up again.
+
+For two-level aggregation a rack job names an :class:`Upstream`: the rack switch sends
+each complete slot to the parent job's aggregator as worker ``worker_id`` of that job,
+and multicasts the parent's results (``ina_relay``) to the rack's workers.
+
+Devices: :class:`TargetDevice` programs a ``testbed.p4.target.Target`` directly (tests,
+benchmarks); :class:`P4RuntimeDevice` a running switch through
+``controllers.p4runtime_client.P4RuntimeClient``.
+"""
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass, field
+
+from testbed.errors import TrainetError
+from testbed.p4 import entries as E
+from testbed.proto import ina
+
+AGGREGATOR_TABLE = "MyIngress.ina_aggregator"
+JOB_TABLE = "MyIngress.ina_job"
+WORKER_TABLE = "MyEgress.ina_worker"
+SLOT_REGISTERS = ("MyIngress.slot_bitmap", "MyIngress.slot_count")
+DROP_COUNTER = "MyIngress.ina_dropped"
+HANDLED_COUNTER = "MyIngress.ina_handled"
+MCAST_GROUP_BASE = 0x1000
+
+
+class JobError(TrainetError):
+    """An INA job description the switch cannot accept."""
+
+
+@dataclass(frozen=True)
+class Worker:
+    worker_id: int
+    port: int              # switch port towards the worker
+    mac: str               # destination MAC on that port (the worker's, when attached)
+    ip: str                # the worker's IPv4 address
+
+
+@dataclass(frozen=True)
+class Upstream:
+    aggregator_ip: str     # the parent job's aggregator address (on another switch)
+    job_id: int            # the parent job
+    worker_id: int         # this switch's worker id in the parent job
+
+
+@dataclass
+class Job:
+    job_id: int
+    aggregator_ip: str
+    workers: list
+    slot_base: int = 0
+    slot_count: int = 32
+    upstream: Upstream | None = None
+    mcast_group: int = 0   # 0: MCAST_GROUP_BASE + job_id
+    where: str = field(default="job", compare=False)
+
+    @property
+    def group_id(self) -> int:
+        return self.mcast_group or MCAST_GROUP_BASE + self.job_id
+
+
+def _ip(text: str, where: str) -> int:
+    try:
+        return int(ipaddress.IPv4Address(text))
+    except ValueError:
+        raise JobError(f"{where}: {text!r} is not an IPv4 address") from None
+
+
+def _mac(text: str, where: str) -> int:
+    digits = text.replace(":", "")
+    if len(digits) != 12 or any(c not in "0123456789abcdefABCDEF" for c in digits):
+        raise JobError(f"{where}: {text!r} is not a MAC address (aa:bb:cc:dd:ee:ff)")
+    return int(digits, 16)
+
+
+def worker_rid(job_id: int, worker_id: int) -> int:
+    """Replica id of a worker in its job's multicast group (0 is left for unicast)."""
+    return 1 + job_id * ina.MAX_WORKERS + worker_id
+
+
+def validate(job: Job) -> None:
+    w = job.where
+    if not 0 <= job.job_id <= 255:
+        raise JobError(f"{w}.job_id: {job.job_id} is outside 0..255")
+    n = len(job.workers)
+    if not 1 <= n <= ina.MAX_WORKERS:
+        raise JobError(f"{w}.workers: {n} workers; a job has 1..{ina.MAX_WORKERS}")
+    ids = sorted(x.worker_id for x in job.workers)
+    if ids != list(range(n)):
+        raise JobError(f"{w}.workers: worker ids must be 0..{n - 1} once each, got {ids}")
+    if job.slot_count < 1 or job.slot_base < 0 or job.slot_base + job.slot_count > ina.POOL:
+        raise JobError(f"{w}: slots [{job.slot_base}, {job.slot_base + job.slot_count}) must "
+                       f"lie within the switch's pool [0, {ina.POOL})")
+    _ip(job.aggregator_ip, f"{w}.aggregator_ip")
+    for i, x in enumerate(job.workers):
+        _ip(x.ip, f"{w}.workers[{i}].ip")
+        _mac(x.mac, f"{w}.workers[{i}].mac")
+    if job.upstream is not None:
+        up = job.upstream
+        _ip(up.aggregator_ip, f"{w}.upstream.aggregator_ip")
+        if not 0 <= up.job_id <= 255 or up.job_id == job.job_id:
+            raise JobError(f"{w}.upstream.job_id: {up.job_id} must be within 0..255 and "
+                           "differ from the rack job's id")
+        if not 0 <= up.worker_id < ina.MAX_WORKERS:
+            raise JobError(f"{w}.upstream.worker_id: {up.worker_id} is outside "
+                           f"0..{ina.MAX_WORKERS - 1}")
+
+
+def job_entries(job: Job) -> list[E.TableEntry]:
+    """The ina_job (and, for a rack job, relay) and ina_worker entries of a job."""
+    agg = _ip(job.aggregator_ip, job.where)
+    n = len(job.workers)
+    if job.upstream is None:
+        action = E.ActionCall("MyIngress.ina_aggregate", {
+            "slot_base": job.slot_base, "slot_count": job.slot_count, "n_workers": n,
+            "mcast_grp": job.group_id})
+    else:
+        action = E.ActionCall("MyIngress.ina_aggregate_upstream", {
+            "slot_base": job.slot_base, "slot_count": job.slot_count, "n_workers": n,
+            "up_addr": _ip(job.upstream.aggregator_ip, job.where),
+            "up_job": job.upstream.job_id, "up_worker": job.upstream.worker_id})
+    out = [E.TableEntry(JOB_TABLE, (E.Exact(agg), E.Exact(job.job_id)), action)]
+    if job.upstream is not None:
+        out.append(E.TableEntry(JOB_TABLE, (E.Exact(agg), E.Exact(job.upstream.job_id)),
+                                E.ActionCall("MyIngress.ina_relay", {
+                                    "local_job": job.job_id, "mcast_grp": job.group_id})))
+    for x in job.workers:
+        out.append(E.TableEntry(
+            WORKER_TABLE, (E.Exact(worker_rid(job.job_id, x.worker_id)),),
+            E.ActionCall("MyEgress.set_worker_address",
+                         {"dstMac": _mac(x.mac, job.where), "dstAddr": _ip(x.ip, job.where)})))
+    return out
+
+
+def aggregator_entry(job: Job) -> E.TableEntry:
+    return E.TableEntry(AGGREGATOR_TABLE, (E.Exact(_ip(job.aggregator_ip, job.where)),),
+                        E.ActionCall("MyIngress.aggregator_address"))
+
+
+def multicast_group(job: Job) -> E.MulticastGroup:
+    return E.MulticastGroup(job.group_id, [E.Replica(x.port, worker_rid(job.job_id, x.worker_id))
+                                           for x in sorted(job.workers,
+                                                           key=lambda x: x.worker_id)])
+
+
+def slot_cells(job: Job) -> list[int]:
+    """Register cells of the job's slots in both shadow sets."""
+    cells = range(job.slot_base, job.slot_base + job.slot_count)
+    return [c + s * ina.POOL for s in (0, 1) for c in cells]
+
+
+def _jobs_on(device) -> list[E.TableEntry]:
+    return [e for e in device.entries(JOB_TABLE)
+            if e.action.action != "MyIngress.ina_relay"]
+
+
+def setup(device, job: Job) -> None:
+    """Install ``job``; JobError if it clashes with a job already on the device."""
+    validate(job)
+    agg = _ip(job.aggregator_ip, job.where)
+    lo, hi = job.slot_base, job.slot_base + job.slot_count
+    for e in _jobs_on(device):
+        other = e.match[1].value
+        if other == job.job_id:    # rids and the multicast group derive from the id
+            raise JobError(f"{job.where}: job {job.job_id} already exists on this switch; "
+                           "tear it down first or pick another job_id")
+        o_lo = e.action.params["slot_base"]
+        o_hi = o_lo + e.action.params["slot_count"]
+        if lo < o_hi and o_lo < hi:
+            raise JobError(f"{job.where}: slots [{lo}, {hi}) overlap job {other}'s "
+                           f"[{o_lo}, {o_hi}); pick a slot_base at or above {o_hi}")
+    for cell in slot_cells(job):
+        for reg in SLOT_REGISTERS:
+            device.write_register(reg, cell, 0)
+    device.set_group(multicast_group(job))
+    if not any(e.match[0].value == agg for e in device.entries(AGGREGATOR_TABLE)):
+        device.insert(aggregator_entry(job))
+    for entry in job_entries(job):
+        device.insert(entry)
+
+
+def teardown(device, job: Job) -> None:
+    """Remove ``job``; the aggregator address goes when no other job uses it."""
+    for entry in job_entries(job):
+        device.delete(entry)
+    device.delete_group(job.group_id)
+    agg = _ip(job.aggregator_ip, job.where)
+    if not any(e.match[0].value == agg for e in device.entries(JOB_TABLE)):
+        device.delete(aggregator_entry(job))
+
+
+def drop_counts(device) -> dict:
+    """Packets ina.p4 dropped, by reason."""
+    return {r: device.read_counter(DROP_COUNTER, i)[0] for i, r in enumerate(ina.DROP_REASONS)}
+
+
+def handled_counts(device) -> dict:
+    return {k: device.read_counter(HANDLED_COUNTER, i)[0]
+            for i, k in enumerate(ina.HANDLED_KINDS)}
+
+
+class TargetDevice:
+    """A Target programmed in-process."""
+
+    def __init__(self, target):
+        self.target = target
+
+    def insert(self, entry):
+        self.target.table_insert(entry)
+
+    def delete(self, entry):
+        self.target.table_delete(entry)
+
+    def entries(self, table):
+        return self.target.table_entries(table)
+
+    def set_group(self, group):
+        self.target.mc_group_set(group)
+
+    def delete_group(self, group_id):
+        self.target.mc_group_delete(group_id)
+
+    def write_register(self, name, index, value):
+        self.target.register_write(name, index, value)
+
+    def read_counter(self, name, index):
+        return self.target.counter_read(name, index)
+
+
+class P4RuntimeDevice:
+    """A switch reached through a connected ``P4RuntimeClient`` (its pipeline loaded)."""
+
+    def __init__(self, client):
+        from p4.v1 import p4runtime_pb2 as pb
+
+        from testbed.switch import p4rt_convert as conv
+        self.pb, self.conv, self.client = pb, conv, client
+        self.index = conv.P4InfoIndex(client.p4info or client.get_pipeline_p4info())
+
+    def _id(self, kind: str, name: str) -> int:
+        for item in getattr(self.index, kind).values():
+            if item.preamble.name == name:
+                return item.preamble.id
+        raise JobError(f"the switch's pipeline has no {kind[:-1]} {name}; is it running "
+                       "p4/ina.p4?")
+
+    def _entity(self, entry):
+        return self.pb.Entity(table_entry=self.conv.table_entry_to_p4rt(self.index, entry))
+
+    def insert(self, entry):
+        self.client.write([self._entity(entry)], self.pb.Update.INSERT)
+
+    def delete(self, entry):
+        self.client.write([self._entity(entry)], self.pb.Update.DELETE)
+
+    def entries(self, table):
+        wanted = self.pb.Entity(table_entry=self.pb.TableEntry(
+            table_id=self.index.table_ids[table]))
+        return [self.conv.table_entry_from_p4rt(self.index, e.table_entry)
+                for e in self.client.read(wanted)]
+
+    def _pre(self, group):
+        return self.pb.Entity(packet_replication_engine_entry=self.pb.PacketReplicationEngineEntry(
+            multicast_group_entry=group))
+
+    def set_group(self, group):
+        self.client.write([self._pre(self.conv.multicast_group_to_p4rt(group))],
+                          self.pb.Update.INSERT)
+
+    def delete_group(self, group_id):
+        self.client.write([self._pre(self.pb.MulticastGroupEntry(multicast_group_id=group_id))],
+                          self.pb.Update.DELETE)
+
+    def write_register(self, name, index, value):
+        from p4.v1 import p4data_pb2
+        entry = self.pb.RegisterEntry(register_id=self._id("registers", name),
+                                      index=self.pb.Index(index=index),
+                                      data=p4data_pb2.P4Data(bitstring=self.conv.encode(value)))
+        self.client.write([self.pb.Entity(register_entry=entry)], self.pb.Update.MODIFY)
+
+    def read_counter(self, name, index):
+        wanted = self.pb.Entity(counter_entry=self.pb.CounterEntry(
+            counter_id=self._id("counters", name), index=self.pb.Index(index=index)))
+        data = self.client.read(wanted)[0].counter_entry.data
+        return data.packet_count, data.byte_count
+
+
+def job_from_dict(data: dict, where: str = "job") -> Job:
+    """A Job from plain data (YAML/JSON), e.g. ``{job_id: 1, aggregator_ip: 10.0.255.1,
+    slot_count: 32, workers: [{worker_id: 0, port: 1, mac: ..., ip: ...}, ...],
+    upstream: {aggregator_ip: ..., job_id: 10, worker_id: 0}}``."""
+    if not isinstance(data, dict):
+        raise JobError(f"{where}: expected a mapping with job_id, aggregator_ip and workers")
+    known = {"job_id", "aggregator_ip", "workers", "slot_base", "slot_count", "upstream",
+             "mcast_group"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise JobError(f"{where}.{unknown[0]}: unknown field; fields: {', '.join(sorted(known))}")
+    for name in ("job_id", "aggregator_ip", "workers"):
+        if name not in data:
+            raise JobError(f"{where}.{name}: missing")
+
+    def integer(value, path):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise JobError(f"{path}: {value!r} is not an integer")
+        return value
+
+    workers = []
+    for i, w in enumerate(data["workers"] or []):
+        path = f"{where}.workers[{i}]"
+        if not isinstance(w, dict) or {"worker_id", "port", "mac", "ip"} - set(w):
+            raise JobError(f"{path}: needs worker_id, port, mac and ip")
+        workers.append(Worker(integer(w["worker_id"], f"{path}.worker_id"),
+                              integer(w["port"], f"{path}.port"), str(w["mac"]), str(w["ip"])))
+    upstream = None
+    if data.get("upstream") is not None:
+        up, path = data["upstream"], f"{where}.upstream"
+        if not isinstance(up, dict) or {"aggregator_ip", "job_id", "worker_id"} - set(up):
+            raise JobError(f"{path}: needs aggregator_ip, job_id and worker_id")
+        upstream = Upstream(str(up["aggregator_ip"]), integer(up["job_id"], f"{path}.job_id"),
+                            integer(up["worker_id"], f"{path}.worker_id"))
+    job = Job(integer(data["job_id"], f"{where}.job_id"), str(data["aggregator_ip"]), workers,
+              integer(data.get("slot_base", 0), f"{where}.slot_base"),
+              integer(data.get("slot_count", 32), f"{where}.slot_count"), upstream,
+              integer(data.get("mcast_group", 0), f"{where}.mcast_group"), where=where)
+    validate(job)
+    return job
+
+
+def install(address: str, device_id: int, args: dict) -> None:
+    """Switch controller entry for topology specs (``controller: {entry:
+    controllers.ina:install, args: {jobs: [...]}}``): set up every job in ``args``."""
+    from controllers.p4runtime_client import P4RuntimeClient
+    jobs = [job_from_dict(j, f"controller.args.jobs[{i}]")
+            for i, j in enumerate(args.get("jobs", []))]
+    with P4RuntimeClient(address, device_id, election_id=(0, 2)) as client:
+        device = P4RuntimeDevice(client)
+        for job in jobs:
+            setup(device, job)
+
+
+def main(argv=None) -> int:
+    import argparse
+
+    import yaml
+    p = argparse.ArgumentParser(prog="python -m controllers.ina",
+                                description="set up or tear down INA jobs on a switch "
+                                            "running p4/ina.p4")
+    p.add_argument("action", choices=["setup", "teardown", "counters"])
+    p.add_argument("--switch", default="127.0.0.1:50051", help="P4Runtime address")
+    p.add_argument("--device-id", type=int, default=0)
+    p.add_argument("jobs", nargs="?", help="YAML file: a job mapping or a list of them")
+    args = p.parse_args(argv)
+    from controllers.p4runtime_client import P4RuntimeClient
+    jobs = []
+    if args.jobs:
+        try:
+            data = yaml.safe_load(open(args.jobs))
+        except (OSError, yaml.YAMLError) as err:
+            raise JobError(f"{args.jobs}: {err}") from None
+        items = data if isinstance(data, list) else [data]
+        jobs = [job_from_dict(j, f"{args.jobs}: job[{i}]") for i, j in enumerate(items)]
+    elif args.action != "counters":
+        p.error("setup and teardown need a jobs file")
+    with P4RuntimeClient(args.switch, args.device_id, election_id=(0, 2)) as client:
+        device = P4RuntimeDevice(client)
+        for job in jobs:
+            (setup if args.action == "setup" else teardown)(device, job)
+            print(f"job {job.job_id} at {job.aggregator_ip}: {args.action} done "
+                  f"({len(job.workers)} workers, slots [{job.slot_base}, "
+                  f"{job.slot_base + job.slot_count}))")
+        if args.action == "counters":
+            print("dropped:", ", ".join(f"{k} {v} packets" for k, v in drop_counts(device).items()))
+            print("handled:", ", ".join(f"{k} {v} packets"
+                                        for k, v in handled_counts(device).items()))
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+    try:
+        sys.exit(main())
+    except TrainetError as err:
+        print(err, file=sys.stderr)
+        sys.exit(err.exit_code)

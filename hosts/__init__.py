@@ -1,0 +1,1 @@
+"""Programs that run on emulated hosts: collectives, in-network all-reduce."""

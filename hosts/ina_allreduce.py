@@ -1,0 +1,170 @@
+"""All-reduce of torch float tensors through an in-network aggregation switch (p4/ina.p4).
+
+Exponent scheme: one per tensor, agreed through the switch before the data. Every worker
+first sends one packet whose exponent field is its local ``e`` (2^e >= max|v| of its
+tensor) and whose lanes are zero; the switch keeps the largest exponent of the slot, so
+the result carries the job-wide maximum. All workers then quantize with that exponent
+(see :mod:`hosts.ina_fixedpoint` for the scale and the error bound: at most
+``n * 0.5 * 2^e / floor((2^31 - 1) / n)`` per element). The extra round costs one packet
+round trip per tensor instead of SwitchML's per-packet exponent pipeline, and no int32
+sum can overflow whatever the data. Its price: the absolute error is set by the largest
+magnitude in the whole tensor, so elements far smaller than it keep fewer bits than
+they would with per-packet exponents.
+
+Two-level aggregation (racks, then a spine) needs nothing different here: a worker talks
+to its rack switch's aggregator address with its rack job id and worker id, and passes
+the total number of workers across racks as ``n_workers`` (it sets the scale).
+
+Run as a program on an emulated host::
+
+    python -m hosts.ina_allreduce --job 1 --worker 0 --workers 2 --aggregator 10.0.255.1 \
+        --elements 1048576 --rounds 3
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import socket
+import sys
+import time
+
+import numpy as np
+import torch
+
+from hosts import ina_fixedpoint as fx
+from hosts.ina_session import Exchange, JobStream
+from testbed.proto import ina
+
+
+class UdpTransport:
+    """The worker's UDP socket: sends to the aggregator address, port 0xBEE0."""
+
+    def __init__(self, aggregator: str, bind: str = "0.0.0.0", port: int = ina.UDP_PORT):
+        self.peer = (aggregator, port)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+        self.sock.bind((bind, port))
+
+    def send(self, payload: bytes) -> None:
+        self.sock.sendto(payload, self.peer)
+
+    def recv(self, timeout_s: float) -> bytes | None:
+        self.sock.settimeout(max(timeout_s, 0.0) or 1e-6)
+        try:
+            return self.sock.recv(4096)
+        except (socket.timeout, BlockingIOError):
+            return None
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def run_exchange(exchange: Exchange, transport, clock=time.monotonic) -> Exchange:
+    """Drive one exchange to completion over ``transport`` (send / recv(timeout))."""
+    for payload in exchange.start(clock()):
+        transport.send(payload)
+    while not exchange.done:
+        deadline = exchange.next_deadline()
+        payload = transport.recv(deadline - clock() if deadline is not None else 1.0)
+        now = clock()
+        out = exchange.on_payload(payload, now) if payload is not None else []
+        deadline = exchange.next_deadline()
+        if deadline is not None and deadline <= now:
+            out += exchange.poll(now)
+        for p in out:
+            transport.send(p)
+    return exchange
+
+
+class InaAllReduce:
+    """Sum of a tensor over the ``n_workers`` workers of a job, in place."""
+
+    def __init__(self, transport, job_id: int, worker_id: int, n_workers: int,
+                 slots: int = 32, timeout_s: float = 0.01):
+        if not 1 <= n_workers <= 255:
+            raise ValueError(f"n_workers must be within 1..255, got {n_workers}")
+        self.transport = transport
+        self.n_workers = n_workers
+        self.stream = JobStream(job_id, worker_id, slots, timeout_s=timeout_s)
+        self.packets = 0
+        self.retransmissions = 0
+
+    def _exchange(self, lanes: np.ndarray, exponent: int) -> Exchange:
+        ex = run_exchange(Exchange(self.stream, lanes, exponent), self.transport)
+        self.packets += ex.sent_packets
+        self.retransmissions += ex.retransmissions
+        return ex
+
+    def agree_exponent(self, max_abs: float) -> int:
+        ex = self._exchange(np.zeros((1, ina.LANES), dtype=np.int32), fx.exponent_for(max_abs))
+        return ex.result_exponent
+
+    def all_reduce(self, tensor: torch.Tensor) -> torch.Tensor:
+        if not tensor.is_floating_point():
+            raise TypeError(f"all_reduce needs a float tensor, got {tensor.dtype}")
+        values = tensor.detach().reshape(-1).to(torch.float64).cpu().numpy()
+        if values.size == 0:
+            return tensor
+        exponent = self.agree_exponent(float(np.max(np.abs(values))))
+        n_chunks = -(-values.size // ina.LANES)
+        q = np.zeros(n_chunks * ina.LANES, dtype=np.int32)
+        q[:values.size] = fx.quantize(values, exponent, self.n_workers)
+        ex = self._exchange(q.reshape(n_chunks, ina.LANES), exponent)
+        if ex.result_exponent != exponent:
+            raise RuntimeError(f"the switch returned exponent {ex.result_exponent}, the "
+                               f"agreed one is {exponent}: workers disagree on the job")
+        summed = fx.dequantize(ex.result.reshape(-1)[:values.size], exponent, self.n_workers)
+        tensor.copy_(torch.from_numpy(summed).view(tensor.shape).to(tensor.dtype))
+        return tensor
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m hosts.ina_allreduce",
+                                description="time all-reduces through an INA switch")
+    p.add_argument("--job", type=int, required=True)
+    p.add_argument("--worker", type=int, required=True)
+    p.add_argument("--workers", type=int, required=True, help="total workers (all racks)")
+    p.add_argument("--aggregator", required=True, help="the switch's aggregator IPv4 address")
+    p.add_argument("--elements", type=int, default=1 << 20)
+    p.add_argument("--rounds", type=int, default=1)
+    p.add_argument("--slots", type=int, default=32)
+    p.add_argument("--timeout-ms", type=float, default=10.0)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--rank", type=int, help="index of this worker's data among all workers "
+                   "(default: --worker; differs from it across racks)")
+    p.add_argument("--check", action="store_true",
+                   help="also compute the exact sum locally and report the largest error")
+    args = p.parse_args(argv)
+    rank = args.worker if args.rank is None else args.rank
+    transport = UdpTransport(args.aggregator)
+    reducer = InaAllReduce(transport, args.job, args.worker, args.workers, args.slots,
+                           args.timeout_ms / 1000)
+    gens = [torch.Generator().manual_seed(args.seed * 1000 + w) for w in range(args.workers)]
+    times, errors, bounds = [], [], []
+    digest = ""
+    for _ in range(args.rounds):
+        inputs = [torch.randn(args.elements, generator=g)
+                  for w, g in enumerate(gens) if args.check or w == rank]
+        t = (inputs[rank] if args.check else inputs[0]).clone()
+        start = time.perf_counter()
+        reducer.all_reduce(t)
+        times.append(time.perf_counter() - start)
+        digest = hashlib.sha256(t.numpy().tobytes()).hexdigest()
+        if args.check:
+            exact = torch.stack([x.double() for x in inputs]).sum(0)
+            errors.append(float((t.double() - exact).abs().max()))
+            e = fx.exponent_for(float(max(x.abs().max() for x in inputs)))
+            # fixed-point bound plus rounding the float64 sum to float32
+            bounds.append(fx.error_bound(e, args.workers)
+                          + float(exact.abs().max()) * 2.0 ** -24)
+    transport.close()
+    json.dump({"worker": args.worker, "times_s": times, "packets": reducer.packets,
+               "retransmissions": reducer.retransmissions, "result_sha256": digest,
+               "max_error": errors, "error_bound": bounds}, sys.stdout)
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""Float <-> int32 fixed point for in-network aggregation (block floating point).
+
+Every worker quantizes with the same exponent ``e`` (2^e >= max|v| over the values the
+exponent covers) and the scale ``K / 2^e`` with ``K = floor((2^31 - 1) / n)``, so each
+quantized value has |q| <= K and the switch's int32 sum of ``n`` workers cannot overflow.
+
+Error bound: each worker rounds to the nearest integer, so each contribution is off by at
+most 0.5 / scale and the dequantized sum by at most ``n * 0.5 * 2^e / K`` (about
+``n^2 * 2^(e - 32)``) per element, plus float rounding of the final conversion.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+INT32_MAX = 2**31 - 1
+EXPONENT_MIN = -126          # 2^-126: below it float32 is subnormal; zeros use this too
+EXPONENT_MAX = 127           # int8 field; float32 max < 2^128 is covered by clamping below
+
+
+def exponent_for(max_abs: float) -> int:
+    """Smallest e with 2^e >= max_abs, within the int8 header field."""
+    if not math.isfinite(max_abs):
+        raise ValueError(f"cannot aggregate non-finite values (max |v| = {max_abs})")
+    if max_abs <= 0.0:
+        return EXPONENT_MIN
+    mantissa, e = math.frexp(max_abs)        # max_abs = mantissa * 2^e, 0.5 <= mantissa < 1
+    if mantissa == 0.5:
+        e -= 1
+    if e > EXPONENT_MAX:
+        raise ValueError(f"values up to {max_abs} exceed 2^{EXPONENT_MAX}; scale them down")
+    return max(e, EXPONENT_MIN)
+
+
+def scale(exponent: int, n_workers: int) -> float:
+    return (INT32_MAX // n_workers) / math.ldexp(1.0, exponent)
+
+
+def quantize(values: np.ndarray, exponent: int, n_workers: int) -> np.ndarray:
+    """int32 fixed point of ``values`` (|values| <= 2^exponent)."""
+    k = INT32_MAX // n_workers
+    q = np.rint(np.asarray(values, dtype=np.float64) * scale(exponent, n_workers))
+    return np.clip(q, -k, k).astype(np.int32)
+
+
+def dequantize(sums: np.ndarray, exponent: int, n_workers: int) -> np.ndarray:
+    return np.asarray(sums, dtype=np.float64) / scale(exponent, n_workers)
+
+
+def error_bound(exponent: int, n_workers: int) -> float:
+    """Largest absolute error of one element of the dequantized sum."""
+    return n_workers * 0.5 / scale(exponent, n_workers)

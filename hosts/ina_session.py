@@ -1,0 +1,169 @@
+"""Worker-side protocol of in-network aggregation, independent of any transport.
+
+A :class:`JobStream` numbers the chunks a worker sends in a job, across all-reduce calls;
+every worker of the job makes the same calls in the same order, so chunk numbers agree.
+Chunk ``c`` uses slot ``c % slots`` in shadow set ``(c // slots) % 2``. A worker sends
+chunk ``c + slots`` only after it has the result of chunk ``c`` (same slot, other set):
+then every worker has contributed to ``c``, hence has the result of ``c - slots``, so the
+switch may reuse that set. This makes the window of outstanding chunks ``slots`` wide.
+
+An :class:`Exchange` aggregates one array of ``(chunks, LANES)`` int32 values: it emits
+payloads to send, consumes result payloads, and retransmits chunks whose result is late.
+The timeout adapts like TCP's (RFC 6298): smoothed round-trip time plus four deviations,
+sampled only from chunks sent once (Karn), never below ``timeout_s`` (SwitchML's 10 ms)
+nor above ``max_timeout_s``. It doubles for a chunk on each retransmission of it, and a
+timeout also doubles the timeout of chunks sent afterwards until a new sample arrives
+(else the samples, which only chunks that did not time out give, keep it too short). A
+software switch on a loaded machine answers in tens of milliseconds, and a fixed 10 ms
+would retransmit nearly everything.
+"""
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+import numpy as np
+
+from testbed.errors import TrainetError
+from testbed.proto import ina
+
+
+class AggregationTimeout(TrainetError):
+    """No progress for too long: the switch, a link or another worker is gone."""
+
+
+@dataclass
+class JobStream:
+    job_id: int
+    worker_id: int
+    slots: int
+    timeout_s: float = 0.01
+    max_timeout_s: float = 0.32
+    give_up_s: float = 30.0
+    next_chunk: int = 0
+    srtt: float | None = None
+    rttvar: float = 0.0
+    backoff: int = 1
+
+    def __post_init__(self):
+        if not 1 <= self.slots <= ina.MAX_SLOTS:
+            raise ValueError(f"slots must be within 1..{ina.MAX_SLOTS}, got {self.slots}")
+
+    def rtt_sample(self, rtt: float) -> None:
+        self.backoff = 1
+        if self.srtt is None:
+            self.srtt, self.rttvar = rtt, rtt / 2
+        else:
+            self.rttvar = 0.75 * self.rttvar + 0.25 * abs(self.srtt - rtt)
+            self.srtt = 0.875 * self.srtt + 0.125 * rtt
+
+    @property
+    def rto(self) -> float:
+        base = self.timeout_s if self.srtt is None else self.srtt + 4 * self.rttvar
+        return min(max(self.timeout_s, base) * self.backoff, self.max_timeout_s)
+
+    def timed_out(self) -> None:
+        if self.rto < self.max_timeout_s:
+            self.backoff *= 2
+
+    def slot_of(self, chunk: int) -> int:
+        return ina.slot_field(chunk % self.slots, (chunk // self.slots) % 2)
+
+
+class Exchange:
+    def __init__(self, stream: JobStream, lanes: np.ndarray, exponent: int):
+        if lanes.ndim != 2 or lanes.shape[1] != ina.LANES:
+            raise ValueError(f"lanes must have shape (chunks, {ina.LANES}), got {lanes.shape}")
+        self.stream = stream
+        self.lanes = lanes
+        self.exponent = exponent
+        self.first = stream.next_chunk
+        self.n = lanes.shape[0]
+        stream.next_chunk += self.n
+        self.result = np.zeros_like(lanes, dtype=np.int32)
+        self.result_exponent: int | None = None
+        self.remaining = self.n
+        self.sent_packets = 0
+        self.retransmissions = 0
+        self._timeout = {}            # chunk index -> current timeout
+        self._sent_at = {}            # chunk index -> time of its only send (no retransmit)
+        self._deadline = {}           # chunk index -> deadline of the outstanding send
+        self._heap = []               # (deadline, chunk index), lazily pruned
+        self._last_progress = None
+
+    @property
+    def done(self) -> bool:
+        return self.remaining == 0
+
+    def _payload(self, i: int, flags: int) -> bytes:
+        chunk = self.first + i
+        s = self.stream
+        return ina.encode(s.job_id, s.worker_id, flags, s.slot_of(chunk), self.exponent,
+                          chunk, self.lanes[i])
+
+    def _send(self, i: int, now: float, retransmit: bool) -> bytes:
+        if retransmit:
+            timeout = min(self._timeout[i] * 2, self.stream.max_timeout_s)
+            self.retransmissions += 1
+            self.stream.timed_out()
+            self._sent_at.pop(i, None)
+        else:
+            timeout = self.stream.rto
+            self._sent_at[i] = now
+        self._timeout[i] = timeout
+        deadline = now + timeout
+        self._deadline[i] = deadline
+        heapq.heappush(self._heap, (deadline, i))
+        self.sent_packets += 1
+        flags = ina.FLAG_GRADIENT | (ina.FLAG_RETRANSMIT if retransmit else 0)
+        return self._payload(i, flags)
+
+    def start(self, now: float) -> list[bytes]:
+        self._last_progress = now
+        return [self._send(i, now, False) for i in range(min(self.stream.slots, self.n))]
+
+    def on_payload(self, payload: bytes, now: float) -> list[bytes]:
+        """Consume one received payload; return what to send next."""
+        try:
+            header, lanes = ina.decode(payload)
+        except ValueError:
+            return []
+        i = (header.chunk - self.first) & 0xFFFFFFFF
+        if (header.job_id != self.stream.job_id or not header.flags & ina.FLAG_RESULT
+                or i >= self.n or i not in self._deadline):
+            return []                 # not ours, or a duplicate of a result we have
+        del self._deadline[i]
+        sent = self._sent_at.pop(i, None)
+        if sent is not None:
+            self.stream.rtt_sample(now - sent)
+        self.result[i] = lanes
+        if self.result_exponent is None or header.exponent > self.result_exponent:
+            self.result_exponent = header.exponent
+        self.remaining -= 1
+        self._last_progress = now
+        nxt = i + self.stream.slots
+        return [self._send(nxt, now, False)] if nxt < self.n else []
+
+    def next_deadline(self) -> float | None:
+        heap = self._heap
+        while heap and self._deadline.get(heap[0][1]) != heap[0][0]:
+            heapq.heappop(heap)
+        return heap[0][0] if heap else None
+
+    def poll(self, now: float) -> list[bytes]:
+        """Retransmit every chunk whose result is overdue."""
+        out = []
+        while True:
+            deadline = self.next_deadline()
+            if deadline is None or deadline > now:
+                break
+            _, i = heapq.heappop(self._heap)
+            out.append(self._send(i, now, True))
+        if out and now - self._last_progress > self.stream.give_up_s:
+            raise AggregationTimeout(
+                f"job {self.stream.job_id} worker {self.stream.worker_id}: no result for "
+                f"{now - self._last_progress:.1f} s ({self.remaining} of {self.n} chunks "
+                "missing); check that the switch runs ina.p4, the job is set up "
+                "(controllers/ina.py) with at least this worker's number of slots, and "
+                "every worker of the job is running")
+        return out

@@ -1,0 +1,142 @@
+"""The in-network aggregation protocol: scapy layers and a fast codec.
+
+A packet is UDP to port 0xBEE0 carrying an ``INA`` header (12 bytes) followed by
+``INAData``: ``LANES`` int32 fixed-point lanes. The layers match ``ina_t`` and
+``ina_data_t`` of p4/ina.p4 field for field (the P4 program keeps the lanes as bit<32>,
+two's complement; here they are signed). Hosts use :func:`encode` / :func:`decode`
+(struct + numpy) on the hot path; tests check they produce exactly the layers' bytes.
+"""
+from __future__ import annotations
+
+import socket
+import struct
+from typing import NamedTuple
+
+import numpy as np
+from scapy.fields import ByteField, IntField, ShortField, SignedByteField, SignedIntField
+from scapy.layers.inet import UDP
+from scapy.packet import Packet, bind_layers
+
+UDP_PORT = 0xBEE0
+# int32 values per packet, as SwitchML hosts send; ina.p4 has one register per lane
+LANES = 256
+HEADER_BYTES = 12
+PAYLOAD_BYTES = HEADER_BYTES + 4 * LANES
+
+FLAG_GRADIENT = 0x01
+FLAG_RESULT = 0x02
+FLAG_RETRANSMIT = 0x04
+
+SHADOW_BIT = 0x8000            # MSB of the slot field selects the shadow set
+MAX_SLOTS = 0x7FFF             # slot indices a job can name
+POOL = 1024                    # slots per shadow set in ina.p4 (its POOL macro)
+MAX_WORKERS = 32               # width of the per-slot worker bitmap
+
+# indices of ina.p4's ina_dropped counter
+DROP_REASONS = ("bad_length", "unknown_job", "bad_type", "bad_worker", "bad_slot",
+                "stale", "duplicate")
+# indices of ina.p4's ina_handled counter
+HANDLED_KINDS = ("absorbed", "multicast", "unicast", "upstream", "relayed")
+
+_HEADER = struct.Struct("!BBBBHbBI")
+_LANES_BE = np.dtype(">i4")
+
+
+class INA(Packet):
+    name = "INA"
+    fields_desc = [
+        ByteField("job_id", 0),
+        ByteField("worker_id", 0),
+        ByteField("flags", FLAG_GRADIENT),
+        ByteField("n_workers", 0),
+        ShortField("slot", 0),
+        SignedByteField("exponent", 0),
+        ByteField("reserved", 0),
+        IntField("chunk", 0),
+    ]
+
+    def mysummary(self):
+        return self.sprintf("INA job=%job_id% worker=%worker_id% flags=%flags% "
+                            "slot=%slot% chunk=%chunk% e=%exponent%")
+
+
+class INAData(Packet):
+    name = "INAData"
+    fields_desc = [SignedIntField(f"v{i:02d}", 0) for i in range(LANES)]
+
+    @property
+    def lanes(self) -> list:
+        return [getattr(self, f"v{i:02d}") for i in range(LANES)]
+
+    @classmethod
+    def of(cls, values) -> "INAData":
+        values = list(values)
+        if len(values) != LANES:
+            raise ValueError(f"INAData needs exactly {LANES} lanes, got {len(values)}")
+        return cls(**{f"v{i:02d}": int(v) for i, v in enumerate(values)})
+
+
+bind_layers(UDP, INA, dport=UDP_PORT)
+bind_layers(INA, INAData)
+
+
+class Header(NamedTuple):
+    job_id: int
+    worker_id: int
+    flags: int
+    n_workers: int
+    slot: int
+    exponent: int
+    chunk: int
+
+
+def slot_field(index: int, shadow: int) -> int:
+    """The 16-bit slot field: ``index`` within the job's range, ``shadow`` set 0 or 1."""
+    return (SHADOW_BIT if shadow else 0) | index
+
+
+def encode(job_id: int, worker_id: int, flags: int, slot: int, exponent: int, chunk: int,
+           lanes: np.ndarray, n_workers: int = 0) -> bytes:
+    """UDP payload of one packet; ``lanes`` is int32-valued, length LANES."""
+    return (_HEADER.pack(job_id, worker_id, flags, n_workers, slot, exponent, 0,
+                         chunk & 0xFFFFFFFF)
+            + np.asarray(lanes, dtype=_LANES_BE).tobytes())
+
+
+def decode(payload: bytes) -> tuple[Header, np.ndarray]:
+    """Header and lanes (int32, host order) of a UDP payload; ValueError on a wrong size."""
+    if len(payload) != PAYLOAD_BYTES:
+        raise ValueError(f"INA payload must be {PAYLOAD_BYTES} bytes, got {len(payload)}")
+    job, worker, flags, n, slot, exponent, _, chunk = _HEADER.unpack_from(payload)
+    lanes = np.frombuffer(payload, dtype=_LANES_BE, offset=HEADER_BYTES).astype(np.int32)
+    return Header(job, worker, flags, n, slot, exponent, chunk), lanes
+
+
+FRAME_OFFSET = 42                    # Ethernet + IPv4 without options + UDP
+
+
+def _mac(text: str) -> bytes:
+    return bytes.fromhex(text.replace(":", ""))
+
+
+def _ipv4_checksum(header: bytes) -> int:
+    total = sum(struct.unpack("!10H", header))
+    while total > 0xFFFF:
+        total = (total & 0xFFFF) + (total >> 16)
+    return ~total & 0xFFFF
+
+
+def frame(src_mac: str, dst_mac: str, src_ip: str, dst_ip: str, payload: bytes,
+          ttl: int = 64) -> bytes:
+    """Ethernet + IPv4 + UDP (port 0xBEE0 both ways, checksum 0) around ``payload``."""
+    src, dst = socket.inet_aton(src_ip), socket.inet_aton(dst_ip)
+    ip_len = 20 + 8 + len(payload)
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, ip_len, 0, 0x4000, ttl, 17, 0, src, dst)
+    ip = ip[:10] + struct.pack("!H", _ipv4_checksum(ip)) + ip[12:]
+    return (_mac(dst_mac) + _mac(src_mac) + b"\x08\x00" + ip
+            + struct.pack("!HHHH", UDP_PORT, UDP_PORT, 8 + len(payload), 0) + payload)
+
+
+def frame_addresses(data: bytes) -> tuple[str, str]:
+    """(source, destination) IPv4 addresses of a frame built like :func:`frame`."""
+    return socket.inet_ntoa(data[26:30]), socket.inet_ntoa(data[30:34])

@@ -1,0 +1,135 @@
+"""An in-process fabric for INA tests: Targets running p4/ina.p4 wired to worker
+protocol state machines, with seeded loss and reordering, in virtual time.
+
+Frames move one at a time; time advances only when nothing is in flight, to the next
+retransmission deadline, so runs are deterministic and fast.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from controllers import ina as ctl
+from hosts.ina_session import Exchange
+from testbed.p4 import entries as E
+from testbed.proto import ina
+
+REPO = Path(__file__).resolve().parents[2]
+INA_P4 = REPO / "p4" / "ina.p4"
+SWITCH_MAC = "08:00:00:00:ff:00"
+
+
+def load_ina_program():
+    from testbed.p4.frontend import load_program
+    return load_program(str(INA_P4))
+
+
+def new_target(program):
+    from testbed.p4.target import Target
+    return Target(program)
+
+
+def worker_ip(rack: int, w: int) -> str:
+    return f"10.0.{rack}.{w + 1}"
+
+
+def worker_mac(rack: int, w: int) -> str:
+    return f"08:00:00:00:{rack:02x}:{w + 1:02x}"
+
+
+def route(target, ip: str, mac: str, port: int) -> None:
+    target.table_insert(E.TableEntry(
+        "MyIngress.ipv4_lpm", (E.Lpm(int.from_bytes(bytes(map(int, ip.split("."))), "big"), 32),),
+        E.ActionCall("MyIngress.ipv4_forward",
+                     {"dstAddr": int(mac.replace(":", ""), 16), "port": port})))
+
+
+def single_switch_job(target, job_id=1, n_workers=3, slot_base=0, slot_count=8, rack=1,
+                      aggregator="10.0.255.1") -> ctl.Job:
+    """Set up a job whose worker w sits on port ``w + 1`` (+ routes back to each worker)."""
+    workers = [ctl.Worker(w, w + 1 + 8 * (rack - 1), worker_mac(rack, w), worker_ip(rack, w))
+               for w in range(n_workers)]
+    job = ctl.Job(job_id, aggregator, workers, slot_base, slot_count)
+    ctl.setup(ctl.TargetDevice(target), job)
+    for x in workers:
+        route(target, x.ip, x.mac, x.port)
+    return job
+
+
+@dataclass
+class WorkerNode:
+    ip: str
+    mac: str
+    aggregator: str
+    exchange: Exchange | None = None
+    received: list = field(default_factory=list)    # every payload delivered to it
+
+
+class Fabric:
+    """Nodes are Targets (by name) and workers (by name); ``links`` joins (node, port)
+    pairs both ways; a worker has one port, 0."""
+
+    def __init__(self, loss: float = 0.0, reorder: float = 0.0, seed: int = 1):
+        self.targets: dict = {}
+        self.workers: dict = {}
+        self.peer: dict = {}
+        self.loss = loss
+        self.reorder = reorder
+        self.rng = random.Random(seed)
+        self.in_flight: list = []            # (node, port, frame)
+        self.now = 0.0
+        self.delivered = 0
+        self.lost = 0
+
+    def link(self, a: tuple, b: tuple) -> None:
+        self.peer[a] = b
+        self.peer[b] = a
+
+    def _emit(self, node: str, port: int, frame: bytes) -> None:
+        dest = self.peer.get((node, port))
+        if dest is not None:
+            self.in_flight.append((dest[0], dest[1], frame))
+
+    def send_payloads(self, name: str, payloads) -> None:
+        w = self.workers[name]
+        for p in payloads:
+            self._emit(name, 0, ina.frame(w.mac, SWITCH_MAC, w.ip, w.aggregator, p))
+
+    def step(self) -> None:
+        if self.reorder and len(self.in_flight) > 1 and self.rng.random() < self.reorder:
+            node, port, frame = self.in_flight.pop(self.rng.randrange(len(self.in_flight)))
+        else:
+            node, port, frame = self.in_flight.pop(0)
+        if self.loss and self.rng.random() < self.loss:
+            self.lost += 1
+            return
+        self.delivered += 1
+        if node in self.targets:
+            for out_port, out in self.targets[node].process(frame, port):
+                self._emit(node, out_port, out)
+            return
+        w = self.workers[node]
+        assert ina.frame_addresses(frame)[1] == w.ip, "result addressed to another worker"
+        payload = frame[ina.FRAME_OFFSET:]
+        w.received.append(payload)
+        if w.exchange is not None:
+            self.send_payloads(node, w.exchange.on_payload(payload, self.now))
+
+    def run(self, exchanges: dict, max_steps: int = 2_000_000) -> None:
+        """Run one exchange per worker (name -> Exchange) to completion."""
+        for name, ex in exchanges.items():
+            self.workers[name].exchange = ex
+            self.send_payloads(name, ex.start(self.now))
+        for _ in range(max_steps):
+            if all(ex.done for ex in exchanges.values()):
+                return
+            if self.in_flight:
+                self.step()
+                continue
+            deadlines = [ex.next_deadline() for ex in exchanges.values() if not ex.done]
+            self.now = max(self.now, min(d for d in deadlines if d is not None))
+            for name, ex in exchanges.items():
+                if not ex.done:
+                    self.send_payloads(name, ex.poll(self.now))
+        raise AssertionError(f"no completion after {max_steps} steps")

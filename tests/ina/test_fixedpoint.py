@@ -1,0 +1,41 @@
+"""Block floating point: exponents, no overflow of the int32 sum, the error bound."""
+import math
+
+import numpy as np
+import pytest
+
+from hosts import ina_fixedpoint as fx
+
+
+@pytest.mark.parametrize("value,expected", [
+    (1.0, 0), (0.75, 0), (0.5, -1), (3.0, 2), (4.0, 2), (4.0001, 3), (0.0, fx.EXPONENT_MIN),
+    (1e-45, fx.EXPONENT_MIN)])
+def test_exponent_is_smallest_power_of_two_covering(value, expected):
+    assert fx.exponent_for(value) == expected
+
+
+def test_exponent_rejects_non_finite():
+    with pytest.raises(ValueError, match="non-finite"):
+        fx.exponent_for(math.inf)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 8, 32])
+def test_sum_of_extremes_fits_int32_and_meets_bound(n):
+    rng = np.random.default_rng(n)
+    workers = [rng.uniform(-6.0, 6.0, 4096) for _ in range(n)]
+    workers[0][:2] = [8.0, -8.0]                      # exactly 2^e at both signs
+    e = fx.exponent_for(max(np.max(np.abs(w)) for w in workers))
+    assert e == 3
+    qs = [fx.quantize(w, e, n).astype(np.int64) for w in workers]
+    total = np.sum(qs, axis=0)
+    assert np.all(np.abs(total) <= 2**31 - 1)        # the switch's int32 add cannot wrap
+    err = np.max(np.abs(fx.dequantize(total, e, n) - np.sum(workers, axis=0)))
+    assert err <= fx.error_bound(e, n)
+    assert fx.error_bound(e, n) < n * n * 2.0 ** (e - 31)
+
+
+def test_all_workers_at_max_do_not_overflow():
+    n, e = 4, 0
+    q = fx.quantize(np.full(8, 1.0), e, n).astype(np.int64)
+    assert np.all(q * n <= 2**31 - 1)
+    assert np.allclose(fx.dequantize(q * n, e, n), 4.0)

@@ -1,0 +1,119 @@
+"""hosts.ina_allreduce: torch tensors summed through p4/ina.p4 on the target, one thread
+per worker, real timeouts."""
+import queue
+import random
+import threading
+
+import numpy as np
+import pytest
+import torch
+
+from hosts import ina_fixedpoint as fx
+from hosts.ina_allreduce import InaAllReduce
+from ina_fabric import SWITCH_MAC, load_ina_program, new_target, single_switch_job
+from testbed.proto import ina
+
+AGG = "10.0.255.1"
+
+
+@pytest.fixture(scope="module")
+def program():
+    return load_ina_program()
+
+
+class Switch(threading.Thread):
+    """Moves frames from workers through the target; drops ``loss`` of the results."""
+
+    def __init__(self, target, job, loss, seed=3):
+        super().__init__(daemon=True)
+        self.target, self.job, self.loss = target, job, loss
+        self.rng = random.Random(seed)
+        self.inbox = queue.Queue()
+        self.outboxes = {w.port: queue.Queue() for w in job.workers}
+
+    def run(self):
+        while True:
+            item = self.inbox.get()
+            if item is None:
+                return
+            for port, frame in self.target.process(*item):
+                if self.rng.random() >= self.loss:
+                    self.outboxes[port].put(frame[ina.FRAME_OFFSET:])
+
+
+class Transport:
+    def __init__(self, switch, worker):
+        self.switch, self.w = switch, worker
+
+    def send(self, payload):
+        self.switch.inbox.put((ina.frame(self.w.mac, SWITCH_MAC, self.w.ip, AGG, payload),
+                               self.w.port))
+
+    def recv(self, timeout_s):
+        try:
+            return self.switch.outboxes[self.w.port].get(timeout=max(timeout_s, 0))
+        except queue.Empty:
+            return None
+
+
+def all_reduce_on_target(program, tensors, loss=0.0, slots=8):
+    target = new_target(program)
+    job = single_switch_job(target, n_workers=len(tensors), slot_count=slots)
+    switch = Switch(target, job, loss)
+    switch.start()
+    reducers = [InaAllReduce(Transport(switch, w), 1, w.worker_id, len(tensors), slots)
+                for w in job.workers]
+    errors = []
+
+    def work(i):
+        try:
+            for t in tensors[i]:
+                reducers[i].all_reduce(t)
+        except Exception as err:        # surfaced below, in the test's thread
+            errors.append(err)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(tensors))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    switch.inbox.put(None)
+    assert not errors, errors
+    return reducers
+
+
+@pytest.mark.parametrize("loss", [0.0, 0.05])
+def test_float_tensors_sum_within_the_fixed_point_bound(program, loss):
+    gen = torch.Generator().manual_seed(0)
+    shapes = [(7, 50), (1000,), (3,)]
+    originals = [[torch.randn(s, generator=gen) * (10.0 ** k) for k, s in enumerate(shapes)]
+                 for _ in range(3)]
+    tensors = [[t.clone() for t in ts] for ts in originals]
+    reducers = all_reduce_on_target(program, tensors, loss=loss)
+    for k in range(len(shapes)):
+        exact = sum(ts[k].double() for ts in originals)
+        e = fx.exponent_for(max(float(ts[k].abs().max()) for ts in originals))
+        bound = fx.error_bound(e, 3) + float(exact.abs().max()) * 2.0 ** -24
+        for ts in tensors:
+            assert ts[k].shape == shapes[k] and ts[k].dtype == torch.float32
+            assert float((ts[k].double() - exact).abs().max()) <= bound
+            assert torch.equal(ts[k], tensors[0][k])        # every worker gets the same
+    if loss:
+        assert sum(r.retransmissions for r in reducers) > 0
+
+
+def test_exponent_agreement_takes_the_largest_magnitude(program):
+    small = torch.full((40,), 0.25, dtype=torch.float64)
+    large = torch.full((40,), -3.0, dtype=torch.float64)
+    tensors = [[small.clone()], [large.clone()]]
+    all_reduce_on_target(program, tensors)
+    assert torch.allclose(tensors[0][0], torch.full((40,), -2.75, dtype=torch.float64),
+                          atol=fx.error_bound(2, 2))
+    assert tensors[0][0].dtype == torch.float64
+
+
+def test_rejects_integer_tensors():
+    reducer = InaAllReduce(None, 1, 0, 2)
+    with pytest.raises(TypeError, match="float tensor"):
+        reducer.all_reduce(torch.arange(4))
+    assert np.isclose(fx.error_bound(0, 2), 2 * 0.5 / ((2**31 - 1) // 2))

@@ -1,0 +1,40 @@
+"""`trainet bench allreduce` pieces that need no network."""
+import argparse
+import json
+
+import pytest
+
+from testbed import allreduce_bench as bench
+from testbed.proto import ina
+
+
+def test_target_rate_counts_every_result():
+    r = bench.target_rate(3, chunks=20, slots=4, repeats=2)
+    assert r["workers"] == 3 and r["chunks"] == 20
+    assert r["packets_in_per_s"] == pytest.approx(60 / r["seconds"])
+    assert r["elements_per_s"] == pytest.approx(20 * ina.LANES / r["seconds"])
+
+
+def test_link_bounds():
+    assert bench.FRAME_BYTES == 14 + 20 + 8 + 12 + 4 * ina.LANES
+    # 10 chunks + the exponent packet, 1 Mb/s
+    assert bench.ina_link_time(10 * ina.LANES, 1e6) == pytest.approx(
+        11 * bench.FRAME_BYTES * 8 / 1e6)
+    # 4 workers move 1.5x the tensor over each link
+    assert bench.ring_link_time(1000, 4, 1e6) == pytest.approx(
+        1.5 * 4000 * 8 * 1514 / 1448 / 1e6)
+
+
+def test_round_time_is_the_median_of_the_slowest_worker_after_warm_up():
+    results = {"h1": {"times_s": [9.0, 1.0, 2.0, 3.0]}, "h2": {"times_s": [9.0, 1.5, 1.0, 4.0]}}
+    assert bench.round_time(results) == 2.0
+
+
+def test_target_only_report_is_json_with_units(capsys):
+    args = argparse.Namespace(workers=[2], json=True, scale=1e-3, bw="100Gbit",
+                              target_only=True, sizes_mb=[1], rounds=1, slots=8,
+                              results="unused")
+    assert bench.main(args) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["fabric_skipped"] == "--target-only"
+    assert report["target"][0]["elements_per_s"] > 0

@@ -1,0 +1,50 @@
+"""INA job descriptions: parsing with field paths, entries, and the CLI on a bad file."""
+import pytest
+
+from controllers import ina as ctl
+
+JOB = {"job_id": 3, "aggregator_ip": "10.0.255.1", "slot_base": 64, "slot_count": 16,
+       "workers": [{"worker_id": i, "port": i + 1, "mac": f"08:00:00:00:00:{i + 1:02x}",
+                    "ip": f"10.0.0.{i + 1}"} for i in range(2)]}
+
+
+def test_job_from_dict_and_its_entries():
+    job = ctl.job_from_dict(JOB)
+    entries = ctl.job_entries(job)
+    assert entries[0].action.params == {"slot_base": 64, "slot_count": 16, "n_workers": 2,
+                                        "mcast_grp": ctl.MCAST_GROUP_BASE + 3}
+    rids = [e.match[0].value for e in entries[1:]]
+    assert rids == [ctl.worker_rid(3, 0), ctl.worker_rid(3, 1)] and 0 not in rids
+    group = ctl.multicast_group(job)
+    assert [(r.port, r.rid) for r in group.replicas] == [(1, rids[0]), (2, rids[1])]
+    assert ctl.slot_cells(job)[:2] == [64, 65] and ctl.slot_cells(job)[16] == 64 + 1024
+
+
+def test_rack_job_adds_the_relay_of_the_parent_results():
+    job = ctl.job_from_dict({**JOB, "upstream": {"aggregator_ip": "10.0.254.1", "job_id": 9,
+                                                 "worker_id": 1}})
+    entries = ctl.job_entries(job)
+    assert entries[0].action.action == "MyIngress.ina_aggregate_upstream"
+    assert entries[1].match[1].value == 9
+    assert entries[1].action.params == {"local_job": 3, "mcast_grp": ctl.MCAST_GROUP_BASE + 3}
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"job_id": "x"}, r"job.job_id: 'x' is not an integer"),
+    ({"workers": [{"worker_id": 0, "port": 1}]}, r"job.workers\[0\]: needs worker_id"),
+    ({"slot_count": 0}, r"job: slots \[64, 64\) must lie"),
+    ({"colour": 1}, r"job.colour: unknown field"),
+    ({"upstream": {"job_id": 3, "worker_id": 0, "aggregator_ip": "10.0.0.9"}},
+     r"job.upstream.job_id: 3 must .* differ"),
+])
+def test_bad_jobs_name_the_field(change, message):
+    with pytest.raises(ctl.JobError, match=message):
+        ctl.job_from_dict({**JOB, **change})
+
+
+def test_cli_reports_a_bad_file_by_field(tmp_path):
+    bad = tmp_path / "job.yaml"
+    bad.write_text("job_id: 1\naggregator_ip: 10.0.255.1\nworkers: [{worker_id: 0}]\n")
+    with pytest.raises(ctl.JobError, match=r"job\[0\].workers\[0\]: needs worker_id, port, "
+                                           "mac and ip"):
+        ctl.main(["setup", str(bad)])

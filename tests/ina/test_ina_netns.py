@@ -1,0 +1,82 @@
+"""All-reduce through p4/ina.p4 on an emulated star (Mininet hosts, software switch)."""
+import time
+
+import pytest
+
+from controllers import ina as ctl
+from testbed import allreduce_bench as bench
+from testbed.proto import ina
+
+pytestmark = [pytest.mark.root, pytest.mark.slow]
+
+WORKERS = 3
+ELEMENTS = 12000           # 47 packets of 256 lanes per worker and round
+SLOTS = 16
+
+
+def teardown_over_p4runtime(net, job):
+    """Counters, then teardown, through the switch's P4Runtime server."""
+    from controllers.p4runtime_client import P4RuntimeClient
+    s = net.plan.switches[0]
+    with P4RuntimeClient(f"127.0.0.1:{s.grpc_port}", s.device_id, election_id=(0, 3)) as c:
+        device = ctl.P4RuntimeDevice(c)
+        handled = ctl.handled_counts(device)
+        drops = ctl.drop_counts(device)
+        ctl.teardown(device, job)
+        assert device.entries(ctl.JOB_TABLE) == [] == device.entries(ctl.WORKER_TABLE)
+    return handled, drops
+
+
+def run_star(tmp_path, loss_pct, reorder):
+    from testbed.net.network import Network
+    from testbed.net.topology import plan_from_topology
+    topo = bench.star_topology(WORKERS, "100Mbit", 1.0, loss_pct=loss_pct, delay="1ms")
+    with Network(plan_from_topology(topo, topo.name), tmp_path / f"loss{loss_pct}",
+                 log=lambda *a: None) as net:
+        if reorder:
+            bench.add_reordering(net, "s1", reorder)
+        job = bench.star_job(WORKERS, SLOTS)
+        s1 = net.plan.switches[0]
+        # as a topology spec's switch controller would: controllers.ina:install
+        ctl.install(f"127.0.0.1:{s1.grpc_port}", s1.device_id, {"jobs": [{
+            "job_id": job.job_id, "aggregator_ip": job.aggregator_ip, "slot_count": SLOTS,
+            "workers": [vars(w) for w in job.workers]}]})
+        start = time.monotonic()
+        results = bench.run_on_hosts(net, bench.ina_commands(
+            WORKERS, ELEMENTS, rounds=2, slots=SLOTS, seed=5, check=True), timeout_s=240)
+        elapsed = time.monotonic() - start
+        handled, drops = teardown_over_p4runtime(net, job)
+        return results, elapsed, handled, drops
+
+
+def test_all_reduce_is_exact_to_the_bound_and_identical_under_loss(tmp_path):
+    digests = {}
+    for loss_pct, reorder in ((0.0, 0.0), (1.0, 0.05), (5.0, 0.05)):
+        results, elapsed, handled, drops = run_star(tmp_path, loss_pct, reorder)
+        # 2 rounds x (1 exponent chunk + 47 data chunks)
+        assert handled["multicast"] == 2 * (1 + -(-ELEMENTS // ina.LANES))
+        assert drops["bad_length"] == drops["unknown_job"] == drops["bad_worker"] == 0
+        assert elapsed < 120, f"{loss_pct}% loss: all-reduce took {elapsed:.0f} s"
+        for r in results.values():
+            assert all(e <= b for e, b in zip(r["max_error"], r["error_bound"])), r
+        assert len({r["result_sha256"] for r in results.values()}) == 1
+        digests[loss_pct] = next(iter(results.values()))["result_sha256"]
+        retx = sum(r["retransmissions"] for r in results.values())
+        if loss_pct:
+            assert retx > 0
+    assert len(set(digests.values())) == 1, digests
+
+
+def test_two_level_aggregation_racks_then_spine(tmp_path):
+    from testbed.net.network import Network
+    from testbed.net.topology import plan_from_topology
+    topo = bench.two_level_topology(2, 2, "100Mbit", 1.0, loss_pct=1.0, delay="1ms")
+    with Network(plan_from_topology(topo, topo.name), tmp_path, log=lambda *a: None) as net:
+        for switch, (job, routes) in bench.two_level_jobs(2, 2, SLOTS).items():
+            bench.setup_job(net, job, switch, routes)
+        results = bench.run_on_hosts(net, bench.two_level_commands(
+            2, 2, ELEMENTS, rounds=2, slots=SLOTS, seed=5, check=True), timeout_s=240)
+    assert sorted(results) == ["h10", "h11", "h20", "h21"]
+    for r in results.values():
+        assert all(e <= b for e, b in zip(r["max_error"], r["error_bound"])), r
+    assert len({r["result_sha256"] for r in results.values()}) == 1

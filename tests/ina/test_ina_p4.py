@@ -1,0 +1,266 @@
+"""p4/ina.p4 on the software target: packets in, packets out."""
+import numpy as np
+import pytest
+from scapy.layers.inet import IP, UDP
+from scapy.layers.l2 import Ether
+
+from controllers import ina as ctl
+from ina_fabric import (SWITCH_MAC, load_ina_program, new_target, single_switch_job,
+                        worker_ip, worker_mac)
+from testbed.proto import ina
+
+AGG = "10.0.255.1"
+
+
+@pytest.fixture(scope="module")
+def program():
+    return load_ina_program()
+
+
+@pytest.fixture
+def target(program):
+    return new_target(program)
+
+
+@pytest.fixture
+def job(target):
+    return single_switch_job(target, job_id=1, n_workers=3, slot_count=8)
+
+
+def lanes(seed):
+    return np.random.default_rng(seed).integers(-2**28, 2**28, ina.LANES).astype(np.int32)
+
+
+def send(target, worker, chunk, values, job_id=1, slot=None, exponent=0, flags=1,
+         slots=8, rack=1, agg=AGG, payload=None, truncate=0):
+    if slot is None:
+        slot = ina.slot_field(chunk % slots, (chunk // slots) % 2)
+    if payload is None:
+        payload = ina.encode(job_id, worker, flags, slot, exponent, chunk, values)
+    frame = ina.frame(worker_mac(rack, worker), SWITCH_MAC, worker_ip(rack, worker), agg,
+                      payload)
+    return target.process(frame[:len(frame) - truncate], worker + 1 + 8 * (rack - 1))
+
+
+def results(out):
+    """(port, dst ip, dst mac, header, lanes) of each frame out; checks UDP and IPv4."""
+    got = []
+    for port, frame in out:
+        pkt = Ether(frame)
+        assert pkt[UDP].dport == ina.UDP_PORT and pkt[UDP].chksum == 0
+        fresh = IP(bytes(pkt[IP]))
+        del fresh.chksum
+        assert IP(bytes(fresh)).chksum == pkt[IP].chksum
+        header, values = ina.decode(frame[ina.FRAME_OFFSET:])
+        got.append((port, pkt[IP].dst, pkt[Ether].dst, header, values))
+    return got
+
+
+def drops(target):
+    return ctl.drop_counts(ctl.TargetDevice(target))
+
+
+def test_slot_completes_and_result_reaches_every_worker(target, job):
+    vals = [lanes(i) for i in range(3)]
+    assert send(target, 0, 0, vals[0], exponent=-3) == []
+    assert send(target, 1, 0, vals[1], exponent=5) == []
+    out = results(send(target, 2, 0, vals[2], exponent=2))
+    expected = (vals[0].astype(np.int64) + vals[1] + vals[2]).astype(np.int32)
+    assert sorted((p, ip, mac) for p, ip, mac, _, _ in out) == [
+        (w + 1, worker_ip(1, w), worker_mac(1, w)) for w in range(3)]
+    for _, _, _, header, values in out:
+        assert header.flags == ina.FLAG_RESULT and header.chunk == 0
+        assert header.exponent == 5 and header.n_workers == 3 and header.job_id == 1
+        assert np.array_equal(values, expected)
+    counts = ctl.handled_counts(ctl.TargetDevice(target))
+    assert counts["absorbed"] == 2 and counts["multicast"] == 1
+
+
+def test_int32_sum_wraps_like_the_hardware(target, job):
+    big = np.full(ina.LANES, 2**31 - 1, dtype=np.int32)
+    send(target, 0, 0, big)
+    send(target, 1, 0, np.ones(ina.LANES, np.int32))
+    out = results(send(target, 2, 0, np.zeros(ina.LANES, np.int32)))
+    assert np.all(out[0][4] == -2**31)
+
+
+def test_retransmission_after_completion_is_answered_by_unicast(target, job):
+    vals = [lanes(i) for i in range(3)]
+    for w in range(3):
+        out = send(target, w, 0, vals[w])
+    total = results(out)[0][4]
+    again = results(send(target, 1, 0, vals[1], flags=ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT))
+    assert len(again) == 1
+    port, ip, mac, header, values = again[0]
+    assert (port, ip, mac) == (2, worker_ip(1, 1), worker_mac(1, 1))
+    assert header.flags == ina.FLAG_RESULT and np.array_equal(values, total)
+    assert ctl.handled_counts(ctl.TargetDevice(target))["unicast"] == 1
+
+
+def test_duplicate_before_completion_is_dropped_not_added(target, job):
+    vals = [lanes(i) for i in range(3)]
+    send(target, 0, 0, vals[0])
+    assert send(target, 0, 0, vals[0]) == []
+    send(target, 1, 0, vals[1])
+    out = results(send(target, 2, 0, vals[2]))
+    assert np.array_equal(out[0][4], vals[0] + vals[1] + vals[2])
+    assert drops(target)["duplicate"] == 1
+
+
+def test_shadow_set_keeps_previous_result_while_next_round_runs(target, job):
+    slots = 8
+    first = [lanes(10 + w) for w in range(3)]
+    second = [lanes(20 + w) for w in range(3)]
+    third = [lanes(30 + w) for w in range(3)]
+    for w in range(3):
+        send(target, w, 0, first[w])                  # chunk 0: slot 0, set 0
+    send(target, 0, slots, second[0])                 # chunk 8: slot 0, set 1
+    # worker 0 moved on: its bit in set 0 is cleared (it acknowledged chunk 0's result)
+    assert target.register_read("MyIngress.slot_bitmap", 0) == 0b110
+    assert target.register_read("MyIngress.slot_bitmap", ina.POOL) == 0b001
+    # worker 2 missed chunk 0's result: set 0 still has it
+    out = results(send(target, 2, 0, first[2]))
+    assert len(out) == 1 and out[0][3].chunk == 0
+    assert np.array_equal(out[0][4], first[0] + first[1] + first[2])
+    # a late copy of chunk 0 from worker 0, which already has the result, is stale
+    assert send(target, 0, 0, first[0]) == []
+    assert drops(target)["stale"] == 1
+    send(target, 1, slots, second[1])
+    out = results(send(target, 2, slots, second[2]))
+    assert out[0][3].chunk == slots and out[0][3].slot == 0x8000
+    assert np.array_equal(out[0][4], second[0] + second[1] + second[2])
+    # chunk 16 reuses set 0: the slot restarts from zero, nothing of chunk 0 leaks in
+    for w in range(3):
+        out = send(target, w, 2 * slots, third[w])
+    out = results(out)
+    assert out[0][3].chunk == 2 * slots
+    assert np.array_equal(out[0][4], third[0] + third[1] + third[2])
+    # an old chunk naming the slot now holding a newer one is stale
+    assert send(target, 1, 0, first[1]) == []
+    assert drops(target)["stale"] == 2
+
+
+@pytest.mark.parametrize("reason,kwargs", [
+    ("unknown_job", {"job_id": 9}),
+    ("bad_worker", {"worker": 2, "job_id": 2}),
+    ("bad_slot", {"slot": 8}),
+    ("bad_slot", {"slot": 0x8000 | 100}),
+    ("bad_type", {"flags": ina.FLAG_RESULT}),
+    ("bad_type", {"flags": 0}),
+    ("bad_length", {"payload": "short"}),
+    ("bad_length", {"payload": "long"}),
+    ("bad_length", {"payload": "header_only"}),
+    ("bad_length", {"truncate": 4}),
+])
+def test_bad_input_is_dropped_counted_and_never_corrupts_a_slot(target, job, reason, kwargs):
+    ctl.setup(ctl.TargetDevice(target), ctl.Job(2, AGG, [
+        ctl.Worker(w, w + 1, worker_mac(1, w), worker_ip(1, w)) for w in range(2)],
+        slot_base=8, slot_count=8))
+    vals = [lanes(i) for i in range(3)]
+    send(target, 0, 0, vals[0])
+    good = ina.encode(1, 1, 1, 0, 0, 0, np.full(ina.LANES, 1000, np.int32))
+    payload = {"short": good[:-4], "long": good + b"\0\0\0\0",
+               "header_only": good[:ina.HEADER_BYTES]}.get(kwargs.pop("payload", None))
+    worker = kwargs.pop("worker", 1)
+    assert send(target, worker, 0, np.full(ina.LANES, 1000, np.int32), payload=payload,
+                **kwargs) == []
+    assert {k: v for k, v in drops(target).items() if v} == {reason: 1}
+    send(target, 1, 0, vals[1])
+    out = results(send(target, 2, 0, vals[2]))
+    assert len(out) == 3
+    assert np.array_equal(out[0][4], vals[0] + vals[1] + vals[2])
+
+
+def test_concurrent_jobs_on_disjoint_slots(target, job):
+    device = ctl.TargetDevice(target)
+    ctl.setup(device, ctl.Job(2, AGG, [
+        ctl.Worker(w, w + 1, worker_mac(1, w), worker_ip(1, w)) for w in range(2)],
+        slot_base=8, slot_count=8))
+    a = [lanes(40 + w) for w in range(3)]
+    b = [lanes(50 + w) for w in range(2)]
+    send(target, 0, 0, a[0], job_id=1)
+    send(target, 0, 0, b[0], job_id=2)
+    send(target, 1, 0, a[1], job_id=1)
+    out_b = results(send(target, 1, 0, b[1], job_id=2))
+    out_a = results(send(target, 2, 0, a[2], job_id=1))
+    assert sorted(p for p, *_ in out_b) == [1, 2] and sorted(p for p, *_ in out_a) == [1, 2, 3]
+    assert all(h.job_id == 2 for *_, h, _ in out_b)
+    assert np.array_equal(out_b[0][4], b[0] + b[1])
+    assert np.array_equal(out_a[0][4], a[0] + a[1] + a[2])
+    with pytest.raises(ctl.JobError, match=r"overlap job 2's \[8, 16\)"):
+        ctl.setup(device, ctl.Job(3, AGG, job.workers, slot_base=12, slot_count=8))
+
+
+def test_teardown_then_setup_starts_from_clean_slots(target, job):
+    device = ctl.TargetDevice(target)
+    send(target, 0, 0, lanes(1))
+    send(target, 1, 0, lanes(2))                      # an unfinished round stays behind
+    ctl.teardown(device, job)
+    assert send(target, 2, 0, lanes(3)) == []        # no aggregator here any more
+    assert target.table_entries(ctl.JOB_TABLE) == []
+    assert target.table_entries(ctl.AGGREGATOR_TABLE) == []
+    assert target.mc_groups() == {}
+    ctl.setup(device, job)
+    vals = [lanes(60 + w) for w in range(3)]
+    for w in range(3):
+        out = send(target, w, 0, vals[w])
+    assert np.array_equal(results(out)[0][4], vals[0] + vals[1] + vals[2])
+
+
+def test_other_traffic_is_forwarded_like_basic_p4(target, job):
+    plain = bytes(Ether(src=worker_mac(1, 0), dst=SWITCH_MAC)
+                  / IP(src=worker_ip(1, 0), dst=worker_ip(1, 2), ttl=9) / UDP(dport=5000)
+                  / b"hello")
+    out = target.process(plain, 1)
+    assert len(out) == 1 and out[0][0] == 3
+    pkt = Ether(out[0][1])
+    assert pkt[Ether].dst == worker_mac(1, 2) and pkt[IP].ttl == 8
+    assert bytes(pkt[UDP].payload) == b"hello"
+    # INA packets to an address that is not an aggregator here pass through unchanged
+    transit = ina.frame(worker_mac(1, 0), SWITCH_MAC, worker_ip(1, 0), worker_ip(1, 1),
+                        ina.encode(1, 0, 1, 0, 0, 0, lanes(1)))
+    out = target.process(transit, 1)
+    assert len(out) == 1 and out[0][0] == 2
+    assert out[0][1][ina.FRAME_OFFSET:] == transit[ina.FRAME_OFFSET:]
+
+
+def test_job_validation_names_the_field():
+    w = [ctl.Worker(0, 1, "08:00:00:00:01:01", "10.0.1.1")]
+    with pytest.raises(ctl.JobError, match=r"job.workers\[0\].ip: '10.0.1' is not"):
+        ctl.validate(ctl.Job(1, AGG, [ctl.Worker(0, 1, "08:00:00:00:01:01", "10.0.1")]))
+    with pytest.raises(ctl.JobError, match=r"slots \[1000, 1032\) must lie within"):
+        ctl.validate(ctl.Job(1, AGG, w, slot_base=1000))
+    with pytest.raises(ctl.JobError, match="worker ids must be 0..1"):
+        ctl.validate(ctl.Job(1, AGG, w + [ctl.Worker(2, 2, "08:00:00:00:01:02", "10.0.1.2")]))
+
+
+def test_p4_program_matches_the_protocol_constants(program):
+    hdr = program.types["ina_data_t"]
+    assert [f.name for f in hdr.fields] == [f"v{i:02d}" for i in range(ina.LANES)]
+    assert [(f.name, f.type.width) for f in program.types["ina_t"].fields] == [
+        ("job_id", 8), ("worker_id", 8), ("flags", 8), ("n_workers", 8), ("slot", 16),
+        ("exponent", 8), ("reserved", 8), ("chunk", 32)]
+    ingress = program.controls[program.blocks["ingress"]]
+    sizes = {i.name: i.args[0].value for i in ingress.instances if i.extern == "register"}
+    assert sizes["MyIngress.slot_bitmap"] == 2 * ina.POOL
+
+
+def test_checked_in_program_is_rendered_from_the_template():
+    from testbed.proto import ina_p4
+    assert (ina_p4.TEMPLATE.parent / "ina.p4").read_text() == ina_p4.render(), \
+        "p4/ina.p4 is stale: python -m testbed.proto.ina_p4 > p4/ina.p4"
+
+
+def test_template_renders_a_program_for_another_lane_count():
+    from testbed.p4.frontend import load_source
+    from testbed.proto import ina_p4
+    program = load_source(ina_p4.render(lanes=8), filename="ina8.p4")
+    assert len(program.types["ina_data_t"].fields) == 8
+    ingress = program.controls[program.blocks["ingress"]]
+    assert sum(i.local_name.startswith("lane_v") for i in ingress.instances) == 8
+
+
+def test_a_job_id_is_used_once_per_switch(target, job):
+    with pytest.raises(ctl.JobError, match="job 1 already exists on this switch"):
+        ctl.setup(ctl.TargetDevice(target), ctl.Job(1, "10.0.254.1", job.workers,
+                                                    slot_base=100, slot_count=8))

@@ -1,0 +1,59 @@
+"""The INA scapy layers and the fast codec agree byte for byte."""
+import numpy as np
+import pytest
+from scapy.layers.inet import IP, UDP
+from scapy.layers.l2 import Ether
+
+from testbed.proto import ina
+
+
+def _lanes(seed=1):
+    rng = np.random.default_rng(seed)
+    lanes = rng.integers(-2**31, 2**31, size=ina.LANES, dtype=np.int64).astype(np.int32)
+    lanes[0], lanes[1] = -2**31, 2**31 - 1
+    return lanes
+
+
+def test_encode_matches_scapy_layers():
+    lanes = _lanes()
+    fast = ina.encode(7, 3, ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT,
+                      ina.slot_field(5, 1), -12, 0xDEADBEEF, lanes, n_workers=4)
+    layered = bytes(ina.INA(job_id=7, worker_id=3, flags=5, n_workers=4, slot=0x8005,
+                            exponent=-12, chunk=0xDEADBEEF) / ina.INAData.of(lanes.tolist()))
+    assert fast == layered
+    assert len(fast) == ina.PAYLOAD_BYTES == 12 + 4 * ina.LANES
+
+
+def test_decode_round_trip_and_scapy_dissection():
+    lanes = _lanes(2)
+    payload = ina.encode(1, 2, ina.FLAG_RESULT, 0x8001, 5, 99, lanes, n_workers=3)
+    header, got = ina.decode(payload)
+    assert header == ina.Header(1, 2, ina.FLAG_RESULT, 3, 0x8001, 5, 99)
+    assert got.dtype == np.int32 and np.array_equal(got, lanes)
+    pkt = Ether(ina.frame("00:00:00:00:00:01", "00:00:00:00:00:02", "10.0.0.1", "10.0.0.2",
+                          payload))
+    assert pkt[ina.INA].slot == 0x8001 and pkt[ina.INA].exponent == 5
+    assert pkt[ina.INAData].lanes == lanes.tolist()
+
+
+def test_decode_rejects_wrong_sizes():
+    good = ina.encode(1, 0, 1, 0, 0, 0, np.zeros(ina.LANES, np.int32))
+    for bad in (good[:-1], good + b"\0", b""):
+        with pytest.raises(ValueError, match=f"{ina.PAYLOAD_BYTES} bytes"):
+            ina.decode(bad)
+
+
+def test_frame_matches_scapy_headers():
+    payload = ina.encode(1, 0, 1, 3, -1, 42, _lanes(3))
+    fast = ina.frame("0a:00:00:00:00:01", "0a:00:00:00:00:fe", "10.0.1.1", "10.0.255.1",
+                     payload, ttl=63)
+    ref = (Ether(src="0a:00:00:00:00:01", dst="0a:00:00:00:00:fe")
+           / IP(src="10.0.1.1", dst="10.0.255.1", ttl=63, flags="DF", id=0)
+           / UDP(sport=ina.UDP_PORT, dport=ina.UDP_PORT, chksum=0) / payload)
+    assert fast == bytes(ref)
+    assert ina.frame_addresses(fast) == ("10.0.1.1", "10.0.255.1")
+
+
+def test_lane_count_is_checked():
+    with pytest.raises(ValueError, match="exactly"):
+        ina.INAData.of([1, 2, 3])
