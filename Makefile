@@ -6,7 +6,8 @@ setup:
 	@bash vagrant/install.sh
 
 demo: setup
-	.venv/bin/trainet demo
+	@d=results/demo-$$(date +%Y%m%d-%H%M%S); \
+	.venv/bin/trainet run experiments/demo.yaml -o $$d && .venv/bin/trainet report $$d
 
 test: setup
 	.venv/bin/python -m pytest -q -rs ; rc=$$?; [ $$rc -eq 5 ] && echo "no tests collected" && rc=0; exit $$rc

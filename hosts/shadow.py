@@ -1,0 +1,254 @@
+"""Shadow mode: train a large model's *communication* on the emulated links without the
+model.
+
+A shadow worker stands for one GPU training a target model (GPT 1.3B/20B/175B or a
+custom parameter count). Each step it sleeps for the compute time of a compute model and
+moves the target's communication volume, multiplied by the co-scaling factor ``scale``,
+through the same collectives as the real strategies (gloo ring all-reduce and all-gather,
+the send/recv ring reduce-scatter, the parameter-server push/pull). Because the link
+bandwidth carries the same factor, the wall-clock transfer times equal the nominal ones:
+every time a shadow worker reports is in nominal seconds, and it reports the emulated
+bytes next to the nominal bytes (emulated / scale).
+
+Volumes per worker and step, M = parameters x 2 bytes (bf16 weights and gradients on the
+wire), N workers: DDP ring all-reduce sends 2 (N-1)/N M; ZeRO-3 sends 3 (N-1)/N M (a
+parameter all-gather in forward and again in backward, a gradient reduce-scatter); with
+a parameter server each worker pushes M and pulls M (2M through its link).
+
+Compute model: 6 x parameters x tokens FLOPs per step (forward 2, backward 4 per
+parameter and token; Kaplan et al. 2020, "Scaling Laws for Neural Language Models",
+sec. 2.1) at ``mfu`` (model FLOPs utilisation, default 0.4) of the device's dense bf16
+peak. The communication is split into ``CHUNKS`` equal layer groups: the DDP buckets
+launch during backward, the ZeRO-3 gathers are prefetched one group ahead, as in the
+real strategies.
+"""
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+
+import torch
+
+from hosts.param_server import ParameterServerClient
+from hosts.strategies.base import Memory, Strategy, tensor_bytes
+from testbed.errors import TrainetError
+from testbed.topology.profiles import scaled_volume
+
+BYTES_PER_PARAM = 2          # bf16 weights and gradients
+OPTIMIZER_BYTES_PER_PARAM = 12   # fp32 master weights, Adam m and v (ZeRO paper, sec. 3.1)
+CHUNKS = 8
+DEFAULT_MFU = 0.4
+
+
+@dataclass(frozen=True)
+class ShadowModel:
+    name: str
+    params: float
+    seq: int
+    source: str
+
+
+PRESETS = {m.name: m for m in (
+    ShadowModel("gpt-1.3b", 1.3e9, 2048, "GPT-3 XL, Brown et al. 2020, table 2.1: 1.3B "
+                "parameters, 24 layers, d_model 2048, context 2048"),
+    ShadowModel("gpt-20b", 20e9, 2048, "GPT-NeoX-20B, Black et al. 2022: 20B parameters, "
+                "44 layers, d_model 6144, context 2048"),
+    ShadowModel("gpt-175b", 175e9, 2048, "GPT-3, Brown et al. 2020, table 2.1: 175B "
+                "parameters, 96 layers, d_model 12288, context 2048"),
+)}
+
+
+@dataclass(frozen=True)
+class Device:
+    name: str
+    peak_flops: float
+    source: str
+
+
+DEVICES = {d.name: d for d in (
+    Device("a100", 312e12, "NVIDIA A100 datasheet: 312 TFLOP/s dense BF16 tensor core"),
+    Device("h100", 989e12, "NVIDIA H100 SXM datasheet: 989 TFLOP/s dense BF16 tensor core"),
+    Device("mi250x-gcd", 191.5e12, "AMD Instinct MI250X datasheet: 383 TFLOP/s dense BF16 "
+           "per package of two GCDs, i.e. 191.5 per GCD"),
+)}
+
+_SUFFIX = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
+
+
+def shadow_model(spec: str) -> ShadowModel:
+    """A preset name or ``custom:PARAMS`` (e.g. ``custom:6.7e9`` or ``custom:6.7B``)."""
+    if spec in PRESETS:
+        return PRESETS[spec]
+    match = re.fullmatch(r"custom:([0-9.]+(?:e[0-9]+)?)([kKmMbBgGtT]?)", spec)
+    if match:
+        params = float(match.group(1)) * _SUFFIX[match.group(2).lower()]
+        if params >= 1:
+            return ShadowModel(spec, params, 2048, "custom parameter count, context 2048")
+    raise TrainetError(f"--shadow-model {spec!r}: choose {', '.join(PRESETS)} or "
+                       "custom:PARAMS (e.g. custom:6.7e9 or custom:6.7B)")
+
+
+def device(name: str) -> Device:
+    try:
+        return DEVICES[name]
+    except KeyError:
+        raise TrainetError(f"--device {name!r}: choose one of {', '.join(DEVICES)}") from None
+
+
+def step_flops(params: float, tokens: int) -> float:
+    return 6.0 * params * tokens
+
+
+def compute_time_s(params: float, tokens: int, dev: Device, mfu: float = DEFAULT_MFU) -> float:
+    if not 0 < mfu <= 1:
+        raise TrainetError(f"--mfu {mfu}: the utilisation must be in (0, 1], e.g. 0.4")
+    return step_flops(params, tokens) / (dev.peak_flops * mfu)
+
+
+def model_bytes(params: float) -> float:
+    return params * BYTES_PER_PARAM
+
+
+def volume_bytes(strategy: str, m_bytes: float, world: int) -> tuple[float, float]:
+    """(sent, received) bytes per worker and step for a model of ``m_bytes``."""
+    ring = (world - 1) / world
+    if strategy == "ddp":
+        return 2 * ring * m_bytes, 2 * ring * m_bytes
+    if strategy == "zero3":
+        return 3 * ring * m_bytes, 3 * ring * m_bytes
+    if strategy == "ps":
+        return m_bytes, m_bytes
+    if strategy == "ina":         # one int32 lane per bf16 value, out and back once
+        return 2 * m_bytes, 2 * m_bytes
+    raise TrainetError(f"shadow mode has no volume model for strategy {strategy!r}; "
+                       "choose ddp, zero3, ps or ina")
+
+
+def nominal_memory(strategy: str, params: float, world: int) -> Memory:
+    """Training-state bytes per worker (mixed-precision Adam, as the ZeRO paper counts)."""
+    p, g, o = (params * BYTES_PER_PARAM, params * BYTES_PER_PARAM,
+               params * OPTIMIZER_BYTES_PER_PARAM)
+    if strategy == "zero3":
+        return Memory(round(p / world), round(g / world), round(o / world))
+    if strategy == "ps":
+        return Memory(round(p), round(g), 0)
+    return Memory(round(p), round(g), round(o))
+
+
+class ShadowStrategy(Strategy):
+    """Common part: the compute model and the emulated buffer (4-byte elements standing
+    for ``scale`` x the nominal volume, split into ``CHUNKS`` layer groups)."""
+
+    model_bytes_per_element = 4       # an fp32 element carries 4 bytes of the bf16 model
+
+    def __init__(self, comm, model: ShadowModel, dev: Device, batch: int, scale: float,
+                 mfu: float = DEFAULT_MFU):
+        super().__init__(comm)
+        self.target, self.scale = model, scale
+        self.compute_s = compute_time_s(model.params, batch * model.seq, dev, mfu)
+        self.m_nominal = model_bytes(model.params)
+        unit = CHUNKS * comm.world
+        elements = -(-scaled_volume(round(self.m_nominal), scale)
+                     // self.model_bytes_per_element)
+        self.elements = -(-elements // unit) * unit
+        self.chunk = self.elements // CHUNKS
+
+    def setup(self, model=None) -> None:
+        self.buffer = torch.zeros(self.elements)
+
+    def memory(self) -> Memory:
+        return Memory(tensor_bytes([self.buffer]), 0, 0)
+
+    def nominal_memory(self) -> Memory:
+        return nominal_memory(self.name, self.target.params, self.comm.world)
+
+
+class ShadowDDP(ShadowStrategy):
+    name = "ddp"
+
+    def _step(self, batch) -> None:
+        time.sleep(self.compute_s / 3)                      # forward
+        futures = []
+        for k in range(CHUNKS):                             # backward, bucket by bucket
+            time.sleep(self.compute_s * 2 / 3 / CHUNKS)
+            futures.append(self.comm.all_reduce(self.buffer[k * self.chunk:(k + 1) * self.chunk]))
+        for f in futures:
+            self.comm.wait(f)
+
+
+class ShadowZero3(ShadowStrategy):
+    name = "zero3"
+
+    def setup(self, model=None) -> None:
+        super().setup()
+        self.shard = torch.zeros(self.chunk // self.comm.world)
+
+    def _gather_pass(self, order, seconds: float, backward: bool) -> list:
+        reductions = []
+        pending = self.comm.all_gather(self.shard)
+        for n, k in enumerate(order):
+            self.comm.wait(pending)
+            if n + 1 < len(order):
+                pending = self.comm.all_gather(self.shard)
+            time.sleep(seconds / CHUNKS)
+            if backward:                                    # the group's gradients
+                reductions.append(self.comm.reduce_scatter(
+                    self.buffer[k * self.chunk:(k + 1) * self.chunk]))
+        return reductions
+
+    def _step(self, batch) -> None:
+        self._gather_pass(range(CHUNKS), self.compute_s / 3, backward=False)
+        for f in self._gather_pass(range(CHUNKS - 1, -1, -1), self.compute_s * 2 / 3,
+                                   backward=True):
+            self.comm.wait(f)
+
+
+class ShadowPS(ShadowStrategy):
+    name = "ps"
+
+    def __init__(self, comm, model, dev, batch, scale, server: str, timeout_s: float,
+                 mfu: float = DEFAULT_MFU):
+        super().__init__(comm, model, dev, batch, scale, mfu)
+        self.client = ParameterServerClient(server, comm.rank, timeout_s)
+
+    def setup(self, model=None) -> None:
+        super().setup()
+        self.pulled = torch.empty_like(self.buffer)
+        self.client.hello(self.elements, 0.0, 0.0, self.buffer if self.comm.rank == 0 else None)
+
+    def _step(self, batch) -> None:
+        time.sleep(self.compute_s)
+        nbytes = self.elements * 4
+        self.comm.wait(self.comm.submit("push/pull", self.client.push_pull, self.buffer,
+                                        self.pulled, sent=nbytes, recv=nbytes))
+
+    def close(self) -> None:
+        self.client.close()
+        super().close()
+
+
+class ShadowIna(ShadowDDP):
+    """ShadowDDP whose buckets the switch sums (p4/ina.p4): one int32 lane per value."""
+
+    name = "ina"
+    model_bytes_per_element = 2       # one lane per bf16 value
+
+    def __init__(self, comm, model, dev, batch, scale, aggregator: str, job: int,
+                 slots: int, timeout_s: float, mfu: float = DEFAULT_MFU):
+        from hosts.ina_allreduce import InaAllReduce, UdpTransport
+        from hosts.strategies.ina import InaComm
+        self.transport = UdpTransport(aggregator)
+        reducer = InaAllReduce(self.transport, job, comm.rank, comm.world, slots)
+        reducer.stream.give_up_s = timeout_s
+        super().__init__(InaComm(comm, reducer), model, dev, batch, scale, mfu)
+
+    def nominal_memory(self) -> Memory:
+        return nominal_memory("ddp", self.target.params, self.comm.world)
+
+    def close(self) -> None:
+        self.transport.close()
+        super().close()
+
+
+SHADOWS = {"ddp": ShadowDDP, "zero3": ShadowZero3, "ps": ShadowPS, "ina": ShadowIna}

@@ -1,0 +1,2 @@
+"""Data-parallel training strategies: one interface (:class:`base.Strategy`), one
+communication layer (:mod:`comm`)."""

@@ -1,0 +1,91 @@
+"""The interface every data-parallel strategy implements, and what a step reports."""
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+
+import torch
+
+
+@dataclass
+class StepMetrics:
+    """One training step of one rank. Times in seconds, sizes in bytes.
+
+    ``compute_s`` is the time the training thread was not blocked on communication,
+    ``comm_s`` the time communication was running (overlapped or not), and
+    ``exposed_comm_s`` the part of it the training thread waited for, so
+    ``step_s == compute_s + exposed_comm_s``. Logical bytes are the payload this rank's
+    collectives sent and received."""
+
+    loss: float | None
+    step_s: float
+    compute_s: float
+    comm_s: float
+    exposed_comm_s: float
+    logical_sent_bytes: int
+    logical_recv_bytes: int
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Memory:
+    """Bytes of tensors a strategy holds for training state on this rank; ``params``
+    includes the peak of temporarily gathered parameters."""
+
+    params_bytes: int
+    grads_bytes: int
+    optimizer_bytes: int
+
+
+def tensor_bytes(tensors) -> int:
+    return sum(t.numel() * t.element_size() for t in tensors if t is not None)
+
+
+def optimizer_bytes(optimizer: torch.optim.Optimizer) -> int:
+    return tensor_bytes(v for state in optimizer.state.values() for v in state.values()
+                        if isinstance(v, torch.Tensor))
+
+
+class Strategy:
+    """``setup(model)`` once, then ``step(batch)`` per step, ``close()`` at the end.
+
+    Subclasses implement ``_step(batch) -> loss`` using ``self.comm`` for every
+    communication; this class turns the comm accounting into :class:`StepMetrics`."""
+
+    name = "?"
+
+    def __init__(self, comm, lr: float = 1e-3, weight_decay: float = 0.01):
+        self.comm = comm
+        self.lr = lr
+        self.weight_decay = weight_decay
+        self.model = None
+
+    def setup(self, model) -> None:
+        raise NotImplementedError
+
+    def _step(self, batch) -> float | None:
+        raise NotImplementedError
+
+    def memory(self) -> Memory:
+        raise NotImplementedError
+
+    def full_parameters(self) -> list[torch.Tensor]:
+        """The model's parameters as a single process would hold them (for checks)."""
+        return [p.detach().clone() for p in self.model.parameters()]
+
+    def step(self, batch) -> StepMetrics:
+        self.comm.begin_step()
+        start = time.perf_counter()
+        loss = self._step(batch)
+        step_s = time.perf_counter() - start
+        exposed = min(self.comm.blocked_s, self.comm.busy_s, step_s)
+        return StepMetrics(loss, step_s, step_s - exposed, self.comm.busy_s, exposed,
+                           self.comm.sent_bytes, self.comm.recv_bytes)
+
+    def close(self) -> None:
+        self.comm.close()
+
+    def adamw(self, params) -> torch.optim.AdamW:
+        return torch.optim.AdamW(params, lr=self.lr, weight_decay=self.weight_decay)

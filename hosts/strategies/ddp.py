@@ -1,0 +1,67 @@
+"""Data parallelism with bucketed gradient all-reduce (gloo's ring over the links).
+
+Every rank holds the whole model and optimizer. Parameters are grouped into buckets of
+about ``bucket_bytes`` in reverse registration order (roughly the order backward
+produces their gradients); as soon as backward has produced every gradient of a bucket,
+the bucket is flattened and its all-reduce starts on the communication thread, so it
+overlaps the rest of backward. After backward the rank waits for all buckets, averages,
+and takes an AdamW step identical on every rank.
+"""
+from __future__ import annotations
+
+import torch
+
+from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_bytes
+
+DEFAULT_BUCKET_BYTES = 256 * 1024
+
+
+class DDP(Strategy):
+    name = "ddp"
+
+    def __init__(self, comm, lr=1e-3, weight_decay=0.01, bucket_bytes=DEFAULT_BUCKET_BYTES):
+        super().__init__(comm, lr, weight_decay)
+        self.bucket_bytes = bucket_bytes
+
+    def setup(self, model) -> None:
+        self.model = model
+        self.params = [p for p in model.parameters() if p.requires_grad]
+        self.optimizer = self.adamw(self.params)
+        self.buckets: list[list[torch.nn.Parameter]] = [[]]
+        size = 0
+        for p in reversed(self.params):
+            if self.buckets[-1] and size + p.numel() * p.element_size() > self.bucket_bytes:
+                self.buckets.append([])
+                size = 0
+            self.buckets[-1].append(p)
+            size += p.numel() * p.element_size()
+        self._bucket_of = {id(p): i for i, b in enumerate(self.buckets) for p in b}
+        for p in self.params:
+            p.register_post_accumulate_grad_hook(self._grad_ready)
+
+    def _grad_ready(self, p) -> None:
+        i = self._bucket_of[id(p)]
+        self._pending[i] -= 1
+        if self._pending[i] == 0:
+            flat = torch.cat([q.grad.reshape(-1) for q in self.buckets[i]])
+            self._futures[i] = self.comm.all_reduce(flat)
+
+    def _step(self, batch) -> float:
+        x, y = batch
+        self._pending = [len(b) for b in self.buckets]
+        self._futures = [None] * len(self.buckets)
+        self.optimizer.zero_grad(set_to_none=True)
+        loss = self.model.loss(self.model(x), y)
+        loss.backward()
+        for bucket, future in zip(self.buckets, self._futures):
+            flat = self.comm.wait(future) / self.comm.world
+            offset = 0
+            for p in bucket:
+                p.grad.copy_(flat[offset:offset + p.numel()].view_as(p))
+                offset += p.numel()
+        self.optimizer.step()
+        return loss.item()
+
+    def memory(self) -> Memory:
+        return Memory(tensor_bytes(self.params), tensor_bytes(p.grad for p in self.params),
+                      optimizer_bytes(self.optimizer))

@@ -1,0 +1,271 @@
+"""A training worker on an emulated host.
+
+    python -m hosts.worker --rank 0 --world-size 4 --master 10.0.1.1:29500 \
+        --strategy ddp --model gpt --mode real --steps 30 --batch 8 --lr 1e-3 --seed 0 \
+        --metrics-out results/run/metrics/rank0.jsonl
+
+Writes one JSON line per step to ``--metrics-out`` (flushed as it goes, so a crash
+keeps what was done) and a summary to the same path with ``.summary.json``. Interface
+byte counters come from /proc/net/dev, which shows the reader's network namespace (a
+Mininet host shares the root's /sys mount, so /sys/class/net would show the root's
+interfaces). On a failure it prints one line naming this rank, what failed and, when it
+can tell, which peer is gone, and exits 1.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import socket
+import statistics
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import torch
+
+from testbed.errors import TrainetError
+
+STRATEGIES = ("ddp", "zero3", "ps", "ina")
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m hosts.worker", description=__doc__.splitlines()[0])
+    p.add_argument("--rank", type=int, required=True)
+    p.add_argument("--world-size", type=int, required=True)
+    p.add_argument("--master", required=True, metavar="ADDR:PORT",
+                   help="rank 0's address and the rendezvous port")
+    p.add_argument("--strategy", choices=STRATEGIES, required=True)
+    p.add_argument("--model", choices=("gpt", "mlp"), default="gpt")
+    p.add_argument("--mode", choices=("real", "shadow"), default="real")
+    p.add_argument("--steps", type=int, default=10)
+    p.add_argument("--batch", type=int, default=8, help="samples (sequences) per worker and step")
+    p.add_argument("--seq", type=int, default=32, help="sequence length of the real model")
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--metrics-out", required=True, metavar="FILE.jsonl")
+    p.add_argument("--shadow-model", default="gpt-1.3b",
+                   help="gpt-1.3b, gpt-20b, gpt-175b or custom:PARAMS (shadow mode)")
+    p.add_argument("--device", default="a100", help="a100, h100 or mi250x-gcd (shadow mode)")
+    p.add_argument("--mfu", type=float, default=0.4,
+                   help="model FLOPs utilisation of the device (shadow mode)")
+    p.add_argument("--scale", type=float, default=1.0,
+                   help="co-scaling factor of the links and volumes (shadow mode)")
+    p.add_argument("--ps", metavar="ADDR:PORT", help="parameter server (strategy ps)")
+    p.add_argument("--ina-aggregator", metavar="ADDR",
+                   help="the switch's aggregator address (strategy ina)")
+    p.add_argument("--ina-job", type=int, default=1, help="INA job id (strategy ina)")
+    p.add_argument("--ina-slots", type=int, default=32,
+                   help="aggregation slots of the job (strategy ina)")
+    p.add_argument("--timeout", type=float, default=30.0,
+                   help="seconds a collective may wait for a peer before failing")
+    p.add_argument("--iface", help="interface whose counters to read (default: the one "
+                   "carrying the route to the master)")
+    p.add_argument("--threads", type=int, default=1, help="torch threads")
+    return p.parse_args(argv)
+
+
+# ------------------------------------------------------------------ host facts
+def local_address(peer: str) -> str:
+    """This host's source address towards ``peer``."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect((peer, 9))
+        return s.getsockname()[0]
+
+
+def interface_of(address: str) -> str:
+    import fcntl
+    import struct
+    for _, name in socket.if_nameindex():
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            try:
+                packed = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name.encode()[:15]))
+            except OSError:
+                continue
+            if socket.inet_ntoa(packed[20:24]) == address:
+                return name
+    raise TrainetError(f"no interface holds {address}; pass --iface")
+
+
+def interface_bytes(iface: str) -> tuple[int, int]:
+    """(tx, rx) bytes of ``iface`` in this network namespace."""
+    for line in Path("/proc/net/dev").read_text().splitlines()[2:]:
+        name, _, fields = line.partition(":")
+        if name.strip() == iface:
+            values = fields.split()
+            return int(values[8]), int(values[0])
+    raise TrainetError(f"--iface {iface}: no such interface in this host's namespace")
+
+
+def rss_peak_bytes() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+# ------------------------------------------------------------------ set-up
+def _split_address(text: str, flag: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        raise TrainetError(f"{flag} {text!r}: write ADDR:PORT, e.g. 10.0.1.1:29500")
+    return host, int(port)
+
+
+def process_group(args, me: str):
+    """gloo over a TCP store on rank 0; returns (process group, {peer ip: rank})."""
+    import torch.distributed as dist
+    host, port = _split_address(args.master, "--master")
+    timeout = timedelta(seconds=args.timeout)
+    store = dist.TCPStore(host, port, args.world_size, is_master=args.rank == 0,
+                          timeout=timeout)
+    dist.init_process_group("gloo", store=store, rank=args.rank, world_size=args.world_size,
+                            timeout=timeout)
+    store.set(f"address/{args.rank}", me)
+    addresses = {store.get(f"address/{r}").decode(): r for r in range(args.world_size)}
+    return dist.distributed_c10d._get_default_group(), addresses
+
+
+def make_strategy(args, comm):
+    if args.mode == "shadow":
+        from hosts import shadow
+        cls = shadow.SHADOWS.get(args.strategy)
+        if cls is None:
+            raise TrainetError(f"--strategy {args.strategy}: shadow mode supports "
+                               f"{', '.join(shadow.SHADOWS)}")
+        common = (comm, shadow.shadow_model(args.shadow_model), shadow.device(args.device),
+                  args.batch, args.scale)
+        if args.strategy == "ps":
+            return cls(*common, server=_ps(args), timeout_s=args.timeout, mfu=args.mfu)
+        if args.strategy == "ina":
+            return cls(*common, aggregator=_aggregator(args), job=args.ina_job,
+                       slots=args.ina_slots, timeout_s=args.timeout, mfu=args.mfu)
+        return cls(*common, mfu=args.mfu)
+    if args.strategy == "ddp":
+        from hosts.strategies.ddp import DDP
+        return DDP(comm, lr=args.lr)
+    if args.strategy == "zero3":
+        from hosts.strategies.zero3 import Zero3
+        return Zero3(comm, lr=args.lr)
+    if args.strategy == "ps":
+        from hosts.strategies.ps import ParameterServer
+        return ParameterServer(comm, _ps(args), args.timeout, lr=args.lr)
+    from hosts.strategies.ina import InaDDP
+    return InaDDP(comm, _aggregator(args), args.ina_job, args.ina_slots, args.timeout,
+                  lr=args.lr)
+
+
+def _aggregator(args) -> str:
+    if not args.ina_aggregator:
+        raise TrainetError("--strategy ina needs --ina-aggregator ADDR, the switch's "
+                           "aggregator address (and the job set up by controllers/ina.py)")
+    return args.ina_aggregator
+
+
+def _ps(args) -> str:
+    if not args.ps:
+        raise TrainetError("--strategy ps needs --ps ADDR:PORT, the parameter server")
+    _split_address(args.ps, "--ps")
+    return args.ps
+
+
+# ------------------------------------------------------------------ metrics
+def summarize(rows: list[dict], args) -> dict:
+    timed = rows[1:] if len(rows) > 1 else rows
+
+    def mean(key):
+        return statistics.fmean(r[key] for r in timed) if timed else None
+
+    out = {"rank": args.rank, "world_size": args.world_size, "strategy": args.strategy,
+           "mode": args.mode, "steps": len(rows), "warmup_steps_excluded": len(rows) - len(timed),
+           "time_units": "nominal" if args.mode == "shadow" else "wall-clock"}
+    for key in ("step_s", "compute_s", "comm_s", "exposed_comm_s", "logical_sent_bytes",
+                "logical_recv_bytes", "nominal_sent_bytes", "wire_tx_bytes", "wire_rx_bytes"):
+        out[f"mean_{key}"] = mean(key)
+    if rows and rows[0]["loss"] is not None:
+        out["first_loss"], out["last_loss"] = rows[0]["loss"], rows[-1]["loss"]
+    if rows:
+        out["peak_rss_bytes"] = max(r["rss_peak_bytes"] for r in rows)
+        for key in ("mem_params_bytes", "mem_grads_bytes", "mem_optimizer_bytes"):
+            out[f"peak_{key}"] = max(r[key] for r in rows)
+    if args.mode == "shadow":
+        out.update(shadow_model=args.shadow_model, device=args.device, scale=args.scale)
+    return out
+
+
+def run(args) -> int:
+    torch.set_num_threads(args.threads)
+    from hosts.strategies.comm import Comm
+    master_host, _ = _split_address(args.master, "--master")
+    peer = {"ps": (args.ps or "").rpartition(":")[0],
+            "ina": args.ina_aggregator}.get(args.strategy) or master_host
+    me = local_address(peer)
+    iface = args.iface or interface_of(me)
+    if args.strategy in ("ps", "ina"):          # no gloo: a server or the switch reduces
+        comm = Comm(None, args.rank, args.world_size)
+    else:
+        os.environ.setdefault("GLOO_SOCKET_IFNAME", iface)   # else gloo binds the hostname's
+        pg, addresses = process_group(args, me)
+        comm = Comm(pg, args.rank, args.world_size, addresses)
+    strategy = make_strategy(args, comm)
+    model = corpus = None
+    if args.mode == "real":
+        from hosts.models import SyntheticCorpus, build_model
+        model = build_model(args.model, args.seed, args.seq)
+        corpus = SyntheticCorpus(args.seed)
+    strategy.setup(model)
+    out = Path(args.metrics_out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    rows = []
+    with out.open("w") as f:
+        for step in range(args.steps):
+            batch = (corpus.batch(step, args.rank, args.world_size, args.batch, args.seq)
+                     if corpus is not None else None)
+            tx0, rx0 = interface_bytes(iface)
+            m = strategy.step(batch)
+            tx1, rx1 = interface_bytes(iface)
+            mem = strategy.memory()
+            row = {"step": step, "rank": args.rank, **m.as_dict(),
+                   "nominal_sent_bytes": round(m.logical_sent_bytes / (
+                       args.scale if args.mode == "shadow" else 1)),
+                   "wire_tx_bytes": tx1 - tx0, "wire_rx_bytes": rx1 - rx0,
+                   "mem_params_bytes": mem.params_bytes, "mem_grads_bytes": mem.grads_bytes,
+                   "mem_optimizer_bytes": mem.optimizer_bytes,
+                   "rss_peak_bytes": rss_peak_bytes(), "time_unix_s": time.time()}
+            if args.mode == "shadow":
+                nominal = strategy.nominal_memory()
+                row.update(nominal_mem_params_bytes=nominal.params_bytes,
+                           nominal_mem_grads_bytes=nominal.grads_bytes,
+                           nominal_mem_optimizer_bytes=nominal.optimizer_bytes,
+                           nominal_compute_s=strategy.compute_s)
+            rows.append(row)
+            f.write(json.dumps(row) + "\n")
+            f.flush()
+    strategy.close()
+    if comm.pg is not None:
+        import torch.distributed as dist
+        dist.barrier()
+        dist.destroy_process_group()
+    summary = summarize(rows, args)
+    out.with_suffix(".summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    print(json.dumps(summary))
+    return 0
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    # c10d looks up peers' host names for its log lines; an emulated host reaches no
+    # name server, and glibc's default wait (5 s x 2 tries) would stall each look-up.
+    os.environ.setdefault("RES_OPTIONS", "timeout:1 attempts:1")
+    try:
+        return run(args)
+    except (TrainetError, ConnectionError, RuntimeError, OSError) as err:
+        text = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        if not text.startswith(f"rank {args.rank}"):
+            text = f"rank {args.rank}: {text}"
+        print(f"error: {text}", file=sys.stderr)
+        sys.stderr.flush()
+        os._exit(1)       # gloo's threads may still wait on the dead peer: do not join them
+
+
+if __name__ == "__main__":
+    sys.exit(main())

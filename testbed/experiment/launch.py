@@ -1,0 +1,235 @@
+"""Start training workers on the hosts of a running network, watch them, collect results.
+
+``run_workers(net, hosts, strategy, worker_args, out_dir, timeout_s)`` runs
+``python -m hosts.worker`` on each host of ``hosts`` (rank = position in the list; rank
+0's address is the rendezvous point) and, for the ``ps`` strategy, the parameter server
+``python -m hosts.param_server`` on ``server_host``. Each process logs to
+``<out_dir>/logs/<host>.log``; workers write ``<out_dir>/metrics/rank<R>.jsonl`` (and a
+``.summary.json`` when they finish).
+
+Fault handling: when a process exits non-zero, the others get ``stop_grace_s`` to notice
+the dead peer and stop on their own, then are killed; when no rank reports a step for
+``timeout_s`` (start-up included: leave room for importing torch), all are killed. Either way the result names the rank (and host) that
+failed first, and the metrics written so far are returned.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from testbed.errors import TrainetError
+
+REPO = Path(__file__).resolve().parents[2]
+POLL_S = 0.2
+
+
+@dataclass
+class RunResult:
+    ok: bool
+    strategy: str
+    hosts: list[str]                      # rank order
+    out_dir: Path
+    elapsed_s: float
+    returncodes: dict[str, int | None]    # host -> exit code (negative: signal)
+    steps_done: dict[int, int]            # rank -> steps reported
+    metrics: dict[int, list[dict]]        # rank -> step rows
+    summaries: dict[int, dict] = field(default_factory=dict)
+    server_host: str | None = None
+    dead_rank: int | None = None          # the worker that failed first
+    dead_host: str | None = None          # its host (or the parameter server's)
+    reason: str | None = None
+
+    def log(self, host: str) -> str:
+        path = self.out_dir / "logs" / f"{host}.log"
+        return path.read_text() if path.exists() else ""
+
+
+def _flags(args: dict) -> list[str]:
+    out = []
+    for key, value in args.items():
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            out.append(flag)
+        elif value not in (None, False):
+            out += [flag, str(value)]
+    return out
+
+
+def _env() -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    env["OMP_NUM_THREADS"] = "1"
+    return env
+
+
+class _Proc:
+    def __init__(self, net, host: str, cmd: list[str], log_path: Path, rank: int | None):
+        self.host, self.rank = host, rank
+        self.log_path = log_path
+        self.log = log_path.open("wb")
+        self.popen = net.net[host].popen(cmd, stdout=self.log, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL, env=_env(), cwd=str(REPO))
+
+    @property
+    def label(self) -> str:
+        return (f"rank {self.rank} ({self.host})" if self.rank is not None
+                else f"parameter server ({self.host})")
+
+    def last_error(self) -> str:
+        self.log.flush()
+        lines = [ln for ln in self.log_path.read_text(errors="replace").splitlines() if ln.strip()]
+        errors = [ln for ln in lines if ln.startswith("error:") or "Error" in ln]
+        return (errors or lines or ["(no output)"])[-1].strip()
+
+    def describe_exit(self) -> str:
+        rc = self.popen.returncode
+        if rc is not None and rc < 0:
+            return f"{self.label} was killed by signal {-rc} ({signal.Signals(-rc).name})"
+        return f"{self.label} exited with code {rc}: {self.last_error()}"
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.kill()
+        self.popen.wait()
+        self.log.close()
+
+
+class _Metrics:
+    """Tails the ranks' JSON-lines files."""
+
+    def __init__(self, paths: dict[int, Path]):
+        self.paths = paths
+        self.rows: dict[int, list[dict]] = {r: [] for r in paths}
+        self._offset = {r: 0 for r in paths}
+        self._partial = {r: b"" for r in paths}
+
+    def poll(self) -> bool:
+        grew = False
+        for rank, path in self.paths.items():
+            if not path.exists():
+                continue
+            with path.open("rb") as f:
+                f.seek(self._offset[rank])
+                data = f.read()
+            self._offset[rank] += len(data)
+            lines = (self._partial[rank] + data).split(b"\n")
+            self._partial[rank] = lines.pop()
+            for line in lines:
+                if line.strip():
+                    self.rows[rank].append(json.loads(line))
+                    grew = True
+        return grew
+
+    def steps(self) -> dict[int, int]:
+        return {r: len(rows) for r, rows in self.rows.items()}
+
+
+def run_workers(net, hosts: list[str], strategy: str, worker_args: dict, out_dir,
+                timeout_s: float, progress=None, server_host: str | None = None,
+                stop_grace_s: float = 10.0, master_port: int | None = None) -> RunResult:
+    """Run one training job; see the module docstring. ``worker_args`` are extra
+    ``hosts.worker`` options (``{"model": "gpt", "steps": 30, "scale": 1e-4}``);
+    ``progress(steps_done)`` is called with {rank: steps} whenever a rank reports."""
+    out_dir = Path(out_dir).resolve()
+    (out_dir / "logs").mkdir(parents=True, exist_ok=True)
+    (out_dir / "metrics").mkdir(parents=True, exist_ok=True)
+    if not hosts:
+        raise TrainetError("run_workers: no worker hosts given")
+    for h in hosts + ([server_host] if server_host else []):
+        if h not in net.net:
+            raise TrainetError(f"run_workers: no host {h!r} in the network "
+                               f"(hosts: {', '.join(x.name for x in net.net.hosts)})")
+    if strategy == "ps" and not server_host:
+        raise TrainetError("strategy ps needs a parameter-server host: pass server_host "
+                           "(e.g. 'srv1' of a star generated with servers=1)")
+    port = master_port or random.randint(20000, 29999)
+    py = sys.executable
+    args = {"timeout": timeout_s, **worker_args}
+    paths = {r: out_dir / "metrics" / f"rank{r}.jsonl" for r in range(len(hosts))}
+    for p in paths.values():
+        p.unlink(missing_ok=True)
+        p.with_suffix(".summary.json").unlink(missing_ok=True)
+    procs: list[_Proc] = []
+    start = time.monotonic()
+    try:
+        if strategy == "ps":
+            server_cmd = [py, "-m", "hosts.param_server", "--port", str(port + 1),
+                          "--workers", str(len(hosts)), "--timeout", str(timeout_s)]
+            procs.append(_Proc(net, server_host, server_cmd,
+                               out_dir / "logs" / f"{server_host}.log", None))
+            args["ps"] = f"{net.net[server_host].IP()}:{port + 1}"
+        master = f"{net.net[hosts[0]].IP()}:{port}"
+        for rank, h in enumerate(hosts):
+            cmd = [py, "-m", "hosts.worker", "--rank", str(rank), "--world-size",
+                   str(len(hosts)), "--master", master, "--strategy", strategy,
+                   "--metrics-out", str(paths[rank])] + _flags(args)
+            procs.append(_Proc(net, h, cmd, out_dir / "logs" / f"{h}.log", rank))
+        failed, reason = _watch(procs, _Metrics(paths), timeout_s, stop_grace_s, progress)
+    finally:
+        for p in procs:
+            p.stop()
+    metrics = _Metrics(paths)
+    metrics.poll()
+    summaries = {}
+    for rank, path in paths.items():
+        s = path.with_suffix(".summary.json")
+        if s.exists():
+            summaries[rank] = json.loads(s.read_text())
+    result = RunResult(ok=failed is None, strategy=strategy, hosts=list(hosts),
+                       out_dir=out_dir, elapsed_s=time.monotonic() - start,
+                       returncodes={p.host: p.popen.returncode for p in procs},
+                       steps_done=metrics.steps(), metrics=metrics.rows,
+                       summaries=summaries, server_host=server_host, reason=reason)
+    if failed is not None:
+        result.dead_rank, result.dead_host = failed.rank, failed.host
+    return result
+
+
+def _watch(procs, metrics: _Metrics, timeout_s: float, stop_grace_s: float, progress):
+    """Wait for every process; return (the process that failed first, why) or (None, None)."""
+    last_activity = time.monotonic()
+    while True:
+        time.sleep(POLL_S)
+        if metrics.poll():
+            last_activity = time.monotonic()
+            if progress is not None:
+                progress(metrics.steps())
+        exited = [p for p in procs if p.popen.poll() is not None]
+        bad = [p for p in exited if p.popen.returncode != 0]
+        if bad:
+            first = _first_failure(bad)
+            reason = first.describe_exit()
+            _grace(procs, stop_grace_s)
+            return first, reason
+        if len(exited) == len(procs):
+            metrics.poll()
+            if progress is not None:
+                progress(metrics.steps())
+            return None, None
+        if time.monotonic() - last_activity > timeout_s:
+            steps = metrics.steps()
+            slowest = min((p for p in procs if p.rank is not None and p.popen.poll() is None),
+                          key=lambda p: steps[p.rank], default=procs[0])
+            return slowest, (f"no rank reported a step for {timeout_s:g} s; {slowest.label} "
+                             f"is at step {steps.get(slowest.rank, 0)} (stalled)")
+
+
+def _first_failure(bad: list[_Proc]) -> _Proc:
+    """Of processes seen failing in the same poll, the likely cause: one killed by a
+    signal, else one whose error does not blame a peer that is gone, else the server,
+    else the lowest rank."""
+    return min(bad, key=lambda p: (p.popen.returncode >= 0, "is gone" in p.last_error(),
+                                   p.rank is not None, p.rank or 0))
+
+
+def _grace(procs, stop_grace_s: float) -> None:
+    deadline = time.monotonic() + stop_grace_s
+    while time.monotonic() < deadline and any(p.popen.poll() is None for p in procs):
+        time.sleep(POLL_S)

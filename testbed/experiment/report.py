@@ -1,0 +1,310 @@
+"""``trainet report RESULTS``: plots (PNG) and a Markdown summary of a ``trainet run``.
+
+Works on any results directory, also of an interrupted run (it shows what was measured).
+Plots, in RESULTS/plots/:
+
+- step_breakdown.png: per variant and strategy, the mean step time split into compute
+  and exposed (not overlapped) communication;
+- links_<variant>.png: utilization of every switch port over time, per strategy run
+  (transmitted bits per sampling interval over the port's emulated rate);
+- loss.png: training loss per step, one line per variant and strategy (rank 0);
+- speedup_bandwidth.png: per strategy, speedup of the step time against the slowest
+  bottleneck bandwidth of the sweep (only when the sweep varies bandwidth).
+"""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+from testbed.errors import TrainetError
+from testbed.experiment import results
+from testbed.units import format_duration, format_rate, format_size
+
+COLORS = {"compute": "#4C72B0", "exposed": "#DD8452"}
+
+
+def _pyplot():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _label(row: dict) -> str:
+    return f"{row['variant']}\n{row['strategy']}"
+
+
+def plot_step_breakdown(rows: list[dict], path: Path) -> Path | None:
+    rows = [r for r in rows if r.get("step_time_s") is not None]
+    if not rows:
+        return None
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(rows) + 2), 4.5))
+    x = range(len(rows))
+    compute = [r.get("compute_s") or 0.0 for r in rows]
+    exposed = [r.get("exposed_comm_s") or 0.0 for r in rows]
+    ax.bar(x, compute, color=COLORS["compute"], label="compute")
+    ax.bar(x, exposed, bottom=compute, color=COLORS["exposed"], label="exposed communication")
+    ax.scatter(x, [r["step_time_s"] for r in rows], marker="_", s=400, color="black",
+               zorder=3, label="measured step time")
+    ax.set_xticks(list(x), [_label(r) for r in rows], fontsize=8)
+    ax.set_ylabel("time per step (s)")
+    ax.set_title("Step time breakdown (mean over ranks and measured steps)")
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def link_series(samples: list[dict]) -> dict[str, tuple[list[float], list[float]]]:
+    """interface -> (times from the first sample in s, transmitted bits/s per interval)."""
+    by_iface = defaultdict(list)
+    for s in samples:
+        by_iface[s["interface"]].append(s)
+    t0 = min((s["time_s"] for s in samples), default=0.0)
+    out = {}
+    for iface, points in sorted(by_iface.items()):
+        points.sort(key=lambda s: s["time_s"])
+        times, rates = [], []
+        for a, b in zip(points, points[1:]):
+            dt = b["time_s"] - a["time_s"]
+            if dt > 0:
+                times.append(b["time_s"] - t0)
+                rates.append((b["tx_bytes"] - a["tx_bytes"]) * 8 / dt)
+        out[iface] = (times, rates)
+    return out
+
+
+def plot_links(root: Path, config: dict, variant: dict, path: Path) -> Path | None:
+    runs = []
+    for strategy in config["strategies"]:
+        for rep in sorted((root / "runs" / variant["name"] / strategy).glob("rep*")):
+            samples = results.read_links(rep)
+            if samples:
+                runs.append((f"{strategy} {rep.name}", samples))
+    if not runs:
+        return None
+    rates = variant.get("port_rates_bps") or {}
+    plt = _pyplot()
+    fig, axes = plt.subplots(len(runs), 1, figsize=(8, 2.6 * len(runs) + 0.6), squeeze=False)
+    for ax, (title, samples) in zip(axes[:, 0], runs):
+        series = link_series(samples)
+        percent = bool(series) and all(rates.get(iface) for iface in series)
+        for iface, (times, bps) in series.items():
+            values = [100 * v / rates[iface] for v in bps] if percent else [v / 1e6 for v in bps]
+            ax.plot(times, values, label=iface, linewidth=1.2)
+        ax.set_ylabel("utilization (%)" if percent else "transmitted (Mb/s)", fontsize=8)
+        ax.set_xlim(left=0)
+        ax.set_ylim(0, max(105, ax.get_ylim()[1]) if percent else None)
+        ax.set_title(title, fontsize=9)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, loc="upper right", ncol=2)
+    axes[-1, 0].set_xlabel("time since the run started (s)")
+    fig.suptitle(f"Switch port transmit utilization: {variant['name']}", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def plot_loss(root: Path, config: dict, path: Path) -> Path | None:
+    lines = []
+    for variant in config["variants"]:
+        for strategy in config["strategies"]:
+            rep = results.run_dir(root, variant["name"], strategy, 0)
+            ranks = results.read_metrics(rep)
+            if not ranks:
+                continue
+            recs = sorted(ranks[min(ranks)], key=lambda r: r.get("step", 0))
+            points = [(r["step"], r["loss"]) for r in recs if r.get("loss") is not None]
+            if points:
+                lines.append((f"{variant['name']} {strategy}", points))
+    if not lines:
+        return None
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for i, (label, points) in enumerate(lines):      # dashes keep equal curves apart
+        ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", markersize=3,
+                linestyle=("-", "--", ":", "-.")[i % 4], label=label)
+    ax.set_xlabel("step")
+    ax.set_ylabel("training loss (cross-entropy)")
+    ax.set_title("Loss curves (rank 0, first repetition)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def speedups(rows: list[dict]) -> dict[tuple, list[tuple[float, float]]]:
+    """(strategy, nic, loss, delay) -> [(bottleneck nominal b/s, speedup against the
+    lowest bandwidth of the curve)], for curves of at least two bandwidths. A NIC sweep
+    is a bandwidth sweep (nic is then ""); with both swept, each NIC gets its curve."""
+    groups = defaultdict(list)
+    for r in rows:
+        if r.get("step_time_s") and r.get("bottleneck_nominal_bps"):
+            groups[(r["strategy"], r.get("loss_pct"), r.get("delay_s"))].append(r)
+    curves = {}
+    for (strategy, loss, delay), members in groups.items():
+        bandwidths = [r["bottleneck_nominal_bps"] for r in members]
+        by_nic = len(set(bandwidths)) < len(bandwidths)
+        for r in members:
+            key = (strategy, (r.get("nic") or "") if by_nic else "", loss, delay)
+            curves.setdefault(key, []).append((r["bottleneck_nominal_bps"], r["step_time_s"]))
+    out = {}
+    for key, points in curves.items():
+        points.sort()
+        if len({bw for bw, _ in points}) < 2:
+            continue
+        base = points[0][1]
+        out[key] = [(bw, base / t) for bw, t in points]
+    return out
+
+
+def plot_speedup(rows: list[dict], path: Path) -> Path | None:
+    curves = speedups(rows)
+    if not curves:
+        return None
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    for (strategy, nic, loss, delay), points in curves.items():
+        extra = ", ".join(t for t in (nic, f"loss {loss:g} %" if loss else "",
+                                      f"delay {format_duration(delay)}" if delay else "") if t)
+        ax.plot([p[0] / 1e9 for p in points], [p[1] for p in points], marker="o",
+                label=strategy + (f" ({extra})" if extra else ""))
+    ax.axhline(1.0, color="grey", linewidth=0.8)
+    ax.set_xlabel("bottleneck link bandwidth, nominal (Gb/s)")
+    ax.set_ylabel("speedup of the step time (x)")
+    ax.set_title("Speedup against bandwidth")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def _cell(value, kind: str) -> str:
+    if value is None or value == "":
+        return "-"
+    return {"s": format_duration, "B": format_size, "bps": format_rate,
+            "x": lambda v: f"{v:.2f}", "": str}[kind](value)
+
+
+TABLE = [("variant", "variant", ""), ("strategy", "strategy", ""),
+         ("bottleneck (nominal)", "bottleneck_nominal_bps", "bps"),
+         ("emulated", "bottleneck_emulated_bps", "bps"),
+         ("step time", "step_time_s", "s"), ("± std", "step_time_std_s", "s"),
+         ("compute", "compute_s", "s"), ("exposed comm", "exposed_comm_s", "s"),
+         ("sent/step (nominal)", "sent_per_step_nominal_B", "B"),
+         ("sent/step (emulated)", "sent_per_step_emulated_B", "B"),
+         ("params mem (nominal)", "mem_params_nominal_B", "B"),
+         ("grads mem (nominal)", "mem_grads_nominal_B", "B"),
+         ("optimizer mem (nominal)", "mem_optim_nominal_B", "B"),
+         ("final loss", "final_loss", "x")]
+
+
+def markdown_table(rows: list[dict]) -> str:
+    lines = ["| " + " | ".join(h for h, _, _ in TABLE) + " |",
+             "|" + "|".join("---" for _ in TABLE) + "|"]
+    for r in rows:
+        lines.append("| " + " | ".join(_cell(r.get(k), kind) for _, k, kind in TABLE) + " |")
+    return "\n".join(lines)
+
+
+def capture_summaries(root: Path, config: dict) -> list[tuple[str, dict]]:
+    """(variant, ``trainet inspect`` summary) of the variants whose switch captures hold
+    in-network aggregation traffic (experiments with ``pcap: true``)."""
+    from testbed.experiment.inspect import read_capture, summarize
+    out = []
+    for variant in config["variants"]:
+        pcaps = sorted((root / "variants" / variant["name"] / "net" / "pcap").rglob("*.pcap"))
+        if pcaps:
+            summary = summarize([read_capture(p) for p in pcaps])
+            if summary["jobs"]:
+                out.append((variant["name"], summary))
+    return out
+
+
+def ina_table(summaries: list[tuple[str, dict]]) -> str:
+    lines = ["| variant | job | workers | rounds | without result | gradient packets | "
+             "result packets | retransmissions | duplicates | completion p50 | p99 |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for variant, summary in summaries:
+        for j in summary["jobs"]:
+            lat = j["latency_s"] or {}
+            lines.append(f"| {variant} | {j['job']} | {len(j['workers'])} | {j['rounds']} | "
+                         f"{j['incomplete_rounds']} | {j['gradients']} | {j['results']} | "
+                         f"{j['retransmissions']} | {j['duplicates']} | "
+                         f"{_cell(lat.get('p50'), 's')} | {_cell(lat.get('p99'), 's')} |")
+    return "\n".join(lines)
+
+
+def render_markdown(root: Path, config: dict, rows: list[dict], plots: list[Path]) -> str:
+    status = results.read_status(root)
+    env_path = root / "environment.json"
+    env = json.loads(env_path.read_text()) if env_path.exists() else {}
+    spec = config.get("experiment", {})
+    lines = [f"# {spec.get('name', root.name)}", ""]
+    if spec.get("description"):
+        lines += [spec["description"].strip(), ""]
+    lines.append(f"Status: **{status.get('status', 'unknown')}**"
+                 + (f": {status['error']}" if status.get("error") else ""))
+    lines += ["", f"- workers: {', '.join(config.get('workers', []))}",
+              f"- workload: {json.dumps(spec.get('workload', {}))}",
+              f"- strategies: {', '.join(config.get('strategies', []))}",
+              f"- co-scaling factor: {config.get('scale')} (emulated rates and bytes are the "
+              "nominal ones times this factor; times are not scaled)",
+              f"- repetitions: {spec.get('repetitions', 1)}"]
+    if env:
+        lines.append(f"- machine: {env.get('platform', '?')}, {env.get('cpus', '?')} CPUs, "
+                     f"Python {env.get('python', '?')}, torch {env.get('torch', '?')}")
+        if env.get("shaping_plan"):
+            lines.append("- link emulation: " + ", ".join(
+                f"{k} by {v}" for k, v in env["shaping_plan"].items()))
+    lines += ["", "## Summary", "",
+              "Means over ranks, repetitions and steps; the first step of every run is "
+              "warm-up and left out. Byte counts are per worker and step.", ""]
+    lines += [markdown_table(rows) if rows else "No step completed: nothing to summarize.", ""]
+    captures = capture_summaries(root, config)
+    if captures:
+        lines += ["## In-network aggregation (switch captures)", "",
+                  "From the switch's pcaps, as `trainet inspect` reads them: a round is one "
+                  "chunk of a job through one slot; completion is its first gradient to its "
+                  "first result.", "", ina_table(captures), ""]
+    if plots:
+        lines += ["## Plots", ""]
+        lines += [f"![{p.stem}](plots/{p.name})\n" for p in plots]
+    return "\n".join(lines)
+
+
+def write_report(root: str | Path) -> Path:
+    root = Path(root)
+    if not root.is_dir():
+        raise TrainetError(f"{root}: no such results directory; give the directory "
+                           "`trainet run -o` wrote")
+    config = results.read_config(root)
+    rows = results.read_summary(root)
+    plot_dir = root / "plots"
+    plot_dir.mkdir(exist_ok=True)
+    made = [plot_step_breakdown(rows, plot_dir / "step_breakdown.png"),
+            plot_speedup(rows, plot_dir / "speedup_bandwidth.png"),
+            plot_loss(root, config, plot_dir / "loss.png")]
+    made += [plot_links(root, config, v, plot_dir / f"links_{v['name']}.png")
+             for v in config["variants"]]
+    plots = [p for p in made if p is not None]
+    out = root / "report.md"
+    out.write_text(render_markdown(root, config, rows, plots))
+    return out
+
+
+def main(args) -> int:
+    out = write_report(args.results)
+    print(f"report: {out}")
+    for png in sorted((out.parent / "plots").glob("*.png")):
+        print(f"plot: {png}")
+    return 0

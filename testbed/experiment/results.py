@@ -1,0 +1,193 @@
+"""The results directory of ``trainet run``, read and written in one place.
+
+::
+
+    RESULTS/
+      status.json            running | completed | interrupted | failed (+ error, times)
+      experiment.yaml        the experiment file as given
+      config.yaml            resolved: experiment, workers, scale, every variant
+      environment.json       versions, machine, capability probe, shaping plan
+      summary.csv            one row per variant x strategy
+      variants/V/topology.yaml   the variant's resolved topology
+      variants/V/net/        the network's logs/ and pcap/ (switch captures)
+      runs/V/S/repR/         one run: per-rank metrics (*.jsonl), logs, links.csv
+      report.md, plots/      written by ``trainet report``
+
+Metrics lines are hosts.worker's, one JSON object per step and rank: step, rank, loss,
+step_s, compute_s, comm_s, exposed_comm_s, logical_sent_bytes / logical_recv_bytes (the
+collectives' payload as sent on the emulated network), nominal_sent_bytes (the same at
+nominal size: emulated / scale in shadow mode), wire_tx_bytes (the host interface's
+counter, headers included), mem_params_bytes / mem_grads_bytes / mem_optimizer_bytes
+(tensors held) and, in shadow mode, nominal_mem_*_bytes (the modeled model's). Times
+need no conversion: co-scaling keeps transfer times nominal.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import re
+import statistics
+import time
+from pathlib import Path
+
+import yaml
+
+from testbed.errors import TrainetError
+
+STATUS = "status.json"
+CONFIG = "config.yaml"
+SUMMARY = "summary.csv"
+LINKS = "links.csv"
+
+SUMMARY_COLUMNS = [
+    "variant", "strategy", "runs", "workers", "steps_measured", "scale",
+    "bottleneck_nominal_bps", "bottleneck_emulated_bps", "nic", "loss_pct", "delay_s",
+    "step_time_s", "step_time_std_s", "compute_s", "comm_s", "exposed_comm_s",
+    "sent_per_step_nominal_B", "sent_per_step_emulated_B", "recv_per_step_emulated_B",
+    "wire_tx_per_step_B",
+    "mem_params_nominal_B", "mem_grads_nominal_B", "mem_optim_nominal_B",
+    "mem_params_emulated_B", "mem_grads_emulated_B", "mem_optim_emulated_B", "final_loss",
+]
+_MEANS = {"compute_s": "compute_s", "comm_s": "comm_s", "exposed_comm_s": "exposed_comm_s",
+          "sent_per_step_nominal_B": "nominal_sent_bytes",
+          "sent_per_step_emulated_B": "logical_sent_bytes",
+          "recv_per_step_emulated_B": "logical_recv_bytes",
+          "wire_tx_per_step_B": "wire_tx_bytes"}
+_MEMORY = ("params", "grads", "optimizer")
+
+
+def run_dir(root: Path, variant: str, strategy: str, repetition: int) -> Path:
+    return Path(root) / "runs" / variant / strategy / f"rep{repetition}"
+
+
+def write_status(root: Path, status: str, **fields) -> None:
+    path = Path(root) / STATUS
+    data = read_status(root) if path.exists() else {}
+    data.update(fields, status=status, updated=time.strftime("%Y-%m-%dT%H:%M:%S%z"))
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n")
+    tmp.replace(path)
+
+
+def read_status(root: Path) -> dict:
+    try:
+        return json.loads((Path(root) / STATUS).read_text())
+    except FileNotFoundError:
+        return {}
+
+
+def read_config(root: Path) -> dict:
+    path = Path(root) / CONFIG
+    try:
+        return yaml.safe_load(path.read_text())
+    except FileNotFoundError:
+        raise TrainetError(f"{root}: not a results directory of `trainet run` ({CONFIG} "
+                           "missing); give the directory `trainet run -o` wrote") from None
+
+
+def read_metrics(run: Path) -> dict[int, list[dict]]:
+    """rank -> its step records, from every ``*.jsonl`` under ``run``. The rank is the
+    record's ``rank`` or the number in the file name (``rank2.jsonl``)."""
+    out: dict[int, list[dict]] = {}
+    for path in sorted(Path(run).rglob("*.jsonl")):
+        match = re.search(r"(\d+)", path.stem)
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError:
+                raise TrainetError(f"{path}:{n}: not a JSON line; the worker writing it "
+                                   "crashed mid-line or the file is not a metrics file") from None
+            rank = record.get("rank", int(match.group(1)) if match else 0)
+            out.setdefault(int(rank), []).append(record)
+    return out
+
+
+def read_links(run: Path) -> list[dict]:
+    """Samples of the switch interfaces' byte counters: time_s, interface, rx/tx bytes."""
+    path = Path(run) / LINKS
+    if not path.exists():
+        return []
+    with path.open() as f:
+        return [{"time_s": float(r["time_s"]), "interface": r["interface"],
+                 "rx_bytes": int(r["rx_bytes"]), "tx_bytes": int(r["tx_bytes"])}
+                for r in csv.DictReader(f)]
+
+
+def measured_steps(records: list[dict]) -> list[dict]:
+    """The steps that count: the first step (warm-up: allocation, connection set-up) is
+    left out when there are others."""
+    steps = sorted(records, key=lambda r: r.get("step", 0))
+    return steps[1:] if len(steps) > 1 else steps
+
+
+def _mean(values) -> float | None:
+    values = [v for v in values if v is not None]
+    return statistics.fmean(values) if values else None
+
+
+def _peak(steps: list[dict], key: str) -> float | None:
+    values = [s[key] for s in steps if s.get(key) is not None]
+    return max(values) if values else None
+
+
+def summary_rows(root: Path) -> list[dict]:
+    """One row per variant x strategy, over every repetition and rank (see SUMMARY_COLUMNS)."""
+    root = Path(root)
+    config = read_config(root)
+    scale = config["scale"]
+    rows = []
+    for variant in config["variants"]:
+        for strategy in config["strategies"]:
+            runs = sorted((root / "runs" / variant["name"] / strategy).glob("rep*"))
+            per_rank = [read_metrics(r) for r in runs]
+            steps = [s for ranks in per_rank for recs in ranks.values()
+                     for s in measured_steps(recs)]
+            if not steps:
+                continue
+            step_times = [s["step_s"] for s in steps if s.get("step_s") is not None]
+            row = {"variant": variant["name"], "strategy": strategy, "runs": len(runs),
+                   "workers": max(len(r) for r in per_rank), "steps_measured": len(steps),
+                   "scale": scale,
+                   "bottleneck_nominal_bps": variant.get("bottleneck_nominal_bps"),
+                   "bottleneck_emulated_bps": variant.get("bottleneck_emulated_bps"),
+                   "nic": variant.get("nic"), "loss_pct": variant.get("loss_pct"),
+                   "delay_s": variant.get("delay_s"),
+                   "step_time_s": _mean(step_times),
+                   "step_time_std_s": statistics.pstdev(step_times) if step_times else None}
+            for column, key in _MEANS.items():
+                row[column] = _mean(s.get(key) for s in steps)
+            for part in _MEMORY:
+                column = "optim" if part == "optimizer" else part
+                emulated = _peak(steps, f"mem_{part}_bytes")
+                nominal = _peak(steps, f"nominal_mem_{part}_bytes")
+                row[f"mem_{column}_emulated_B"] = emulated
+                row[f"mem_{column}_nominal_B"] = nominal if nominal is not None else emulated
+            last = [max(recs, key=lambda r: r.get("step", 0)).get("loss")
+                    for ranks in per_rank for recs in ranks.values()]
+            row["final_loss"] = _mean(last)
+            rows.append(row)
+    return rows
+
+
+def write_summary(root: Path, rows: list[dict]) -> Path:
+    path = Path(root) / SUMMARY
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=SUMMARY_COLUMNS)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: ("" if row.get(k) is None else row[k]) for k in SUMMARY_COLUMNS})
+    return path
+
+
+def read_summary(root: Path) -> list[dict]:
+    """summary.csv with numbers as floats (empty cells: None); recomputed from the
+    metrics when the run ended before writing it."""
+    path = Path(root) / SUMMARY
+    if not path.exists():
+        return summary_rows(root)
+    text_columns = {"variant", "strategy", "nic"}
+    with path.open() as f:
+        return [{k: (v if k in text_columns else (float(v) if v != "" else None))
+                 for k, v in row.items()} for row in csv.DictReader(f)]

@@ -1,0 +1,366 @@
+"""``trainet run EXPERIMENT.yaml``: every variant of the sweep, every strategy, every
+repetition, on an emulated network, into one results directory (layout: results.py).
+
+Per variant the network is brought up once (with the variant's link values), every
+strategy runs on it in turn through ``testbed.experiment.launch.run_workers``, and the
+network is torn down. While a strategy runs, the byte counters of the switch interfaces
+are sampled into links.csv for the utilization plots.
+
+The status file always tells how the run ended. Ctrl-C and SIGTERM stop the run,
+tear the network down and leave ``status: interrupted``; any other failure leaves
+``status: failed`` with the error; a strategy run that fails is recorded and the others
+still run.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import signal
+import sys
+import threading
+import time
+import traceback
+from contextlib import contextmanager, nullcontext
+from dataclasses import asdict
+from pathlib import Path
+
+import yaml
+
+from testbed.errors import TrainetError
+from testbed.experiment import results
+from testbed.experiment.spec import (ExperimentPlan, Variant, check_presets,
+                                     load_experiment)
+from testbed.units import format_duration, format_rate, format_size
+
+LINK_SAMPLE_S = 0.25
+
+
+class BringUpTimeout(TrainetError):
+    pass
+
+
+def worker_args(plan: ExperimentPlan, strategy: str) -> dict:
+    """Options of hosts.worker common to every rank (run_workers turns
+    {"shadow_model": "gpt-1.3b"} into --shadow-model gpt-1.3b)."""
+    w = plan.spec.workload
+    args = {"model": w.model, "mode": w.mode, "steps": w.steps, "scale": plan.scale}
+    if w.mode == "shadow":
+        args.update(shadow_model=w.shadow_model, device=w.device)
+    if w.batch:
+        args["batch"] = w.batch
+    if strategy == "ina":
+        args.update(ina_aggregator=plan.ina_job["aggregator_ip"],
+                    ina_job=plan.ina_job["job_id"], ina_slots=plan.ina_job["slot_count"])
+    return {k: v for k, v in args.items() if v is not None}
+
+
+@contextmanager
+def ina_job(net, plan: ExperimentPlan):
+    """The experiment's INA job, set up on its switch for one run and torn down after
+    (workers number their chunks from 0, so every run needs clean slots)."""
+    from controllers import ina as ctl
+    from controllers.p4runtime_client import P4RuntimeClient
+    data = dict(plan.ina_job)
+    switch = next(s for s in net.plan.switches if s.name == data.pop("switch"))
+    job = ctl.job_from_dict(data, f"{plan.source}: ina")
+    with P4RuntimeClient(f"127.0.0.1:{switch.grpc_port}", switch.device_id,
+                         election_id=(0, 4)) as client:
+        device = ctl.P4RuntimeDevice(client)
+        ctl.setup(device, job)
+        try:
+            yield
+        finally:
+            ctl.teardown(device, job)
+
+
+def variant_config(plan: ExperimentPlan, variant: Variant, topology) -> dict:
+    """What the report needs to know about a variant: its sweep values, bottleneck
+    bandwidth and the emulated rate of every switch port."""
+    from testbed.net.network import host_intf_name
+    from testbed.net.topology import plan_from_topology
+
+    net_plan = plan_from_topology(topology)
+    switches = {s.name for s in net_plan.switches}
+    port_rates = {}
+    for link in net_plan.links:
+        for node, port in ((link.a, link.a_port), (link.b, link.b_port)):
+            if node in switches and link.shape.rate_bps:
+                port_rates[host_intf_name(node, port)] = link.shape.rate_bps
+    nominal = [link.shape.nominal_bps for link in net_plan.links if link.shape.nominal_bps]
+    return {"name": variant.name, **variant.overrides(),
+            "bottleneck_nominal_bps": min(nominal) if nominal else None,
+            "bottleneck_emulated_bps": min(port_rates.values()) if port_rates else None,
+            "port_rates_bps": port_rates}
+
+
+def environment(caps) -> dict:
+    from importlib.metadata import PackageNotFoundError, version
+
+    def installed(package: str) -> str | None:
+        try:
+            return version(package)
+        except PackageNotFoundError:
+            return None
+
+    env = {"python": platform.python_version(), "platform": platform.platform(),
+           "cpus": os.cpu_count(), "argv": sys.argv,
+           "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+           **{name: installed(name) for name in ("torch", "numpy", "scapy", "grpcio")}}
+    if caps is not None:
+        env["capabilities"] = asdict(caps)
+        env["shaping_plan"] = asdict(caps.plan())
+    return env
+
+
+class LinkSampler:
+    """Samples /sys/class/net/IFACE/statistics of the switch interfaces into links.csv."""
+
+    def __init__(self, interfaces: list[str], path: Path, period_s: float = LINK_SAMPLE_S):
+        self.interfaces = interfaces
+        self.path = path
+        self.period_s = period_s
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> "LinkSampler":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _read(self, iface: str, counter: str) -> int | None:
+        try:
+            return int(Path(f"/sys/class/net/{iface}/statistics/{counter}").read_text())
+        except (OSError, ValueError):
+            return None
+
+    def _run(self) -> None:
+        with self.path.open("w") as f:
+            f.write("time_s,interface,rx_bytes,tx_bytes\n")
+            while True:
+                now = time.time()
+                for iface in self.interfaces:
+                    rx, tx = self._read(iface, "rx_bytes"), self._read(iface, "tx_bytes")
+                    if rx is not None and tx is not None:
+                        f.write(f"{now:.6f},{iface},{rx},{tx}\n")
+                f.flush()
+                if self._stop.wait(self.period_s):
+                    break
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def _deadline(seconds: float, what: str):
+    """Raise BringUpTimeout in the main thread when ``seconds`` pass."""
+    def expired(signum, frame):
+        raise BringUpTimeout(f"{what} took longer than {format_duration(seconds)}; raise "
+                             "timeouts.bring_up or use a smaller topology")
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+class Runner:
+    def __init__(self, plan: ExperimentPlan, out: Path, console=None, caps=None,
+                 network_factory=None, launch=None):
+        from rich.console import Console
+        self.plan = plan
+        self.out = Path(out)
+        self.console = console or Console()
+        if not self.console.is_terminal:      # a log file: keep the table's columns whole
+            self.console.width = max(self.console.width, 150)
+        self.caps = caps
+        self._network_factory = network_factory
+        self._launch = launch
+        self.failures: list[str] = []
+
+    # -- set-up ----------------------------------------------------------------------
+    def prepare(self) -> list[tuple[Variant, object]]:
+        self.out.mkdir(parents=True, exist_ok=True)
+        results.write_status(self.out, "running", started=time.strftime("%Y-%m-%dT%H:%M:%S%z"))
+        shutil.copyfile(self.plan.source, self.out / "experiment.yaml")
+        variants = []
+        for variant in self.plan.variants():
+            topology = variant.apply(self.plan.topology)
+            vdir = self.out / "variants" / variant.name
+            vdir.mkdir(parents=True)
+            (vdir / "topology.yaml").write_text(topology.to_yaml())
+            variants.append((variant, topology))
+        config = {"experiment": self.plan.spec.model_dump(mode="json"),
+                  "source": str(self.plan.source), "workers": self.plan.workers,
+                  "strategies": list(self.plan.spec.strategies), "scale": self.plan.scale,
+                  "worker_args": {name: worker_args(self.plan, name)
+                                  for name in self.plan.spec.strategies},
+                  "variants": [variant_config(self.plan, v, t) for v, t in variants]}
+        (self.out / results.CONFIG).write_text(yaml.safe_dump(config, sort_keys=False))
+        (self.out / "environment.json").write_text(
+            json.dumps(environment(self.caps), indent=2, default=str) + "\n")
+        return variants
+
+    def _network(self, net_plan, directory: Path):
+        if self._network_factory is not None:
+            return self._network_factory(net_plan, directory)
+        from testbed.net.network import Network
+        return Network(net_plan, directory, self.caps, pcap=self.plan.spec.pcap,
+                       log=lambda text: self.console.print(text))
+
+    def _run_workers(self):
+        if self._launch is not None:
+            return self._launch
+        from testbed.experiment.launch import run_workers
+        return run_workers
+
+    # -- running ---------------------------------------------------------------------
+    def run(self) -> int:
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn)
+        from testbed.net.topology import plan_from_topology
+
+        if self.out.exists() and any(self.out.iterdir()):
+            raise TrainetError(f"{self.out}: results directory exists and is not empty; give "
+                               "another -o or remove it")
+        previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+        try:
+            variants = self.prepare()
+            spec = self.plan.spec
+            total = len(variants) * len(spec.strategies) * spec.repetitions
+            steps = spec.workload.steps * len(self.plan.workers)
+            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                          TimeElapsedColumn(), console=self.console) as bars:
+                overall = bars.add_task("experiment", total=total)
+                for variant, topology in variants:
+                    vdir = self.out / "variants" / variant.name
+                    net_plan = plan_from_topology(topology, f"{self.plan.source} "
+                                                  f"({variant.name})")
+                    bars.update(overall, description=f"{variant.name}: bringing the network up")
+                    with _deadline(spec.timeouts.bring_up, f"bring-up of {variant.name}"):
+                        net = self._network(net_plan, vdir / "net")
+                        net.start()
+                    try:
+                        for strategy in spec.strategies:
+                            for rep in range(spec.repetitions):
+                                bars.update(overall, description=f"{variant.name}: {strategy} "
+                                            f"(repetition {rep + 1}/{spec.repetitions})")
+                                self._one_run(net, variant, strategy, rep, bars, steps)
+                                bars.advance(overall)
+                    finally:
+                        bars.update(overall, description=f"{variant.name}: tearing down")
+                        net.stop()
+                bars.update(overall, description="experiment done")
+            rows = results.summary_rows(self.out)
+            results.write_summary(self.out, rows)
+        except KeyboardInterrupt:
+            self._finish_partial("interrupted", "stopped by Ctrl-C or SIGTERM")
+            self.console.print(f"[yellow]interrupted[/]; network torn down; partial results "
+                               f"in {self.out}")
+            raise
+        except BaseException as err:
+            message = str(err) if isinstance(err, TrainetError) else \
+                f"{type(err).__name__}: {err}"
+            self._finish_partial("failed", message, traceback.format_exc())
+            raise TrainetError(f"experiment failed: {message}\n(network torn down; partial "
+                               f"results and status.json in {self.out})") from err
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+        status = "failed" if self.failures else "completed"
+        results.write_status(self.out, status, finished=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                             **({"error": "; ".join(self.failures)} if self.failures else {}))
+        self.console.print(summary_table(rows))
+        self.console.print(f"results: {self.out} (status: {status}); render plots with "
+                           f"`trainet report {self.out}`")
+        return 1 if self.failures else 0
+
+    def _finish_partial(self, status: str, error: str, trace: str | None = None) -> None:
+        try:
+            rows = results.summary_rows(self.out)
+            if rows:
+                results.write_summary(self.out, rows)
+        except Exception as err:              # the status file must still be written
+            error += f" (summary of the finished runs failed too: {err})"
+        fields = {"error": error, "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+        if trace:
+            fields["traceback"] = trace
+        if self.failures:
+            fields["failed_runs"] = self.failures
+        results.write_status(self.out, status, **fields)
+
+    def _one_run(self, net, variant: Variant, strategy: str, rep: int, bars, steps: int):
+        run = results.run_dir(self.out, variant.name, strategy, rep)
+        run.mkdir(parents=True)
+        task = bars.add_task(f"  {strategy}: steps of all ranks", total=steps)
+
+        def progress(steps_done: dict):
+            bars.update(task, completed=sum(steps_done.values()))
+
+        job = ina_job(net, self.plan) if strategy == "ina" else nullcontext()
+        try:
+            with job, LinkSampler(net.switch_interfaces(), run / results.LINKS):
+                result = self._run_workers()(net, self.plan.workers, strategy,
+                                             worker_args(self.plan, strategy), run,
+                                             self.plan.spec.timeouts.run, progress=progress,
+                                             server_host=self.plan.server)
+        finally:
+            bars.remove_task(task)
+        error = run_error(result)
+        if error:
+            self.failures.append(f"{variant.name}/{strategy}/rep{rep}: {error}")
+            self.console.print(f"[red]{variant.name} {strategy} repetition {rep + 1} failed:[/] "
+                               f"{error}")
+
+
+def run_error(result) -> str | None:
+    """Why a launcher result failed, or None when every rank finished."""
+    if result.ok:
+        return None
+    return result.reason or "a worker failed; see the run's logs/"
+
+
+def summary_table(rows: list[dict]):
+    from rich.table import Table
+    table = Table(title="experiment summary (per worker and step)")
+    for header in ("variant", "strategy", "bottleneck nominal", "emulated", "step time",
+                   "compute", "exposed comm", "sent (nominal)", "memory (nominal)"):
+        table.add_column(header, justify="left" if header in ("variant", "strategy")
+                         else "right")
+
+    def dur(v):
+        return format_duration(v) if v is not None else "-"
+
+    for r in rows:
+        memory = [r.get(f"mem_{k}_nominal_B") for k in ("params", "grads", "optim")]
+        table.add_row(
+            r["variant"], r["strategy"],
+            format_rate(r["bottleneck_nominal_bps"]) if r.get("bottleneck_nominal_bps") else "-",
+            format_rate(r["bottleneck_emulated_bps"]) if r.get("bottleneck_emulated_bps")
+            else "-",
+            dur(r.get("step_time_s")), dur(r.get("compute_s")), dur(r.get("exposed_comm_s")),
+            format_size(r["sent_per_step_nominal_B"])
+            if r.get("sent_per_step_nominal_B") is not None else "-",
+            format_size(sum(m for m in memory if m)) if any(memory) else "-")
+    return table
+
+
+def main(args) -> int:
+    plan = load_experiment(args.experiment)
+    check_presets(plan)
+    out = Path(args.output) if args.output else \
+        Path("results") / f"{plan.spec.name}-{time.strftime('%Y%m%d-%H%M%S')}"
+    from testbed.net.probe import probe, render
+    caps = probe()
+    if not caps.root:
+        raise TrainetError("trainet run needs root (network namespaces, tc); run it with sudo")
+    if not caps.mininet:
+        raise TrainetError("trainet run needs Mininet; install it (vagrant/install.sh)")
+    print(render(caps), flush=True)
+    return Runner(plan, out, caps=caps).run()

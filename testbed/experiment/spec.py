@@ -1,0 +1,313 @@
+"""Experiment files: a fabric, a training workload, the strategies to compare and the
+link variations to sweep.
+
+::
+
+    name: demo
+    topology:                       # a topology file (relative to this file), a
+      generator: {name: star, workers: 3, nic: roce-100g}    # generator, or an inline
+      program: ../p4/basic.p4       # spec (hosts, switches, links)
+    workers: [w1, w2, w3]           # default: the topology's hosts of role worker; the
+                                    # strategy ps runs its server on a host of role server
+    workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, device: a100, steps: 5}
+    strategies: [ddp, zero3]
+    sweep:                          # every combination becomes one variant
+      bandwidth: [100Gbit, 200Gbit] # nominal rate of every link
+      nic: [roce-100g]              # NIC profile of every host
+      loss: [0, 0.1]                # percent, every link
+      delay: [0s, 1ms]              # one-way, every link
+    repetitions: 1
+    scale: 1e-4                     # co-scaling factor; default: the topology's
+    pcap: false                     # switch captures (read by trainet inspect / report)
+    ina: {aggregator: 10.0.255.1, job: 1, slots: 32}    # strategy ina (switch: ina.p4)
+    timeouts: {bring_up: 120s, run: 600s}
+
+Every error names the file, line and column and the field path (``sweep.bandwidth[1]``),
+including errors inside an inline or generated topology.
+"""
+from __future__ import annotations
+
+import ipaddress
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import Field, ValidationError, field_validator, model_validator
+
+from testbed.topology import profiles
+from testbed.topology.base import Spec
+from testbed.topology.errors import Issue, TopologyError, from_validation
+from testbed.topology.load import _generated, load_topology, parse_yaml
+from testbed.topology.spec import Duration, Rate, Topology
+from testbed.units import duration_text, rate_text
+
+STRATEGIES = ("ddp", "zero3", "ps", "ina")
+
+
+class Workload(Spec):
+    model: Literal["gpt", "mlp"] = "gpt"
+    mode: Literal["shadow", "real"] = "shadow"
+    shadow_model: str | None = None     # preset of the model a shadow run stands for
+    device: str | None = None           # preset of the accelerator whose compute is modeled
+    steps: int = Field(default=5, ge=1)
+    batch: int | None = Field(default=None, ge=1)     # per worker
+
+    @model_validator(mode="after")
+    def _shadow_only(self):
+        if self.mode == "real" and (self.shadow_model or self.device):
+            raise ValueError("shadow_model and device describe a shadow run; drop them or "
+                             "set mode: shadow")
+        return self
+
+
+class Sweep(Spec):
+    bandwidth: list[Rate] | None = Field(default=None, min_length=1)
+    nic: list[str] | None = Field(default=None, min_length=1)
+    loss: list[Annotated[float, Field(ge=0, le=100)]] | None = Field(default=None, min_length=1)
+    delay: list[Duration] | None = Field(default=None, min_length=1)
+
+    @field_validator("nic")
+    @classmethod
+    def _known_nics(cls, value):
+        for name in value or []:
+            if name not in profiles.NIC_PROFILES:
+                raise ValueError(f"unknown NIC profile {name!r}; allowed: "
+                                 f"{', '.join(profiles.NIC_PROFILES)}")
+        return value
+
+
+class Timeouts(Spec):
+    bring_up: Duration = 120.0
+    run: Duration = 600.0          # one strategy on one variant
+
+
+class InaJob(Spec):
+    """The in-network aggregation job of strategy ``ina``: before each ina run the runner
+    sets it up on ``switch`` (which must run p4/ina.p4) with the workers in rank order,
+    and tears it down after, so every run starts from clean slots."""
+
+    switch: str | None = None               # default: the topology's only switch
+    aggregator: ipaddress.IPv4Address = ipaddress.IPv4Address("10.0.255.1")
+    job: int = Field(default=1, ge=0, le=255)
+    slots: int = Field(default=32, ge=1, le=1024)
+
+
+class Experiment(Spec):
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    description: str = ""
+    topology: str | dict
+    workers: list[str] | None = Field(default=None, min_length=1)
+    workload: Workload = Field(default_factory=Workload)
+    strategies: list[Literal[STRATEGIES]] = Field(min_length=1)
+    sweep: Sweep = Field(default_factory=Sweep)
+    repetitions: int = Field(default=1, ge=1)
+    scale: float | None = Field(default=None, gt=0, le=1)
+    pcap: bool = False
+    ina: InaJob = Field(default_factory=InaJob)
+    timeouts: Timeouts = Field(default_factory=Timeouts)
+
+    @field_validator("strategies")
+    @classmethod
+    def _unique(cls, value):
+        if len(set(value)) != len(value):
+            raise ValueError(f"{value}: each strategy once")
+        return value
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One point of the sweep: a name for directories and tables, and the overrides."""
+
+    name: str
+    bandwidth_bps: float | None = None
+    nic: str | None = None
+    loss_pct: float | None = None
+    delay_s: float | None = None
+
+    def overrides(self) -> dict:
+        return {k: v for k, v in (("bandwidth_bps", self.bandwidth_bps), ("nic", self.nic),
+                                  ("loss_pct", self.loss_pct), ("delay_s", self.delay_s))
+                if v is not None}
+
+    def apply(self, topology: Topology) -> Topology:
+        """The topology with this variant's NIC on every host and its link values on every
+        link (they win over profiles and NICs)."""
+        data = topology.model_dump(mode="json")
+        for host in data["hosts"]:
+            if self.nic is not None:
+                host["nic"] = self.nic
+                host.pop("bw", None)
+        for link in data["links"]:
+            if self.bandwidth_bps is not None:
+                link["bw"] = rate_text(self.bandwidth_bps)
+            if self.loss_pct is not None:
+                link["loss"] = self.loss_pct
+            if self.delay_s is not None:
+                link["delay"] = duration_text(self.delay_s)
+        return Topology.from_data(data)
+
+
+@dataclass
+class ExperimentPlan:
+    """A validated experiment: its spec, where it came from, the base topology."""
+
+    spec: Experiment
+    source: str
+    topology: Topology
+    workers: list[str]
+    server: str | None = None       # parameter-server host (strategy ps)
+    marks: dict = field(default_factory=dict)     # field path -> (line, column) in source
+    ina_job: dict | None = None     # strategy ina: the job, as controllers.ina reads it
+
+    @property
+    def scale(self) -> float:
+        return self.topology.scale
+
+    def variants(self) -> list[Variant]:
+        axes = [(key, values) for key, values in (
+            ("bandwidth", self.spec.sweep.bandwidth), ("nic", self.spec.sweep.nic),
+            ("loss", self.spec.sweep.loss), ("delay", self.spec.sweep.delay)) if values]
+        if not axes:
+            return [Variant("base")]
+        out = []
+        for combo in itertools.product(*(values for _, values in axes)):
+            picked = dict(zip((key for key, _ in axes), combo))
+            parts = []
+            for key, value in picked.items():
+                text = {"bandwidth": rate_text, "delay": duration_text}.get(key, str)(value)
+                parts.append(f"{key}-{text}" if key != "loss" else f"loss-{value:g}pct")
+            out.append(Variant("_".join(parts), bandwidth_bps=picked.get("bandwidth"),
+                               nic=picked.get("nic"), loss_pct=picked.get("loss"),
+                               delay_s=picked.get("delay")))
+        return out
+
+
+def load_experiment(path: str | Path) -> ExperimentPlan:
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise TopologyError([Issue((), f"cannot read the experiment file: {e.strerror}")],
+                            str(path)) from None
+    data, marks = parse_yaml(text, str(path))
+    if not isinstance(data, dict):
+        raise TopologyError([Issue((), "an experiment file is a mapping with name, topology, "
+                                   "workload and strategies")], str(path))
+    try:
+        spec = Experiment.model_validate(data)
+        topology = _topology(spec, path.resolve().parent)
+        workers = _workers(spec, topology)
+        server = _server(spec, topology, workers)
+        ina_job = _ina_job(spec, topology, workers)
+    except ValidationError as e:
+        raise from_validation(e).located(str(path), marks) from None
+    except TopologyError as e:
+        if e.source:                   # located already, in the topology's own file
+            raise
+        raise e.located(str(path), marks) from None
+    return ExperimentPlan(spec, str(path), topology, workers, server, marks, ina_job)
+
+
+def _topology(spec: Experiment, base_dir: Path) -> Topology:
+    ref = spec.topology
+    if isinstance(ref, str):
+        file = Path(ref) if Path(ref).is_absolute() else base_dir / ref
+        if not file.is_file():
+            raise TopologyError([Issue(("topology",), f"topology file {ref!r} not found; give "
+                                       f"a path relative to {base_dir} or an absolute one")])
+        topology = load_topology(file)
+    else:
+        data = dict(ref)
+        try:
+            if "generator" in data:
+                data = _generated(data)
+            topology = Topology.from_data(data, base_dir=base_dir)
+        except TopologyError as e:
+            raise TopologyError([Issue(("topology",) + i.path, i.message)
+                                 for i in e.issues]) from None
+    if spec.scale is not None:
+        topology = Topology.from_data({**topology.model_dump(mode="json"), "scale": spec.scale})
+    return topology
+
+
+def _workers(spec: Experiment, topology: Topology) -> list[str]:
+    hosts = {h.name: h for h in topology.hosts}
+    if spec.workers is None:
+        names = [h.name for h in topology.hosts if h.role == "worker"]
+        if not names:
+            raise TopologyError([Issue(("topology",), "the topology has no host of role "
+                                       "worker; give the worker hosts in workers: [...]")])
+        return names
+    for i, name in enumerate(spec.workers):
+        if name not in hosts:
+            raise TopologyError([Issue(("workers", i), f"{name!r} is not a host of the "
+                                       f"topology; hosts: {', '.join(hosts)}")])
+    if len(set(spec.workers)) != len(spec.workers):
+        raise TopologyError([Issue(("workers",), "each worker host once")])
+    return list(spec.workers)
+
+
+def _server(spec: Experiment, topology: Topology, workers: list[str]) -> str | None:
+    if "ps" not in spec.strategies:
+        return None
+    servers = [h.name for h in topology.hosts if h.role == "server" and h.name not in workers]
+    if not servers:
+        raise TopologyError([Issue(("strategies", spec.strategies.index("ps")),
+                                   "strategy ps needs a host of role server that is not a "
+                                   "worker; e.g. generator: {name: star, servers: 1}")])
+    return servers[0]
+
+
+def _ina_job(spec: Experiment, topology: Topology, workers: list[str]) -> dict | None:
+    """Worker ``rank`` of the job is the rank-th worker host, on its port of the switch."""
+    if "ina" not in spec.strategies:
+        return None
+    switches = [s.name for s in topology.switches]
+    name = spec.ina.switch
+    if name is None:
+        if len(switches) != 1:
+            raise TopologyError([Issue(("ina",), "the topology has several switches; name "
+                                       "the one that aggregates in ina: {switch: NAME}")])
+        name = switches[0]
+    elif name not in switches:
+        raise TopologyError([Issue(("ina", "switch"), f"{name!r} is not a switch of the "
+                                   f"topology; switches: {', '.join(switches)}")])
+    port_of = {}
+    for link in topology.links:
+        a, b = topology.endpoints(link)
+        for host, sw in ((a, b), (b, a)):
+            if host.port is None and sw.node == name:
+                port_of[host.node] = sw.port
+    job_workers = []
+    for rank, host_name in enumerate(workers):
+        if host_name not in port_of:
+            raise TopologyError([Issue(("ina", "switch"), f"worker {host_name} is not linked "
+                                       f"to {name}; strategy ina aggregates on one switch "
+                                       "that every worker is attached to")])
+        host = topology.host(host_name)
+        if host.mac is None:
+            raise TopologyError([Issue(("topology",), f"strategy ina needs the mac of "
+                                       f"worker {host_name}; give every worker host a mac")])
+        job_workers.append({"worker_id": rank, "port": port_of[host_name], "mac": host.mac,
+                            "ip": str(host.ip.ip)})
+    return {"switch": name, "job_id": spec.ina.job, "aggregator_ip": str(spec.ina.aggregator),
+            "slot_count": spec.ina.slots, "workers": job_workers}
+
+
+def check_presets(plan: ExperimentPlan) -> None:
+    """The shadow model and device presets exist (hosts.shadow knows them; it imports
+    torch, so this runs before a run rather than on every load)."""
+    from hosts import shadow
+    from testbed.errors import TrainetError
+    w = plan.spec.workload
+    for name, value, check in (("shadow_model", w.shadow_model, shadow.shadow_model),
+                               ("device", w.device, shadow.device)):
+        if value is None:
+            continue
+        try:
+            check(value)
+        except TrainetError as e:
+            message = f"{value!r} is unknown; {str(e).split(': ', 1)[-1]}"
+            raise TopologyError([Issue(("workload", name), message)]).located(
+                plan.source, plan.marks) from None

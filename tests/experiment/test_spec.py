@@ -1,0 +1,230 @@
+"""Experiment files: topology forms, sweeps, and errors with file:line:col and field path."""
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from testbed.experiment.spec import load_experiment
+from testbed.topology.errors import TopologyError
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def write(tmp_path, text, name="exp.yaml"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def error_of(path) -> str:
+    with pytest.raises(TopologyError) as info:
+        load_experiment(path)
+    return str(info.value)
+
+
+def test_generator_topology_and_sweep_variants(tmp_path):
+    plan = load_experiment(write(tmp_path, """\
+        name: bw
+        topology:
+          generator: {name: star, workers: 3, nic: roce-100g}
+        workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, device: a100, steps: 5}
+        strategies: [ddp, zero3]
+        sweep:
+          bandwidth: [100Gbit, 200Gbit]
+          loss: [0, 0.5]
+        scale: 1e-4
+        """))
+    assert plan.workers == ["w1", "w2", "w3"]
+    assert plan.scale == 1e-4
+    names = [v.name for v in plan.variants()]
+    assert names == ["bandwidth-100Gbit_loss-0pct", "bandwidth-100Gbit_loss-0.5pct",
+                     "bandwidth-200Gbit_loss-0pct", "bandwidth-200Gbit_loss-0.5pct"]
+    topo = plan.variants()[3].apply(plan.topology)
+    params = [topo.link_params(link) for link in topo.links]
+    assert {p.bw_bps for p in params} == {200e9}
+    assert {p.loss_pct for p in params} == {0.5}
+    assert [p.emulated(topo.scale).bw_bps for p in params] == pytest.approx([20e6] * 3)
+    # the base topology is untouched: 100 Gb/s from the NIC profile, no loss
+    assert {plan.topology.link_params(link).bw_bps for link in plan.topology.links} == {100e9}
+
+
+def test_nic_sweep_replaces_every_hosts_nic(tmp_path):
+    plan = load_experiment(write(tmp_path, """\
+        name: nic
+        topology: {generator: {name: star, workers: 2}}
+        strategies: [ddp]
+        sweep: {nic: [eth-25g-tcp, roce-200g]}
+        """))
+    variant = plan.variants()[1]
+    assert variant.name == "nic-roce-200g"
+    topo = variant.apply(plan.topology)
+    assert {h.nic for h in topo.hosts} == {"roce-200g"}
+    assert {topo.link_params(link).bw_bps for link in topo.links} == {200e9}
+
+
+def test_topology_file_inline_and_explicit_workers(tmp_path):
+    plan = load_experiment(write(tmp_path, f"""\
+        name: file
+        topology: {REPO}/experiments/topologies/star-8.yaml
+        workers: [w1, w2]
+        strategies: [ddp]
+        """))
+    assert plan.workers == ["w1", "w2"] and len(plan.topology.hosts) == 8
+    assert [v.name for v in plan.variants()] == ["base"]
+    inline = load_experiment(write(tmp_path, """\
+        name: inline
+        topology:
+          hosts:
+            - {name: a, ip: 10.0.0.1/24, mac: "08:00:00:00:00:01"}
+            - {name: b, ip: 10.0.0.2/24, mac: "08:00:00:00:00:02"}
+          switches: [{name: s1}]
+          links: [[a, s1-p1], [b, s1-p2]]
+        strategies: [ddp]
+        """, "inline.yaml"))
+    assert inline.workers == ["a", "b"]
+
+
+def test_errors_name_file_line_and_field(tmp_path):
+    path = write(tmp_path, """\
+        name: bad
+        topology: {generator: {name: star, workers: 2}}
+        strategies: [ddp, zero4]
+        sweep:
+          bandwidth: [100Gbit, 200Gbt]
+        """)
+    text = error_of(path)
+    assert f"{path}:3:19: strategies[1]: Input should be 'ddp', 'zero3', 'ps' or 'ina'" in text
+    assert f"{path}:5:24: sweep.bandwidth[1]: '200Gbt' is not a bit rate" in text
+
+
+def test_errors_inside_the_topology_are_located_in_the_experiment(tmp_path):
+    path = write(tmp_path, """\
+        name: bad
+        topology:
+          generator: {name: star, workers: 0}
+        strategies: [ddp]
+        """)
+    assert f"{path}:3:27: topology.generator.workers: Input should be greater than or " \
+           "equal to 1 (got 0)" in error_of(path)
+    path = write(tmp_path, """\
+        name: bad
+        topology:
+          hosts:
+            - {name: a, ip: 10.0.0.1}
+          switches: [{name: s1}]
+          links: [[a, s1-p1]]
+        strategies: [ddp]
+        """)
+    assert f"{path}:4:17: topology.hosts[0].ip: '10.0.0.1' is not address/prefix" \
+        in error_of(path)
+
+
+def test_unknown_keys_workers_and_missing_files(tmp_path):
+    path = write(tmp_path, """\
+        name: bad
+        topology: {generator: {name: star, workers: 2}}
+        strategies: [ddp]
+        workload: {steps: 3, stepz: 4}
+        """)
+    assert f"{path}:4:22: workload.stepz: unknown field 'stepz'" in error_of(path)
+    path = write(tmp_path, """\
+        name: bad
+        topology: {generator: {name: star, workers: 2}}
+        workers: [w1, w9]
+        strategies: [ddp]
+        """)
+    assert f"{path}:3:15: workers[1]: 'w9' is not a host of the topology" in error_of(path)
+    path = write(tmp_path, """\
+        name: bad
+        topology: nowhere.yaml
+        strategies: [ddp]
+        """)
+    assert f"{path}:2:1: topology: topology file 'nowhere.yaml' not found" in error_of(path)
+    path = write(tmp_path, """\
+        name: bad
+        topology: {generator: {name: star}}
+        workload: {mode: real, shadow_model: gpt-1.3b}
+        strategies: [ddp]
+        """)
+    assert f"{path}:3:1: workload: shadow_model and device describe a shadow run" \
+        in error_of(path)
+
+
+def test_errors_in_a_topology_file_point_into_that_file(tmp_path):
+    topo = write(tmp_path, """\
+        name: t
+        generator: {name: star, workers: 2, nic: warp-drive}
+        """, "topo.yaml")
+    path = write(tmp_path, """\
+        name: e
+        topology: topo.yaml
+        strategies: [ddp]
+        """)
+    assert error_of(path).startswith(f"{topo}:")
+
+
+def test_parameter_server_needs_a_server_host(tmp_path):
+    path = write(tmp_path, """\
+        name: ps
+        topology: {generator: {name: star, workers: 2}}
+        strategies: [ddp, ps]
+        """)
+    assert f"{path}:3:19: strategies[1]: strategy ps needs a host of role server" \
+        in error_of(path)
+    plan = load_experiment(write(tmp_path, """\
+        name: ps
+        topology: {generator: {name: star, workers: 2, servers: 1}}
+        strategies: [ddp, ps]
+        """))
+    assert (plan.workers, plan.server) == (["w1", "w2"], "srv1")
+
+
+@pytest.mark.slow
+def test_unknown_presets_are_located_before_a_run(tmp_path, capsys):
+    from testbed.cli import main
+    path = write(tmp_path, """\
+        name: presets
+        topology: {generator: {name: star, workers: 2}}
+        workload: {mode: shadow, shadow_model: gpt-9b, device: a100}
+        strategies: [ddp]
+        """)
+    assert main(["run", str(path), "-o", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:3:26: workload.shadow_model: 'gpt-9b' is unknown; choose gpt-1.3b" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_ina_job_lists_the_workers_in_rank_order_on_their_switch_ports(tmp_path):
+    plan = load_experiment(write(tmp_path, f"""\
+        name: ina
+        topology:
+          generator: {{name: star, workers: 3, servers: 1}}
+          program: {REPO}/p4/ina.p4
+        workers: [w3, w1]
+        strategies: [ina, ddp]
+        ina: {{aggregator: 10.0.255.9, job: 4, slots: 16}}
+        """))
+    assert plan.ina_job == {
+        "switch": "s1", "job_id": 4, "aggregator_ip": "10.0.255.9", "slot_count": 16,
+        "workers": [{"worker_id": 0, "port": 3, "mac": "08:00:00:00:01:03", "ip": "10.0.1.3"},
+                    {"worker_id": 1, "port": 1, "mac": "08:00:00:00:01:01", "ip": "10.0.1.1"}]}
+    from testbed.experiment.runner import worker_args
+    assert worker_args(plan, "ina")["ina_aggregator"] == "10.0.255.9"
+    assert "ina_job" not in worker_args(plan, "ddp")
+
+
+def test_ina_needs_one_switch_all_workers_hang_off(tmp_path):
+    path = write(tmp_path, """\
+        name: ina
+        topology: {generator: {name: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 1}}
+        strategies: [ina]
+        """)
+    assert f"{path}:1:1: ina: the topology has several switches; name the one" \
+        in error_of(path)
+    path = write(tmp_path, """\
+        name: ina
+        topology: {generator: {name: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 1}}
+        strategies: [ina]
+        ina: {switch: leaf1}
+        """)
+    assert f"{path}:4:7: ina.switch: worker h2 is not linked to leaf1" in error_of(path)

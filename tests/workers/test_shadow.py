@@ -1,0 +1,68 @@
+"""Shadow mode: the volume and compute models, and shadow strategies moving the
+co-scaled volume through the real collectives."""
+import pytest
+
+from hosts import shadow
+from hosts.strategies.comm import Comm
+from ranks import run_ranks
+from testbed.errors import TrainetError
+
+
+def test_volumes_per_worker_follow_the_collectives():
+    m = shadow.model_bytes(1.3e9)
+    assert m == 2.6e9                                          # bf16
+    assert shadow.volume_bytes("ddp", m, 4) == (3.9e9, 3.9e9)          # 2 (N-1)/N M
+    assert shadow.volume_bytes("zero3", m, 4) == pytest.approx((5.85e9, 5.85e9))  # 3 (N-1)/N M
+    assert shadow.volume_bytes("ps", m, 4) == (2.6e9, 2.6e9)   # push M, pull M
+    assert shadow.volume_bytes("ina", m, 4) == (5.2e9, 5.2e9)   # int32 lanes, out and back
+    with pytest.raises(TrainetError, match="choose ddp, zero3, ps or ina"):
+        shadow.volume_bytes("ring", m, 4)
+
+
+def test_compute_model():
+    a100 = shadow.device("a100")
+    # 6 x 1.3e9 params x 2048 tokens / (312e12 FLOP/s x 0.4)
+    assert shadow.compute_time_s(1.3e9, 2048, a100, 0.4) == pytest.approx(0.128, rel=1e-3)
+    h100 = shadow.device("h100")
+    assert shadow.compute_time_s(175e9, 2048, h100, 0.5) == pytest.approx(4.348, rel=1e-3)
+    assert shadow.device("mi250x-gcd").peak_flops == 191.5e12
+    with pytest.raises(TrainetError, match="in \\(0, 1\\]"):
+        shadow.compute_time_s(1e9, 1, a100, 1.5)
+    with pytest.raises(TrainetError, match="choose one of a100, h100, mi250x-gcd"):
+        shadow.device("v100")
+
+
+def test_model_presets_and_custom_counts():
+    assert shadow.shadow_model("gpt-20b").params == 20e9
+    assert shadow.shadow_model("gpt-175b").params == 175e9
+    assert shadow.shadow_model("custom:6.7B").params == 6.7e9
+    assert shadow.shadow_model("custom:3e8").params == 3e8
+    with pytest.raises(TrainetError, match="custom:PARAMS"):
+        shadow.shadow_model("gpt-7b")
+
+
+def test_nominal_memory_per_worker():
+    ddp = shadow.nominal_memory("ddp", 1e9, 4)
+    zero3 = shadow.nominal_memory("zero3", 1e9, 4)
+    assert (ddp.params_bytes, ddp.grads_bytes, ddp.optimizer_bytes) == (2e9, 2e9, 12e9)
+    assert (zero3.params_bytes, zero3.grads_bytes, zero3.optimizer_bytes) == (5e8, 5e8, 3e9)
+    assert shadow.nominal_memory("ps", 1e9, 4).optimizer_bytes == 0
+
+
+@pytest.mark.parametrize("strategy,factor", [("ddp", 2), ("zero3", 3)])
+def test_shadow_step_moves_the_scaled_volume_and_sleeps_the_compute(strategy, factor):
+    world, scale = 2, 1e-3
+    target = shadow.shadow_model("custom:2e7")                 # M = 40 MB nominal
+    dev = shadow.Device("slow", 6 * 2e7 * 2048 / 0.08, "a device computing a step in 80 ms")
+
+    def body(comm: Comm):
+        s = shadow.SHADOWS[strategy](comm, target, dev, batch=1, scale=scale, mfu=1.0)
+        s.setup()
+        return [s.step(None) for _ in range(2)][-1]
+
+    for m in run_ranks(world, body):
+        nominal = shadow.volume_bytes(strategy, shadow.model_bytes(target.params), world)[0]
+        assert m.logical_sent_bytes == pytest.approx(nominal * scale, rel=0.01)
+        assert factor * 0.5 * 40e6 * scale == pytest.approx(m.logical_sent_bytes, rel=0.01)
+        assert m.compute_s >= 0.08
+        assert m.loss is None
