@@ -222,7 +222,7 @@ def capture_summaries(root: Path, config: dict) -> list[tuple[str, dict]]:
     from testbed.experiment.inspect import read_capture, summarize
     out = []
     for variant in config["variants"]:
-        pcaps = sorted((root / "variants" / variant["name"] / "net" / "pcap").rglob("*.pcap"))
+        pcaps = sorted((root / "variants" / variant["name"] / "net" / "pcaps").rglob("*.pcap"))
         if pcaps:
             summary = summarize([read_capture(p) for p in pcaps])
             if summary["jobs"]:

@@ -9,7 +9,7 @@
       environment.json       versions, machine, capability probe, shaping plan
       summary.csv            one row per variant x strategy
       variants/V/topology.yaml   the variant's resolved topology
-      variants/V/net/        the network's logs/ and pcap/ (switch captures)
+      variants/V/net/        the network's logs/ and pcaps/ (IFACE_in.pcap, IFACE_out.pcap)
       runs/V/S/repR/         one run: per-rank metrics (*.jsonl), logs, links.csv
       report.md, plots/      written by ``trainet report``
 

@@ -3,7 +3,7 @@
 * ``tables s1``: every table entry of s1, read back over P4Runtime;
 * ``shape s1-eth1 rate=10mbit delay=5ms jitter=1ms loss=1%``: change a link's shaping;
 * ``pcap on|off [iface]``: capture an interface (default: every switch port) to
-  ``<results>/pcap/<iface>.pcap``.
+  ``<results>/pcaps/<iface>.pcap`` (tcpdump, both directions).
 """
 from __future__ import annotations
 
@@ -159,7 +159,7 @@ class TrainetCLI(CLI):
         self._run(action)
 
     def _start_captures(self, ifaces) -> None:
-        out_dir = self.network.results_dir / "pcap"
+        out_dir = self.network.results_dir / "pcaps"
         out_dir.mkdir(parents=True, exist_ok=True)
         for iface in ifaces:
             if iface in self.captures:

@@ -61,7 +61,7 @@ class P4Switch(Switch):
         self.run_id = run_id
         self.process: subprocess.Popen | None = None
         self.log_path = self.results_dir / "logs" / f"{name}.log"
-        self.pcap_dir = self.results_dir / "pcap" / name
+        self.pcap_dir = self.results_dir / "pcaps"
 
     @property
     def grpc_address(self) -> str:

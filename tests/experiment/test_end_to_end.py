@@ -152,7 +152,7 @@ def test_inspect_captures_of_an_ina_all_reduce(tmp_path):
             "workers": [vars(w) for w in job.workers]}]})
         reports = bench.run_on_hosts(net, bench.ina_commands(
             workers, elements, rounds=rounds, slots=slots, seed=3), timeout_s=240)
-    captures = [read_capture(p) for p in sorted((tmp_path / "pcap" / "s8").glob("*.pcap"))]
+    captures = [read_capture(p) for p in sorted((tmp_path / "pcaps").glob("s8-*.pcap"))]
     summary = summarize(captures)
     (job_summary,) = summary["jobs"]
     chunks = rounds * (1 + -(-elements // ina.LANES))     # an exponent chunk per round

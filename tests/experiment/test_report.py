@@ -122,7 +122,7 @@ def test_ina_traffic_in_switch_captures_is_summarized(root):
     retx = [pkt(0.5, "10.0.0.2", agg, 1, ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT, 7)]
     res = [pkt(0.01 * c + 0.004, agg, f"10.0.0.{w + 1}", 1, ina.FLAG_RESULT, c)
            for c in range(8) for w in range(2)]
-    pcap_dir = root / "variants" / "bandwidth-200Gbit" / "net" / "pcap" / "s1"
+    pcap_dir = root / "variants" / "bandwidth-200Gbit" / "net" / "pcaps"
     pcap_dir.mkdir(parents=True)
     wrpcap(str(pcap_dir / "s1-eth1_in.pcap"), grads + retx)
     wrpcap(str(pcap_dir / "s1-eth1_out.pcap"), res)
