@@ -11,6 +11,7 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 2
 fi
 
+# With recommends: Mininet then brings the Open vSwitch tools its cleanup calls.
 APT_PACKAGES="python3 python3-venv python3-pip mininet iproute2 ethtool tcpdump iperf3 iputils-ping procps tshark"
 missing=""
 for p in $APT_PACKAGES; do
@@ -20,7 +21,7 @@ if [ -n "$missing" ]; then
   echo "[1/3] installing system packages:$missing"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends $missing >/dev/null
+  apt-get install -y -qq $missing >/dev/null
 else
   echo "[1/3] system packages present"
 fi
