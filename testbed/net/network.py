@@ -125,7 +125,7 @@ class Network:
             shapes_at[(link.b, link.b_port)] = b
         for h in self.plan.hosts:
             self.net.addHost(h.name, ip=h.ip, mac=h.mac)
-        for s in self.plan.switches:
+        for index, s in enumerate(self.plan.switches, start=1):
             if s.kind == "bmv2" and not self.caps.bmv2:
                 self.log(f"note: {s.name} asks for BMv2, which is not installed; it runs the "
                          "software switch")
@@ -134,7 +134,10 @@ class Network:
             switch_shapes = {port: shaping.switch_shape_text(side)
                              for (node, port), side in shapes_at.items()
                              if node == s.name and side.switch_shaped}
-            self.net.addSwitch(s.name, cls=cls, p4_path=s.p4, grpc_port=s.grpc_port,
+            # Mininet derives a datapath id from the digits of a switch's name and refuses
+            # names without any ("spine"); P4 switches do not use it, so give one.
+            self.net.addSwitch(s.name, cls=cls, dpid=f"{index:016x}", p4_path=s.p4,
+                               grpc_port=s.grpc_port,
                                device_id=s.device_id, cpu_port=s.cpu_port,
                                results_dir=str(self.results_dir), pcap=self.pcap,
                                shapes=switch_shapes, run_id=self.state.run_id)

@@ -58,6 +58,18 @@ def test_generated_star_pings_all(tmp_path, nothing_left):
         assert len(net.net.hosts) == 4
 
 
+def test_switch_name_without_digits_comes_up(tmp_path, nothing_left):
+    from testbed.topology.generators import star
+    plan = plan_from_topology(star(workers=2), "star")
+    old = plan.switches[0].name
+    plan.switches[0].name = "spine"
+    for link in plan.links:
+        link.a, link.b = ("spine" if n == old else n for n in (link.a, link.b))
+    use_free_ports(plan, prefix="tx")
+    with Network(plan, tmp_path) as net:
+        assert net.net.pingAll(timeout=2) == 0.0
+
+
 def test_kernel_rate_shaping_holds_tcp_to_the_configured_rate(tmp_path, nothing_left):
     plan = bench._plan(bench._pair(bw="20Mbit"))
     use_free_ports(plan)
