@@ -71,6 +71,10 @@ class JobStream:
 
 
 class Exchange:
+    # the flag of the packets that answer a chunk: the sum (ina.p4) or, for a LuWu
+    # gradient job (luwu.p4), the optimizer node's parameters
+    answer_flag = ina.FLAG_RESULT
+
     def __init__(self, stream: JobStream, lanes: np.ndarray, exponent: int):
         if lanes.ndim != 2 or lanes.shape[1] != ina.LANES:
             raise ValueError(f"lanes must have shape (chunks, {ina.LANES}), got {lanes.shape}")
@@ -129,7 +133,7 @@ class Exchange:
         except ValueError:
             return []
         i = (header.chunk - self.first) & 0xFFFFFFFF
-        if (header.job_id != self.stream.job_id or not header.flags & ina.FLAG_RESULT
+        if (header.job_id != self.stream.job_id or not header.flags & self.answer_flag
                 or i >= self.n or i not in self._deadline):
             return []                 # not ours, or a duplicate of a result we have
         del self._deadline[i]

@@ -28,7 +28,7 @@ import torch
 
 from testbed.errors import TrainetError
 
-STRATEGIES = ("ddp", "zero3", "ps", "ina")
+STRATEGIES = ("ddp", "zero3", "ps", "ina", "luwu")
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -55,8 +55,11 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="co-scaling factor of the links and volumes (shadow mode)")
     p.add_argument("--ps", metavar="ADDR:PORT", help="parameter server (strategy ps)")
     p.add_argument("--ina-aggregator", metavar="ADDR",
-                   help="the switch's aggregator address (strategy ina)")
-    p.add_argument("--ina-job", type=int, default=1, help="INA job id (strategy ina)")
+                   help="the switch's aggregator address (strategies ina, luwu)")
+    p.add_argument("--ina-job", type=int, default=1,
+                   help="INA job id (strategy ina), LuWu gradient job id (strategy luwu)")
+    p.add_argument("--luwu-exponent-job", type=int,
+                   help="the LuWu job's INA exponent job id (default: --ina-job + 1)")
     p.add_argument("--ina-slots", type=int, default=32,
                    help="aggregation slots of the job (strategy ina)")
     p.add_argument("--timeout", type=float, default=30.0,
@@ -149,6 +152,12 @@ def make_strategy(args, comm):
     if args.strategy == "ps":
         from hosts.strategies.ps import ParameterServer
         return ParameterServer(comm, _ps(args), args.timeout, lr=args.lr)
+    if args.strategy == "luwu":
+        from hosts.strategies.luwu import Luwu
+        exponent_job = (args.luwu_exponent_job if args.luwu_exponent_job is not None
+                        else (args.ina_job + 1) % 256)
+        return Luwu.over_udp(comm, _aggregator(args), args.ina_job, exponent_job,
+                             args.ina_slots, args.timeout)
     from hosts.strategies.ina import InaDDP
     return InaDDP(comm, _aggregator(args), args.ina_job, args.ina_slots, args.timeout,
                   lr=args.lr)
@@ -156,8 +165,9 @@ def make_strategy(args, comm):
 
 def _aggregator(args) -> str:
     if not args.ina_aggregator:
-        raise TrainetError("--strategy ina needs --ina-aggregator ADDR, the switch's "
-                           "aggregator address (and the job set up by controllers/ina.py)")
+        raise TrainetError(f"--strategy {args.strategy} needs --ina-aggregator ADDR, the "
+                           "switch's aggregator address (and the job set up by "
+                           f"controllers/{args.strategy}.py)")
     return args.ina_aggregator
 
 
@@ -197,10 +207,11 @@ def run(args) -> int:
     from hosts.strategies.comm import Comm
     master_host, _ = _split_address(args.master, "--master")
     peer = {"ps": (args.ps or "").rpartition(":")[0],
-            "ina": args.ina_aggregator}.get(args.strategy) or master_host
+            "ina": args.ina_aggregator,
+            "luwu": args.ina_aggregator}.get(args.strategy) or master_host
     me = local_address(peer)
     iface = args.iface or interface_of(me)
-    if args.strategy in ("ps", "ina"):          # no gloo: a server or the switch reduces
+    if args.strategy in ("ps", "ina", "luwu"):  # no gloo: a server or the switch reduces
         comm = Comm(None, args.rank, args.world_size)
     else:
         os.environ.setdefault("GLOO_SOCKET_IFNAME", iface)   # else gloo binds the hostname's

@@ -3,7 +3,11 @@
 ``run_workers(net, hosts, strategy, worker_args, out_dir, timeout_s)`` runs
 ``python -m hosts.worker`` on each host of ``hosts`` (rank = position in the list; rank
 0's address is the rendezvous point) and, for the ``ps`` strategy, the parameter server
-``python -m hosts.param_server`` on ``server_host``. Each process logs to
+``python -m hosts.param_server`` on ``server_host``; for the ``luwu`` strategy,
+``server_host`` is the host of role optimizer and runs the optimizer node
+``python -m hosts.optimizer_node`` (the model, seed, lr and steps of the workers; its
+summary goes to ``<out_dir>/metrics/optimizer.summary.json``, its final parameters to
+``optimizer.params.npy`` there). Each process logs to
 ``<out_dir>/logs/<host>.log``; workers write ``<out_dir>/metrics/rank<R>.jsonl`` (and a
 ``.summary.json`` when they finish).
 
@@ -70,8 +74,9 @@ def _env() -> dict:
 
 
 class _Proc:
-    def __init__(self, net, host: str, cmd: list[str], log_path: Path, rank: int | None):
-        self.host, self.rank = host, rank
+    def __init__(self, net, host: str, cmd: list[str], log_path: Path, rank: int | None,
+                 role: str = "parameter server"):
+        self.host, self.rank, self.role = host, rank, role
         self.log_path = log_path
         self.log = log_path.open("wb")
         self.popen = net.net[host].popen(cmd, stdout=self.log, stderr=subprocess.STDOUT,
@@ -80,7 +85,7 @@ class _Proc:
     @property
     def label(self) -> str:
         return (f"rank {self.rank} ({self.host})" if self.rank is not None
-                else f"parameter server ({self.host})")
+                else f"{self.role} ({self.host})")
 
     def last_error(self) -> str:
         self.log.flush()
@@ -149,6 +154,9 @@ def run_workers(net, hosts: list[str], strategy: str, worker_args: dict, out_dir
     if strategy == "ps" and not server_host:
         raise TrainetError("strategy ps needs a parameter-server host: pass server_host "
                            "(e.g. 'srv1' of a star generated with servers=1)")
+    if strategy == "luwu" and not server_host:
+        raise TrainetError("strategy luwu needs the optimizer node's host: pass "
+                           "server_host, a host of role optimizer")
     port = master_port or random.randint(20000, 29999)
     py = sys.executable
     args = {"timeout": timeout_s, **worker_args}
@@ -165,6 +173,10 @@ def run_workers(net, hosts: list[str], strategy: str, worker_args: dict, out_dir
             procs.append(_Proc(net, server_host, server_cmd,
                                out_dir / "logs" / f"{server_host}.log", None))
             args["ps"] = f"{net.net[server_host].IP()}:{port + 1}"
+        if strategy == "luwu":
+            procs.append(_Proc(net, server_host, optimizer_command(
+                len(hosts), args, net.net[server_host].IP(), out_dir, timeout_s),
+                out_dir / "logs" / f"{server_host}.log", None, "optimizer node"))
         master = f"{net.net[hosts[0]].IP()}:{port}"
         for rank, h in enumerate(hosts):
             cmd = [py, "-m", "hosts.worker", "--rank", str(rank), "--world-size",
@@ -190,6 +202,19 @@ def run_workers(net, hosts: list[str], strategy: str, worker_args: dict, out_dir
     if failed is not None:
         result.dead_rank, result.dead_host = failed.rank, failed.host
     return result
+
+
+def optimizer_command(n_workers: int, worker_args: dict, ip: str, out_dir: Path,
+                      timeout_s: float) -> list[str]:
+    """``hosts.optimizer_node`` for a LuWu job of these workers (their model, seed,
+    sequence length, lr, steps and job id)."""
+    names = {"model": "model", "seed": "seed", "seq": "seq", "lr": "lr", "steps": "steps",
+             "ina_job": "job"}
+    args = {"job": 1, "workers": n_workers, "bind": ip, "timeout": timeout_s,
+            "summary_out": out_dir / "metrics" / "optimizer.summary.json",
+            "params_out": out_dir / "metrics" / "optimizer.params.npy",
+            **{names[k]: v for k, v in worker_args.items() if k in names}}
+    return [sys.executable, "-m", "hosts.optimizer_node"] + _flags(args)
 
 
 def _watch(procs, metrics: _Metrics, timeout_s: float, stop_grace_s: float, progress):

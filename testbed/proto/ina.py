@@ -26,6 +26,7 @@ PAYLOAD_BYTES = HEADER_BYTES + 4 * LANES
 FLAG_GRADIENT = 0x01
 FLAG_RESULT = 0x02
 FLAG_RETRANSMIT = 0x04
+FLAG_PARAMS = 0x08             # p4/luwu.p4: parameters from the optimizer node
 
 SHADOW_BIT = 0x8000            # MSB of the slot field selects the shadow set
 MAX_SLOTS = 0x7FFF             # slot indices a job can name
@@ -37,6 +38,10 @@ DROP_REASONS = ("bad_length", "unknown_job", "bad_type", "bad_worker", "bad_slot
                 "stale", "duplicate")
 # indices of ina.p4's ina_handled counter
 HANDLED_KINDS = ("absorbed", "multicast", "unicast", "upstream", "relayed")
+# p4/luwu.p4's counters: ina.p4's drop reasons plus one, its own handled kinds
+LUWU_DROP_REASONS = DROP_REASONS + ("not_optimizer",)
+LUWU_HANDLED_KINDS = ("absorbed", "multicast", "unicast", "to_optimizer", "reforwarded",
+                      "params_multicast", "params_unicast")
 
 _HEADER = struct.Struct("!BBBBHbBI")
 _LANES_BE = np.dtype(">i4")

@@ -1,0 +1,227 @@
+"""Set up and tear down LuWu jobs on switches running p4/luwu.p4.
+
+A LuWu job is two jobs on one aggregator address: the gradient job (``luwu_aggregate``:
+complete slots go to the optimizer node, its parameter answers are multicast to the
+workers) and an INA exponent job (``ina_aggregate``, set up by :mod:`controllers.ina`)
+through which the workers agree on each bucket's block exponent before pushing it. The
+exponent job takes the slots right after the gradient job's. Set-up installs the
+aggregator address, the gradient job's entry with the optimizer's address, the workers'
+multicast group and egress rewrites, zeroes the slots, and, when the optimizer's switch
+port is given, a /32 route to it (leave the port out where a routing controller already
+routes every host).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from controllers import ina as ctl
+from testbed.p4 import entries as E
+from testbed.proto import ina
+
+ROUTE_TABLE = "MyIngress.ipv4_lpm"
+LUWU_REGISTERS = ctl.SLOT_REGISTERS + ("MyIngress.slot_answered",)
+
+
+@dataclass(frozen=True)
+class Optimizer:
+    ip: str
+    port: int | None = None     # switch port towards it: install a route
+    mac: str | None = None      # its MAC on that port (needed with port)
+
+
+@dataclass
+class LuwuJob:
+    job_id: int
+    aggregator_ip: str
+    workers: list
+    optimizer: Optimizer
+    slot_base: int = 0
+    slot_count: int = 32
+    exponent_job_id: int = 0    # 0: job_id + 1
+    exponent_slots: int = 2
+    where: str = field(default="job", compare=False)
+
+    def gradient_job(self) -> ctl.Job:
+        return ctl.Job(self.job_id, self.aggregator_ip, self.workers, self.slot_base,
+                       self.slot_count, where=self.where)
+
+    def exponent_job(self) -> ctl.Job:
+        return ctl.Job(self.exponent_job_id or (self.job_id + 1) % 256, self.aggregator_ip,
+                       self.workers, self.slot_base + self.slot_count, self.exponent_slots,
+                       where=f"{self.where}.exponent_job")
+
+
+def validate(job: LuwuJob) -> None:
+    ctl.validate(job.gradient_job())
+    ctl.validate(job.exponent_job())
+    ctl._ip(job.optimizer.ip, f"{job.where}.optimizer.ip")
+    if job.optimizer.port is not None:
+        if job.optimizer.mac is None:
+            raise ctl.JobError(f"{job.where}.optimizer.mac: needed with optimizer.port (the "
+                               "route rewrites the destination MAC)")
+        ctl._mac(job.optimizer.mac, f"{job.where}.optimizer.mac")
+    if job.exponent_job().job_id == job.job_id:
+        raise ctl.JobError(f"{job.where}.exponent_job_id: must differ from job_id")
+
+
+def gradient_entries(job: LuwuJob) -> list[E.TableEntry]:
+    g = job.gradient_job()
+    agg = ctl._ip(job.aggregator_ip, job.where)
+    out = [E.TableEntry(ctl.JOB_TABLE, (E.Exact(agg), E.Exact(job.job_id)),
+                        E.ActionCall("MyIngress.luwu_aggregate", {
+                            "slot_base": g.slot_base, "slot_count": g.slot_count,
+                            "n_workers": len(g.workers), "mcast_grp": g.group_id,
+                            "opt_addr": ctl._ip(job.optimizer.ip, job.where)}))]
+    for x in g.workers:
+        out.append(E.TableEntry(
+            ctl.WORKER_TABLE, (E.Exact(ctl.worker_rid(job.job_id, x.worker_id)),),
+            E.ActionCall("MyEgress.set_worker_address",
+                         {"dstMac": ctl._mac(x.mac, job.where), "dstAddr": ctl._ip(x.ip, job.where)})))
+    return out
+
+
+def route_entry(job: LuwuJob) -> E.TableEntry:
+    o = job.optimizer
+    return E.TableEntry(ROUTE_TABLE, (E.Lpm(ctl._ip(o.ip, job.where), 32),),
+                        E.ActionCall("MyIngress.ipv4_forward",
+                                     {"dstAddr": ctl._mac(o.mac, job.where), "port": o.port}))
+
+
+def setup(device, job: LuwuJob) -> None:
+    """Install ``job``; JobError if it clashes with a job already on the device."""
+    validate(job)
+    # the exponent job's set-up checks both jobs' ids and slot ranges against the device
+    ctl.setup(device, job.exponent_job())
+    g = job.gradient_job()
+    for e in ctl._jobs_on(device):
+        lo, hi = e.action.params["slot_base"], e.action.params["slot_base"] + e.action.params["slot_count"]
+        if e.match[1].value == job.job_id or (g.slot_base < hi and lo < g.slot_base + g.slot_count):
+            ctl.teardown(device, job.exponent_job())
+            raise ctl.JobError(f"{job.where}: job {job.job_id} or its slots [{g.slot_base}, "
+                               f"{g.slot_base + g.slot_count}) clash with job "
+                               f"{e.match[1].value} on this switch; tear it down first or "
+                               "pick another job_id / slot_base")
+    for cell in ctl.slot_cells(g):
+        for reg in LUWU_REGISTERS:
+            device.write_register(reg, cell, 0)
+    device.set_group(ctl.multicast_group(g))
+    for entry in gradient_entries(job):
+        device.insert(entry)
+    if job.optimizer.port is not None:
+        device.insert(route_entry(job))
+
+
+def teardown(device, job: LuwuJob) -> None:
+    for entry in gradient_entries(job):
+        device.delete(entry)
+    device.delete_group(job.gradient_job().group_id)
+    if job.optimizer.port is not None:
+        device.delete(route_entry(job))
+    ctl.teardown(device, job.exponent_job())
+
+
+def drop_counts(device) -> dict:
+    """Packets luwu.p4 dropped, by reason."""
+    return {r: device.read_counter(ctl.DROP_COUNTER, i)[0]
+            for i, r in enumerate(ina.LUWU_DROP_REASONS)}
+
+
+def handled_counts(device) -> dict:
+    return {k: device.read_counter(ctl.HANDLED_COUNTER, i)[0]
+            for i, k in enumerate(ina.LUWU_HANDLED_KINDS)}
+
+
+def job_from_dict(data: dict, where: str = "job") -> LuwuJob:
+    """A LuwuJob from plain data (YAML/JSON): the fields of an INA job
+    (:func:`controllers.ina.job_from_dict`, without upstream) plus ``optimizer: {ip: ...,
+    port: ..., mac: ...}`` and optionally ``exponent_job_id``, ``exponent_slots``."""
+    if not isinstance(data, dict):
+        raise ctl.JobError(f"{where}: expected a mapping with job_id, aggregator_ip, "
+                           "workers and optimizer")
+    rest = dict(data)
+    if "upstream" in rest:
+        raise ctl.JobError(f"{where}.upstream: LuWu jobs aggregate on one switch; remove it")
+    opt = rest.pop("optimizer", None)
+    if not isinstance(opt, dict) or "ip" not in opt or set(opt) - {"ip", "port", "mac"}:
+        raise ctl.JobError(f"{where}.optimizer: needs ip (and port with mac to install a "
+                           "route to it)")
+    extra = {k: rest.pop(k) for k in ("exponent_job_id", "exponent_slots") if k in rest}
+    for key, value in extra.items():
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ctl.JobError(f"{where}.{key}: {value!r} is not an integer")
+    if "mcast_group" in rest:
+        raise ctl.JobError(f"{where}.mcast_group: LuWu jobs use the group of their job id; "
+                           "remove it")
+    base = ctl.job_from_dict(rest, where)
+    port = opt.get("port")
+    if port is not None and (isinstance(port, bool) or not isinstance(port, int)):
+        raise ctl.JobError(f"{where}.optimizer.port: {port!r} is not an integer")
+    job = LuwuJob(base.job_id, base.aggregator_ip, base.workers,
+                  Optimizer(str(opt["ip"]), port, None if opt.get("mac") is None
+                            else str(opt["mac"])),
+                  base.slot_base, base.slot_count, where=where, **extra)
+    validate(job)
+    return job
+
+
+def install(address: str, device_id: int, args: dict) -> None:
+    """Switch controller entry for topology specs (``controller: {entry:
+    controllers.luwu:install, args: {jobs: [...]}}``): set up every job in ``args``."""
+    from controllers.p4runtime_client import P4RuntimeClient
+    jobs = [job_from_dict(j, f"controller.args.jobs[{i}]")
+            for i, j in enumerate(args.get("jobs", []))]
+    with P4RuntimeClient(address, device_id, election_id=(0, 2)) as client:
+        device = ctl.P4RuntimeDevice(client)
+        for job in jobs:
+            setup(device, job)
+
+
+def main(argv=None) -> int:
+    import argparse
+
+    import yaml
+
+    from controllers.p4runtime_client import P4RuntimeClient
+    p = argparse.ArgumentParser(prog="python -m controllers.luwu",
+                                description="set up or tear down LuWu jobs on a switch "
+                                            "running p4/luwu.p4")
+    p.add_argument("action", choices=["setup", "teardown", "counters"])
+    p.add_argument("--switch", default="127.0.0.1:50051", help="P4Runtime address")
+    p.add_argument("--device-id", type=int, default=0)
+    p.add_argument("jobs", nargs="?", help="YAML file: a job mapping or a list of them")
+    args = p.parse_args(argv)
+    jobs = []
+    if args.jobs:
+        try:
+            with open(args.jobs) as f:
+                data = yaml.safe_load(f)
+        except (OSError, yaml.YAMLError) as err:
+            raise ctl.JobError(f"{args.jobs}: {err}") from None
+        items = data if isinstance(data, list) else [data]
+        jobs = [job_from_dict(j, f"{args.jobs}: job[{i}]") for i, j in enumerate(items)]
+    elif args.action != "counters":
+        p.error("setup and teardown need a jobs file")
+    with P4RuntimeClient(args.switch, args.device_id, election_id=(0, 2)) as client:
+        device = ctl.P4RuntimeDevice(client)
+        for job in jobs:
+            (setup if args.action == "setup" else teardown)(device, job)
+            print(f"LuWu job {job.job_id} at {job.aggregator_ip}: {args.action} done "
+                  f"({len(job.workers)} workers, optimizer {job.optimizer.ip}, slots "
+                  f"[{job.slot_base}, {job.slot_base + job.slot_count}), exponent job "
+                  f"{job.exponent_job().job_id})")
+        if args.action == "counters":
+            print("dropped:", ", ".join(f"{k} {v} packets" for k, v in drop_counts(device).items()))
+            print("handled:", ", ".join(f"{k} {v} packets"
+                                        for k, v in handled_counts(device).items()))
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    from testbed.errors import TrainetError
+    try:
+        sys.exit(main())
+    except TrainetError as err:
+        print(err, file=sys.stderr)
+        sys.exit(err.exit_code)

@@ -1,0 +1,77 @@
+"""How a model's parameters map onto the chunks of a LuWu gradient job.
+
+Workers and the optimizer node derive the same layout from the same model: parameters
+grouped into buckets of about ``bucket_bytes`` in reverse registration order (as
+:mod:`hosts.strategies.ddp` does, roughly the order backward produces gradients), each
+bucket flattened and padded with zeros to whole chunks of ``LANES`` values. A step
+pushes every bucket once, in bucket order, so chunk ``c`` of the job's stream is step
+``c // chunks_per_step`` and holds elements ``[p * LANES, (p + 1) * LANES)`` of the
+padded flat vector, ``p = c % chunks_per_step``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from testbed.proto import ina
+
+DEFAULT_BUCKET_BYTES = 256 * 1024
+
+
+@dataclass(frozen=True)
+class Layout:
+    buckets: tuple            # per bucket, the indices of its parameters
+    sizes: tuple              # elements per parameter
+    first_chunk: tuple        # per bucket, its first chunk within a step
+
+    @classmethod
+    def of(cls, params, bucket_bytes: int = DEFAULT_BUCKET_BYTES) -> "Layout":
+        params = list(params)
+        buckets, size = [[]], 0
+        for i in reversed(range(len(params))):
+            nbytes = params[i].numel() * 4
+            if buckets[-1] and size + nbytes > bucket_bytes:
+                buckets.append([])
+                size = 0
+            buckets[-1].append(i)
+            size += nbytes
+        sizes = tuple(p.numel() for p in params)
+        first, chunk = [], 0
+        for b in buckets:
+            first.append(chunk)
+            chunk += -(-sum(sizes[i] for i in b) // ina.LANES)
+        return cls(tuple(tuple(b) for b in buckets), sizes, tuple(first + [chunk]))
+
+    @property
+    def chunks_per_step(self) -> int:
+        return self.first_chunk[-1]
+
+    def bucket_chunks(self, b: int) -> int:
+        return self.first_chunk[b + 1] - self.first_chunk[b]
+
+    def flatten_bucket(self, b: int, tensors) -> np.ndarray:
+        """float32 values of bucket ``b``, padded with zeros to whole chunks."""
+        tensors = list(tensors)
+        out = np.zeros(self.bucket_chunks(b) * ina.LANES, dtype=np.float32)
+        at = 0
+        for i in self.buckets[b]:
+            out[at:at + self.sizes[i]] = tensors[i].detach().reshape(-1).float().numpy()
+            at += self.sizes[i]
+        return out
+
+    def flatten(self, tensors) -> np.ndarray:
+        """float32 vector of ``chunks_per_step * LANES`` values: every bucket, in order."""
+        tensors = list(tensors)
+        return np.concatenate([self.flatten_bucket(b, tensors) for b in range(len(self.buckets))])
+
+    def scatter(self, b: int, flat: np.ndarray, tensors) -> None:
+        """Copy bucket ``b``'s values (``flat``: that bucket's padded chunks) into
+        ``tensors``."""
+        tensors = list(tensors)
+        at = 0
+        for i in self.buckets[b]:
+            t = tensors[i]
+            t.data.copy_(torch.from_numpy(flat[at:at + self.sizes[i]]).view_as(t))
+            at += self.sizes[i]

@@ -1,0 +1,237 @@
+"""The LuWu optimizer node: parameters and optimizer state live here, not on the workers.
+
+It sits on a switch port (an emulated SmartNIC host) behind p4/luwu.p4. The switch sends
+it each complete slot of the gradient job: the int32 sum of every worker's fixed-point
+gradient chunk, with the block exponent the workers agreed on. The node turns the sum
+back into the average gradient (float64, then float32), applies one optimizer step to
+the ``LANES`` parameters of that chunk (see :mod:`hosts.luwu_layout`) and answers with a
+parameter packet for the same job, slot and chunk: the new fp32 parameters as raw bit
+patterns, which the switch multicasts to the workers.
+
+Both optimizers are element-wise, so updating chunk by chunk is the same as one update
+of the whole model: AdamW (decoupled weight decay, bias correction with the step count
+of the chunk) and SGD with momentum (and optional coupled weight decay), written after
+the formulas of ``torch.optim.AdamW`` / ``torch.optim.SGD`` and checked against them.
+
+Each chunk is applied once: a repeated sum (flags RETRANSMIT: a worker retransmitted
+while the slot had no answer, because the sum or the answer was lost) is answered with
+the parameters already computed for that chunk. The node keeps the last answer of every
+slot of both shadow sets, which is all a repeat can ask for: workers never run more than
+one round per slot ahead of the answers they have.
+
+    python -m hosts.optimizer_node --job 1 --workers 3 --aggregator 10.0.255.1 \
+        --model mlp --seed 0 --optimizer adamw --lr 1e-3 --steps 10
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import socket
+import sys
+import time
+
+import numpy as np
+import torch
+
+from hosts import ina_fixedpoint as fx
+from hosts.luwu_layout import DEFAULT_BUCKET_BYTES, Layout
+from testbed.errors import TrainetError
+from testbed.proto import ina
+
+
+class AdamW:
+    """AdamW over a flat fp32 parameter vector, one chunk at a time."""
+
+    def __init__(self, params: torch.Tensor, lr=1e-3, betas=(0.9, 0.999), eps=1e-8,
+                 weight_decay=0.01):
+        self.params, self.lr, self.betas, self.eps, self.wd = params, lr, betas, eps, weight_decay
+        self.exp_avg = torch.zeros_like(params)
+        self.exp_avg_sq = torch.zeros_like(params)
+
+    def update(self, lo: int, hi: int, grad: torch.Tensor, step: int) -> None:
+        p, m, v = self.params[lo:hi], self.exp_avg[lo:hi], self.exp_avg_sq[lo:hi]
+        beta1, beta2 = self.betas
+        p.mul_(1 - self.lr * self.wd)
+        m.lerp_(grad, 1 - beta1)
+        v.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        step_size = self.lr / (1 - beta1 ** step)
+        denom = (v.sqrt() / math.sqrt(1 - beta2 ** step)).add_(self.eps)
+        p.addcdiv_(m, denom, value=-step_size)
+
+    def state_bytes(self) -> int:
+        return (self.exp_avg.numel() + self.exp_avg_sq.numel()) * 4
+
+
+class SGDMomentum:
+    """SGD with momentum (torch's: the first step's buffer is the gradient itself)."""
+
+    def __init__(self, params: torch.Tensor, lr=1e-2, momentum=0.9, weight_decay=0.0):
+        self.params, self.lr, self.momentum, self.wd = params, lr, momentum, weight_decay
+        self.buf = torch.zeros_like(params)
+
+    def update(self, lo: int, hi: int, grad: torch.Tensor, step: int) -> None:
+        p, buf = self.params[lo:hi], self.buf[lo:hi]
+        if self.wd:
+            grad = grad.add(p, alpha=self.wd)
+        if step == 1:
+            buf.copy_(grad)
+        else:
+            buf.mul_(self.momentum).add_(grad)
+        p.add_(buf, alpha=-self.lr)
+
+    def state_bytes(self) -> int:
+        return self.buf.numel() * 4
+
+
+def make_optimizer(name: str, params: torch.Tensor, lr: float, weight_decay: float,
+                   momentum: float = 0.9):
+    if name == "adamw":
+        return AdamW(params, lr=lr, weight_decay=weight_decay)
+    if name == "sgd":
+        return SGDMomentum(params, lr=lr, momentum=momentum, weight_decay=weight_decay)
+    raise TrainetError(f"--optimizer {name!r}: use adamw or sgd")
+
+
+class OptimizerNode:
+    """Gradient sums in, parameter payloads out; no I/O (see :func:`serve`)."""
+
+    def __init__(self, job_id: int, n_workers: int, layout: Layout, initial: np.ndarray,
+                 optimizer: str = "adamw", lr: float = 1e-3, weight_decay: float = 0.01,
+                 momentum: float = 0.9):
+        self.job_id, self.n_workers, self.layout = job_id, n_workers, layout
+        self.params = torch.from_numpy(np.array(initial, dtype=np.float32))
+        self.optimizer = make_optimizer(optimizer, self.params, lr, weight_decay, momentum)
+        self.answers: dict[int, tuple[int, bytes]] = {}   # slot field -> (chunk, payload)
+        self.applied = 0
+        self.repeats = 0
+        self.ignored = 0
+
+    def steps_done(self) -> int:
+        """Steps whose every chunk has been applied (chunks arrive in any order within
+        the window, so this is a lower bound while a step is under way)."""
+        return self.applied // self.layout.chunks_per_step
+
+    def handle(self, payload: bytes) -> bytes | None:
+        """The parameter payload answering a gradient-sum payload, or None to ignore it."""
+        try:
+            header, lanes = ina.decode(payload)
+        except ValueError:
+            self.ignored += 1
+            return None
+        if header.job_id != self.job_id or not header.flags & ina.FLAG_RESULT:
+            self.ignored += 1
+            return None
+        last = self.answers.get(header.slot)
+        if last is not None:
+            age = (header.chunk - last[0]) & 0xFFFFFFFF
+            if age == 0:
+                self.repeats += 1
+                return last[1]
+            if age >= 0x80000000:          # older than what the slot has answered
+                self.ignored += 1
+                return None
+        step, position = divmod(header.chunk, self.layout.chunks_per_step)
+        lo = position * ina.LANES
+        grad = fx.dequantize(lanes, header.exponent, self.n_workers) / self.n_workers
+        self.optimizer.update(lo, lo + ina.LANES, torch.from_numpy(grad.astype(np.float32)),
+                              step + 1)
+        bits = self.params[lo:lo + ina.LANES].numpy().view(np.int32)
+        answer = ina.encode(self.job_id, 0, ina.FLAG_PARAMS, header.slot, 0, header.chunk,
+                            bits, n_workers=self.n_workers)
+        self.answers[header.slot] = (header.chunk, answer)
+        self.applied += 1
+        return answer
+
+    def memory(self) -> dict:
+        return {"params_bytes": self.params.numel() * 4,
+                "optimizer_bytes": self.optimizer.state_bytes()}
+
+
+def serve(node: OptimizerNode, sock: socket.socket, steps: int, linger_s: float,
+          give_up_s: float) -> None:
+    """Answer sums until ``steps`` steps are applied, then ``linger_s`` more seconds of
+    quiet (workers may still retransmit for answers they lost)."""
+    target = steps * node.layout.chunks_per_step
+    last = time.monotonic()
+    while True:
+        done = node.applied >= target
+        sock.settimeout(linger_s if done else 1.0)
+        try:
+            payload, peer = sock.recvfrom(4096)
+        except socket.timeout:
+            if done:
+                return
+            if time.monotonic() - last > give_up_s:
+                raise TrainetError(
+                    f"optimizer node: no gradient for {give_up_s:.0f} s after "
+                    f"{node.applied} of {target} chunks; check that the switch runs "
+                    "luwu.p4 with the job set up (controllers/luwu.py) and the workers run")
+            continue
+        last = time.monotonic()
+        answer = node.handle(payload)
+        if answer is not None:
+            sock.sendto(answer, (peer[0], ina.UDP_PORT))
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m hosts.optimizer_node",
+                                description="LuWu optimizer node behind p4/luwu.p4")
+    p.add_argument("--job", type=int, required=True, help="the LuWu gradient job id")
+    p.add_argument("--workers", type=int, required=True)
+    p.add_argument("--model", choices=("gpt", "mlp"), default="gpt")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seq", type=int, default=32)
+    p.add_argument("--optimizer", choices=("adamw", "sgd"), default="adamw")
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--weight-decay", type=float, default=0.01)
+    p.add_argument("--momentum", type=float, default=0.9)
+    p.add_argument("--bucket-bytes", type=int, default=DEFAULT_BUCKET_BYTES)
+    p.add_argument("--steps", type=int, default=10)
+    p.add_argument("--bind", default="0.0.0.0", help="address to receive sums on")
+    p.add_argument("--linger", type=float, default=3.0,
+                   help="seconds of quiet after the last step before exiting")
+    p.add_argument("--timeout", type=float, default=60.0,
+                   help="seconds without any gradient before giving up")
+    p.add_argument("--summary-out", metavar="FILE.json")
+    p.add_argument("--params-out", metavar="FILE.npy",
+                   help="write the final parameters (float32, the chunk layout of "
+                        "hosts/luwu_layout.py) at the end")
+    args = p.parse_args(argv)
+    torch.set_num_threads(1)
+    from hosts.models import build_model
+    model = build_model(args.model, args.seed, args.seq)
+    params = [q for q in model.parameters() if q.requires_grad]
+    layout = Layout.of(params, args.bucket_bytes)
+    node = OptimizerNode(args.job, args.workers, layout, layout.flatten(params),
+                         args.optimizer, args.lr, args.weight_decay, args.momentum)
+    del model, params
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    try:
+        try:
+            sock.bind((args.bind, ina.UDP_PORT))
+        except OSError as err:
+            raise TrainetError(f"--bind {args.bind}: cannot receive on UDP port "
+                               f"{ina.UDP_PORT} ({err.strerror}); give an address of this "
+                               "host, or 0.0.0.0") from None
+        serve(node, sock, args.steps, args.linger, args.timeout)
+    except (TrainetError, OSError) as err:
+        print(f"error: optimizer node: {err}", file=sys.stderr)
+        return 1
+    finally:
+        sock.close()
+    summary = {"job": args.job, "steps": node.steps_done(), "chunks_applied": node.applied,
+               "repeats_answered": node.repeats, "ignored_packets": node.ignored,
+               **node.memory()}
+    if args.params_out:
+        np.save(args.params_out, node.params.numpy())
+    if args.summary_out:
+        with open(args.summary_out, "w") as f:
+            json.dump(summary, f, indent=2)
+    print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

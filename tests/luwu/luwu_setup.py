@@ -1,0 +1,56 @@
+"""p4/luwu.p4 on an in-process Target with one LuWu job: worker w on port w + 1, the
+optimizer node on port 9."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from controllers import ina as ctl
+from controllers import luwu
+from testbed.p4 import entries as E
+
+REPO = Path(__file__).resolve().parents[2]
+LUWU_P4 = REPO / "p4" / "luwu.p4"
+SWITCH_MAC = "08:00:00:00:ff:00"
+AGG = "10.0.255.1"
+OPT_IP, OPT_MAC, OPT_PORT = "10.0.1.100", "08:00:00:00:01:64", 9
+
+
+@lru_cache(maxsize=1)
+def load_luwu_program():
+    from testbed.p4.frontend import load_program
+    return load_program(str(LUWU_P4))
+
+
+def worker_ip(w: int) -> str:
+    return f"10.0.1.{w + 1}"
+
+
+def worker_mac(w: int) -> str:
+    return f"08:00:00:00:01:{w + 1:02x}"
+
+
+def ip_value(ip: str) -> int:
+    return int.from_bytes(bytes(map(int, ip.split("."))), "big")
+
+
+def route(target, ip: str, mac: str, port: int) -> None:
+    target.table_insert(E.TableEntry(
+        "MyIngress.ipv4_lpm", (E.Lpm(ip_value(ip), 32),),
+        E.ActionCall("MyIngress.ipv4_forward",
+                     {"dstAddr": int(mac.replace(":", ""), 16), "port": port})))
+
+
+def luwu_job(job_id=1, n_workers=3, slot_count=8) -> luwu.LuwuJob:
+    workers = [ctl.Worker(w, w + 1, worker_mac(w), worker_ip(w)) for w in range(n_workers)]
+    return luwu.LuwuJob(job_id, AGG, workers, luwu.Optimizer(OPT_IP, OPT_PORT, OPT_MAC),
+                        slot_count=slot_count)
+
+
+def setup_job(target, **kw) -> luwu.LuwuJob:
+    """The job set up by the controller, plus routes back to every worker."""
+    job = luwu_job(**kw)
+    luwu.setup(ctl.TargetDevice(target), job)
+    for x in job.workers:
+        route(target, x.ip, x.mac, x.port)
+    return job

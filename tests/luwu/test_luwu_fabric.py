@@ -1,0 +1,108 @@
+"""LuWu training on an emulated star: three workers and the optimizer node (the host of
+role optimizer) behind
+the software P4 switch running p4/luwu.p4, workers and optimizer started by the
+launcher."""
+import json
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+import torch
+
+from controllers import ina as ctl
+from controllers import luwu
+from hosts.luwu_layout import Layout
+from hosts.models import SyntheticCorpus, build_model
+from luwu_setup import LUWU_P4
+from testbed.experiment.launch import run_workers
+from tests.net.helpers import Snapshot
+
+pytestmark = [pytest.mark.root, pytest.mark.slow]
+
+WORKERS = ["w1", "w2", "w3"]
+STEPS, BATCH, LR = 10, 4, 3e-3
+AGGREGATOR = "10.0.255.1"
+
+
+@pytest.fixture(scope="module")
+def net(tmp_path_factory):
+    from testbed.experiment.compare import _free_port
+    from testbed.net.network import Network
+    from testbed.net.topology import plan_from_topology
+    from testbed.topology.generators import star
+    snap = Snapshot("tl")
+    topology = star(workers=3, optimizers=1, nic="roce-100g", scale=1e-2,
+                    program=str(LUWU_P4))
+    plan = plan_from_topology(topology, "star-luwu")
+    for sw in plan.switches:
+        old, sw.name, sw.grpc_port = sw.name, "tl" + sw.name, _free_port()
+        for link in plan.links:
+            link.a = sw.name if link.a == old else link.a
+            link.b = sw.name if link.b == old else link.b
+    optimizer = next(h.name for h in topology.hosts if h.role == "optimizer")
+    with Network(plan, tmp_path_factory.mktemp("luwu")) as network:
+        yield network, optimizer
+    assert snap.leftovers() == {}
+
+
+@contextmanager
+def luwu_job(net, hosts, optimizer_host):
+    from controllers.p4runtime_client import P4RuntimeClient
+    switch = net.plan.switches[0]
+    ports = {link.a: link.b_port for link in net.plan.links if link.b == switch.name}
+    plans = {h.name: h for h in net.plan.hosts}
+    job = luwu.LuwuJob(1, AGGREGATOR, [ctl.Worker(r, ports[h], plans[h].mac, plans[h].address)
+                                       for r, h in enumerate(hosts)],
+                       luwu.Optimizer(plans[optimizer_host].address), slot_count=32)
+    with P4RuntimeClient(f"127.0.0.1:{switch.grpc_port}", switch.device_id,
+                         election_id=(0, 3)) as client:
+        device = ctl.P4RuntimeDevice(client)
+        luwu.setup(device, job)
+        try:
+            yield {"ina_aggregator": AGGREGATOR, "ina_job": 1, "ina_slots": 32}
+        finally:
+            counts = luwu.drop_counts(device), luwu.handled_counts(device)
+            luwu.teardown(device, job)
+    print("luwu.p4 drops:", counts[0], "handled:", counts[1])
+
+
+def single_process(world):
+    corpus = SyntheticCorpus(0)
+    model = build_model("gpt", 0)
+    opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=0.01)
+    losses = []
+    for s in range(STEPS):
+        with torch.no_grad():
+            losses.append([model.loss(model(x), y).item() for x, y in
+                           (corpus.batch(s, r, world, BATCH, 32) for r in range(world))])
+        x, y = corpus.batch(s, 0, 1, BATCH * world, 32)
+        opt.zero_grad()
+        model.loss(model(x), y).backward()
+        opt.step()
+    return losses, [p.detach() for p in model.parameters()]
+
+
+def test_luwu_trains_as_one_process_and_workers_hold_no_optimizer_state(net, tmp_path):
+    net, optimizer = net
+    ref_losses, ref_params = single_process(len(WORKERS))
+    args = {"model": "gpt", "steps": STEPS, "batch": BATCH, "lr": LR, "seed": 0}
+    with luwu_job(net, WORKERS, optimizer) as job_args:
+        result = run_workers(net, WORKERS, "luwu", {**args, **job_args}, tmp_path,
+                             timeout_s=90, server_host=optimizer)
+    assert result.ok, result.reason + "\n" + result.log("w1") + result.log(optimizer)
+    assert result.steps_done == {0: STEPS, 1: STEPS, 2: STEPS}
+    assert result.returncodes[optimizer] == 0
+    for rank, rows in result.metrics.items():
+        assert [r["loss"] for r in rows] == pytest.approx([l[rank] for l in ref_losses],
+                                                         abs=2e-3)
+        assert all(r["mem_optimizer_bytes"] == 0 and r["mem_grads_bytes"] == 0 for r in rows)
+        assert all(r["wire_tx_bytes"] >= r["logical_sent_bytes"] > 0 for r in rows)
+    summary = json.loads((tmp_path / "metrics" / "optimizer.summary.json").read_text())
+    assert summary["chunks_applied"] == STEPS * Layout.of(ref_params).chunks_per_step
+    print(f"luwu step time: {[round(s['mean_step_s'], 3) for s in result.summaries.values()]} s"
+          f" per rank; optimizer node: {summary}")
+    layout = Layout.of(ref_params)
+    final = np.load(tmp_path / "metrics" / "optimizer.params.npy")
+    assert np.abs(final - layout.flatten(ref_params)).max() < 1e-3
+    initial = layout.flatten(build_model("gpt", 0).parameters())
+    assert np.abs(final - initial).max() > 1e-2                # it did train
