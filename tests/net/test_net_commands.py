@@ -159,7 +159,7 @@ def test_cli_verbs_dump_tables_reshape_and_capture(tmp_path, state_dir):
     assert "k1-eth1: rate 5 Mb/s" in out
     assert "shape: loss='x': write a percentage (1%) or a fraction (0.01)" in out
     assert "Results: 0% dropped (2/2 received)" in out
-    assert (tmp_path / "r" / "pcap" / "k1-eth1.pcap").stat().st_size > 24   # header + frames
+    assert (tmp_path / "r" / "pcaps" / "k1-eth1.pcap").stat().st_size > 24   # header + frames
     assert "network removed" in out
     assert snap.leftovers() == {}
     assert list(state_dir.glob("run-*.json")) == []
