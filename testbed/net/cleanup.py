@@ -126,6 +126,17 @@ def existing_interfaces() -> set[str]:
     return names
 
 
+def wait_interfaces_gone(names: list[str], timeout_s: float = 5.0) -> list[str]:
+    """Wait up to ``timeout_s`` for ``names`` to disappear; return those still present."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        existing = existing_interfaces()
+        present = [n for n in names if n in existing]
+        if not present or time.monotonic() >= deadline:
+            return present
+        time.sleep(0.05)
+
+
 def _is_cli(cmdline: str) -> bool:
     """A ``trainet up`` process (stopped by ``trainet down``); library users are not."""
     words = cmdline.split()

@@ -16,7 +16,8 @@ from mininet.net import Mininet
 
 from testbed.errors import TrainetError
 from testbed.net import shaping
-from testbed.net.cleanup import RunState, existing_interfaces, remove_run
+from testbed.net.cleanup import (RunState, existing_interfaces, remove_run,
+                                  wait_interfaces_gone)
 from testbed.net.nodes import Bmv2Switch, P4Host, SoftwareP4Switch
 from testbed.net.plan import NetPlan
 from testbed.net.probe import Capabilities, probe
@@ -297,9 +298,10 @@ class Network:
                 self.log(f"warning: Mininet stop failed ({err}); removing from the record")
             else:
                 if self.state is not None:
-                    # Mininet removed them; an interface by that name now belongs to
-                    # someone else.
-                    self.state.interfaces = []
+                    # The kernel tears veths down with their namespaces asynchronously;
+                    # wait for that, so the next network can reuse the names, and let
+                    # remove_run delete whatever is still there after the wait.
+                    self.state.interfaces = wait_interfaces_gone(self.state.interfaces)
         if self.state is not None:
             remove_run(self.state)
             self.state = None
