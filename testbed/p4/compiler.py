@@ -26,6 +26,7 @@ from testbed.p4 import externs, ir, runtime
 from testbed.p4.gen_expr import ExprGen, Scope, _ident, _is_composite, _mask, fname, width_of
 from testbed.p4.gen_externs import ExternGen
 from testbed.p4.gen_packet import PacketGen
+from testbed.p4.hoist import hoistable
 from testbed.p4.tables import ActionInfo, TableState
 
 
@@ -436,9 +437,37 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         self.emit(0, f"def {fn}({', '.join([cs.ctl_params] + params)}):")
         if self.trace:
             self.emit(1, f"_log.debug('Action %s', {act.name!r})")
-        self.block(act.body.stmts, s, 1)
+        self.hoist(act.body, s, set(s.locals_attr) | {p.name for p in act.params
+                                                       if not _is_composite(p.type)})
+        self.block_checked_once(act.body.stmts, s)
         if s.outs:
             self.s_Return(ir.Return(act.loc), s, 1)
+
+    def hoist(self, body: ir.Block, s: Scope, excluded: set) -> None:
+        """Read the member chains :func:`hoist.hoistable` allows once, into locals."""
+        for e in hoistable(body, excluded):
+            code = self.expr(e, s)
+            local = s.fresh("_k")
+            self.emit(1, f"{local} = {code}")
+            s.hoisted[code] = local
+
+    def block_checked_once(self, stmts, s: Scope) -> None:
+        """A function body; when it indexes registers several times with the same
+        read-once index, it is generated twice: one copy for indices in range, checked
+        once on entry, with no per-access checks, and the general one otherwise."""
+        start, fresh = len(self.lines), s.tmp
+        self.block(stmts, s, 1)
+        checks = sorted(set(s.range_checks))
+        if len(s.range_checks) <= len(checks):
+            return
+        del self.lines[start:]
+        s.tmp = fresh
+        s.in_range = set(checks)
+        self.emit(1, f"if {' and '.join(f'{i} < {n}' for i, n in checks)}:")
+        self.block(stmts, s, 2)
+        s.in_range = set()
+        self.emit(1, "else:")
+        self.block(stmts, s, 2)
 
     def gen_function(self, fn: ir.Function) -> None:
         s = Scope(None)

@@ -56,6 +56,9 @@ class Scope:
         self.locals_attr = set()           # control-level locals (accessed as L.x)
         self.outs = []                     # scalar out/inout params to return
         self.sm = None                     # python name of standard_metadata, if any
+        self.hoisted = {}                  # code of a member chain -> local holding it
+        self.range_checks = []             # (hoisted index, register size) per access
+        self.in_range = set()              # (index, size) known to be in range here
         self.tmp = 0
 
     def fresh(self, base="_t") -> str:
@@ -119,7 +122,8 @@ class ExprGen:
                 return f"_stack_next({base}, {self.err('StackOutOfBounds')})"
             if e.field == "nextIndex":
                 return f"{base}.nextIndex"
-        return f"{self.expr(e.expr, s)}.{fname(e.field)}"
+        code = f"{self.expr(e.expr, s)}.{fname(e.field)}"
+        return s.hoisted.get(code, code)
 
     def x_Index(self, e, s):
         base = self.expr(e.expr, s)

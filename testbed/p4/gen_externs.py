@@ -52,10 +52,22 @@ class ExternGen:
             if not isinstance(c.args[pos], (ir.Const, ir.Var, ir.Member)):
                 idx = s.fresh("_i")
                 self.emit(ind, f"{idx} = {a[pos]}")
+            if isinstance(c.args[pos], ir.Const):
+                in_range = 0 <= int(idx) < size
+            else:
+                in_range = (idx, size) in s.in_range
+                if idx in s.hoisted.values():
+                    s.range_checks.append((idx, size))
             if m == "read":
-                self.assign(c.args[0], f"({cells}[{idx}] if {idx} < {size} else 0)", s, ind)
+                value = (f"{cells}[{idx}]" if in_range else "0"
+                         if isinstance(c.args[pos], ir.Const)
+                         else f"({cells}[{idx}] if {idx} < {size} else 0)")
+                self.assign(c.args[0], value, s, ind)
             elif m == "write":
-                self.emit(ind, f"if {idx} < {size}: {cells}[{idx}] = {a[1]}")
+                if in_range:
+                    self.emit(ind, f"{cells}[{idx}] = {a[1]}")
+                elif not isinstance(c.args[pos], ir.Const):
+                    self.emit(ind, f"if {idx} < {size}: {cells}[{idx}] = {a[1]}")
             else:
                 self.fail(f"register method {m}", c.loc)
         elif c.extern == "counter" and m == "count":
