@@ -21,6 +21,11 @@ one round per slot ahead of the answers they have.
 
     python -m hosts.optimizer_node --job 1 --workers 3 --aggregator 10.0.255.1 \
         --model mlp --seed 0 --optimizer adamw --lr 1e-3 --steps 10
+
+In shadow mode (``--mode shadow --shadow-model gpt-175b --scale 1e-5``) the node stands
+for the optimizer of the target model: its parameters are the shadow workers' flat
+buffer (:func:`hosts.shadow.luwu_elements`, zeros at the start, one bucket), updated
+chunk by chunk with the same optimizer, so every chunk is applied and answered.
 """
 from __future__ import annotations
 
@@ -174,6 +179,22 @@ def serve(node: OptimizerNode, sock: socket.socket, steps: int, linger_s: float,
             sock.sendto(answer, (peer[0], ina.UDP_PORT))
 
 
+def _parameters(args) -> tuple[Layout, np.ndarray]:
+    """The chunk layout and initial fp32 parameters: the workers' model, or in shadow
+    mode their flat buffer of zeros."""
+    if args.mode == "shadow":
+        from hosts import shadow
+        elements = shadow.luwu_elements(shadow.shadow_model(args.shadow_model).params,
+                                        args.scale)
+        flat = torch.zeros(elements)
+        return Layout.of([flat], elements * 4), flat.numpy()
+    from hosts.models import build_model
+    model = build_model(args.model, args.seed, args.seq)
+    params = [q for q in model.parameters() if q.requires_grad]
+    layout = Layout.of(params, args.bucket_bytes)
+    return layout, layout.flatten(params)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m hosts.optimizer_node",
                                 description="LuWu optimizer node behind p4/luwu.p4")
@@ -188,6 +209,11 @@ def main(argv=None) -> int:
     p.add_argument("--momentum", type=float, default=0.9)
     p.add_argument("--bucket-bytes", type=int, default=DEFAULT_BUCKET_BYTES)
     p.add_argument("--steps", type=int, default=10)
+    p.add_argument("--mode", choices=("real", "shadow"), default="real")
+    p.add_argument("--shadow-model", default="gpt-1.3b",
+                   help="the target model of the shadow workers (shadow mode)")
+    p.add_argument("--scale", type=float, default=1.0,
+                   help="co-scaling factor of the shadow workers' volumes (shadow mode)")
     p.add_argument("--bind", default="0.0.0.0", help="address to receive sums on")
     p.add_argument("--linger", type=float, default=3.0,
                    help="seconds of quiet after the last step before exiting")
@@ -199,13 +225,13 @@ def main(argv=None) -> int:
                         "hosts/luwu_layout.py) at the end")
     args = p.parse_args(argv)
     torch.set_num_threads(1)
-    from hosts.models import build_model
-    model = build_model(args.model, args.seed, args.seq)
-    params = [q for q in model.parameters() if q.requires_grad]
-    layout = Layout.of(params, args.bucket_bytes)
-    node = OptimizerNode(args.job, args.workers, layout, layout.flatten(params),
+    try:
+        layout, initial = _parameters(args)
+    except TrainetError as err:
+        print(f"error: optimizer node: {err}", file=sys.stderr)
+        return 1
+    node = OptimizerNode(args.job, args.workers, layout, initial,
                          args.optimizer, args.lr, args.weight_decay, args.momentum)
-    del model, params
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
     try:

@@ -13,7 +13,22 @@ bytes next to the nominal bytes (emulated / scale).
 Volumes per worker and step, M = parameters x 2 bytes (bf16 weights and gradients on the
 wire), N workers: DDP ring all-reduce sends 2 (N-1)/N M; ZeRO-3 sends 3 (N-1)/N M (a
 parameter all-gather in forward and again in backward, a gradient reduce-scatter); with
-a parameter server each worker pushes M and pulls M (2M through its link).
+a parameter server each worker pushes M and pulls M (2M through its link); with LuWu
+each worker pushes its gradients (M) to the switch, which hands the sums to the optimizer
+node, and pulls the updated parameters (M) that the switch multicasts back.
+
+Memory per worker and step, P parameters, mixed-precision Adam as the ZeRO paper counts
+it (Rajbhandari et al. 2020, "ZeRO: Memory Optimizations Toward Training Trillion
+Parameter Models", sec. 3.1: 2P bf16 parameters, 2P bf16 gradients, 12P optimizer state
+= fp32 master weights, Adam m and v): DDP holds 2P + 2P + 12P; ZeRO-3 (stage P_os+g+p,
+sec. 5.3) holds (2P + 2P + 12P) / N; a parameter-server worker holds 2P + 2P. A LuWu
+worker (Sun et al. 2024, "LuWu: An End-to-End In-Network Out-of-Core Optimizer for
+100B-Scale Model-in-Network Data-Parallel Training on Distributed GPUs") holds the 2P
+working parameters and only the gradients of the layer group backward has just
+produced, 2P / CHUNKS, which leave for the network before the next group: no optimizer
+state and no master weights (both live on the optimizer node). So a LuWu worker holds
+2P (1 + 1/CHUNKS) = 2.25P against ZeRO-3's 16P / N: less from N = 4 on (4P at N = 4,
+ratio 0.56), and about 1/7 of DDP's 16P.
 
 Compute model: 6 x parameters x tokens FLOPs per step (forward 2, backward 4 per
 parameter and token; Kaplan et al. 2020, "Scaling Laws for Neural Language Models",
@@ -121,8 +136,10 @@ def volume_bytes(strategy: str, m_bytes: float, world: int) -> tuple[float, floa
         return m_bytes, m_bytes
     if strategy == "ina":         # one int32 lane per bf16 value, out and back once
         return 2 * m_bytes, 2 * m_bytes
+    if strategy == "luwu":        # gradients out, parameters back
+        return m_bytes, m_bytes
     raise TrainetError(f"shadow mode has no volume model for strategy {strategy!r}; "
-                       "choose ddp, zero3, ps or ina")
+                       "choose ddp, zero3, ps, ina or luwu")
 
 
 def nominal_memory(strategy: str, params: float, world: int) -> Memory:
@@ -133,6 +150,8 @@ def nominal_memory(strategy: str, params: float, world: int) -> Memory:
         return Memory(round(p / world), round(g / world), round(o / world))
     if strategy == "ps":
         return Memory(round(p), round(g), 0)
+    if strategy == "luwu":
+        return Memory(round(p), round(g / CHUNKS), 0)
     return Memory(round(p), round(g), round(o))
 
 
@@ -251,4 +270,59 @@ class ShadowIna(ShadowDDP):
         super().close()
 
 
-SHADOWS = {"ddp": ShadowDDP, "zero3": ShadowZero3, "ps": ShadowPS, "ina": ShadowIna}
+def luwu_elements(params: float, scale: float) -> int:
+    """fp32 elements a shadow LuWu job moves per worker and step: ``scale`` x M bytes of
+    gradients, padded to whole INA chunks in each of the ``CHUNKS`` layer groups. The
+    workers and the optimizer node derive the same count."""
+    from testbed.proto import ina
+    unit = CHUNKS * ina.LANES
+    elements = -(-scaled_volume(round(model_bytes(params)), scale) // 4)
+    return -(-elements // unit) * unit
+
+
+class ShadowLuwu(ShadowStrategy):
+    """LuWu in shadow mode: after each layer group of backward the worker pushes that
+    group's gradients through p4/luwu.p4 to the optimizer node and pulls the group's
+    updated parameters, multicast back by the switch (hosts/strategies/luwu.py's
+    PushPull). The parameter buffer stands for M, one group's gradient buffer for
+    M / CHUNKS; there is no optimizer state on the worker."""
+
+    name = "luwu"
+
+    def __init__(self, comm, model, dev, batch, scale, aggregator: str, job: int,
+                 exponent_job: int, slots: int, timeout_s: float, mfu: float = DEFAULT_MFU):
+        from hosts.ina_allreduce import UdpTransport
+        from hosts.strategies.luwu import PushPull
+        super().__init__(comm, model, dev, batch, scale, mfu)
+        self.elements = luwu_elements(model.params, scale)
+        self.chunk = self.elements // CHUNKS
+        self.transport = UdpTransport(aggregator)
+        self.push_pull = PushPull(self.transport, job, exponent_job, comm.rank, comm.world,
+                                  slots, give_up_s=timeout_s)
+
+    def setup(self, model=None) -> None:
+        super().setup()
+        self.grads = torch.full((self.chunk,), 1e-3)
+
+    def _step(self, batch) -> None:
+        time.sleep(self.compute_s / 3)                      # forward
+        nbytes = self.chunk * 4
+        futures = []
+        for k in range(CHUNKS):                             # backward, group by group
+            time.sleep(self.compute_s * 2 / 3 / CHUNKS)
+            futures.append(self.comm.submit("LuWu push-pull", self.push_pull,
+                                            self.grads.numpy(), sent=nbytes, recv=nbytes))
+        for k, future in enumerate(futures):
+            params = torch.from_numpy(self.comm.wait(future))
+            self.buffer[k * self.chunk:(k + 1) * self.chunk].copy_(params)
+
+    def memory(self) -> Memory:
+        return Memory(tensor_bytes([self.buffer]), tensor_bytes([self.grads]), 0)
+
+    def close(self) -> None:
+        self.transport.close()
+        super().close()
+
+
+SHADOWS = {"ddp": ShadowDDP, "zero3": ShadowZero3, "ps": ShadowPS, "ina": ShadowIna,
+           "luwu": ShadowLuwu}

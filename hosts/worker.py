@@ -142,6 +142,10 @@ def make_strategy(args, comm):
         if args.strategy == "ina":
             return cls(*common, aggregator=_aggregator(args), job=args.ina_job,
                        slots=args.ina_slots, timeout_s=args.timeout, mfu=args.mfu)
+        if args.strategy == "luwu":
+            return cls(*common, aggregator=_aggregator(args), job=args.ina_job,
+                       exponent_job=_exponent_job(args), slots=args.ina_slots,
+                       timeout_s=args.timeout, mfu=args.mfu)
         return cls(*common, mfu=args.mfu)
     if args.strategy == "ddp":
         from hosts.strategies.ddp import DDP
@@ -154,13 +158,17 @@ def make_strategy(args, comm):
         return ParameterServer(comm, _ps(args), args.timeout, lr=args.lr)
     if args.strategy == "luwu":
         from hosts.strategies.luwu import Luwu
-        exponent_job = (args.luwu_exponent_job if args.luwu_exponent_job is not None
-                        else (args.ina_job + 1) % 256)
-        return Luwu.over_udp(comm, _aggregator(args), args.ina_job, exponent_job,
+        return Luwu.over_udp(comm, _aggregator(args), args.ina_job, _exponent_job(args),
                              args.ina_slots, args.timeout)
     from hosts.strategies.ina import InaDDP
     return InaDDP(comm, _aggregator(args), args.ina_job, args.ina_slots, args.timeout,
                   lr=args.lr)
+
+
+def _exponent_job(args) -> int:
+    if args.luwu_exponent_job is not None:
+        return args.luwu_exponent_job
+    return (args.ina_job + 1) % 256
 
 
 def _aggregator(args) -> str:

@@ -207,9 +207,11 @@ def run_workers(net, hosts: list[str], strategy: str, worker_args: dict, out_dir
 def optimizer_command(n_workers: int, worker_args: dict, ip: str, out_dir: Path,
                       timeout_s: float) -> list[str]:
     """``hosts.optimizer_node`` for a LuWu job of these workers (their model, seed,
-    sequence length, lr, steps and job id)."""
+    sequence length, lr, steps and job id; in shadow mode their target model and
+    scale)."""
     names = {"model": "model", "seed": "seed", "seq": "seq", "lr": "lr", "steps": "steps",
-             "ina_job": "job"}
+             "ina_job": "job", "mode": "mode", "shadow_model": "shadow_model",
+             "scale": "scale"}
     args = {"job": 1, "workers": n_workers, "bind": ip, "timeout": timeout_s,
             "summary_out": out_dir / "metrics" / "optimizer.summary.json",
             "params_out": out_dir / "metrics" / "optimizer.params.npy",

@@ -50,29 +50,32 @@ def worker_args(plan: ExperimentPlan, strategy: str) -> dict:
         args.update(shadow_model=w.shadow_model, device=w.device)
     if w.batch:
         args["batch"] = w.batch
-    if strategy == "ina":
-        args.update(ina_aggregator=plan.ina_job["aggregator_ip"],
-                    ina_job=plan.ina_job["job_id"], ina_slots=plan.ina_job["slot_count"])
+    job = {"ina": plan.ina_job, "luwu": plan.luwu_job}.get(strategy)
+    if job is not None:
+        args.update(ina_aggregator=job["aggregator_ip"], ina_job=job["job_id"],
+                    ina_slots=job["slot_count"])
     return {k: v for k, v in args.items() if v is not None}
 
 
 @contextmanager
-def ina_job(net, plan: ExperimentPlan):
-    """The experiment's INA job, set up on its switch for one run and torn down after
-    (workers number their chunks from 0, so every run needs clean slots)."""
+def aggregation_job(net, plan: ExperimentPlan, strategy: str):
+    """The experiment's INA or LuWu job, set up on its switch for one run and torn down
+    after (workers number their chunks from 0, so every run needs clean slots)."""
     from controllers import ina as ctl
+    from controllers import luwu
     from controllers.p4runtime_client import P4RuntimeClient
-    data = dict(plan.ina_job)
+    module = luwu if strategy == "luwu" else ctl
+    data = dict(plan.luwu_job if strategy == "luwu" else plan.ina_job)
     switch = next(s for s in net.plan.switches if s.name == data.pop("switch"))
-    job = ctl.job_from_dict(data, f"{plan.source}: ina")
+    job = module.job_from_dict(data, f"{plan.source}: {strategy}")
     with P4RuntimeClient(f"127.0.0.1:{switch.grpc_port}", switch.device_id,
                          election_id=(0, 4)) as client:
         device = ctl.P4RuntimeDevice(client)
-        ctl.setup(device, job)
+        module.setup(device, job)
         try:
             yield
         finally:
-            ctl.teardown(device, job)
+            module.teardown(device, job)
 
 
 def variant_config(plan: ExperimentPlan, variant: Variant, topology) -> dict:
@@ -303,13 +306,15 @@ class Runner:
         def progress(steps_done: dict):
             bars.update(task, completed=sum(steps_done.values()))
 
-        job = ina_job(net, self.plan) if strategy == "ina" else nullcontext()
+        job = (aggregation_job(net, self.plan, strategy) if strategy in ("ina", "luwu")
+               else nullcontext())
         try:
             with job, LinkSampler(net.switch_interfaces(), run / results.LINKS):
                 result = self._run_workers()(net, self.plan.workers, strategy,
                                              worker_args(self.plan, strategy), run,
                                              self.plan.spec.timeouts.run, progress=progress,
-                                             server_host=self.plan.server)
+                                             server_host=self.plan.optimizer
+                                             if strategy == "luwu" else self.plan.server)
         finally:
             bars.remove_task(task)
         error = run_error(result)

@@ -20,6 +20,8 @@ link variations to sweep.
     scale: 1e-4                     # co-scaling factor; default: the topology's
     pcap: false                     # switch captures (read by trainet inspect / report)
     ina: {aggregator: 10.0.255.1, job: 1, slots: 32}    # strategy ina (switch: ina.p4)
+    luwu: {aggregator: 10.0.255.1, job: 1, slots: 32}   # strategy luwu (switch: luwu.p4,
+                                    # optimizer node: the topology's host of role optimizer)
     timeouts: {bring_up: 120s, run: 600s}
 
 Every error names the file, line and column and the field path (``sweep.bandwidth[1]``),
@@ -42,7 +44,7 @@ from testbed.topology.load import _generated, load_topology, parse_yaml
 from testbed.topology.spec import Duration, Rate, Topology
 from testbed.units import duration_text, rate_text
 
-STRATEGIES = ("ddp", "zero3", "ps", "ina")
+STRATEGIES = ("ddp", "zero3", "ps", "ina", "luwu")
 
 
 class Workload(Spec):
@@ -93,6 +95,12 @@ class InaJob(Spec):
     slots: int = Field(default=32, ge=1, le=1024)
 
 
+class LuwuJob(InaJob):
+    """The LuWu job of strategy ``luwu``: set up on ``switch`` (running p4/luwu.p4) before
+    each luwu run with the workers in rank order and the optimizer node (the topology's
+    host of role optimizer), torn down after. Its INA exponent job is ``job + 1``."""
+
+
 class Experiment(Spec):
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     description: str = ""
@@ -105,6 +113,7 @@ class Experiment(Spec):
     scale: float | None = Field(default=None, gt=0, le=1)
     pcap: bool = False
     ina: InaJob = Field(default_factory=InaJob)
+    luwu: LuwuJob = Field(default_factory=LuwuJob)
     timeouts: Timeouts = Field(default_factory=Timeouts)
 
     @field_validator("strategies")
@@ -159,6 +168,8 @@ class ExperimentPlan:
     server: str | None = None       # parameter-server host (strategy ps)
     marks: dict = field(default_factory=dict)     # field path -> (line, column) in source
     ina_job: dict | None = None     # strategy ina: the job, as controllers.ina reads it
+    luwu_job: dict | None = None    # strategy luwu: the job, as controllers.luwu reads it
+    optimizer: str | None = None    # strategy luwu: the optimizer node's host
 
     @property
     def scale(self) -> float:
@@ -200,13 +211,15 @@ def load_experiment(path: str | Path) -> ExperimentPlan:
         workers = _workers(spec, topology)
         server = _server(spec, topology, workers)
         ina_job = _ina_job(spec, topology, workers)
+        luwu_job, optimizer = _luwu_job(spec, topology, workers)
     except ValidationError as e:
         raise from_validation(e).located(str(path), marks) from None
     except TopologyError as e:
         if e.source:                   # located already, in the topology's own file
             raise
         raise e.located(str(path), marks) from None
-    return ExperimentPlan(spec, str(path), topology, workers, server, marks, ina_job)
+    return ExperimentPlan(spec, str(path), topology, workers, server, marks, ina_job,
+                          luwu_job, optimizer)
 
 
 def _topology(spec: Experiment, base_dir: Path) -> Topology:
@@ -263,36 +276,70 @@ def _ina_job(spec: Experiment, topology: Topology, workers: list[str]) -> dict |
     """Worker ``rank`` of the job is the rank-th worker host, on its port of the switch."""
     if "ina" not in spec.strategies:
         return None
-    switches = [s.name for s in topology.switches]
-    name = spec.ina.switch
-    if name is None:
-        if len(switches) != 1:
-            raise TopologyError([Issue(("ina",), "the topology has several switches; name "
-                                       "the one that aggregates in ina: {switch: NAME}")])
-        name = switches[0]
-    elif name not in switches:
-        raise TopologyError([Issue(("ina", "switch"), f"{name!r} is not a switch of the "
-                                   f"topology; switches: {', '.join(switches)}")])
+    return _aggregation_job("ina", spec.ina, topology, workers)
+
+
+def _luwu_job(spec: Experiment, topology: Topology,
+              workers: list[str]) -> tuple[dict | None, str | None]:
+    """The ina-style job plus the optimizer node: the topology's first host of role
+    optimizer that is not a worker, linked to the job's switch."""
+    if "luwu" not in spec.strategies:
+        return None, None
+    job = _aggregation_job("luwu", spec.luwu, topology, workers)
+    optimizers = [h for h in topology.hosts if h.role == "optimizer" and h.name not in workers]
+    at = ("strategies", spec.strategies.index("luwu"))
+    if not optimizers:
+        raise TopologyError([Issue(at, "strategy luwu needs a host of role optimizer that "
+                                   "is not a worker; e.g. generator: {name: star, "
+                                   "optimizers: 1}")])
+    host = optimizers[0]
+    if host.name not in _ports_on(topology, job["switch"]):
+        raise TopologyError([Issue(("luwu", "switch"), f"optimizer host {host.name} is not "
+                                   f"linked to {job['switch']}; link it to the switch the "
+                                   "workers are attached to")])
+    job["optimizer"] = {"ip": str(host.ip.ip)}
+    return job, host.name
+
+
+def _ports_on(topology: Topology, switch: str) -> dict[str, int]:
+    """Host name -> its port on ``switch``, for hosts linked to it directly."""
     port_of = {}
     for link in topology.links:
         a, b = topology.endpoints(link)
         for host, sw in ((a, b), (b, a)):
-            if host.port is None and sw.node == name:
+            if host.port is None and sw.node == switch:
                 port_of[host.node] = sw.port
+    return port_of
+
+
+def _aggregation_job(strategy: str, job: InaJob, topology: Topology,
+                     workers: list[str]) -> dict:
+    switches = [s.name for s in topology.switches]
+    name = job.switch
+    if name is None:
+        if len(switches) != 1:
+            raise TopologyError([Issue((strategy,), "the topology has several switches; name "
+                                       f"the one that aggregates in {strategy}: "
+                                       "{switch: NAME}")])
+        name = switches[0]
+    elif name not in switches:
+        raise TopologyError([Issue((strategy, "switch"), f"{name!r} is not a switch of the "
+                                   f"topology; switches: {', '.join(switches)}")])
+    port_of = _ports_on(topology, name)
     job_workers = []
     for rank, host_name in enumerate(workers):
         if host_name not in port_of:
-            raise TopologyError([Issue(("ina", "switch"), f"worker {host_name} is not linked "
-                                       f"to {name}; strategy ina aggregates on one switch "
-                                       "that every worker is attached to")])
+            raise TopologyError([Issue((strategy, "switch"), f"worker {host_name} is not "
+                                       f"linked to {name}; strategy {strategy} aggregates on "
+                                       "one switch that every worker is attached to")])
         host = topology.host(host_name)
         if host.mac is None:
-            raise TopologyError([Issue(("topology",), f"strategy ina needs the mac of "
+            raise TopologyError([Issue(("topology",), f"strategy {strategy} needs the mac of "
                                        f"worker {host_name}; give every worker host a mac")])
         job_workers.append({"worker_id": rank, "port": port_of[host_name], "mac": host.mac,
                             "ip": str(host.ip.ip)})
-    return {"switch": name, "job_id": spec.ina.job, "aggregator_ip": str(spec.ina.aggregator),
-            "slot_count": spec.ina.slots, "workers": job_workers}
+    return {"switch": name, "job_id": job.job, "aggregator_ip": str(job.aggregator),
+            "slot_count": job.slots, "workers": job_workers}
 
 
 def check_presets(plan: ExperimentPlan) -> None:

@@ -1,0 +1,113 @@
+"""Strategy luwu in experiments: the spec's job and optimizer host, shadow volumes and
+memory, the optimizer node standing for a shadow model."""
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hosts import shadow
+from hosts.optimizer_node import OptimizerNode, _parameters, main as optimizer_main
+from testbed.experiment.runner import worker_args
+from testbed.experiment.spec import load_experiment
+from testbed.proto import ina
+from testbed.topology.errors import TopologyError
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def write(tmp_path, text):
+    path = tmp_path / "exp.yaml"
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def error_of(path) -> str:
+    with pytest.raises(TopologyError) as info:
+        load_experiment(path)
+    return str(info.value)
+
+
+def test_luwu_job_has_the_workers_in_rank_order_and_the_optimizer_host(tmp_path):
+    plan = load_experiment(write(tmp_path, f"""\
+        name: luwu
+        topology:
+          generator: {{name: star, workers: 2, optimizers: 1}}
+          program: {REPO}/p4/luwu.p4
+        workers: [w2, w1]
+        strategies: [luwu, zero3]
+        luwu: {{aggregator: 10.0.255.7, job: 3, slots: 16}}
+        """))
+    assert plan.optimizer == "opt1"
+    assert plan.luwu_job == {
+        "switch": "s1", "job_id": 3, "aggregator_ip": "10.0.255.7", "slot_count": 16,
+        "workers": [{"worker_id": 0, "port": 2, "mac": "08:00:00:00:01:02", "ip": "10.0.1.2"},
+                    {"worker_id": 1, "port": 1, "mac": "08:00:00:00:01:01", "ip": "10.0.1.1"}],
+        "optimizer": {"ip": str(next(h.ip.ip for h in plan.topology.hosts
+                                     if h.name == "opt1"))}}
+    from controllers import luwu
+    job = luwu.job_from_dict({k: v for k, v in plan.luwu_job.items() if k != "switch"})
+    assert (job.job_id, job.exponent_job().job_id, job.optimizer.port) == (3, 4, None)
+    args = worker_args(plan, "luwu")
+    assert (args["ina_aggregator"], args["ina_job"], args["ina_slots"]) == ("10.0.255.7", 3, 16)
+    assert "ina_job" not in worker_args(plan, "zero3")
+
+
+def test_luwu_needs_an_optimizer_host(tmp_path):
+    path = write(tmp_path, """\
+        name: luwu
+        topology: {generator: {name: star, workers: 2}}
+        strategies: [ddp, luwu]
+        """)
+    assert (f"{path}:3:19: strategies[1]: strategy luwu needs a host of role optimizer "
+            "that is not a worker") in error_of(path)
+
+
+def test_luwu_needs_one_switch_all_workers_hang_off(tmp_path):
+    path = write(tmp_path, """\
+        name: luwu
+        topology: {generator: {name: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 1}}
+        strategies: [luwu]
+        luwu: {switch: leaf1}
+        """)
+    assert f"{path}:4:8: luwu.switch: worker h2 is not linked to leaf1; strategy luwu" \
+        in error_of(path)
+
+
+def test_luwu_worker_holds_parameters_and_one_group_of_gradients_only():
+    p, world = 175e9, 4
+    luwu = shadow.nominal_memory("luwu", p, world)
+    zero3 = shadow.nominal_memory("zero3", p, world)
+    ddp = shadow.nominal_memory("ddp", p, world)
+    assert (luwu.params_bytes, luwu.grads_bytes, luwu.optimizer_bytes) == \
+        (2 * p, 2 * p / shadow.CHUNKS, 0)
+    assert zero3.params_bytes + zero3.grads_bytes + zero3.optimizer_bytes == 16 * p / world
+    luwu_total = luwu.params_bytes + luwu.grads_bytes
+    assert luwu_total / (16 * p / world) == pytest.approx(0.5625)
+    ddp_total = ddp.params_bytes + ddp.grads_bytes + ddp.optimizer_bytes
+    assert ddp_total == 16 * p and luwu_total <= ddp_total / 4
+    assert shadow.volume_bytes("luwu", 350e9, world) == (350e9, 350e9)
+
+
+def test_shadow_optimizer_node_answers_every_chunk_of_the_workers_buffer():
+    elements = shadow.luwu_elements(1.3e9, 1e-4)          # 2.6 GB x 1e-4 in fp32 elements
+    assert elements * 4 >= 2.6e9 * 1e-4 and elements % (shadow.CHUNKS * ina.LANES) == 0
+    args = type("Args", (), {"mode": "shadow", "shadow_model": "gpt-1.3b", "scale": 1e-4})
+    layout, initial = _parameters(args)
+    assert layout.chunks_per_step * ina.LANES == elements and not initial.any()
+    node = OptimizerNode(1, 2, layout, initial, lr=0.1)
+    grads = np.full(ina.LANES, 1000, dtype=np.int32)
+    answers = [node.handle(ina.encode(1, 0, ina.FLAG_RESULT, ina.slot_field(c % 4, 0), 0, c,
+                                      grads, n_workers=2))
+               for c in range(layout.chunks_per_step)]
+    assert node.steps_done() == 1
+    for answer in answers:
+        header, lanes = ina.decode(answer)
+        assert header.flags & ina.FLAG_PARAMS
+        assert (lanes.view(np.float32) < 0).all()          # one AdamW step against + grads
+
+
+def test_optimizer_node_reports_an_unknown_shadow_model(capsys):
+    assert optimizer_main(["--job", "1", "--workers", "2", "--mode", "shadow",
+                           "--shadow-model", "gpt-9", "--steps", "1"]) == 1
+    assert "error: optimizer node: --shadow-model 'gpt-9': choose" in capsys.readouterr().err

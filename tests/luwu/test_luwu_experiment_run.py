@@ -1,0 +1,102 @@
+"""``trainet run`` on a small version of experiments/luwu-vs-zero3.yaml: the optimizer
+node starts with the luwu run, the job is set up and torn down around it, and the
+summary compares LuWu, ZeRO-3 and DDP per worker."""
+import json
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+
+from hosts import shadow
+from testbed.cli import main
+from testbed.experiment import results
+from testbed.experiment.spec import load_experiment
+
+pytestmark = [pytest.mark.root, pytest.mark.slow]
+
+REPO = Path(__file__).resolve().parents[2]
+LUWU_VS_ZERO3 = REPO / "experiments" / "luwu-vs-zero3.yaml"
+CONVERGENCE = REPO / "experiments" / "luwu-convergence.yaml"
+STEPS = 3
+
+
+def renamed_copy(tmp_path, source: Path) -> tuple[Path, dict]:
+    """The experiment with its switch renamed s7 on its own gRPC port (runnable next to
+    a network of s1), and its data to change further."""
+    data = yaml.safe_load(source.read_text())
+    topo = load_experiment(source).topology.model_dump(mode="json")
+    topo["switches"][0].update(name="s7", grpc_port=50597, device_id=7)
+    topo["links"] = [{**link, "b": link["b"].replace("s1-", "s7-")} for link in topo["links"]]
+    data.update(topology=topo, luwu={**data["luwu"], "switch": "s7"})
+    return tmp_path / source.name, data
+
+
+def small_copy(tmp_path) -> Path:
+    """The comparison with GPT-1.3B at one bandwidth for a few steps."""
+    path, data = renamed_copy(tmp_path, LUWU_VS_ZERO3)
+    data.update(sweep={"bandwidth": ["100Gbit"]}, scale=1e-4)
+    data["workload"].update(shadow_model="gpt-1.3b", steps=STEPS)
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def total(row, kind="nominal") -> float:
+    return sum(row[f"mem_{part}_{kind}_B"] for part in ("params", "grads", "optim"))
+
+
+def test_luwu_against_zero3_and_ddp(tmp_path):
+    out = tmp_path / "luwu"
+    assert main(["run", str(small_copy(tmp_path)), "-o", str(out)]) == 0
+    assert results.read_status(out)["status"] == "completed"
+    rows = {r["strategy"]: r for r in results.read_summary(out)}
+    assert set(rows) == {"luwu", "zero3", "ddp"}
+    run = out / "runs" / "bandwidth-100Gbit" / "luwu" / "rep0"
+    assert sorted(p.name for p in (run / "logs").iterdir()) == \
+        ["opt1.log", "w1.log", "w2.log", "w3.log", "w4.log"]
+    assert sorted(p.name for p in (run / "metrics").glob("rank*.summary.json")) == \
+        [f"rank{r}.summary.json" for r in range(4)]
+    node = json.loads((run / "metrics" / "optimizer.summary.json").read_text())
+    chunks_per_step = shadow.luwu_elements(1.3e9, 1e-4) // 256
+    assert node["chunks_applied"] == STEPS * chunks_per_step and node["steps"] == STEPS
+    assert results.read_links(run)
+    assert not [n for n in os.listdir("/sys/class/net") if n.startswith("s7-")]
+
+    luwu, zero3, ddp = rows["luwu"], rows["zero3"], rows["ddp"]
+    # memory per worker in nominal units (hosts/shadow.py): LuWu 2P + 2P/8, no optimizer
+    # state; ZeRO-3 16P/N = 4P at N = 4; DDP 16P
+    assert luwu["mem_optim_nominal_B"] == 0 and luwu["mem_optim_emulated_B"] == 0
+    assert luwu["mem_params_nominal_B"] == 2 * 1.3e9
+    assert total(luwu) / total(zero3) == pytest.approx(2.25 / 4, rel=1e-3)
+    assert total(luwu) <= total(ddp) / 4
+    # LuWu sends the gradients once (M), the ring 2 (N-1)/N M, ZeRO-3 3 (N-1)/N M
+    m = 2 * 1.3e9
+    assert luwu["sent_per_step_nominal_B"] == pytest.approx(m, rel=0.01)
+    assert ddp["sent_per_step_nominal_B"] == pytest.approx(1.5 * m, rel=0.01)
+    assert zero3["sent_per_step_nominal_B"] == pytest.approx(2.25 * m, rel=0.01)
+    assert main(["report", str(out)]) == 0
+    assert "| bandwidth-100Gbit | luwu |" in (out / "report.md").read_text()
+
+
+def losses(run: Path) -> dict[int, list[float]]:
+    out = {}
+    for path in sorted((run / "metrics").glob("rank*.jsonl")):
+        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        out[rows[0]["rank"]] = [r["loss"] for r in sorted(rows, key=lambda r: r["step"])]
+    return out
+
+
+def test_luwu_converges_as_ddp_on_the_real_model(tmp_path):
+    path, data = renamed_copy(tmp_path, CONVERGENCE)
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    out = tmp_path / "conv"
+    assert main(["run", str(path), "-o", str(out)]) == 0
+    luwu, ddp = (losses(out / "runs" / "base" / s / "rep0") for s in ("luwu", "ddp"))
+    steps = data["workload"]["steps"]
+    assert sorted(luwu) == sorted(ddp) == [0, 1, 2, 3]
+    for rank in ddp:
+        assert len(luwu[rank]) == len(ddp[rank]) == steps
+        assert luwu[rank] == pytest.approx(ddp[rank], rel=0.01)
+        assert ddp[rank][-1] < ddp[rank][0] * 0.9                   # it did learn
+    rows = {r["strategy"]: r for r in results.read_summary(out)}
+    assert rows["luwu"]["mem_optim_emulated_B"] == 0 < rows["ddp"]["mem_optim_emulated_B"]
