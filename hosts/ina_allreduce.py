@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import select
 import socket
 import sys
 import time
@@ -47,7 +48,14 @@ class UdpTransport:
         self.sock.bind((bind, port))
 
     def send(self, payload: bytes) -> None:
-        self.sock.sendto(payload, self.peer)
+        # recv() leaves a timeout on the socket; on a slow shaped link the socket's send
+        # buffer fills and sendto times out with it: wait until it drains instead.
+        while True:
+            try:
+                self.sock.sendto(payload, self.peer)
+                return
+            except (socket.timeout, BlockingIOError):
+                select.select([], [self.sock], [], 1.0)
 
     def recv(self, timeout_s: float) -> bytes | None:
         self.sock.settimeout(max(timeout_s, 0.0) or 1e-6)

@@ -15,7 +15,9 @@ nor above ``max_timeout_s``. It doubles for a chunk on each retransmission of it
 timeout also doubles the timeout of chunks sent afterwards until a new sample arrives
 (else the samples, which only chunks that did not time out give, keep it too short). A
 software switch on a loaded machine answers in tens of milliseconds, and a fixed 10 ms
-would retransmit nearly everything.
+would retransmit nearly everything. The ceiling is high (5 s) because on a slow shaped
+link a full window queues for a long time: 32 chunks of 1 kB at 1 Mb/s wait 0.28 s
+before the last one leaves, and a lower ceiling retransmits every chunk of the window.
 """
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ class JobStream:
     worker_id: int
     slots: int
     timeout_s: float = 0.01
-    max_timeout_s: float = 0.32
+    max_timeout_s: float = 5.0
     give_up_s: float = 30.0
     next_chunk: int = 0
     srtt: float | None = None
@@ -74,6 +76,10 @@ class Exchange:
     # the flag of the packets that answer a chunk: the sum (ina.p4) or, for a LuWu
     # gradient job (luwu.p4), the optimizer node's parameters
     answer_flag = ina.FLAG_RESULT
+    # what to check when no answer comes
+    missing_hint = ("check that the switch runs ina.p4, the job is set up (controllers/ina.py) "
+                    "with at least this worker's number of slots, and every worker of the "
+                    "job is running")
 
     def __init__(self, stream: JobStream, lanes: np.ndarray, exponent: int):
         if lanes.ndim != 2 or lanes.shape[1] != ina.LANES:
@@ -167,7 +173,5 @@ class Exchange:
             raise AggregationTimeout(
                 f"job {self.stream.job_id} worker {self.stream.worker_id}: no result for "
                 f"{now - self._last_progress:.1f} s ({self.remaining} of {self.n} chunks "
-                "missing); check that the switch runs ina.p4, the job is set up "
-                "(controllers/ina.py) with at least this worker's number of slots, and "
-                "every worker of the job is running")
+                f"missing); {self.missing_hint}")
         return out

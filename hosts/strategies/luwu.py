@@ -28,6 +28,9 @@ class ParamsExchange(Exchange):
     """Gradient chunks out; each is answered by the optimizer node's parameters."""
 
     answer_flag = ina.FLAG_PARAMS
+    missing_hint = ("check that the optimizer node (hosts/optimizer_node.py) is running and "
+                    "reachable from the switch, the switch runs luwu.p4 with the job set up "
+                    "(controllers/luwu.py), and every worker of the job is running")
 
 
 class PushPull:

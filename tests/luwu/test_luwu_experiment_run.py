@@ -21,10 +21,15 @@ CONVERGENCE = REPO / "experiments" / "luwu-convergence.yaml"
 STEPS = 3
 
 
-def renamed_copy(tmp_path, source: Path) -> tuple[Path, dict]:
-    """The experiment with its switch renamed s7 on its own gRPC port (runnable next to
-    a network of s1), and its data to change further."""
+def renamed_copy(tmp_path, source: Path, workers: int | None = None) -> tuple[Path, dict]:
+    """The experiment (with ``workers`` workers, if given) with its switch renamed s7 on
+    its own gRPC port (runnable next to a network of s1), and its data to change further."""
     data = yaml.safe_load(source.read_text())
+    if workers is not None:
+        data["topology"]["generator"]["workers"] = workers
+        data["topology"]["program"] = str(source.parent / data["topology"]["program"])
+        source = tmp_path / f"generated-{source.name}"
+        source.write_text(yaml.safe_dump(data, sort_keys=False))
     topo = load_experiment(source).topology.model_dump(mode="json")
     topo["switches"][0].update(name="s7", grpc_port=50597, device_id=7)
     topo["links"] = [{**link, "b": link["b"].replace("s1-", "s7-")} for link in topo["links"]]
@@ -33,8 +38,8 @@ def renamed_copy(tmp_path, source: Path) -> tuple[Path, dict]:
 
 
 def small_copy(tmp_path) -> Path:
-    """The comparison with GPT-1.3B at one bandwidth for a few steps."""
-    path, data = renamed_copy(tmp_path, LUWU_VS_ZERO3)
+    """The comparison with four workers, GPT-1.3B, at one bandwidth for a few steps."""
+    path, data = renamed_copy(tmp_path, LUWU_VS_ZERO3, workers=4)
     data.update(sweep={"bandwidth": ["100Gbit"]}, scale=1e-4)
     data["workload"].update(shadow_model="gpt-1.3b", steps=STEPS)
     path.write_text(yaml.safe_dump(data, sort_keys=False))

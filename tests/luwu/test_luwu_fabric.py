@@ -3,6 +3,11 @@ role optimizer) behind
 the software P4 switch running p4/luwu.p4, workers and optimizer started by the
 launcher."""
 import json
+import os
+import signal
+import subprocess
+import threading
+import time
 from contextlib import contextmanager
 
 import numpy as np
@@ -106,3 +111,32 @@ def test_luwu_trains_as_one_process_and_workers_hold_no_optimizer_state(net, tmp
     assert np.abs(final - layout.flatten(ref_params)).max() < 1e-3
     initial = layout.flatten(build_model("gpt", 0).parameters())
     assert np.abs(final - initial).max() > 1e-2                # it did train
+
+
+def test_a_killed_optimizer_node_stops_the_workers_with_a_clear_error(net, tmp_path):
+    net, optimizer = net
+    args = {"model": "gpt", "steps": 200, "batch": BATCH, "lr": LR, "seed": 0}
+    first_step = tmp_path / "metrics" / "rank0.jsonl"
+
+    def kill_after_first_step():
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if first_step.exists() and first_step.read_text().strip():
+                out = subprocess.run(["pgrep", "-f", f"hosts.optimizer_node.*{tmp_path}"],
+                                     capture_output=True, text=True).stdout.split()
+                for pid in out:
+                    os.kill(int(pid), signal.SIGKILL)
+                return
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_after_first_step)
+    killer.start()
+    with luwu_job(net, WORKERS, optimizer) as job_args:
+        result = run_workers(net, WORKERS, "luwu", {**args, **job_args}, tmp_path,
+                             timeout_s=90, server_host=optimizer, stop_grace_s=5)
+    killer.join()
+    assert not result.ok
+    assert result.reason == f"optimizer node ({optimizer}) was killed by signal 9 (SIGKILL)"
+    assert 1 <= min(result.steps_done.values()) < 200
+    assert result.elapsed_s < 60                                   # stopped, no hang
+    assert all(rc is not None for rc in result.returncodes.values())

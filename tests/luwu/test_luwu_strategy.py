@@ -164,3 +164,33 @@ def test_luwu_training_matches_single_process_and_keeps_no_optimizer_state(drop)
         assert node.repeats > 0
         handled = luwu.handled_counts(ctl.TargetDevice(hub.target))
         assert handled["reforwarded"] > 0 and handled["params_unicast"] > 0
+
+
+class DeadNode:
+    """An optimizer node that died: the switch's sums reach it and nothing answers."""
+
+    def handle(self, payload):
+        return None
+
+
+def test_dead_optimizer_node_stops_the_worker_with_a_clear_error():
+    hub = Hub(DeadNode())
+    errors = []
+
+    def rank_main(r):
+        push_pull = PushPull(hub.transport(r), 1, 2, r, WORLD, slots=4, give_up_s=0.5)
+        try:
+            push_pull(torch.ones(ina.LANES * 2).numpy())
+        except Exception as err:
+            errors.append(err)
+
+    threads = [threading.Thread(target=rank_main, args=(r,)) for r in range(WORLD)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert not any(t.is_alive() for t in threads)                  # no hang
+    assert len(errors) == WORLD
+    for err in errors:
+        assert "no result for" in str(err) and "(2 of 2 chunks missing)" in str(err)
+        assert "check that the optimizer node (hosts/optimizer_node.py) is running" in str(err)
