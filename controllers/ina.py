@@ -202,14 +202,18 @@ def teardown(device, job: Job) -> None:
         device.delete(aggregator_entry(job))
 
 
+def named_counts(device, counter: str, names) -> dict:
+    """Packet counts of ``counter``'s cells 0, 1, ..., by the names of those cells."""
+    return {n: device.read_counter(counter, i)[0] for i, n in enumerate(names)}
+
+
 def drop_counts(device) -> dict:
     """Packets ina.p4 dropped, by reason."""
-    return {r: device.read_counter(DROP_COUNTER, i)[0] for i, r in enumerate(ina.DROP_REASONS)}
+    return named_counts(device, DROP_COUNTER, ina.DROP_REASONS)
 
 
 def handled_counts(device) -> dict:
-    return {k: device.read_counter(HANDLED_COUNTER, i)[0]
-            for i, k in enumerate(ina.HANDLED_KINDS)}
+    return named_counts(device, HANDLED_COUNTER, ina.HANDLED_KINDS)
 
 
 class TargetDevice:
@@ -235,6 +239,20 @@ class TargetDevice:
 
     def write_register(self, name, index, value):
         self.target.register_write(name, index, value)
+
+    def register_size(self, name) -> int:
+        reg = self.target.compiled.registers.get(name)
+        if reg is None:
+            raise JobError(f"the target's program has no register {name}")
+        return reg.size
+
+    def write_registers(self, name, start, values):
+        """Cells ``start``, ``start + 1``, ... of register ``name`` (unsigned values)."""
+        for i, value in enumerate(values):
+            self.target.register_write(name, start + i, int(value))
+
+    def read_registers(self, name, start, count) -> list[int]:
+        return [self.target.register_read(name, start + i) for i in range(count)]
 
     def read_counter(self, name, index):
         return self.target.counter_read(name, index)
@@ -290,6 +308,43 @@ class P4RuntimeDevice:
                                       index=self.pb.Index(index=index),
                                       data=p4data_pb2.P4Data(bitstring=self.conv.encode(value)))
         self.client.write([self.pb.Entity(register_entry=entry)], self.pb.Update.MODIFY)
+
+    def register_size(self, name) -> int:
+        reg_id = self._id("registers", name)
+        return next(r.size for r in self.index.registers.values() if r.preamble.id == reg_id)
+
+    def write_registers(self, name, start, values, batch=4096):
+        """Cells ``start``, ``start + 1``, ... of register ``name`` (unsigned values), in
+        write requests of ``batch`` updates (a request stays well below gRPC's 4 MB),
+        built in place."""
+        reg_id = self._id("registers", name)
+        values = list(values)
+        for at in range(0, len(values), batch):
+            req = self.client.write_request()
+            for i, value in enumerate(values[at:at + batch], start + at):
+                update = req.updates.add()
+                update.type = self.pb.Update.MODIFY
+                cell = update.entity.register_entry
+                cell.register_id = reg_id
+                cell.index.index = i
+                cell.data.bitstring = self.conv.encode(int(value))
+            self.client.submit(req)
+
+    def read_registers(self, name, start, count, batch=4096) -> list[int]:
+        """Cells ``start`` .. ``start + count - 1`` of register ``name``, ``batch`` cells
+        per read request."""
+        reg_id = self._id("registers", name)
+        cells = {}
+        for at in range(start, start + count, batch):
+            req = self.client.read_request()
+            for i in range(at, min(at + batch, start + count)):
+                cell = req.entities.add().register_entry
+                cell.register_id = reg_id
+                cell.index.index = i
+            for e in self.client.fetch(req):
+                cells[e.register_entry.index.index] = int.from_bytes(
+                    e.register_entry.data.bitstring, "big")
+        return [cells[i] for i in range(start, start + count)]
 
     def read_counter(self, name, index):
         wanted = self.pb.Entity(counter_entry=self.pb.CounterEntry(
@@ -354,8 +409,6 @@ def install(address: str, device_id: int, args: dict) -> None:
 
 def main(argv=None) -> int:
     import argparse
-
-    import yaml
     p = argparse.ArgumentParser(prog="python -m controllers.ina",
                                 description="set up or tear down INA jobs on a switch "
                                             "running p4/ina.p4")
@@ -367,12 +420,7 @@ def main(argv=None) -> int:
     from controllers.p4runtime_client import P4RuntimeClient
     jobs = []
     if args.jobs:
-        try:
-            data = yaml.safe_load(open(args.jobs))
-        except (OSError, yaml.YAMLError) as err:
-            raise JobError(f"{args.jobs}: {err}") from None
-        items = data if isinstance(data, list) else [data]
-        jobs = [job_from_dict(j, f"{args.jobs}: job[{i}]") for i, j in enumerate(items)]
+        jobs = load_jobs(args.jobs, job_from_dict)
     elif args.action != "counters":
         p.error("setup and teardown need a jobs file")
     with P4RuntimeClient(args.switch, args.device_id, election_id=(0, 2)) as client:
@@ -383,16 +431,36 @@ def main(argv=None) -> int:
                   f"({len(job.workers)} workers, slots [{job.slot_base}, "
                   f"{job.slot_base + job.slot_count}))")
         if args.action == "counters":
-            print("dropped:", ", ".join(f"{k} {v} packets" for k, v in drop_counts(device).items()))
-            print("handled:", ", ".join(f"{k} {v} packets"
-                                        for k, v in handled_counts(device).items()))
+            print_counters(drop_counts(device), handled_counts(device))
     return 0
 
 
-if __name__ == "__main__":
+def load_jobs(path: str, job_from_dict) -> list:
+    """The jobs of a YAML file holding one job mapping or a list of them."""
+    import yaml
+    try:
+        with open(path) as f:
+            data = yaml.safe_load(f)
+    except (OSError, yaml.YAMLError) as err:
+        raise JobError(f"{path}: {err}") from None
+    items = data if isinstance(data, list) else [data]
+    return [job_from_dict(j, f"{path}: job[{i}]") for i, j in enumerate(items)]
+
+
+def print_counters(dropped: dict, handled: dict) -> None:
+    print("dropped:", ", ".join(f"{k} {v} packets" for k, v in dropped.items()))
+    print("handled:", ", ".join(f"{k} {v} packets" for k, v in handled.items()))
+
+
+def run_cli(main) -> None:
+    """Exit with ``main()``'s code; a TrainetError prints its message and exits 2."""
     import sys
     try:
         sys.exit(main())
     except TrainetError as err:
         print(err, file=sys.stderr)
         sys.exit(err.exit_code)
+
+
+if __name__ == "__main__":
+    run_cli(main)

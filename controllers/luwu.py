@@ -29,17 +29,10 @@ class Optimizer:
     mac: str | None = None      # its MAC on that port (needed with port)
 
 
-@dataclass
-class LuwuJob:
-    job_id: int
-    aggregator_ip: str
-    workers: list
-    optimizer: Optimizer
-    slot_base: int = 0
-    slot_count: int = 32
-    exponent_job_id: int = 0    # 0: job_id + 1
-    exponent_slots: int = 2
-    where: str = field(default="job", compare=False)
+class JobPair:
+    """The two INA jobs of a LuWu job on one aggregator address: the gradient job and,
+    in the slots right after it, the exponent job the workers agree on block exponents
+    through. Mixed into job dataclasses with the fields used here."""
 
     def gradient_job(self) -> ctl.Job:
         return ctl.Job(self.job_id, self.aggregator_ip, self.workers, self.slot_base,
@@ -49,6 +42,19 @@ class LuwuJob:
         return ctl.Job(self.exponent_job_id or (self.job_id + 1) % 256, self.aggregator_ip,
                        self.workers, self.slot_base + self.slot_count, self.exponent_slots,
                        where=f"{self.where}.exponent_job")
+
+
+@dataclass
+class LuwuJob(JobPair):
+    job_id: int
+    aggregator_ip: str
+    workers: list
+    optimizer: Optimizer
+    slot_base: int = 0
+    slot_count: int = 32
+    exponent_job_id: int = 0    # 0: job_id + 1
+    exponent_slots: int = 2
+    where: str = field(default="job", compare=False)
 
 
 def validate(job: LuwuJob) -> None:
@@ -122,13 +128,11 @@ def teardown(device, job: LuwuJob) -> None:
 
 def drop_counts(device) -> dict:
     """Packets luwu.p4 dropped, by reason."""
-    return {r: device.read_counter(ctl.DROP_COUNTER, i)[0]
-            for i, r in enumerate(ina.LUWU_DROP_REASONS)}
+    return ctl.named_counts(device, ctl.DROP_COUNTER, ina.LUWU_DROP_REASONS)
 
 
 def handled_counts(device) -> dict:
-    return {k: device.read_counter(ctl.HANDLED_COUNTER, i)[0]
-            for i, k in enumerate(ina.LUWU_HANDLED_KINDS)}
+    return ctl.named_counts(device, ctl.HANDLED_COUNTER, ina.LUWU_HANDLED_KINDS)
 
 
 def job_from_dict(data: dict, where: str = "job") -> LuwuJob:
@@ -179,8 +183,6 @@ def install(address: str, device_id: int, args: dict) -> None:
 def main(argv=None) -> int:
     import argparse
 
-    import yaml
-
     from controllers.p4runtime_client import P4RuntimeClient
     p = argparse.ArgumentParser(prog="python -m controllers.luwu",
                                 description="set up or tear down LuWu jobs on a switch "
@@ -192,13 +194,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     jobs = []
     if args.jobs:
-        try:
-            with open(args.jobs) as f:
-                data = yaml.safe_load(f)
-        except (OSError, yaml.YAMLError) as err:
-            raise ctl.JobError(f"{args.jobs}: {err}") from None
-        items = data if isinstance(data, list) else [data]
-        jobs = [job_from_dict(j, f"{args.jobs}: job[{i}]") for i, j in enumerate(items)]
+        jobs = ctl.load_jobs(args.jobs, job_from_dict)
     elif args.action != "counters":
         p.error("setup and teardown need a jobs file")
     with P4RuntimeClient(args.switch, args.device_id, election_id=(0, 2)) as client:
@@ -210,18 +206,9 @@ def main(argv=None) -> int:
                   f"[{job.slot_base}, {job.slot_base + job.slot_count}), exponent job "
                   f"{job.exponent_job().job_id})")
         if args.action == "counters":
-            print("dropped:", ", ".join(f"{k} {v} packets" for k, v in drop_counts(device).items()))
-            print("handled:", ", ".join(f"{k} {v} packets"
-                                        for k, v in handled_counts(device).items()))
+            ctl.print_counters(drop_counts(device), handled_counts(device))
     return 0
 
 
 if __name__ == "__main__":
-    import sys
-
-    from testbed.errors import TrainetError
-    try:
-        sys.exit(main())
-    except TrainetError as err:
-        print(err, file=sys.stderr)
-        sys.exit(err.exit_code)
+    ctl.run_cli(main)

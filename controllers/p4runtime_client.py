@@ -132,17 +132,33 @@ class P4RuntimeClient:
 
     # ------------------------------------------------------------ write / read
     def write(self, entities: list, update_type=pb.Update.INSERT) -> None:
-        req = pb.WriteRequest(device_id=self.device_id, election_id=self.election_id)
+        req = self.write_request()
         for entity in entities:
             req.updates.add(type=update_type, entity=entity)
+        self.submit(req)
+
+    def write_request(self) -> pb.WriteRequest:
+        """An empty WriteRequest of this client, to fill in place: much faster than
+        building entities and copying them in with :meth:`write` (pure-Python protobuf)."""
+        return pb.WriteRequest(device_id=self.device_id, election_id=self.election_id)
+
+    def submit(self, req: pb.WriteRequest) -> None:
         try:
             self.stub.Write(req, timeout=self.timeout_s)
         except grpc.RpcError as err:
             raise P4RuntimeError(f"{self.address}: write refused: {_status_text(err)}") from None
 
     def read(self, entity) -> list:
-        req = pb.ReadRequest(device_id=self.device_id)
+        req = self.read_request()
         req.entities.add().CopyFrom(entity)
+        return self.fetch(req)
+
+    def read_request(self) -> pb.ReadRequest:
+        """An empty ReadRequest of this client, to fill in place (see write_request)."""
+        return pb.ReadRequest(device_id=self.device_id)
+
+    def fetch(self, req: pb.ReadRequest) -> list:
+        """The entities answering ``req``."""
         out = []
         try:
             for reply in self.stub.Read(req, timeout=self.timeout_s):

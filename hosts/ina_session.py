@@ -13,7 +13,8 @@ The timeout adapts like TCP's (RFC 6298): smoothed round-trip time plus four dev
 sampled only from chunks sent once (Karn), never below ``timeout_s`` (SwitchML's 10 ms)
 nor above ``max_timeout_s``. It doubles for a chunk on each retransmission of it, and a
 timeout also doubles the timeout of chunks sent afterwards until a new sample arrives
-(else the samples, which only chunks that did not time out give, keep it too short). A
+(else the samples, which only chunks that did not time out give, keep it too short);
+timeouts within one timeout of each other count as one event and double it once. A
 software switch on a loaded machine answers in tens of milliseconds, and a fixed 10 ms
 would retransmit nearly everything. The ceiling is high (5 s) because on a slow shaped
 link a full window queues for a long time: 32 chunks of 1 kB at 1 Mb/s wait 0.28 s
@@ -46,6 +47,7 @@ class JobStream:
     srtt: float | None = None
     rttvar: float = 0.0
     backoff: int = 1
+    quiet_until: float = 0.0
 
     def __post_init__(self):
         if not 1 <= self.slots <= ina.MAX_SLOTS:
@@ -64,9 +66,17 @@ class JobStream:
         base = self.timeout_s if self.srtt is None else self.srtt + 4 * self.rttvar
         return min(max(self.timeout_s, base) * self.backoff, self.max_timeout_s)
 
-    def timed_out(self) -> None:
+    def timed_out(self, now: float) -> None:
+        """A chunk timed out at ``now``. Chunks that time out within one timeout of the
+        last back-off are the same loss event (a burst, or a whole window stalled behind
+        one loss) and back off once, as TCP's one retransmission timer does; else each
+        of them would double the timeout, and with a high ceiling one lossy window
+        would stall the stream for seconds."""
+        if now < self.quiet_until:
+            return
         if self.rto < self.max_timeout_s:
             self.backoff *= 2
+        self.quiet_until = now + self.rto
 
     def slot_of(self, chunk: int) -> int:
         return ina.slot_field(chunk % self.slots, (chunk // self.slots) % 2)
@@ -115,7 +125,7 @@ class Exchange:
         if retransmit:
             timeout = min(self._timeout[i] * 2, self.stream.max_timeout_s)
             self.retransmissions += 1
-            self.stream.timed_out()
+            self.stream.timed_out(now)
             self._sent_at.pop(i, None)
         else:
             timeout = self.stream.rto

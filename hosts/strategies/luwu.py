@@ -10,7 +10,10 @@ the optimizer node (:mod:`hosts.optimizer_node`). Its answers, the bucket's upda
 parameters, come back by multicast and are the pull: after backward the worker waits
 for every bucket and copies them into the model. Push and pull of a bucket overlap the
 rest of backward. The switch must run luwu.p4 with the job set up (controllers/luwu.py)
-and the optimizer node must be running before the workers start.
+and the optimizer node must be running before the workers start; or the switch runs
+p4/luwu_sgd.p4, applies SGD with momentum itself and answers with fixed-point parameters
+(flag FIXED, value = lane * 2^exponent), the job set up by controllers/luwu_sgd.py. The
+worker is the same for both.
 """
 from __future__ import annotations
 
@@ -25,12 +28,21 @@ from testbed.proto import ina
 
 
 class ParamsExchange(Exchange):
-    """Gradient chunks out; each is answered by the optimizer node's parameters."""
+    """Gradient chunks out; each is answered by the optimizer node's parameters (float32
+    bit patterns) or the switch's (fixed point)."""
 
     answer_flag = ina.FLAG_PARAMS
     missing_hint = ("check that the optimizer node (hosts/optimizer_node.py) is running and "
                     "reachable from the switch, the switch runs luwu.p4 with the job set up "
-                    "(controllers/luwu.py), and every worker of the job is running")
+                    "(controllers/luwu.py), and every worker of the job is running (with "
+                    "luwu_sgd.p4: the job set up by controllers/luwu_sgd.py, and its "
+                    "counters show no bad_exponent drops)")
+    fixed_point = False
+
+    def on_payload(self, payload: bytes, now: float) -> list[bytes]:
+        if ina.peek_flags(payload) & ina.FLAG_FIXED:
+            self.fixed_point = True
+        return super().on_payload(payload, now)
 
 
 class PushPull:
@@ -48,14 +60,17 @@ class PushPull:
         self.retransmissions = 0
 
     def __call__(self, flat: np.ndarray) -> np.ndarray:
-        """The optimizer's new parameters (float32) for the gradient chunks ``flat``."""
+        """The new parameters (float32) for the gradient chunks ``flat``."""
         exponent = self.exponents.agree_exponent(float(np.max(np.abs(flat))))
         q = fx.quantize(flat, exponent, self.n_workers).reshape(-1, ina.LANES)
         ex = run_exchange(ParamsExchange(self.stream, q, exponent), self.transport)
         self.packets += ex.sent_packets + self.exponents.packets
         self.retransmissions += ex.retransmissions + self.exponents.retransmissions
         self.exponents.packets = self.exponents.retransmissions = 0
-        return ex.result.reshape(-1).view(np.float32)
+        values = ex.result.reshape(-1)
+        if ex.fixed_point:
+            return np.ldexp(values.astype(np.float64), ex.result_exponent).astype(np.float32)
+        return values.view(np.float32)
 
 
 class Luwu(Strategy):

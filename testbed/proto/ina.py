@@ -27,6 +27,9 @@ FLAG_GRADIENT = 0x01
 FLAG_RESULT = 0x02
 FLAG_RETRANSMIT = 0x04
 FLAG_PARAMS = 0x08             # p4/luwu.p4: parameters from the optimizer node
+# p4/luwu_sgd.p4: the parameter lanes are int32 fixed point, value = lane * 2^exponent
+# (without it, parameter lanes are float32 bit patterns)
+FLAG_FIXED = 0x10
 
 SHADOW_BIT = 0x8000            # MSB of the slot field selects the shadow set
 MAX_SLOTS = 0x7FFF             # slot indices a job can name
@@ -42,6 +45,12 @@ HANDLED_KINDS = ("absorbed", "multicast", "unicast", "upstream", "relayed")
 LUWU_DROP_REASONS = DROP_REASONS + ("not_optimizer",)
 LUWU_HANDLED_KINDS = ("absorbed", "multicast", "unicast", "to_optimizer", "reforwarded",
                       "params_multicast", "params_unicast")
+
+# p4/luwu_sgd.p4's counters: gradients are checked against the switch's fixed point and
+# parameter registers; parameters leave by multicast or, to a retransmission, by unicast
+LUWU_SGD_DROP_REASONS = DROP_REASONS + ("bad_exponent", "beyond_model")
+LUWU_SGD_HANDLED_KINDS = ("absorbed", "multicast", "unicast", "params_multicast",
+                          "params_unicast")
 
 _HEADER = struct.Struct("!BBBBHbBI")
 _LANES_BE = np.dtype(">i4")
@@ -115,6 +124,11 @@ def decode(payload: bytes) -> tuple[Header, np.ndarray]:
     job, worker, flags, n, slot, exponent, _, chunk = _HEADER.unpack_from(payload)
     lanes = np.frombuffer(payload, dtype=_LANES_BE, offset=HEADER_BYTES).astype(np.int32)
     return Header(job, worker, flags, n, slot, exponent, chunk), lanes
+
+
+def peek_flags(payload: bytes) -> int:
+    """The flags of an INA payload without decoding it (0 for a payload of another size)."""
+    return payload[2] if len(payload) == PAYLOAD_BYTES else 0
 
 
 FRAME_OFFSET = 42                    # Ethernet + IPv4 without options + UDP

@@ -31,7 +31,9 @@ _TYPES = {
 _BITS = {
     "flags": [("gradient", ina.FLAG_GRADIENT, "Gradient"),
               ("result", ina.FLAG_RESULT, "Result"),
-              ("retransmit", ina.FLAG_RETRANSMIT, "Retransmission")],
+              ("retransmit", ina.FLAG_RETRANSMIT, "Retransmission"),
+              ("params", ina.FLAG_PARAMS, "Parameters (LuWu)"),
+              ("fixed", ina.FLAG_FIXED, "Fixed-point parameters (in-switch optimizer)")],
     "slot": [("shadow", ina.SHADOW_BIT, "Shadow set"),
              ("index", ina.MAX_SLOTS, "Slot index")],
 }

@@ -10,6 +10,9 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scapy.layers.inet import IP, UDP
+from scapy.layers.l2 import Ether
+
 from controllers import ina as ctl
 from hosts.ina_session import Exchange
 from testbed.p4 import entries as E
@@ -133,3 +136,17 @@ class Fabric:
                 if not ex.done:
                     self.send_payloads(name, ex.poll(self.now))
         raise AssertionError(f"no completion after {max_steps} steps")
+
+
+def decoded(out):
+    """(port, dst ip, dst mac, header, lanes) of each frame out; checks IPv4 and UDP."""
+    got = []
+    for port, frame in out:
+        pkt = Ether(frame)
+        assert pkt[UDP].dport == ina.UDP_PORT and pkt[UDP].chksum == 0
+        fresh = IP(bytes(pkt[IP]))
+        del fresh.chksum
+        assert IP(bytes(fresh)).chksum == pkt[IP].chksum
+        header, values = ina.decode(frame[ina.FRAME_OFFSET:])
+        got.append((port, pkt[IP].dst, pkt[Ether].dst, header, values))
+    return got

@@ -5,8 +5,8 @@ from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 
 from controllers import ina as ctl
-from ina_fabric import (SWITCH_MAC, load_ina_program, new_target, single_switch_job,
-                        worker_ip, worker_mac)
+from ina_fabric import (SWITCH_MAC, decoded, load_ina_program, new_target,
+                        single_switch_job, worker_ip, worker_mac)
 from testbed.proto import ina
 
 AGG = "10.0.255.1"
@@ -42,20 +42,6 @@ def send(target, worker, chunk, values, job_id=1, slot=None, exponent=0, flags=1
     return target.process(frame[:len(frame) - truncate], worker + 1 + 8 * (rack - 1))
 
 
-def results(out):
-    """(port, dst ip, dst mac, header, lanes) of each frame out; checks UDP and IPv4."""
-    got = []
-    for port, frame in out:
-        pkt = Ether(frame)
-        assert pkt[UDP].dport == ina.UDP_PORT and pkt[UDP].chksum == 0
-        fresh = IP(bytes(pkt[IP]))
-        del fresh.chksum
-        assert IP(bytes(fresh)).chksum == pkt[IP].chksum
-        header, values = ina.decode(frame[ina.FRAME_OFFSET:])
-        got.append((port, pkt[IP].dst, pkt[Ether].dst, header, values))
-    return got
-
-
 def drops(target):
     return ctl.drop_counts(ctl.TargetDevice(target))
 
@@ -64,7 +50,7 @@ def test_slot_completes_and_result_reaches_every_worker(target, job):
     vals = [lanes(i) for i in range(3)]
     assert send(target, 0, 0, vals[0], exponent=-3) == []
     assert send(target, 1, 0, vals[1], exponent=5) == []
-    out = results(send(target, 2, 0, vals[2], exponent=2))
+    out = decoded(send(target, 2, 0, vals[2], exponent=2))
     expected = (vals[0].astype(np.int64) + vals[1] + vals[2]).astype(np.int32)
     assert sorted((p, ip, mac) for p, ip, mac, _, _ in out) == [
         (w + 1, worker_ip(1, w), worker_mac(1, w)) for w in range(3)]
@@ -80,7 +66,7 @@ def test_int32_sum_wraps_like_the_hardware(target, job):
     big = np.full(ina.LANES, 2**31 - 1, dtype=np.int32)
     send(target, 0, 0, big)
     send(target, 1, 0, np.ones(ina.LANES, np.int32))
-    out = results(send(target, 2, 0, np.zeros(ina.LANES, np.int32)))
+    out = decoded(send(target, 2, 0, np.zeros(ina.LANES, np.int32)))
     assert np.all(out[0][4] == -2**31)
 
 
@@ -88,8 +74,8 @@ def test_retransmission_after_completion_is_answered_by_unicast(target, job):
     vals = [lanes(i) for i in range(3)]
     for w in range(3):
         out = send(target, w, 0, vals[w])
-    total = results(out)[0][4]
-    again = results(send(target, 1, 0, vals[1], flags=ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT))
+    total = decoded(out)[0][4]
+    again = decoded(send(target, 1, 0, vals[1], flags=ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT))
     assert len(again) == 1
     port, ip, mac, header, values = again[0]
     assert (port, ip, mac) == (2, worker_ip(1, 1), worker_mac(1, 1))
@@ -102,7 +88,7 @@ def test_duplicate_before_completion_is_dropped_not_added(target, job):
     send(target, 0, 0, vals[0])
     assert send(target, 0, 0, vals[0]) == []
     send(target, 1, 0, vals[1])
-    out = results(send(target, 2, 0, vals[2]))
+    out = decoded(send(target, 2, 0, vals[2]))
     assert np.array_equal(out[0][4], vals[0] + vals[1] + vals[2])
     assert drops(target)["duplicate"] == 1
 
@@ -119,20 +105,20 @@ def test_shadow_set_keeps_previous_result_while_next_round_runs(target, job):
     assert target.register_read("MyIngress.slot_bitmap", 0) == 0b110
     assert target.register_read("MyIngress.slot_bitmap", ina.POOL) == 0b001
     # worker 2 missed chunk 0's result: set 0 still has it
-    out = results(send(target, 2, 0, first[2]))
+    out = decoded(send(target, 2, 0, first[2]))
     assert len(out) == 1 and out[0][3].chunk == 0
     assert np.array_equal(out[0][4], first[0] + first[1] + first[2])
     # a late copy of chunk 0 from worker 0, which already has the result, is stale
     assert send(target, 0, 0, first[0]) == []
     assert drops(target)["stale"] == 1
     send(target, 1, slots, second[1])
-    out = results(send(target, 2, slots, second[2]))
+    out = decoded(send(target, 2, slots, second[2]))
     assert out[0][3].chunk == slots and out[0][3].slot == 0x8000
     assert np.array_equal(out[0][4], second[0] + second[1] + second[2])
     # chunk 16 reuses set 0: the slot restarts from zero, nothing of chunk 0 leaks in
     for w in range(3):
         out = send(target, w, 2 * slots, third[w])
-    out = results(out)
+    out = decoded(out)
     assert out[0][3].chunk == 2 * slots
     assert np.array_equal(out[0][4], third[0] + third[1] + third[2])
     # an old chunk naming the slot now holding a newer one is stale
@@ -166,7 +152,7 @@ def test_bad_input_is_dropped_counted_and_never_corrupts_a_slot(target, job, rea
                 **kwargs) == []
     assert {k: v for k, v in drops(target).items() if v} == {reason: 1}
     send(target, 1, 0, vals[1])
-    out = results(send(target, 2, 0, vals[2]))
+    out = decoded(send(target, 2, 0, vals[2]))
     assert len(out) == 3
     assert np.array_equal(out[0][4], vals[0] + vals[1] + vals[2])
 
@@ -181,8 +167,8 @@ def test_concurrent_jobs_on_disjoint_slots(target, job):
     send(target, 0, 0, a[0], job_id=1)
     send(target, 0, 0, b[0], job_id=2)
     send(target, 1, 0, a[1], job_id=1)
-    out_b = results(send(target, 1, 0, b[1], job_id=2))
-    out_a = results(send(target, 2, 0, a[2], job_id=1))
+    out_b = decoded(send(target, 1, 0, b[1], job_id=2))
+    out_a = decoded(send(target, 2, 0, a[2], job_id=1))
     assert sorted(p for p, *_ in out_b) == [1, 2] and sorted(p for p, *_ in out_a) == [1, 2, 3]
     assert all(h.job_id == 2 for *_, h, _ in out_b)
     assert np.array_equal(out_b[0][4], b[0] + b[1])
@@ -204,7 +190,7 @@ def test_teardown_then_setup_starts_from_clean_slots(target, job):
     vals = [lanes(60 + w) for w in range(3)]
     for w in range(3):
         out = send(target, w, 0, vals[w])
-    assert np.array_equal(results(out)[0][4], vals[0] + vals[1] + vals[2])
+    assert np.array_equal(decoded(out)[0][4], vals[0] + vals[1] + vals[2])
 
 
 def test_other_traffic_is_forwarded_like_basic_p4(target, job):

@@ -147,6 +147,16 @@ def test_retransmission_backs_off_and_gives_up():
     assert header.flags == ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT
 
 
+def test_a_stalled_window_backs_off_once_not_once_per_chunk():
+    stream = JobStream(1, 0, slots=8, timeout_s=0.01, max_timeout_s=5.0)
+    ex = Exchange(stream, np.zeros((8, ina.LANES), np.int32), 0)
+    ex.start(0.0)
+    assert len(ex.poll(0.01)) == 8       # the whole window times out at once
+    assert stream.backoff == 2 and stream.rto == pytest.approx(0.02)
+    assert len(ex.poll(0.03)) == 8       # again, one timeout later: a second event
+    assert stream.backoff == 4
+
+
 def test_timeout_adapts_to_the_round_trip_time():
     stream = JobStream(1, 0, slots=1, timeout_s=0.01, max_timeout_s=1.0)
     ex = Exchange(stream, np.zeros((4, ina.LANES), np.int32), 0)
@@ -175,10 +185,10 @@ def test_a_timeout_backs_off_later_chunks_until_a_new_sample():
                                         chunk, ex.lanes[chunk]), now)
 
     ex.start(0.0)
-    ex.poll(0.01)                        # both chunks time out
-    assert stream.rto == pytest.approx(0.04)
+    ex.poll(0.01)                        # both chunks time out: one loss event, one back-off
+    assert stream.rto == pytest.approx(0.02)
     assert len(result(0, 0.02)) == 1     # chunk 2 leaves at 0.02 with the backed-off timeout
     result(1, 0.021)
-    assert ex.next_deadline() == pytest.approx(0.06)
+    assert ex.next_deadline() == pytest.approx(0.04)
     result(2, 0.025)                     # chunk 2 was sent once: a sample, the backoff ends
     assert stream.backoff == 1 and stream.srtt == pytest.approx(0.005)

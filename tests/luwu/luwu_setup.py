@@ -5,6 +5,9 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+import torch
+from torch import nn
+
 from controllers import ina as ctl
 from controllers import luwu
 from testbed.p4 import entries as E
@@ -54,3 +57,33 @@ def setup_job(target, **kw) -> luwu.LuwuJob:
     for x in job.workers:
         route(target, x.ip, x.mac, x.port)
     return job
+
+
+class Tiny(nn.Module):
+    """The model the in-process LuWu training tests train."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(6, 16)
+        self.b = nn.Linear(16, 3)
+
+    def forward(self, x):
+        return self.b(torch.tanh(self.a(x)))
+
+    @staticmethod
+    def loss(out, y):
+        return nn.functional.cross_entropy(out, y)
+
+
+def tiny_model(seed: int) -> Tiny:
+    torch.manual_seed(seed)
+    return Tiny()
+
+
+def tiny_batch(step: int, rank: int, world: int, total: int):
+    """Rank ``rank``'s share of step ``step``'s batch of ``total`` samples."""
+    g = torch.Generator().manual_seed(step)
+    x = torch.randn(total, 6, generator=g)
+    y = torch.randint(0, 3, (total,), generator=g)
+    per = total // world
+    return x[rank * per:(rank + 1) * per], y[rank * per:(rank + 1) * per]

@@ -2,14 +2,13 @@
 workers."""
 import numpy as np
 import pytest
-from scapy.layers.inet import IP, UDP
-from scapy.layers.l2 import Ether
 
 from controllers import ina as ctl
 from controllers import luwu
 import luwu_setup
 from luwu_setup import (AGG, OPT_IP, OPT_MAC, OPT_PORT, SWITCH_MAC, load_luwu_program,
                         luwu_job, setup_job, worker_ip, worker_mac)
+from tests.ina.ina_fabric import decoded
 from testbed.proto import ina, luwu_p4
 
 RETRANSMIT = ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT
@@ -49,20 +48,6 @@ def answer(target, chunk, bits, src=OPT_IP, port=OPT_PORT, job_id=1):
     slot = ina.slot_field(chunk % 8, (chunk // 8) % 2)
     payload = ina.encode(job_id, 0, ina.FLAG_PARAMS, slot, 0, chunk, bits)
     return target.process(ina.frame(OPT_MAC, SWITCH_MAC, src, AGG, payload), port)
-
-
-def decoded(out):
-    """(port, dst ip, dst mac, header, lanes) of each frame out; checks IPv4 and UDP."""
-    got = []
-    for port, frame in out:
-        pkt = Ether(frame)
-        assert pkt[UDP].dport == ina.UDP_PORT and pkt[UDP].chksum == 0
-        fresh = IP(bytes(pkt[IP]))
-        del fresh.chksum
-        assert IP(bytes(fresh)).chksum == pkt[IP].chksum
-        header, values = ina.decode(frame[ina.FRAME_OFFSET:])
-        got.append((port, pkt[IP].dst, pkt[Ether].dst, header, values))
-    return got
 
 
 def complete(target, chunk, seed=0):

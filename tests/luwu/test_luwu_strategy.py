@@ -7,7 +7,6 @@ import threading
 
 import pytest
 import torch
-from torch import nn
 
 from controllers import ina as ctl
 from controllers import luwu
@@ -15,39 +14,20 @@ from hosts.luwu_layout import Layout
 from hosts.optimizer_node import OptimizerNode
 from hosts.strategies.comm import Comm
 from hosts.strategies.luwu import Luwu, PushPull
-from luwu_setup import (AGG, OPT_IP, OPT_MAC, OPT_PORT, SWITCH_MAC, load_luwu_program,
-                        setup_job, worker_ip, worker_mac)
+from luwu_setup import (AGG, OPT_IP, OPT_MAC, OPT_PORT, SWITCH_MAC, load_luwu_program, setup_job,
+                        tiny_batch, tiny_model, worker_ip, worker_mac)
 from testbed.p4.target import Target
 from testbed.proto import ina
 
 WORLD, STEPS, LR, BATCH = 3, 6, 0.05, 4
 
 
-class Tiny(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.a = nn.Linear(6, 16)
-        self.b = nn.Linear(16, 3)
-
-    def forward(self, x):
-        return self.b(torch.tanh(self.a(x)))
-
-    @staticmethod
-    def loss(out, y):
-        return nn.functional.cross_entropy(out, y)
-
-
 def tiny():
-    torch.manual_seed(7)
-    return Tiny()
+    return tiny_model(7)
 
 
 def data(step, rank, world):
-    g = torch.Generator().manual_seed(step)
-    x = torch.randn(WORLD * BATCH, 6, generator=g)
-    y = torch.randint(0, 3, (WORLD * BATCH,), generator=g)
-    per = WORLD * BATCH // world
-    return x[rank * per:(rank + 1) * per], y[rank * per:(rank + 1) * per]
+    return tiny_batch(step, rank, world, WORLD * BATCH)
 
 
 class Hub:

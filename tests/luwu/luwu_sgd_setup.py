@@ -1,0 +1,59 @@
+"""p4/luwu_sgd.p4 on an in-process Target: worker w on port w + 1 (addresses of
+luwu_setup), an SGD job set up by the controller, and the arithmetic the switch must do,
+written again in numpy as the reference."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from controllers import ina as ctl
+from controllers import luwu_sgd
+from luwu_setup import AGG, SWITCH_MAC, route, worker_ip, worker_mac
+from testbed.proto import ina
+from testbed.proto import luwu_sgd as sfx
+
+REPO = Path(__file__).resolve().parents[2]
+LUWU_SGD_P4 = REPO / "p4" / "luwu_sgd.p4"
+
+
+@lru_cache(maxsize=1)
+def load_sgd_program():
+    from testbed.p4.frontend import load_program
+    return load_program(str(LUWU_SGD_P4))
+
+
+def sgd_job(job_id=1, n_workers=3, slot_count=8, lr=0.05, momentum=0.9,
+            model_base=0) -> luwu_sgd.SgdJob:
+    workers = [ctl.Worker(w, w + 1, worker_mac(w), worker_ip(w)) for w in range(n_workers)]
+    return luwu_sgd.SgdJob(job_id, AGG, workers, lr, momentum, model_base,
+                           slot_count=slot_count)
+
+
+def add_routes(target, n_workers: int) -> None:
+    for w in range(n_workers):
+        route(target, worker_ip(w), worker_mac(w), w + 1)
+
+
+def push(target, worker, chunk, lanes, exponent, slots=8, flags=ina.FLAG_GRADIENT,
+         job_id=1):
+    """One gradient packet of ``worker`` through the switch; the frames that leave."""
+    slot = ina.slot_field(chunk % slots, (chunk // slots) % 2)
+    payload = ina.encode(job_id, worker, flags, slot, exponent, chunk, lanes)
+    return target.process(ina.frame(worker_mac(worker), SWITCH_MAC, worker_ip(worker), AGG,
+                                    payload), worker + 1)
+
+
+def reference_step(w, v, sums, exponent, lr, momentum):
+    """(w, v) after one update of int32 lanes ``w``, ``v`` with the slot sums ``sums``
+    of block exponent ``exponent``, in int64 numpy (arithmetic shifts floor)."""
+    w, v, s = (np.asarray(a, dtype=np.int64) for a in (w, v, sums))
+    d = sfx.grad_shift(exponent)
+    g = (s + (1 << (d - 1) if d else 0)) >> d
+    mu_mul, mu_shift = sfx.multiplier(momentum, "momentum")
+    lr_mul, lr_shift = sfx.multiplier(lr, "lr")
+    v = np.clip(((v * mu_mul + (1 << (mu_shift - 1))) >> mu_shift) + g, -2**31, 2**31 - 1)
+    step = (v * lr_mul + (1 << (lr_shift - 1))) >> lr_shift
+    w = np.clip(w - step, -2**31, 2**31 - 1)
+    return w.astype(np.int32), v.astype(np.int32)

@@ -1,0 +1,131 @@
+"""The optimizer in the switch on an emulated star: three workers (python -m hosts.worker
+--strategy luwu, unchanged) behind the software P4 switch s9 running p4/luwu_sgd.p4,
+which holds the parameters and the momentum; no optimizer node."""
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+import torch
+
+from controllers import ina as ctl
+from controllers import luwu_sgd
+from hosts.luwu_layout import Layout
+from hosts.models import SyntheticCorpus, build_model
+from luwu_sgd_setup import LUWU_SGD_P4
+from testbed.proto import luwu_sgd as sfx
+from tests.net.helpers import REPO, Snapshot, free_port
+
+pytestmark = [pytest.mark.root, pytest.mark.slow]
+
+WORKERS = ["w1", "w2", "w3"]
+STEPS, BATCH, LR, MU = 5, 4, 0.05, 0.9
+AGGREGATOR = "10.0.255.1"
+
+
+@pytest.fixture(scope="module")
+def net(tmp_path_factory):
+    from testbed.net.network import Network
+    from testbed.net.topology import plan_from_topology
+    from testbed.topology.generators import star
+    snap = Snapshot("s9")
+    plan = plan_from_topology(star(workers=3, nic="roce-100g", scale=1e-2,
+                                   program=str(LUWU_SGD_P4)), "star-luwu-sgd")
+    switch = plan.switches[0]
+    old, switch.name, switch.grpc_port, switch.device_id = switch.name, "s9", free_port(), 9
+    for link in plan.links:
+        link.a = "s9" if link.a == old else link.a
+        link.b = "s9" if link.b == old else link.b
+    with Network(plan, tmp_path_factory.mktemp("luwu-sgd")) as network:
+        yield network
+    assert snap.leftovers() == {}
+
+
+def run_workers(net, out, timeout_s=120.0):
+    """Start the workers on their hosts, wait for all; their return codes."""
+    env = {**os.environ, "PYTHONPATH": str(REPO), "OMP_NUM_THREADS": "1"}
+    master = f"{net.net[WORKERS[0]].IP()}:{free_port()}"
+    procs = []
+    for rank, host in enumerate(WORKERS):
+        cmd = [sys.executable, "-m", "hosts.worker", "--rank", str(rank), "--world-size",
+               str(len(WORKERS)), "--master", master, "--strategy", "luwu", "--model", "gpt",
+               "--steps", str(STEPS), "--batch", str(BATCH), "--seed", "0",
+               "--ina-aggregator", AGGREGATOR, "--ina-job", "1", "--ina-slots", "32",
+               "--timeout", "60", "--metrics-out", str(out / f"rank{rank}.jsonl")]
+        log = (out / f"{host}.log").open("wb")
+        procs.append((net.net[host].popen(cmd, stdout=log, stderr=subprocess.STDOUT,
+                                          stdin=subprocess.DEVNULL, env=env, cwd=str(REPO)),
+                      log))
+    deadline = time.monotonic() + timeout_s
+    try:
+        return [p.wait(timeout=max(deadline - time.monotonic(), 0.1)) for p, _ in procs]
+    finally:
+        for p, log in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+            log.close()
+
+
+def single_process(world):
+    """The same training in one process with torch.optim.SGD(momentum), float32."""
+    corpus = SyntheticCorpus(0)
+    model = build_model("gpt", 0)
+    opt = torch.optim.SGD(model.parameters(), lr=LR, momentum=MU)
+    for s in range(STEPS):
+        x, y = corpus.batch(s, 0, 1, BATCH * world, 32)
+        opt.zero_grad()
+        model.loss(model(x), y).backward()
+        opt.step()
+    return [p.detach() for p in model.parameters()]
+
+
+def test_workers_train_with_the_optimizer_in_the_switch(net, tmp_path):
+    from controllers.p4runtime_client import P4RuntimeClient
+    switch = net.plan.switches[0]
+    ports = {link.a: link.b_port for link in net.plan.links if link.b == switch.name}
+    plans = {h.name: h for h in net.plan.hosts}
+    job = luwu_sgd.SgdJob(1, AGGREGATOR, [ctl.Worker(r, ports[h], plans[h].mac, plans[h].address)
+                                          for r, h in enumerate(WORKERS)],
+                          lr=LR, momentum=MU, slot_count=32)
+    initial = luwu_sgd.initial_parameters("gpt", 0)
+    with P4RuntimeClient(f"127.0.0.1:{switch.grpc_port}", switch.device_id,
+                         election_id=(0, 3)) as client:
+        device = ctl.P4RuntimeDevice(client)
+        started = time.monotonic()
+        luwu_sgd.setup(device, job, initial)
+        setup_s = time.monotonic() - started
+        try:
+            started = time.monotonic()
+            written = luwu_sgd.read_fixed(device, job)         # the checkpoint of step 0
+            read_s = time.monotonic() - started
+            assert np.array_equal(written, sfx.to_fixed(initial))
+            codes = run_workers(net, tmp_path)
+            final = luwu_sgd.read_params(device, job)
+            drops, handled = luwu_sgd.drop_counts(device), luwu_sgd.handled_counts(device)
+        finally:
+            luwu_sgd.teardown(device, job)
+    logs = "\n".join((tmp_path / f"{h}.log").read_text() for h in WORKERS)
+    assert codes == [0, 0, 0], logs
+    print(f"over P4Runtime: set-up with {initial.size} parameters {setup_s:.1f} s, reading "
+          f"them back {read_s:.1f} s; drops: {drops}; handled: {handled}")
+    ref = single_process(len(WORKERS))
+    layout = Layout.of(ref)
+    assert handled["params_multicast"] == STEPS * layout.chunks_per_step
+    assert drops["bad_exponent"] == drops["beyond_model"] == 0
+    for rank in range(len(WORKERS)):
+        rows = [json.loads(line) for line in
+                (tmp_path / f"rank{rank}.jsonl").read_text().splitlines()]
+        assert len(rows) == STEPS
+        assert all(r["mem_optimizer_bytes"] == 0 and r["mem_grads_bytes"] == 0 for r in rows)
+        summary = json.loads((tmp_path / f"rank{rank}.summary.json").read_text())
+        print(f"rank {rank}: mean step {summary['mean_step_s']:.3f} s")
+    # each update is within ~1e-7 of float SGD (testbed/proto/luwu_sgd.py); the
+    # gradients of later steps are taken at those slightly different parameters
+    diff = np.abs(final - layout.flatten(ref)).max()
+    print(f"largest |switch - torch SGD| after {STEPS} steps: {diff:.2e}")
+    assert diff < 1e-5
+    assert np.abs(final - initial).max() > 1e-2                      # it did train
