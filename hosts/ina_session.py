@@ -14,8 +14,14 @@ sampled only from chunks sent once (Karn), never below ``timeout_s`` (SwitchML's
 nor above ``max_timeout_s``. It doubles for a chunk on each retransmission of it, and a
 timeout also doubles the timeout of chunks sent afterwards until a new sample arrives
 (else the samples, which only chunks that did not time out give, keep it too short);
-timeouts within one timeout of each other count as one event and double it once. A
-software switch on a loaded machine answers in tens of milliseconds, and a fixed 10 ms
+timeouts within one timeout of each other count as one event and double it once. As
+with TCP's single retransmission timer (RFC 6298, 5.3), every result that arrives
+restarts the timers of the chunks still outstanding: a chunk times out only when no
+result at all has come for its timeout. A window sent at once into a slow link queues
+in front of it, so the k-th chunk's round trip is k serialization times longer than the
+first's; timers from the send times alone fire for the back of the window while its
+results are still arriving one by one, and the spurious retransmissions eat the link.
+A software switch on a loaded machine answers in tens of milliseconds, and a fixed 10 ms
 would retransmit nearly everything. The ceiling is high (5 s) because on a slow shaped
 link a full window queues for a long time: 32 chunks of 1 kB at 1 Mb/s wait 0.28 s
 before the last one leaves, and a lower ceiling retransmits every chunk of the window.
@@ -108,6 +114,7 @@ class Exchange:
         self._timeout = {}            # chunk index -> current timeout
         self._sent_at = {}            # chunk index -> time of its only send (no retransmit)
         self._deadline = {}           # chunk index -> deadline of the outstanding send
+        self._started = {}            # chunk index -> time of the outstanding send
         self._heap = []               # (deadline, chunk index), lazily pruned
         self._last_progress = None
 
@@ -131,6 +138,7 @@ class Exchange:
             timeout = self.stream.rto
             self._sent_at[i] = now
         self._timeout[i] = timeout
+        self._started[i] = now
         deadline = now + timeout
         self._deadline[i] = deadline
         heapq.heappush(self._heap, (deadline, i))
@@ -153,6 +161,7 @@ class Exchange:
                 or i >= self.n or i not in self._deadline):
             return []                 # not ours, or a duplicate of a result we have
         del self._deadline[i]
+        del self._started[i]
         sent = self._sent_at.pop(i, None)
         if sent is not None:
             self.stream.rtt_sample(now - sent)
@@ -165,10 +174,21 @@ class Exchange:
         return [self._send(nxt, now, False)] if nxt < self.n else []
 
     def next_deadline(self) -> float | None:
-        heap = self._heap
-        while heap and self._deadline.get(heap[0][1]) != heap[0][0]:
-            heapq.heappop(heap)
-        return heap[0][0] if heap else None
+        """When the first outstanding chunk times out: its timeout after its send or
+        after the last result, whichever is later (deadlines move lazily, only ever
+        later, since the last result only ever gets later)."""
+        heap, deadlines = self._heap, self._deadline
+        while heap:
+            deadline, i = heap[0]
+            if deadlines.get(i) != deadline:
+                heapq.heappop(heap)       # answered, or pushed back: a stale entry
+                continue
+            due = max(self._started[i], self._last_progress) + self._timeout[i]
+            if due <= deadline:
+                return deadline
+            deadlines[i] = due
+            heapq.heapreplace(heap, (due, i))
+        return None
 
     def poll(self, now: float) -> list[bytes]:
         """Retransmit every chunk whose result is overdue."""

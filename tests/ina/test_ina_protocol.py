@@ -157,6 +157,32 @@ def test_a_stalled_window_backs_off_once_not_once_per_chunk():
     assert stream.backoff == 4
 
 
+def test_results_that_keep_arriving_hold_off_the_back_of_the_window():
+    # a window of 8 sent at once into a slow link: results come 6 ms apart, so the last
+    # chunk's round trip is 48 ms, far beyond the 10 ms timeout of its send alone
+    stream = JobStream(1, 0, slots=8, timeout_s=0.01, max_timeout_s=5.0)
+    ex = Exchange(stream, np.zeros((8, ina.LANES), np.int32), 0)
+    ex.start(0.0)
+    for chunk in range(8):
+        now = 0.006 * (chunk + 1)
+        assert ex.poll(now - 0.0001) == []
+        ex.on_payload(ina.encode(1, 0, ina.FLAG_RESULT, stream.slot_of(chunk), 0, chunk,
+                                 ex.lanes[chunk]), now)
+    assert ex.done and ex.retransmissions == 0
+
+
+def test_a_lost_chunk_times_out_once_results_stop():
+    stream = JobStream(1, 0, slots=4, timeout_s=0.01, max_timeout_s=5.0)
+    ex = Exchange(stream, np.zeros((4, ina.LANES), np.int32), 0)
+    ex.start(0.0)
+    for chunk in (1, 2, 3):              # chunk 0 is lost, the others come back
+        ex.on_payload(ina.encode(1, 0, ina.FLAG_RESULT, stream.slot_of(chunk), 0, chunk,
+                                 ex.lanes[chunk]), 0.005 * chunk)
+    assert ex.poll(0.0249) == []
+    out = ex.poll(0.025)                 # 10 ms after the last result
+    assert [ina.decode(p)[0].chunk for p in out] == [0]
+
+
 def test_timeout_adapts_to_the_round_trip_time():
     stream = JobStream(1, 0, slots=1, timeout_s=0.01, max_timeout_s=1.0)
     ex = Exchange(stream, np.zeros((4, ina.LANES), np.int32), 0)
@@ -188,7 +214,7 @@ def test_a_timeout_backs_off_later_chunks_until_a_new_sample():
     ex.poll(0.01)                        # both chunks time out: one loss event, one back-off
     assert stream.rto == pytest.approx(0.02)
     assert len(result(0, 0.02)) == 1     # chunk 2 leaves at 0.02 with the backed-off timeout
-    result(1, 0.021)
-    assert ex.next_deadline() == pytest.approx(0.04)
+    result(1, 0.021)                     # a result restarts chunk 2's timer
+    assert ex.next_deadline() == pytest.approx(0.041)
     result(2, 0.025)                     # chunk 2 was sent once: a sample, the backoff ends
     assert stream.backoff == 1 and stream.srtt == pytest.approx(0.005)
