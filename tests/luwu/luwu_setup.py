@@ -2,6 +2,7 @@
 optimizer node on port 9."""
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -10,6 +11,8 @@ from torch import nn
 
 from controllers import ina as ctl
 from controllers import luwu
+from hosts.strategies.comm import Comm
+from hosts.strategies.luwu import Luwu, PushPull
 from testbed.p4 import entries as E
 
 REPO = Path(__file__).resolve().parents[2]
@@ -87,3 +90,32 @@ def tiny_batch(step: int, rank: int, world: int, total: int):
     y = torch.randint(0, 3, (total,), generator=g)
     per = total // world
     return x[rank * per:(rank + 1) * per], y[rank * per:(rank + 1) * per]
+
+
+def train_ranks(models, transport, data, steps: int, slots: int) -> list:
+    """Train ``models`` (one per rank) with the luwu strategy, each rank in a thread
+    with ``transport(rank)``; per rank (full parameters, step metrics, memory)."""
+    world = len(models)
+    results, errors = [None] * world, []
+
+    def rank_main(r):
+        comm = Comm(None, r, world)
+        try:
+            strategy = Luwu(comm, PushPull(transport(r), 1, 2, r, world, slots=slots,
+                                           give_up_s=10), bucket_bytes=256)
+            strategy.setup(models[r])
+            metrics = [strategy.step(data(s, r, world)) for s in range(steps)]
+            results[r] = strategy.full_parameters(), metrics, strategy.memory()
+        except BaseException as err:
+            errors.append(err)
+        finally:
+            comm.close()
+
+    threads = [threading.Thread(target=rank_main, args=(r,)) for r in range(world)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    if errors:
+        raise errors[0]
+    return results

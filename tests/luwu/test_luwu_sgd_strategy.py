@@ -12,10 +12,9 @@ import torch
 from controllers import ina as ctl
 from controllers import luwu_sgd
 from hosts.luwu_layout import Layout
-from hosts.strategies.comm import Comm
-from hosts.strategies.luwu import Luwu, PushPull
+from hosts.strategies.luwu import PushPull
 from luwu_sgd_setup import add_routes, load_sgd_program, sgd_job
-from luwu_setup import (AGG, SWITCH_MAC, tiny_batch, tiny_model, worker_ip,
+from luwu_setup import (AGG, SWITCH_MAC, tiny_batch, tiny_model, train_ranks, worker_ip,
                         worker_mac)
 from testbed.p4.target import Target
 from testbed.proto import ina
@@ -124,29 +123,7 @@ def train(lose):
     params = list(models[0].parameters())
     layout = Layout.of(params, bucket_bytes=256)
     switch = Switch(layout.flatten(params), lose)
-    results, errors = [None] * WORLD, []
-
-    def rank_main(r):
-        comm = Comm(None, r, WORLD)
-        try:
-            strategy = Luwu(comm, PushPull(switch.transport(r), 1, 2, r, WORLD, slots=SLOTS,
-                                           give_up_s=10), bucket_bytes=256)
-            strategy.setup(models[r])
-            for s in range(STEPS):
-                strategy.step(data(s, r, WORLD))
-            results[r] = strategy.full_parameters(), strategy.memory()
-        except BaseException as err:
-            errors.append(err)
-        finally:
-            comm.close()
-
-    threads = [threading.Thread(target=rank_main, args=(r,)) for r in range(WORLD)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    if errors:
-        raise errors[0]
+    results = train_ranks(models, switch.transport, data, STEPS, SLOTS)
     return results, layout, switch
 
 
@@ -161,7 +138,7 @@ def test_training_with_the_optimizer_in_the_switch_matches_sgd_momentum(lose):
     ref = single_process()
     results, layout, switch = train(lose)
     held = luwu_sgd.read_fixed(switch.device, switch.job)
-    for params, memory in results:
+    for params, _, memory in results:
         # what the worker holds is the float32 of the switch's fixed point, exactly
         assert np.array_equal(layout.flatten(params),
                               sfx.from_fixed(held).astype(np.float32))

@@ -12,10 +12,9 @@ from controllers import ina as ctl
 from controllers import luwu
 from hosts.luwu_layout import Layout
 from hosts.optimizer_node import OptimizerNode
-from hosts.strategies.comm import Comm
-from hosts.strategies.luwu import Luwu, PushPull
+from hosts.strategies.luwu import PushPull
 from luwu_setup import (AGG, OPT_IP, OPT_MAC, OPT_PORT, SWITCH_MAC, load_luwu_program, setup_job,
-                        tiny_batch, tiny_model, worker_ip, worker_mac)
+                        tiny_batch, tiny_model, train_ranks, worker_ip, worker_mac)
 from testbed.p4.target import Target
 from testbed.proto import ina
 
@@ -94,28 +93,7 @@ def train(drop=0):
     node = OptimizerNode(1, WORLD, layout, layout.flatten(params), "adamw", lr=LR,
                          weight_decay=0.01)
     hub = Hub(node, drop)
-    results, errors = [None] * WORLD, []
-
-    def rank_main(r):
-        comm = Comm(None, r, WORLD)
-        try:
-            strategy = Luwu(comm, PushPull(hub.transport(r), 1, 2, r, WORLD, slots=4,
-                                           give_up_s=10), bucket_bytes=256)
-            strategy.setup(models[r])
-            metrics = [strategy.step(data(s, r, WORLD)) for s in range(STEPS)]
-            results[r] = strategy.full_parameters(), metrics, strategy.memory()
-        except BaseException as err:
-            errors.append(err)
-        finally:
-            comm.close()
-
-    threads = [threading.Thread(target=rank_main, args=(r,)) for r in range(WORLD)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    if errors:
-        raise errors[0]
+    results = train_ranks(models, hub.transport, data, STEPS, 4)
     return results, node, layout, hub
 
 
