@@ -137,12 +137,16 @@ def job_entries(job: Job) -> list[E.TableEntry]:
         out.append(E.TableEntry(JOB_TABLE, (E.Exact(agg), E.Exact(job.upstream.job_id)),
                                 E.ActionCall("MyIngress.ina_relay", {
                                     "local_job": job.job_id, "mcast_grp": job.group_id})))
-    for x in job.workers:
-        out.append(E.TableEntry(
-            WORKER_TABLE, (E.Exact(worker_rid(job.job_id, x.worker_id)),),
-            E.ActionCall("MyEgress.set_worker_address",
-                         {"dstMac": _mac(x.mac, job.where), "dstAddr": _ip(x.ip, job.where)})))
-    return out
+    return out + worker_entries(job)
+
+
+def worker_entries(job: Job) -> list[E.TableEntry]:
+    """The ina_worker entries: egress addresses of the job's multicast replicas."""
+    return [E.TableEntry(WORKER_TABLE, (E.Exact(worker_rid(job.job_id, x.worker_id)),),
+                         E.ActionCall("MyEgress.set_worker_address",
+                                      {"dstMac": _mac(x.mac, job.where),
+                                       "dstAddr": _ip(x.ip, job.where)}))
+            for x in job.workers]
 
 
 def aggregator_entry(job: Job) -> E.TableEntry:
@@ -167,10 +171,9 @@ def _jobs_on(device) -> list[E.TableEntry]:
             if e.action.action != "MyIngress.ina_relay"]
 
 
-def setup(device, job: Job) -> None:
-    """Install ``job``; JobError if it clashes with a job already on the device."""
-    validate(job)
-    agg = _ip(job.aggregator_ip, job.where)
+def check_free(device, job: Job) -> None:
+    """JobError if the device already has a job of ``job``'s id or one whose slots
+    overlap ``job``'s."""
     lo, hi = job.slot_base, job.slot_base + job.slot_count
     for e in _jobs_on(device):
         other = e.match[1].value
@@ -182,6 +185,13 @@ def setup(device, job: Job) -> None:
         if lo < o_hi and o_lo < hi:
             raise JobError(f"{job.where}: slots [{lo}, {hi}) overlap job {other}'s "
                            f"[{o_lo}, {o_hi}); pick a slot_base at or above {o_hi}")
+
+
+def setup(device, job: Job) -> None:
+    """Install ``job``; JobError if it clashes with a job already on the device."""
+    validate(job)
+    check_free(device, job)
+    agg = _ip(job.aggregator_ip, job.where)
     for cell in slot_cells(job):
         for reg in SLOT_REGISTERS:
             device.write_register(reg, cell, 0)

@@ -78,12 +78,7 @@ def gradient_entries(job: LuwuJob) -> list[E.TableEntry]:
                             "slot_base": g.slot_base, "slot_count": g.slot_count,
                             "n_workers": len(g.workers), "mcast_grp": g.group_id,
                             "opt_addr": ctl._ip(job.optimizer.ip, job.where)}))]
-    for x in g.workers:
-        out.append(E.TableEntry(
-            ctl.WORKER_TABLE, (E.Exact(ctl.worker_rid(job.job_id, x.worker_id)),),
-            E.ActionCall("MyEgress.set_worker_address",
-                         {"dstMac": ctl._mac(x.mac, job.where), "dstAddr": ctl._ip(x.ip, job.where)})))
-    return out
+    return out + ctl.worker_entries(g)
 
 
 def route_entry(job: LuwuJob) -> E.TableEntry:
@@ -96,17 +91,10 @@ def route_entry(job: LuwuJob) -> E.TableEntry:
 def setup(device, job: LuwuJob) -> None:
     """Install ``job``; JobError if it clashes with a job already on the device."""
     validate(job)
-    # the exponent job's set-up checks both jobs' ids and slot ranges against the device
-    ctl.setup(device, job.exponent_job())
     g = job.gradient_job()
-    for e in ctl._jobs_on(device):
-        lo, hi = e.action.params["slot_base"], e.action.params["slot_base"] + e.action.params["slot_count"]
-        if e.match[1].value == job.job_id or (g.slot_base < hi and lo < g.slot_base + g.slot_count):
-            ctl.teardown(device, job.exponent_job())
-            raise ctl.JobError(f"{job.where}: job {job.job_id} or its slots [{g.slot_base}, "
-                               f"{g.slot_base + g.slot_count}) clash with job "
-                               f"{e.match[1].value} on this switch; tear it down first or "
-                               "pick another job_id / slot_base")
+    ctl.check_free(device, g)
+    # the exponent job's set-up checks its own id and slots against the device
+    ctl.setup(device, job.exponent_job())
     for cell in ctl.slot_cells(g):
         for reg in LUWU_REGISTERS:
             device.write_register(reg, cell, 0)

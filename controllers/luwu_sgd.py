@@ -84,13 +84,7 @@ def gradient_entries(job: SgdJob, model_chunks: int) -> list[E.TableEntry]:
                             "n_workers": len(g.workers), "mcast_grp": g.group_id,
                             "model_base": job.model_base, "model_chunks": model_chunks,
                             **_factors(job)}))]
-    for x in g.workers:
-        out.append(E.TableEntry(
-            ctl.WORKER_TABLE, (E.Exact(ctl.worker_rid(job.job_id, x.worker_id)),),
-            E.ActionCall("MyEgress.set_worker_address",
-                         {"dstMac": ctl._mac(x.mac, job.where),
-                          "dstAddr": ctl._ip(x.ip, job.where)})))
-    return out
+    return out + ctl.worker_entries(g)
 
 
 def _chunks_of(initial: np.ndarray, where: str) -> np.ndarray:
@@ -129,25 +123,13 @@ def _check_room(device, job: SgdJob, chunks: int) -> None:
                                f"at or above {p['model_base'] + p['model_chunks']}")
 
 
-def _check_clash(device, job: SgdJob) -> None:
-    g = job.gradient_job()
-    for e in ctl._jobs_on(device):
-        lo = e.action.params["slot_base"]
-        hi = lo + e.action.params["slot_count"]
-        if e.match[1].value == job.job_id or (g.slot_base < hi and lo < g.slot_base + g.slot_count):
-            raise ctl.JobError(f"{job.where}: job {job.job_id} or its slots [{g.slot_base}, "
-                               f"{g.slot_base + g.slot_count}) clash with job "
-                               f"{e.match[1].value} on this switch; tear it down first or "
-                               "pick another job_id / slot_base")
-
-
 def setup(device, job: SgdJob, initial: np.ndarray) -> None:
     """Install ``job`` with the flat fp32 ``initial`` parameters (whole chunks, the
     layout's order); JobError if they do not fit or the job clashes with another."""
     validate(job)
     chunks = _chunks_of(initial, job.where)
     _check_room(device, job, chunks.shape[0])
-    _check_clash(device, job)
+    ctl.check_free(device, job.gradient_job())
     # the exponent job's set-up checks its id and slot range against the device
     ctl.setup(device, job.exponent_job())
     try:

@@ -222,7 +222,7 @@ def test_a_second_job_may_not_share_parameter_cells_slots_or_the_id(device):
                                            "model_base at or above 2"):
         luwu_sgd.setup(device, luwu_sgd.SgdJob(7, AGG, sgd_job().workers, 0.1, model_base=1,
                                                slot_base=100), initial_params())
-    with pytest.raises(ctl.JobError, match="job 1 or its slots"):
+    with pytest.raises(ctl.JobError, match="job 1 already exists on this switch"):
         luwu_sgd.setup(device, sgd_job(model_base=2), initial_params())
     assert target.table_entries(ctl.JOB_TABLE) == before               # nothing installed
     second = luwu_sgd.SgdJob(7, AGG, sgd_job().workers, 0.1, model_base=2, slot_base=100)
