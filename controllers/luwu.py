@@ -1,12 +1,14 @@
 """Set up and tear down LuWu jobs on switches running p4/luwu.p4.
 
-A LuWu job is two jobs on one aggregator address: the gradient job (``luwu_aggregate``:
-complete slots go to the optimizer node, its parameter answers are multicast to the
-workers) and an INA exponent job (``ina_aggregate``, set up by :mod:`controllers.ina`)
-through which the workers agree on each bucket's block exponent before pushing it. The
-exponent job takes the slots right after the gradient job's. Set-up installs the
-aggregator address, the gradient job's entry with the optimizer's address, the workers'
-multicast group and egress rewrites, zeroes the slots, and, when the optimizer's switch
+A LuWu job is three jobs on one aggregator address: the gradient job
+(``luwu_aggregate``: complete slots go to the optimizer node, its answers are multicast
+to the workers), an INA exponent job (``ina_aggregate``, set up by
+:mod:`controllers.ina`) through which the workers agree on each bucket's block exponent
+before pushing it, and the pull job (``luwu_aggregate`` too) through which workers that
+stream their parameters ask for them. The exponent job takes the slots right after the
+gradient job's, the pull job those after the exponent job's. Set-up installs the
+aggregator address, each LuWu job's entry with the optimizer's address, the workers'
+multicast groups and egress rewrites, zeroes the slots, and, when the optimizer's switch
 port is given, a /32 route to it (leave the port out where a routing controller already
 routes every host).
 """
@@ -54,31 +56,45 @@ class LuwuJob(JobPair):
     slot_count: int = 32
     exponent_job_id: int = 0    # 0: job_id + 1
     exponent_slots: int = 2
+    pull_job_id: int = 0        # 0: job_id + 2
+    pull_slots: int = 0         # 0: slot_count
     where: str = field(default="job", compare=False)
+
+    def pull_job(self) -> ctl.Job:
+        return ctl.Job(self.pull_job_id or (self.job_id + 2) % 256, self.aggregator_ip,
+                       self.workers, self.slot_base + self.slot_count + self.exponent_slots,
+                       self.pull_slots or self.slot_count, where=f"{self.where}.pull_job")
+
+    def luwu_jobs(self) -> list[ctl.Job]:
+        """The jobs whose complete slots go to the optimizer node."""
+        return [self.gradient_job(), self.pull_job()]
 
 
 def validate(job: LuwuJob) -> None:
-    ctl.validate(job.gradient_job())
-    ctl.validate(job.exponent_job())
+    for j in (job.gradient_job(), job.exponent_job(), job.pull_job()):
+        ctl.validate(j)
     ctl._ip(job.optimizer.ip, f"{job.where}.optimizer.ip")
     if job.optimizer.port is not None:
         if job.optimizer.mac is None:
             raise ctl.JobError(f"{job.where}.optimizer.mac: needed with optimizer.port (the "
                                "route rewrites the destination MAC)")
         ctl._mac(job.optimizer.mac, f"{job.where}.optimizer.mac")
-    if job.exponent_job().job_id == job.job_id:
-        raise ctl.JobError(f"{job.where}.exponent_job_id: must differ from job_id")
+    ids = [job.job_id, job.exponent_job().job_id, job.pull_job().job_id]
+    if len(set(ids)) != 3:
+        raise ctl.JobError(f"{job.where}: job_id, exponent_job_id and pull_job_id must "
+                           f"differ, got {ids}")
 
 
-def gradient_entries(job: LuwuJob) -> list[E.TableEntry]:
-    g = job.gradient_job()
+def luwu_entries(job: LuwuJob, j: ctl.Job) -> list[E.TableEntry]:
+    """The entries of one of the job's LuWu jobs: its ``luwu_aggregate`` entry and the
+    egress rewrites of its multicast replicas."""
     agg = ctl._ip(job.aggregator_ip, job.where)
-    out = [E.TableEntry(ctl.JOB_TABLE, (E.Exact(agg), E.Exact(job.job_id)),
+    out = [E.TableEntry(ctl.JOB_TABLE, (E.Exact(agg), E.Exact(j.job_id)),
                         E.ActionCall("MyIngress.luwu_aggregate", {
-                            "slot_base": g.slot_base, "slot_count": g.slot_count,
-                            "n_workers": len(g.workers), "mcast_grp": g.group_id,
+                            "slot_base": j.slot_base, "slot_count": j.slot_count,
+                            "n_workers": len(j.workers), "mcast_grp": j.group_id,
                             "opt_addr": ctl._ip(job.optimizer.ip, job.where)}))]
-    return out + ctl.worker_entries(g)
+    return out + ctl.worker_entries(j)
 
 
 def route_entry(job: LuwuJob) -> E.TableEntry:
@@ -91,24 +107,26 @@ def route_entry(job: LuwuJob) -> E.TableEntry:
 def setup(device, job: LuwuJob) -> None:
     """Install ``job``; JobError if it clashes with a job already on the device."""
     validate(job)
-    g = job.gradient_job()
-    ctl.check_free(device, g)
+    for j in job.luwu_jobs():
+        ctl.check_free(device, j)
     # the exponent job's set-up checks its own id and slots against the device
     ctl.setup(device, job.exponent_job())
-    for cell in ctl.slot_cells(g):
-        for reg in LUWU_REGISTERS:
-            device.write_register(reg, cell, 0)
-    device.set_group(ctl.multicast_group(g))
-    for entry in gradient_entries(job):
-        device.insert(entry)
+    for j in job.luwu_jobs():
+        for cell in ctl.slot_cells(j):
+            for reg in LUWU_REGISTERS:
+                device.write_register(reg, cell, 0)
+        device.set_group(ctl.multicast_group(j))
+        for entry in luwu_entries(job, j):
+            device.insert(entry)
     if job.optimizer.port is not None:
         device.insert(route_entry(job))
 
 
 def teardown(device, job: LuwuJob) -> None:
-    for entry in gradient_entries(job):
-        device.delete(entry)
-    device.delete_group(job.gradient_job().group_id)
+    for j in job.luwu_jobs():
+        for entry in luwu_entries(job, j):
+            device.delete(entry)
+        device.delete_group(j.group_id)
     if job.optimizer.port is not None:
         device.delete(route_entry(job))
     ctl.teardown(device, job.exponent_job())
@@ -126,7 +144,8 @@ def handled_counts(device) -> dict:
 def job_from_dict(data: dict, where: str = "job") -> LuwuJob:
     """A LuwuJob from plain data (YAML/JSON): the fields of an INA job
     (:func:`controllers.ina.job_from_dict`, without upstream) plus ``optimizer: {ip: ...,
-    port: ..., mac: ...}`` and optionally ``exponent_job_id``, ``exponent_slots``."""
+    port: ..., mac: ...}`` and optionally ``exponent_job_id``, ``exponent_slots``,
+    ``pull_job_id``, ``pull_slots``."""
     if not isinstance(data, dict):
         raise ctl.JobError(f"{where}: expected a mapping with job_id, aggregator_ip, "
                            "workers and optimizer")
@@ -137,7 +156,8 @@ def job_from_dict(data: dict, where: str = "job") -> LuwuJob:
     if not isinstance(opt, dict) or "ip" not in opt or set(opt) - {"ip", "port", "mac"}:
         raise ctl.JobError(f"{where}.optimizer: needs ip (and port with mac to install a "
                            "route to it)")
-    extra = {k: rest.pop(k) for k in ("exponent_job_id", "exponent_slots") if k in rest}
+    extra = {k: rest.pop(k) for k in ("exponent_job_id", "exponent_slots", "pull_job_id",
+                                       "pull_slots") if k in rest}
     for key, value in extra.items():
         if isinstance(value, bool) or not isinstance(value, int):
             raise ctl.JobError(f"{where}.{key}: {value!r} is not an integer")
@@ -192,7 +212,7 @@ def main(argv=None) -> int:
             print(f"LuWu job {job.job_id} at {job.aggregator_ip}: {args.action} done "
                   f"({len(job.workers)} workers, optimizer {job.optimizer.ip}, slots "
                   f"[{job.slot_base}, {job.slot_base + job.slot_count}), exponent job "
-                  f"{job.exponent_job().job_id})")
+                  f"{job.exponent_job().job_id}, pull job {job.pull_job().job_id})")
         if args.action == "counters":
             ctl.print_counters(drop_counts(device), handled_counts(device))
     return 0

@@ -22,7 +22,13 @@ in front of it, so the k-th chunk's round trip is k serialization times longer t
 first's; timers from the send times alone fire for the back of the window while its
 results are still arriving one by one, and the spurious retransmissions eat the link.
 A software switch on a loaded machine answers in tens of milliseconds, and a fixed 10 ms
-would retransmit nearly everything. The ceiling is high (5 s) because on a slow shaped
+would retransmit nearly everything. A chunk still unanswered when ``FAST_AFTER`` later
+chunks have their results is retransmitted at once, once (TCP's fast retransmit, RFC
+5681): every worker sends its chunks in the same order, so slots complete in order and
+a hole means a lost packet; waiting a whole timeout for it, with timeouts that include
+the wait for the slowest worker, would stall every worker for each loss. If the hole
+was another worker's loss, the switch drops this copy as a duplicate. The ceiling is
+high (5 s) because on a slow shaped
 link a full window queues for a long time: 32 chunks of 1 kB at 1 Mb/s wait 0.28 s
 before the last one leaves, and a lower ceiling retransmits every chunk of the window.
 """
@@ -88,6 +94,9 @@ class JobStream:
         return ina.slot_field(chunk % self.slots, (chunk // self.slots) % 2)
 
 
+FAST_AFTER = 3
+
+
 class Exchange:
     # the flag of the packets that answer a chunk: the sum (ina.p4) or, for a LuWu
     # gradient job (luwu.p4), the optimizer node's parameters
@@ -96,6 +105,8 @@ class Exchange:
     missing_hint = ("check that the switch runs ina.p4, the job is set up (controllers/ina.py) "
                     "with at least this worker's number of slots, and every worker of the "
                     "job is running")
+    # how answers are read: (header, lanes); LuWu answers may be header only (lanes None)
+    decode = staticmethod(ina.decode)
 
     def __init__(self, stream: JobStream, lanes: np.ndarray, exponent: int):
         if lanes.ndim != 2 or lanes.shape[1] != ina.LANES:
@@ -117,6 +128,7 @@ class Exchange:
         self._started = {}            # chunk index -> time of the outstanding send
         self._heap = []               # (deadline, chunk index), lazily pruned
         self._last_progress = None
+        self._fast_checked = 0        # chunks below this had their chance of a fast retransmit
 
     @property
     def done(self) -> bool:
@@ -153,7 +165,7 @@ class Exchange:
     def on_payload(self, payload: bytes, now: float) -> list[bytes]:
         """Consume one received payload; return what to send next."""
         try:
-            header, lanes = ina.decode(payload)
+            header, lanes = self.decode(payload)
         except ValueError:
             return []
         i = (header.chunk - self.first) & 0xFFFFFFFF
@@ -165,13 +177,32 @@ class Exchange:
         sent = self._sent_at.pop(i, None)
         if sent is not None:
             self.stream.rtt_sample(now - sent)
-        self.result[i] = lanes
+        if lanes is not None:
+            self.result[i] = lanes
         if self.result_exponent is None or header.exponent > self.result_exponent:
             self.result_exponent = header.exponent
         self.remaining -= 1
         self._last_progress = now
+        out = []
+        while self._fast_checked + FAST_AFTER <= i:
+            hole = self._fast_checked
+            self._fast_checked += 1
+            if hole in self._deadline:
+                out.append(self._fast_retransmit(hole, now))
         nxt = i + self.stream.slots
-        return [self._send(nxt, now, False)] if nxt < self.n else []
+        if nxt < self.n:
+            out.append(self._send(nxt, now, False))
+        return out
+
+    def _fast_retransmit(self, i: int, now: float) -> bytes:
+        """Resend chunk ``i`` now, its timer restarted but not backed off."""
+        self.retransmissions += 1
+        self.sent_packets += 1
+        self._sent_at.pop(i, None)
+        self._started[i] = now
+        self._deadline[i] = now + self._timeout[i]
+        heapq.heappush(self._heap, (self._deadline[i], i))
+        return self._payload(i, ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT)
 
     def next_deadline(self) -> float | None:
         """When the first outstanding chunk times out: its timeout after its send or

@@ -7,6 +7,14 @@ bucket flattened and padded with zeros to whole chunks of ``LANES`` values. A st
 pushes every bucket once, in bucket order, so chunk ``c`` of the job's stream is step
 ``c // chunks_per_step`` and holds elements ``[p * LANES, (p + 1) * LANES)`` of the
 padded flat vector, ``p = c % chunks_per_step``.
+
+Workers that stream their parameters group them by unit instead (:meth:`Layout.of_units`:
+one bucket per unit of the model, the units in reverse, so bucket 0 is the last unit)
+and pull each unit's chunks from the pull job when they need them: forward asks for
+every unit but the last, first to last, backward for every unit, last to first (the last
+unit's forward runs with its backward, as in :mod:`hosts.strategies.zero3`). Chunk ``c``
+of the pull stream is step ``c // pull_chunks_per_step`` and holds position
+``pull_positions()[c % pull_chunks_per_step]`` of the padded flat vector.
 """
 from __future__ import annotations
 
@@ -37,12 +45,46 @@ class Layout:
                 size = 0
             buckets[-1].append(i)
             size += nbytes
-        sizes = tuple(p.numel() for p in params)
+        return cls._of_buckets(buckets, tuple(p.numel() for p in params))
+
+    @classmethod
+    def of_units(cls, params, units) -> "Layout":
+        """One bucket per unit (a module holding some of ``params``), last unit first."""
+        index = {id(p): i for i, p in enumerate(params)}
+        buckets = [tuple(index[id(p)] for p in unit.parameters() if id(p) in index)
+                   for unit in reversed(list(units))]
+        if sorted(i for b in buckets for i in b) != list(range(len(index))):
+            raise ValueError("the units must hold every trainable parameter exactly once")
+        return cls._of_buckets(buckets, tuple(p.numel() for p in params))
+
+    @classmethod
+    def of_sizes(cls, sizes) -> "Layout":
+        """One bucket per group of ``sizes[i]`` elements, in this order (shadow mode)."""
+        return cls._of_buckets([(i,) for i in range(len(sizes))], tuple(sizes))
+
+    @classmethod
+    def _of_buckets(cls, buckets, sizes) -> "Layout":
         first, chunk = [], 0
         for b in buckets:
             first.append(chunk)
             chunk += -(-sum(sizes[i] for i in b) // ina.LANES)
         return cls(tuple(tuple(b) for b in buckets), sizes, tuple(first + [chunk]))
+
+    @property
+    def pull_order(self) -> tuple:
+        """The buckets a step pulls, in order: forward (all but bucket 0, last bucket
+        first), then backward (every bucket, bucket 0 first)."""
+        n = len(self.buckets)
+        return tuple(range(n - 1, 0, -1)) + tuple(range(n))
+
+    def pull_positions(self) -> np.ndarray:
+        """Chunk positions of one step's pull stream, in order."""
+        return np.concatenate([np.arange(self.first_chunk[b], self.first_chunk[b + 1])
+                               for b in self.pull_order])
+
+    @property
+    def pull_chunks_per_step(self) -> int:
+        return sum(self.bucket_chunks(b) for b in self.pull_order)
 
     @property
     def chunks_per_step(self) -> int:

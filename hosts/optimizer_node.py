@@ -13,6 +13,14 @@ of the whole model: AdamW (decoupled weight decay, bias correction with the step
 of the chunk) and SGD with momentum (and optional coupled weight decay), written after
 the formulas of ``torch.optim.AdamW`` / ``torch.optim.SGD`` and checked against them.
 
+Workers that stream their parameters (``--params streamed``) keep none between uses:
+the node answers their gradient chunks with a header-only acknowledgement, and their
+pulls (the pull job: complete slots of header-only requests, see
+:mod:`hosts.luwu_layout` for which chunk a pull names) with the chunk's current
+parameters. A pull for step ``s`` is answered only once the chunk has had ``s`` updates
+(until then it is ignored and the workers ask again), so no worker trains on parameters
+older than the last step's.
+
 Each chunk is applied once: a repeated sum (flags RETRANSMIT: a worker retransmitted
 while the slot had no answer, because the sum or the answer was lost) is answered with
 the parameters already computed for that chunk. The node keeps the last answer of every
@@ -24,8 +32,9 @@ one round per slot ahead of the answers they have.
 
 In shadow mode (``--mode shadow --shadow-model gpt-175b --scale 1e-5``) the node stands
 for the optimizer of the target model: its parameters are the shadow workers' flat
-buffer (:func:`hosts.shadow.luwu_elements`, zeros at the start, one bucket), updated
-chunk by chunk with the same optimizer, so every chunk is applied and answered.
+buffer (:func:`hosts.shadow.luwu_elements`, zeros at the start; one bucket, or with
+streamed parameters one per layer), updated chunk by chunk with the same optimizer, so
+every chunk is applied and answered.
 """
 from __future__ import annotations
 
@@ -103,13 +112,20 @@ class OptimizerNode:
 
     def __init__(self, job_id: int, n_workers: int, layout: Layout, initial: np.ndarray,
                  optimizer: str = "adamw", lr: float = 1e-3, weight_decay: float = 0.01,
-                 momentum: float = 0.9):
+                 momentum: float = 0.9, pull_job: int | None = None):
+        """``pull_job``: the job id workers that stream their parameters pull from; with
+        it, gradient chunks are acknowledged instead of answered with parameters."""
         self.job_id, self.n_workers, self.layout = job_id, n_workers, layout
+        self.pull_job = pull_job
         self.params = torch.from_numpy(np.array(initial, dtype=np.float32))
         self.optimizer = make_optimizer(optimizer, self.params, lr, weight_decay, momentum)
-        self.answers: dict[int, tuple[int, bytes]] = {}   # slot field -> (chunk, payload)
+        self.answers: dict[tuple, tuple[int, bytes]] = {}  # (job, slot) -> (chunk, payload)
+        self.updates = np.zeros(layout.chunks_per_step, dtype=np.int64)   # per position
+        self.pull_positions = layout.pull_positions() if pull_job is not None else None
         self.applied = 0
+        self.pulls = 0
         self.repeats = 0
+        self.early = 0
         self.ignored = 0
 
     def steps_done(self) -> int:
@@ -118,16 +134,19 @@ class OptimizerNode:
         return self.applied // self.layout.chunks_per_step
 
     def handle(self, payload: bytes) -> bytes | None:
-        """The parameter payload answering a gradient-sum payload, or None to ignore it."""
+        """The payload answering a gradient sum or a complete pull, or None to ignore it."""
         try:
-            header, lanes = ina.decode(payload)
+            header, lanes = ina.decode_any(payload)
         except ValueError:
             self.ignored += 1
             return None
-        if header.job_id != self.job_id or not header.flags & ina.FLAG_RESULT:
+        pull = header.flags & ina.FLAG_PULL
+        if (not header.flags & ina.FLAG_RESULT or (lanes is None) != bool(pull)
+                or header.job_id != (self.pull_job if pull else self.job_id)):
             self.ignored += 1
             return None
-        last = self.answers.get(header.slot)
+        key = (header.job_id, header.slot)
+        last = self.answers.get(key)
         if last is not None:
             age = (header.chunk - last[0]) & 0xFFFFFFFF
             if age == 0:
@@ -136,17 +155,36 @@ class OptimizerNode:
             if age >= 0x80000000:          # older than what the slot has answered
                 self.ignored += 1
                 return None
+        answer = self._pull(header) if pull else self._apply(header, lanes)
+        if answer is not None:
+            self.answers[key] = (header.chunk, answer)
+        return answer
+
+    def _apply(self, header: ina.Header, lanes: np.ndarray) -> bytes:
         step, position = divmod(header.chunk, self.layout.chunks_per_step)
         lo = position * ina.LANES
         grad = fx.dequantize(lanes, header.exponent, self.n_workers) / self.n_workers
         self.optimizer.update(lo, lo + ina.LANES, torch.from_numpy(grad.astype(np.float32)),
                               step + 1)
-        bits = self.params[lo:lo + ina.LANES].numpy().view(np.int32)
-        answer = ina.encode(self.job_id, 0, ina.FLAG_PARAMS, header.slot, 0, header.chunk,
-                            bits, n_workers=self.n_workers)
-        self.answers[header.slot] = (header.chunk, answer)
+        self.updates[position] += 1
         self.applied += 1
-        return answer
+        bits = None if self.pull_job is not None else self._bits(position)
+        return ina.encode(self.job_id, 0, ina.FLAG_PARAMS, header.slot, 0, header.chunk,
+                          bits, n_workers=self.n_workers)
+
+    def _pull(self, header: ina.Header) -> bytes | None:
+        step, k = divmod(header.chunk, len(self.pull_positions))
+        position = int(self.pull_positions[k])
+        if self.updates[position] < step:    # last step's update has not arrived yet
+            self.early += 1
+            return None
+        self.pulls += 1
+        return ina.encode(self.pull_job, 0, ina.FLAG_PARAMS, header.slot, 0, header.chunk,
+                          self._bits(position), n_workers=self.n_workers)
+
+    def _bits(self, position: int) -> np.ndarray:
+        lo = position * ina.LANES
+        return self.params[lo:lo + ina.LANES].numpy().view(np.int32)
 
     def memory(self) -> dict:
         return {"params_bytes": self.params.numel() * 4,
@@ -182,16 +220,17 @@ def serve(node: OptimizerNode, sock: socket.socket, steps: int, linger_s: float,
 def _parameters(args) -> tuple[Layout, np.ndarray]:
     """The chunk layout and initial fp32 parameters: the workers' model, or in shadow
     mode their flat buffer of zeros."""
+    streamed = args.params == "streamed"
     if args.mode == "shadow":
         from hosts import shadow
-        elements = shadow.luwu_elements(shadow.shadow_model(args.shadow_model).params,
-                                        args.scale)
-        flat = torch.zeros(elements)
-        return Layout.of([flat], elements * 4), flat.numpy()
+        layout = shadow.luwu_layout(shadow.shadow_model(args.shadow_model), args.scale,
+                                    streamed)
+        return layout, np.zeros(layout.chunks_per_step * ina.LANES, dtype=np.float32)
     from hosts.models import build_model
     model = build_model(args.model, args.seed, args.seq)
     params = [q for q in model.parameters() if q.requires_grad]
-    layout = Layout.of(params, args.bucket_bytes)
+    layout = (Layout.of_units(params, model.units) if streamed
+              else Layout.of(params, args.bucket_bytes))
     return layout, layout.flatten(params)
 
 
@@ -199,6 +238,11 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m hosts.optimizer_node",
                                 description="LuWu optimizer node behind p4/luwu.p4")
     p.add_argument("--job", type=int, required=True, help="the LuWu gradient job id")
+    p.add_argument("--params", choices=("streamed", "resident"), default="streamed",
+                   help="streamed: workers pull each unit's parameters when they need "
+                        "them (from --pull-job); resident: they keep a full copy, updated "
+                        "by the answers to their gradients")
+    p.add_argument("--pull-job", type=int, help="the LuWu pull job id (default: --job + 2)")
     p.add_argument("--workers", type=int, required=True)
     p.add_argument("--model", choices=("gpt", "mlp"), default="gpt")
     p.add_argument("--seed", type=int, default=0)
@@ -230,8 +274,11 @@ def main(argv=None) -> int:
     except TrainetError as err:
         print(f"error: optimizer node: {err}", file=sys.stderr)
         return 1
+    pull_job = None
+    if args.params == "streamed":
+        pull_job = (args.job + 2) % 256 if args.pull_job is None else args.pull_job
     node = OptimizerNode(args.job, args.workers, layout, initial,
-                         args.optimizer, args.lr, args.weight_decay, args.momentum)
+                         args.optimizer, args.lr, args.weight_decay, args.momentum, pull_job)
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
     try:
@@ -248,6 +295,7 @@ def main(argv=None) -> int:
     finally:
         sock.close()
     summary = {"job": args.job, "steps": node.steps_done(), "chunks_applied": node.applied,
+               "pulls_answered": node.pulls, "early_pulls_ignored": node.early,
                "repeats_answered": node.repeats, "ignored_packets": node.ignored,
                **node.memory()}
     if args.params_out:

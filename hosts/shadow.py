@@ -15,7 +15,10 @@ wire), N workers: DDP ring all-reduce sends 2 (N-1)/N M; ZeRO-3 sends 3 (N-1)/N 
 parameter all-gather in forward and again in backward, a gradient reduce-scatter); with
 a parameter server each worker pushes M and pulls M (2M through its link); with LuWu
 each worker pushes its gradients (M) to the switch, which hands the sums to the optimizer
-node, and pulls the updated parameters (M) that the switch multicasts back.
+node, and receives the parameters the switch multicasts from the optimizer node: with
+streamed parameters (strategy ``luwu``) each layer for forward and again for backward,
+the last layer once for both, so (2 - 1/L) M for L layers; with resident parameters
+(``luwu-resident``) the updated parameters once, M.
 
 Memory per worker and step, P parameters, mixed-precision Adam as the ZeRO paper counts
 it (Rajbhandari et al. 2020, "ZeRO: Memory Optimizations Toward Training Trillion
@@ -23,12 +26,13 @@ Parameter Models", sec. 3.1: 2P bf16 parameters, 2P bf16 gradients, 12P optimize
 = fp32 master weights, Adam m and v): DDP holds 2P + 2P + 12P; ZeRO-3 (stage P_os+g+p,
 sec. 5.3) holds (2P + 2P + 12P) / N; a parameter-server worker holds 2P + 2P. A LuWu
 worker (Sun et al. 2024, "LuWu: An End-to-End In-Network Out-of-Core Optimizer for
-100B-Scale Model-in-Network Data-Parallel Training on Distributed GPUs") holds the 2P
-working parameters and only the gradients of the layer group backward has just
-produced, 2P / CHUNKS, which leave for the network before the next group: no optimizer
-state and no master weights (both live on the optimizer node). So a LuWu worker holds
-2P (1 + 1/CHUNKS) = 2.25P against ZeRO-3's 16P / N: less from N = 4 on (4P at N = 4,
-ratio 0.56), and about 1/7 of DDP's 16P.
+100B-Scale Model-in-Network Data-Parallel Training on Distributed GPUs") holds no
+optimizer state and no master weights (both live on the optimizer node). Streaming its
+parameters, it holds two layers (the one computing and the one prefetched, 2 x 2P / L)
+and the gradients of at most two layers (one leaving, one being produced): 8P / L, 1/24
+of ZeRO-3's 16P / N for GPT-175B (L = 96) on 8 workers. Keeping them resident, it holds
+the 2P working parameters and the gradients of one layer group, 2P / CHUNKS:
+2P (1 + 1/CHUNKS) = 2.25P, more than ZeRO-3's from N = 8 on.
 
 Compute model: 6 x parameters x tokens FLOPs per step (forward 2, backward 4 per
 parameter and token; Kaplan et al. 2020, "Scaling Laws for Neural Language Models",
@@ -39,10 +43,12 @@ real strategies.
 """
 from __future__ import annotations
 
+import math
 import re
 import time
 from dataclasses import dataclass
 
+import numpy as np
 import torch
 
 from hosts.param_server import ParameterServerClient
@@ -61,17 +67,23 @@ class ShadowModel:
     name: str
     params: float
     seq: int
+    layers: int
     source: str
 
 
 PRESETS = {m.name: m for m in (
-    ShadowModel("gpt-1.3b", 1.3e9, 2048, "GPT-3 XL, Brown et al. 2020, table 2.1: 1.3B "
+    ShadowModel("gpt-1.3b", 1.3e9, 2048, 24, "GPT-3 XL, Brown et al. 2020, table 2.1: 1.3B "
                 "parameters, 24 layers, d_model 2048, context 2048"),
-    ShadowModel("gpt-20b", 20e9, 2048, "GPT-NeoX-20B, Black et al. 2022: 20B parameters, "
-                "44 layers, d_model 6144, context 2048"),
-    ShadowModel("gpt-175b", 175e9, 2048, "GPT-3, Brown et al. 2020, table 2.1: 175B "
+    ShadowModel("gpt-20b", 20e9, 2048, 44, "GPT-NeoX-20B, Black et al. 2022: 20B "
+                "parameters, 44 layers, d_model 6144, context 2048"),
+    ShadowModel("gpt-175b", 175e9, 2048, 96, "GPT-3, Brown et al. 2020, table 2.1: 175B "
                 "parameters, 96 layers, d_model 12288, context 2048"),
 )}
+
+# (parameters, layers) of the GPT-3 family, Brown et al. 2020, table 2.1: a custom
+# model gets the layer count of the nearest in parameters (on a log scale)
+GPT3_LAYERS = ((125e6, 12), (350e6, 24), (760e6, 24), (1.3e9, 24), (2.7e9, 32),
+               (6.7e9, 32), (13e9, 40), (175e9, 96))
 
 
 @dataclass(frozen=True)
@@ -99,7 +111,9 @@ def shadow_model(spec: str) -> ShadowModel:
     if match:
         params = float(match.group(1)) * _SUFFIX[match.group(2).lower()]
         if params >= 1:
-            return ShadowModel(spec, params, 2048, "custom parameter count, context 2048")
+            layers = min(GPT3_LAYERS, key=lambda pl: abs(math.log(pl[0] / params)))[1]
+            return ShadowModel(spec, params, 2048, layers, "custom parameter count, "
+                               f"context 2048, {layers} layers (the nearest GPT-3 model's)")
     raise TrainetError(f"--shadow-model {spec!r}: choose {', '.join(PRESETS)} or "
                        "custom:PARAMS (e.g. custom:6.7e9 or custom:6.7B)")
 
@@ -125,8 +139,10 @@ def model_bytes(params: float) -> float:
     return params * BYTES_PER_PARAM
 
 
-def volume_bytes(strategy: str, m_bytes: float, world: int) -> tuple[float, float]:
-    """(sent, received) bytes per worker and step for a model of ``m_bytes``."""
+def volume_bytes(strategy: str, m_bytes: float, world: int,
+                 layers: int | None = None) -> tuple[float, float]:
+    """(sent, received) bytes per worker and step for a model of ``m_bytes`` (strategy
+    luwu needs the model's ``layers``)."""
     ring = (world - 1) / world
     if strategy == "ddp":
         return 2 * ring * m_bytes, 2 * ring * m_bytes
@@ -136,14 +152,25 @@ def volume_bytes(strategy: str, m_bytes: float, world: int) -> tuple[float, floa
         return m_bytes, m_bytes
     if strategy == "ina":         # one int32 lane per bf16 value, out and back once
         return 2 * m_bytes, 2 * m_bytes
-    if strategy == "luwu":        # gradients out, parameters back
+    if strategy == "luwu":        # gradients out; each layer in twice, the last once
+        return m_bytes, (2 - 1 / _layers(layers)) * m_bytes
+    if strategy == "luwu-resident":   # gradients out, updated parameters back
         return m_bytes, m_bytes
     raise TrainetError(f"shadow mode has no volume model for strategy {strategy!r}; "
-                       "choose ddp, zero3, ps, ina or luwu")
+                       "choose ddp, zero3, ps, ina, luwu or luwu-resident")
 
 
-def nominal_memory(strategy: str, params: float, world: int) -> Memory:
-    """Training-state bytes per worker (mixed-precision Adam, as the ZeRO paper counts)."""
+def _layers(layers: int | None) -> int:
+    if not layers:
+        raise TrainetError("strategy luwu streams its parameters layer by layer: give the "
+                           "model's layers")
+    return layers
+
+
+def nominal_memory(strategy: str, params: float, world: int,
+                   layers: int | None = None) -> Memory:
+    """Training-state bytes per worker (mixed-precision Adam, as the ZeRO paper counts;
+    strategy luwu needs the model's ``layers``)."""
     p, g, o = (params * BYTES_PER_PARAM, params * BYTES_PER_PARAM,
                params * OPTIMIZER_BYTES_PER_PARAM)
     if strategy == "zero3":
@@ -151,6 +178,9 @@ def nominal_memory(strategy: str, params: float, world: int) -> Memory:
     if strategy == "ps":
         return Memory(round(p), round(g), 0)
     if strategy == "luwu":
+        layer = p / _layers(layers)
+        return Memory(round(2 * layer), round(2 * layer), 0)
+    if strategy == "luwu-resident":
         return Memory(round(p), round(g / CHUNKS), 0)
     return Memory(round(p), round(g), round(o))
 
@@ -270,31 +300,35 @@ class ShadowIna(ShadowDDP):
         super().close()
 
 
-def luwu_elements(params: float, scale: float) -> int:
-    """fp32 elements a shadow LuWu job moves per worker and step: ``scale`` x M bytes of
-    gradients, padded to whole INA chunks in each of the ``CHUNKS`` layer groups. The
-    workers and the optimizer node derive the same count."""
+def luwu_layout(model: ShadowModel, scale: float, streamed: bool):
+    """The chunk layout of a shadow LuWu job, which the workers and the optimizer node
+    derive alike: ``scale`` x M bytes of fp32 elements, padded to whole INA chunks in
+    each layer (streamed: one bucket per layer, pulled layer by layer) or each of the
+    ``CHUNKS`` layer groups (resident: one bucket, pushed group by group)."""
+    from hosts.luwu_layout import Layout
     from testbed.proto import ina
-    unit = CHUNKS * ina.LANES
-    elements = -(-scaled_volume(round(model_bytes(params)), scale) // 4)
-    return -(-elements // unit) * unit
+    groups = model.layers if streamed else CHUNKS
+    elements = -(-scaled_volume(round(model_bytes(model.params)), scale) // 4)
+    per_group = -(-elements // (groups * ina.LANES)) * ina.LANES
+    return Layout.of_sizes([per_group] * groups if streamed else [per_group * groups])
 
 
-class ShadowLuwu(ShadowStrategy):
-    """LuWu in shadow mode: after each layer group of backward the worker pushes that
-    group's gradients through p4/luwu.p4 to the optimizer node and pulls the group's
-    updated parameters, multicast back by the switch (hosts/strategies/luwu.py's
-    PushPull). The parameter buffer stands for M, one group's gradient buffer for
-    M / CHUNKS; there is no optimizer state on the worker."""
+class ShadowLuwuResident(ShadowStrategy):
+    """LuWu in shadow mode, parameters resident: after each layer group of backward the
+    worker pushes that group's gradients through p4/luwu.p4 to the optimizer node and
+    pulls the group's updated parameters, multicast back by the switch
+    (hosts/luwu_session.py's PushPull). The parameter buffer stands for M, one group's
+    gradient buffer for M / CHUNKS; there is no optimizer state on the worker."""
 
-    name = "luwu"
+    name = "luwu-resident"
 
     def __init__(self, comm, model, dev, batch, scale, aggregator: str, job: int,
                  exponent_job: int, slots: int, timeout_s: float, mfu: float = DEFAULT_MFU):
         from hosts.ina_allreduce import UdpTransport
-        from hosts.strategies.luwu import PushPull
+        from hosts.luwu_session import PushPull
+        from testbed.proto import ina
         super().__init__(comm, model, dev, batch, scale, mfu)
-        self.elements = luwu_elements(model.params, scale)
+        self.elements = luwu_layout(model, scale, streamed=False).chunks_per_step * ina.LANES
         self.chunk = self.elements // CHUNKS
         self.transport = UdpTransport(aggregator)
         self.push_pull = PushPull(self.transport, job, exponent_job, comm.rank, comm.world,
@@ -324,5 +358,62 @@ class ShadowLuwu(ShadowStrategy):
         super().close()
 
 
+class ShadowLuwu(ShadowStrategy):
+    """LuWu in shadow mode, parameters streamed (hosts/strategies/luwu.py's
+    LuwuStreamed): layer by layer, the worker pulls the layer's parameters (prefetched
+    one layer ahead), sleeps its share of the compute and drops them; in backward it
+    pulls them again and pushes the layer's gradients. What it holds is measured: the
+    pulled layers until dropped, the gradients until the optimizer node has them."""
+
+    name = "luwu"
+
+    def __init__(self, comm, model, dev, batch, scale, aggregator: str, job: int,
+                 exponent_job: int, pull_job: int, slots: int, timeout_s: float,
+                 mfu: float = DEFAULT_MFU):
+        from hosts.luwu_session import Streams
+        super().__init__(comm, model, dev, batch, scale, mfu)
+        self.layout = luwu_layout(model, scale, streamed=True)
+        self.layers = model.layers
+        self.layer_chunks = self.layout.bucket_chunks(0)
+        self.streams = Streams.over_udp(comm, aggregator, job, exponent_job, pull_job, slots,
+                                        timeout_s)
+
+    def setup(self, model=None) -> None:
+        from testbed.proto import ina
+        self.grads = np.full(self.layer_chunks * ina.LANES, 1e-3, dtype=np.float32)
+
+    def _step(self, batch) -> None:
+        streams, last, chunks = self.streams, self.layers - 1, self.layer_chunks
+        forward, backward = self.compute_s / 3 / self.layers, self.compute_s * 2 / 3 / self.layers
+        pulls, pushes = {0: streams.pull(chunks)}, []
+        for k in range(last):
+            self.comm.wait(pulls.pop(k))
+            pulls[k + 1] = streams.pull(chunks)
+            time.sleep(forward)
+            streams.release(chunks)
+        for k in range(last, -1, -1):
+            self.comm.wait(pulls.pop(k))
+            if k > 0:
+                pulls[k - 1] = streams.pull(chunks)
+            time.sleep(backward + (forward if k == last else 0))
+            pushes.append(streams.push(self.grads))
+            streams.release(chunks)
+        for future in pushes:
+            self.comm.wait(future)
+
+    def memory(self) -> Memory:
+        return Memory(self.streams.peak_params_bytes, self.streams.peak_grads_bytes, 0)
+
+    def nominal_memory(self) -> Memory:
+        """The measured peaks, in nominal bytes (an emulated fp32 element stands for
+        4 / scale bytes of the bf16 model)."""
+        m = self.memory()
+        return Memory(round(m.params_bytes / self.scale), round(m.grads_bytes / self.scale), 0)
+
+    def close(self) -> None:
+        self.streams.close()
+        super().close()
+
+
 SHADOWS = {"ddp": ShadowDDP, "zero3": ShadowZero3, "ps": ShadowPS, "ina": ShadowIna,
-           "luwu": ShadowLuwu}
+           "luwu": ShadowLuwu, "luwu-resident": ShadowLuwuResident}

@@ -28,7 +28,7 @@ import torch
 
 from testbed.errors import TrainetError
 
-STRATEGIES = ("ddp", "zero3", "ps", "ina", "luwu")
+STRATEGIES = ("ddp", "zero3", "ps", "ina", "luwu", "luwu-resident")
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -60,6 +60,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="INA job id (strategy ina), LuWu gradient job id (strategy luwu)")
     p.add_argument("--luwu-exponent-job", type=int,
                    help="the LuWu job's INA exponent job id (default: --ina-job + 1)")
+    p.add_argument("--luwu-pull-job", type=int,
+                   help="the LuWu job's pull job id (default: --ina-job + 2; strategy luwu)")
     p.add_argument("--ina-slots", type=int, default=32,
                    help="aggregation slots of the job (strategy ina)")
     p.add_argument("--timeout", type=float, default=30.0,
@@ -144,6 +146,10 @@ def make_strategy(args, comm):
                        slots=args.ina_slots, timeout_s=args.timeout, mfu=args.mfu)
         if args.strategy == "luwu":
             return cls(*common, aggregator=_aggregator(args), job=args.ina_job,
+                       exponent_job=_exponent_job(args), pull_job=_pull_job(args),
+                       slots=args.ina_slots, timeout_s=args.timeout, mfu=args.mfu)
+        if args.strategy == "luwu-resident":
+            return cls(*common, aggregator=_aggregator(args), job=args.ina_job,
                        exponent_job=_exponent_job(args), slots=args.ina_slots,
                        timeout_s=args.timeout, mfu=args.mfu)
         return cls(*common, mfu=args.mfu)
@@ -157,6 +163,12 @@ def make_strategy(args, comm):
         from hosts.strategies.ps import ParameterServer
         return ParameterServer(comm, _ps(args), args.timeout, lr=args.lr)
     if args.strategy == "luwu":
+        from hosts.luwu_session import Streams
+        from hosts.strategies.luwu import LuwuStreamed
+        return LuwuStreamed(comm, Streams.over_udp(
+            comm, _aggregator(args), args.ina_job, _exponent_job(args), _pull_job(args),
+            args.ina_slots, args.timeout))
+    if args.strategy == "luwu-resident":
         from hosts.strategies.luwu import Luwu
         return Luwu.over_udp(comm, _aggregator(args), args.ina_job, _exponent_job(args),
                              args.ina_slots, args.timeout)
@@ -171,11 +183,17 @@ def _exponent_job(args) -> int:
     return (args.ina_job + 1) % 256
 
 
+def _pull_job(args) -> int:
+    if args.luwu_pull_job is not None:
+        return args.luwu_pull_job
+    return (args.ina_job + 2) % 256
+
+
 def _aggregator(args) -> str:
     if not args.ina_aggregator:
         raise TrainetError(f"--strategy {args.strategy} needs --ina-aggregator ADDR, the "
                            "switch's aggregator address (and the job set up by "
-                           f"controllers/{args.strategy}.py)")
+                           f"controllers/{args.strategy.split('-')[0]}.py)")
     return args.ina_aggregator
 
 
@@ -216,10 +234,12 @@ def run(args) -> int:
     master_host, _ = _split_address(args.master, "--master")
     peer = {"ps": (args.ps or "").rpartition(":")[0],
             "ina": args.ina_aggregator,
-            "luwu": args.ina_aggregator}.get(args.strategy) or master_host
+            "luwu": args.ina_aggregator,
+            "luwu-resident": args.ina_aggregator}.get(args.strategy) or master_host
     me = local_address(peer)
     iface = args.iface or interface_of(me)
-    if args.strategy in ("ps", "ina", "luwu"):  # no gloo: a server or the switch reduces
+    if args.strategy in ("ps", "ina", "luwu", "luwu-resident"):   # no gloo: a server or
+        # the switch reduces
         comm = Comm(None, args.rank, args.world_size)
     else:
         os.environ.setdefault("GLOO_SOCKET_IFNAME", iface)   # else gloo binds the hostname's

@@ -30,6 +30,18 @@
  * multicast again (workers ignore results they already have).
  * A contribution to one set clears the worker's bit in the other set of the same slot.
  *
+ * Parameters streamed to workers that do not keep them (LuWu's pull): a worker asks for
+ * a chunk of parameters with a header-only packet (flags GRADIENT | PULL, no lanes) on
+ * the job's pull job, another luwu_aggregate job. The switch counts requests exactly as
+ * contributions, without touching the lanes, and hands the complete slot, header only,
+ * to the optimizer node (flags RESULT | PULL), whose parameter answer it stores and
+ * multicasts as above: each parameter chunk crosses the optimizer's link once per pull
+ * whatever the number of workers. The optimizer node may also answer a gradient chunk
+ * with a header-only parameter packet, an acknowledgement (the workers will pull the
+ * parameters when they need them); the switch remembers that the slot was acknowledged
+ * and multicasts the acknowledgement. A retransmission on an answered slot gets by
+ * unicast what the slot's answer was, parameters or acknowledgement, resized to it.
+ *
  * Plain INA jobs (ina_aggregate: results multicast to the workers) run on the same
  * switch; LuWu workers use one to agree on the block exponent of a bucket before they
  * push its gradients. Bad input is dropped before any register is touched, and counted
@@ -46,11 +58,19 @@ const bit<8>  PROTO_UDP = 17;
 const bit<16> INA_PORT = 0xBEE0;
 const bit<16> INA_UDP_LEN = 1044;     /* 8 (UDP) + 12 (ina_t) + 4 * 256 lanes */
 const bit<16> INA_IP_LEN = 1064;      /* 20 (IPv4 without options) + INA_UDP_LEN */
+const bit<16> INA_HDR_UDP_LEN = 20;     /* header-only: pulls and acknowledgements */
+const bit<16> INA_HDR_IP_LEN = 40;
 
 const bit<8> FLAG_GRADIENT = 0x01;
 const bit<8> FLAG_RESULT = 0x02;
 const bit<8> FLAG_RETRANSMIT = 0x04;
 const bit<8> FLAG_PARAMS = 0x08;
+const bit<8> FLAG_PULL = 0x20;
+
+/* slot_answered: what the optimizer node answered the slot's round with */
+const bit<2> ANSWER_NONE = 0;
+const bit<2> ANSWER_PARAMS = 1;         /* parameters, stored in the slot's lanes */
+const bit<2> ANSWER_ACK = 2;            /* an acknowledgement, header only */
 
 #define POOL 1024
 #define REG_CELLS 2048                  /* two shadow sets of POOL slots */
@@ -73,6 +93,7 @@ const bit<32> HANDLED_TO_OPTIMIZER = 3; /* LuWu job completed a slot: sum to the
 const bit<32> HANDLED_REFORWARDED = 4;  /* retransmission on an unanswered slot: sum again */
 const bit<32> HANDLED_PARAMS_MULTICAST = 5;  /* optimizer's parameters to all workers */
 const bit<32> HANDLED_PARAMS_UNICAST = 6;    /* retransmission on an answered slot */
+const bit<32> HANDLED_ACK_UNICAST = 7;       /* retransmission on an acknowledged slot */
 
 const bit<2> JOB_UNKNOWN = 0;
 const bit<2> JOB_AGGREGATE = 1;
@@ -113,7 +134,7 @@ header udp_t {
 header ina_t {
     bit<8>  job_id;
     bit<8>  worker_id;
-    bit<8>  flags;          /* FLAG_GRADIENT / FLAG_RESULT, FLAG_RETRANSMIT */
+    bit<8>  flags;          /* FLAG_GRADIENT / FLAG_RESULT / FLAG_PARAMS, RETRANSMIT, PULL */
     bit<8>  n_workers;      /* in results: how many contributions the sum holds */
     bit<16> slot;           /* bit 15: shadow set; bits 14..0: slot index in the job */
     int<8>  exponent;       /* block exponent e: |value| <= 2^e; results carry the max */
@@ -470,7 +491,7 @@ control MyIngress(inout headers hdr,
     register<bit<8>>(REG_CELLS) slot_count;
     register<bit<8>>(REG_CELLS) slot_exponent;
     register<bit<32>>(REG_CELLS) slot_chunk;
-    register<bit<1>>(REG_CELLS) slot_answered;   /* LuWu: lanes hold parameters */
+    register<bit<2>>(REG_CELLS) slot_answered;   /* LuWu: ANSWER_* */
     register<bit<32>>(REG_CELLS) lane_v00;
     register<bit<32>>(REG_CELLS) lane_v01;
     register<bit<32>>(REG_CELLS) lane_v02;
@@ -1632,9 +1653,8 @@ control MyIngress(inout headers hdr,
         ina_handled.count(HANDLED_PARAMS_MULTICAST);
     }
 
-    /* Stored parameters back to a retransmitting worker; ipv4_lpm then routes them. */
-    action send_params_unicast() {
-        lanes_load();
+    /* The slot's answer back to a retransmitting worker; ipv4_lpm then routes it. */
+    action answer_unicast() {
         hdr.ina.flags = FLAG_PARAMS;
         hdr.ina.exponent = 0;
         hdr.ina.n_workers = meta.n_workers;
@@ -1643,7 +1663,25 @@ control MyIngress(inout headers hdr,
         hdr.ipv4.srcAddr = aggregator;
         hdr.ipv4.ttl = 64;
         hdr.udp.checksum = 0;
+    }
+
+    /* Stored parameters, with lanes whatever the request carried. */
+    action send_params_unicast() {
+        hdr.ina_data.setValid();
+        hdr.ipv4.totalLen = INA_IP_LEN;
+        hdr.udp.length = INA_UDP_LEN;
+        lanes_load();
+        answer_unicast();
         ina_handled.count(HANDLED_PARAMS_UNICAST);
+    }
+
+    /* The acknowledgement, header only. */
+    action send_ack_unicast() {
+        hdr.ina_data.setInvalid();
+        hdr.ipv4.totalLen = INA_HDR_IP_LEN;
+        hdr.udp.length = INA_HDR_UDP_LEN;
+        answer_unicast();
+        ina_handled.count(HANDLED_ACK_UNICAST);
     }
 
     action count_drop(bit<32> reason) {
@@ -1666,11 +1704,13 @@ control MyIngress(inout headers hdr,
             }
             if (meta.local == 0) {
                 route = true;
-            } else if (!hdr.ina_data.isValid() || hdr.ipv4.ihl != 5
-                       || hdr.ipv4.totalLen != INA_IP_LEN
-                       || standard_metadata.parser_error != error.NoError) {
+            } else if (hdr.ipv4.ihl != 5 || standard_metadata.parser_error != error.NoError
+                       || !((hdr.ina_data.isValid() && hdr.ipv4.totalLen == INA_IP_LEN)
+                            || (!hdr.ina_data.isValid() && hdr.ipv4.totalLen == INA_HDR_IP_LEN
+                                && hdr.udp.length == INA_HDR_UDP_LEN))) {
                 count_drop(DROP_BAD_LENGTH);
             } else {
+                bool pull = (hdr.ina.flags & FLAG_PULL) != 0;
                 meta.job_kind = JOB_UNKNOWN;
                 ina_job.apply();
                 if (meta.job_kind == JOB_UNKNOWN) {
@@ -1693,12 +1733,19 @@ control MyIngress(inout headers hdr,
                         if (p_count != meta.n_workers || p_chunk != hdr.ina.chunk) {
                             count_drop(DROP_STALE);
                         } else {
-                            lanes_store();
-                            slot_answered.write(meta.idx, 1);
+                            if (hdr.ina_data.isValid()) {
+                                lanes_store();
+                                slot_answered.write(meta.idx, ANSWER_PARAMS);
+                            } else {
+                                slot_answered.write(meta.idx, ANSWER_ACK);
+                            }
                             send_params_multicast();
                         }
                     }
-                } else if ((hdr.ina.flags & (FLAG_GRADIENT | FLAG_RESULT)) != FLAG_GRADIENT) {
+                } else if ((hdr.ina.flags & (FLAG_GRADIENT | FLAG_RESULT)) != FLAG_GRADIENT
+                           || pull == hdr.ina_data.isValid()
+                           || (pull && meta.job_kind != JOB_LUWU)) {
+                    /* gradients carry lanes, pulls do not and go to LuWu jobs only */
                     count_drop(DROP_BAD_TYPE);
                 } else if (hdr.ina.worker_id >= meta.n_workers) {
                     count_drop(DROP_BAD_WORKER);
@@ -1726,12 +1773,14 @@ control MyIngress(inout headers hdr,
                     bool contributes = false;
                     if (count == 0 || (age != 0 && age < 0x80000000)) {
                         /* first contribution of a new round: reset the slot */
-                        lanes_store();
+                        if (!pull) {
+                            lanes_store();
+                        }
                         bitmap = wbit;
                         count = 1;
                         slot_exponent.write(meta.idx, (bit<8>)hdr.ina.exponent);
                         slot_chunk.write(meta.idx, hdr.ina.chunk);
-                        slot_answered.write(meta.idx, 0);
+                        slot_answered.write(meta.idx, ANSWER_NONE);
                         contributes = true;
                     } else if (age != 0) {
                         count_drop(DROP_STALE);
@@ -1739,7 +1788,9 @@ control MyIngress(inout headers hdr,
                         if (count == meta.n_workers) {
                             count_drop(DROP_STALE);
                         } else {
-                            lanes_add();
+                            if (!pull) {
+                                lanes_add();
+                            }
                             bitmap = bitmap | wbit;
                             count = count + 1;
                             if (hdr.ina.exponent > (int<8>)exponent) {
@@ -1751,16 +1802,21 @@ control MyIngress(inout headers hdr,
                         }
                     } else if (count == meta.n_workers) {
                         /* retransmission after completion: the worker missed the answer */
-                        bit<1> answered;
+                        bit<2> answered;
                         slot_answered.read(answered, meta.idx);
-                        if (meta.job_kind == JOB_LUWU && answered == 1) {
+                        if (meta.job_kind == JOB_LUWU && answered == ANSWER_PARAMS) {
                             send_params_unicast();
+                        } else if (meta.job_kind == JOB_LUWU && answered == ANSWER_ACK) {
+                            send_ack_unicast();
                         } else {
-                            lanes_load();
+                            if (!pull) {
+                                lanes_load();
+                            }
                             hdr.ina.exponent = (int<8>)exponent;
                             hdr.ina.n_workers = count;
                             if (meta.job_kind == JOB_LUWU) {
-                                send_to_optimizer(FLAG_RESULT | FLAG_RETRANSMIT);
+                                send_to_optimizer(FLAG_RESULT | FLAG_RETRANSMIT
+                                                  | (hdr.ina.flags & FLAG_PULL));
                                 ina_handled.count(HANDLED_REFORWARDED);
                             } else {
                                 send_unicast();
@@ -1780,7 +1836,7 @@ control MyIngress(inout headers hdr,
                         if (count != meta.n_workers) {
                             absorb();
                         } else if (meta.job_kind == JOB_LUWU) {
-                            send_to_optimizer(FLAG_RESULT);
+                            send_to_optimizer(FLAG_RESULT | (hdr.ina.flags & FLAG_PULL));
                             ina_handled.count(HANDLED_TO_OPTIMIZER);
                             route = true;
                         } else {

@@ -14,6 +14,7 @@ f.flags_result = ProtoField.uint8("ina.flags.result", "Result", base.DEC, nil, 0
 f.flags_retransmit = ProtoField.uint8("ina.flags.retransmit", "Retransmission", base.DEC, nil, 0x4)
 f.flags_params = ProtoField.uint8("ina.flags.params", "Parameters (LuWu)", base.DEC, nil, 0x8)
 f.flags_fixed = ProtoField.uint8("ina.flags.fixed", "Fixed-point parameters (in-switch optimizer)", base.DEC, nil, 0x10)
+f.flags_pull = ProtoField.uint8("ina.flags.pull", "Pull request, header only (LuWu)", base.DEC, nil, 0x20)
 f.n_workers = ProtoField.uint8("ina.n_workers", "Contributions (in results)")
 f.slot = ProtoField.uint16("ina.slot", "Slot")
 f.slot_shadow = ProtoField.uint16("ina.slot.shadow", "Shadow set", base.DEC, nil, 0x8000)
@@ -21,7 +22,7 @@ f.slot_index = ProtoField.uint16("ina.slot.index", "Slot index", base.DEC, nil, 
 f.exponent = ProtoField.int8("ina.exponent", "Block exponent")
 f.reserved = ProtoField.uint8("ina.reserved", "Reserved")
 f.chunk = ProtoField.uint32("ina.chunk", "Chunk")
-ina.fields = {f.job_id, f.worker_id, f.flags, f.n_workers, f.slot, f.exponent, f.reserved, f.chunk, f.flags_gradient, f.flags_result, f.flags_retransmit, f.flags_params, f.flags_fixed, f.slot_shadow, f.slot_index}
+ina.fields = {f.job_id, f.worker_id, f.flags, f.n_workers, f.slot, f.exponent, f.reserved, f.chunk, f.flags_gradient, f.flags_result, f.flags_retransmit, f.flags_params, f.flags_fixed, f.flags_pull, f.slot_shadow, f.slot_index}
 local lane = {}
 lane[1] = ProtoField.int32("ina_data.v00", "v00")
 lane[2] = ProtoField.int32("ina_data.v01", "v01")
@@ -281,7 +282,7 @@ lane[255] = ProtoField.int32("ina_data.v254", "v254")
 lane[256] = ProtoField.int32("ina_data.v255", "v255")
 ina_data.fields = lane
 
-local flag_names = {{0x1, "GRADIENT"}, {0x2, "RESULT"}, {0x4, "RETRANSMIT"}, {0x8, "PARAMS"}, {0x10, "FIXED"}}
+local flag_names = {{0x1, "GRADIENT"}, {0x2, "RESULT"}, {0x4, "RETRANSMIT"}, {0x8, "PARAMS"}, {0x10, "FIXED"}, {0x20, "PULL"}}
 
 function ina.dissector(tvb, pinfo, tree)
     if tvb:len() < 12 then return 0 end
@@ -299,6 +300,7 @@ function ina.dissector(tvb, pinfo, tree)
     i_flags:add(f.flags_retransmit, tvb(2, 1))
     i_flags:add(f.flags_params, tvb(2, 1))
     i_flags:add(f.flags_fixed, tvb(2, 1))
+    i_flags:add(f.flags_pull, tvb(2, 1))
     v.n_workers = tvb(3, 1):uint()
     local i_n_workers = t:add(f.n_workers, tvb(3, 1))
     v.slot = tvb(4, 2):uint()

@@ -2,8 +2,10 @@
 thread so they overlap the training thread's compute, with time and bytes accounted.
 
 Operations run in submission order on a single thread, so every rank issues its
-collectives in the same order (gloo matches them by order) and their busy intervals
-never overlap: the communication time of a step is the sum of their durations. The time
+collectives in the same order (gloo matches them by order). A strategy whose traffic
+goes both ways at once (LuWu: gradients out, parameters in) names a ``lane`` per
+direction; each lane is a thread of its own, still in submission order. The
+communication time of a step is the time at least one operation was running. The time
 the training thread spends blocked waiting for a result is the *exposed* communication.
 
 Logical bytes are what the algorithm moves per rank (payload, no headers): ring
@@ -44,8 +46,10 @@ class Comm:
     def __init__(self, pg, rank: int, world: int, addresses: dict[str, int] | None = None):
         self.pg, self.rank, self.world = pg, rank, world
         self.addresses = addresses or {}        # peer IPv4 -> rank, to name dead peers
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix=f"comm{rank}")
+        self._pools: dict[str, ThreadPoolExecutor] = {}
         self._lock = threading.Lock()
+        self._running = 0
+        self._busy_since = 0.0
         self.begin_step()
 
     # ------------------------------------------------------------ accounting
@@ -54,12 +58,17 @@ class Comm:
             self.busy_s = 0.0
             self.sent_bytes = 0
             self.recv_bytes = 0
+            self._busy_since = time.perf_counter()
         self.blocked_s = 0.0
 
-    def submit(self, what: str, fn, *args, sent: int = 0, recv: int = 0) -> Future:
-        """Run ``fn(*args)`` on the communication thread; count its time and bytes."""
+    def submit(self, what: str, fn, *args, sent: int = 0, recv: int = 0,
+               lane: str = "comm") -> Future:
+        """Run ``fn(*args)`` on the thread of ``lane``; count its time and bytes."""
         def run():
-            start = time.perf_counter()
+            with self._lock:
+                if self._running == 0:
+                    self._busy_since = time.perf_counter()
+                self._running += 1
             try:
                 return fn(*args)
             except Exception as err:
@@ -68,10 +77,14 @@ class Comm:
                 raise CommError(f"rank {self.rank}: {what} failed{gone}: {err}") from err
             finally:
                 with self._lock:
-                    self.busy_s += time.perf_counter() - start
+                    self._running -= 1
+                    if self._running == 0:
+                        self.busy_s += time.perf_counter() - self._busy_since
                     self.sent_bytes += sent
                     self.recv_bytes += recv
-        return self._pool.submit(run)
+        if lane not in self._pools:
+            self._pools[lane] = ThreadPoolExecutor(1, thread_name_prefix=f"{lane}{self.rank}")
+        return self._pools[lane].submit(run)
 
     def wait(self, future: Future):
         start = time.perf_counter()
@@ -81,7 +94,8 @@ class Comm:
             self.blocked_s += time.perf_counter() - start
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        for pool in self._pools.values():
+            pool.shutdown(wait=False, cancel_futures=True)
 
     # ------------------------------------------------------------ collectives
     def all_reduce(self, tensor: torch.Tensor) -> Future:

@@ -1,80 +1,34 @@
 """LuWu: data parallelism whose parameters and optimizer state live in the network.
 
-Workers keep only the working copy of the parameters that forward and backward need: no
-optimizer state, no master weights, and no gradients after they left. As soon as
-backward has produced every gradient of a bucket (the buckets of
-:mod:`hosts.luwu_layout`), the communication thread pushes it: one round on the job's
-INA exponent job agrees on the bucket's block exponent, then the fixed-point gradient
-chunks go to the gradient job of p4/luwu.p4, whose complete slots the switch hands to
-the optimizer node (:mod:`hosts.optimizer_node`). Its answers, the bucket's updated fp32
-parameters, come back by multicast and are the pull: after backward the worker waits
-for every bucket and copies them into the model. Push and pull of a bucket overlap the
-rest of backward. The switch must run luwu.p4 with the job set up (controllers/luwu.py)
-and the optimizer node must be running before the workers start; or the switch runs
-p4/luwu_sgd.p4, applies SGD with momentum itself and answers with fixed-point parameters
-(flag FIXED, value = lane * 2^exponent), the job set up by controllers/luwu_sgd.py. The
-worker is the same for both.
+Neither strategy holds optimizer state, master weights, or gradients after they left:
+each pushes a bucket of gradients as soon as backward has produced it
+(:class:`hosts.luwu_session.PushPull`). They differ in how they hold the parameters.
+:class:`Luwu` (strategy ``luwu-resident``) keeps the working copy that forward and
+backward need; the answers to its gradients are the bucket's updated parameters, which
+it copies into the model after backward. :class:`LuwuStreamed` (strategy ``luwu``)
+keeps none: like ZeRO-3 it fetches each unit of the model for forward and again for
+backward and drops it after use, but it pulls the unit from the network (the switch
+multicasts each chunk the optimizer node sends once to every worker of the job) instead
+of gathering shards from its peers, and pushes its gradients once, to the switch, while
+the next unit's pull runs (:class:`hosts.luwu_session.Streams`).
+
+The switch must run luwu.p4 with the job set up (controllers/luwu.py) and the optimizer
+node must be running before the workers start; or, for :class:`Luwu`, the switch runs
+p4/luwu_sgd.p4 and applies SGD with momentum itself, the job set up by
+controllers/luwu_sgd.py.
 """
 from __future__ import annotations
 
-import numpy as np
+import torch
 
-from hosts import ina_fixedpoint as fx
-from hosts.ina_allreduce import InaAllReduce, UdpTransport, run_exchange
-from hosts.ina_session import Exchange, JobStream
+from hosts.ina_allreduce import UdpTransport
 from hosts.luwu_layout import DEFAULT_BUCKET_BYTES, Layout
+from hosts.luwu_session import PushPull, Streams
 from hosts.strategies.base import Memory, Strategy, tensor_bytes
-from testbed.proto import ina
-
-
-class ParamsExchange(Exchange):
-    """Gradient chunks out; each is answered by the optimizer node's parameters (float32
-    bit patterns) or the switch's (fixed point)."""
-
-    answer_flag = ina.FLAG_PARAMS
-    missing_hint = ("check that the optimizer node (hosts/optimizer_node.py) is running and "
-                    "reachable from the switch, the switch runs luwu.p4 with the job set up "
-                    "(controllers/luwu.py), and every worker of the job is running (with "
-                    "luwu_sgd.p4: the job set up by controllers/luwu_sgd.py, and its "
-                    "counters show no bad_exponent drops)")
-    fixed_point = False
-
-    def on_payload(self, payload: bytes, now: float) -> list[bytes]:
-        if ina.peek_flags(payload) & ina.FLAG_FIXED:
-            self.fixed_point = True
-        return super().on_payload(payload, now)
-
-
-class PushPull:
-    """One worker's side of a LuWu job over one transport."""
-
-    def __init__(self, transport, job_id: int, exponent_job_id: int, worker_id: int,
-                 n_workers: int, slots: int, exponent_slots: int = 2,
-                 give_up_s: float = 30.0):
-        self.transport, self.n_workers = transport, n_workers
-        self.stream = JobStream(job_id, worker_id, slots, give_up_s=give_up_s)
-        self.exponents = InaAllReduce(transport, exponent_job_id, worker_id, n_workers,
-                                      exponent_slots)
-        self.exponents.stream.give_up_s = give_up_s
-        self.packets = 0
-        self.retransmissions = 0
-
-    def __call__(self, flat: np.ndarray) -> np.ndarray:
-        """The new parameters (float32) for the gradient chunks ``flat``."""
-        exponent = self.exponents.agree_exponent(float(np.max(np.abs(flat))))
-        q = fx.quantize(flat, exponent, self.n_workers).reshape(-1, ina.LANES)
-        ex = run_exchange(ParamsExchange(self.stream, q, exponent), self.transport)
-        self.packets += ex.sent_packets + self.exponents.packets
-        self.retransmissions += ex.retransmissions + self.exponents.retransmissions
-        self.exponents.packets = self.exponents.retransmissions = 0
-        values = ex.result.reshape(-1)
-        if ex.fixed_point:
-            return np.ldexp(values.astype(np.float64), ex.result_exponent).astype(np.float32)
-        return values.view(np.float32)
 
 
 class Luwu(Strategy):
-    name = "luwu"
+    name = "luwu-resident"
 
     def __init__(self, comm, push_pull, bucket_bytes: int = DEFAULT_BUCKET_BYTES,
                  transport=None):
@@ -125,4 +79,83 @@ class Luwu(Strategy):
     def close(self) -> None:
         if self.transport is not None:
             self.transport.close()
+        super().close()
+
+
+class LuwuStreamed(Strategy):
+    """LuWu with the parameters streamed: see the module docstring. ``model.units`` run
+    in sequence make the model (as for ZeRO-3); each is pulled before its forward,
+    recomputed from its saved input with autograd for backward (pulled again), and
+    dropped after; its gradients leave for the switch as soon as backward produced
+    them. Forward prefetches the next unit, backward the previous one."""
+
+    name = "luwu"
+
+    def __init__(self, comm, streams: Streams):
+        super().__init__(comm)
+        self.streams = streams
+
+    def setup(self, model) -> None:
+        self.model = model
+        self.units = list(model.units)
+        self.params = [p for p in model.parameters() if p.requires_grad]
+        self.layout = Layout.of_units(self.params, self.units)
+        self.shapes = [p.shape for p in self.params]
+        for p in self.params:
+            p.data = torch.empty(0)           # the optimizer node holds them
+
+    def _chunks(self, u: int) -> int:
+        return self.layout.bucket_chunks(len(self.units) - 1 - u)
+
+    def _use(self, u: int, future) -> None:
+        flat = torch.from_numpy(self.comm.wait(future))
+        at = 0
+        for i in self.layout.buckets[len(self.units) - 1 - u]:
+            n = self.shapes[i].numel()
+            self.params[i].data = flat[at:at + n].view(self.shapes[i])
+            at += n
+
+    def _release(self, u: int) -> None:
+        for i in self.layout.buckets[len(self.units) - 1 - u]:
+            self.params[i].data = torch.empty(0)
+            self.params[i].grad = None
+        self.streams.release(self._chunks(u))
+
+    def _step(self, batch) -> float:
+        x, y = batch
+        units, last, streams = self.units, len(self.units) - 1, self.streams
+        inputs, pulls, pushes = [x], {0: streams.pull(self._chunks(0))}, []
+        with torch.no_grad():
+            for u in range(last):
+                self._use(u, pulls.pop(u))
+                pulls[u + 1] = streams.pull(self._chunks(u + 1))
+                inputs.append(units[u](inputs[-1]))
+                self._release(u)
+        grad_out = loss = None
+        for u in range(last, -1, -1):
+            self._use(u, pulls.pop(u))
+            if u > 0:
+                pulls[u - 1] = streams.pull(self._chunks(u - 1))
+            inp = inputs[u]
+            if inp.is_floating_point():
+                inp = inp.detach().requires_grad_()
+            out = units[u](inp)
+            if u == last:
+                loss = self.model.loss(out, y)
+                loss.backward()
+            else:
+                out.backward(grad_out)
+            grad_out = inp.grad if inp.requires_grad else None
+            pushes.append(streams.push(self.layout.flatten_bucket(
+                last - u, [p.grad for p in self.params])))
+            self._release(u)
+        for future in pushes:             # the next pulls need this step's updates
+            self.comm.wait(future)
+        return loss.item()
+
+    def memory(self) -> Memory:
+        return Memory(self.streams.peak_params_bytes, self.streams.peak_grads_bytes, 0)
+
+    def close(self) -> None:
+        self.streams.close()
         super().close()

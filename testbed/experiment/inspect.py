@@ -55,7 +55,7 @@ class InaPacket:
 
     @property
     def is_result(self) -> bool:
-        return bool(self.flags & ina.FLAG_RESULT)
+        return bool(self.flags & (ina.FLAG_RESULT | ina.FLAG_PARAMS))   # LuWu: parameters
 
     @property
     def is_retransmit(self) -> bool:
@@ -144,7 +144,7 @@ def read_capture(path: str | Path) -> tuple[CaptureStats, list[InaPacket]]:
             if udp is None or udp[2] != ina.UDP_PORT:
                 continue
             src, dst, _, payload = udp
-            if len(payload) != ina.PAYLOAD_BYTES:
+            if len(payload) not in (ina.PAYLOAD_BYTES, ina.HEADER_BYTES):   # LuWu: pulls
                 stats.malformed += 1
                 continue
             header = ina.INA(payload[:ina.HEADER_BYTES])
@@ -301,7 +301,8 @@ def render(summary: dict, slots: bool = True) -> str:
                             "span", "mean rate"]), ""]
     if summary["malformed"]:
         lines += [f"{summary['malformed']} packet(s) to UDP port {ina.UDP_PORT} were not "
-                  f"{ina.PAYLOAD_BYTES} B INA payloads (the switch drops them)", ""]
+                  f"{ina.PAYLOAD_BYTES} B INA payloads or {ina.HEADER_BYTES} B headers "
+                  "(the switch drops them)", ""]
     filters = ", ".join(f"{k} {v}" for k, v in summary["filters"].items() if v is not None)
     if not summary["jobs"]:
         lines.append("no INA packets" + (f" for {filters}" if filters else ""))

@@ -154,8 +154,8 @@ def run_workers(net, hosts: list[str], strategy: str, worker_args: dict, out_dir
     if strategy == "ps" and not server_host:
         raise TrainetError("strategy ps needs a parameter-server host: pass server_host "
                            "(e.g. 'srv1' of a star generated with servers=1)")
-    if strategy == "luwu" and not server_host:
-        raise TrainetError("strategy luwu needs the optimizer node's host: pass "
+    if strategy.startswith("luwu") and not server_host:
+        raise TrainetError(f"strategy {strategy} needs the optimizer node's host: pass "
                            "server_host, a host of role optimizer")
     port = master_port or random.randint(20000, 29999)
     py = sys.executable
@@ -173,9 +173,9 @@ def run_workers(net, hosts: list[str], strategy: str, worker_args: dict, out_dir
             procs.append(_Proc(net, server_host, server_cmd,
                                out_dir / "logs" / f"{server_host}.log", None))
             args["ps"] = f"{net.net[server_host].IP()}:{port + 1}"
-        if strategy == "luwu":
+        if strategy.startswith("luwu"):
             procs.append(_Proc(net, server_host, optimizer_command(
-                len(hosts), args, net.net[server_host].IP(), out_dir, timeout_s),
+                strategy, len(hosts), args, net.net[server_host].IP(), out_dir, timeout_s),
                 out_dir / "logs" / f"{server_host}.log", None, "optimizer node"))
         master = f"{net.net[hosts[0]].IP()}:{port}"
         for rank, h in enumerate(hosts):
@@ -204,15 +204,16 @@ def run_workers(net, hosts: list[str], strategy: str, worker_args: dict, out_dir
     return result
 
 
-def optimizer_command(n_workers: int, worker_args: dict, ip: str, out_dir: Path,
-                      timeout_s: float) -> list[str]:
+def optimizer_command(strategy: str, n_workers: int, worker_args: dict, ip: str,
+                      out_dir: Path, timeout_s: float) -> list[str]:
     """``hosts.optimizer_node`` for a LuWu job of these workers (their model, seed,
-    sequence length, lr, steps and job id; in shadow mode their target model and
-    scale)."""
+    sequence length, lr, steps and job ids; in shadow mode their target model and
+    scale), parameters streamed for strategy luwu, resident for luwu-resident."""
     names = {"model": "model", "seed": "seed", "seq": "seq", "lr": "lr", "steps": "steps",
-             "ina_job": "job", "mode": "mode", "shadow_model": "shadow_model",
-             "scale": "scale"}
+             "ina_job": "job", "luwu_pull_job": "pull_job", "mode": "mode",
+             "shadow_model": "shadow_model", "scale": "scale"}
     args = {"job": 1, "workers": n_workers, "bind": ip, "timeout": timeout_s,
+            "params": "resident" if strategy == "luwu-resident" else "streamed",
             "summary_out": out_dir / "metrics" / "optimizer.summary.json",
             "params_out": out_dir / "metrics" / "optimizer.params.npy",
             **{names[k]: v for k, v in worker_args.items() if k in names}}

@@ -50,7 +50,8 @@ def worker_args(plan: ExperimentPlan, strategy: str) -> dict:
         args.update(shadow_model=w.shadow_model, device=w.device)
     if w.batch:
         args["batch"] = w.batch
-    job = {"ina": plan.ina_job, "luwu": plan.luwu_job}.get(strategy)
+    job = {"ina": plan.ina_job, "luwu": plan.luwu_job,
+           "luwu-resident": plan.luwu_job}.get(strategy)
     if job is not None:
         args.update(ina_aggregator=job["aggregator_ip"], ina_job=job["job_id"],
                     ina_slots=job["slot_count"])
@@ -64,8 +65,9 @@ def aggregation_job(net, plan: ExperimentPlan, strategy: str):
     from controllers import ina as ctl
     from controllers import luwu
     from controllers.p4runtime_client import P4RuntimeClient
-    module = luwu if strategy == "luwu" else ctl
-    data = dict(plan.luwu_job if strategy == "luwu" else plan.ina_job)
+    is_luwu = strategy.startswith("luwu")
+    module = luwu if is_luwu else ctl
+    data = dict(plan.luwu_job if is_luwu else plan.ina_job)
     switch = next(s for s in net.plan.switches if s.name == data.pop("switch"))
     job = module.job_from_dict(data, f"{plan.source}: {strategy}")
     with P4RuntimeClient(f"127.0.0.1:{switch.grpc_port}", switch.device_id,
@@ -306,15 +308,16 @@ class Runner:
         def progress(steps_done: dict):
             bars.update(task, completed=sum(steps_done.values()))
 
-        job = (aggregation_job(net, self.plan, strategy) if strategy in ("ina", "luwu")
-               else nullcontext())
+        job = (aggregation_job(net, self.plan, strategy)
+               if strategy in ("ina", "luwu", "luwu-resident") else nullcontext())
         try:
             with job, LinkSampler(net.switch_interfaces(), run / results.LINKS):
                 result = self._run_workers()(net, self.plan.workers, strategy,
                                              worker_args(self.plan, strategy), run,
                                              self.plan.spec.timeouts.run, progress=progress,
                                              server_host=self.plan.optimizer
-                                             if strategy == "luwu" else self.plan.server)
+                                             if strategy.startswith("luwu")
+                                             else self.plan.server)
         finally:
             bars.remove_task(task)
         error = run_error(result)

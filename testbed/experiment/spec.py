@@ -20,8 +20,9 @@ link variations to sweep.
     scale: 1e-4                     # co-scaling factor; default: the topology's
     pcap: false                     # switch captures (read by trainet inspect / report)
     ina: {aggregator: 10.0.255.1, job: 1, slots: 32}    # strategy ina (switch: ina.p4)
-    luwu: {aggregator: 10.0.255.1, job: 1, slots: 32}   # strategy luwu (switch: luwu.p4,
-                                    # optimizer node: the topology's host of role optimizer)
+    luwu: {aggregator: 10.0.255.1, job: 1, slots: 32}   # strategies luwu (parameters
+                                    # streamed) and luwu-resident (switch: luwu.p4, optimizer
+                                    # node: the topology's host of role optimizer)
     timeouts: {bring_up: 120s, run: 600s}
 
 Every error names the file, line and column and the field path (``sweep.bandwidth[1]``),
@@ -44,7 +45,7 @@ from testbed.topology.load import _generated, load_topology, parse_yaml
 from testbed.topology.spec import Duration, Rate, Topology
 from testbed.units import duration_text, rate_text
 
-STRATEGIES = ("ddp", "zero3", "ps", "ina", "luwu")
+STRATEGIES = ("ddp", "zero3", "ps", "ina", "luwu", "luwu-resident")
 
 
 class Workload(Spec):
@@ -96,9 +97,10 @@ class InaJob(Spec):
 
 
 class LuwuJob(InaJob):
-    """The LuWu job of strategy ``luwu``: set up on ``switch`` (running p4/luwu.p4) before
-    each luwu run with the workers in rank order and the optimizer node (the topology's
-    host of role optimizer), torn down after. Its INA exponent job is ``job + 1``."""
+    """The LuWu job of strategies ``luwu`` and ``luwu-resident``: set up on ``switch``
+    (running p4/luwu.p4) before each of their runs with the workers in rank order and the
+    optimizer node (the topology's host of role optimizer), torn down after. Its INA
+    exponent job is ``job + 1``, its pull job ``job + 2``."""
 
 
 class Experiment(Spec):
@@ -283,13 +285,14 @@ def _luwu_job(spec: Experiment, topology: Topology,
               workers: list[str]) -> tuple[dict | None, str | None]:
     """The ina-style job plus the optimizer node: the topology's first host of role
     optimizer that is not a worker, linked to the job's switch."""
-    if "luwu" not in spec.strategies:
+    strategy = next((s for s in spec.strategies if s.startswith("luwu")), None)
+    if strategy is None:
         return None, None
-    job = _aggregation_job("luwu", spec.luwu, topology, workers)
+    job = _aggregation_job(strategy, spec.luwu, topology, workers)
     optimizers = [h for h in topology.hosts if h.role == "optimizer" and h.name not in workers]
-    at = ("strategies", spec.strategies.index("luwu"))
+    at = ("strategies", spec.strategies.index(strategy))
     if not optimizers:
-        raise TopologyError([Issue(at, "strategy luwu needs a host of role optimizer that "
+        raise TopologyError([Issue(at, f"strategy {strategy} needs a host of role optimizer that "
                                    "is not a worker; e.g. generator: {name: star, "
                                    "optimizers: 1}")])
     host = optimizers[0]

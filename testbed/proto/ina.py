@@ -30,6 +30,11 @@ FLAG_PARAMS = 0x08             # p4/luwu.p4: parameters from the optimizer node
 # p4/luwu_sgd.p4: the parameter lanes are int32 fixed point, value = lane * 2^exponent
 # (without it, parameter lanes are float32 bit patterns)
 FLAG_FIXED = 0x10
+# p4/luwu.p4: a worker's request for a chunk of parameters (header only, no lanes); the
+# switch counts the job's requests like contributions and hands a complete slot to the
+# optimizer node. A header-only FLAG_PARAMS packet is the optimizer's acknowledgement
+# of a gradient chunk whose parameters the workers will pull later.
+FLAG_PULL = 0x20
 
 SHADOW_BIT = 0x8000            # MSB of the slot field selects the shadow set
 MAX_SLOTS = 0x7FFF             # slot indices a job can name
@@ -44,7 +49,7 @@ HANDLED_KINDS = ("absorbed", "multicast", "unicast", "upstream", "relayed")
 # p4/luwu.p4's counters: ina.p4's drop reasons plus one, its own handled kinds
 LUWU_DROP_REASONS = DROP_REASONS + ("not_optimizer",)
 LUWU_HANDLED_KINDS = ("absorbed", "multicast", "unicast", "to_optimizer", "reforwarded",
-                      "params_multicast", "params_unicast")
+                      "params_multicast", "params_unicast", "acks_unicast")
 
 # p4/luwu_sgd.p4's counters: gradients are checked against the switch's fixed point and
 # parameter registers; parameters leave by multicast or, to a retransmission, by unicast
@@ -110,11 +115,12 @@ def slot_field(index: int, shadow: int) -> int:
 
 
 def encode(job_id: int, worker_id: int, flags: int, slot: int, exponent: int, chunk: int,
-           lanes: np.ndarray, n_workers: int = 0) -> bytes:
-    """UDP payload of one packet; ``lanes`` is int32-valued, length LANES."""
-    return (_HEADER.pack(job_id, worker_id, flags, n_workers, slot, exponent, 0,
-                         chunk & 0xFFFFFFFF)
-            + np.asarray(lanes, dtype=_LANES_BE).tobytes())
+           lanes: np.ndarray | None, n_workers: int = 0) -> bytes:
+    """UDP payload of one packet; ``lanes`` is int32-valued, length LANES, or None for a
+    header-only packet (LuWu pull requests and acknowledgements)."""
+    header = _HEADER.pack(job_id, worker_id, flags, n_workers, slot, exponent, 0,
+                          chunk & 0xFFFFFFFF)
+    return header if lanes is None else header + np.asarray(lanes, dtype=_LANES_BE).tobytes()
 
 
 def decode(payload: bytes) -> tuple[Header, np.ndarray]:
@@ -126,9 +132,17 @@ def decode(payload: bytes) -> tuple[Header, np.ndarray]:
     return Header(job, worker, flags, n, slot, exponent, chunk), lanes
 
 
+def decode_any(payload: bytes) -> tuple[Header, np.ndarray | None]:
+    """:func:`decode`, also accepting a header-only payload (lanes None)."""
+    if len(payload) != HEADER_BYTES:
+        return decode(payload)
+    job, worker, flags, n, slot, exponent, _, chunk = _HEADER.unpack(payload)
+    return Header(job, worker, flags, n, slot, exponent, chunk), None
+
+
 def peek_flags(payload: bytes) -> int:
     """The flags of an INA payload without decoding it (0 for a payload of another size)."""
-    return payload[2] if len(payload) == PAYLOAD_BYTES else 0
+    return payload[2] if len(payload) in (PAYLOAD_BYTES, HEADER_BYTES) else 0
 
 
 FRAME_OFFSET = 42                    # Ethernet + IPv4 without options + UDP

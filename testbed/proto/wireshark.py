@@ -33,7 +33,8 @@ _BITS = {
               ("result", ina.FLAG_RESULT, "Result"),
               ("retransmit", ina.FLAG_RETRANSMIT, "Retransmission"),
               ("params", ina.FLAG_PARAMS, "Parameters (LuWu)"),
-              ("fixed", ina.FLAG_FIXED, "Fixed-point parameters (in-switch optimizer)")],
+              ("fixed", ina.FLAG_FIXED, "Fixed-point parameters (in-switch optimizer)"),
+              ("pull", ina.FLAG_PULL, "Pull request, header only (LuWu)")],
     "slot": [("shadow", ina.SHADOW_BIT, "Shadow set"),
              ("index", ina.MAX_SLOTS, "Slot index")],
 }

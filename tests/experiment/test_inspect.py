@@ -161,3 +161,28 @@ def test_pcapng_captures_read_like_pcap(captures, tmp_path, capsys):
     assert b["jobs"] == a["jobs"]
     assert b["captures"][0]["duration_s"] == pytest.approx(0.017, abs=1e-6)
     assert (b["captures"][0]["interface"], b["captures"][0]["direction"]) == ("s1-eth2", "out")
+
+
+def test_luwu_pulls_and_parameter_answers_make_rounds(tmp_path, capsys):
+    """Header-only pulls of job 3 from two workers; the switch multicasts the optimizer
+    node's parameters (flags PARAMS) 4 ms after the first pull."""
+    def pull(t, w):
+        payload = ina.encode(3, w, ina.FLAG_GRADIENT | ina.FLAG_PULL, 0, 0, 7, None)
+        pkt = Ether(ina.frame(_mac(w), AGG_MAC, _ip(w), AGG, payload))
+        pkt.time = T0 + t
+        return pkt
+
+    def params(t, w):
+        payload = ina.encode(3, 0, ina.FLAG_PARAMS, 0, 0, 7, np.zeros(ina.LANES))
+        pkt = Ether(ina.frame(AGG_MAC, _mac(w), AGG, _ip(w), payload))
+        pkt.time = T0 + t
+        return pkt
+
+    path = tmp_path / "s1-eth1_in.pcap"
+    wrpcap(str(path), [pull(0.0, 0), pull(0.001, 1), params(0.004, 0), params(0.004, 1)])
+    summary = inspect_json(capsys, str(path))
+    assert summary["malformed"] == 0
+    job = summary["jobs"][0]
+    assert (job["job"], job["rounds"], job["incomplete_rounds"]) == (3, 1, 0)
+    assert (job["gradients"], job["results"]) == (2, 2)
+    assert job["latency_s"]["max"] == pytest.approx(0.004, abs=1e-6)

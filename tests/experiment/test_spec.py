@@ -93,7 +93,8 @@ def test_errors_name_file_line_and_field(tmp_path):
           bandwidth: [100Gbit, 200Gbt]
         """)
     text = error_of(path)
-    assert f"{path}:3:19: strategies[1]: Input should be 'ddp', 'zero3', 'ps', 'ina' or 'luwu'" in text
+    assert (f"{path}:3:19: strategies[1]: Input should be 'ddp', 'zero3', 'ps', 'ina', "
+            "'luwu' or 'luwu-resident'") in text
     assert f"{path}:5:24: sweep.bandwidth[1]: '200Gbt' is not a bit rate" in text
 
 

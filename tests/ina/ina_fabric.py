@@ -139,7 +139,8 @@ class Fabric:
 
 
 def decoded(out):
-    """(port, dst ip, dst mac, header, lanes) of each frame out; checks IPv4 and UDP."""
+    """(port, dst ip, dst mac, header, lanes or None for a header-only packet) of each
+    frame out; checks the IPv4 checksum and that the IPv4 and UDP lengths are the frame's."""
     got = []
     for port, frame in out:
         pkt = Ether(frame)
@@ -147,6 +148,7 @@ def decoded(out):
         fresh = IP(bytes(pkt[IP]))
         del fresh.chksum
         assert IP(bytes(fresh)).chksum == pkt[IP].chksum
-        header, values = ina.decode(frame[ina.FRAME_OFFSET:])
+        assert pkt[IP].len == len(frame) - 14 and pkt[UDP].len == len(frame) - 34
+        header, values = ina.decode_any(frame[ina.FRAME_OFFSET:])
         got.append((port, pkt[IP].dst, pkt[Ether].dst, header, values))
     return got

@@ -175,12 +175,30 @@ def test_a_lost_chunk_times_out_once_results_stop():
     stream = JobStream(1, 0, slots=4, timeout_s=0.01, max_timeout_s=5.0)
     ex = Exchange(stream, np.zeros((4, ina.LANES), np.int32), 0)
     ex.start(0.0)
-    for chunk in (1, 2, 3):              # chunk 0 is lost, the others come back
+    for chunk in (1, 2):                 # chunks 0 and 3 are lost, too few results
         ex.on_payload(ina.encode(1, 0, ina.FLAG_RESULT, stream.slot_of(chunk), 0, chunk,
-                                 ex.lanes[chunk]), 0.005 * chunk)
-    assert ex.poll(0.0249) == []
-    out = ex.poll(0.025)                 # 10 ms after the last result
-    assert [ina.decode(p)[0].chunk for p in out] == [0]
+                                 ex.lanes[chunk]), 0.005 * chunk)    # for a fast retransmit
+    assert ex.poll(0.0199) == []
+    out = ex.poll(0.02)                  # 10 ms after the last result
+    assert [ina.decode(p)[0].chunk for p in out] == [0, 3]
+
+
+def test_a_hole_three_results_deep_is_retransmitted_at_once_and_only_once():
+    stream = JobStream(1, 0, slots=8, timeout_s=0.01, max_timeout_s=5.0)
+    ex = Exchange(stream, np.zeros((8, ina.LANES), np.int32), 0)
+    ex.start(0.0)
+
+    def result(chunk, now):
+        return [ina.decode(p)[0] for p in ex.on_payload(ina.encode(
+            1, 0, ina.FLAG_RESULT, stream.slot_of(chunk), 0, chunk, ex.lanes[chunk]), now)]
+
+    assert result(1, 0.001) == [] and result(2, 0.002) == []
+    fast = result(3, 0.003)              # chunk 0 is three results behind: lost
+    assert [(h.chunk, h.flags) for h in fast] == [
+        (0, ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT)]
+    assert result(4, 0.004) == [] and result(5, 0.005) == []       # once only
+    assert stream.backoff == 1 and ex.retransmissions == 1         # no back-off
+    assert ex.next_deadline() == pytest.approx(0.015)    # the timer, restarted, still runs
 
 
 def test_timeout_adapts_to_the_round_trip_time():

@@ -12,7 +12,8 @@ from torch import nn
 from controllers import ina as ctl
 from controllers import luwu
 from hosts.strategies.comm import Comm
-from hosts.strategies.luwu import Luwu, PushPull
+from hosts.luwu_session import Demux, PushPull, Puller, Streams
+from hosts.strategies.luwu import Luwu, LuwuStreamed
 from testbed.p4 import entries as E
 
 REPO = Path(__file__).resolve().parents[2]
@@ -63,15 +64,18 @@ def setup_job(target, **kw) -> luwu.LuwuJob:
 
 
 class Tiny(nn.Module):
-    """The model the in-process LuWu training tests train."""
+    """The model the in-process LuWu training tests train; its units run in sequence are
+    the model (streamed parameters are pulled unit by unit)."""
 
     def __init__(self):
         super().__init__()
-        self.a = nn.Linear(6, 16)
-        self.b = nn.Linear(16, 3)
+        self.units = nn.ModuleList([nn.Sequential(nn.Linear(6, 16), nn.Tanh()),
+                                    nn.Linear(16, 3)])
 
     def forward(self, x):
-        return self.b(torch.tanh(self.a(x)))
+        for unit in self.units:
+            x = unit(x)
+        return x
 
     @staticmethod
     def loss(out, y):
@@ -92,24 +96,41 @@ def tiny_batch(step: int, rank: int, world: int, total: int):
     return x[rank * per:(rank + 1) * per], y[rank * per:(rank + 1) * per]
 
 
-def train_ranks(models, transport, data, steps: int, slots: int) -> list:
+def luwu_strategy(comm, transport, slots: int, streamed: bool):
+    """Rank ``comm.rank``'s luwu strategy over ``transport`` (jobs 1, 2 and 3)."""
+    r, world = comm.rank, comm.world
+    if not streamed:
+        return Luwu(comm, PushPull(transport, 1, 2, r, world, slots=slots, give_up_s=10),
+                    bucket_bytes=256)
+    demux = Demux(transport)
+    return LuwuStreamed(comm, Streams(
+        comm, PushPull(demux.channel(1, 2), 1, 2, r, world, slots=slots, give_up_s=10),
+        Puller(demux.channel(3), 3, r, slots, give_up_s=10), demux))
+
+
+def train_ranks(models, transport, data, steps: int, slots: int, streamed=False) -> list:
     """Train ``models`` (one per rank) with the luwu strategy, each rank in a thread
-    with ``transport(rank)``; per rank (full parameters, step metrics, memory)."""
+    with ``transport(rank)``; per rank (full parameters, or None when streamed, step
+    metrics, memory)."""
     world = len(models)
     results, errors = [None] * world, []
 
     def rank_main(r):
         comm = Comm(None, r, world)
+        strategy = None
         try:
-            strategy = Luwu(comm, PushPull(transport(r), 1, 2, r, world, slots=slots,
-                                           give_up_s=10), bucket_bytes=256)
+            strategy = luwu_strategy(comm, transport(r), slots, streamed)
             strategy.setup(models[r])
             metrics = [strategy.step(data(s, r, world)) for s in range(steps)]
-            results[r] = strategy.full_parameters(), metrics, strategy.memory()
+            results[r] = (None if streamed else strategy.full_parameters(), metrics,
+                          strategy.memory())
         except BaseException as err:
             errors.append(err)
         finally:
-            comm.close()
+            if strategy is not None:
+                strategy.close()
+            else:
+                comm.close()
 
     threads = [threading.Thread(target=rank_main, args=(r,)) for r in range(world)]
     for t in threads:

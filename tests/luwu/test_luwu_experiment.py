@@ -10,6 +10,7 @@ from hosts import shadow
 from hosts.optimizer_node import OptimizerNode, _parameters, main as optimizer_main
 from testbed.experiment.runner import worker_args
 from testbed.experiment.spec import load_experiment
+from testbed.errors import TrainetError
 from testbed.proto import ina
 from testbed.topology.errors import TopologyError
 
@@ -74,25 +75,53 @@ def test_luwu_needs_one_switch_all_workers_hang_off(tmp_path):
         in error_of(path)
 
 
-def test_luwu_worker_holds_parameters_and_one_group_of_gradients_only():
-    p, world = 175e9, 4
-    luwu = shadow.nominal_memory("luwu", p, world)
+def total(m) -> float:
+    return m.params_bytes + m.grads_bytes + m.optimizer_bytes
+
+
+def test_memory_per_worker_of_luwu_streamed_and_resident_against_zero3_and_ddp():
+    p, world, layers = 175e9, 8, 96
+    luwu = shadow.nominal_memory("luwu", p, world, layers)
+    resident = shadow.nominal_memory("luwu-resident", p, world)
     zero3 = shadow.nominal_memory("zero3", p, world)
     ddp = shadow.nominal_memory("ddp", p, world)
+    # streamed: two layers of parameters and of gradients, nothing else
     assert (luwu.params_bytes, luwu.grads_bytes, luwu.optimizer_bytes) == \
+        (round(4 * p / layers), round(4 * p / layers), 0)
+    assert total(zero3) == 16 * p / world == 350e9
+    assert total(luwu) / total(zero3) == pytest.approx(1 / 24)    # the <= 1/4 target
+    # resident: the working copy and one group of gradients: more than ZeRO-3 at N = 8
+    assert (resident.params_bytes, resident.grads_bytes, resident.optimizer_bytes) == \
         (2 * p, 2 * p / shadow.CHUNKS, 0)
-    assert zero3.params_bytes + zero3.grads_bytes + zero3.optimizer_bytes == 16 * p / world
-    luwu_total = luwu.params_bytes + luwu.grads_bytes
-    assert luwu_total / (16 * p / world) == pytest.approx(0.5625)
-    ddp_total = ddp.params_bytes + ddp.grads_bytes + ddp.optimizer_bytes
-    assert ddp_total == 16 * p and luwu_total <= ddp_total / 4
-    assert shadow.volume_bytes("luwu", 350e9, world) == (350e9, 350e9)
+    assert total(resident) / total(zero3) == pytest.approx(2.25 / 2)
+    assert total(ddp) == 16 * p
+    with pytest.raises(TrainetError, match="give the model's layers"):
+        shadow.nominal_memory("luwu", p, world)
 
 
-def test_shadow_optimizer_node_answers_every_chunk_of_the_workers_buffer():
-    elements = shadow.luwu_elements(1.3e9, 1e-4)          # 2.6 GB x 1e-4 in fp32 elements
-    assert elements * 4 >= 2.6e9 * 1e-4 and elements % (shadow.CHUNKS * ina.LANES) == 0
-    args = type("Args", (), {"mode": "shadow", "shadow_model": "gpt-1.3b", "scale": 1e-4})
+def test_luwu_volumes_streamed_and_resident():
+    # streamed: gradients out once, each layer in twice but the last, pulled once for
+    # its forward and backward; resident: the updated parameters in once
+    assert shadow.volume_bytes("luwu", 350e9, 8, 96) == (350e9, pytest.approx(350e9 * 191 / 96))
+    assert shadow.volume_bytes("luwu-resident", 350e9, 8) == (350e9, 350e9)
+
+
+def test_custom_models_get_the_layers_of_the_nearest_gpt3():
+    assert shadow.shadow_model("gpt-175b").layers == 96
+    assert shadow.shadow_model("custom:6B").layers == 32           # GPT-3 6.7B
+    assert shadow.shadow_model("custom:1e8").layers == 12          # GPT-3 Small, 125M
+
+
+@pytest.mark.parametrize("params", ["streamed", "resident"])
+def test_shadow_optimizer_node_answers_every_chunk_of_the_workers_buffer(params):
+    target = shadow.shadow_model("gpt-1.3b")
+    layout = shadow.luwu_layout(target, 1e-4, params == "streamed")
+    elements = layout.chunks_per_step * ina.LANES        # 2.6 GB x 1e-4 in fp32 elements
+    groups = 24 if params == "streamed" else 1
+    assert elements * 4 >= 2.6e9 * 1e-4 and len(layout.buckets) == groups
+    assert elements % (groups * ina.LANES) == 0
+    args = type("Args", (), {"mode": "shadow", "shadow_model": "gpt-1.3b", "scale": 1e-4,
+                             "params": params})
     layout, initial = _parameters(args)
     assert layout.chunks_per_step * ina.LANES == elements and not initial.any()
     node = OptimizerNode(1, 2, layout, initial, lr=0.1)

@@ -87,12 +87,20 @@ def single_process(world):
     return losses, [p.detach() for p in model.parameters()]
 
 
-def test_luwu_trains_as_one_process_and_workers_hold_no_optimizer_state(net, tmp_path):
+@pytest.mark.parametrize("strategy", ["luwu", "luwu-resident"])
+def test_luwu_trains_as_one_process_and_workers_hold_no_optimizer_state(net, tmp_path,
+                                                                         strategy):
     net, optimizer = net
     ref_losses, ref_params = single_process(len(WORKERS))
+    model = build_model("gpt", 0)
+    if strategy == "luwu":                 # streamed: pulled unit by unit
+        layout = Layout.of_units(list(model.parameters()), model.units)
+    else:
+        layout = Layout.of(ref_params)
+    unit_bytes = sorted(layout.bucket_chunks(b) * 1024 for b in range(len(layout.buckets)))
     args = {"model": "gpt", "steps": STEPS, "batch": BATCH, "lr": LR, "seed": 0}
     with luwu_job(net, WORKERS, optimizer) as job_args:
-        result = run_workers(net, WORKERS, "luwu", {**args, **job_args}, tmp_path,
+        result = run_workers(net, WORKERS, strategy, {**args, **job_args}, tmp_path,
                              timeout_s=90, server_host=optimizer)
     assert result.ok, result.reason + "\n" + result.log("w1") + result.log(optimizer)
     assert result.steps_done == {0: STEPS, 1: STEPS, 2: STEPS}
@@ -100,13 +108,22 @@ def test_luwu_trains_as_one_process_and_workers_hold_no_optimizer_state(net, tmp
     for rank, rows in result.metrics.items():
         assert [r["loss"] for r in rows] == pytest.approx([l[rank] for l in ref_losses],
                                                          abs=2e-3)
-        assert all(r["mem_optimizer_bytes"] == 0 and r["mem_grads_bytes"] == 0 for r in rows)
+        assert all(r["mem_optimizer_bytes"] == 0 for r in rows)
         assert all(r["wire_tx_bytes"] >= r["logical_sent_bytes"] > 0 for r in rows)
+        if strategy == "luwu":     # at most the two largest units, pulled or pushed
+            assert all(r["mem_params_bytes"] <= sum(unit_bytes[-2:]) for r in rows)
+            assert all(0 < r["mem_grads_bytes"] <= sum(unit_bytes[-2:]) for r in rows)
+            assert all(r["wire_rx_bytes"] >= r["logical_recv_bytes"]
+                       == layout.pull_chunks_per_step * 1024 for r in rows)
+        else:
+            assert all(r["mem_grads_bytes"] == 0 for r in rows)
     summary = json.loads((tmp_path / "metrics" / "optimizer.summary.json").read_text())
-    assert summary["chunks_applied"] == STEPS * Layout.of(ref_params).chunks_per_step
-    print(f"luwu step time: {[round(s['mean_step_s'], 3) for s in result.summaries.values()]} s"
+    assert summary["chunks_applied"] == STEPS * layout.chunks_per_step
+    if strategy == "luwu":
+        assert summary["pulls_answered"] == STEPS * layout.pull_chunks_per_step
+    print(f"{strategy} step time: "
+          f"{[round(s['mean_step_s'], 3) for s in result.summaries.values()]} s"
           f" per rank; optimizer node: {summary}")
-    layout = Layout.of(ref_params)
     final = np.load(tmp_path / "metrics" / "optimizer.params.npy")
     assert np.abs(final - layout.flatten(ref_params)).max() < 1e-3
     initial = layout.flatten(build_model("gpt", 0).parameters())

@@ -176,10 +176,76 @@ def test_teardown_removes_the_job_and_the_route(program):
     job = setup_job(t)
     with pytest.raises(ctl.JobError, match="overlap"):
         luwu.setup(device, luwu_job(job_id=5))
-    assert len(t.table_entries("MyIngress.ina_job")) == 2      # the clash left nothing
+    assert len(t.table_entries("MyIngress.ina_job")) == 3      # the clash left nothing
     luwu.teardown(device, job)
     assert t.table_entries("MyIngress.ina_job") == []
     assert t.table_entries("MyIngress.ina_aggregator") == []
     routes = {e.match[0].value for e in t.table_entries("MyIngress.ipv4_lpm")}
     assert luwu_setup.ip_value(OPT_IP) not in routes and len(routes) == 3
     assert t.mc_groups() == {}
+
+
+PULL = ina.FLAG_GRADIENT | ina.FLAG_PULL
+PULL_JOB = 3                          # job_id + 2, the slots after the exponent job's
+
+
+def pull(target, worker, chunk, flags=PULL):
+    slot = ina.slot_field(chunk % 8, (chunk // 8) % 2)
+    payload = ina.encode(PULL_JOB, worker, flags, slot, 0, chunk, None)
+    return target.process(ina.frame(worker_mac(worker), SWITCH_MAC, worker_ip(worker), AGG,
+                                    payload), worker + 1)
+
+
+def ack(target, chunk, job_id=1):
+    slot = ina.slot_field(chunk % 8, (chunk // 8) % 2)
+    payload = ina.encode(job_id, 0, ina.FLAG_PARAMS, slot, 0, chunk, None)
+    return target.process(ina.frame(OPT_MAC, SWITCH_MAC, OPT_IP, AGG, payload), OPT_PORT)
+
+
+def test_pulls_of_every_worker_become_one_request_and_one_multicast_of_parameters(target):
+    assert pull(target, 0, 5) == [] and pull(target, 1, 5) == []
+    got = decoded(pull(target, 2, 5))
+    assert len(got) == 1
+    port, ip, _, header, values = got[0]
+    assert (port, ip) == (OPT_PORT, OPT_IP) and values is None       # header only
+    assert header.flags == ina.FLAG_RESULT | ina.FLAG_PULL and header.job_id == PULL_JOB
+    assert (header.chunk, header.n_workers) == (5, 3)
+    floats, bits = params(5)
+    got = decoded(answer(target, 5, bits, job_id=PULL_JOB))
+    assert sorted((p, ip) for p, ip, *_ in got) == [(w + 1, worker_ip(w)) for w in range(3)]
+    assert all(np.array_equal(v.view(np.float32), floats) for *_, v in got)
+    # a worker that lost the multicast asks again and gets the stored parameters, full size
+    got = decoded(pull(target, 1, 5, flags=PULL | ina.FLAG_RETRANSMIT))
+    assert [(p, h.flags) for p, _, _, h, _ in got] == [(2, ina.FLAG_PARAMS)]
+    assert np.array_equal(got[0][4].view(np.float32), floats)
+
+
+def test_a_pull_before_the_answer_asks_the_optimizer_again_header_only(target):
+    for w in range(3):
+        pull(target, w, 0)
+    got = decoded(pull(target, 0, 0, flags=PULL | ina.FLAG_RETRANSMIT))
+    assert [(p, h.flags, v) for p, _, _, h, v in got] == [
+        (OPT_PORT, ina.FLAG_RESULT | ina.FLAG_RETRANSMIT | ina.FLAG_PULL, None)]
+    assert counts(target)[1]["reforwarded"] == 1
+
+
+def test_an_acknowledged_gradient_is_acknowledged_again_to_a_retransmission(target):
+    vals, _ = complete(target, 2)
+    got = decoded(ack(target, 2))
+    assert sorted(p for p, *_ in got) == [1, 2, 3]
+    assert all(h.flags == ina.FLAG_PARAMS and v is None for *_, h, v in got)
+    got = decoded(grad(target, 0, 2, vals[0], flags=RETRANSMIT))      # full size in,
+    assert [(p, h.flags, v) for p, _, _, h, v in got] == [(1, ina.FLAG_PARAMS, None)]  # ack out
+    assert counts(target)[1]["acks_unicast"] == 1
+
+
+def test_pulls_with_lanes_gradients_without_and_pulls_to_ina_jobs_are_dropped(target):
+    slot = ina.slot_field(0, 0)
+    with_lanes = ina.encode(PULL_JOB, 0, PULL, slot, 0, 0, lanes(0))
+    without = ina.encode(1, 0, ina.FLAG_GRADIENT, slot, 0, 0, None)
+    to_ina = ina.encode(2, 0, PULL, slot, 0, 0, None)              # the exponent job
+    for payload in (with_lanes, without, to_ina):
+        assert target.process(ina.frame(worker_mac(0), SWITCH_MAC, worker_ip(0), AGG,
+                                        payload), 1) == []
+    assert counts(target)[0]["bad_type"] == 3
+    assert target.register_read("MyIngress.slot_count", 0) == 0

@@ -1,6 +1,6 @@
 """The optimizer in the switch on an emulated star: three workers (python -m hosts.worker
---strategy luwu, unchanged) behind the software P4 switch s9 running p4/luwu_sgd.p4,
-which holds the parameters and the momentum; no optimizer node."""
+--strategy luwu-resident, unchanged) behind the software P4 switch s9 running
+p4/luwu_sgd.p4, which holds the parameters and the momentum; no optimizer node."""
 import json
 import os
 import subprocess
@@ -51,7 +51,8 @@ def run_workers(net, out, timeout_s=120.0):
     procs = []
     for rank, host in enumerate(WORKERS):
         cmd = [sys.executable, "-m", "hosts.worker", "--rank", str(rank), "--world-size",
-               str(len(WORKERS)), "--master", master, "--strategy", "luwu", "--model", "gpt",
+               str(len(WORKERS)), "--master", master, "--strategy", "luwu-resident",
+               "--model", "gpt",
                "--steps", str(STEPS), "--batch", str(BATCH), "--seed", "0",
                "--ina-aggregator", AGGREGATOR, "--ina-job", "1", "--ina-slots", "32",
                "--timeout", "60", "--metrics-out", str(out / f"rank{rank}.jsonl")]

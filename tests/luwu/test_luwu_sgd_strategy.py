@@ -12,7 +12,7 @@ import torch
 from controllers import ina as ctl
 from controllers import luwu_sgd
 from hosts.luwu_layout import Layout
-from hosts.strategies.luwu import PushPull
+from hosts.luwu_session import PushPull
 from luwu_sgd_setup import add_routes, load_sgd_program, sgd_job
 from luwu_setup import (AGG, SWITCH_MAC, tiny_batch, tiny_model, train_ranks, worker_ip,
                         worker_mac)

@@ -12,7 +12,7 @@ from controllers import ina as ctl
 from controllers import luwu
 from hosts.luwu_layout import Layout
 from hosts.optimizer_node import OptimizerNode
-from hosts.strategies.luwu import PushPull
+from hosts.luwu_session import PushPull
 from luwu_setup import (AGG, OPT_IP, OPT_MAC, OPT_PORT, SWITCH_MAC, load_luwu_program, setup_job,
                         tiny_batch, tiny_model, train_ranks, worker_ip, worker_mac)
 from testbed.p4.target import Target
@@ -122,6 +122,47 @@ def test_luwu_training_matches_single_process_and_keeps_no_optimizer_state(drop)
         assert node.repeats > 0
         handled = luwu.handled_counts(ctl.TargetDevice(hub.target))
         assert handled["reforwarded"] > 0 and handled["params_unicast"] > 0
+
+
+def node_parameters(node, layout, like):
+    """The optimizer node's parameters, shaped as the tensors ``like``."""
+    out = [torch.empty_like(t) for t in like]
+    flat = node.params.numpy()
+    for b in range(len(layout.buckets)):
+        lo, hi = layout.first_chunk[b] * ina.LANES, layout.first_chunk[b + 1] * ina.LANES
+        layout.scatter(b, flat[lo:hi], out)
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("drop", [0, 7])
+def test_streamed_luwu_matches_single_process_holding_one_unit_at_a_time(drop):
+    ref = single_process()
+    models = [tiny() for _ in range(WORLD)]
+    params = list(models[0].parameters())
+    layout = Layout.of_units(params, models[0].units)
+    node = OptimizerNode(1, WORLD, layout, layout.flatten(params), "adamw", lr=LR,
+                         weight_decay=0.01, pull_job=3)
+    hub = Hub(node, drop)
+    results = train_ranks(models, hub.transport, data, STEPS, 4, streamed=True)
+    assert max_diff(node_parameters(node, layout, ref), ref) < 1e-4
+    unit_bytes = [layout.bucket_chunks(b) * ina.LANES * 4 for b in range(2)]
+    for _, metrics, memory in results:
+        assert memory.optimizer_bytes == 0
+        assert memory.params_bytes == sum(unit_bytes)      # both units live: head + prefetch
+        assert memory.grads_bytes <= sum(unit_bytes)
+        assert all(m.logical_sent_bytes == layout.chunks_per_step * ina.LANES * 4
+                   and m.logical_recv_bytes == layout.pull_chunks_per_step * ina.LANES * 4
+                   for m in metrics)
+        assert all(p.numel() == 0 for p in models[0].parameters())   # dropped after use
+    assert node.applied == STEPS * layout.chunks_per_step
+    assert node.pulls == STEPS * layout.pull_chunks_per_step
+    handled = luwu.handled_counts(ctl.TargetDevice(hub.target))
+    if not drop:   # each pull answered by one multicast of parameters, each push by an ack
+        assert handled["params_multicast"] == node.pulls + node.applied
+        assert handled["to_optimizer"] == node.pulls + node.applied
+    else:     # lost requests, answers, acknowledgements and parameters were recovered
+        assert node.repeats > 0 and handled["params_unicast"] > 0
 
 
 class DeadNode:

@@ -91,3 +91,42 @@ def test_foreign_and_malformed_packets_are_ignored():
     gradient = payloads[0][:2] + bytes([ina.FLAG_GRADIENT]) + payloads[0][3:]
     assert [node.handle(p) for p in (other_job, gradient, payloads[0][:-1])] == [None] * 3
     assert node.applied == 0 and node.ignored == 3
+
+
+def pull_request(chunk: int, flags=ina.FLAG_RESULT | ina.FLAG_PULL, job=3) -> bytes:
+    return ina.encode(job, 0, flags, ina.slot_field(chunk % 4, (chunk // 4) % 2), 0, chunk,
+                      None, n_workers=N)
+
+
+def test_streamed_workers_get_acknowledgements_and_pull_parameters_once_updated():
+    params = model_params()
+    units = [torch.nn.ParameterList(params[:2]), torch.nn.ParameterList(params[2:])]
+    layout = Layout.of_units(params, units)
+    node = OptimizerNode(1, N, layout, layout.flatten(params), "sgd", lr=0.1,
+                         weight_decay=0.0, pull_job=3)
+    per_step = layout.pull_chunks_per_step
+    # step 0's pulls: the initial parameters, in the layout's pull order
+    answers = [node.handle(pull_request(c)) for c in range(per_step)]
+    positions = layout.pull_positions()
+    for answer, position in zip(answers, positions):
+        header, lanes = ina.decode(answer)
+        assert header.flags == ina.FLAG_PARAMS and header.job_id == 3
+        initial = layout.flatten(params)[position * ina.LANES:(position + 1) * ina.LANES]
+        assert np.array_equal(lanes.view(np.float32), initial)
+    # step 1's first pull comes before step 0's update of its chunk: ignored, asked again
+    assert node.handle(pull_request(per_step)) is None and node.early == 1
+    payloads, exact = switch_sums(layout, worker_grads(params, 0), 0)
+    for p in payloads:
+        acknowledgement = node.handle(p)
+        assert len(acknowledgement) == ina.HEADER_BYTES       # header only: no parameters
+        assert ina.decode_any(acknowledgement)[0].flags == ina.FLAG_PARAMS
+    header, lanes = ina.decode(node.handle(pull_request(per_step)))
+    position = positions[0]
+    updated = (layout.flatten(params) - 0.1 * exact)[position * ina.LANES:
+                                                      (position + 1) * ina.LANES]
+    assert np.allclose(lanes.view(np.float32), updated, atol=1e-6)
+    # a pull of the gradient job, or a pull carrying lanes, is not a pull
+    assert node.handle(pull_request(per_step + 1, job=1)) is None
+    assert node.handle(payloads[0][:2] + bytes([ina.FLAG_RESULT | ina.FLAG_PULL])
+                       + payloads[0][3:]) is None
+    assert node.ignored == 2 and node.pulls == per_step + 1

@@ -15,7 +15,7 @@ def test_volumes_per_worker_follow_the_collectives():
     assert shadow.volume_bytes("zero3", m, 4) == pytest.approx((5.85e9, 5.85e9))  # 3 (N-1)/N M
     assert shadow.volume_bytes("ps", m, 4) == (2.6e9, 2.6e9)   # push M, pull M
     assert shadow.volume_bytes("ina", m, 4) == (5.2e9, 5.2e9)   # int32 lanes, out and back
-    with pytest.raises(TrainetError, match="choose ddp, zero3, ps, ina or luwu"):
+    with pytest.raises(TrainetError, match="choose ddp, zero3, ps, ina, luwu or luwu-resident"):
         shadow.volume_bytes("ring", m, 4)
 
 

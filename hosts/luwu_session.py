@@ -1,0 +1,219 @@
+"""Worker-side protocol of LuWu, independent of how a strategy uses it.
+
+:class:`PushPull` pushes a bucket of gradients: one round on the job's INA exponent job
+agrees on the bucket's block exponent, then the fixed-point gradient chunks go to the
+gradient job of p4/luwu.p4, whose complete slots the switch hands to the optimizer node
+(:mod:`hosts.optimizer_node`). The optimizer node answers with the bucket's updated fp32
+parameters, multicast back by the switch, or, to workers that stream their parameters,
+with a header-only acknowledgement; p4/luwu_sgd.p4 answers with fixed-point parameters
+(flag FIXED, value = lane * 2^exponent). :class:`Puller` asks for chunks of parameters
+on the pull job with header-only requests (see :mod:`hosts.luwu_layout` for which chunk
+a request names). :class:`Streams` runs pushes and pulls of a streaming worker on two
+lanes of its Comm at once, over one UDP socket whose answers a :class:`Demux` hands to
+the lane of their job, and accounts the bytes they hold.
+"""
+from __future__ import annotations
+
+import collections
+import queue
+import threading
+
+import numpy as np
+
+from hosts import ina_fixedpoint as fx
+from hosts.ina_allreduce import InaAllReduce, UdpTransport, run_exchange
+from hosts.ina_session import Exchange, JobStream
+from testbed.proto import ina
+
+
+class ParamsExchange(Exchange):
+    """Gradient chunks out; each is answered by the optimizer node's parameters (float32
+    bit patterns), the switch's (fixed point), or an acknowledgement (header only: the
+    worker streams its parameters)."""
+
+    answer_flag = ina.FLAG_PARAMS
+    decode = staticmethod(ina.decode_any)
+    missing_hint = ("check that the optimizer node (hosts/optimizer_node.py) is running and "
+                    "reachable from the switch, the switch runs luwu.p4 with the job set up "
+                    "(controllers/luwu.py), and every worker of the job is running (with "
+                    "luwu_sgd.p4: the job set up by controllers/luwu_sgd.py, and its "
+                    "counters show no bad_exponent drops)")
+    fixed_point = False
+    acknowledged = False
+
+    def on_payload(self, payload: bytes, now: float) -> list[bytes]:
+        if ina.peek_flags(payload) & ina.FLAG_FIXED:
+            self.fixed_point = True
+        if len(payload) == ina.HEADER_BYTES and payload[0] == self.stream.job_id:
+            self.acknowledged = True
+        return super().on_payload(payload, now)
+
+
+class PullExchange(ParamsExchange):
+    """Header-only requests for ``n`` chunks of parameters out, the parameters back."""
+
+    def __init__(self, stream: JobStream, n: int):
+        super().__init__(stream, np.zeros((n, ina.LANES), dtype=np.int32), 0)
+
+    def _payload(self, i: int, flags: int) -> bytes:
+        chunk = self.first + i
+        s = self.stream
+        return ina.encode(s.job_id, s.worker_id, flags | ina.FLAG_PULL, s.slot_of(chunk), 0,
+                          chunk, None)
+
+
+class Demux:
+    """One transport for exchanges that run on several threads at once: a receiver
+    thread hands each payload to the channel of its job."""
+
+    def __init__(self, transport):
+        self.transport = transport
+        self._queues: dict[int, queue.Queue] = {}
+        self._closed = threading.Event()
+        self._thread = threading.Thread(target=self._receive, daemon=True, name="luwu-demux")
+        self._thread.start()
+
+    def channel(self, *job_ids: int) -> "Channel":
+        q = queue.Queue()
+        for job in job_ids:
+            self._queues[job] = q
+        return Channel(self.transport, q)
+
+    def _receive(self) -> None:
+        while not self._closed.is_set():
+            try:
+                payload = self.transport.recv(0.2)
+            except OSError:               # the socket was closed under us
+                return
+            if payload and payload[0] in self._queues:
+                self._queues[payload[0]].put(payload)
+
+    def close(self) -> None:
+        self._closed.set()
+        self._thread.join(2.0)
+
+
+class Channel:
+    """The transport interface of :func:`run_exchange` for the jobs of one lane."""
+
+    def __init__(self, transport, inbox: queue.Queue):
+        self.transport, self.inbox = transport, inbox
+
+    def send(self, payload: bytes) -> None:
+        self.transport.send(payload)
+
+    def recv(self, timeout_s: float) -> bytes | None:
+        try:
+            return self.inbox.get(timeout=max(timeout_s, 1e-4))
+        except queue.Empty:
+            return None
+
+
+class Puller:
+    """A worker's pulls: ``puller(n)`` asks for the next ``n`` chunks of its pull stream
+    and returns their parameters (float32)."""
+
+    def __init__(self, transport, job_id: int, worker_id: int, slots: int,
+                 give_up_s: float = 30.0):
+        self.transport = transport
+        self.stream = JobStream(job_id, worker_id, slots, give_up_s=give_up_s)
+
+    def __call__(self, n: int) -> np.ndarray:
+        ex = run_exchange(PullExchange(self.stream, n), self.transport)
+        return ex.result.reshape(-1).view(np.float32)
+
+
+class PushPull:
+    """One worker's side of a LuWu job over one transport."""
+
+    def __init__(self, transport, job_id: int, exponent_job_id: int, worker_id: int,
+                 n_workers: int, slots: int, exponent_slots: int = 2,
+                 give_up_s: float = 30.0):
+        self.transport, self.n_workers = transport, n_workers
+        self.stream = JobStream(job_id, worker_id, slots, give_up_s=give_up_s)
+        self.exponents = InaAllReduce(transport, exponent_job_id, worker_id, n_workers,
+                                      exponent_slots)
+        self.exponents.stream.give_up_s = give_up_s
+
+    def __call__(self, flat: np.ndarray) -> np.ndarray | None:
+        """The new parameters (float32) for the gradient chunks ``flat``, or None when the
+        optimizer node acknowledged them (the worker pulls its parameters)."""
+        exponent = self.exponents.agree_exponent(float(np.max(np.abs(flat))))
+        q = fx.quantize(flat, exponent, self.n_workers).reshape(-1, ina.LANES)
+        ex = run_exchange(ParamsExchange(self.stream, q, exponent), self.transport)
+        values = ex.result.reshape(-1)
+        if ex.acknowledged:
+            return None
+        if ex.fixed_point:
+            return np.ldexp(values.astype(np.float64), ex.result_exponent).astype(np.float32)
+        return values.view(np.float32)
+
+
+class Streams:
+    """A streaming worker's two lanes on its Comm, and the bytes they hold: pulled
+    parameters from arrival to :meth:`release`, pushed gradients until the optimizer
+    node has them. At most ``max_pushes`` pushes are in flight: a worker whose backward
+    outruns its uplink waits rather than hold ever more gradients."""
+
+    max_pushes = 2
+
+    def __init__(self, comm, push_pull, puller, demux: Demux | None = None, transport=None):
+        self.comm, self.push_pull, self.puller = comm, push_pull, puller
+        self.demux, self.transport = demux, transport
+        self._in_flight = collections.deque()
+        self._lock = threading.Lock()
+        self.params_bytes = self.grads_bytes = 0
+        self.peak_params_bytes = self.peak_grads_bytes = 0
+
+    @classmethod
+    def over_udp(cls, comm, aggregator: str, job: int, exponent_job: int, pull_job: int,
+                 slots: int, timeout_s: float) -> "Streams":
+        transport = UdpTransport(aggregator)
+        demux = Demux(transport)
+        push_pull = PushPull(demux.channel(job, exponent_job), job, exponent_job, comm.rank,
+                             comm.world, slots, give_up_s=timeout_s)
+        puller = Puller(demux.channel(pull_job), pull_job, comm.rank, slots,
+                        give_up_s=timeout_s)
+        return cls(comm, push_pull, puller, demux, transport)
+
+    def _account(self, params: int = 0, grads: int = 0) -> None:
+        with self._lock:
+            self.params_bytes += params
+            self.grads_bytes += grads
+            self.peak_params_bytes = max(self.peak_params_bytes, self.params_bytes)
+            self.peak_grads_bytes = max(self.peak_grads_bytes, self.grads_bytes)
+
+    def pull(self, chunks: int):
+        """Future of the next ``chunks`` chunks of parameters (float32)."""
+        nbytes = chunks * ina.LANES * 4
+
+        def pull():
+            flat = self.puller(chunks)
+            self._account(params=nbytes)
+            return flat
+        return self.comm.submit("LuWu pull", pull, recv=nbytes, lane="pull")
+
+    def release(self, chunks: int) -> None:
+        self._account(params=-chunks * ina.LANES * 4)
+
+    def push(self, flat: np.ndarray):
+        """Future of pushing the gradient chunks ``flat``."""
+        while len(self._in_flight) >= self.max_pushes:
+            self.comm.wait(self._in_flight.popleft())
+        nbytes = flat.size * 4
+        self._account(grads=nbytes)
+
+        def push():
+            try:
+                return self.push_pull(flat)
+            finally:
+                self._account(grads=-nbytes)
+        future = self.comm.submit("LuWu push", push, sent=nbytes, lane="push")
+        self._in_flight.append(future)
+        return future
+
+    def close(self) -> None:
+        if self.demux is not None:
+            self.demux.close()
+        if self.transport is not None:
+            self.transport.close()
