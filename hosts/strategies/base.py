@@ -43,6 +43,23 @@ def tensor_bytes(tensors) -> int:
     return sum(t.numel() * t.element_size() for t in tensors if t is not None)
 
 
+def recompute_backward(model, unit, inp: torch.Tensor, y, grad_out, last: bool):
+    """Backward of one unit from its saved input (per-unit activation checkpointing): run
+    ``unit`` again with autograd and backpropagate from the loss (``last`` unit) or from
+    ``grad_out``; the parameters' gradients accumulate as usual. Returns (the gradient
+    of the input, None for integer inputs; the loss of the last unit, else None)."""
+    if inp.is_floating_point():
+        inp = inp.detach().requires_grad_()
+    out = unit(inp)
+    loss = None
+    if last:
+        loss = model.loss(out, y)
+        loss.backward()
+    else:
+        out.backward(grad_out)
+    return (inp.grad if inp.requires_grad else None), loss
+
+
 def optimizer_bytes(optimizer: torch.optim.Optimizer) -> int:
     return tensor_bytes(v for state in optimizer.state.values() for v in state.values()
                         if isinstance(v, torch.Tensor))

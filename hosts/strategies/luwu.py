@@ -24,7 +24,7 @@ import torch
 from hosts.ina_allreduce import UdpTransport
 from hosts.luwu_layout import DEFAULT_BUCKET_BYTES, Layout
 from hosts.luwu_session import PushPull, Streams
-from hosts.strategies.base import Memory, Strategy, tensor_bytes
+from hosts.strategies.base import Memory, Strategy, recompute_backward, tensor_bytes
 
 
 class Luwu(Strategy):
@@ -136,16 +136,10 @@ class LuwuStreamed(Strategy):
             self._use(u, pulls.pop(u))
             if u > 0:
                 pulls[u - 1] = streams.pull(self._chunks(u - 1))
-            inp = inputs[u]
-            if inp.is_floating_point():
-                inp = inp.detach().requires_grad_()
-            out = units[u](inp)
+            grad_out, unit_loss = recompute_backward(self.model, units[u], inputs[u], y,
+                                                     grad_out, u == last)
             if u == last:
-                loss = self.model.loss(out, y)
-                loss.backward()
-            else:
-                out.backward(grad_out)
-            grad_out = inp.grad if inp.requires_grad else None
+                loss = unit_loss
             pushes.append(streams.push(self.layout.flatten_bucket(
                 last - u, [p.grad for p in self.params])))
             self._release(u)

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import torch
 
-from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_bytes
+from hosts.strategies.base import (Memory, Strategy, optimizer_bytes, recompute_backward,
+                                   tensor_bytes)
 
 
 class _Unit:
@@ -94,16 +95,10 @@ class Zero3(Strategy):
             self._use(i, gathers.pop(i))
             if i > 0:
                 gathers[i - 1] = self._gather(i - 1)
-            inp = inputs[i]
-            if inp.is_floating_point():
-                inp = inp.detach().requires_grad_()
-            out = units[i].module(inp)
+            grad_out, unit_loss = recompute_backward(self.model, units[i].module, inputs[i], y,
+                                                     grad_out, i == last)
             if i == last:
-                loss = self.model.loss(out, y)
-                loss.backward()
-            else:
-                out.backward(grad_out)
-            grad_out = inp.grad if inp.requires_grad else None
+                loss = unit_loss
             flat = torch.zeros(units[i].chunk * self.comm.world)
             flat[:units[i].numel] = torch.cat([p.grad.reshape(-1) for p in units[i].params])
             self._release(i)
