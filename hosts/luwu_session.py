@@ -193,6 +193,10 @@ class Streams:
             return flat
         return self.comm.submit("LuWu pull", pull, recv=nbytes, lane="pull")
 
+    def prefetch(self, chunks: list[int], depth: int = 2) -> "Prefetch":
+        """Pulls of ``chunks[0]``, ``chunks[1]``, ... chunks, ``depth`` ahead of use."""
+        return Prefetch(self, chunks, depth)
+
     def release(self, chunks: int) -> None:
         self._account(params=-chunks * ina.LANES * 4)
 
@@ -217,3 +221,26 @@ class Streams:
             self.demux.close()
         if self.transport is not None:
             self.transport.close()
+
+
+class Prefetch:
+    """Pulls in a fixed order, each started ``depth`` uses ahead of its own: the pull
+    lane never waits for the training thread to ask, at the price of holding up to
+    ``depth`` units more than the one in use."""
+
+    def __init__(self, streams: Streams, chunks: list[int], depth: int):
+        self.streams, self.chunks, self.depth = streams, list(chunks), depth
+        self.futures = collections.deque()
+        self.started = 0
+        self._fill()
+
+    def _fill(self) -> None:
+        while self.started < len(self.chunks) and len(self.futures) < self.depth:
+            self.futures.append(self.streams.pull(self.chunks[self.started]))
+            self.started += 1
+
+    def take(self):
+        """The future of the next pull in order."""
+        future = self.futures.popleft()
+        self._fill()
+        return future

@@ -28,9 +28,9 @@ sec. 5.3) holds (2P + 2P + 12P) / N; a parameter-server worker holds 2P + 2P. A 
 worker (Sun et al. 2024, "LuWu: An End-to-End In-Network Out-of-Core Optimizer for
 100B-Scale Model-in-Network Data-Parallel Training on Distributed GPUs") holds no
 optimizer state and no master weights (both live on the optimizer node). Streaming its
-parameters, it holds two layers (the one computing and the one prefetched, 2 x 2P / L)
-and the gradients of at most two layers (one leaving, one being produced): 8P / L, 1/24
-of ZeRO-3's 16P / N for GPT-175B (L = 96) on 8 workers. Keeping them resident, it holds
+parameters, it holds at most three layers (the one computing and two prefetched,
+3 x 2P / L) and the gradients of at most two layers (pushes in flight): 10P / L, 1/19 of
+ZeRO-3's 16P / N for GPT-175B (L = 96) on 8 workers. Keeping them resident, it holds
 the 2P working parameters and the gradients of one layer group, 2P / CHUNKS:
 2P (1 + 1/CHUNKS) = 2.25P, more than ZeRO-3's from N = 8 on.
 
@@ -179,7 +179,7 @@ def nominal_memory(strategy: str, params: float, world: int,
         return Memory(round(p), round(g), 0)
     if strategy == "luwu":
         layer = p / _layers(layers)
-        return Memory(round(2 * layer), round(2 * layer), 0)
+        return Memory(round(3 * layer), round(2 * layer), 0)
     if strategy == "luwu-resident":
         return Memory(round(p), round(g / CHUNKS), 0)
     return Memory(round(p), round(g), round(o))
@@ -361,7 +361,7 @@ class ShadowLuwuResident(ShadowStrategy):
 class ShadowLuwu(ShadowStrategy):
     """LuWu in shadow mode, parameters streamed (hosts/strategies/luwu.py's
     LuwuStreamed): layer by layer, the worker pulls the layer's parameters (prefetched
-    one layer ahead), sleeps its share of the compute and drops them; in backward it
+    two layers ahead), sleeps its share of the compute and drops them; in backward it
     pulls them again and pushes the layer's gradients. What it holds is measured: the
     pulled layers until dropped, the gradients until the optimizer node has them."""
 
@@ -385,16 +385,13 @@ class ShadowLuwu(ShadowStrategy):
     def _step(self, batch) -> None:
         streams, last, chunks = self.streams, self.layers - 1, self.layer_chunks
         forward, backward = self.compute_s / 3 / self.layers, self.compute_s * 2 / 3 / self.layers
-        pulls, pushes = {0: streams.pull(chunks)}, []
+        pulls, pushes = streams.prefetch([chunks] * (2 * self.layers - 1)), []
         for k in range(last):
-            self.comm.wait(pulls.pop(k))
-            pulls[k + 1] = streams.pull(chunks)
+            self.comm.wait(pulls.take())
             time.sleep(forward)
             streams.release(chunks)
         for k in range(last, -1, -1):
-            self.comm.wait(pulls.pop(k))
-            if k > 0:
-                pulls[k - 1] = streams.pull(chunks)
+            self.comm.wait(pulls.take())
             time.sleep(backward + (forward if k == last else 0))
             pushes.append(streams.push(self.grads))
             streams.release(chunks)

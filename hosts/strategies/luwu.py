@@ -87,7 +87,7 @@ class LuwuStreamed(Strategy):
     in sequence make the model (as for ZeRO-3); each is pulled before its forward,
     recomputed from its saved input with autograd for backward (pulled again), and
     dropped after; its gradients leave for the switch as soon as backward produced
-    them. Forward prefetches the next unit, backward the previous one."""
+    them. Pulls run two units ahead of their use."""
 
     name = "luwu"
 
@@ -124,18 +124,16 @@ class LuwuStreamed(Strategy):
     def _step(self, batch) -> float:
         x, y = batch
         units, last, streams = self.units, len(self.units) - 1, self.streams
-        inputs, pulls, pushes = [x], {0: streams.pull(self._chunks(0))}, []
+        order = list(range(last)) + list(range(last, -1, -1))    # the layout's pull order
+        pulls, inputs, pushes = streams.prefetch([self._chunks(u) for u in order]), [x], []
         with torch.no_grad():
             for u in range(last):
-                self._use(u, pulls.pop(u))
-                pulls[u + 1] = streams.pull(self._chunks(u + 1))
+                self._use(u, pulls.take())
                 inputs.append(units[u](inputs[-1]))
                 self._release(u)
         grad_out = loss = None
         for u in range(last, -1, -1):
-            self._use(u, pulls.pop(u))
-            if u > 0:
-                pulls[u - 1] = streams.pull(self._chunks(u - 1))
+            self._use(u, pulls.take())
             grad_out, unit_loss = recompute_backward(self.model, units[u], inputs[u], y,
                                                      grad_out, u == last)
             if u == last:

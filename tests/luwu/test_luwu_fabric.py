@@ -110,8 +110,8 @@ def test_luwu_trains_as_one_process_and_workers_hold_no_optimizer_state(net, tmp
                                                          abs=2e-3)
         assert all(r["mem_optimizer_bytes"] == 0 for r in rows)
         assert all(r["wire_tx_bytes"] >= r["logical_sent_bytes"] > 0 for r in rows)
-        if strategy == "luwu":     # at most the two largest units, pulled or pushed
-            assert all(r["mem_params_bytes"] <= sum(unit_bytes[-2:]) for r in rows)
+        if strategy == "luwu":     # at most three units pulled, two pushed
+            assert all(r["mem_params_bytes"] <= sum(unit_bytes[-3:]) for r in rows)
             assert all(0 < r["mem_grads_bytes"] <= sum(unit_bytes[-2:]) for r in rows)
             assert all(r["wire_rx_bytes"] >= r["logical_recv_bytes"]
                        == layout.pull_chunks_per_step * 1024 for r in rows)

@@ -149,7 +149,7 @@ def test_streamed_luwu_matches_single_process_holding_one_unit_at_a_time(drop):
     unit_bytes = [layout.bucket_chunks(b) * ina.LANES * 4 for b in range(2)]
     for _, metrics, memory in results:
         assert memory.optimizer_bytes == 0
-        assert memory.params_bytes == sum(unit_bytes)      # both units live: head + prefetch
+        assert memory.params_bytes <= 3 * max(unit_bytes)  # in use + two prefetched
         assert memory.grads_bytes <= sum(unit_bytes)
         assert all(m.logical_sent_bytes == layout.chunks_per_step * ina.LANES * 4
                    and m.logical_recv_bytes == layout.pull_chunks_per_step * ina.LANES * 4
