@@ -32,7 +32,7 @@ one round per slot ahead of the answers they have.
 
 In shadow mode (``--mode shadow --shadow-model gpt-175b --scale 1e-5``) the node stands
 for the optimizer of the target model: its parameters are the shadow workers' flat
-buffer (:func:`hosts.shadow.luwu_elements`, zeros at the start; one bucket, or with
+buffer (:func:`hosts.shadow.luwu_layout`, zeros at the start; one bucket, or with
 streamed parameters one per layer), updated chunk by chunk with the same optimizer, so
 every chunk is applied and answered.
 """

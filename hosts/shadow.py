@@ -386,7 +386,7 @@ class ShadowLuwu(ShadowStrategy):
         streams, last, chunks = self.streams, self.layers - 1, self.layer_chunks
         forward, backward = self.compute_s / 3 / self.layers, self.compute_s * 2 / 3 / self.layers
         pulls, pushes = streams.prefetch([chunks] * (2 * self.layers - 1)), []
-        for k in range(last):
+        for _ in range(last):
             self.comm.wait(pulls.take())
             time.sleep(forward)
             streams.release(chunks)

@@ -238,9 +238,8 @@ def run(args) -> int:
             "luwu-resident": args.ina_aggregator}.get(args.strategy) or master_host
     me = local_address(peer)
     iface = args.iface or interface_of(me)
-    if args.strategy in ("ps", "ina", "luwu", "luwu-resident"):   # no gloo: a server or
-        # the switch reduces
-        comm = Comm(None, args.rank, args.world_size)
+    if args.strategy in ("ps", "ina", "luwu", "luwu-resident"):
+        comm = Comm(None, args.rank, args.world_size)   # no gloo: a server or the switch
     else:
         os.environ.setdefault("GLOO_SOCKET_IFNAME", iface)   # else gloo binds the hostname's
         pg, addresses = process_group(args, me)
