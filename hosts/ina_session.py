@@ -140,18 +140,20 @@ class Exchange:
         return ina.encode(s.job_id, s.worker_id, flags, s.slot_of(chunk), self.exponent,
                           chunk, self.lanes[i])
 
-    def _send(self, i: int, now: float, retransmit: bool) -> bytes:
+    def _send(self, i: int, now: float, retransmit: bool, back_off: bool = True) -> bytes:
+        """Send chunk ``i``; a retransmission after a timeout backs its timer off, a fast
+        retransmission (``back_off`` False) restarts it as it was."""
         if retransmit:
-            timeout = min(self._timeout[i] * 2, self.stream.max_timeout_s)
             self.retransmissions += 1
-            self.stream.timed_out(now)
             self._sent_at.pop(i, None)
+            if back_off:
+                self._timeout[i] = min(self._timeout[i] * 2, self.stream.max_timeout_s)
+                self.stream.timed_out(now)
         else:
-            timeout = self.stream.rto
+            self._timeout[i] = self.stream.rto
             self._sent_at[i] = now
-        self._timeout[i] = timeout
         self._started[i] = now
-        deadline = now + timeout
+        deadline = now + self._timeout[i]
         self._deadline[i] = deadline
         heapq.heappush(self._heap, (deadline, i))
         self.sent_packets += 1
@@ -188,21 +190,11 @@ class Exchange:
             hole = self._fast_checked
             self._fast_checked += 1
             if hole in self._deadline:
-                out.append(self._fast_retransmit(hole, now))
+                out.append(self._send(hole, now, True, back_off=False))
         nxt = i + self.stream.slots
         if nxt < self.n:
             out.append(self._send(nxt, now, False))
         return out
-
-    def _fast_retransmit(self, i: int, now: float) -> bytes:
-        """Resend chunk ``i`` now, its timer restarted but not backed off."""
-        self.retransmissions += 1
-        self.sent_packets += 1
-        self._sent_at.pop(i, None)
-        self._started[i] = now
-        self._deadline[i] = now + self._timeout[i]
-        heapq.heappush(self._heap, (self._deadline[i], i))
-        return self._payload(i, ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT)
 
     def next_deadline(self) -> float | None:
         """When the first outstanding chunk times out: its timeout after its send or

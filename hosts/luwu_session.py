@@ -141,9 +141,9 @@ class PushPull:
         exponent = self.exponents.agree_exponent(float(np.max(np.abs(flat))))
         q = fx.quantize(flat, exponent, self.n_workers).reshape(-1, ina.LANES)
         ex = run_exchange(ParamsExchange(self.stream, q, exponent), self.transport)
-        values = ex.result.reshape(-1)
         if ex.acknowledged:
             return None
+        values = ex.result.reshape(-1)
         if ex.fixed_point:
             return np.ldexp(values.astype(np.float64), ex.result_exponent).astype(np.float32)
         return values.view(np.float32)

@@ -25,6 +25,7 @@ from hosts.ina_allreduce import UdpTransport
 from hosts.luwu_layout import DEFAULT_BUCKET_BYTES, Layout
 from hosts.luwu_session import PushPull, Streams
 from hosts.strategies.base import Memory, Strategy, recompute_backward, tensor_bytes
+from testbed.errors import TrainetError
 
 
 class Luwu(Strategy):
@@ -96,6 +97,11 @@ class LuwuStreamed(Strategy):
         self.streams = streams
 
     def setup(self, model) -> None:
+        if not hasattr(model, "units"):
+            raise TrainetError(f"strategy luwu pulls the model unit by unit: "
+                               f"{type(model).__name__} needs model.units, modules that "
+                               "run in sequence make the model (as for zero3); or use "
+                               "luwu-resident")
         self.model = model
         self.units = list(model.units)
         self.params = [p for p in model.parameters() if p.requires_grad]

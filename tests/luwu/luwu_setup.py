@@ -2,7 +2,6 @@
 optimizer node on port 9."""
 from __future__ import annotations
 
-import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -11,10 +10,10 @@ from torch import nn
 
 from controllers import ina as ctl
 from controllers import luwu
-from hosts.strategies.comm import Comm
 from hosts.luwu_session import Demux, PushPull, Puller, Streams
 from hosts.strategies.luwu import Luwu, LuwuStreamed
 from testbed.p4 import entries as E
+from tests.workers.ranks import run_ranks
 
 REPO = Path(__file__).resolve().parents[2]
 LUWU_P4 = REPO / "p4" / "luwu.p4"
@@ -113,30 +112,15 @@ def train_ranks(models, transport, data, steps: int, slots: int, streamed=False)
     with ``transport(rank)``; per rank (full parameters, or None when streamed, step
     metrics, memory)."""
     world = len(models)
-    results, errors = [None] * world, []
 
-    def rank_main(r):
-        comm = Comm(None, r, world)
-        strategy = None
+    def body(comm):
+        strategy = luwu_strategy(comm, transport(comm.rank), slots, streamed)
         try:
-            strategy = luwu_strategy(comm, transport(r), slots, streamed)
-            strategy.setup(models[r])
-            metrics = [strategy.step(data(s, r, world)) for s in range(steps)]
-            results[r] = (None if streamed else strategy.full_parameters(), metrics,
-                          strategy.memory())
-        except BaseException as err:
-            errors.append(err)
+            strategy.setup(models[comm.rank])
+            metrics = [strategy.step(data(s, comm.rank, world)) for s in range(steps)]
+            return (None if streamed else strategy.full_parameters(), metrics,
+                    strategy.memory())
         finally:
-            if strategy is not None:
-                strategy.close()
-            else:
-                comm.close()
+            strategy.close()
 
-    threads = [threading.Thread(target=rank_main, args=(r,)) for r in range(world)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    if errors:
-        raise errors[0]
-    return results
+    return run_ranks(world, body, timeout_s=30, gloo=False)

@@ -193,3 +193,13 @@ def test_dead_optimizer_node_stops_the_worker_with_a_clear_error():
     for err in errors:
         assert "no result for" in str(err) and "(2 of 2 chunks missing)" in str(err)
         assert "check that the optimizer node (hosts/optimizer_node.py) is running" in str(err)
+
+
+def test_streaming_a_model_without_units_is_refused_with_what_to_do():
+    from hosts.strategies.comm import Comm
+    from hosts.strategies.luwu import LuwuStreamed
+    from testbed.errors import TrainetError
+    strategy = LuwuStreamed(Comm(None, 0, 1), streams=None)
+    with pytest.raises(TrainetError, match="Linear needs model.units.*use luwu-resident"):
+        strategy.setup(torch.nn.Linear(2, 2))
+    strategy.comm.close()

@@ -1,5 +1,6 @@
 """Run N ranks as threads of this process, each with its own gloo process group over an
-in-memory store (loopback TCP between the threads)."""
+in-memory store (loopback TCP between the threads), or with none when the strategy's
+traffic goes through a switch or a server instead."""
 from __future__ import annotations
 
 import threading
@@ -13,7 +14,7 @@ from hosts.strategies.comm import Comm
 _runs = iter(range(1 << 30))
 
 
-def run_ranks(world: int, body, timeout_s: float = 20.0) -> list:
+def run_ranks(world: int, body, timeout_s: float = 20.0, gloo: bool = True) -> list:
     """``body(comm)`` on every rank concurrently; its return values in rank order."""
     torch.set_num_threads(1)
     store = dist.PrefixStore(f"run{next(_runs)}", dist.HashStore())
@@ -22,7 +23,8 @@ def run_ranks(world: int, body, timeout_s: float = 20.0) -> list:
     def rank_main(rank):
         comm = None
         try:
-            pg = dist.ProcessGroupGloo(store, rank, world, timedelta(seconds=timeout_s))
+            pg = (dist.ProcessGroupGloo(store, rank, world, timedelta(seconds=timeout_s))
+                  if gloo else None)
             comm = Comm(pg, rank, world)
             results[rank] = body(comm)
         except BaseException as err:        # re-raised in the test's thread below
