@@ -117,3 +117,17 @@ class Layout:
             t = tensors[i]
             t.data.copy_(torch.from_numpy(flat[at:at + self.sizes[i]]).view_as(t))
             at += self.sizes[i]
+
+
+def shadow_layout(model, scale: float, streamed: bool) -> Layout:
+    """The chunk layout of a shadow LuWu job (``model`` a
+    :class:`hosts.shadow.ShadowModel`), which the workers and the optimizer node derive
+    alike: ``scale`` x M bytes of fp32 elements, padded to whole INA chunks in each layer
+    (streamed: one bucket per layer, pulled layer by layer) or each of the shadow
+    ``CHUNKS`` layer groups (resident: one bucket, pushed group by group)."""
+    from hosts.shadow import CHUNKS, model_bytes
+    from testbed.topology.profiles import scaled_volume
+    groups = model.layers if streamed else CHUNKS
+    elements = -(-scaled_volume(round(model_bytes(model.params)), scale) // 4)
+    per_group = -(-elements // (groups * ina.LANES)) * ina.LANES
+    return Layout.of_sizes([per_group] * groups if streamed else [per_group * groups])

@@ -32,7 +32,7 @@ one round per slot ahead of the answers they have.
 
 In shadow mode (``--mode shadow --shadow-model gpt-175b --scale 1e-5``) the node stands
 for the optimizer of the target model: its parameters are the shadow workers' flat
-buffer (:func:`hosts.shadow.luwu_layout`, zeros at the start; one bucket, or with
+buffer (:func:`hosts.luwu_layout.shadow_layout`, zeros at the start; one bucket, or with
 streamed parameters one per layer), updated chunk by chunk with the same optimizer, so
 every chunk is applied and answered.
 """
@@ -223,7 +223,8 @@ def _parameters(args) -> tuple[Layout, np.ndarray]:
     streamed = args.params == "streamed"
     if args.mode == "shadow":
         from hosts import shadow
-        layout = shadow.luwu_layout(shadow.shadow_model(args.shadow_model), args.scale,
+        from hosts.luwu_layout import shadow_layout
+        layout = shadow_layout(shadow.shadow_model(args.shadow_model), args.scale,
                                     streamed)
         return layout, np.zeros(layout.chunks_per_step * ina.LANES, dtype=np.float32)
     from hosts.models import build_model

@@ -26,9 +26,8 @@ from pathlib import Path
 
 import torch
 
+from hosts.strategies import registry
 from testbed.errors import TrainetError
-
-STRATEGIES = ("ddp", "zero3", "ps", "ina", "luwu", "luwu-resident")
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -37,7 +36,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--world-size", type=int, required=True)
     p.add_argument("--master", required=True, metavar="ADDR:PORT",
                    help="rank 0's address and the rendezvous port")
-    p.add_argument("--strategy", choices=STRATEGIES, required=True)
+    p.add_argument("--strategy", choices=registry.names(), required=True,
+                   help="a registered strategy (trainet strategies lists them)")
     p.add_argument("--model", choices=("gpt", "mlp"), default="gpt")
     p.add_argument("--mode", choices=("real", "shadow"), default="real")
     p.add_argument("--steps", type=int, default=10)
@@ -53,23 +53,45 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="model FLOPs utilisation of the device (shadow mode)")
     p.add_argument("--scale", type=float, default=1.0,
                    help="co-scaling factor of the links and volumes (shadow mode)")
-    p.add_argument("--ps", metavar="ADDR:PORT", help="parameter server (strategy ps)")
+    p.add_argument("--service", metavar="ADDR:PORT",
+                   help="the strategy's service, e.g. its parameter server")
     p.add_argument("--ina-aggregator", metavar="ADDR",
-                   help="the switch's aggregator address (strategies ina, luwu)")
-    p.add_argument("--ina-job", type=int, default=1,
-                   help="INA job id (strategy ina), LuWu gradient job id (strategy luwu)")
-    p.add_argument("--luwu-exponent-job", type=int,
-                   help="the LuWu job's INA exponent job id (default: --ina-job + 1)")
-    p.add_argument("--luwu-pull-job", type=int,
-                   help="the LuWu job's pull job id (default: --ina-job + 2; strategy luwu)")
+                   help="the switch's aggregator address (strategies with a switch job)")
+    p.add_argument("--ina-job", type=int, default=1, help="the switch job's id")
     p.add_argument("--ina-slots", type=int, default=32,
-                   help="aggregation slots of the job (strategy ina)")
+                   help="aggregation slots of the switch job")
     p.add_argument("--timeout", type=float, default=30.0,
                    help="seconds a collective may wait for a peer before failing")
     p.add_argument("--iface", help="interface whose counters to read (default: the one "
                    "carrying the route to the master)")
     p.add_argument("--threads", type=int, default=1, help="torch threads")
+    options = p.add_argument_group("strategy options (trainet strategies lists which "
+                                   "strategy takes which)")
+    for name, help_text in option_flags().items():
+        options.add_argument("--" + name.replace("_", "-"), dest=f"option_{name}",
+                             metavar="VALUE", help=help_text)
     return p.parse_args(argv)
+
+
+def option_flags() -> dict[str, str]:
+    """Option name -> help, over every registered strategy's options."""
+    flags: dict[str, list[str]] = {}
+    helps: dict[str, str] = {}
+    for info in registry.strategies():
+        for name, f in info.options.model_fields.items():
+            flags.setdefault(name, []).append(info.name)
+            helps.setdefault(name, f.description or "")
+    return {name: f"{helps[name]} ({', '.join(users)})" for name, users in flags.items()}
+
+
+def strategy_options(args, info: registry.StrategyInfo) -> registry.Options:
+    given = {k.removeprefix("option_"): v for k, v in vars(args).items()
+             if k.startswith("option_") and v is not None}
+    foreign = sorted(set(given) - set(info.options.model_fields))
+    if foreign:
+        raise TrainetError(f"--strategy {info.name} takes no --{foreign[0].replace('_', '-')}; "
+                           f"its options: {registry.option_text(info) or 'none'}")
+    return info.parse_options(given, "--strategy " + info.name)
 
 
 # ------------------------------------------------------------------ host facts
@@ -131,77 +153,28 @@ def process_group(args, me: str):
 
 
 def make_strategy(args, comm):
+    """The rank's strategy, built by its registered real or shadow implementation."""
+    info = registry.get(args.strategy)
+    context = registry.Context(comm, info, strategy_options(args, info), lr=args.lr,
+                               timeout_s=args.timeout, batch=args.batch, scale=args.scale,
+                               mfu=args.mfu)
+    if info.switch_job:
+        if not args.ina_aggregator:
+            raise TrainetError(f"--strategy {info.name} needs --ina-aggregator ADDR, the "
+                               "switch's aggregator address (and the job set up by "
+                               f"{info.switch_job.controller.replace('.', '/')}.py)")
+        context.job = registry.JobRef(args.ina_aggregator, args.ina_job, args.ina_slots)
+    if info.service and info.service.port_offset is not None:
+        if not args.service:
+            raise TrainetError(f"--strategy {info.name} needs --service ADDR:PORT, its "
+                               f"{info.service.label}")
+        _split_address(args.service, "--service")
+        context.service = args.service
     if args.mode == "shadow":
         from hosts import shadow
-        cls = shadow.SHADOWS.get(args.strategy)
-        if cls is None:
-            raise TrainetError(f"--strategy {args.strategy}: shadow mode supports "
-                               f"{', '.join(shadow.SHADOWS)}")
-        common = (comm, shadow.shadow_model(args.shadow_model), shadow.device(args.device),
-                  args.batch, args.scale)
-        if args.strategy == "ps":
-            return cls(*common, server=_ps(args), timeout_s=args.timeout, mfu=args.mfu)
-        if args.strategy == "ina":
-            return cls(*common, aggregator=_aggregator(args), job=args.ina_job,
-                       slots=args.ina_slots, timeout_s=args.timeout, mfu=args.mfu)
-        if args.strategy == "luwu":
-            return cls(*common, aggregator=_aggregator(args), job=args.ina_job,
-                       exponent_job=_exponent_job(args), pull_job=_pull_job(args),
-                       slots=args.ina_slots, timeout_s=args.timeout, mfu=args.mfu)
-        if args.strategy == "luwu-resident":
-            return cls(*common, aggregator=_aggregator(args), job=args.ina_job,
-                       exponent_job=_exponent_job(args), slots=args.ina_slots,
-                       timeout_s=args.timeout, mfu=args.mfu)
-        return cls(*common, mfu=args.mfu)
-    if args.strategy == "ddp":
-        from hosts.strategies.ddp import DDP
-        return DDP(comm, lr=args.lr)
-    if args.strategy == "zero3":
-        from hosts.strategies.zero3 import Zero3
-        return Zero3(comm, lr=args.lr)
-    if args.strategy == "ps":
-        from hosts.strategies.ps import ParameterServer
-        return ParameterServer(comm, _ps(args), args.timeout, lr=args.lr)
-    if args.strategy == "luwu":
-        from hosts.luwu_session import Streams
-        from hosts.strategies.luwu import LuwuStreamed
-        return LuwuStreamed(comm, Streams.over_udp(
-            comm, _aggregator(args), args.ina_job, _exponent_job(args), _pull_job(args),
-            args.ina_slots, args.timeout))
-    if args.strategy == "luwu-resident":
-        from hosts.strategies.luwu import Luwu
-        return Luwu.over_udp(comm, _aggregator(args), args.ina_job, _exponent_job(args),
-                             args.ina_slots, args.timeout)
-    from hosts.strategies.ina import InaDDP
-    return InaDDP(comm, _aggregator(args), args.ina_job, args.ina_slots, args.timeout,
-                  lr=args.lr)
-
-
-def _exponent_job(args) -> int:
-    if args.luwu_exponent_job is not None:
-        return args.luwu_exponent_job
-    return (args.ina_job + 1) % 256
-
-
-def _pull_job(args) -> int:
-    if args.luwu_pull_job is not None:
-        return args.luwu_pull_job
-    return (args.ina_job + 2) % 256
-
-
-def _aggregator(args) -> str:
-    if not args.ina_aggregator:
-        raise TrainetError(f"--strategy {args.strategy} needs --ina-aggregator ADDR, the "
-                           "switch's aggregator address (and the job set up by "
-                           f"controllers/{args.strategy.split('-')[0]}.py)")
-    return args.ina_aggregator
-
-
-def _ps(args) -> str:
-    if not args.ps:
-        raise TrainetError("--strategy ps needs --ps ADDR:PORT, the parameter server")
-    _split_address(args.ps, "--ps")
-    return args.ps
+        context.target = shadow.shadow_model(args.shadow_model)
+        context.device = shadow.device(args.device)
+    return info.build(args.mode, context)
 
 
 # ------------------------------------------------------------------ metrics
@@ -231,14 +204,13 @@ def summarize(rows: list[dict], args) -> dict:
 def run(args) -> int:
     torch.set_num_threads(args.threads)
     from hosts.strategies.comm import Comm
+    info = registry.get(args.strategy)
     master_host, _ = _split_address(args.master, "--master")
-    peer = {"ps": (args.ps or "").rpartition(":")[0],
-            "ina": args.ina_aggregator,
-            "luwu": args.ina_aggregator,
-            "luwu-resident": args.ina_aggregator}.get(args.strategy) or master_host
+    peer = ((args.service or "").rpartition(":")[0] if info.service else
+            args.ina_aggregator if info.switch_job else None) or master_host
     me = local_address(peer)
     iface = args.iface or interface_of(me)
-    if args.strategy in ("ps", "ina", "luwu", "luwu-resident"):
+    if not info.gloo:
         comm = Comm(None, args.rank, args.world_size)   # no gloo: a server or the switch
     else:
         os.environ.setdefault("GLOO_SOCKET_IFNAME", iface)   # else gloo binds the hostname's

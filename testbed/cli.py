@@ -123,6 +123,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="RESULTS", help="results directory to create "
                    "(default: results/NAME-YYYYmmdd-HHMMSS)")
     p.set_defaults(handler="testbed.experiment.runner:main")
+    p = verbs.add_parser("strategies", help="list the registered training strategies: "
+                         "description, modes, options, what they need on the fabric")
+    p.set_defaults(handler="hosts.strategies.registry:print_table")
     p = verbs.add_parser("report", help="plots (PNG) and report.md of a `trainet run` "
                          "results directory")
     p.add_argument("results", metavar="RESULTS", help="results directory of `trainet run`")
@@ -170,7 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--target-only", action="store_true",
                    help="only the switch's aggregation rate on the P4 target")
     p.set_defaults(handler="testbed.allreduce_bench:main")
-    p = bench.add_parser("train", help="step time of ddp, zero3, ps and ina side by side: "
+    p = bench.add_parser("train", help="step time of the strategies side by side: "
                          "shadow workers of a large GPT on a co-scaled star, per NIC profile")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--workers", type=int, default=4, help="worker hosts (default 4)")
@@ -179,8 +182,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default="a100", help="compute model: a100, h100, mi250x-gcd")
     p.add_argument("--nics", nargs="+", default=["roce-100g", "roce-200g"], metavar="PROFILE",
                    help="NIC profiles to compare (default: roce-100g roce-200g)")
-    p.add_argument("--strategies", nargs="+", default=["ddp", "zero3", "ps", "ina"],
-                   choices=["ddp", "zero3", "ps", "ina"], help="strategies (default: all)")
+    p.add_argument("--strategies", nargs="+", metavar="NAME",
+                   help="registered strategies (default: every one the bench's star serves: "
+                   "no switch job but p4/ina.p4's, no service but on a server host)")
     p.add_argument("--scale", type=float, default=1e-4,
                    help="co-scaling factor of links and volumes (default 1e-4)")
     p.add_argument("--steps", type=int, default=5, help="steps per run (default 5)")

@@ -9,16 +9,20 @@ and takes an AdamW step identical on every rank.
 """
 from __future__ import annotations
 
-import torch
+import time
 
+import torch
+from pydantic import Field
+
+from hosts import shadow
 from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_bytes
+from hosts.strategies.pattern import Collective
+from hosts.strategies.registry import Options, Size, StrategyInfo, register
 
 DEFAULT_BUCKET_BYTES = 256 * 1024
 
 
 class DDP(Strategy):
-    name = "ddp"
-
     def __init__(self, comm, lr=1e-3, weight_decay=0.01, bucket_bytes=DEFAULT_BUCKET_BYTES):
         super().__init__(comm, lr, weight_decay)
         self.bucket_bytes = bucket_bytes
@@ -65,3 +69,38 @@ class DDP(Strategy):
     def memory(self) -> Memory:
         return Memory(tensor_bytes(self.params), tensor_bytes(p.grad for p in self.params),
                       optimizer_bytes(self.optimizer))
+
+
+class ShadowDDP(shadow.ShadowStrategy):
+    """DDP for a nominal model: the buffer's ``CHUNKS`` layer groups are the buckets,
+    each all-reduced as soon as its share of backward has been slept."""
+
+    def _step(self, batch) -> None:
+        time.sleep(self.compute_s / 3)                      # forward
+        futures = []
+        for k in range(shadow.CHUNKS):                      # backward, bucket by bucket
+            time.sleep(self.compute_s * 2 / 3 / shadow.CHUNKS)
+            futures.append(self.comm.all_reduce(self.buffer[k * self.chunk:(k + 1) * self.chunk]))
+        for f in futures:
+            self.comm.wait(f)
+
+
+class DdpOptions(Options):
+    bucket: Size = Field(default=DEFAULT_BUCKET_BYTES,
+                         description="gradient bucket bytes, real mode (shadow mode: "
+                         f"{shadow.CHUNKS} layer groups)")
+
+
+def pattern(model_bytes: float, world: int, layers: int | None) -> list[Collective]:
+    return [Collective("all-reduce", model_bytes)]
+
+
+INFO = register(StrategyInfo(
+    name="ddp",
+    description="data parallelism: bucketed gradient all-reduce (gloo's ring), "
+                "overlapped with backward",
+    real=lambda c: DDP(c.comm, lr=c.lr, bucket_bytes=c.options.bucket),
+    shadow=ShadowDDP,
+    pattern=pattern,
+    memory=lambda params, world, layers: shadow.adam_memory(params),
+    options=DdpOptions))

@@ -8,8 +8,13 @@ ina.p4 with the job set up (controllers/ina.py) before the workers start.
 """
 from __future__ import annotations
 
+import dataclasses
+
+from hosts import shadow
 from hosts.ina_allreduce import InaAllReduce, UdpTransport
-from hosts.strategies.ddp import DEFAULT_BUCKET_BYTES, DDP
+from hosts.strategies.ddp import DDP, DdpOptions, ShadowDDP
+from hosts.strategies.pattern import Collective
+from hosts.strategies.registry import StrategyInfo, SwitchJob, register
 
 
 class InaComm:
@@ -27,16 +32,52 @@ class InaComm:
         return getattr(self.comm, name)
 
 
-class InaDDP(DDP):
-    name = "ina"
+def switch_comm(context) -> tuple[InaComm, UdpTransport]:
+    """The rank's comm with its all-reduces done by the context's switch job."""
+    transport = UdpTransport(context.job.aggregator)
+    reducer = InaAllReduce(transport, context.job.job, context.comm.rank, context.comm.world,
+                           context.job.slots)
+    reducer.stream.give_up_s = context.timeout_s
+    return InaComm(context.comm, reducer), transport
 
-    def __init__(self, comm, aggregator: str, job: int, slots: int, timeout_s: float,
-                 lr=1e-3, weight_decay=0.01, bucket_bytes=DEFAULT_BUCKET_BYTES):
-        self.transport = UdpTransport(aggregator)
-        reducer = InaAllReduce(self.transport, job, comm.rank, comm.world, slots)
-        reducer.stream.give_up_s = timeout_s
-        super().__init__(InaComm(comm, reducer), lr, weight_decay, bucket_bytes)
+
+class InaDDP(DDP):
+    def __init__(self, context):
+        comm, self.transport = switch_comm(context)
+        super().__init__(comm, context.lr, bucket_bytes=context.options.bucket)
 
     def close(self) -> None:
         self.transport.close()
         super().close()
+
+
+class ShadowIna(ShadowDDP):
+    """ShadowDDP whose buckets the switch sums: one int32 lane per bf16 value."""
+
+    model_bytes_per_element = 2
+
+    def __init__(self, context):
+        comm, self.transport = switch_comm(context)
+        super().__init__(dataclasses.replace(context, comm=comm))
+
+    def close(self) -> None:
+        self.transport.close()
+        super().close()
+
+
+def pattern(model_bytes: float, world: int, layers: int | None) -> list[Collective]:
+    """One int32 lane per bf16 value, out to the switch and the sum back: 2M each way."""
+    return [Collective("all-reduce", 2 * model_bytes, "switch")]
+
+
+INFO = register(StrategyInfo(
+    name="ina",
+    description="data parallelism whose gradient all-reduce the switch computes "
+                "(p4/ina.p4, SwitchML/ATP class)",
+    real=InaDDP,
+    shadow=ShadowIna,
+    pattern=pattern,
+    memory=lambda params, world, layers: shadow.adam_memory(params),
+    options=DdpOptions,
+    gloo=False,
+    switch_job=SwitchJob(section="ina", controller="controllers.ina", program="p4/ina.p4")))

@@ -19,18 +19,24 @@ controllers/luwu_sgd.py.
 """
 from __future__ import annotations
 
-import torch
+import time
 
+import numpy as np
+import torch
+from pydantic import Field
+
+from hosts import shadow
 from hosts.ina_allreduce import UdpTransport
-from hosts.luwu_layout import DEFAULT_BUCKET_BYTES, Layout
+from hosts.luwu_layout import DEFAULT_BUCKET_BYTES, Layout, shadow_layout
 from hosts.luwu_session import PushPull, Streams
 from hosts.strategies.base import Memory, Strategy, recompute_backward, tensor_bytes
+from hosts.strategies.pattern import Collective
+from hosts.strategies.registry import Options, Service, StrategyInfo, SwitchJob, register
 from testbed.errors import TrainetError
+from testbed.proto import ina
 
 
 class Luwu(Strategy):
-    name = "luwu-resident"
-
     def __init__(self, comm, push_pull, bucket_bytes: int = DEFAULT_BUCKET_BYTES,
                  transport=None):
         super().__init__(comm)
@@ -89,8 +95,6 @@ class LuwuStreamed(Strategy):
     recomputed from its saved input with autograd for backward (pulled again), and
     dropped after; its gradients leave for the switch as soon as backward produced
     them. Pulls run two units ahead of their use."""
-
-    name = "luwu"
 
     def __init__(self, comm, streams: Streams):
         super().__init__(comm)
@@ -157,3 +161,200 @@ class LuwuStreamed(Strategy):
     def close(self) -> None:
         self.streams.close()
         super().close()
+
+
+class ShadowLuwuResident(shadow.ShadowStrategy):
+    """LuWu in shadow mode, parameters resident: after each layer group of backward the
+    worker pushes that group's gradients through p4/luwu.p4 to the optimizer node and
+    pulls the group's updated parameters, multicast back by the switch
+    (hosts/luwu_session.py's PushPull). The parameter buffer stands for M, one group's
+    gradient buffer for M / CHUNKS; there is no optimizer state on the worker."""
+
+    def __init__(self, context):
+        super().__init__(context)
+        self.elements = shadow_layout(self.target, self.scale,
+                                      streamed=False).chunks_per_step * ina.LANES
+        self.chunk = self.elements // shadow.CHUNKS
+        self.transport = UdpTransport(context.job.aggregator)
+        self.push_pull = PushPull(self.transport, context.job.job,
+                                  context.options.exponent_job_of(context.job.job),
+                                  self.comm.rank, self.comm.world, context.job.slots,
+                                  give_up_s=context.timeout_s)
+
+    def setup(self, model=None) -> None:
+        super().setup()
+        self.grads = torch.full((self.chunk,), 1e-3)
+
+    def _step(self, batch) -> None:
+        time.sleep(self.compute_s / 3)                      # forward
+        nbytes = self.chunk * 4
+        futures = []
+        for k in range(shadow.CHUNKS):                      # backward, group by group
+            time.sleep(self.compute_s * 2 / 3 / shadow.CHUNKS)
+            futures.append(self.comm.submit("LuWu push-pull", self.push_pull,
+                                            self.grads.numpy(), sent=nbytes, recv=nbytes))
+        for k, future in enumerate(futures):
+            params = torch.from_numpy(self.comm.wait(future))
+            self.buffer[k * self.chunk:(k + 1) * self.chunk].copy_(params)
+
+    def memory(self) -> Memory:
+        return Memory(tensor_bytes([self.buffer]), tensor_bytes([self.grads]), 0)
+
+    def close(self) -> None:
+        self.transport.close()
+        super().close()
+
+
+class ShadowLuwu(shadow.ShadowStrategy):
+    """LuWu in shadow mode, parameters streamed (:class:`LuwuStreamed`): layer by layer,
+    the worker pulls the layer's parameters (prefetched two layers ahead), sleeps its
+    share of the compute and drops them; in backward it pulls them again and pushes the
+    layer's gradients. What it holds is measured: the pulled layers until dropped, the
+    gradients until the optimizer node has them."""
+
+    def __init__(self, context):
+        super().__init__(context)
+        self.layout = shadow_layout(self.target, self.scale, streamed=True)
+        self.layers = self.target.layers
+        self.layer_chunks = self.layout.bucket_chunks(0)
+        self.streams = streams(context)
+
+    def setup(self, model=None) -> None:
+        self.grads = np.full(self.layer_chunks * ina.LANES, 1e-3, dtype=np.float32)
+
+    def _step(self, batch) -> None:
+        streams, last, chunks = self.streams, self.layers - 1, self.layer_chunks
+        forward, backward = self.compute_s / 3 / self.layers, self.compute_s * 2 / 3 / self.layers
+        pulls, pushes = streams.prefetch([chunks] * (2 * self.layers - 1)), []
+        for _ in range(last):
+            self.comm.wait(pulls.take())
+            time.sleep(forward)
+            streams.release(chunks)
+        for k in range(last, -1, -1):
+            self.comm.wait(pulls.take())
+            time.sleep(backward + (forward if k == last else 0))
+            pushes.append(streams.push(self.grads))
+            streams.release(chunks)
+        for future in pushes:
+            self.comm.wait(future)
+
+    def memory(self) -> Memory:
+        return Memory(self.streams.peak_params_bytes, self.streams.peak_grads_bytes, 0)
+
+    def nominal_memory(self) -> Memory:
+        """The measured peaks, in nominal bytes (an emulated fp32 element stands for
+        4 / scale bytes of the bf16 model)."""
+        m = self.memory()
+        return Memory(round(m.params_bytes / self.scale), round(m.grads_bytes / self.scale), 0)
+
+    def close(self) -> None:
+        self.streams.close()
+        super().close()
+
+
+class LuwuOptions(Options):
+    exponent_job: int | None = Field(default=None, ge=0, le=255,
+                                     description="INA exponent job id, default: job + 1")
+
+    def exponent_job_of(self, job: int) -> int:
+        return self.exponent_job if self.exponent_job is not None else (job + 1) % 256
+
+
+class StreamedOptions(LuwuOptions):
+    pull_job: int | None = Field(default=None, ge=0, le=255,
+                                 description="pull job id, default: job + 2")
+
+    def pull_job_of(self, job: int) -> int:
+        return self.pull_job if self.pull_job is not None else (job + 2) % 256
+
+
+def streams(context) -> Streams:
+    job, options = context.job, context.options
+    return Streams.over_udp(context.comm, job.aggregator, job.job, options.exponent_job_of(job.job),
+                            options.pull_job_of(job.job), job.slots, context.timeout_s)
+
+
+def resident(context) -> Luwu:
+    job = context.job
+    return Luwu.over_udp(context.comm, job.aggregator, job.job,
+                         context.options.exponent_job_of(job.job), job.slots, context.timeout_s)
+
+
+def _layers(layers: int | None) -> int:
+    if not layers:
+        raise TrainetError("strategy luwu streams its parameters layer by layer: give the "
+                           "model's layers")
+    return layers
+
+
+def streamed_pattern(model_bytes: float, world: int, layers: int | None) -> list[Collective]:
+    """Gradients out once; each layer's parameters in for forward and again for
+    backward, the last layer once for both: (2 - 1/L) M in."""
+    return [Collective("push", model_bytes, "switch"),
+            Collective("pull", (2 - 1 / _layers(layers)) * model_bytes, "switch")]
+
+
+def resident_pattern(model_bytes: float, world: int, layers: int | None) -> list[Collective]:
+    """Gradients out, the updated parameters back: M each way."""
+    return [Collective("push", model_bytes, "switch"), Collective("pull", model_bytes, "switch")]
+
+
+def streamed_memory(params: float, world: int, layers: int | None) -> Memory:
+    """No optimizer state, no master weights (both on the optimizer node); at most three
+    layers of parameters (one computing, two prefetched) and two of gradients (pushes in
+    flight): 10P / L, 1/19 of ZeRO-3's 16P / N for GPT-175B (L = 96) on 8 workers."""
+    layer = params * shadow.BYTES_PER_PARAM / _layers(layers)
+    return Memory(round(3 * layer), round(2 * layer), 0)
+
+
+def resident_memory(params: float, world: int, layers: int | None) -> Memory:
+    """The 2P working parameters and the gradients of one layer group, 2P / CHUNKS:
+    2.25P in all, more than ZeRO-3's 16P / N from N = 8 on."""
+    whole = shadow.adam_memory(params)
+    return Memory(whole.params_bytes, round(params * shadow.BYTES_PER_PARAM / shadow.CHUNKS), 0)
+
+
+def optimizer_options(c) -> dict:
+    """``hosts.optimizer_node``'s options for the workers' job (their model, seed,
+    sequence length, lr, steps and job ids; in shadow mode their target model and
+    scale)."""
+    names = {"model": "model", "seed": "seed", "seq": "seq", "lr": "lr", "steps": "steps",
+             "ina_job": "job", "pull_job": "pull_job", "mode": "mode",
+             "shadow_model": "shadow_model", "scale": "scale"}
+    return {"job": 1, "workers": c.workers, "bind": c.address, "timeout": c.timeout_s,
+            "params": "resident" if c.info is RESIDENT else "streamed",
+            "summary_out": c.out_dir / "metrics" / "optimizer.summary.json",
+            "params_out": c.out_dir / "metrics" / "optimizer.params.npy",
+            **{names[k]: v for k, v in c.worker_args.items() if k in names}}
+
+
+SWITCH_JOB = SwitchJob(section="luwu", controller="controllers.luwu", program="p4/luwu.p4")
+OPTIMIZER_NODE = Service(role="optimizer", label="optimizer node",
+                         module="hosts.optimizer_node", options=optimizer_options,
+                         job_key="optimizer")
+
+STREAMED = register(StrategyInfo(
+    name="luwu",
+    description="LuWu: parameters and optimizer state in the network (p4/luwu.p4 and an "
+                "optimizer node); workers stream each layer's parameters",
+    real=lambda c: LuwuStreamed(c.comm, streams(c)),
+    shadow=ShadowLuwu,
+    pattern=streamed_pattern,
+    memory=streamed_memory,
+    options=StreamedOptions,
+    gloo=False,
+    switch_job=SWITCH_JOB,
+    service=OPTIMIZER_NODE))
+
+RESIDENT = register(StrategyInfo(
+    name="luwu-resident",
+    description="LuWu with the workers' working copy of the parameters resident; the "
+                "network answers each gradient bucket with its new parameters",
+    real=resident,
+    shadow=ShadowLuwuResident,
+    pattern=resident_pattern,
+    memory=resident_memory,
+    options=LuwuOptions,
+    gloo=False,
+    switch_job=SWITCH_JOB,
+    service=OPTIMIZER_NODE))

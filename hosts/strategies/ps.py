@@ -6,15 +6,18 @@ exposed: with one synchronous server there is nothing to overlap it with.
 """
 from __future__ import annotations
 
+import time
+
 import torch
 
+from hosts import shadow
 from hosts.param_server import ParameterServerClient
 from hosts.strategies.base import Memory, Strategy, tensor_bytes
+from hosts.strategies.pattern import Collective
+from hosts.strategies.registry import Service, StrategyInfo, register
 
 
 class ParameterServer(Strategy):
-    name = "ps"
-
     def __init__(self, comm, server: str, timeout_s: float, lr=1e-3, weight_decay=0.01):
         super().__init__(comm, lr, weight_decay)
         self.client = ParameterServerClient(server, comm.rank, timeout_s)
@@ -51,3 +54,54 @@ class ParameterServer(Strategy):
     def close(self) -> None:
         self.client.close()
         super().close()
+
+
+class ShadowPS(shadow.ShadowStrategy):
+    """The push/pull of a nominal model's buffer after the whole step's compute."""
+
+    def __init__(self, context):
+        super().__init__(context)
+        self.client = ParameterServerClient(context.service, self.comm.rank, context.timeout_s)
+
+    def setup(self, model=None) -> None:
+        super().setup()
+        self.pulled = torch.empty_like(self.buffer)
+        self.client.hello(self.elements, 0.0, 0.0, self.buffer if self.comm.rank == 0 else None)
+
+    def _step(self, batch) -> None:
+        time.sleep(self.compute_s)
+        nbytes = self.elements * 4
+        self.comm.wait(self.comm.submit("push/pull", self.client.push_pull, self.buffer,
+                                        self.pulled, sent=nbytes, recv=nbytes))
+
+    def close(self) -> None:
+        self.client.close()
+        super().close()
+
+
+def pattern(model_bytes: float, world: int, layers: int | None) -> list[Collective]:
+    """Each worker pushes M and pulls M; the server's link carries N x M each way."""
+    return [Collective("push", model_bytes, "server"), Collective("pull", model_bytes, "server")]
+
+
+def memory(params: float, world: int, layers: int | None) -> Memory:
+    """The working parameters and gradients; the optimizer state is the server's."""
+    whole = shadow.adam_memory(params)
+    return Memory(whole.params_bytes, whole.grads_bytes, 0)
+
+
+def server_options(c) -> dict:
+    return {"port": c.port, "workers": c.workers, "timeout": c.timeout_s}
+
+
+INFO = register(StrategyInfo(
+    name="ps",
+    description="parameter server: workers push gradients to a server host that holds the "
+                "optimizer and pull the parameters back",
+    real=lambda c: ParameterServer(c.comm, c.service, c.timeout_s, lr=c.lr),
+    shadow=ShadowPS,
+    pattern=pattern,
+    memory=memory,
+    gloo=False,
+    service=Service(role="server", label="parameter server", module="hosts.param_server",
+                    options=server_options, port_offset=1)))

@@ -20,10 +20,15 @@ those of single-process training on the global batch.
 """
 from __future__ import annotations
 
+import time
+
 import torch
 
+from hosts import shadow
 from hosts.strategies.base import (Memory, Strategy, optimizer_bytes, recompute_backward,
                                    tensor_bytes)
+from hosts.strategies.pattern import Collective
+from hosts.strategies.registry import StrategyInfo, register
 
 
 class _Unit:
@@ -55,8 +60,6 @@ class _Unit:
 
 
 class Zero3(Strategy):
-    name = "zero3"
-
     def setup(self, model) -> None:
         self.model = model
         world, rank = self.comm.world, self.comm.rank
@@ -122,3 +125,55 @@ class Zero3(Strategy):
                 out.append(full[offset:offset + shape.numel()].view(shape).clone())
                 offset += shape.numel()
         return out
+
+
+class ShadowZero3(shadow.ShadowStrategy):
+    """ZeRO-3 for a nominal model: each of the ``CHUNKS`` layer groups is gathered
+    (prefetched one group ahead) for forward and again for backward, and its gradients
+    reduce-scattered after its share of backward."""
+
+    def setup(self, model=None) -> None:
+        super().setup()
+        self.shard = torch.zeros(self.chunk // self.comm.world)
+
+    def _gather_pass(self, order, seconds: float, backward: bool) -> list:
+        reductions = []
+        pending = self.comm.all_gather(self.shard)
+        for n, k in enumerate(order):
+            self.comm.wait(pending)
+            if n + 1 < len(order):
+                pending = self.comm.all_gather(self.shard)
+            time.sleep(seconds / shadow.CHUNKS)
+            if backward:                                    # the group's gradients
+                reductions.append(self.comm.reduce_scatter(
+                    self.buffer[k * self.chunk:(k + 1) * self.chunk]))
+        return reductions
+
+    def _step(self, batch) -> None:
+        self._gather_pass(range(shadow.CHUNKS), self.compute_s / 3, backward=False)
+        for f in self._gather_pass(range(shadow.CHUNKS - 1, -1, -1), self.compute_s * 2 / 3,
+                                   backward=True):
+            self.comm.wait(f)
+
+
+def pattern(model_bytes: float, world: int, layers: int | None) -> list[Collective]:
+    """A parameter all-gather in forward and again in backward, a gradient
+    reduce-scatter: 3 (N-1)/N M per worker."""
+    return [Collective("all-gather", model_bytes), Collective("all-gather", model_bytes),
+            Collective("reduce-scatter", model_bytes)]
+
+
+def memory(params: float, world: int, layers: int | None) -> Memory:
+    """Parameters, gradients and optimizer state partitioned (the ZeRO paper's
+    P_os+g+p, sec. 5.3): (2P + 2P + 12P) / N."""
+    return shadow.adam_memory(params / world)
+
+
+INFO = register(StrategyInfo(
+    name="zero3",
+    description="ZeRO-3: parameters, gradients and AdamW state sharded; all-gather before "
+                "forward and backward, ring reduce-scatter of gradients",
+    real=lambda c: Zero3(c.comm, lr=c.lr),
+    shadow=ShadowZero3,
+    pattern=pattern,
+    memory=memory))

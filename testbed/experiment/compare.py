@@ -15,6 +15,7 @@ import sys
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
+from hosts.strategies import registry
 from testbed.errors import TrainetError
 from testbed.units import format_rate, format_size
 
@@ -23,6 +24,14 @@ REPO = Path(__file__).resolve().parents[2]
 INA_P4 = REPO / "p4" / "ina.p4"
 INA_AGGREGATOR = "10.0.255.1"       # outside every host subnet: reached via the gateway
 INA_JOB, INA_SLOTS = 1, 32
+
+
+def runnable() -> list[str]:
+    """The strategies this bench's fabric serves: a switch running p4/ina.p4 and one
+    host of role server."""
+    return [s.name for s in registry.strategies()
+            if (s.switch_job is None or s.switch_job.program == "p4/ina.p4")
+            and (s.service is None or s.service.role == "server")]
 
 
 def _free_port() -> int:
@@ -83,9 +92,11 @@ def _row(result, strategy: str, nic: str, plan, args) -> dict:
         return statistics.fmean(s[key] for s in summaries)
 
     link = next(l.shape for l in plan.links)
-    m = shadow.model_bytes(shadow.shadow_model(args.shadow_model).params)
-    sent, _ = shadow.volume_bytes(strategy, m, args.workers)
-    busiest = args.workers * m if strategy == "ps" else sent   # the server's link: N x M
+    info = registry.get(strategy)
+    target = shadow.shadow_model(args.shadow_model)
+    m = shadow.model_bytes(target.params)
+    sent, _ = info.volume_bytes(m, args.workers, target.layers)
+    busiest = info.busiest_link_bytes(m, args.workers, target.layers)
     return {"strategy": strategy, "nic": nic, "link_nominal_bps": link.nominal_bps,
             "link_emulated_bps": link.rate_bps, "step_s": worst("mean_step_s"),
             "compute_s": mean("mean_compute_s"), "comm_s": mean("mean_comm_s"),
@@ -109,7 +120,8 @@ def measure(args, log=print) -> list[dict]:
         with Network(plan, Path(args.results) / nic, log=log) as net:
             for strategy in args.strategies:
                 log(f"  {nic}: {strategy} ...")
-                with (ina_job(net, hosts) if strategy == "ina" else nullcontext({})) as extra:
+                with (ina_job(net, hosts) if registry.get(strategy).switch_job
+                      else nullcontext({})) as extra:
                     result = run_workers(net, hosts, strategy, {**worker_args, **extra},
                                          Path(args.results) / nic / strategy, timeout_s=60,
                                          server_host="srv1")
@@ -142,9 +154,9 @@ def render(rows: list[dict], args) -> str:
             f"{r['exposed_comm_s'] * 1e3:6.0f} ms {r['link_bound_s'] * 1e3:7.0f} ms "
             f"{format_size(r['nominal_sent_bytes']):>13} "
             f"{format_size(r['emulated_sent_bytes']):>13} {format_size(r['wire_tx_bytes']):>9}")
-    lines.append("link bound: nominal bytes through the busiest link (a worker's; the "
-                 "server's for ps) / nominal bandwidth. ina sends one int32 lane per bf16 "
-                 "value (2M out, 2M back), summed by the switch")
+    lines.append("link bound: nominal bytes per step through the busiest link (a worker's, "
+                 "or a server's, which carries every worker's share) / nominal bandwidth, "
+                 "from the collectives each strategy declares (trainet strategies)")
     return "\n".join(lines)
 
 
@@ -152,6 +164,12 @@ def main(args) -> int:
     from hosts import shadow
     shadow.shadow_model(args.shadow_model)
     shadow.device(args.device)
+    served = runnable()
+    args.strategies = args.strategies or served
+    for name in args.strategies:
+        if name not in served:
+            raise TrainetError(f"--strategies {name}: this bench runs {', '.join(served)}; "
+                               "other strategies need their own fabric (trainet run)")
     if os.geteuid() != 0:
         raise TrainetError("trainet bench train needs root (Mininet network namespaces); "
                            "run it as root")

@@ -2,12 +2,9 @@
 
 ``run_workers(net, hosts, strategy, worker_args, out_dir, timeout_s)`` runs
 ``python -m hosts.worker`` on each host of ``hosts`` (rank = position in the list; rank
-0's address is the rendezvous point) and, for the ``ps`` strategy, the parameter server
-``python -m hosts.param_server`` on ``server_host``; for the ``luwu`` strategy,
-``server_host`` is the host of role optimizer and runs the optimizer node
-``python -m hosts.optimizer_node`` (the model, seed, lr and steps of the workers; its
-summary goes to ``<out_dir>/metrics/optimizer.summary.json``, its final parameters to
-``optimizer.params.npy`` there). Each process logs to
+0's address is the rendezvous point) and, for a strategy whose registration declares a
+service (the parameter server of ``ps``, the optimizer node of ``luwu``), that service
+on ``server_host``. Each process logs to
 ``<out_dir>/logs/<host>.log``; workers write ``<out_dir>/metrics/rank<R>.jsonl`` (and a
 ``.summary.json`` when they finish).
 
@@ -28,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hosts.strategies import registry
 from testbed.errors import TrainetError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -75,7 +73,7 @@ def _env() -> dict:
 
 class _Proc:
     def __init__(self, net, host: str, cmd: list[str], log_path: Path, rank: int | None,
-                 role: str = "parameter server"):
+                 role: str = "service"):
         self.host, self.rank, self.role = host, rank, role
         self.log_path = log_path
         self.log = log_path.open("wb")
@@ -151,12 +149,11 @@ def run_workers(net, hosts: list[str], strategy: str, worker_args: dict, out_dir
         if h not in net.net:
             raise TrainetError(f"run_workers: no host {h!r} in the network "
                                f"(hosts: {', '.join(x.name for x in net.net.hosts)})")
-    if strategy == "ps" and not server_host:
-        raise TrainetError("strategy ps needs a parameter-server host: pass server_host "
-                           "(e.g. 'srv1' of a star generated with servers=1)")
-    if strategy.startswith("luwu") and not server_host:
-        raise TrainetError(f"strategy {strategy} needs the optimizer node's host: pass "
-                           "server_host, a host of role optimizer")
+    info = registry.get(strategy)
+    if info.service and not server_host:
+        raise TrainetError(f"strategy {strategy} needs a host for its {info.service.label}: "
+                           f"pass server_host, a host of role {info.service.role} (e.g. "
+                           f"of a star generated with {info.service.role}s=1)")
     port = master_port or random.randint(20000, 29999)
     py = sys.executable
     args = {"timeout": timeout_s, **worker_args}
@@ -167,16 +164,12 @@ def run_workers(net, hosts: list[str], strategy: str, worker_args: dict, out_dir
     procs: list[_Proc] = []
     start = time.monotonic()
     try:
-        if strategy == "ps":
-            server_cmd = [py, "-m", "hosts.param_server", "--port", str(port + 1),
-                          "--workers", str(len(hosts)), "--timeout", str(timeout_s)]
-            procs.append(_Proc(net, server_host, server_cmd,
-                               out_dir / "logs" / f"{server_host}.log", None))
-            args["ps"] = f"{net.net[server_host].IP()}:{port + 1}"
-        if strategy.startswith("luwu"):
-            procs.append(_Proc(net, server_host, optimizer_command(
-                strategy, len(hosts), args, net.net[server_host].IP(), out_dir, timeout_s),
-                out_dir / "logs" / f"{server_host}.log", None, "optimizer node"))
+        if info.service:
+            procs.append(_Proc(net, server_host, service_command(
+                info, len(hosts), args, net.net[server_host].IP(), port, out_dir, timeout_s),
+                out_dir / "logs" / f"{server_host}.log", None, info.service.label))
+            if info.service.port_offset is not None:
+                args["service"] = f"{net.net[server_host].IP()}:{port + info.service.port_offset}"
         master = f"{net.net[hosts[0]].IP()}:{port}"
         for rank, h in enumerate(hosts):
             cmd = [py, "-m", "hosts.worker", "--rank", str(rank), "--world-size",
@@ -204,20 +197,16 @@ def run_workers(net, hosts: list[str], strategy: str, worker_args: dict, out_dir
     return result
 
 
-def optimizer_command(strategy: str, n_workers: int, worker_args: dict, ip: str,
-                      out_dir: Path, timeout_s: float) -> list[str]:
-    """``hosts.optimizer_node`` for a LuWu job of these workers (their model, seed,
-    sequence length, lr, steps and job ids; in shadow mode their target model and
-    scale), parameters streamed for strategy luwu, resident for luwu-resident."""
-    names = {"model": "model", "seed": "seed", "seq": "seq", "lr": "lr", "steps": "steps",
-             "ina_job": "job", "luwu_pull_job": "pull_job", "mode": "mode",
-             "shadow_model": "shadow_model", "scale": "scale"}
-    args = {"job": 1, "workers": n_workers, "bind": ip, "timeout": timeout_s,
-            "params": "resident" if strategy == "luwu-resident" else "streamed",
-            "summary_out": out_dir / "metrics" / "optimizer.summary.json",
-            "params_out": out_dir / "metrics" / "optimizer.params.npy",
-            **{names[k]: v for k, v in worker_args.items() if k in names}}
-    return [sys.executable, "-m", "hosts.optimizer_node"] + _flags(args)
+def service_command(info, n_workers: int, worker_args: dict, ip: str, port: int,
+                    out_dir: Path, timeout_s: float) -> list[str]:
+    """The argv of the strategy's service for these workers (its registration says
+    which program with which options)."""
+    service = info.service
+    context = registry.ServiceContext(
+        info, n_workers, worker_args, ip,
+        port + service.port_offset if service.port_offset is not None else None,
+        Path(out_dir), timeout_s)
+    return [sys.executable, "-m", service.module] + _flags(service.options(context))
 
 
 def _watch(procs, metrics: _Metrics, timeout_s: float, stop_grace_s: float, progress):

@@ -30,7 +30,7 @@ import yaml
 
 from testbed.errors import TrainetError
 from testbed.experiment import results
-from testbed.experiment.spec import (ExperimentPlan, Variant, check_presets,
+from testbed.experiment.spec import (ExperimentPlan, StrategyPlan, Variant, check_presets,
                                      load_experiment)
 from testbed.units import format_duration, format_rate, format_size
 
@@ -41,35 +41,35 @@ class BringUpTimeout(TrainetError):
     pass
 
 
-def worker_args(plan: ExperimentPlan, strategy: str) -> dict:
-    """Options of hosts.worker common to every rank (run_workers turns
-    {"shadow_model": "gpt-1.3b"} into --shadow-model gpt-1.3b)."""
+def worker_args(plan: ExperimentPlan, strategy: StrategyPlan) -> dict:
+    """Options of hosts.worker common to every rank, the strategy's options among them
+    (run_workers turns {"shadow_model": "gpt-1.3b"} into --shadow-model gpt-1.3b)."""
     w = plan.spec.workload
     args = {"model": w.model, "mode": w.mode, "steps": w.steps, "scale": plan.scale}
     if w.mode == "shadow":
         args.update(shadow_model=w.shadow_model, device=w.device)
     if w.batch:
         args["batch"] = w.batch
-    job = {"ina": plan.ina_job, "luwu": plan.luwu_job,
-           "luwu-resident": plan.luwu_job}.get(strategy)
-    if job is not None:
-        args.update(ina_aggregator=job["aggregator_ip"], ina_job=job["job_id"],
-                    ina_slots=job["slot_count"])
+    if strategy.job is not None:
+        args.update(ina_aggregator=strategy.job["aggregator_ip"], ina_job=strategy.job["job_id"],
+                    ina_slots=strategy.job["slot_count"])
+    args.update(strategy.options)
     return {k: v for k, v in args.items() if v is not None}
 
 
 @contextmanager
-def aggregation_job(net, plan: ExperimentPlan, strategy: str):
-    """The experiment's INA or LuWu job, set up on its switch for one run and torn down
-    after (workers number their chunks from 0, so every run needs clean slots)."""
+def aggregation_job(net, plan: ExperimentPlan, strategy: StrategyPlan):
+    """The strategy's switch job, set up on its switch for one run by the controller its
+    registration names, and torn down after (workers number their chunks from 0, so
+    every run needs clean slots)."""
+    import importlib
+
     from controllers import ina as ctl
-    from controllers import luwu
     from controllers.p4runtime_client import P4RuntimeClient
-    is_luwu = strategy.startswith("luwu")
-    module = luwu if is_luwu else ctl
-    data = dict(plan.luwu_job if is_luwu else plan.ina_job)
+    module = importlib.import_module(strategy.info.switch_job.controller)
+    data = dict(strategy.job)
     switch = next(s for s in net.plan.switches if s.name == data.pop("switch"))
-    job = module.job_from_dict(data, f"{plan.source}: {strategy}")
+    job = module.job_from_dict(data, f"{plan.source}: {strategy.label}")
     with P4RuntimeClient(f"127.0.0.1:{switch.grpc_port}", switch.device_id,
                          election_id=(0, 4)) as client:
         device = ctl.P4RuntimeDevice(client)
@@ -204,9 +204,11 @@ class Runner:
             variants.append((variant, topology))
         config = {"experiment": self.plan.spec.model_dump(mode="json"),
                   "source": str(self.plan.source), "workers": self.plan.workers,
-                  "strategies": list(self.plan.spec.strategies), "scale": self.plan.scale,
-                  "worker_args": {name: worker_args(self.plan, name)
-                                  for name in self.plan.spec.strategies},
+                  "strategies": [s.label for s in self.plan.strategies],
+                  "strategy_names": {s.label: s.info.name for s in self.plan.strategies},
+                  "scale": self.plan.scale,
+                  "worker_args": {s.label: worker_args(self.plan, s)
+                                  for s in self.plan.strategies},
                   "variants": [variant_config(self.plan, v, t) for v, t in variants]}
         (self.out / results.CONFIG).write_text(yaml.safe_dump(config, sort_keys=False))
         (self.out / "environment.json").write_text(
@@ -239,7 +241,7 @@ class Runner:
         try:
             variants = self.prepare()
             spec = self.plan.spec
-            total = len(variants) * len(spec.strategies) * spec.repetitions
+            total = len(variants) * len(self.plan.strategies) * spec.repetitions
             steps = spec.workload.steps * len(self.plan.workers)
             with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                           TimeElapsedColumn(), console=self.console) as bars:
@@ -253,9 +255,10 @@ class Runner:
                         net = self._network(net_plan, vdir / "net")
                         net.start()
                     try:
-                        for strategy in spec.strategies:
+                        for strategy in self.plan.strategies:
                             for rep in range(spec.repetitions):
-                                bars.update(overall, description=f"{variant.name}: {strategy} "
+                                bars.update(overall, description=f"{variant.name}: "
+                                            f"{strategy.label} "
                                             f"(repetition {rep + 1}/{spec.repetitions})")
                                 self._one_run(net, variant, strategy, rep, bars, steps)
                                 bars.advance(overall)
@@ -300,30 +303,30 @@ class Runner:
             fields["failed_runs"] = self.failures
         results.write_status(self.out, status, **fields)
 
-    def _one_run(self, net, variant: Variant, strategy: str, rep: int, bars, steps: int):
-        run = results.run_dir(self.out, variant.name, strategy, rep)
+    def _one_run(self, net, variant: Variant, strategy: StrategyPlan, rep: int, bars,
+                 steps: int):
+        label = strategy.label
+        run = results.run_dir(self.out, variant.name, label, rep)
         run.mkdir(parents=True)
-        task = bars.add_task(f"  {strategy}: steps of all ranks", total=steps)
+        task = bars.add_task(f"  {label}: steps of all ranks", total=steps)
 
         def progress(steps_done: dict):
             bars.update(task, completed=sum(steps_done.values()))
 
-        job = (aggregation_job(net, self.plan, strategy)
-               if strategy in ("ina", "luwu", "luwu-resident") else nullcontext())
+        job = (aggregation_job(net, self.plan, strategy) if strategy.job is not None
+               else nullcontext())
         try:
             with job, LinkSampler(net.switch_interfaces(), run / results.LINKS):
-                result = self._run_workers()(net, self.plan.workers, strategy,
+                result = self._run_workers()(net, self.plan.workers, strategy.info.name,
                                              worker_args(self.plan, strategy), run,
                                              self.plan.spec.timeouts.run, progress=progress,
-                                             server_host=self.plan.optimizer
-                                             if strategy.startswith("luwu")
-                                             else self.plan.server)
+                                             server_host=strategy.service_host)
         finally:
             bars.remove_task(task)
         error = run_error(result)
         if error:
-            self.failures.append(f"{variant.name}/{strategy}/rep{rep}: {error}")
-            self.console.print(f"[red]{variant.name} {strategy} repetition {rep + 1} failed:[/] "
+            self.failures.append(f"{variant.name}/{label}/rep{rep}: {error}")
+            self.console.print(f"[red]{variant.name} {label} repetition {rep + 1} failed:[/] "
                                f"{error}")
 
 

@@ -10,7 +10,10 @@ link variations to sweep.
     workers: [w1, w2, w3]           # default: the topology's hosts of role worker; the
                                     # strategy ps runs its server on a host of role server
     workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, device: a100, steps: 5}
-    strategies: [ddp, zero3]
+    strategies:                     # registered strategies (`trainet strategies`), by name
+      - ddp                         # or with options and a label of their own
+      - {strategy: ddp, label: ddp-4mb, options: {bucket: 4MB}}
+      - zero3
     sweep:                          # every combination becomes one variant
       bandwidth: [100Gbit, 200Gbit] # nominal rate of every link
       nic: [roce-100g]              # NIC profile of every host
@@ -19,33 +22,36 @@ link variations to sweep.
     repetitions: 1
     scale: 1e-4                     # co-scaling factor; default: the topology's
     pcap: false                     # switch captures (read by trainet inspect / report)
-    ina: {aggregator: 10.0.255.1, job: 1, slots: 32}    # strategy ina (switch: ina.p4)
-    luwu: {aggregator: 10.0.255.1, job: 1, slots: 32}   # strategies luwu (parameters
-                                    # streamed) and luwu-resident (switch: luwu.p4, optimizer
-                                    # node: the topology's host of role optimizer)
+    ina: {aggregator: 10.0.255.1, job: 1, slots: 32}    # the switch job of strategies
+    luwu: {aggregator: 10.0.255.1, job: 1, slots: 32}   # that need one, per section
     timeouts: {bring_up: 120s, run: 600s}
+
+What a strategy needs besides its workers comes from its registration
+(hosts/strategies/registry.py): its switch job's section (``ina``, ``luwu``: switch,
+aggregator, job, slots), a host of the role its service runs on (``ps``: a host of role
+server; ``luwu``: of role optimizer, linked to the job's switch).
 
 Every error names the file, line and column and the field path (``sweep.bandwidth[1]``),
 including errors inside an inline or generated topology.
 """
 from __future__ import annotations
 
-import ipaddress
 import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic import (BeforeValidator, Field, ValidationError, create_model, field_validator,
+                      model_validator)
 
+from hosts.strategies import registry
+from testbed.errors import TrainetError
 from testbed.topology import profiles
 from testbed.topology.base import Spec
 from testbed.topology.errors import Issue, TopologyError, from_validation
 from testbed.topology.load import _generated, load_topology, parse_yaml
 from testbed.topology.spec import Duration, Rate, Topology
 from testbed.units import duration_text, rate_text
-
-STRATEGIES = ("ddp", "zero3", "ps", "ina", "luwu", "luwu-resident")
 
 
 class Workload(Spec):
@@ -85,45 +91,86 @@ class Timeouts(Spec):
     run: Duration = 600.0          # one strategy on one variant
 
 
-class InaJob(Spec):
-    """The in-network aggregation job of strategy ``ina``: before each ina run the runner
-    sets it up on ``switch`` (which must run p4/ina.p4) with the workers in rank order,
-    and tears it down after, so every run starts from clean slots."""
+class StrategyEntry(Spec):
+    """One strategy to compare: a registered name, its options, and the label of its
+    runs (directories and tables; default: the name)."""
 
-    switch: str | None = None               # default: the topology's only switch
-    aggregator: ipaddress.IPv4Address = ipaddress.IPv4Address("10.0.255.1")
-    job: int = Field(default=1, ge=0, le=255)
-    slots: int = Field(default=32, ge=1, le=1024)
+    strategy: str
+    label: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    options: dict = Field(default_factory=dict)
+
+    @field_validator("strategy")
+    @classmethod
+    def _registered(cls, value):
+        return _registered(value)
+
+    @model_validator(mode="after")
+    def _valid_options(self):
+        try:
+            registry.get(self.strategy).parse_options(self.options)
+        except TrainetError as e:
+            raise ValueError(str(e).split(": ", 1)[1]) from None
+        return self
+
+    @property
+    def name(self) -> str:
+        return self.label or self.strategy
 
 
-class LuwuJob(InaJob):
-    """The LuWu job of strategies ``luwu`` and ``luwu-resident``: set up on ``switch``
-    (running p4/luwu.p4) before each of their runs with the workers in rank order and the
-    optimizer node (the topology's host of role optimizer), torn down after. Its INA
-    exponent job is ``job + 1``, its pull job ``job + 2``."""
+def _registered(name: str) -> str:
+    try:
+        registry.get(name)
+    except TrainetError as e:
+        raise ValueError(str(e)) from None
+    return name
 
 
-class Experiment(Spec):
+def _entry(value):
+    """A strategy given by name alone stands for ``{strategy: NAME}``."""
+    return {"strategy": _registered(value)} if isinstance(value, str) else value
+
+
+class ExperimentBase(Spec):
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     description: str = ""
     topology: str | dict
     workers: list[str] | None = Field(default=None, min_length=1)
     workload: Workload = Field(default_factory=Workload)
-    strategies: list[Literal[STRATEGIES]] = Field(min_length=1)
+    strategies: list[Annotated[StrategyEntry, BeforeValidator(_entry)]] = Field(min_length=1)
     sweep: Sweep = Field(default_factory=Sweep)
     repetitions: int = Field(default=1, ge=1)
     scale: float | None = Field(default=None, gt=0, le=1)
     pcap: bool = False
-    ina: InaJob = Field(default_factory=InaJob)
-    luwu: LuwuJob = Field(default_factory=LuwuJob)
     timeouts: Timeouts = Field(default_factory=Timeouts)
 
     @field_validator("strategies")
     @classmethod
     def _unique(cls, value):
-        if len(set(value)) != len(value):
-            raise ValueError(f"{value}: each strategy once")
+        labels = [e.name for e in value]
+        if len(set(labels)) != len(labels):
+            raise ValueError(f"{labels}: each strategy once; give a second one a label: "
+                             "{strategy: NAME, label: OTHER, options: {...}}")
         return value
+
+
+# The switch jobs' sections (ina, luwu, ...) are those the registered strategies declare.
+Experiment = create_model(
+    "Experiment", __base__=ExperimentBase,
+    **{section: (registry.JobSpec, Field(default_factory=registry.JobSpec))
+       for section in registry.job_sections()})
+
+
+@dataclass
+class StrategyPlan:
+    """A strategy of the experiment, ready to run: its registration, its options as
+    worker flags, its switch job (as its controller reads it, plus ``switch``) and the
+    host of its service."""
+
+    label: str
+    info: registry.StrategyInfo
+    options: dict
+    job: dict | None = None
+    service_host: str | None = None
 
 
 @dataclass(frozen=True)
@@ -167,15 +214,15 @@ class ExperimentPlan:
     source: str
     topology: Topology
     workers: list[str]
-    server: str | None = None       # parameter-server host (strategy ps)
+    strategies: list[StrategyPlan]
     marks: dict = field(default_factory=dict)     # field path -> (line, column) in source
-    ina_job: dict | None = None     # strategy ina: the job, as controllers.ina reads it
-    luwu_job: dict | None = None    # strategy luwu: the job, as controllers.luwu reads it
-    optimizer: str | None = None    # strategy luwu: the optimizer node's host
 
     @property
     def scale(self) -> float:
         return self.topology.scale
+
+    def strategy(self, label: str) -> StrategyPlan:
+        return next(s for s in self.strategies if s.label == label)
 
     def variants(self) -> list[Variant]:
         axes = [(key, values) for key, values in (
@@ -211,17 +258,15 @@ def load_experiment(path: str | Path) -> ExperimentPlan:
         spec = Experiment.model_validate(data)
         topology = _topology(spec, path.resolve().parent)
         workers = _workers(spec, topology)
-        server = _server(spec, topology, workers)
-        ina_job = _ina_job(spec, topology, workers)
-        luwu_job, optimizer = _luwu_job(spec, topology, workers)
+        strategies = [_strategy_plan(spec, i, topology, workers)
+                      for i in range(len(spec.strategies))]
     except ValidationError as e:
         raise from_validation(e).located(str(path), marks) from None
     except TopologyError as e:
         if e.source:                   # located already, in the topology's own file
             raise
         raise e.located(str(path), marks) from None
-    return ExperimentPlan(spec, str(path), topology, workers, server, marks, ina_job,
-                          luwu_job, optimizer)
+    return ExperimentPlan(spec, str(path), topology, workers, strategies, marks)
 
 
 def _topology(spec: Experiment, base_dir: Path) -> Topology:
@@ -263,45 +308,43 @@ def _workers(spec: Experiment, topology: Topology) -> list[str]:
     return list(spec.workers)
 
 
-def _server(spec: Experiment, topology: Topology, workers: list[str]) -> str | None:
-    if "ps" not in spec.strategies:
-        return None
-    servers = [h.name for h in topology.hosts if h.role == "server" and h.name not in workers]
-    if not servers:
-        raise TopologyError([Issue(("strategies", spec.strategies.index("ps")),
-                                   "strategy ps needs a host of role server that is not a "
-                                   "worker; e.g. generator: {name: star, servers: 1}")])
-    return servers[0]
+def _strategy_plan(spec, index: int, topology: Topology, workers: list[str]) -> StrategyPlan:
+    entry = spec.strategies[index]
+    info = registry.get(entry.strategy)
+    at = ("strategies", index)
+    if spec.workload.mode not in info.modes:
+        raise TopologyError([Issue(at, f"strategy {info.name} has no {spec.workload.mode} "
+                                   f"mode; it runs in {' and '.join(info.modes)} mode")])
+    options = info.parse_options(entry.options).model_dump(exclude_unset=True)
+    job = host = None
+    if info.switch_job:
+        section = info.switch_job.section
+        job = _aggregation_job(info.name, section, getattr(spec, section), topology, workers)
+    if info.service:
+        host = _service_host(info, at, topology, workers, job)
+    return StrategyPlan(entry.name, info, options, job, host)
 
 
-def _ina_job(spec: Experiment, topology: Topology, workers: list[str]) -> dict | None:
-    """Worker ``rank`` of the job is the rank-th worker host, on its port of the switch."""
-    if "ina" not in spec.strategies:
-        return None
-    return _aggregation_job("ina", spec.ina, topology, workers)
-
-
-def _luwu_job(spec: Experiment, topology: Topology,
-              workers: list[str]) -> tuple[dict | None, str | None]:
-    """The ina-style job plus the optimizer node: the topology's first host of role
-    optimizer that is not a worker, linked to the job's switch."""
-    strategy = next((s for s in spec.strategies if s.startswith("luwu")), None)
-    if strategy is None:
-        return None, None
-    job = _aggregation_job(strategy, spec.luwu, topology, workers)
-    optimizers = [h for h in topology.hosts if h.role == "optimizer" and h.name not in workers]
-    at = ("strategies", spec.strategies.index(strategy))
-    if not optimizers:
-        raise TopologyError([Issue(at, f"strategy {strategy} needs a host of role optimizer that "
-                                   "is not a worker; e.g. generator: {name: star, "
-                                   "optimizers: 1}")])
-    host = optimizers[0]
-    if host.name not in _ports_on(topology, job["switch"]):
-        raise TopologyError([Issue(("luwu", "switch"), f"optimizer host {host.name} is not "
-                                   f"linked to {job['switch']}; link it to the switch the "
-                                   "workers are attached to")])
-    job["optimizer"] = {"ip": str(host.ip.ip)}
-    return job, host.name
+def _service_host(info, at: tuple, topology: Topology, workers: list[str],
+                  job: dict | None) -> str:
+    """The topology's first host of the service's role that is not a worker; when the
+    job names the service, it must be linked to the job's switch."""
+    role = info.service.role
+    hosts = [h for h in topology.hosts if h.role == role and h.name not in workers]
+    if not hosts:
+        raise TopologyError([Issue(at, f"strategy {info.name} needs a host of role {role} "
+                                   f"that is not a worker; e.g. generator: {{name: star, "
+                                   f"{role}s: 1}}")])
+    host = hosts[0]
+    key = info.service.job_key
+    if key and job is not None:
+        if host.name not in _ports_on(topology, job["switch"]):
+            raise TopologyError([Issue((info.switch_job.section, "switch"),
+                                       f"{role} host {host.name} is not linked to "
+                                       f"{job['switch']}; link it to the switch the workers "
+                                       "are attached to")])
+        job[key] = {"ip": str(host.ip.ip)}
+    return host.name
 
 
 def _ports_on(topology: Topology, switch: str) -> dict[str, int]:
@@ -315,24 +358,25 @@ def _ports_on(topology: Topology, switch: str) -> dict[str, int]:
     return port_of
 
 
-def _aggregation_job(strategy: str, job: InaJob, topology: Topology,
+def _aggregation_job(strategy: str, section: str, job: registry.JobSpec, topology: Topology,
                      workers: list[str]) -> dict:
+    """Worker ``rank`` of the job is the rank-th worker host, on its port of the switch."""
     switches = [s.name for s in topology.switches]
     name = job.switch
     if name is None:
         if len(switches) != 1:
-            raise TopologyError([Issue((strategy,), "the topology has several switches; name "
+            raise TopologyError([Issue((section,), "the topology has several switches; name "
                                        f"the one that aggregates in {strategy}: "
                                        "{switch: NAME}")])
         name = switches[0]
     elif name not in switches:
-        raise TopologyError([Issue((strategy, "switch"), f"{name!r} is not a switch of the "
+        raise TopologyError([Issue((section, "switch"), f"{name!r} is not a switch of the "
                                    f"topology; switches: {', '.join(switches)}")])
     port_of = _ports_on(topology, name)
     job_workers = []
     for rank, host_name in enumerate(workers):
         if host_name not in port_of:
-            raise TopologyError([Issue((strategy, "switch"), f"worker {host_name} is not "
+            raise TopologyError([Issue((section, "switch"), f"worker {host_name} is not "
                                        f"linked to {name}; strategy {strategy} aggregates on "
                                        "one switch that every worker is attached to")])
         host = topology.host(host_name)

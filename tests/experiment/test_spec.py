@@ -93,8 +93,8 @@ def test_errors_name_file_line_and_field(tmp_path):
           bandwidth: [100Gbit, 200Gbt]
         """)
     text = error_of(path)
-    assert (f"{path}:3:19: strategies[1]: Input should be 'ddp', 'zero3', 'ps', 'ina', "
-            "'luwu' or 'luwu-resident'") in text
+    assert (f"{path}:3:19: strategies[1]: unknown strategy 'zero4'; registered: ddp, ina, "
+            "luwu, luwu-resident, ps, zero3") in text
     assert f"{path}:5:24: sweep.bandwidth[1]: '200Gbt' is not a bit rate" in text
 
 
@@ -177,7 +177,8 @@ def test_parameter_server_needs_a_server_host(tmp_path):
         topology: {generator: {name: star, workers: 2, servers: 1}}
         strategies: [ddp, ps]
         """))
-    assert (plan.workers, plan.server) == (["w1", "w2"], "srv1")
+    assert plan.workers == ["w1", "w2"]
+    assert [(s.label, s.service_host) for s in plan.strategies] == [("ddp", None), ("ps", "srv1")]
 
 
 @pytest.mark.slow
@@ -205,13 +206,13 @@ def test_ina_job_lists_the_workers_in_rank_order_on_their_switch_ports(tmp_path)
         strategies: [ina, ddp]
         ina: {{aggregator: 10.0.255.9, job: 4, slots: 16}}
         """))
-    assert plan.ina_job == {
+    assert plan.strategy("ina").job == {
         "switch": "s1", "job_id": 4, "aggregator_ip": "10.0.255.9", "slot_count": 16,
         "workers": [{"worker_id": 0, "port": 3, "mac": "08:00:00:00:01:03", "ip": "10.0.1.3"},
                     {"worker_id": 1, "port": 1, "mac": "08:00:00:00:01:01", "ip": "10.0.1.1"}]}
     from testbed.experiment.runner import worker_args
-    assert worker_args(plan, "ina")["ina_aggregator"] == "10.0.255.9"
-    assert "ina_job" not in worker_args(plan, "ddp")
+    assert worker_args(plan, plan.strategy("ina"))["ina_aggregator"] == "10.0.255.9"
+    assert "ina_job" not in worker_args(plan, plan.strategy("ddp"))
 
 
 def test_ina_needs_one_switch_all_workers_hang_off(tmp_path):

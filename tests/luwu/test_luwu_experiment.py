@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 from hosts import shadow
+from hosts.luwu_layout import shadow_layout
 from hosts.optimizer_node import OptimizerNode, _parameters, main as optimizer_main
+from hosts.strategies import registry
 from testbed.experiment.runner import worker_args
 from testbed.experiment.spec import load_experiment
 from testbed.errors import TrainetError
@@ -39,19 +41,20 @@ def test_luwu_job_has_the_workers_in_rank_order_and_the_optimizer_host(tmp_path)
         strategies: [luwu, zero3]
         luwu: {{aggregator: 10.0.255.7, job: 3, slots: 16}}
         """))
-    assert plan.optimizer == "opt1"
-    assert plan.luwu_job == {
+    assert plan.strategy("luwu").service_host == "opt1"
+    assert plan.strategy("luwu").job == {
         "switch": "s1", "job_id": 3, "aggregator_ip": "10.0.255.7", "slot_count": 16,
         "workers": [{"worker_id": 0, "port": 2, "mac": "08:00:00:00:01:02", "ip": "10.0.1.2"},
                     {"worker_id": 1, "port": 1, "mac": "08:00:00:00:01:01", "ip": "10.0.1.1"}],
         "optimizer": {"ip": str(next(h.ip.ip for h in plan.topology.hosts
                                      if h.name == "opt1"))}}
     from controllers import luwu
-    job = luwu.job_from_dict({k: v for k, v in plan.luwu_job.items() if k != "switch"})
+    job = luwu.job_from_dict({k: v for k, v in plan.strategy("luwu").job.items()
+                              if k != "switch"})
     assert (job.job_id, job.exponent_job().job_id, job.optimizer.port) == (3, 4, None)
-    args = worker_args(plan, "luwu")
+    args = worker_args(plan, plan.strategy("luwu"))
     assert (args["ina_aggregator"], args["ina_job"], args["ina_slots"]) == ("10.0.255.7", 3, 16)
-    assert "ina_job" not in worker_args(plan, "zero3")
+    assert "ina_job" not in worker_args(plan, plan.strategy("zero3"))
 
 
 def test_luwu_needs_an_optimizer_host(tmp_path):
@@ -81,10 +84,10 @@ def total(m) -> float:
 
 def test_memory_per_worker_of_luwu_streamed_and_resident_against_zero3_and_ddp():
     p, world, layers = 175e9, 8, 96
-    luwu = shadow.nominal_memory("luwu", p, world, layers)
-    resident = shadow.nominal_memory("luwu-resident", p, world)
-    zero3 = shadow.nominal_memory("zero3", p, world)
-    ddp = shadow.nominal_memory("ddp", p, world)
+    luwu = registry.get("luwu").memory(p, world, layers)
+    resident = registry.get("luwu-resident").memory(p, world, None)
+    zero3 = registry.get("zero3").memory(p, world, None)
+    ddp = registry.get("ddp").memory(p, world, None)
     # streamed: three layers of parameters (two prefetched), two of gradients, no more
     assert (luwu.params_bytes, luwu.grads_bytes, luwu.optimizer_bytes) == \
         (round(6 * p / layers), round(4 * p / layers), 0)
@@ -96,14 +99,15 @@ def test_memory_per_worker_of_luwu_streamed_and_resident_against_zero3_and_ddp()
     assert total(resident) / total(zero3) == pytest.approx(2.25 / 2)
     assert total(ddp) == 16 * p
     with pytest.raises(TrainetError, match="give the model's layers"):
-        shadow.nominal_memory("luwu", p, world)
+        registry.get("luwu").memory(p, world, None)
 
 
 def test_luwu_volumes_streamed_and_resident():
     # streamed: gradients out once, each layer in twice but the last, pulled once for
     # its forward and backward; resident: the updated parameters in once
-    assert shadow.volume_bytes("luwu", 350e9, 8, 96) == (350e9, pytest.approx(350e9 * 191 / 96))
-    assert shadow.volume_bytes("luwu-resident", 350e9, 8) == (350e9, 350e9)
+    assert registry.get("luwu").volume_bytes(350e9, 8, 96) == \
+        (350e9, pytest.approx(350e9 * 191 / 96))
+    assert registry.get("luwu-resident").volume_bytes(350e9, 8) == (350e9, 350e9)
 
 
 def test_custom_models_get_the_layers_of_the_nearest_gpt3():
@@ -115,7 +119,7 @@ def test_custom_models_get_the_layers_of_the_nearest_gpt3():
 @pytest.mark.parametrize("params", ["streamed", "resident"])
 def test_shadow_optimizer_node_answers_every_chunk_of_the_workers_buffer(params):
     target = shadow.shadow_model("gpt-1.3b")
-    layout = shadow.luwu_layout(target, 1e-4, params == "streamed")
+    layout = shadow_layout(target, 1e-4, params == "streamed")
     elements = layout.chunks_per_step * ina.LANES        # 2.6 GB x 1e-4 in fp32 elements
     groups = 24 if params == "streamed" else 1
     assert elements * 4 >= 2.6e9 * 1e-4 and len(layout.buckets) == groups

@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from hosts import shadow
+from hosts.luwu_layout import shadow_layout
 from testbed.cli import main
 from testbed.experiment import results
 from testbed.experiment.spec import load_experiment
@@ -65,7 +66,7 @@ def test_luwu_against_zero3_and_ddp(tmp_path):
     for strategy in ("luwu", "luwu-resident"):
         node = json.loads((out / "runs" / "bandwidth-100Gbit" / strategy / "rep0" / "metrics"
                            / "optimizer.summary.json").read_text())
-        layout = shadow.luwu_layout(target, 1e-4, strategy == "luwu")
+        layout = shadow_layout(target, 1e-4, strategy == "luwu")
         assert node["chunks_applied"] == STEPS * layout.chunks_per_step
         assert node["steps"] == STEPS
         assert node["pulls_answered"] == (STEPS * layout.pull_chunks_per_step
@@ -78,7 +79,7 @@ def test_luwu_against_zero3_and_ddp(tmp_path):
     # three of the 24 layers pulled and two layers of gradients in flight, no optimizer
     # state: 10P/24 against ZeRO-3's 16P/N = 4P at N = 4, the <= 1/4 target
     p = 1.3e9
-    layer = shadow.luwu_layout(target, 1e-4, True).bucket_chunks(0) * 1024 / 1e-4
+    layer = shadow_layout(target, 1e-4, True).bucket_chunks(0) * 1024 / 1e-4
     assert layer == pytest.approx(2 * p / 24, rel=0.04)         # padded to whole chunks
     assert luwu["mem_optim_nominal_B"] == 0 and luwu["mem_optim_emulated_B"] == 0
     assert luwu["mem_params_nominal_B"] in (layer, 2 * layer, 3 * layer)

@@ -4,16 +4,17 @@ import pytest
 
 from hosts import worker
 from testbed.errors import TrainetError
-from testbed.experiment.launch import optimizer_command
+from hosts.strategies import registry
+from testbed.experiment.launch import service_command
 
 
 @pytest.mark.parametrize("strategy, params", [("luwu", "streamed"),
                                               ("luwu-resident", "resident")])
 def test_optimizer_node_gets_the_workers_model_and_job(tmp_path, strategy, params):
-    cmd = optimizer_command(strategy, 3, {"model": "gpt", "seed": 4, "lr": 0.003,
-                                          "steps": 7, "ina_job": 5, "batch": 8,
-                                          "ina_aggregator": "10.0.255.1"},
-                            "10.0.1.4", tmp_path, 60)
+    cmd = service_command(registry.get(strategy), 3,
+                          {"model": "gpt", "seed": 4, "lr": 0.003, "steps": 7, "ina_job": 5,
+                           "batch": 8, "ina_aggregator": "10.0.255.1"},
+                          "10.0.1.4", 20000, tmp_path, 60)
     assert cmd[:3] == [sys.executable, "-m", "hosts.optimizer_node"]
     flags = dict(zip(cmd[3::2], cmd[4::2]))
     assert flags == {"--job": "5", "--workers": "3", "--bind": "10.0.1.4", "--timeout": "60",

@@ -9,9 +9,29 @@ from datetime import timedelta
 import torch
 import torch.distributed as dist
 
+from hosts.models import SyntheticCorpus, build_model
 from hosts.strategies.comm import Comm
 
 _runs = iter(range(1 << 30))
+
+
+def single_process_losses(name: str, steps: int, lr: float, batch: int = 8,
+                          seed: int = 1) -> list[float]:
+    """Losses of one process training ``name`` with AdamW on ``batch`` sequences of the
+    corpus per step: what a data-parallel job's ranks must average to."""
+    torch.set_num_threads(1)
+    corpus = SyntheticCorpus(0)
+    model = build_model(name, seed)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr)
+    losses = []
+    for s in range(steps):
+        x, y = corpus.batch(s, 0, 1, batch, 32)
+        opt.zero_grad()
+        loss = model.loss(model(x), y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses
 
 
 def run_ranks(world: int, body, timeout_s: float = 20.0, gloo: bool = True) -> list:

@@ -9,6 +9,7 @@ import pytest
 import torch
 
 from hosts import shadow
+from hosts.strategies import registry
 from hosts.models import SyntheticCorpus, build_model
 from contextlib import nullcontext
 
@@ -132,7 +133,7 @@ def test_shadow_run_moves_the_co_scaled_volume(net, strategy, tmp_path):
         result = run_workers(net, WORKERS, strategy, {**args, **ina_args}, tmp_path,
                              timeout_s=60)
     assert result.ok, result.reason
-    nominal = shadow.volume_bytes(strategy, shadow.model_bytes(1.3e9), 3)[0]
+    nominal = registry.get(strategy).volume_bytes(shadow.model_bytes(1.3e9), 3)[0]
     compute = shadow.compute_time_s(1.3e9, 2048, shadow.device("a100"))
     for rows in result.metrics.values():
         for r in rows:

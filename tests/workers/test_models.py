@@ -2,6 +2,7 @@
 import torch
 
 from hosts.models import GPT, MLP, SyntheticCorpus, build_model
+from ranks import single_process_losses
 
 
 def test_corpus_is_reproducible_and_seed_dependent():
@@ -37,28 +38,12 @@ def test_same_seed_same_initial_parameters():
     assert isinstance(a, GPT) and isinstance(build_model("mlp", 7), MLP)
 
 
-def train(name: str, steps: int, lr: float) -> list[float]:
-    torch.set_num_threads(1)
-    corpus = SyntheticCorpus(0)
-    model = build_model(name, 1)
-    opt = torch.optim.AdamW(model.parameters(), lr=lr)
-    losses = []
-    for s in range(steps):
-        x, y = corpus.batch(s, 0, 1, 8, 32)
-        opt.zero_grad()
-        loss = model.loss(model(x), y)
-        loss.backward()
-        opt.step()
-        losses.append(loss.item())
-    return losses
-
-
 def test_mlp_loss_falls_on_the_corpus():
-    losses = train("mlp", 40, 1e-2)
+    losses = single_process_losses("mlp", 40, 1e-2)
     assert losses[0] > 5.0                    # about ln(256): nothing known yet
     assert sum(losses[-5:]) / 5 < losses[0] - 1.5
 
 
 def test_gpt_loss_falls_on_the_corpus():
-    losses = train("gpt", 25, 3e-3)
+    losses = single_process_losses("gpt", 25, 3e-3)
     assert sum(losses[-5:]) / 5 < losses[0] - 1.5

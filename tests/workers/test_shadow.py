@@ -3,6 +3,7 @@ co-scaled volume through the real collectives."""
 import pytest
 
 from hosts import shadow
+from hosts.strategies import registry
 from hosts.strategies.comm import Comm
 from ranks import run_ranks
 from testbed.errors import TrainetError
@@ -11,12 +12,17 @@ from testbed.errors import TrainetError
 def test_volumes_per_worker_follow_the_collectives():
     m = shadow.model_bytes(1.3e9)
     assert m == 2.6e9                                          # bf16
-    assert shadow.volume_bytes("ddp", m, 4) == (3.9e9, 3.9e9)          # 2 (N-1)/N M
-    assert shadow.volume_bytes("zero3", m, 4) == pytest.approx((5.85e9, 5.85e9))  # 3 (N-1)/N M
-    assert shadow.volume_bytes("ps", m, 4) == (2.6e9, 2.6e9)   # push M, pull M
-    assert shadow.volume_bytes("ina", m, 4) == (5.2e9, 5.2e9)   # int32 lanes, out and back
-    with pytest.raises(TrainetError, match="choose ddp, zero3, ps, ina, luwu or luwu-resident"):
-        shadow.volume_bytes("ring", m, 4)
+    def volume(name):
+        return registry.get(name).volume_bytes(m, 4)
+
+    assert volume("ddp") == (3.9e9, 3.9e9)                              # 2 (N-1)/N M
+    assert volume("zero3") == pytest.approx((5.85e9, 5.85e9))           # 3 (N-1)/N M
+    assert volume("ps") == (2.6e9, 2.6e9)                      # push M, pull M
+    assert volume("ina") == (5.2e9, 5.2e9)                     # int32 lanes, out and back
+    assert registry.get("ps").busiest_link_bytes(m, 4) == 4 * m          # the server's link
+    assert registry.get("ddp").busiest_link_bytes(m, 4) == 3.9e9
+    with pytest.raises(TrainetError, match="unknown strategy 'ring'; registered: ddp, "):
+        registry.get("ring")
 
 
 def test_compute_model():
@@ -42,11 +48,11 @@ def test_model_presets_and_custom_counts():
 
 
 def test_nominal_memory_per_worker():
-    ddp = shadow.nominal_memory("ddp", 1e9, 4)
-    zero3 = shadow.nominal_memory("zero3", 1e9, 4)
+    ddp = registry.get("ddp").memory(1e9, 4, None)
+    zero3 = registry.get("zero3").memory(1e9, 4, None)
     assert (ddp.params_bytes, ddp.grads_bytes, ddp.optimizer_bytes) == (2e9, 2e9, 12e9)
     assert (zero3.params_bytes, zero3.grads_bytes, zero3.optimizer_bytes) == (5e8, 5e8, 3e9)
-    assert shadow.nominal_memory("ps", 1e9, 4).optimizer_bytes == 0
+    assert registry.get("ps").memory(1e9, 4, None).optimizer_bytes == 0
 
 
 @pytest.mark.parametrize("strategy,factor", [("ddp", 2), ("zero3", 3)])
@@ -56,12 +62,16 @@ def test_shadow_step_moves_the_scaled_volume_and_sleeps_the_compute(strategy, fa
     dev = shadow.Device("slow", 6 * 2e7 * 2048 / 0.08, "a device computing a step in 80 ms")
 
     def body(comm: Comm):
-        s = shadow.SHADOWS[strategy](comm, target, dev, batch=1, scale=scale, mfu=1.0)
+        info = registry.get(strategy)
+        s = info.build("shadow", registry.Context(comm, info, info.parse_options({}),
+                                                  target=target, device=dev, batch=1,
+                                                  scale=scale, mfu=1.0))
         s.setup()
         return [s.step(None) for _ in range(2)][-1]
 
     for m in run_ranks(world, body):
-        nominal = shadow.volume_bytes(strategy, shadow.model_bytes(target.params), world)[0]
+        nominal = registry.get(strategy).volume_bytes(shadow.model_bytes(target.params),
+                                                      world)[0]
         assert m.logical_sent_bytes == pytest.approx(nominal * scale, rel=0.01)
         assert factor * 0.5 * 40e6 * scale == pytest.approx(m.logical_sent_bytes, rel=0.01)
         assert m.compute_s >= 0.08

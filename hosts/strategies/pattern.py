@@ -1,0 +1,74 @@
+"""What a strategy moves in one step: a list of collectives, each with its operation,
+its group, the route it takes and its payload.
+
+One description, several readers: the shadow workers' volumes, the nominal bytes in the
+reports, the link bound of ``trainet bench train``. ``nbytes`` is the payload of the
+collective as the algorithm sees it: the whole tensor for ring collectives (each rank
+then moves a fraction of it, below), what one worker sends or receives for pushes and
+pulls.
+
+Per worker and collective, for a group of N ranks:
+
+============== ======== ==================== =====================
+operation      route    sent                 received
+============== ======== ==================== =====================
+all-reduce     ring     2 (N-1)/N x nbytes   2 (N-1)/N x nbytes
+all-gather     ring     (N-1)/N x nbytes     (N-1)/N x nbytes
+reduce-scatter ring     (N-1)/N x nbytes     (N-1)/N x nbytes
+all-reduce     switch   nbytes               nbytes (the sum, multicast)
+push           any      nbytes               0
+pull           any      0                    nbytes
+============== ======== ==================== =====================
+
+A collective routed through a ``server`` (a host of its own) loads the server's link
+with N times what one worker sends or receives.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+OPERATIONS = ("all-reduce", "all-gather", "reduce-scatter", "push", "pull")
+ROUTES = ("ring", "switch", "server")
+
+
+@dataclass(frozen=True)
+class Collective:
+    op: str
+    nbytes: float
+    route: str = "ring"
+    group: str = "world"
+
+    def __post_init__(self):
+        if self.op not in OPERATIONS or self.route not in ROUTES:
+            raise ValueError(f"collective {self.op} via {self.route}: operations are "
+                             f"{', '.join(OPERATIONS)}, routes {', '.join(ROUTES)}")
+        if self.route == "ring" and self.op in ("push", "pull"):
+            raise ValueError(f"a {self.op} goes to a switch or a server, not around a ring")
+
+    def per_worker(self, world: int) -> tuple[float, float]:
+        """(sent, received) bytes of one worker in a group of ``world`` ranks."""
+        if self.op == "push":
+            return self.nbytes, 0.0
+        if self.op == "pull":
+            return 0.0, self.nbytes
+        if self.route != "ring":
+            return self.nbytes, self.nbytes
+        share = (world - 1) / world * self.nbytes
+        return (2 * share, 2 * share) if self.op == "all-reduce" else (share, share)
+
+
+def per_worker(pattern: list[Collective], world: int) -> tuple[float, float]:
+    """(sent, received) bytes of one worker in a step."""
+    sent = recv = 0.0
+    for c in pattern:
+        s, r = c.per_worker(world)
+        sent, recv = sent + s, recv + r
+    return sent, recv
+
+
+def busiest_link(pattern: list[Collective], world: int) -> float:
+    """Bytes per step, one direction, on the most loaded link: a worker's, or a
+    server's, which carries every worker's share of the collectives routed through it."""
+    sent, recv = per_worker(pattern, world)
+    served = per_worker([c for c in pattern if c.route == "server"], world)
+    return max(sent, recv, world * served[0], world * served[1])

@@ -1,0 +1,259 @@
+"""The one registry of training strategies: everything else asks it.
+
+Each strategy is one module of this package that ends with a :func:`register` call
+declaring, in one place, its name and description, its real and shadow implementations,
+its communication pattern per step (:mod:`hosts.strategies.pattern`), its memory per
+worker, the options it accepts and what it needs on the fabric besides its workers (a
+switch job, a service on a host of its own, a gloo process group). The worker, the
+shadow model, the experiment spec, the launcher, the runner and the comparison tables
+read these declarations; none of them names a strategy.
+
+Strategies outside this package register the same way: name their modules in
+``TRAINET_STRATEGY_MODULES`` (import paths, separated by ``:``), which the launched
+workers inherit.
+"""
+from __future__ import annotations
+
+import importlib
+import ipaddress
+import os
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Annotated, Callable
+
+from pydantic import BeforeValidator, Field, ValidationError
+
+from hosts.strategies.base import Memory
+from hosts.strategies.pattern import Collective, busiest_link, per_worker
+from testbed.errors import TrainetError
+from testbed.topology.base import Spec
+from testbed.units import parse_size
+
+MODULES_ENV = "TRAINET_STRATEGY_MODULES"
+
+Size = Annotated[int, BeforeValidator(parse_size)]
+
+
+class Options(Spec):
+    """The options a strategy accepts (none by default): a pydantic model whose fields
+    have defaults and a ``description``; experiment files and the worker's command line
+    give them by field name."""
+
+
+class JobSpec(Spec):
+    """An aggregation job on a switch, as an experiment file gives it: before each run
+    of a strategy that needs one, the runner sets it up on ``switch`` with the workers
+    in rank order and tears it down after, so every run starts from clean slots."""
+
+    switch: str | None = Field(default=None, description="default: the topology's only switch")
+    aggregator: ipaddress.IPv4Address = Field(default=ipaddress.IPv4Address("10.0.255.1"),
+                                              description="the switch's aggregator address")
+    job: int = Field(default=1, ge=0, le=255, description="job id")
+    slots: int = Field(default=32, ge=1, le=1024, description="aggregation slots")
+
+
+@dataclass(frozen=True)
+class SwitchJob:
+    """The strategy's workers talk to a job on a switch. ``section`` is the experiment
+    file's key for the job (strategies that share a program share it); ``controller`` is
+    the module that sets jobs up and tears them down (``setup``, ``teardown``,
+    ``job_from_dict``); ``program`` the P4 program the switch must run."""
+
+    section: str
+    controller: str
+    program: str
+
+
+@dataclass(frozen=True)
+class Service:
+    """A program the strategy needs on a host of role ``role`` besides the workers:
+    ``python -m MODULE`` with the options ``options(context)`` returns (see
+    :class:`ServiceContext`). With ``job_key`` the host must be linked to the switch of
+    the strategy's job, and the job names its address under that key; with
+    ``port_offset`` it listens on the launch's port plus that offset and the workers get
+    its ADDR:PORT as ``--service``."""
+
+    role: str
+    label: str
+    module: str
+    options: Callable[["ServiceContext"], dict]
+    job_key: str | None = None
+    port_offset: int | None = None
+
+
+@dataclass(frozen=True)
+class ServiceContext:
+    info: "StrategyInfo"
+    workers: int
+    worker_args: dict           # the workers' hosts.worker options ({"model": "gpt", ...})
+    address: str                # the service host's address
+    port: int | None            # where it listens (Service.port_offset)
+    out_dir: object             # the run's results directory
+    timeout_s: float
+
+
+@dataclass(frozen=True)
+class JobRef:
+    """The switch job a worker talks to."""
+
+    aggregator: str
+    job: int
+    slots: int
+
+
+@dataclass
+class Context:
+    """What a strategy is built from on one rank."""
+
+    comm: object
+    info: "StrategyInfo"
+    options: Options
+    lr: float = 1e-3
+    timeout_s: float = 30.0
+    job: JobRef | None = None           # strategies with a switch job
+    service: str | None = None          # ADDR:PORT of the strategy's service
+    target: object = None               # shadow mode: the ShadowModel a rank stands for
+    device: object = None               # shadow mode: the Device whose compute is modeled
+    batch: int = 8
+    scale: float = 1.0
+    mfu: float = 0.4
+
+
+@dataclass(frozen=True)
+class StrategyInfo:
+    """A strategy's declaration. ``pattern(model_bytes, world, layers)`` lists its
+    collectives per step and ``memory(params, world, layers)`` its training state per
+    worker, both for a target model in nominal bytes (``layers`` may be None; a
+    strategy that needs it says so). ``real(context)`` and ``shadow(context)`` build
+    the rank's :class:`~hosts.strategies.base.Strategy`."""
+
+    name: str
+    description: str
+    real: Callable[[Context], object] | None
+    shadow: Callable[[Context], object] | None
+    pattern: Callable[[float, int, int | None], list[Collective]]
+    memory: Callable[[float, int, int | None], Memory]
+    options: type[Options] = Options
+    gloo: bool = True
+    switch_job: SwitchJob | None = None
+    service: Service | None = None
+    modes: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self):
+        modes = tuple(m for m, f in (("real", self.real), ("shadow", self.shadow)) if f)
+        object.__setattr__(self, "modes", modes)
+
+    def parse_options(self, values: dict | None, where: str = "options") -> Options:
+        try:
+            return self.options.model_validate(values or {})
+        except ValidationError as err:
+            first = err.errors()[0]
+            at = ".".join(str(p) for p in first["loc"])
+            message = first["msg"].removeprefix("Value error, ")
+            if first["type"] == "unknown_field":
+                message = f"it takes no option {first['ctx']['field']!r}"
+            raise TrainetError(f"{where}: strategy {self.name}: "
+                               f"{at + ': ' if at else ''}{message}; its options: "
+                               f"{option_text(self) or 'none'}") from None
+
+    def build(self, mode: str, context: Context):
+        factory = self.real if mode == "real" else self.shadow
+        if factory is None:
+            raise TrainetError(f"strategy {self.name} has no {mode} mode; it runs in "
+                               f"{' and '.join(self.modes)} mode")
+        return factory(context)
+
+    def volume_bytes(self, model_bytes: float, world: int,
+                     layers: int | None = None) -> tuple[float, float]:
+        """(sent, received) nominal bytes per worker and step."""
+        return per_worker(self.pattern(model_bytes, world, layers), world)
+
+    def busiest_link_bytes(self, model_bytes: float, world: int,
+                           layers: int | None = None) -> float:
+        return busiest_link(self.pattern(model_bytes, world, layers), world)
+
+
+_REGISTRY: dict[str, StrategyInfo] = {}
+_loaded = False
+
+
+def register(info: StrategyInfo) -> StrategyInfo:
+    """Add a strategy; a second strategy of the same name is an error."""
+    old = _REGISTRY.get(info.name)
+    if old is not None and old is not info:
+        raise TrainetError(f"strategy {info.name!r} is registered twice; rename one")
+    _REGISTRY[info.name] = info
+    return info
+
+
+def _load() -> None:
+    """Import this package's strategy modules and those named in the environment."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    package = importlib.import_module("hosts.strategies")
+    for module in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"hosts.strategies.{module.name}")
+    for name in filter(None, os.environ.get(MODULES_ENV, "").split(":")):
+        try:
+            importlib.import_module(name)
+        except ImportError as err:
+            raise TrainetError(f"{MODULES_ENV}: cannot import strategy module {name!r}: "
+                               f"{err}; give importable module paths separated by ':'") from None
+
+
+def names() -> list[str]:
+    """The registered names, sorted (import order varies with who asked first)."""
+    _load()
+    return sorted(_REGISTRY)
+
+
+def strategies() -> list[StrategyInfo]:
+    return [_REGISTRY[name] for name in names()]
+
+
+def get(name: str) -> StrategyInfo:
+    _load()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise TrainetError(f"unknown strategy {name!r}; registered: "
+                           f"{', '.join(names())}") from None
+
+
+def job_sections() -> dict[str, str]:
+    """Experiment section -> the P4 program its switch jobs run."""
+    return {s.switch_job.section: s.switch_job.program for s in strategies() if s.switch_job}
+
+
+def option_text(info: StrategyInfo) -> str:
+    parts = []
+    for name, f in info.options.model_fields.items():
+        default = "" if f.default is None else f"={f.default}"
+        parts.append(f"{name}{default}" + (f" ({f.description})" if f.description else ""))
+    return ", ".join(parts)
+
+
+def needs_text(info: StrategyInfo) -> str:
+    needs = []
+    if info.switch_job:
+        needs.append(f"switch job ({info.switch_job.program}, section "
+                     f"{info.switch_job.section})")
+    if info.service:
+        needs.append(f"{info.service.label} on a host of role {info.service.role}")
+    if info.gloo:
+        needs.append("gloo between workers")
+    return ", ".join(needs)
+
+
+def print_table(args=None) -> int:
+    """``trainet strategies``: every registered strategy, its modes, options and needs."""
+    from rich.console import Console
+    console = Console(highlight=False)
+    for info in strategies():
+        console.print(f"[bold]{info.name}[/] ({' and '.join(info.modes)} mode)")
+        console.print(f"  {info.description}")
+        console.print(f"  options: {option_text(info) or 'none'}")
+        console.print(f"  needs: {needs_text(info) or 'workers only'}")
+    return 0
