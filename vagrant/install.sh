@@ -6,7 +6,7 @@
 # TRAINET_TORCH chooses the torch build:
 #   cpu    (default) CPU only: from PyTorch's CPU index when it answers within 5 s, else from
 #          pip's configured indexes; stops before installing if the plan holds CUDA packages
-#   cu130  (or cu126, cu128, ...) that CUDA build, from PyTorch's index of that name
+#   cu130  (or another CUDA index of PyTorch's) that CUDA build, from that index
 #   cuda   torch as pip's configured indexes give it (from PyPI on x86_64: CUDA, several GB)
 # TRAINET_TORCH_INDEX is where PyTorch's indexes live (default https://download.pytorch.org/whl).
 set -euo pipefail
@@ -90,7 +90,7 @@ else
       fi ;;
     cu*)
       answers "$index/$build/torch/" ||
-        die "TRAINET_TORCH=$build needs $index/$build, which did not answer: check the name (cu126, cu128, cu130) and the network"
+        die "TRAINET_TORCH=$build needs $index/$build, which did not answer: check the name against $index/ and the network"
       torch_from=(--extra-index-url "$index/$build")
       echo "[2/4] planning .venv: torch from $index/$build" ;;
     cuda) echo "[2/4] planning .venv: torch from pip's configured indexes, CUDA allowed" ;;
