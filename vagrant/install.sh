@@ -1,51 +1,135 @@
 #!/usr/bin/env bash
-# Install everything trainet needs on a Debian/Ubuntu machine, as root:
-# system packages (Mininet, iproute2, ethtool, tcpdump, iperf3) and the virtual
-# environment .venv (torch 2.13.0 CPU, P4Runtime protobufs, ...) with trainet in it.
-# Safe to run again: it skips what is already in place.
+# Install what trainet needs, as root, on Debian 12 or Ubuntu 24.04 (x86_64 or aarch64):
+# the system packages of vagrant/packages.txt and the virtual environment .venv (trainet,
+# its Python and test dependencies, torch 2.13.0). Safe to run again: it skips what is in place.
+#
+# TRAINET_TORCH chooses the torch build:
+#   cpu    (default) CPU only: from PyTorch's CPU index when it answers within 5 s, else from
+#          pip's configured indexes; stops before installing if the plan holds CUDA packages
+#   cu130  (or another CUDA index of PyTorch's) that CUDA build, from that index
+#   cuda   torch as pip's configured indexes give it (from PyPI on x86_64: CUDA, several GB)
+# TRAINET_TORCH_INDEX is where PyTorch's indexes live (default https://download.pytorch.org/whl).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ "$(id -u)" -ne 0 ]; then
-  echo "error: run as root (sudo $0): Mininet and network namespaces need it" >&2
-  exit 2
+TORCH=torch==2.13.0
+build=${TRAINET_TORCH:-cpu}
+index=${TRAINET_TORCH_INDEX:-https://download.pytorch.org/whl}
+PY=/usr/bin/python3   # Debian's: Mininet's Python package lives in its dist-packages
+PLAN_TOOLS=(ca-certificates python3 python3-venv python3-pip)   # what pip needs to plan
+
+die() { printf 'error: %s\n' "$*" >&2; exit 2; }
+
+missing_packages() {
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || echo "$p"
+  done
+}
+
+apt_install() {
+  DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null ||
+    die "apt-get could not install $*: check the network and /etc/apt/sources.list, then run again"
+}
+
+answers() {   # URL: does it answer within a few seconds (DNS included)?
+  timeout 10 "$PY" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=5)' \
+    "$1" >/dev/null 2>&1
+}
+
+pip_install() {   # the same requirements for the plan and the install
+  .venv/bin/pip install --disable-pip-version-check "${torch_from[@]}" "$TORCH" -e ".[test]" "$@"
+}
+
+echo "[1/4] checking this machine"
+[ "$(id -u)" -eq 0 ] ||
+  die "run as root, or run \`make setup\` (it uses sudo): Mininet and network namespaces need root"
+. /etc/os-release
+case "${ID:-}-${VERSION_ID:-}" in
+  debian-12 | ubuntu-24.04) ;;
+  *) die "${PRETTY_NAME:-this system} is not supported: use Debian 12 or Ubuntu 24.04 (or the VM of vagrant/Vagrantfile)" ;;
+esac
+case "$(uname -m)" in
+  x86_64 | aarch64) ;;
+  *) die "the $(uname -m) architecture is not supported: use an x86_64 or aarch64 machine" ;;
+esac
+if [ -x "$PY" ] && ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  die "$PY is $("$PY" -V 2>&1), trainet needs Python 3.11 or newer: restore the distribution's python3"
+fi
+case "$build" in
+  cpu | cuda | cu[0-9]*) ;;
+  *) die "TRAINET_TORCH=$build is not a torch build: use cpu (the default), cuda, or an index name such as cu130" ;;
+esac
+mapfile -t PACKAGES < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' vagrant/packages.txt)
+
+# The venv is planned before the other system packages are installed, so a machine that
+# cannot get the torch it asked for is told so before anything but pip is installed.
+want="$build $(sha256sum pyproject.toml | cut -c1-16)"
+venv=kept   # kept | new | changing | ok: what to undo when the script stops early
+trap '[ "$venv" = new ] || [ "$venv" = changing ] && rm -rf .venv &&
+      echo "removed the unfinished .venv; a run after the fix starts it again" >&2' EXIT
+if [ -x .venv/bin/python ] && [ "$(cat .venv/.installed 2>/dev/null)" = "$want" ]; then
+  echo "[2/4] .venv is up to date (torch: $build)"
+  venv=ok
+else
+  missing=$(missing_packages "${PLAN_TOOLS[@]}")
+  if [ -n "$missing" ]; then
+    echo "[2/4] installing what pip needs to plan: $(echo $missing)"
+    apt_install --no-install-recommends $missing
+  fi
+  torch_from=()
+  answered=no
+  case "$build" in
+    cpu)
+      if answers "$index/cpu/torch/"; then
+        answered=yes
+        torch_from=(--extra-index-url "$index/cpu")
+        echo "[2/4] planning .venv: torch from PyTorch's CPU index $index/cpu"
+      else
+        echo "[2/4] planning .venv: $index/cpu did not answer, torch from pip's configured indexes"
+      fi ;;
+    cu*)
+      answers "$index/$build/torch/" ||
+        die "TRAINET_TORCH=$build needs $index/$build, which did not answer: check the name against $index/ and the network"
+      torch_from=(--extra-index-url "$index/$build")
+      echo "[2/4] planning .venv: torch from $index/$build" ;;
+    cuda) echo "[2/4] planning .venv: torch from pip's configured indexes, CUDA allowed" ;;
+  esac
+  # A venv made for another torch build, or left unfinished, is made again from scratch.
+  [ "$(cut -d' ' -f1 .venv/.installed 2>/dev/null)" = "$build" ] || rm -rf .venv
+  if [ ! -x .venv/bin/python ]; then
+    venv=new
+    "$PY" -m venv --system-site-packages .venv
+  fi
+  pip_install --dry-run --quiet --report .venv/plan.json ||
+    die "pip could not plan the install (its message is above): check the network and pip's configuration (pip config list), then run again"
+  .venv/bin/python vagrant/plan_check.py .venv/plan.json "$build" "$index/cpu" "$answered" ||
+    exit 2
 fi
 
-# With recommends: Mininet then brings the Open vSwitch tools its cleanup calls.
-APT_PACKAGES="python3 python3-venv python3-pip mininet iproute2 ethtool tcpdump iperf3 iputils-ping procps tshark"
-missing=""
-for p in $APT_PACKAGES; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
-done
+missing=$(missing_packages "${PACKAGES[@]}")
 if [ -n "$missing" ]; then
-  echo "[1/3] installing system packages:$missing"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq $missing >/dev/null
+  echo "[3/4] installing system packages: $(echo $missing)"
+  apt_install $missing   # with recommends: Mininet then brings the Open vSwitch tools it calls
 else
-  echo "[1/3] system packages present"
+  echo "[3/4] system packages present"
 fi
 
-# Mininet's Python package comes from Debian and lives in the system interpreter's
-# dist-packages, so the venv is made from /usr/bin/python3 with system site packages.
-PY=/usr/bin/python3
-stamp=.venv/.installed
-want="$(sha256sum pyproject.toml | cut -c1-16)"
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
-  echo "[2/3] virtual environment .venv up to date"
+if [ "$venv" != ok ]; then
+  echo "[4/4] installing .venv as planned"
+  venv=changing
+  pip_install --quiet ||
+    die "pip stopped while installing (its message is above): check the network and disk space, then run again"
+  echo "$want" > .venv/.installed
+  venv=ok
 else
-  echo "[2/3] creating .venv (torch 2.13.0 CPU and the other Python dependencies)"
-  [ -x .venv/bin/python ] || "$PY" -m venv --system-site-packages .venv
-  .venv/bin/pip install -q --disable-pip-version-check --upgrade pip
-  # torch first and pinned: an unpinned request would pull the multi-GB CUDA build.
-  .venv/bin/pip install -q --disable-pip-version-check torch==2.13.0
-  .venv/bin/pip install -q --disable-pip-version-check -e ".[test]"
-  echo "$want" > "$stamp"
+  echo "[4/4] checking .venv"
 fi
-
-echo "[3/3] checking the installation"
-.venv/bin/python - <<'PY'
+torch=$(.venv/bin/python - <<'PY'
 import p4.v1.p4runtime_pb2, p4.config.v1.p4info_pb2  # protobuf 3.x bindings must load
-import grpc, lark, pydantic, scapy, torch, yaml, mininet.net
-print(f"  torch {torch.__version__}, grpc {grpc.__version__}, pydantic {pydantic.__version__}: ok")
+import grpc, lark, mininet.net, pydantic, scapy, torch, yaml
+import p4runtime_sh.shell                               # the tests' P4Runtime client
+print(torch.__version__, f"(CUDA {torch.version.cuda})" if torch.version.cuda else "(CPU only)")
 PY
+) || die "trainet's modules do not load in .venv (the error is above): remove it (rm -rf .venv) and run again"
+echo "ready: .venv takes $(du -sh .venv | cut -f1) on disk, torch $torch"

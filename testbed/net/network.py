@@ -18,6 +18,7 @@ from testbed.errors import TrainetError
 from testbed.net import shaping
 from testbed.net.cleanup import (RunState, existing_interfaces, remove_run,
                                   wait_interfaces_gone)
+from testbed.net.limits import raise_limits
 from testbed.net.nodes import Bmv2Switch, P4Host, SoftwareP4Switch
 from testbed.net.plan import NetPlan
 from testbed.net.probe import Capabilities, probe
@@ -115,6 +116,7 @@ class Network:
 
     def _build(self) -> None:
         setLogLevel("warning")
+        raise_limits(self.log)   # one plain line, not Mininet's warning, where limits stay
         self.net = Mininet(topo=None, build=False, controller=None, host=P4Host,
                            link=Link, autoSetMacs=False, autoStaticArp=False, waitConnected=False)
         is_switch = {s.name for s in self.plan.switches}

@@ -41,6 +41,9 @@ def _packets():
 
 
 def _tshark(capture: Path, fields: list[str], home: Path, *extra: str) -> list[list[str]]:
+    if shutil.which("tshark") is None:
+        pytest.fail("tshark is not installed, and the tests need it: run `make setup` "
+                    "(it installs vagrant/packages.txt)")
     cmd = ["tshark", "-X", f"lua_script:{LUA}", "-r", str(capture), *extra, "-T", "fields",
            "-E", "separator=/t", "-E", "occurrence=f"] + [a for f in fields for a in ("-e", f)]
     env = {**os.environ, "HOME": str(home)}
@@ -56,8 +59,6 @@ def _tshark(capture: Path, fields: list[str], home: Path, *extra: str) -> list[l
     return [line.split("\t") for line in done.stdout.splitlines()]
 
 
-@pytest.mark.skipif(shutil.which("tshark") is None,
-                    reason="tshark not installed (vagrant/install.sh installs it)")
 def test_tshark_decodes_every_field_like_scapy(tmp_path):
     pkts = _packets()
     short = (Ether() / IP(src="10.0.0.1", dst="10.0.255.1")
@@ -93,8 +94,6 @@ def test_tshark_decodes_every_field_like_scapy(tmp_path):
     assert f"INA packets are {ina.PAYLOAD_BYTES} bytes" in malformed["_ws.expert.message"]
 
 
-@pytest.mark.skipif(shutil.which("tshark") is None,
-                    reason="tshark not installed (vagrant/install.sh installs it)")
 def test_display_filter_selects_retransmissions(tmp_path):
     capture = tmp_path / "ina.pcap"
     wrpcap(str(capture), _packets())

@@ -1,11 +1,10 @@
 """p4runtime-shell, the P4 community's interactive P4Runtime client, programs our server.
 
-p4runtime-shell lives in its own virtual environment (it pulls IPython and pins its own
-gRPC/protobuf): ``$TRAINET_P4RTSH_VENV``, or ``.venv/cache/p4runtime-shell`` in the
-repository, created here on first use. Verified with p4runtime-shell 0.0.6, p4runtime
-1.4.1, protobuf 3.20.3, grpcio 1.85.1.
+p4runtime-shell is a test dependency (pyproject.toml, ``.[test]``), installed in .venv by
+vagrant/install.sh; the test needs no network. It runs the client in a child process, as a
+user would run the shell.
 """
-import os
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +19,6 @@ from testbed.switch.p4runtime import P4RuntimeServer
 
 REPO = Path(__file__).resolve().parents[2]
 BASIC = REPO / "p4" / "basic.p4"
-SHELL_VERSION = "0.0.6"
 
 SCRIPT = r'''
 import faulthandler
@@ -48,20 +46,11 @@ finally:
 '''
 
 
-def _shell_python() -> Path:
-    venv = Path(os.environ.get("TRAINET_P4RTSH_VENV", REPO / ".venv" / "cache" / "p4runtime-shell"))
-    python = venv / "bin" / "python"
-    check = [str(python), "-c", "import p4runtime_sh.shell"]
-    if python.exists() and subprocess.run(check, capture_output=True).returncode == 0:
-        return python
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    pip = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                          f"p4runtime-shell=={SHELL_VERSION}"], capture_output=True, text=True)
-    if pip.returncode != 0:
-        if "Could not find a version" in pip.stderr or "connection" in pip.stderr.lower():
-            pytest.skip(f"PyPI is unreachable, cannot install p4runtime-shell: {pip.stderr[-300:]}")
-        raise AssertionError(f"installing p4runtime-shell failed:\n{pip.stderr}")
-    return python
+def _shell_python() -> str:
+    if importlib.util.find_spec("p4runtime_sh") is None:
+        pytest.fail("p4runtime-shell is not installed, and it is a test dependency: run "
+                    "`make setup`, or `pip install -e '.[test]'` in this environment")
+    return sys.executable
 
 
 @pytest.mark.slow
@@ -72,7 +61,7 @@ def test_p4runtime_shell_sets_the_pipeline_and_writes_entries(tmp_path):
     device = PipelineDevice(device_id=1)
     server = P4RuntimeServer(device, "127.0.0.1:0").start()
     try:
-        run = subprocess.run([str(python), "-c", SCRIPT, f"127.0.0.1:{server.port}",
+        run = subprocess.run([python, "-c", SCRIPT, f"127.0.0.1:{server.port}",
                               str(p4info_path), str(BASIC)],
                              capture_output=True, text=True, timeout=120)
     finally:
