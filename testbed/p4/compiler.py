@@ -27,6 +27,7 @@ from testbed.p4.gen_expr import ExprGen, Scope, _ident, _is_composite, _mask, fn
 from testbed.p4.gen_externs import ExternGen
 from testbed.p4.gen_packet import PacketGen
 from testbed.p4.hoist import hoistable
+from testbed.p4.scratch_locals import scratch_locals
 from testbed.p4.tables import ActionInfo, TableState
 
 
@@ -356,7 +357,7 @@ class Compiler(ExprGen, PacketGen, ExternGen):
                 s.sm = pn
         actions = dict(self.p.actions)
         actions.update(ctl.actions)
-        scratch = self._scratch_locals(ctl, actions)
+        scratch = scratch_locals(ctl, actions)
         s.locals_attr = {st.name for st in ctl.locals
                          if isinstance(st, ir.VarDecl) and st.name not in scratch}
         s.ctl_params = ", ".join(pnames + ["L"])
@@ -385,23 +386,6 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         self.block(ctl.body.stmts, s, 2)
         self.emit(1, "except _Exit:")
         self.emit(2, "pass")
-
-    def _scratch_locals(self, ctl: ir.Control, actions: dict) -> set:
-        """Control-level variables that can be plain locals of each action: used only in
-        actions that call no other action, and written before being read in each of them
-        (so no value flows between invocations). The others live in the per-invocation
-        ``L`` object."""
-        names = {st.name for st in ctl.locals if isinstance(st, ir.VarDecl)}
-        outside = [ctl.body] + list(ctl.tables.values()) + [
-            st for st in ctl.locals if isinstance(st, ir.VarDecl) and st.init is not None]
-        names = {n for n in names if not any(_mentions(x, n) for x in outside)}
-        for act in actions.values():
-            calls_actions = _calls_action(act.body)
-            for n in list(names):
-                if _mentions(act.body, n) and (calls_actions
-                                              or not _written_first(act.body.stmts, n)):
-                    names.discard(n)
-        return names
 
     def bind_table_actions(self, ctl, t: ir.Table, actions: dict, s: Scope) -> dict:
         """Action name -> function a table calls with its action data. An action whose
@@ -679,47 +663,6 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         self.out.source = src
         self.out.errors = list(self.errors)
         return self.out
-
-
-def _mentions(node, name: str) -> bool:
-    """Whether an IR subtree references the variable ``name``."""
-    if isinstance(node, ir.Var):
-        return node.name == name
-    if isinstance(node, list):
-        return any(_mentions(x, name) for x in node)
-    if isinstance(node, dict):
-        return any(_mentions(x, name) for x in node.values())
-    if hasattr(node, "__dataclass_fields__") and not isinstance(node, ir.Type):
-        return any(_mentions(getattr(node, f), name) for f in node.__dataclass_fields__)
-    return False
-
-
-def _calls_action(node) -> bool:
-    if isinstance(node, ir.Call) and node.kind == "action":
-        return True
-    if isinstance(node, list):
-        return any(_calls_action(x) for x in node)
-    if hasattr(node, "__dataclass_fields__") and not isinstance(node, ir.Type):
-        return any(_calls_action(getattr(node, f)) for f in node.__dataclass_fields__)
-    return False
-
-
-def _written_first(stmts: list, name: str) -> bool:
-    """Whether the first top-level statement mentioning ``name`` assigns it without
-    reading it (an assignment, or a register read into it)."""
-    for st in stmts:
-        if not _mentions(st, name):
-            continue
-        if isinstance(st, ir.Assign):
-            return (isinstance(st.lhs, ir.Var) and st.lhs.name == name
-                    and not _mentions(st.rhs, name))
-        if isinstance(st, ir.CallStmt) and st.call.kind == "extern_method" \
-                and st.call.extern == "register" and st.call.method == "read":
-            target, index = st.call.args
-            return (isinstance(target, ir.Var) and target.name == name
-                    and not _mentions(index, name))
-        return False
-    return True
 
 
 def _runtime_namespace(clock) -> dict:
