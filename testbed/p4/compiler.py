@@ -21,14 +21,13 @@ import logging
 import time
 
 from testbed.errors import P4Error
-from testbed.p4 import entries as E
 from testbed.p4 import externs, ir, runtime
 from testbed.p4.gen_expr import ExprGen, Scope, _ident, _is_composite, _mask, fname, width_of
 from testbed.p4.gen_externs import ExternGen
 from testbed.p4.gen_packet import PacketGen
 from testbed.p4.hoist import hoistable
 from testbed.p4.scratch_locals import scratch_locals
-from testbed.p4.tables import ActionInfo, TableState
+from testbed.p4.table_setup import table_state
 
 
 class Compiled:
@@ -346,9 +345,6 @@ class Compiler(ExprGen, PacketGen, ExternGen):
             return f"({code} & {_mask(t.width)})"
         return code
 
-    def _key_width(self, k: ir.Key) -> int:
-        return width_of(k.expr.type)
-
     def gen_control(self, ctl: ir.Control, role: str) -> None:
         s = Scope(ctl)
         pnames = [self.x_Var(ir.Var(p.type, p.loc, p.name), s) for p in ctl.params]
@@ -366,7 +362,7 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         for name, act in actions.items():
             self.gen_action(ctl, act, s)
         for name, t in ctl.tables.items():
-            self.setup_table(ctl, t, actions)
+            self.setup_table(t, actions)
             self.table_fns[name] = self.bind_table_actions(ctl, t, actions, s)
             fn = self.table_fn(name)
             self.emit(0, f"def {fn}({s.ctl_params}):")
@@ -462,85 +458,14 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         if s.outs:
             self.s_Return(ir.Return(fn.loc), s, 1)
 
-    def setup_table(self, ctl, t: ir.Table, actions: dict) -> None:
-        infos = {}
-        for ref in t.actions:
-            act = actions[ref.action]
-            data = [(p.name, width_of(p.type)) for p in act.params if p.direction == ""]
-            infos[ref.action] = ActionInfo(
-                ref.action, None, data,
-                table_only=ir.annotation(ref.annotations, "tableonly") is not None,
-                default_only=ir.annotation(ref.annotations, "defaultonly") is not None)
-        if t.default_action.action not in infos:
-            act = actions[t.default_action.action]
-            data = [(p.name, width_of(p.type)) for p in act.params if p.direction == ""]
-            infos[t.default_action.action] = ActionInfo(t.default_action.action, None, data,
-                                                        False, True)
-        if t.implementation is not None:
-            raise P4Error(f"table {t.name} uses {t.implementation} as its implementation "
-                          "(action profile/selector); this target runs direct tables only: "
-                          "remove the implementation property", t.loc)
-        keys = [(k.match_kind, self._key_width(k)) for k in t.keys]
-        for k in t.keys:
-            if k.match_kind not in ("exact", "lpm", "ternary", "range", "optional"):
-                self.fail(f"match kind {k.match_kind}", k.loc)
-        default = self._action_call(t.default_action, actions)
-        state = TableState(t.name, keys, infos, t.size, default, t.default_const,
-                           t.entries_const and bool(t.entries), t.meters is not None,
-                           self.clock)
-        n = len(t.entries)
-        for i, ent in enumerate(t.entries):
-            match = tuple(self._entry_match(ks, kind, w) for ks, (kind, w) in zip(ent.keys, keys))
-            if not state.needs_priority:
-                prio = 0
-            elif ent.priority is not None:
-                prio = ent.priority if t.largest_priority_wins else (1 << 24) - ent.priority
-            else:
-                prio = n - i
-            call = self._action_call(ent.action, actions)
-            try:
-                state.insert(E.TableEntry(t.name, match, call, prio), const=True)
-            except E.ControlPlaneError as e:
-                raise P4Error(f"bad entry in table {t.name}: {e.message}", ent.loc)
+    def setup_table(self, t: ir.Table, actions: dict) -> None:
+        state = table_state(t, actions, self.clock)
         self.out.tables[t.name] = state
         self.globals[self.pyname("T", t.name)] = state
         if t.counters:
             self.out.direct_counters[t.counters] = t.name
         if t.meters:
             self.out.direct_meters[t.meters] = t.name
-
-    def _action_call(self, ref: ir.ActionRef, actions: dict) -> E.ActionCall:
-        act = actions[ref.action]
-        data = [p for p in act.params if p.direction == ""]
-        bound = len(act.params) - len(data)
-        params = {}
-        for p, a in zip(data, ref.args[bound:]):
-            if not isinstance(a, ir.Const):
-                raise P4Error(f"action argument of {ref.action} must be a constant", ref.loc)
-            params[p.name] = a.value & _mask(width_of(p.type))
-        return E.ActionCall(ref.action, params)
-
-    def _entry_match(self, ks, kind: str, w: int):
-        full = _mask(w)
-        if isinstance(ks, (ir.Default, ir.DontCare)):
-            return None
-
-        def val(e):
-            if not isinstance(e, ir.Const):
-                raise P4Error("table entry keys must be constants", e.loc)
-            return e.value & full
-
-        if isinstance(ks, ir.Mask):
-            v, m = val(ks.value), val(ks.mask)
-            if kind == "lpm":
-                plen = bin(m).count("1")
-                return E.Lpm(v & m, plen)
-            return E.Ternary(v & m, m)
-        if isinstance(ks, ir.Range):
-            return E.Range(val(ks.lo), val(ks.hi))
-        v = val(ks)
-        return {"exact": E.Exact(v), "lpm": E.Lpm(v, w), "ternary": E.Ternary(v, full),
-                "optional": E.Optional_(v), "range": E.Range(v, v)}[kind]
 
     def setup_instances(self) -> None:
         for blk in list(self.p.controls.values()) + list(self.p.parsers.values()):
