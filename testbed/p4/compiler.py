@@ -47,7 +47,17 @@ class Compiled:
 
 
 class Compiler(ExprGen, PacketGen, ExternGen):
-    """Generates the Python module of one program: types, controls, tables, driver."""
+    """Generates the Python module of one program, then loads it.
+
+    ``generate`` walks the IR once, in the module's order: extern instances, functions,
+    the four controls (each with its actions, tables and apply block), parser, deparser
+    and the entry points; a header/struct type gets its class when code first needs it.
+    Expressions (``gen_expr``), packet I/O (``gen_packet``) and extern calls
+    (``gen_externs``) are mixins, not passes: they are parts of this one walk that call
+    one another and share its names, classes and output lines. What the walk only asks
+    of the IR is answered by functions of the IR: ``hoist``, ``scratch_locals`` and
+    ``table_setup``. ``load`` execs the source and binds the tables to its functions.
+    """
 
     def __init__(self, program: ir.Program, trace: bool, clock=time.monotonic):
         self.p = program
@@ -62,6 +72,7 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         self.table_fns = {}         # table -> {action: python name of what it calls}
         self.cur_ind = 1            # indentation of the statement being generated
         self.globals = {}
+        self.class_src = []         # source of the header/struct classes, in order of use
 
     def emit(self, indent: int, line: str) -> None:
         self.lines.append("    " * indent + line)
@@ -552,19 +563,18 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         lines.append("    return [(_port, _data)]")
         self.lines += lines
 
-    def compile(self) -> Compiled:
+    def generate(self) -> str:
+        """The Python source of the program."""
         p = self.p
         if p.arch != "v1model":
             raise P4Error(f"architecture {p.arch!r}: this target runs v1model programs "
                           "(V1Switch)")
-        self.class_src = []
         self.setup_instances()
         for fn in p.functions.values():
             self.gen_function(fn)
         blocks = p.blocks
         for role in ("verify_checksum", "ingress", "egress", "compute_checksum"):
             self.gen_control(p.controls[blocks[role]], role)
-        self.cur_parser = blocks["parser"]
         self.gen_parser(p.parsers[blocks["parser"]])
         self.gen_deparser(p.controls[blocks["deparser"]])
         ingress = p.controls[blocks["ingress"]]
@@ -573,7 +583,11 @@ class Compiler(ExprGen, PacketGen, ExternGen):
             self.emit(0, f"{fn} = {self.cls(t)}")
         self.gen_unicast(hdr_t, meta_t, sm_t)
         self.field_lists()
-        src = "\n\n".join(self.class_src) + "\n\n" + "\n".join(self.lines) + "\n"
+        return "\n\n".join(self.class_src) + "\n\n" + "\n".join(self.lines) + "\n"
+
+    def load(self, src: str) -> Compiled:
+        """Exec the generated source with the run-time objects as its globals."""
+        p = self.p
         ns = _runtime_namespace(self.clock)
         ns.update(self.globals)
         ns["VS"] = self.out.value_sets
@@ -609,4 +623,5 @@ def _runtime_namespace(clock) -> dict:
 
 def compile_program(program: ir.Program, trace: bool = False,
                     clock=time.monotonic) -> Compiled:
-    return Compiler(program, trace, clock).compile()
+    compiler = Compiler(program, trace, clock)
+    return compiler.load(compiler.generate())
