@@ -54,9 +54,10 @@ class Compiler(ExprGen, PacketGen, ExternGen):
     and the entry points; a header/struct type gets its class when code first needs it.
     Expressions (``gen_expr``), packet I/O (``gen_packet``) and extern calls
     (``gen_externs``) are mixins, not passes: they are parts of this one walk that call
-    one another and share its names, classes and output lines. What the walk only asks
-    of the IR is answered by functions of the IR: ``hoist``, ``scratch_locals`` and
-    ``table_setup``. ``load`` execs the source and binds the tables to its functions.
+    one another and share its names, classes and output lines. What depends on the IR
+    alone is computed outside the walk: what an action can keep in Python locals
+    (``hoist``, ``scratch_locals``) and each table's run-time state (``table_setup``).
+    ``load`` execs the source and binds the tables to its functions.
     """
 
     def __init__(self, program: ir.Program, trace: bool, clock=time.monotonic):
