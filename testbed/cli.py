@@ -136,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = bench.add_parser("p4", help="pipeline-only packets/s of the P4 target")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--packets", type=int, default=50_000, help="packets per measurement")
-    p.set_defaults(handler="testbed.p4.bench:main")
+    p.set_defaults(handler="testbed.p4_bench:main")
     p = bench.add_parser("switch", help="forwarding packets/s and Gb/s of the software switch "
                          "between network namespaces, against a Linux bridge")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")

@@ -21,13 +21,13 @@ import logging
 import time
 
 from testbed.errors import P4Error
-from testbed.p4 import entries as E
 from testbed.p4 import externs, ir, runtime
 from testbed.p4.gen_expr import ExprGen, Scope, _ident, _is_composite, _mask, fname, width_of
 from testbed.p4.gen_externs import ExternGen
 from testbed.p4.gen_packet import PacketGen
 from testbed.p4.hoist import hoistable
-from testbed.p4.tables import ActionInfo, TableState
+from testbed.p4.scratch_locals import scratch_locals
+from testbed.p4.table_setup import table_state
 
 
 class Compiled:
@@ -47,7 +47,18 @@ class Compiled:
 
 
 class Compiler(ExprGen, PacketGen, ExternGen):
-    """Generates the Python module of one program: types, controls, tables, driver."""
+    """Generates the Python module of one program, then loads it.
+
+    ``generate`` walks the IR once, in the module's order: extern instances, functions,
+    the four controls (each with its actions, tables and apply block), parser, deparser
+    and the entry points; a header/struct type gets its class when code first needs it.
+    Expressions (``gen_expr``), packet I/O (``gen_packet``) and extern calls
+    (``gen_externs``) are mixins, not passes: they are parts of this one walk that call
+    one another and share its names, classes and output lines. What depends on the IR
+    alone is computed outside the walk: what an action can keep in Python locals
+    (``hoist``, ``scratch_locals``) and each table's run-time state (``table_setup``).
+    ``load`` execs the source and binds the tables to its functions.
+    """
 
     def __init__(self, program: ir.Program, trace: bool, clock=time.monotonic):
         self.p = program
@@ -62,6 +73,7 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         self.table_fns = {}         # table -> {action: python name of what it calls}
         self.cur_ind = 1            # indentation of the statement being generated
         self.globals = {}
+        self.class_src = []         # source of the header/struct classes, in order of use
 
     def emit(self, indent: int, line: str) -> None:
         self.lines.append("    " * indent + line)
@@ -345,9 +357,6 @@ class Compiler(ExprGen, PacketGen, ExternGen):
             return f"({code} & {_mask(t.width)})"
         return code
 
-    def _key_width(self, k: ir.Key) -> int:
-        return width_of(k.expr.type)
-
     def gen_control(self, ctl: ir.Control, role: str) -> None:
         s = Scope(ctl)
         pnames = [self.x_Var(ir.Var(p.type, p.loc, p.name), s) for p in ctl.params]
@@ -356,7 +365,7 @@ class Compiler(ExprGen, PacketGen, ExternGen):
                 s.sm = pn
         actions = dict(self.p.actions)
         actions.update(ctl.actions)
-        scratch = self._scratch_locals(ctl, actions)
+        scratch = scratch_locals(ctl, actions)
         s.locals_attr = {st.name for st in ctl.locals
                          if isinstance(st, ir.VarDecl) and st.name not in scratch}
         s.ctl_params = ", ".join(pnames + ["L"])
@@ -365,7 +374,7 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         for name, act in actions.items():
             self.gen_action(ctl, act, s)
         for name, t in ctl.tables.items():
-            self.setup_table(ctl, t, actions)
+            self.setup_table(t, actions)
             self.table_fns[name] = self.bind_table_actions(ctl, t, actions, s)
             fn = self.table_fn(name)
             self.emit(0, f"def {fn}({s.ctl_params}):")
@@ -385,23 +394,6 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         self.block(ctl.body.stmts, s, 2)
         self.emit(1, "except _Exit:")
         self.emit(2, "pass")
-
-    def _scratch_locals(self, ctl: ir.Control, actions: dict) -> set:
-        """Control-level variables that can be plain locals of each action: used only in
-        actions that call no other action, and written before being read in each of them
-        (so no value flows between invocations). The others live in the per-invocation
-        ``L`` object."""
-        names = {st.name for st in ctl.locals if isinstance(st, ir.VarDecl)}
-        outside = [ctl.body] + list(ctl.tables.values()) + [
-            st for st in ctl.locals if isinstance(st, ir.VarDecl) and st.init is not None]
-        names = {n for n in names if not any(_mentions(x, n) for x in outside)}
-        for act in actions.values():
-            calls_actions = _calls_action(act.body)
-            for n in list(names):
-                if _mentions(act.body, n) and (calls_actions
-                                              or not _written_first(act.body.stmts, n)):
-                    names.discard(n)
-        return names
 
     def bind_table_actions(self, ctl, t: ir.Table, actions: dict, s: Scope) -> dict:
         """Action name -> function a table calls with its action data. An action whose
@@ -478,85 +470,14 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         if s.outs:
             self.s_Return(ir.Return(fn.loc), s, 1)
 
-    def setup_table(self, ctl, t: ir.Table, actions: dict) -> None:
-        infos = {}
-        for ref in t.actions:
-            act = actions[ref.action]
-            data = [(p.name, width_of(p.type)) for p in act.params if p.direction == ""]
-            infos[ref.action] = ActionInfo(
-                ref.action, None, data,
-                table_only=ir.annotation(ref.annotations, "tableonly") is not None,
-                default_only=ir.annotation(ref.annotations, "defaultonly") is not None)
-        if t.default_action.action not in infos:
-            act = actions[t.default_action.action]
-            data = [(p.name, width_of(p.type)) for p in act.params if p.direction == ""]
-            infos[t.default_action.action] = ActionInfo(t.default_action.action, None, data,
-                                                        False, True)
-        if t.implementation is not None:
-            raise P4Error(f"table {t.name} uses {t.implementation} as its implementation "
-                          "(action profile/selector); this target runs direct tables only: "
-                          "remove the implementation property", t.loc)
-        keys = [(k.match_kind, self._key_width(k)) for k in t.keys]
-        for k in t.keys:
-            if k.match_kind not in ("exact", "lpm", "ternary", "range", "optional"):
-                self.fail(f"match kind {k.match_kind}", k.loc)
-        default = self._action_call(t.default_action, actions)
-        state = TableState(t.name, keys, infos, t.size, default, t.default_const,
-                           t.entries_const and bool(t.entries), t.meters is not None,
-                           self.clock)
-        n = len(t.entries)
-        for i, ent in enumerate(t.entries):
-            match = tuple(self._entry_match(ks, kind, w) for ks, (kind, w) in zip(ent.keys, keys))
-            if not state.needs_priority:
-                prio = 0
-            elif ent.priority is not None:
-                prio = ent.priority if t.largest_priority_wins else (1 << 24) - ent.priority
-            else:
-                prio = n - i
-            call = self._action_call(ent.action, actions)
-            try:
-                state.insert(E.TableEntry(t.name, match, call, prio), const=True)
-            except E.ControlPlaneError as e:
-                raise P4Error(f"bad entry in table {t.name}: {e.message}", ent.loc)
+    def setup_table(self, t: ir.Table, actions: dict) -> None:
+        state = table_state(t, actions, self.clock)
         self.out.tables[t.name] = state
         self.globals[self.pyname("T", t.name)] = state
         if t.counters:
             self.out.direct_counters[t.counters] = t.name
         if t.meters:
             self.out.direct_meters[t.meters] = t.name
-
-    def _action_call(self, ref: ir.ActionRef, actions: dict) -> E.ActionCall:
-        act = actions[ref.action]
-        data = [p for p in act.params if p.direction == ""]
-        bound = len(act.params) - len(data)
-        params = {}
-        for p, a in zip(data, ref.args[bound:]):
-            if not isinstance(a, ir.Const):
-                raise P4Error(f"action argument of {ref.action} must be a constant", ref.loc)
-            params[p.name] = a.value & _mask(width_of(p.type))
-        return E.ActionCall(ref.action, params)
-
-    def _entry_match(self, ks, kind: str, w: int):
-        full = _mask(w)
-        if isinstance(ks, (ir.Default, ir.DontCare)):
-            return None
-
-        def val(e):
-            if not isinstance(e, ir.Const):
-                raise P4Error("table entry keys must be constants", e.loc)
-            return e.value & full
-
-        if isinstance(ks, ir.Mask):
-            v, m = val(ks.value), val(ks.mask)
-            if kind == "lpm":
-                plen = bin(m).count("1")
-                return E.Lpm(v & m, plen)
-            return E.Ternary(v & m, m)
-        if isinstance(ks, ir.Range):
-            return E.Range(val(ks.lo), val(ks.hi))
-        v = val(ks)
-        return {"exact": E.Exact(v), "lpm": E.Lpm(v, w), "ternary": E.Ternary(v, full),
-                "optional": E.Optional_(v), "range": E.Range(v, v)}[kind]
 
     def setup_instances(self) -> None:
         for blk in list(self.p.controls.values()) + list(self.p.parsers.values()):
@@ -643,19 +564,18 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         lines.append("    return [(_port, _data)]")
         self.lines += lines
 
-    def compile(self) -> Compiled:
+    def generate(self) -> str:
+        """The Python source of the program."""
         p = self.p
         if p.arch != "v1model":
             raise P4Error(f"architecture {p.arch!r}: this target runs v1model programs "
                           "(V1Switch)")
-        self.class_src = []
         self.setup_instances()
         for fn in p.functions.values():
             self.gen_function(fn)
         blocks = p.blocks
         for role in ("verify_checksum", "ingress", "egress", "compute_checksum"):
             self.gen_control(p.controls[blocks[role]], role)
-        self.cur_parser = blocks["parser"]
         self.gen_parser(p.parsers[blocks["parser"]])
         self.gen_deparser(p.controls[blocks["deparser"]])
         ingress = p.controls[blocks["ingress"]]
@@ -664,7 +584,11 @@ class Compiler(ExprGen, PacketGen, ExternGen):
             self.emit(0, f"{fn} = {self.cls(t)}")
         self.gen_unicast(hdr_t, meta_t, sm_t)
         self.field_lists()
-        src = "\n\n".join(self.class_src) + "\n\n" + "\n".join(self.lines) + "\n"
+        return "\n\n".join(self.class_src) + "\n\n" + "\n".join(self.lines) + "\n"
+
+    def load(self, src: str) -> Compiled:
+        """Exec the generated source with the run-time objects as its globals."""
+        p = self.p
         ns = _runtime_namespace(self.clock)
         ns.update(self.globals)
         ns["VS"] = self.out.value_sets
@@ -679,47 +603,6 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         self.out.source = src
         self.out.errors = list(self.errors)
         return self.out
-
-
-def _mentions(node, name: str) -> bool:
-    """Whether an IR subtree references the variable ``name``."""
-    if isinstance(node, ir.Var):
-        return node.name == name
-    if isinstance(node, list):
-        return any(_mentions(x, name) for x in node)
-    if isinstance(node, dict):
-        return any(_mentions(x, name) for x in node.values())
-    if hasattr(node, "__dataclass_fields__") and not isinstance(node, ir.Type):
-        return any(_mentions(getattr(node, f), name) for f in node.__dataclass_fields__)
-    return False
-
-
-def _calls_action(node) -> bool:
-    if isinstance(node, ir.Call) and node.kind == "action":
-        return True
-    if isinstance(node, list):
-        return any(_calls_action(x) for x in node)
-    if hasattr(node, "__dataclass_fields__") and not isinstance(node, ir.Type):
-        return any(_calls_action(getattr(node, f)) for f in node.__dataclass_fields__)
-    return False
-
-
-def _written_first(stmts: list, name: str) -> bool:
-    """Whether the first top-level statement mentioning ``name`` assigns it without
-    reading it (an assignment, or a register read into it)."""
-    for st in stmts:
-        if not _mentions(st, name):
-            continue
-        if isinstance(st, ir.Assign):
-            return (isinstance(st.lhs, ir.Var) and st.lhs.name == name
-                    and not _mentions(st.rhs, name))
-        if isinstance(st, ir.CallStmt) and st.call.kind == "extern_method" \
-                and st.call.extern == "register" and st.call.method == "read":
-            target, index = st.call.args
-            return (isinstance(target, ir.Var) and target.name == name
-                    and not _mentions(index, name))
-        return False
-    return True
 
 
 def _runtime_namespace(clock) -> dict:
@@ -741,4 +624,5 @@ def _runtime_namespace(clock) -> dict:
 
 def compile_program(program: ir.Program, trace: bool = False,
                     clock=time.monotonic) -> Compiled:
-    return Compiler(program, trace, clock).compile()
+    compiler = Compiler(program, trace, clock)
+    return compiler.load(compiler.generate())

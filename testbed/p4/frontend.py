@@ -35,6 +35,23 @@ def load_source(text: str, filename: str = "<source>", include_dirs=(), defines=
 
 
 class Lowering(Declarations, Blocks, Expressions, Statements):
+    """The syntax tree of one program lowered to the IR in one walk, by ``program``:
+
+    1. the top-level declarations in source order (``lower_decl``): types, constants,
+       externs, functions and actions become IR; parsers and controls are recorded;
+    2. the package ``main`` (``lower_block``): its parser and controls are lowered with
+       the arguments it gives them, sub-parsers and sub-controls inlined;
+    3. the parsers and controls it does not use (and that need no constructor or type
+       arguments) are checked too, and their IR dropped.
+
+    Statements (``lower_stmt``) and expressions (``lower_expr``) are lowered where the
+    walk meets them. Names, types and constants are resolved in the same walk, not in
+    passes of their own: P4 declares before it uses, and a width or a stack size is a
+    constant expression that a type needs, so each is known when it is reached. The
+    four mixins are parts of this walk that call one another and share its symbol
+    tables.
+    """
+
     def __init__(self, pre: Preprocessed, source: str):
         self.pre = pre
         self.source = source

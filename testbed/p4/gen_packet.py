@@ -207,6 +207,7 @@ class PacketGen:
 
     def gen_parser(self, parser: ir.Parser) -> None:
         s = Scope(parser)
+        self.cur_parser = parser
         params = ", ".join(self.x_Var(ir.Var(p.type, p.loc, p.name), s)
                            for p in parser.params[1:])
         self.emit(0, f"def parse(_d, {params}):")
@@ -306,7 +307,7 @@ class PacketGen:
         elif name == "reject":
             self.emit(ind, "raise _PErr(0)")
         elif name in self.inlined and name not in stack:
-            self.gen_state(self.p.parsers[self.cur_parser].states[name], s, ind, stack + [name])
+            self.gen_state(self.cur_parser.states[name], s, ind, stack + [name])
         else:
             self.emit(ind, f"_st = {self.state_ids[name]}")
             self.emit(ind, "continue")

@@ -9,6 +9,9 @@ of 500 packets and each rate is that of its fastest chunk (wall clock), which fi
 out interference from other processes on a shared machine. When p4/ina.p4 is present, its aggregation path is
 measured too: 4 workers contribute 32-lane gradient packets, every 4th packet completes
 a slot and is multicast back to the 4 workers.
+
+The INA job is set up by ``controllers.ina``, as on a real switch, so this module sits
+above the controllers, next to ``allreduce_bench``, not in ``testbed.p4``.
 """
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ from pathlib import Path
 from testbed.errors import TrainetError
 from testbed.p4 import entries as E
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parent.parent
 BASIC = REPO / "p4" / "basic.p4"
 INA = REPO / "p4" / "ina.p4"
 N_ROUTES = 1000
