@@ -274,7 +274,7 @@ class P4RuntimeDevice:
     def __init__(self, client):
         from p4.v1 import p4runtime_pb2 as pb
 
-        from testbed.switch import p4rt_convert as conv
+        from testbed.p4runtime import convert as conv
         self.pb, self.conv, self.client = pb, conv, client
         self.index = conv.P4InfoIndex(client.p4info or client.get_pipeline_p4info())
 
