@@ -21,11 +21,11 @@ benchmarks); :class:`P4RuntimeDevice` a running switch through
 """
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import dataclass, field
 
 from testbed.errors import TrainetError
 from testbed.p4 import entries as E
+from testbed.p4runtime.values import parse_ipv4, parse_mac
 from testbed.proto import ina
 
 AGGREGATOR_TABLE = "MyIngress.ina_aggregator"
@@ -74,16 +74,16 @@ class Job:
 
 def _ip(text: str, where: str) -> int:
     try:
-        return int(ipaddress.IPv4Address(text))
-    except ValueError:
-        raise JobError(f"{where}: {text!r} is not an IPv4 address") from None
+        return parse_ipv4(text)
+    except ValueError as err:
+        raise JobError(f"{where}: {err}") from None
 
 
 def _mac(text: str, where: str) -> int:
-    digits = text.replace(":", "")
-    if len(digits) != 12 or any(c not in "0123456789abcdefABCDEF" for c in digits):
-        raise JobError(f"{where}: {text!r} is not a MAC address (aa:bb:cc:dd:ee:ff)")
-    return int(digits, 16)
+    try:
+        return parse_mac(text)
+    except ValueError as err:
+        raise JobError(f"{where}: {err}") from None
 
 
 def worker_rid(job_id: int, worker_id: int) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING
 
+from testbed.p4 import entries
 from testbed.topology.runtime import TableEntrySpec
 
 if TYPE_CHECKING:
@@ -32,6 +33,11 @@ def forward_entry(ip: str, mac: str, port: int) -> TableEntrySpec:
     return TableEntrySpec(table=LPM_TABLE, match={LPM_KEY: [ip, 32]},
                           action_name=FORWARD_ACTION,
                           action_params={"dstAddr": mac, "port": port})
+
+
+def route_entry(ip: str, mac: str, port: int) -> entries.TableEntry:
+    """The /32 route of ``forward_entry`` as a control plane writes it."""
+    return forward_entry(ip, mac, port).to_entry([(LPM_KEY, "lpm")])
 
 
 def shortest_path_entries(topo: "Topology") -> dict[str, list[TableEntrySpec]]:

@@ -42,6 +42,7 @@ from pydantic import (BeforeValidator, Field, PlainSerializer, ValidationError,
                       ValidationInfo, model_validator)
 
 from testbed.errors import TrainetError
+from testbed.p4runtime.values import parse_mac
 from testbed.topology import profiles, routing
 from testbed.topology.base import Spec
 from testbed.topology.errors import Issue, TopologyError, from_validation, path_text as _path
@@ -57,7 +58,6 @@ MAX_PORT = 511
 # development machine): emulated rates above pps x MTU cannot be carried.
 SOFTWARE_SWITCH_PPS = 110_000
 _ENDPOINT = re.compile(r"^(?P<node>[A-Za-z][A-Za-z0-9_]*?)(?:-p(?P<port>[0-9]+))?$")
-_MAC = re.compile(r"^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$")
 
 
 def _interface(value):
@@ -76,10 +76,8 @@ def _mac(value) -> str:
     if isinstance(value, int):
         raise ValueError(f"{value!r} is a number: YAML reads some unquoted MAC addresses "
                          "as numbers; quote it, e.g. '10:00:00:00:01:11'")
-    if not isinstance(value, str) or not _MAC.match(value):
-        raise ValueError(f"{value!r} is not a MAC address; write six hex bytes, e.g. "
-                         "'08:00:00:00:01:11'")
-    return value.lower()
+    parse_mac(value)
+    return value.strip().lower()
 
 
 def _name(value):

@@ -12,7 +12,7 @@ from controllers import ina as ctl
 from controllers import luwu
 from hosts.luwu_session import Demux, PushPull, Puller, Streams
 from hosts.strategies.luwu import Luwu, LuwuStreamed
-from testbed.p4 import entries as E
+from testbed.topology.routing import route_entry
 from tests.workers.ranks import run_ranks
 
 REPO = Path(__file__).resolve().parents[2]
@@ -36,15 +36,8 @@ def worker_mac(w: int) -> str:
     return f"08:00:00:00:01:{w + 1:02x}"
 
 
-def ip_value(ip: str) -> int:
-    return int.from_bytes(bytes(map(int, ip.split("."))), "big")
-
-
 def route(target, ip: str, mac: str, port: int) -> None:
-    target.table_insert(E.TableEntry(
-        "MyIngress.ipv4_lpm", (E.Lpm(ip_value(ip), 32),),
-        E.ActionCall("MyIngress.ipv4_forward",
-                     {"dstAddr": int(mac.replace(":", ""), 16), "port": port})))
+    target.table_insert(route_entry(ip, mac, port))
 
 
 def luwu_job(job_id=1, n_workers=3, slot_count=8) -> luwu.LuwuJob:
