@@ -20,7 +20,7 @@ from pydantic import Field, model_validator
 
 from testbed.p4 import entries
 from testbed.p4runtime.values import parse_prefix, parse_value
-from testbed.topology.base import Spec
+from testbed.topology.specfile import Spec
 
 Scalar = Union[int, str]
 MatchValue = Union[int, str, list[Scalar]]

@@ -44,9 +44,9 @@ from pydantic import (BeforeValidator, Field, PlainSerializer, ValidationError,
 from testbed.errors import TrainetError
 from testbed.p4runtime.values import parse_mac
 from testbed.topology import profiles, routing
-from testbed.topology.base import Spec
-from testbed.topology.errors import Issue, TopologyError, from_validation, path_text as _path
 from testbed.topology.runtime import Runtime
+from testbed.topology.specfile import (Issue, Spec, TopologyError, from_validation,
+                                       path_text as _path)
 from testbed.units import (duration_text, format_duration, format_rate, parse_duration,
                            parse_rate, rate_text)
 

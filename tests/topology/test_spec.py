@@ -7,7 +7,7 @@ from testbed.errors import TrainetError
 from testbed.topology.load import load_topology
 from testbed.topology.runtime import TableEntrySpec
 from testbed.topology.spec import Host, Link, Switch, Topology
-from testbed.topology.errors import TopologyError
+from testbed.topology.specfile import TopologyError
 
 BASE = {
     "name": "pair",
