@@ -361,7 +361,10 @@ class Topology(Spec):
                                         f"{host.ip.network}; set gateway and gateway_mac"))
         if issues:
             return
-        for sw, new in routing.shortest_path_entries(self).items():
+        hosts = {h.name: (str(h.ip.ip), h.mac) for h in self.hosts}
+        links = [self.endpoints(link) for link in self.links]
+        for sw, new in routing.shortest_path_entries([s.name for s in self.switches], hosts,
+                                                     links).items():
             runtime = self.switch(sw).runtime
             have = {(e.table, repr(e.match)) for e in runtime.table_entries}
             runtime.table_entries += [e for e in new if (e.table, repr(e.match)) not in have]
