@@ -175,14 +175,12 @@ def setup_job(net, job: ctl.Job, switch: str = "s1", routes=(), fresh: bool = Fa
     (ip, mac, port) to addresses that are not hosts (other switches' aggregators). With
     ``fresh``, tear the job down first: new worker processes number their chunks from 0
     again, so they need slots without the previous workers' rounds."""
-    from controllers.p4runtime_client import P4RuntimeClient
-    from testbed.topology.routing import forward_entry
-    s = next(s for s in net.plan.switches if s.name == switch)
-    client = P4RuntimeClient(f"127.0.0.1:{s.grpc_port}", s.device_id, election_id=(0, 2))
-    with client:
-        device = ctl.P4RuntimeDevice(client)
+    from controllers.jobs import connected
+    from testbed.topology.routing import route_entry
+    node = net.net[switch]
+    with connected(node.grpc_address, node.device_id) as device:
         for ip, mac, port in routes:
-            device.insert(forward_entry(ip, mac, port).to_entry([("hdr.ipv4.dstAddr", "lpm")]))
+            device.insert(route_entry(ip, mac, port))
         if fresh:
             ctl.teardown(device, job)
         ctl.setup(device, job)

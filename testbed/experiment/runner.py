@@ -62,22 +62,14 @@ def worker_args(plan: ExperimentPlan, strategy: str) -> dict:
 def aggregation_job(net, plan: ExperimentPlan, strategy: str):
     """The experiment's INA or LuWu job, set up on its switch for one run and torn down
     after (workers number their chunks from 0, so every run needs clean slots)."""
-    from controllers import ina as ctl
-    from controllers import luwu
-    from controllers.p4runtime_client import P4RuntimeClient
-    is_luwu = strategy.startswith("luwu")
-    module = luwu if is_luwu else ctl
-    data = dict(plan.luwu_job if is_luwu else plan.ina_job)
-    switch = next(s for s in net.plan.switches if s.name == data.pop("switch"))
-    job = module.job_from_dict(data, f"{plan.source}: {strategy}")
-    with P4RuntimeClient(f"127.0.0.1:{switch.grpc_port}", switch.device_id,
-                         election_id=(0, 4)) as client:
-        device = ctl.P4RuntimeDevice(client)
-        module.setup(device, job)
-        try:
-            yield
-        finally:
-            module.teardown(device, job)
+    from controllers import ina, luwu
+    from testbed.experiment.jobs import job_on
+    controller = luwu if strategy.startswith("luwu") else ina
+    data = dict(plan.luwu_job if controller is luwu else plan.ina_job)
+    switch = data.pop("switch")
+    job = controller.job_from_dict(data, f"{plan.source}: {strategy}")
+    with job_on(net, switch, controller, job):
+        yield
 
 
 def variant_config(plan: ExperimentPlan, variant: Variant, topology) -> dict:

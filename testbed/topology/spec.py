@@ -54,6 +54,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PROGRAM = REPO_ROOT / "p4" / "basic.p4"
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,7}$"
 MAX_PORT = 511
+FIRST_GRPC_PORT = 50051        # of the first switch that names none
 # Packets per second the software switch forwards (AF_PACKET, measured on the 2-core
 # development machine): emulated rates above pps x MTU cannot be carried.
 SOFTWARE_SWITCH_PPS = 110_000
@@ -279,7 +280,7 @@ class Topology(Spec):
                 issues.append(Issue(where, f"P4 program {str(sw.program)!r} not found; give "
                                     "a path relative to the spec file's directory "
                                     f"({base_dir}) or an absolute one"))
-        for field, first in (("device_id", 0), ("grpc_port", 50051)):
+        for field, first in (("device_id", 0), ("grpc_port", FIRST_GRPC_PORT)):
             taken: dict[int, int] = {}
             for i, sw in enumerate(self.switches):
                 value = getattr(sw, field)

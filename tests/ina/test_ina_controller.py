@@ -2,6 +2,7 @@
 import pytest
 
 from controllers import ina as ctl
+from controllers.jobs import JobError
 
 JOB = {"job_id": 3, "aggregator_ip": "10.0.255.1", "slot_base": 64, "slot_count": 16,
        "workers": [{"worker_id": i, "port": i + 1, "mac": f"08:00:00:00:00:{i + 1:02x}",
@@ -38,13 +39,13 @@ def test_rack_job_adds_the_relay_of_the_parent_results():
      r"job.upstream.job_id: 3 must .* differ"),
 ])
 def test_bad_jobs_name_the_field(change, message):
-    with pytest.raises(ctl.JobError, match=message):
+    with pytest.raises(JobError, match=message):
         ctl.job_from_dict({**JOB, **change})
 
 
 def test_cli_reports_a_bad_file_by_field(tmp_path):
     bad = tmp_path / "job.yaml"
     bad.write_text("job_id: 1\naggregator_ip: 10.0.255.1\nworkers: [{worker_id: 0}]\n")
-    with pytest.raises(ctl.JobError, match=r"job\[0\].workers\[0\]: needs worker_id, port, "
+    with pytest.raises(JobError, match=r"job\[0\].workers\[0\]: needs worker_id, port, "
                                            "mac and ip"):
         ctl.main(["setup", str(bad)])

@@ -4,6 +4,7 @@ import time
 import pytest
 
 from controllers import ina as ctl
+from controllers.jobs import P4RuntimeDevice
 from testbed import allreduce_bench as bench
 from testbed.proto import ina
 
@@ -19,7 +20,7 @@ def teardown_over_p4runtime(net, job):
     from controllers.p4runtime_client import P4RuntimeClient
     s = net.plan.switches[0]
     with P4RuntimeClient(f"127.0.0.1:{s.grpc_port}", s.device_id, election_id=(0, 3)) as c:
-        device = ctl.P4RuntimeDevice(c)
+        device = P4RuntimeDevice(c)
         handled = ctl.handled_counts(device)
         drops = ctl.drop_counts(device)
         ctl.teardown(device, job)

@@ -16,6 +16,7 @@ import torch
 
 from controllers import ina as ctl
 from controllers import luwu
+from controllers.jobs import P4RuntimeDevice
 from hosts.luwu_layout import Layout
 from hosts.models import SyntheticCorpus, build_model
 from luwu_setup import LUWU_P4
@@ -61,7 +62,7 @@ def luwu_job(net, hosts, optimizer_host):
                        luwu.Optimizer(plans[optimizer_host].address), slot_count=32)
     with P4RuntimeClient(f"127.0.0.1:{switch.grpc_port}", switch.device_id,
                          election_id=(0, 3)) as client:
-        device = ctl.P4RuntimeDevice(client)
+        device = P4RuntimeDevice(client)
         luwu.setup(device, job)
         try:
             yield {"ina_aggregator": AGGREGATOR, "ina_job": 1, "ina_slots": 32}

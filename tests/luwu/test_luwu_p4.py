@@ -5,6 +5,7 @@ import pytest
 
 from controllers import ina as ctl
 from controllers import luwu
+from controllers.jobs import JobError
 from luwu_setup import (AGG, OPT_IP, OPT_MAC, OPT_PORT, SWITCH_MAC, load_luwu_program,
                         luwu_job, setup_job, worker_ip, worker_mac)
 from tests.ina.ina_fabric import decoded
@@ -174,7 +175,7 @@ def test_teardown_removes_the_job_and_the_route(program):
     t = Target(program)
     device = ctl.TargetDevice(t)
     job = setup_job(t)
-    with pytest.raises(ctl.JobError, match="overlap"):
+    with pytest.raises(JobError, match="overlap"):
         luwu.setup(device, luwu_job(job_id=5))
     assert len(t.table_entries("MyIngress.ina_job")) == 3      # the clash left nothing
     luwu.teardown(device, job)

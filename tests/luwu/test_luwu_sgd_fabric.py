@@ -13,6 +13,7 @@ import torch
 
 from controllers import ina as ctl
 from controllers import luwu_sgd
+from controllers.jobs import P4RuntimeDevice
 from hosts.luwu_layout import Layout
 from hosts.models import SyntheticCorpus, build_model
 from luwu_sgd_setup import LUWU_SGD_P4
@@ -95,7 +96,7 @@ def test_workers_train_with_the_optimizer_in_the_switch(net, tmp_path):
     initial = luwu_sgd.initial_parameters("gpt", 0)
     with P4RuntimeClient(f"127.0.0.1:{switch.grpc_port}", switch.device_id,
                          election_id=(0, 3)) as client:
-        device = ctl.P4RuntimeDevice(client)
+        device = P4RuntimeDevice(client)
         started = time.monotonic()
         luwu_sgd.setup(device, job, initial)
         setup_s = time.monotonic() - started
