@@ -54,7 +54,7 @@ def ina_job(net, hosts: list[str]):
     from controllers import ina
     from testbed.experiment.jobs import job_on, job_workers
     switch = net.plan.switches[0].name
-    job = ina.Job(INA_JOB, INA_AGGREGATOR, job_workers(net, switch, hosts), 0, INA_SLOTS)
+    job = ina.Job(INA_JOB, INA_AGGREGATOR, job_workers(net.plan, switch, hosts), 0, INA_SLOTS)
     with job_on(net, switch, ina, job):
         yield {"ina_aggregator": INA_AGGREGATOR, "ina_job": INA_JOB, "ina_slots": INA_SLOTS}
 

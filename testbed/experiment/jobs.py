@@ -1,6 +1,7 @@
-"""Aggregation jobs on a running network (``testbed.net.network.Network``): their workers
-as the network placed them, and a job installed on one of its switches for a block.
-Benchmarks, experiments and tests set their INA and LuWu jobs up through here."""
+"""Aggregation jobs on an emulated network: their workers as its plan
+(``testbed.net.plan.NetPlan``) places them, and a job installed on a switch of a running
+``testbed.net.network.Network`` for a block. Benchmarks, experiments and tests set their
+INA and LuWu jobs up through here."""
 from __future__ import annotations
 
 from contextlib import contextmanager
@@ -9,15 +10,15 @@ from controllers import ina
 from controllers.jobs import JobError, installed
 
 
-def job_workers(net, switch: str, hosts: list[str]) -> list[ina.Worker]:
+def job_workers(plan, switch: str, hosts: list[str]) -> list[ina.Worker]:
     """Worker ``rank`` is ``hosts[rank]``, on its port of ``switch``, with the MAC and
-    address the network gave it."""
+    address the network plan gives it."""
     ports = {}
-    for link in net.plan.links:
+    for link in plan.links:
         for host, sw, port in ((link.a, link.b, link.b_port), (link.b, link.a, link.a_port)):
             if sw == switch:
                 ports[host] = port
-    plans = {h.name: h for h in net.plan.hosts}
+    plans = {h.name: h for h in plan.hosts}
     missing = [h for h in hosts if h not in ports or h not in plans]
     if missing:
         raise JobError(f"{', '.join(missing)}: not a host linked to {switch}; a job's "
