@@ -45,6 +45,12 @@ def route(target, ip: str, mac: str, port: int) -> None:
     target.table_insert(route_entry(ip, mac, port))
 
 
+def route_to_workers(target, job) -> None:
+    """/32 routes from the switch back to each of ``job``'s workers."""
+    for x in job.workers:
+        route(target, x.ip, x.mac, x.port)
+
+
 def single_switch_job(target, job_id=1, n_workers=3, slot_base=0, slot_count=8, rack=1,
                       aggregator="10.0.255.1") -> ctl.Job:
     """Set up a job whose worker w sits on port ``w + 1`` (+ routes back to each worker)."""
@@ -52,8 +58,7 @@ def single_switch_job(target, job_id=1, n_workers=3, slot_base=0, slot_count=8, 
                for w in range(n_workers)]
     job = ctl.Job(job_id, aggregator, workers, slot_base, slot_count)
     ctl.setup(ctl.TargetDevice(target), job)
-    for x in workers:
-        route(target, x.ip, x.mac, x.port)
+    route_to_workers(target, job)
     return job
 
 
