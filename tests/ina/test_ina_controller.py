@@ -59,11 +59,11 @@ def ina_switch():
     from controllers.p4runtime_client import P4RuntimeClient
     from testbed.p4 import p4info
     from testbed.p4.frontend import load_program
-    from testbed.switch.p4rt_bench import _Device
+    from testbed.switch.p4rt_bench import PortlessDevice
     from testbed.switch.p4runtime import P4RuntimeServer
     from tests.net.helpers import REPO
     source = REPO / "p4" / "ina.p4"
-    server = P4RuntimeServer(_Device(), "127.0.0.1:0").start()
+    server = P4RuntimeServer(PortlessDevice(), "127.0.0.1:0").start()
     try:
         with P4RuntimeClient(f"127.0.0.1:{server.port}", 1, election_id=(0, 1)) as client:
             client.set_pipeline(p4info.build(load_program(str(source))), source)

@@ -88,11 +88,11 @@ def p4runtime_device(tmp_path):
     from testbed.p4 import p4info
     from testbed.p4.frontend import load_source
     from testbed.proto import luwu_sgd_p4
-    from testbed.switch.p4rt_bench import _Device
+    from testbed.switch.p4rt_bench import PortlessDevice
     from testbed.switch.p4runtime import P4RuntimeServer
     source = tmp_path / "sgd8.p4"
     source.write_text(luwu_sgd_p4.render(lanes=8, model_chunks=5000))
-    server = P4RuntimeServer(_Device(), "127.0.0.1:0").start()
+    server = P4RuntimeServer(PortlessDevice(), "127.0.0.1:0").start()
     try:
         with P4RuntimeClient(f"127.0.0.1:{server.port}", 1, election_id=(0, 1)) as client:
             client.set_pipeline(p4info.build(load_source(source.read_text(), str(source))),
