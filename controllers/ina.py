@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from controllers.jobs import (JobError, command_line, connected, install_jobs, ipv4,
-                             jobs_from_args, mac, print_counters, run_cli)
+from controllers.jobs import (JobError, command_line, install_jobs, ipv4, mac, run_cli,
+                             run_command)
 from testbed.p4 import entries as E
 from testbed.proto import ina
 
@@ -298,20 +298,18 @@ def install(address: str, device_id: int, args: dict) -> None:
     install_jobs(address, device_id, args, job_from_dict, setup)
 
 
+def _act(device, job: Job, args, jobs: list) -> str:
+    (setup if args.action == "setup" else teardown)(device, job)
+    return (f"job {job.job_id} at {job.aggregator_ip}: {args.action} done "
+            f"({len(job.workers)} workers, slots [{job.slot_base}, "
+            f"{job.slot_base + job.slot_count}))")
+
+
 def main(argv=None) -> int:
     parser = command_line("python -m controllers.ina",
                           "set up or tear down INA jobs on a switch running p4/ina.p4")
-    args = parser.parse_args(argv)
-    jobs = jobs_from_args(parser, args, job_from_dict)
-    with connected(args.switch, args.device_id) as device:
-        for job in jobs:
-            (setup if args.action == "setup" else teardown)(device, job)
-            print(f"job {job.job_id} at {job.aggregator_ip}: {args.action} done "
-                  f"({len(job.workers)} workers, slots [{job.slot_base}, "
-                  f"{job.slot_base + job.slot_count}))")
-        if args.action == "counters":
-            print_counters(drop_counts(device), handled_counts(device))
-    return 0
+    return run_command(parser, parser.parse_args(argv), job_from_dict, _act, drop_counts,
+                       handled_counts)
 
 
 if __name__ == "__main__":

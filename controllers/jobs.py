@@ -192,18 +192,22 @@ def command_line(prog: str, description: str,
     return p
 
 
-def jobs_from_args(parser: argparse.ArgumentParser, args, job_from_dict) -> list:
-    """The jobs of the command's jobs file; every action but counters needs one."""
-    if args.jobs:
-        return load_jobs(args.jobs, job_from_dict)
-    if args.action != "counters":
+def run_command(parser: argparse.ArgumentParser, args, job_from_dict, act, drop_counts,
+                handled_counts) -> int:
+    """A controller command: ``act(device, job, args, jobs)`` on every job of the jobs
+    file (``jobs``: all of them; every action but counters needs the file), printing what
+    it returns; for counters, the switch's ``drop_counts`` and ``handled_counts``."""
+    if not args.jobs and args.action != "counters":
         parser.error(f"{args.action} needs a jobs file")
-    return []
-
-
-def print_counters(dropped: dict, handled: dict) -> None:
-    print("dropped:", ", ".join(f"{k} {v} packets" for k, v in dropped.items()))
-    print("handled:", ", ".join(f"{k} {v} packets" for k, v in handled.items()))
+    jobs = load_jobs(args.jobs, job_from_dict) if args.jobs else []
+    with connected(args.switch, args.device_id) as device:
+        for job in jobs:
+            print(act(device, job, args, jobs))
+        if args.action == "counters":
+            for what, counts in (("dropped", drop_counts), ("handled", handled_counts)):
+                print(f"{what}:", ", ".join(f"{k} {v} packets"
+                                            for k, v in counts(device).items()))
+    return 0
 
 
 def run_cli(main) -> None:

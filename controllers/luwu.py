@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from controllers import ina as ctl
-from controllers.jobs import (JobError, command_line, connected, install_jobs, ipv4,
-                              jobs_from_args, mac, print_counters, run_cli)
+from controllers.jobs import (JobError, command_line, install_jobs, ipv4, mac, run_cli,
+                              run_command)
 from testbed.p4 import entries as E
 from testbed.proto import ina
 from testbed.topology.routing import route_entry
@@ -182,21 +182,19 @@ def install(address: str, device_id: int, args: dict) -> None:
     install_jobs(address, device_id, args, job_from_dict, setup)
 
 
+def _act(device, job: LuwuJob, args, jobs: list) -> str:
+    (setup if args.action == "setup" else teardown)(device, job)
+    return (f"LuWu job {job.job_id} at {job.aggregator_ip}: {args.action} done "
+            f"({len(job.workers)} workers, optimizer {job.optimizer.ip}, slots "
+            f"[{job.slot_base}, {job.slot_base + job.slot_count}), exponent job "
+            f"{job.exponent_job().job_id}, pull job {job.pull_job().job_id})")
+
+
 def main(argv=None) -> int:
     parser = command_line("python -m controllers.luwu",
                           "set up or tear down LuWu jobs on a switch running p4/luwu.p4")
-    args = parser.parse_args(argv)
-    jobs = jobs_from_args(parser, args, job_from_dict)
-    with connected(args.switch, args.device_id) as device:
-        for job in jobs:
-            (setup if args.action == "setup" else teardown)(device, job)
-            print(f"LuWu job {job.job_id} at {job.aggregator_ip}: {args.action} done "
-                  f"({len(job.workers)} workers, optimizer {job.optimizer.ip}, slots "
-                  f"[{job.slot_base}, {job.slot_base + job.slot_count}), exponent job "
-                  f"{job.exponent_job().job_id}, pull job {job.pull_job().job_id})")
-        if args.action == "counters":
-            print_counters(drop_counts(device), handled_counts(device))
-    return 0
+    return run_command(parser, parser.parse_args(argv), job_from_dict, _act, drop_counts,
+                       handled_counts)
 
 
 if __name__ == "__main__":

@@ -23,12 +23,12 @@ optimizer node.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from controllers import ina as ctl
-from controllers.jobs import (JobError, command_line, connected, ipv4, jobs_from_args,
-                              print_counters, run_cli)
+from controllers.jobs import JobError, command_line, ipv4, run_cli, run_command
 from controllers.luwu import JobPair
 from testbed.p4 import entries as E
 from testbed.proto import ina
@@ -229,9 +229,22 @@ def initial_parameters(model: str, seed: int, seq: int = 32,
     return Layout.of(params, bucket_bytes or DEFAULT_BUCKET_BYTES).flatten(params)
 
 
-def main(argv=None) -> int:
-    from pathlib import Path
+def _act(device, job: SgdJob, args, jobs: list) -> str:
+    if args.action == "setup":
+        setup(device, job, initial_parameters(args.model, args.seed, args.seq))
+    elif args.action == "teardown":
+        teardown(device, job)
+    else:
+        out = (args.out if len(jobs) == 1 else
+               str(Path(args.out).with_suffix(f".job{job.job_id}.npy")))
+        np.save(out, read_params(device, job))
+    return (f"SGD job {job.job_id} at {job.aggregator_ip}: {args.action} done "
+            f"({len(job.workers)} workers, lr {job.lr}, momentum {job.momentum}, "
+            f"slots [{job.slot_base}, {job.slot_base + job.slot_count}), exponent job "
+            f"{job.exponent_job().job_id})")
 
+
+def main(argv=None) -> int:
     parser = command_line("python -m controllers.luwu_sgd",
                           "set up, checkpoint or tear down LuWu jobs on a switch running "
                           "p4/luwu_sgd.p4", ("setup", "teardown", "counters", "checkpoint"))
@@ -246,24 +259,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.action == "checkpoint" and args.jobs and not args.out:
         parser.error("checkpoint needs --out FILE.npy")
-    jobs = jobs_from_args(parser, args, job_from_dict)
-    with connected(args.switch, args.device_id) as device:
-        for job in jobs:
-            if args.action == "setup":
-                setup(device, job, initial_parameters(args.model, args.seed, args.seq))
-            elif args.action == "teardown":
-                teardown(device, job)
-            else:
-                out = (args.out if len(jobs) == 1 else
-                       str(Path(args.out).with_suffix(f".job{job.job_id}.npy")))
-                np.save(out, read_params(device, job))
-            print(f"SGD job {job.job_id} at {job.aggregator_ip}: {args.action} done "
-                  f"({len(job.workers)} workers, lr {job.lr}, momentum {job.momentum}, "
-                  f"slots [{job.slot_base}, {job.slot_base + job.slot_count}), exponent job "
-                  f"{job.exponent_job().job_id})")
-        if args.action == "counters":
-            print_counters(drop_counts(device), handled_counts(device))
-    return 0
+    return run_command(parser, args, job_from_dict, _act, drop_counts, handled_counts)
 
 
 if __name__ == "__main__":
