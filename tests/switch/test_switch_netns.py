@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from testbed.p4.entries import ActionCall, CloneSession, Exact, Lpm, MulticastGroup, Replica, \
-    TableEntry
+from testbed.p4.entries import ActionCall, CloneSession, Exact, MulticastGroup, Replica, TableEntry
 from testbed.switch.egress import Shape
 from testbed.switch.lab import VethLab
 from testbed.switch.switch import SoftwareSwitch
 from testbed.switch.traffic import udp_frame
+from testbed.topology.routing import route_entry
 
 pytestmark = [pytest.mark.root, pytest.mark.slow]
 
@@ -70,9 +70,7 @@ def running(lab, program, entries=(), **kw):
 
 
 def route(ip, host, port):
-    return TableEntry("MyIngress.ipv4_lpm", (Lpm(int.from_bytes(socket.inet_aton(ip), "big"), 32),),
-                      ActionCall("MyIngress.ipv4_forward",
-                                 {"dstAddr": int(host.mac.replace(":", ""), 16), "port": port}))
+    return route_entry(ip, host.mac, port)
 
 
 def frame_to(src, dst, size=100, seq=0):
