@@ -16,15 +16,14 @@ each complete slot to the parent job's aggregator as worker ``worker_id`` of tha
 and multicasts the parent's results (``ina_relay``) to the rack's workers.
 
 Devices: :class:`TargetDevice` programs a ``testbed.p4.target.Target`` directly (tests,
-benchmarks); :class:`P4RuntimeDevice` a running switch through
-``controllers.p4runtime_client.P4RuntimeClient``.
+benchmarks); ``controllers.jobs.P4RuntimeDevice`` a running switch over P4Runtime.
 """
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import dataclass, field
 
-from testbed.errors import TrainetError
+from controllers.jobs import (JobError, command_line, install_jobs, ipv4, mac, run_cli,
+                             run_command)
 from testbed.p4 import entries as E
 from testbed.proto import ina
 
@@ -35,10 +34,6 @@ SLOT_REGISTERS = ("MyIngress.slot_bitmap", "MyIngress.slot_count")
 DROP_COUNTER = "MyIngress.ina_dropped"
 HANDLED_COUNTER = "MyIngress.ina_handled"
 MCAST_GROUP_BASE = 0x1000
-
-
-class JobError(TrainetError):
-    """An INA job description the switch cannot accept."""
 
 
 @dataclass(frozen=True)
@@ -72,20 +67,6 @@ class Job:
         return self.mcast_group or MCAST_GROUP_BASE + self.job_id
 
 
-def _ip(text: str, where: str) -> int:
-    try:
-        return int(ipaddress.IPv4Address(text))
-    except ValueError:
-        raise JobError(f"{where}: {text!r} is not an IPv4 address") from None
-
-
-def _mac(text: str, where: str) -> int:
-    digits = text.replace(":", "")
-    if len(digits) != 12 or any(c not in "0123456789abcdefABCDEF" for c in digits):
-        raise JobError(f"{where}: {text!r} is not a MAC address (aa:bb:cc:dd:ee:ff)")
-    return int(digits, 16)
-
-
 def worker_rid(job_id: int, worker_id: int) -> int:
     """Replica id of a worker in its job's multicast group (0 is left for unicast)."""
     return 1 + job_id * ina.MAX_WORKERS + worker_id
@@ -104,13 +85,13 @@ def validate(job: Job) -> None:
     if job.slot_count < 1 or job.slot_base < 0 or job.slot_base + job.slot_count > ina.POOL:
         raise JobError(f"{w}: slots [{job.slot_base}, {job.slot_base + job.slot_count}) must "
                        f"lie within the switch's pool [0, {ina.POOL})")
-    _ip(job.aggregator_ip, f"{w}.aggregator_ip")
+    ipv4(job.aggregator_ip, f"{w}.aggregator_ip")
     for i, x in enumerate(job.workers):
-        _ip(x.ip, f"{w}.workers[{i}].ip")
-        _mac(x.mac, f"{w}.workers[{i}].mac")
+        ipv4(x.ip, f"{w}.workers[{i}].ip")
+        mac(x.mac, f"{w}.workers[{i}].mac")
     if job.upstream is not None:
         up = job.upstream
-        _ip(up.aggregator_ip, f"{w}.upstream.aggregator_ip")
+        ipv4(up.aggregator_ip, f"{w}.upstream.aggregator_ip")
         if not 0 <= up.job_id <= 255 or up.job_id == job.job_id:
             raise JobError(f"{w}.upstream.job_id: {up.job_id} must be within 0..255 and "
                            "differ from the rack job's id")
@@ -121,7 +102,7 @@ def validate(job: Job) -> None:
 
 def job_entries(job: Job) -> list[E.TableEntry]:
     """The ina_job (and, for a rack job, relay) and ina_worker entries of a job."""
-    agg = _ip(job.aggregator_ip, job.where)
+    agg = ipv4(job.aggregator_ip, job.where)
     n = len(job.workers)
     if job.upstream is None:
         action = E.ActionCall("MyIngress.ina_aggregate", {
@@ -130,7 +111,7 @@ def job_entries(job: Job) -> list[E.TableEntry]:
     else:
         action = E.ActionCall("MyIngress.ina_aggregate_upstream", {
             "slot_base": job.slot_base, "slot_count": job.slot_count, "n_workers": n,
-            "up_addr": _ip(job.upstream.aggregator_ip, job.where),
+            "up_addr": ipv4(job.upstream.aggregator_ip, job.where),
             "up_job": job.upstream.job_id, "up_worker": job.upstream.worker_id})
     out = [E.TableEntry(JOB_TABLE, (E.Exact(agg), E.Exact(job.job_id)), action)]
     if job.upstream is not None:
@@ -144,13 +125,13 @@ def worker_entries(job: Job) -> list[E.TableEntry]:
     """The ina_worker entries: egress addresses of the job's multicast replicas."""
     return [E.TableEntry(WORKER_TABLE, (E.Exact(worker_rid(job.job_id, x.worker_id)),),
                          E.ActionCall("MyEgress.set_worker_address",
-                                      {"dstMac": _mac(x.mac, job.where),
-                                       "dstAddr": _ip(x.ip, job.where)}))
+                                      {"dstMac": mac(x.mac, job.where),
+                                       "dstAddr": ipv4(x.ip, job.where)}))
             for x in job.workers]
 
 
 def aggregator_entry(job: Job) -> E.TableEntry:
-    return E.TableEntry(AGGREGATOR_TABLE, (E.Exact(_ip(job.aggregator_ip, job.where)),),
+    return E.TableEntry(AGGREGATOR_TABLE, (E.Exact(ipv4(job.aggregator_ip, job.where)),),
                         E.ActionCall("MyIngress.aggregator_address"))
 
 
@@ -166,7 +147,8 @@ def slot_cells(job: Job) -> list[int]:
     return [c + s * ina.POOL for s in (0, 1) for c in cells]
 
 
-def _jobs_on(device) -> list[E.TableEntry]:
+def installed_jobs(device) -> list[E.TableEntry]:
+    """The device's job entries (the relay entries of rack jobs left out)."""
     return [e for e in device.entries(JOB_TABLE)
             if e.action.action != "MyIngress.ina_relay"]
 
@@ -175,7 +157,7 @@ def check_free(device, job: Job) -> None:
     """JobError if the device already has a job of ``job``'s id or one whose slots
     overlap ``job``'s."""
     lo, hi = job.slot_base, job.slot_base + job.slot_count
-    for e in _jobs_on(device):
+    for e in installed_jobs(device):
         other = e.match[1].value
         if other == job.job_id:    # rids and the multicast group derive from the id
             raise JobError(f"{job.where}: job {job.job_id} already exists on this switch; "
@@ -191,7 +173,7 @@ def setup(device, job: Job) -> None:
     """Install ``job``; JobError if it clashes with a job already on the device."""
     validate(job)
     check_free(device, job)
-    agg = _ip(job.aggregator_ip, job.where)
+    agg = ipv4(job.aggregator_ip, job.where)
     for cell in slot_cells(job):
         for reg in SLOT_REGISTERS:
             device.write_register(reg, cell, 0)
@@ -207,7 +189,7 @@ def teardown(device, job: Job) -> None:
     for entry in job_entries(job):
         device.delete(entry)
     device.delete_group(job.group_id)
-    agg = _ip(job.aggregator_ip, job.where)
+    agg = ipv4(job.aggregator_ip, job.where)
     if not any(e.match[0].value == agg for e in device.entries(JOB_TABLE)):
         device.delete(aggregator_entry(job))
 
@@ -268,101 +250,6 @@ class TargetDevice:
         return self.target.counter_read(name, index)
 
 
-class P4RuntimeDevice:
-    """A switch reached through a connected ``P4RuntimeClient`` (its pipeline loaded)."""
-
-    def __init__(self, client):
-        from p4.v1 import p4runtime_pb2 as pb
-
-        from testbed.switch import p4rt_convert as conv
-        self.pb, self.conv, self.client = pb, conv, client
-        self.index = conv.P4InfoIndex(client.p4info or client.get_pipeline_p4info())
-
-    def _id(self, kind: str, name: str) -> int:
-        for item in getattr(self.index, kind).values():
-            if item.preamble.name == name:
-                return item.preamble.id
-        raise JobError(f"the switch's pipeline has no {kind[:-1]} {name}; is it running "
-                       "p4/ina.p4?")
-
-    def _entity(self, entry):
-        return self.pb.Entity(table_entry=self.conv.table_entry_to_p4rt(self.index, entry))
-
-    def insert(self, entry):
-        self.client.write([self._entity(entry)], self.pb.Update.INSERT)
-
-    def delete(self, entry):
-        self.client.write([self._entity(entry)], self.pb.Update.DELETE)
-
-    def entries(self, table):
-        wanted = self.pb.Entity(table_entry=self.pb.TableEntry(
-            table_id=self.index.table_ids[table]))
-        return [self.conv.table_entry_from_p4rt(self.index, e.table_entry)
-                for e in self.client.read(wanted)]
-
-    def _pre(self, group):
-        return self.pb.Entity(packet_replication_engine_entry=self.pb.PacketReplicationEngineEntry(
-            multicast_group_entry=group))
-
-    def set_group(self, group):
-        self.client.write([self._pre(self.conv.multicast_group_to_p4rt(group))],
-                          self.pb.Update.INSERT)
-
-    def delete_group(self, group_id):
-        self.client.write([self._pre(self.pb.MulticastGroupEntry(multicast_group_id=group_id))],
-                          self.pb.Update.DELETE)
-
-    def write_register(self, name, index, value):
-        from p4.v1 import p4data_pb2
-        entry = self.pb.RegisterEntry(register_id=self._id("registers", name),
-                                      index=self.pb.Index(index=index),
-                                      data=p4data_pb2.P4Data(bitstring=self.conv.encode(value)))
-        self.client.write([self.pb.Entity(register_entry=entry)], self.pb.Update.MODIFY)
-
-    def register_size(self, name) -> int:
-        reg_id = self._id("registers", name)
-        return next(r.size for r in self.index.registers.values() if r.preamble.id == reg_id)
-
-    def write_registers(self, name, start, values, batch=4096):
-        """Cells ``start``, ``start + 1``, ... of register ``name`` (unsigned values), in
-        write requests of ``batch`` updates (a request stays well below gRPC's 4 MB),
-        built in place."""
-        reg_id = self._id("registers", name)
-        values = list(values)
-        for at in range(0, len(values), batch):
-            req = self.client.write_request()
-            for i, value in enumerate(values[at:at + batch], start + at):
-                update = req.updates.add()
-                update.type = self.pb.Update.MODIFY
-                cell = update.entity.register_entry
-                cell.register_id = reg_id
-                cell.index.index = i
-                cell.data.bitstring = self.conv.encode(int(value))
-            self.client.submit(req)
-
-    def read_registers(self, name, start, count, batch=4096) -> list[int]:
-        """Cells ``start`` .. ``start + count - 1`` of register ``name``, ``batch`` cells
-        per read request."""
-        reg_id = self._id("registers", name)
-        cells = {}
-        for at in range(start, start + count, batch):
-            req = self.client.read_request()
-            for i in range(at, min(at + batch, start + count)):
-                cell = req.entities.add().register_entry
-                cell.register_id = reg_id
-                cell.index.index = i
-            for e in self.client.fetch(req):
-                cells[e.register_entry.index.index] = int.from_bytes(
-                    e.register_entry.data.bitstring, "big")
-        return [cells[i] for i in range(start, start + count)]
-
-    def read_counter(self, name, index):
-        wanted = self.pb.Entity(counter_entry=self.pb.CounterEntry(
-            counter_id=self._id("counters", name), index=self.pb.Index(index=index)))
-        data = self.client.read(wanted)[0].counter_entry.data
-        return data.packet_count, data.byte_count
-
-
 def job_from_dict(data: dict, where: str = "job") -> Job:
     """A Job from plain data (YAML/JSON), e.g. ``{job_id: 1, aggregator_ip: 10.0.255.1,
     slot_count: 32, workers: [{worker_id: 0, port: 1, mac: ..., ip: ...}, ...],
@@ -408,68 +295,21 @@ def job_from_dict(data: dict, where: str = "job") -> Job:
 def install(address: str, device_id: int, args: dict) -> None:
     """Switch controller entry for topology specs (``controller: {entry:
     controllers.ina:install, args: {jobs: [...]}}``): set up every job in ``args``."""
-    from controllers.p4runtime_client import P4RuntimeClient
-    jobs = [job_from_dict(j, f"controller.args.jobs[{i}]")
-            for i, j in enumerate(args.get("jobs", []))]
-    with P4RuntimeClient(address, device_id, election_id=(0, 2)) as client:
-        device = P4RuntimeDevice(client)
-        for job in jobs:
-            setup(device, job)
+    install_jobs(address, device_id, args, job_from_dict, setup)
+
+
+def _act(device, job: Job, args, jobs: list) -> str:
+    (setup if args.action == "setup" else teardown)(device, job)
+    return (f"job {job.job_id} at {job.aggregator_ip}: {args.action} done "
+            f"({len(job.workers)} workers, slots [{job.slot_base}, "
+            f"{job.slot_base + job.slot_count}))")
 
 
 def main(argv=None) -> int:
-    import argparse
-    p = argparse.ArgumentParser(prog="python -m controllers.ina",
-                                description="set up or tear down INA jobs on a switch "
-                                            "running p4/ina.p4")
-    p.add_argument("action", choices=["setup", "teardown", "counters"])
-    p.add_argument("--switch", default="127.0.0.1:50051", help="P4Runtime address")
-    p.add_argument("--device-id", type=int, default=0)
-    p.add_argument("jobs", nargs="?", help="YAML file: a job mapping or a list of them")
-    args = p.parse_args(argv)
-    from controllers.p4runtime_client import P4RuntimeClient
-    jobs = []
-    if args.jobs:
-        jobs = load_jobs(args.jobs, job_from_dict)
-    elif args.action != "counters":
-        p.error("setup and teardown need a jobs file")
-    with P4RuntimeClient(args.switch, args.device_id, election_id=(0, 2)) as client:
-        device = P4RuntimeDevice(client)
-        for job in jobs:
-            (setup if args.action == "setup" else teardown)(device, job)
-            print(f"job {job.job_id} at {job.aggregator_ip}: {args.action} done "
-                  f"({len(job.workers)} workers, slots [{job.slot_base}, "
-                  f"{job.slot_base + job.slot_count}))")
-        if args.action == "counters":
-            print_counters(drop_counts(device), handled_counts(device))
-    return 0
-
-
-def load_jobs(path: str, job_from_dict) -> list:
-    """The jobs of a YAML file holding one job mapping or a list of them."""
-    import yaml
-    try:
-        with open(path) as f:
-            data = yaml.safe_load(f)
-    except (OSError, yaml.YAMLError) as err:
-        raise JobError(f"{path}: {err}") from None
-    items = data if isinstance(data, list) else [data]
-    return [job_from_dict(j, f"{path}: job[{i}]") for i, j in enumerate(items)]
-
-
-def print_counters(dropped: dict, handled: dict) -> None:
-    print("dropped:", ", ".join(f"{k} {v} packets" for k, v in dropped.items()))
-    print("handled:", ", ".join(f"{k} {v} packets" for k, v in handled.items()))
-
-
-def run_cli(main) -> None:
-    """Exit with ``main()``'s code; a TrainetError prints its message and exits 2."""
-    import sys
-    try:
-        sys.exit(main())
-    except TrainetError as err:
-        print(err, file=sys.stderr)
-        sys.exit(err.exit_code)
+    parser = command_line("python -m controllers.ina",
+                          "set up or tear down INA jobs on a switch running p4/ina.p4")
+    return run_command(parser, parser.parse_args(argv), job_from_dict, _act, drop_counts,
+                       handled_counts)
 
 
 if __name__ == "__main__":

@@ -17,10 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from controllers import ina as ctl
+from controllers.jobs import (JobError, command_line, install_jobs, ipv4, mac, run_cli,
+                              run_command)
 from testbed.p4 import entries as E
 from testbed.proto import ina
+from testbed.topology.routing import route_entry
 
-ROUTE_TABLE = "MyIngress.ipv4_lpm"
 LUWU_REGISTERS = ctl.SLOT_REGISTERS + ("MyIngress.slot_answered",)
 
 
@@ -73,35 +75,33 @@ class LuwuJob(JobPair):
 def validate(job: LuwuJob) -> None:
     for j in (job.gradient_job(), job.exponent_job(), job.pull_job()):
         ctl.validate(j)
-    ctl._ip(job.optimizer.ip, f"{job.where}.optimizer.ip")
+    ipv4(job.optimizer.ip, f"{job.where}.optimizer.ip")
     if job.optimizer.port is not None:
         if job.optimizer.mac is None:
-            raise ctl.JobError(f"{job.where}.optimizer.mac: needed with optimizer.port (the "
-                               "route rewrites the destination MAC)")
-        ctl._mac(job.optimizer.mac, f"{job.where}.optimizer.mac")
+            raise JobError(f"{job.where}.optimizer.mac: needed with optimizer.port (the "
+                           "route rewrites the destination MAC)")
+        mac(job.optimizer.mac, f"{job.where}.optimizer.mac")
     ids = [job.job_id, job.exponent_job().job_id, job.pull_job().job_id]
     if len(set(ids)) != 3:
-        raise ctl.JobError(f"{job.where}: job_id, exponent_job_id and pull_job_id must "
-                           f"differ, got {ids}")
+        raise JobError(f"{job.where}: job_id, exponent_job_id and pull_job_id must "
+                       f"differ, got {ids}")
 
 
 def luwu_entries(job: LuwuJob, j: ctl.Job) -> list[E.TableEntry]:
     """The entries of one of the job's LuWu jobs: its ``luwu_aggregate`` entry and the
     egress rewrites of its multicast replicas."""
-    agg = ctl._ip(job.aggregator_ip, job.where)
+    agg = ipv4(job.aggregator_ip, job.where)
     out = [E.TableEntry(ctl.JOB_TABLE, (E.Exact(agg), E.Exact(j.job_id)),
                         E.ActionCall("MyIngress.luwu_aggregate", {
                             "slot_base": j.slot_base, "slot_count": j.slot_count,
                             "n_workers": len(j.workers), "mcast_grp": j.group_id,
-                            "opt_addr": ctl._ip(job.optimizer.ip, job.where)}))]
+                            "opt_addr": ipv4(job.optimizer.ip, job.where)}))]
     return out + ctl.worker_entries(j)
 
 
-def route_entry(job: LuwuJob) -> E.TableEntry:
+def optimizer_route(job: LuwuJob) -> E.TableEntry:
     o = job.optimizer
-    return E.TableEntry(ROUTE_TABLE, (E.Lpm(ctl._ip(o.ip, job.where), 32),),
-                        E.ActionCall("MyIngress.ipv4_forward",
-                                     {"dstAddr": ctl._mac(o.mac, job.where), "port": o.port}))
+    return route_entry(o.ip, o.mac, o.port)
 
 
 def setup(device, job: LuwuJob) -> None:
@@ -119,7 +119,7 @@ def setup(device, job: LuwuJob) -> None:
         for entry in luwu_entries(job, j):
             device.insert(entry)
     if job.optimizer.port is not None:
-        device.insert(route_entry(job))
+        device.insert(optimizer_route(job))
 
 
 def teardown(device, job: LuwuJob) -> None:
@@ -128,7 +128,7 @@ def teardown(device, job: LuwuJob) -> None:
             device.delete(entry)
         device.delete_group(j.group_id)
     if job.optimizer.port is not None:
-        device.delete(route_entry(job))
+        device.delete(optimizer_route(job))
     ctl.teardown(device, job.exponent_job())
 
 
@@ -147,27 +147,27 @@ def job_from_dict(data: dict, where: str = "job") -> LuwuJob:
     port: ..., mac: ...}`` and optionally ``exponent_job_id``, ``exponent_slots``,
     ``pull_job_id``, ``pull_slots``."""
     if not isinstance(data, dict):
-        raise ctl.JobError(f"{where}: expected a mapping with job_id, aggregator_ip, "
-                           "workers and optimizer")
+        raise JobError(f"{where}: expected a mapping with job_id, aggregator_ip, "
+                       "workers and optimizer")
     rest = dict(data)
     if "upstream" in rest:
-        raise ctl.JobError(f"{where}.upstream: LuWu jobs aggregate on one switch; remove it")
+        raise JobError(f"{where}.upstream: LuWu jobs aggregate on one switch; remove it")
     opt = rest.pop("optimizer", None)
     if not isinstance(opt, dict) or "ip" not in opt or set(opt) - {"ip", "port", "mac"}:
-        raise ctl.JobError(f"{where}.optimizer: needs ip (and port with mac to install a "
-                           "route to it)")
+        raise JobError(f"{where}.optimizer: needs ip (and port with mac to install a "
+                       "route to it)")
     extra = {k: rest.pop(k) for k in ("exponent_job_id", "exponent_slots", "pull_job_id",
                                        "pull_slots") if k in rest}
     for key, value in extra.items():
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ctl.JobError(f"{where}.{key}: {value!r} is not an integer")
+            raise JobError(f"{where}.{key}: {value!r} is not an integer")
     if "mcast_group" in rest:
-        raise ctl.JobError(f"{where}.mcast_group: LuWu jobs use the group of their job id; "
-                           "remove it")
+        raise JobError(f"{where}.mcast_group: LuWu jobs use the group of their job id; "
+                       "remove it")
     base = ctl.job_from_dict(rest, where)
     port = opt.get("port")
     if port is not None and (isinstance(port, bool) or not isinstance(port, int)):
-        raise ctl.JobError(f"{where}.optimizer.port: {port!r} is not an integer")
+        raise JobError(f"{where}.optimizer.port: {port!r} is not an integer")
     job = LuwuJob(base.job_id, base.aggregator_ip, base.workers,
                   Optimizer(str(opt["ip"]), port, None if opt.get("mac") is None
                             else str(opt["mac"])),
@@ -179,44 +179,23 @@ def job_from_dict(data: dict, where: str = "job") -> LuwuJob:
 def install(address: str, device_id: int, args: dict) -> None:
     """Switch controller entry for topology specs (``controller: {entry:
     controllers.luwu:install, args: {jobs: [...]}}``): set up every job in ``args``."""
-    from controllers.p4runtime_client import P4RuntimeClient
-    jobs = [job_from_dict(j, f"controller.args.jobs[{i}]")
-            for i, j in enumerate(args.get("jobs", []))]
-    with P4RuntimeClient(address, device_id, election_id=(0, 2)) as client:
-        device = ctl.P4RuntimeDevice(client)
-        for job in jobs:
-            setup(device, job)
+    install_jobs(address, device_id, args, job_from_dict, setup)
+
+
+def _act(device, job: LuwuJob, args, jobs: list) -> str:
+    (setup if args.action == "setup" else teardown)(device, job)
+    return (f"LuWu job {job.job_id} at {job.aggregator_ip}: {args.action} done "
+            f"({len(job.workers)} workers, optimizer {job.optimizer.ip}, slots "
+            f"[{job.slot_base}, {job.slot_base + job.slot_count}), exponent job "
+            f"{job.exponent_job().job_id}, pull job {job.pull_job().job_id})")
 
 
 def main(argv=None) -> int:
-    import argparse
-
-    from controllers.p4runtime_client import P4RuntimeClient
-    p = argparse.ArgumentParser(prog="python -m controllers.luwu",
-                                description="set up or tear down LuWu jobs on a switch "
-                                            "running p4/luwu.p4")
-    p.add_argument("action", choices=["setup", "teardown", "counters"])
-    p.add_argument("--switch", default="127.0.0.1:50051", help="P4Runtime address")
-    p.add_argument("--device-id", type=int, default=0)
-    p.add_argument("jobs", nargs="?", help="YAML file: a job mapping or a list of them")
-    args = p.parse_args(argv)
-    jobs = []
-    if args.jobs:
-        jobs = ctl.load_jobs(args.jobs, job_from_dict)
-    elif args.action != "counters":
-        p.error("setup and teardown need a jobs file")
-    with P4RuntimeClient(args.switch, args.device_id, election_id=(0, 2)) as client:
-        device = ctl.P4RuntimeDevice(client)
-        for job in jobs:
-            (setup if args.action == "setup" else teardown)(device, job)
-            print(f"LuWu job {job.job_id} at {job.aggregator_ip}: {args.action} done "
-                  f"({len(job.workers)} workers, optimizer {job.optimizer.ip}, slots "
-                  f"[{job.slot_base}, {job.slot_base + job.slot_count}), exponent job "
-                  f"{job.exponent_job().job_id}, pull job {job.pull_job().job_id})")
-        if args.action == "counters":
-            ctl.print_counters(drop_counts(device), handled_counts(device))
-    return 0
+    parser = command_line("python -m controllers.luwu",
+                          "set up or tear down LuWu jobs on a switch running p4/luwu.p4")
+    return run_command(parser, parser.parse_args(argv), job_from_dict, _act, drop_counts,
+                       handled_counts)
 
 
 if __name__ == "__main__":
-    ctl.run_cli(main)
+    run_cli(main)

@@ -23,10 +23,12 @@ optimizer node.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from controllers import ina as ctl
+from controllers.jobs import JobError, command_line, ipv4, run_cli, run_command
 from controllers.luwu import JobPair
 from testbed.p4 import entries as E
 from testbed.proto import ina
@@ -56,10 +58,10 @@ class SgdJob(JobPair):
 def _factors(job: SgdJob) -> dict:
     """The job's momentum and learning rate as the switch's (multiplier, shift) pairs."""
     if not 0.0 <= job.momentum < 1.0:
-        raise ctl.JobError(f"{job.where}.momentum: {job.momentum} is outside [0, 1)")
+        raise JobError(f"{job.where}.momentum: {job.momentum} is outside [0, 1)")
     if not 0.0 < job.lr <= 1.0:
-        raise ctl.JobError(f"{job.where}.lr: {job.lr} is outside (0, 1]; the switch "
-                           "multiplies by factors up to 1")
+        raise JobError(f"{job.where}.lr: {job.lr} is outside (0, 1]; the switch "
+                       "multiplies by factors up to 1")
     mu_mul, mu_shift = fx.multiplier(job.momentum, "momentum")
     lr_mul, lr_shift = fx.multiplier(job.lr, "lr")
     return {"mu_mul": mu_mul, "mu_shift": mu_shift, "lr_mul": lr_mul, "lr_shift": lr_shift}
@@ -69,15 +71,15 @@ def validate(job: SgdJob) -> None:
     ctl.validate(job.gradient_job())
     ctl.validate(job.exponent_job())
     if job.exponent_job().job_id == job.job_id:
-        raise ctl.JobError(f"{job.where}.exponent_job_id: must differ from job_id")
+        raise JobError(f"{job.where}.exponent_job_id: must differ from job_id")
     if job.model_base < 0:
-        raise ctl.JobError(f"{job.where}.model_base: {job.model_base} is negative")
+        raise JobError(f"{job.where}.model_base: {job.model_base} is negative")
     _factors(job)
 
 
 def gradient_entries(job: SgdJob, model_chunks: int) -> list[E.TableEntry]:
     g = job.gradient_job()
-    agg = ctl._ip(job.aggregator_ip, job.where)
+    agg = ipv4(job.aggregator_ip, job.where)
     out = [E.TableEntry(ctl.JOB_TABLE, (E.Exact(agg), E.Exact(job.job_id)),
                         E.ActionCall(ACTION, {
                             "slot_base": g.slot_base, "slot_count": g.slot_count,
@@ -91,36 +93,36 @@ def _chunks_of(initial: np.ndarray, where: str) -> np.ndarray:
     """(chunks, LANES) int32 fixed point of the flat initial parameters."""
     flat = np.asarray(initial).reshape(-1)
     if flat.size == 0 or flat.size % ina.LANES:
-        raise ctl.JobError(f"{where}: {flat.size} initial parameters; give whole chunks of "
-                           f"{ina.LANES} (hosts/luwu_layout.py Layout.flatten pads them)")
+        raise JobError(f"{where}: {flat.size} initial parameters; give whole chunks of "
+                       f"{ina.LANES} (hosts/luwu_layout.py Layout.flatten pads them)")
     try:
         return fx.to_fixed(flat, f"{where}: initial parameter").reshape(-1, ina.LANES)
     except ValueError as err:
-        raise ctl.JobError(str(err)) from None
+        raise JobError(str(err)) from None
 
 
 def _check_room(device, job: SgdJob, chunks: int) -> None:
     """The job's cells fit the registers and no other SGD job's; JobError if not."""
     try:
         size = device.register_size(PARAM_REGISTERS[0])
-    except ctl.JobError:
-        raise ctl.JobError(f"{job.where}: the switch has no parameter registers "
-                           f"({PARAM_REGISTERS[0]}); load p4/luwu_sgd.p4 on it") from None
+    except JobError:
+        raise JobError(f"{job.where}: the switch has no parameter registers "
+                       f"({PARAM_REGISTERS[0]}); load p4/luwu_sgd.p4 on it") from None
     lo, hi = job.model_base, job.model_base + chunks
     if hi > size:
-        raise ctl.JobError(f"{job.where}: the model needs parameter cells [{lo}, {hi}) "
-                           f"({chunks} chunks of {ina.LANES}) but this switch's luwu_sgd.p4 "
-                           f"holds {size}; render a bigger program (python -m "
-                           f"testbed.proto.luwu_sgd_p4 --model-chunks {hi}) or lower "
-                           "model_base")
-    for e in ctl._jobs_on(device):
+        raise JobError(f"{job.where}: the model needs parameter cells [{lo}, {hi}) "
+                       f"({chunks} chunks of {ina.LANES}) but this switch's luwu_sgd.p4 "
+                       f"holds {size}; render a bigger program (python -m "
+                       f"testbed.proto.luwu_sgd_p4 --model-chunks {hi}) or lower "
+                       "model_base")
+    for e in ctl.installed_jobs(device):
         p = e.action.params
         if e.action.action == ACTION and lo < p["model_base"] + p["model_chunks"] \
                 and p["model_base"] < hi:
-            raise ctl.JobError(f"{job.where}: parameter cells [{lo}, {hi}) overlap job "
-                               f"{e.match[1].value}'s [{p['model_base']}, "
-                               f"{p['model_base'] + p['model_chunks']}); pick a model_base "
-                               f"at or above {p['model_base'] + p['model_chunks']}")
+            raise JobError(f"{job.where}: parameter cells [{lo}, {hi}) overlap job "
+                           f"{e.match[1].value}'s [{p['model_base']}, "
+                           f"{p['model_base'] + p['model_chunks']}); pick a model_base "
+                           f"at or above {p['model_base'] + p['model_chunks']}")
 
 
 def setup(device, job: SgdJob, initial: np.ndarray) -> None:
@@ -149,12 +151,12 @@ def setup(device, job: SgdJob, initial: np.ndarray) -> None:
 
 
 def _installed(device, job: SgdJob) -> E.TableEntry:
-    agg = ctl._ip(job.aggregator_ip, job.where)
+    agg = ipv4(job.aggregator_ip, job.where)
     for e in device.entries(ctl.JOB_TABLE):
         if e.match[0].value == agg and e.match[1].value == job.job_id and e.action.action == ACTION:
             return e
-    raise ctl.JobError(f"{job.where}: no SGD job {job.job_id} at {job.aggregator_ip} on this "
-                       "switch; set it up first (python -m controllers.luwu_sgd setup)")
+    raise JobError(f"{job.where}: no SGD job {job.job_id} at {job.aggregator_ip} on this "
+                   "switch; set it up first (python -m controllers.luwu_sgd setup)")
 
 
 def read_fixed(device, job: SgdJob, registers=PARAM_REGISTERS) -> np.ndarray:
@@ -193,22 +195,22 @@ def job_from_dict(data: dict, where: str = "job") -> SgdJob:
     (:func:`controllers.ina.job_from_dict`, without upstream and mcast_group) plus ``lr``
     and optionally ``momentum``, ``model_base``, ``exponent_job_id``, ``exponent_slots``."""
     if not isinstance(data, dict):
-        raise ctl.JobError(f"{where}: expected a mapping with job_id, aggregator_ip, workers "
-                           "and lr")
+        raise JobError(f"{where}: expected a mapping with job_id, aggregator_ip, workers "
+                       "and lr")
     rest = dict(data)
     for key in ("upstream", "mcast_group"):
         if key in rest:
-            raise ctl.JobError(f"{where}.{key}: not for SGD jobs (one switch, the group of "
-                               "the job id); remove it")
+            raise JobError(f"{where}.{key}: not for SGD jobs (one switch, the group of "
+                           "the job id); remove it")
     if "lr" not in rest:
-        raise ctl.JobError(f"{where}.lr: missing (the learning rate, in (0, 1])")
+        raise JobError(f"{where}.lr: missing (the learning rate, in (0, 1])")
     extra = {}
     for key in ("lr", "momentum", "model_base", "exponent_job_id", "exponent_slots"):
         if key in rest:
             value = rest.pop(key)
             numeric = (int, float) if key in ("lr", "momentum") else (int,)
             if isinstance(value, bool) or not isinstance(value, numeric):
-                raise ctl.JobError(f"{where}.{key}: {value!r} is not a number")
+                raise JobError(f"{where}.{key}: {value!r} is not a number")
             extra[key] = value
     base = ctl.job_from_dict(rest, where)
     job = SgdJob(base.job_id, base.aggregator_ip, base.workers, slot_base=base.slot_base,
@@ -227,52 +229,38 @@ def initial_parameters(model: str, seed: int, seq: int = 32,
     return Layout.of(params, bucket_bytes or DEFAULT_BUCKET_BYTES).flatten(params)
 
 
-def main(argv=None) -> int:
-    import argparse
-    from pathlib import Path
+def _act(device, job: SgdJob, args, jobs: list) -> str:
+    if args.action == "setup":
+        setup(device, job, initial_parameters(args.model, args.seed, args.seq))
+    elif args.action == "teardown":
+        teardown(device, job)
+    else:
+        out = (args.out if len(jobs) == 1 else
+               str(Path(args.out).with_suffix(f".job{job.job_id}.npy")))
+        np.save(out, read_params(device, job))
+    return (f"SGD job {job.job_id} at {job.aggregator_ip}: {args.action} done "
+            f"({len(job.workers)} workers, lr {job.lr}, momentum {job.momentum}, "
+            f"slots [{job.slot_base}, {job.slot_base + job.slot_count}), exponent job "
+            f"{job.exponent_job().job_id})")
 
-    from controllers.p4runtime_client import P4RuntimeClient
-    p = argparse.ArgumentParser(prog="python -m controllers.luwu_sgd",
-                                description="set up, checkpoint or tear down LuWu jobs on a "
-                                            "switch running p4/luwu_sgd.p4")
-    p.add_argument("action", choices=["setup", "teardown", "counters", "checkpoint"])
-    p.add_argument("jobs", nargs="?", help="YAML file: a job mapping or a list of them")
-    p.add_argument("--switch", default="127.0.0.1:50051", help="P4Runtime address")
-    p.add_argument("--device-id", type=int, default=0)
-    p.add_argument("--model", choices=("gpt", "mlp"), default="gpt",
-                   help="setup: the workers' model, for the initial parameters")
-    p.add_argument("--seed", type=int, default=0, help="setup: the workers' seed")
-    p.add_argument("--seq", type=int, default=32, help="setup: the workers' sequence length")
-    p.add_argument("--out", metavar="FILE.npy",
-                   help="checkpoint: where to write the parameters (float64, chunk layout; "
-                        "with several jobs FILE.job<id>.npy each)")
-    args = p.parse_args(argv)
-    if args.action != "counters" and not args.jobs:
-        p.error(f"{args.action} needs a jobs file")
-    if args.action == "checkpoint" and not args.out:
-        p.error("checkpoint needs --out FILE.npy")
-    jobs = []
-    if args.jobs:
-        jobs = ctl.load_jobs(args.jobs, job_from_dict)
-    with P4RuntimeClient(args.switch, args.device_id, election_id=(0, 2)) as client:
-        device = ctl.P4RuntimeDevice(client)
-        for job in jobs:
-            if args.action == "setup":
-                setup(device, job, initial_parameters(args.model, args.seed, args.seq))
-            elif args.action == "teardown":
-                teardown(device, job)
-            else:
-                out = (args.out if len(jobs) == 1 else
-                       str(Path(args.out).with_suffix(f".job{job.job_id}.npy")))
-                np.save(out, read_params(device, job))
-            print(f"SGD job {job.job_id} at {job.aggregator_ip}: {args.action} done "
-                  f"({len(job.workers)} workers, lr {job.lr}, momentum {job.momentum}, "
-                  f"slots [{job.slot_base}, {job.slot_base + job.slot_count}), exponent job "
-                  f"{job.exponent_job().job_id})")
-        if args.action == "counters":
-            ctl.print_counters(drop_counts(device), handled_counts(device))
-    return 0
+
+def main(argv=None) -> int:
+    parser = command_line("python -m controllers.luwu_sgd",
+                          "set up, checkpoint or tear down LuWu jobs on a switch running "
+                          "p4/luwu_sgd.p4", ("setup", "teardown", "counters", "checkpoint"))
+    parser.add_argument("--model", choices=("gpt", "mlp"), default="gpt",
+                        help="setup: the workers' model, for the initial parameters")
+    parser.add_argument("--seed", type=int, default=0, help="setup: the workers' seed")
+    parser.add_argument("--seq", type=int, default=32,
+                        help="setup: the workers' sequence length")
+    parser.add_argument("--out", metavar="FILE.npy",
+                        help="checkpoint: where to write the parameters (float64, chunk "
+                             "layout; with several jobs FILE.job<id>.npy each)")
+    args = parser.parse_args(argv)
+    if args.action == "checkpoint" and args.jobs and not args.out:
+        parser.error("checkpoint needs --out FILE.npy")
+    return run_command(parser, args, job_from_dict, _act, drop_counts, handled_counts)
 
 
 if __name__ == "__main__":
-    ctl.run_cli(main)
+    run_cli(main)

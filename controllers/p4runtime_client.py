@@ -17,7 +17,7 @@ from p4.v1 import p4runtime_pb2_grpc as pb_grpc
 
 from testbed.errors import TrainetError
 from testbed.p4 import entries as E
-from testbed.switch import p4rt_convert as conv
+from testbed.p4runtime import convert as conv
 
 
 class P4RuntimeError(TrainetError):

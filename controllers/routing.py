@@ -13,9 +13,10 @@ The config has the shape of the P4 tutorials' ``sN-runtime.json``::
      "clone_session_entries": [{"clone_session_id": 5, "replicas": [...],
                                 "class_of_service": 0, "packet_length_bytes": 0}]}
 
-Match values: ``value`` (exact), ``[value, prefix_len]`` (lpm), ``[value, mask]``
-(ternary), ``[low, high]`` (range); values are ints, ``"0x.."`` hex, dotted IPv4 or
-colon-separated MAC addresses. Tables with ternary/range keys take ``"priority"``.
+Match values: ``value`` (exact), ``[value, prefix_len]`` or ``"ADDRESS/LENGTH"`` (lpm),
+``[value, mask]`` (ternary), ``[low, high]`` (range); values are what
+``testbed.p4runtime.values`` reads: ints, ``"0x.."`` hex, IPv4, MAC or IPv6 addresses.
+Tables with ternary/range keys take ``"priority"``.
 
 Usable alone::
 
@@ -24,7 +25,6 @@ Usable alone::
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import json
 import sys
 from pathlib import Path
@@ -33,6 +33,7 @@ from p4.config.v1 import p4info_pb2
 
 from testbed.errors import TrainetError
 from testbed.p4 import entries as E
+from testbed.p4runtime.values import parse_prefix, parse_value
 
 MATCH_KINDS = {
     p4info_pb2.MatchField.EXACT: "exact",
@@ -47,30 +48,11 @@ class RuntimeConfigError(TrainetError):
     pass
 
 
-def parse_value(value, where: str) -> int:
-    """An int from an int, a ``0x`` hex string, a decimal string, IPv4 or MAC text."""
-    if isinstance(value, bool):
-        raise RuntimeConfigError(f"{where}: {value!r} is not a value; write a number, "
-                                 "an IPv4 address or a MAC address")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str):
-        text = value.strip()
-        try:
-            if text.lower().startswith("0x"):
-                return int(text, 16)
-            if text.isdigit():
-                return int(text)
-            if text.count(".") == 3:
-                return int(ipaddress.IPv4Address(text))
-            if ":" in text and len(text.split(":")) == 6:
-                return int(text.replace(":", ""), 16)
-            if ":" in text:
-                return int(ipaddress.IPv6Address(text))
-        except ValueError:
-            pass
-    raise RuntimeConfigError(f"{where}: {value!r} is not a value; write a number, '0x..' hex, "
-                             "an IPv4 address (10.0.1.1) or a MAC address (08:00:00:00:01:11)")
+def _value(value, where: str) -> int:
+    try:
+        return parse_value(value)
+    except ValueError as err:
+        raise RuntimeConfigError(f"{where}: {err}") from None
 
 
 def _lookup(items, name: str, what: str, where: str):
@@ -96,7 +78,7 @@ def _action(p4info, table, entry: dict, where: str) -> E.ActionCall:
         if p.name not in given:
             raise RuntimeConfigError(f"{where}.action_params: missing parameter {p.name!r} "
                                      f"of {action.preamble.name}")
-        params[p.name] = _fits(parse_value(given.pop(p.name), f"{where}.action_params.{p.name}"),
+        params[p.name] = _fits(_value(given.pop(p.name), f"{where}.action_params.{p.name}"),
                                p.bitwidth, f"{where}.action_params.{p.name}")
     if given:
         raise RuntimeConfigError(f"{where}.action_params: {action.preamble.name} has no "
@@ -114,17 +96,22 @@ def _match(field, given, where: str) -> E.Match:
     kind = MATCH_KINDS.get(field.match_type, "other")
     width = field.bitwidth
     pair = isinstance(given, (list, tuple))
+    if kind == "lpm" and isinstance(given, str) and "/" in given:
+        try:
+            given, pair = list(parse_prefix(given)), True
+        except ValueError as err:
+            raise RuntimeConfigError(f"{where}: {err}") from None
     if kind in ("exact", "optional"):
         if pair:
             raise RuntimeConfigError(f"{where}: {kind} match takes one value, not a list")
-        value = _fits(parse_value(given, where), width, where)
+        value = _fits(_value(given, where), width, where)
         return E.Exact(value) if kind == "exact" else E.Optional_(value)
     if not pair or len(given) != 2:
-        shapes = {"lpm": "[value, prefix_len]", "ternary": "[value, mask]",
+        shapes = {"lpm": "[value, prefix_len] or 'ADDRESS/LENGTH'", "ternary": "[value, mask]",
                   "range": "[low, high]"}
         raise RuntimeConfigError(f"{where}: {kind} match needs {shapes.get(kind, 'a pair')}")
-    a = _fits(parse_value(given[0], f"{where}[0]"), width, f"{where}[0]")
-    b = parse_value(given[1], f"{where}[1]")
+    a = _fits(_value(given[0], f"{where}[0]"), width, f"{where}[0]")
+    b = _value(given[1], f"{where}[1]")
     if kind == "lpm":
         if not 0 <= b <= width:
             raise RuntimeConfigError(f"{where}[1]: prefix length {b} is outside 0..{width}")

@@ -172,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="directory for the network's logs")
     p.add_argument("--target-only", action="store_true",
                    help="only the switch's aggregation rate on the P4 target")
-    p.set_defaults(handler="testbed.allreduce_bench:main")
+    p.set_defaults(handler="testbed.experiment.bench_allreduce:main")
     p = bench.add_parser("train", help="step time of the strategies side by side: "
                          "shadow workers of a large GPT on a co-scaled star, per NIC profile")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")

@@ -26,7 +26,7 @@ from pydantic import BeforeValidator, Field, ValidationError
 from hosts.strategies.base import Memory
 from hosts.strategies.pattern import Collective, busiest_link, per_worker
 from testbed.errors import TrainetError
-from testbed.topology.base import Spec
+from testbed.topology.specfile import Spec
 from testbed.units import parse_size
 
 MODULES_ENV = "TRAINET_STRATEGY_MODULES"

@@ -60,23 +60,12 @@ def ina_job(net, hosts: list[str]):
     """The INA job of ``hosts`` (worker id = rank) on the star's switch for one run,
     removed after it (workers number their chunks from 0: each run needs clean slots);
     yields the workers' ina options."""
-    from controllers import ina as ctl
-    from controllers.p4runtime_client import P4RuntimeClient
-    switch = net.plan.switches[0]
-    ports = {link.a: link.b_port for link in net.plan.links if link.b == switch.name}
-    plans = {h.name: h for h in net.plan.hosts}
-    job = ctl.Job(INA_JOB, INA_AGGREGATOR, [ctl.Worker(rank, ports[h], plans[h].mac,
-                                                       plans[h].address)
-                                            for rank, h in enumerate(hosts)], 0, INA_SLOTS)
-    with P4RuntimeClient(f"127.0.0.1:{switch.grpc_port}", switch.device_id,
-                         election_id=(0, 3)) as client:
-        device = ctl.P4RuntimeDevice(client)
-        ctl.setup(device, job)
-        try:
-            yield {"ina_aggregator": INA_AGGREGATOR, "ina_job": INA_JOB,
-                   "ina_slots": INA_SLOTS}
-        finally:
-            ctl.teardown(device, job)
+    from controllers import ina
+    from testbed.experiment.jobs import job_on, job_workers
+    switch = net.plan.switches[0].name
+    job = ina.Job(INA_JOB, INA_AGGREGATOR, job_workers(net.plan, switch, hosts), 0, INA_SLOTS)
+    with job_on(net, switch, ina, job):
+        yield {"ina_aggregator": INA_AGGREGATOR, "ina_job": INA_JOB, "ina_slots": INA_SLOTS}
 
 
 def _row(result, strategy: str, nic: str, plan, args) -> dict:

@@ -64,20 +64,13 @@ def aggregation_job(net, plan: ExperimentPlan, strategy: StrategyPlan):
     every run needs clean slots)."""
     import importlib
 
-    from controllers import ina as ctl
-    from controllers.p4runtime_client import P4RuntimeClient
-    module = importlib.import_module(strategy.info.switch_job.controller)
+    from testbed.experiment.jobs import job_on
+    controller = importlib.import_module(strategy.info.switch_job.controller)
     data = dict(strategy.job)
-    switch = next(s for s in net.plan.switches if s.name == data.pop("switch"))
-    job = module.job_from_dict(data, f"{plan.source}: {strategy.label}")
-    with P4RuntimeClient(f"127.0.0.1:{switch.grpc_port}", switch.device_id,
-                         election_id=(0, 4)) as client:
-        device = ctl.P4RuntimeDevice(client)
-        module.setup(device, job)
-        try:
-            yield
-        finally:
-            module.teardown(device, job)
+    switch = data.pop("switch")
+    job = controller.job_from_dict(data, f"{plan.source}: {strategy.label}")
+    with job_on(net, switch, controller, job):
+        yield
 
 
 def variant_config(plan: ExperimentPlan, variant: Variant, topology) -> dict:

@@ -47,10 +47,10 @@ from pydantic import (BeforeValidator, Field, ValidationError, create_model, fie
 from hosts.strategies import registry
 from testbed.errors import TrainetError
 from testbed.topology import profiles
-from testbed.topology.base import Spec
-from testbed.topology.errors import Issue, TopologyError, from_validation
-from testbed.topology.load import _generated, load_topology, parse_yaml
+from testbed.topology.generators import expand_generator
+from testbed.topology.load import load_topology
 from testbed.topology.spec import Duration, Rate, Topology
+from testbed.topology.specfile import Issue, Spec, TopologyError, from_validation, parse_yaml
 from testbed.units import duration_text, rate_text
 
 
@@ -281,7 +281,7 @@ def _topology(spec: Experiment, base_dir: Path) -> Topology:
         data = dict(ref)
         try:
             if "generator" in data:
-                data = _generated(data)
+                data = expand_generator(data)
             topology = Topology.from_data(data, base_dir=base_dir)
         except TopologyError as e:
             raise TopologyError([Issue(("topology",) + i.path, i.message)

@@ -15,7 +15,8 @@ from mininet.log import setLogLevel
 
 from testbed.errors import TrainetError
 from testbed.p4 import entries as E
-from testbed.units import format_duration, format_rate, parse_duration, parse_rate
+from testbed.units import (UnitError, format_duration, format_rate, parse_duration,
+                           parse_fraction, parse_rate)
 
 
 def _value(value: int, width: int) -> str:
@@ -84,12 +85,9 @@ def parse_shape_args(words: list[str]) -> dict:
             out[f"{key}_s"] = parse_duration(value)
         elif key == "loss":
             try:
-                out["loss"] = float(value[:-1]) / 100 if value.endswith("%") else float(value)
-            except ValueError:
-                raise TrainetError(f"shape: loss={value!r}: write a percentage (1%) or a "
-                                   "fraction (0.01)") from None
-            if not 0 <= out["loss"] <= 1:
-                raise TrainetError(f"shape: loss={value!r} is outside 0%..100%")
+                out["loss"] = parse_fraction(value)
+            except UnitError as err:
+                raise TrainetError(f"shape: loss={value!r}: {err}") from None
         else:
             raise TrainetError(f"shape: unknown key {key!r}; keys: rate, delay, jitter, loss")
     if not out:

@@ -18,19 +18,12 @@ from pathlib import Path
 
 from testbed.errors import TrainetError
 from testbed.p4.entries import ActionCall, Lpm, TableEntry
+from testbed.p4runtime.values import parse_ipv4, parse_mac
 from testbed.switch.lab import VethLab
 
 SIZES = (64, 512, 1500)
 BASIC_P4 = Path(__file__).resolve().parents[2] / "p4" / "basic.p4"
 DST_IP = "10.0.0.2"
-
-
-def _mac_int(mac: str) -> int:
-    return int(mac.replace(":", ""), 16)
-
-
-def _ip_int(ip: str) -> int:
-    return int.from_bytes(bytes(int(x) for x in ip.split(".")), "big")
 
 
 def measure(lab: VethLab, size: int, seconds: float, rate_pps: float = 0) -> dict:
@@ -80,8 +73,8 @@ def _switch(lab: VethLab, program, size: int, seconds: float) -> dict:
     try:
         sw.load_pipeline(program)
         sw.target.table_insert(TableEntry(
-            "MyIngress.ipv4_lpm", (Lpm(_ip_int(DST_IP), 32),),
-            ActionCall("MyIngress.ipv4_forward", {"dstAddr": _mac_int(h2.mac), "port": 2})))
+            "MyIngress.ipv4_lpm", (Lpm(parse_ipv4(DST_IP), 32),),
+            ActionCall("MyIngress.ipv4_forward", {"dstAddr": parse_mac(h2.mac), "port": 2})))
         cpu = {}
 
         def run() -> None:

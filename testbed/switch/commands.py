@@ -2,17 +2,12 @@
 from __future__ import annotations
 
 import logging
-import re
 import signal
 import sys
 
 from testbed.errors import TrainetError
 from testbed.switch.egress import Shape
-
-_RATE_UNITS = {"bit": 1, "kbit": 10**3, "mbit": 10**6, "gbit": 10**9}
-_SIZE_UNITS = {"b": 1, "kb": 10**3, "kib": 2**10, "mb": 10**6, "mib": 2**20}
-_TIME_UNITS = {"us": 10**3, "ms": 10**6, "s": 10**9}
-_NUMBER = re.compile(r"^([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)([a-z%]*)$")
+from testbed.units import UnitError, parse_duration, parse_fraction, parse_rate, parse_size
 
 SHAPE_HELP = ("PORT:KEY=VALUE[,KEY=VALUE...] with rate=100mbit (bit/kbit/mbit/gbit per "
               "second), burst=32kb (b/kb/kib/mb/mib), delay=5ms, jitter=1ms (us/ms/s), "
@@ -27,32 +22,12 @@ def parse_interface(text: str) -> tuple:
     return int(port), ifname
 
 
-def _number(where: str, value: str, units: dict, default_unit: str | None = None):
-    m = _NUMBER.match(value.strip().lower())
-    if not m:
-        raise TrainetError(f"{where}: {value!r} is not a number with a unit; "
-                           f"units: {', '.join(units)}")
-    number, unit = float(m.group(1)), m.group(2) or default_unit
-    if unit is None:
-        raise TrainetError(f"{where}: {value!r} needs a unit ({', '.join(units)})")
-    if unit not in units:
-        hint = " (rates are in bits per second: use kbit, mbit or gbit)" \
-            if unit.endswith("bps") else ""
-        raise TrainetError(f"{where}: unknown unit {unit!r} in {value!r}; "
-                           f"use one of {', '.join(units)}{hint}")
-    return number * units[unit]
-
-
-def _probability(where: str, value: str) -> float:
-    text = value.strip()
+def _read(where: str, parse, value: str):
+    """``parse(value)`` (a reader of testbed.units), its UnitError said at ``where``."""
     try:
-        p = float(text[:-1]) / 100 if text.endswith("%") else float(text)
-    except ValueError:
-        raise TrainetError(f"{where}: {value!r} is not a probability; "
-                           "write a fraction (0.01) or a percentage (1%)") from None
-    if not 0.0 <= p <= 1.0:
-        raise TrainetError(f"{where}: {value!r} is outside [0, 1] (0%..100%)")
-    return p
+        return parse(value.strip())
+    except UnitError as err:
+        raise TrainetError(f"{where}: {err}") from None
 
 
 def parse_port_shape(text: str) -> tuple:
@@ -74,18 +49,18 @@ def parse_port_shape(text: str) -> tuple:
     kw = {}
     for key, (where, value) in fields.items():
         if key == "rate":
-            kw["rate_bps"] = int(_number(where, value, _RATE_UNITS))
+            kw["rate_bps"] = round(_read(where, lambda t: parse_rate(t, tc_style=True), value))
             if kw["rate_bps"] <= 0:
                 raise TrainetError(f"{where}: the rate must be positive")
         elif key == "burst":
-            kw["burst_bytes"] = int(_number(where, value, _SIZE_UNITS, "b"))
+            kw["burst_bytes"] = _read(where, parse_size, value)
             if kw["burst_bytes"] < 1514:
                 raise TrainetError(f"{where}: {value!r} is below one full-size frame; "
                                    "use at least 1514 bytes")
         elif key in ("delay", "jitter"):
-            kw[f"{key}_ns"] = int(_number(where, value, _TIME_UNITS))
+            kw[f"{key}_ns"] = round(_read(where, parse_duration, value) * 1e9)
         elif key in ("loss", "reorder"):
-            kw[key] = _probability(where, value)
+            kw[key] = _read(where, parse_fraction, value)
         elif key == "queue":
             v = value.strip().lower()
             if v.rstrip("p").isdigit():
@@ -93,7 +68,7 @@ def parse_port_shape(text: str) -> tuple:
                 if kw["queue_packets"] < 1:
                     raise TrainetError(f"{where}: the queue must hold at least 1 packet")
             else:
-                kw["queue_bytes"] = int(_number(where, value, _SIZE_UNITS))
+                kw["queue_bytes"] = _read(where, parse_size, value)
                 kw["queue_packets"] = 1 << 62
         else:
             raise TrainetError(f"{where}: unknown key; keys: rate, burst, delay, jitter, "

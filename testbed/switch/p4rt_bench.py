@@ -23,7 +23,7 @@ from testbed.p4 import entries as E
 from testbed.p4 import p4info
 from testbed.p4.frontend import load_program
 from testbed.p4.target import Target
-from testbed.switch.p4rt_convert import P4InfoIndex, table_entry_to_p4rt
+from testbed.p4runtime.convert import P4InfoIndex, table_entry_to_p4rt
 from testbed.switch.p4runtime import P4RuntimeServer
 
 BASIC = Path(__file__).resolve().parents[2] / "p4" / "basic.p4"
@@ -33,7 +33,7 @@ ROUNDS = 3
 MAX_ENTRIES = 1024           # the size of MyIngress.ipv4_lpm
 
 
-class _Device:
+class PortlessDevice:
     """A device without ports: the server's writes land in a bare target."""
 
     def __init__(self):
@@ -71,7 +71,7 @@ def measure(n: int, rounds: int = ROUNDS) -> dict:
     info = p4info.build(program)
     index = P4InfoIndex(info)
     baseline = Target(program)
-    device = _Device()
+    device = PortlessDevice()
     server = P4RuntimeServer(device, "127.0.0.1:0").start()
     channel = grpc.insecure_channel(f"127.0.0.1:{server.port}")
     requests = queue.Queue()

@@ -31,7 +31,7 @@ from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 from testbed.errors import TrainetError
 from testbed.p4 import entries as E
 from testbed.p4 import p4info as p4info_builder
-from testbed.switch import p4rt_convert as C
+from testbed.p4runtime import convert as C
 
 U = p4runtime_pb2.Update
 PIPE = p4runtime_pb2.SetForwardingPipelineConfigRequest

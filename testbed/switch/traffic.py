@@ -20,6 +20,8 @@ import struct
 import sys
 import time
 
+from testbed.p4runtime.values import parse_ipv4, parse_mac
+
 MAGIC = b"TRNT"
 UDP_PORT = 9            # discard
 HEADERS = 14 + 20 + 8
@@ -28,11 +30,11 @@ PAYLOAD = struct.Struct("!4sQQ")   # magic, sequence, send time (ns)
 
 
 def _mac(text: str) -> bytes:
-    return bytes.fromhex(text.replace(":", ""))
+    return parse_mac(text).to_bytes(6, "big")
 
 
 def _ip(text: str) -> bytes:
-    return socket.inet_aton(text)
+    return parse_ipv4(text).to_bytes(4, "big")
 
 
 def ipv4_checksum(header: bytes) -> int:

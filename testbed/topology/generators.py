@@ -8,8 +8,9 @@ order) owns the subnet 10.0.E.0/24; its n-th host is 10.0.E.n/24 with MAC
 
 Every generator runs p4/basic.p4 (or ``program``) on every switch and fills each switch's
 ``MyIngress.ipv4_lpm`` with shortest-path entries (``routing: shortest-path``).
-``generate(name, **params)`` builds data for a named generator (the YAML ``generator:``
-form); the public functions return a validated ``Topology``.
+``generate(name, **params)`` builds data for a named generator, ``expand_generator``
+the YAML ``generator:`` form (topology files and experiments' inline topologies); the
+functions named after the generators return a validated ``Topology``.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, validate_call
 
-from testbed.topology.errors import Issue, TopologyError, from_validation
+from testbed.topology.specfile import Issue, TopologyError, from_validation
 from testbed.topology.routing import switch_mac
 from testbed.topology.spec import Topology
 
@@ -215,6 +216,9 @@ GENERATORS = {"star": star_data, "leaf-spine": leaf_spine_data, "fat-tree": fat_
               "multi-cluster": multi_cluster_data, "geo": geo_data, "frontier": frontier_data}
 
 
+GENERATOR_EXTRAS = ("name", "description", "scale", "program")
+
+
 def generate(name: str, **params) -> dict:
     """Spec data of the generator ``name``; errors are TopologyErrors under ``generator``."""
     if name not in GENERATORS:
@@ -231,6 +235,24 @@ def generate(name: str, **params) -> dict:
         raise from_validation(e, prefix=("generator",)) from None
     except ValueError as e:
         raise TopologyError([Issue(("generator",), str(e))]) from None
+
+
+def expand_generator(data: dict) -> dict:
+    """The spec data of a mapping that names a generator (``generator: {name: star,
+    workers: 8}``), with the fields allowed next to it (GENERATOR_EXTRAS) carried over."""
+    spec = data["generator"]
+    others = [k for k in data if k != "generator" and k not in GENERATOR_EXTRAS]
+    if others:
+        raise TopologyError([Issue((others[0],), f"next to generator only "
+                                   f"{', '.join(GENERATOR_EXTRAS)} are allowed; remove "
+                                   f"{others[0]!r} or drop the generator")])
+    if not isinstance(spec, dict) or "name" not in spec:
+        raise TopologyError([Issue(("generator",), "write generator: {name: NAME, ...}; "
+                                   f"names: {', '.join(GENERATORS)}")])
+    params = {k: v for k, v in spec.items() if k != "name"}
+    generated = generate(spec["name"], **params)
+    generated.update({k: data[k] for k in GENERATOR_EXTRAS if k in data})
+    return generated
 
 
 def _build(name: str, params: dict) -> Topology:

@@ -10,12 +10,9 @@ the first link listed). The destination MAC of an inter-switch hop is that neigh
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING
 
+from testbed.p4 import entries
 from testbed.topology.runtime import TableEntrySpec
-
-if TYPE_CHECKING:
-    from testbed.topology.spec import Topology
 
 LPM_TABLE = "MyIngress.ipv4_lpm"
 LPM_KEY = "hdr.ipv4.dstAddr"
@@ -23,7 +20,7 @@ FORWARD_ACTION = "MyIngress.ipv4_forward"
 
 
 def switch_mac(index: int) -> str:
-    """MAC standing for the switch at ``index`` (0-based) in ``topology.switches``."""
+    """MAC standing for the switch at ``index`` (0-based) in a topology's switches."""
     n = index + 1
     return f"08:00:00:ff:{n >> 8 & 0xff:02x}:{n & 0xff:02x}"
 
@@ -34,13 +31,20 @@ def forward_entry(ip: str, mac: str, port: int) -> TableEntrySpec:
                           action_params={"dstAddr": mac, "port": port})
 
 
-def shortest_path_entries(topo: "Topology") -> dict[str, list[TableEntrySpec]]:
-    """Switch name -> forwarding entries that reach every host."""
-    index = {sw.name: i for i, sw in enumerate(topo.switches)}
+def route_entry(ip: str, mac: str, port: int) -> entries.TableEntry:
+    """The /32 route of ``forward_entry`` as a control plane writes it."""
+    return forward_entry(ip, mac, port).to_entry([(LPM_KEY, "lpm")])
+
+
+def shortest_path_entries(switches: list[str], hosts: dict[str, tuple[str, str]],
+                          links: list[tuple]) -> dict[str, list[TableEntrySpec]]:
+    """Switch name -> forwarding entries that reach every host. ``hosts`` maps a host to
+    its (ip, mac); ``links`` are the topology's pairs of ends, each with ``node`` and
+    ``port`` (None for a host), in link order."""
+    index = {name: i for i, name in enumerate(switches)}
     neighbours: dict[str, list[tuple[str, int]]] = {name: [] for name in index}
     attached: list[tuple[str, str, int]] = []          # (host, switch, port)
-    for link in topo.links:
-        a, b = topo.endpoints(link)
+    for a, b in links:
         if a.port is not None and b.port is not None:
             neighbours[a.node].append((b.node, a.port))
             neighbours[b.node].append((a.node, b.port))
@@ -49,12 +53,11 @@ def shortest_path_entries(topo: "Topology") -> dict[str, list[TableEntrySpec]]:
             attached.append((host.node, sw.node, sw.port))
     table: dict[str, list[TableEntrySpec]] = {name: [] for name in index}
     for host_name, home, home_port in attached:
-        host = topo.host(host_name)
-        ip = str(host.ip.ip)
+        ip, mac = hosts[host_name]
         distance = _hops_from(home, neighbours)
         for sw in index:
             if sw == home:
-                table[sw].append(forward_entry(ip, host.mac, home_port))
+                table[sw].append(forward_entry(ip, mac, home_port))
             elif sw in distance:
                 nxt, port = next((n, p) for n, p in neighbours[sw]
                                  if distance.get(n) == distance[sw] - 1)

@@ -6,44 +6,24 @@
      "action_name": "MyIngress.ipv4_forward",
      "action_params": {"dstAddr": "08:00:00:00:01:11", "port": 1}}
 
-Match values: exact ``v``; lpm ``[v, prefix_len]``; ternary ``[v, mask]``; range
-``[low, high]``; optional ``v``. A value is an int, a decimal or ``0x`` hex string, a
-dotted IPv4 address or a colon-separated MAC address. ``default_action: true`` entries
-set the table's default action and carry no match.
+Match values: exact ``v``; lpm ``[v, prefix_len]`` or ``"ADDRESS/LENGTH"``; ternary
+``[v, mask]``; range ``[low, high]``; optional ``v``. A value is what
+``testbed.p4runtime.values`` reads: an int, a decimal or ``0x`` hex string, an IPv4, MAC
+or IPv6 address. ``default_action: true`` entries set the table's default action and
+carry no match.
 """
 from __future__ import annotations
 
-import ipaddress
-import re
 from typing import Union
 
 from pydantic import Field, model_validator
 
 from testbed.p4 import entries
-from testbed.topology.base import Spec
+from testbed.p4runtime.values import parse_prefix, parse_value
+from testbed.topology.specfile import Spec
 
 Scalar = Union[int, str]
 MatchValue = Union[int, str, list[Scalar]]
-
-_MAC = re.compile(r"^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$")
-
-
-def runtime_value(value: Scalar) -> int:
-    """'10.0.1.1' / '08:00:00:00:01:11' / '0x0800' / '42' / 42 -> int."""
-    if isinstance(value, bool):
-        raise ValueError(f"{value!r} is not a match or parameter value")
-    if isinstance(value, int):
-        return value
-    text = str(value).strip()
-    if _MAC.match(text):
-        return int(text.replace(":", ""), 16)
-    try:
-        if text.count(".") == 3:
-            return int(ipaddress.IPv4Address(text))
-        return int(text, 0)
-    except ValueError:
-        raise ValueError(f"{value!r} is not a value; use an integer, 0x hex, an IPv4 "
-                         "address or a MAC address") from None
 
 
 class TableEntrySpec(Spec):
@@ -60,13 +40,18 @@ class TableEntrySpec(Spec):
             raise ValueError("a default_action entry has no match; remove 'match' or "
                              "'default_action'")
         for name, value in self.match.items():
-            if isinstance(value, list) and len(value) != 2:
-                raise ValueError(f"match {name!r}: {value!r} must be [value, prefix_len], "
-                                 "[value, mask] or [low, high]")
-            for v in value if isinstance(value, list) else [value]:
-                runtime_value(v)
+            if isinstance(value, list):
+                if len(value) != 2:
+                    raise ValueError(f"match {name!r}: {value!r} must be [value, prefix_len], "
+                                     "[value, mask] or [low, high]")
+                for v in value:
+                    parse_value(v)
+            elif isinstance(value, str) and "/" in value:
+                parse_prefix(value)
+            else:
+                parse_value(value)
         for v in self.action_params.values():
-            runtime_value(v)
+            parse_value(v)
         return self
 
     def to_entry(self, keys: list[tuple[str, str]]) -> entries.TableEntry:
@@ -79,7 +64,7 @@ class TableEntrySpec(Spec):
                 raise ValueError(f"{self.table}: no key {name!r}; keys: "
                                  f"{', '.join(sorted(known))}")
         match = tuple(_match(kind, self.match.get(name)) for name, kind in keys)
-        action = entries.ActionCall(self.action_name, {k: runtime_value(v) for k, v in
+        action = entries.ActionCall(self.action_name, {k: parse_value(v) for k, v in
                                                        self.action_params.items()})
         return entries.TableEntry(self.table, match, action, priority=self.priority or 0)
 
@@ -87,15 +72,15 @@ class TableEntrySpec(Spec):
 def _match(kind: str, value):
     if value is None:
         return None
-    pair = [runtime_value(v) for v in value] if isinstance(value, list) else None
+    if kind == "lpm":
+        return entries.Lpm(*parse_prefix(value))
+    pair = [parse_value(v) for v in value] if isinstance(value, list) else None
     if kind == "exact":
-        return entries.Exact(runtime_value(value))
+        return entries.Exact(parse_value(value))
     if kind == "optional":
-        return entries.Optional_(runtime_value(value))
+        return entries.Optional_(parse_value(value))
     if pair is None:
         raise ValueError(f"a {kind} match needs a pair, got {value!r}")
-    if kind == "lpm":
-        return entries.Lpm(*pair)
     if kind == "ternary":
         return entries.Ternary(*pair)
     if kind == "range":

@@ -42,10 +42,11 @@ from pydantic import (BeforeValidator, Field, PlainSerializer, ValidationError,
                       ValidationInfo, model_validator)
 
 from testbed.errors import TrainetError
+from testbed.p4runtime.values import parse_mac
 from testbed.topology import profiles, routing
-from testbed.topology.base import Spec
-from testbed.topology.errors import Issue, TopologyError, from_validation, path_text as _path
 from testbed.topology.runtime import Runtime
+from testbed.topology.specfile import (Issue, Spec, TopologyError, from_validation,
+                                       path_text as _path)
 from testbed.units import (duration_text, format_duration, format_rate, parse_duration,
                            parse_rate, rate_text)
 
@@ -53,11 +54,11 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PROGRAM = REPO_ROOT / "p4" / "basic.p4"
 NAME_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,7}$"
 MAX_PORT = 511
+FIRST_GRPC_PORT = 50051        # of the first switch that names none
 # Packets per second the software switch forwards (AF_PACKET, measured on the 2-core
 # development machine): emulated rates above pps x MTU cannot be carried.
 SOFTWARE_SWITCH_PPS = 110_000
 _ENDPOINT = re.compile(r"^(?P<node>[A-Za-z][A-Za-z0-9_]*?)(?:-p(?P<port>[0-9]+))?$")
-_MAC = re.compile(r"^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$")
 
 
 def _interface(value):
@@ -76,10 +77,8 @@ def _mac(value) -> str:
     if isinstance(value, int):
         raise ValueError(f"{value!r} is a number: YAML reads some unquoted MAC addresses "
                          "as numbers; quote it, e.g. '10:00:00:00:01:11'")
-    if not isinstance(value, str) or not _MAC.match(value):
-        raise ValueError(f"{value!r} is not a MAC address; write six hex bytes, e.g. "
-                         "'08:00:00:00:01:11'")
-    return value.lower()
+    parse_mac(value)
+    return value.strip().lower()
 
 
 def _name(value):
@@ -281,7 +280,7 @@ class Topology(Spec):
                 issues.append(Issue(where, f"P4 program {str(sw.program)!r} not found; give "
                                     "a path relative to the spec file's directory "
                                     f"({base_dir}) or an absolute one"))
-        for field, first in (("device_id", 0), ("grpc_port", 50051)):
+        for field, first in (("device_id", 0), ("grpc_port", FIRST_GRPC_PORT)):
             taken: dict[int, int] = {}
             for i, sw in enumerate(self.switches):
                 value = getattr(sw, field)
@@ -363,7 +362,10 @@ class Topology(Spec):
                                         f"{host.ip.network}; set gateway and gateway_mac"))
         if issues:
             return
-        for sw, new in routing.shortest_path_entries(self).items():
+        hosts = {h.name: (str(h.ip.ip), h.mac) for h in self.hosts}
+        links = [self.endpoints(link) for link in self.links]
+        for sw, new in routing.shortest_path_entries([s.name for s in self.switches], hosts,
+                                                     links).items():
             runtime = self.switch(sw).runtime
             have = {(e.table, repr(e.match)) for e in runtime.table_entries}
             runtime.table_entries += [e for e in new if (e.table, repr(e.match)) not in have]

@@ -21,10 +21,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from testbed.topology.errors import Issue, TopologyError, from_validation
-from testbed.topology.load import parse_yaml
 from testbed.topology.runtime import Runtime
 from testbed.topology.spec import Topology
+from testbed.topology.specfile import Issue, TopologyError, from_validation, parse_yaml
 
 _ROUTE = re.compile(r"^route add default gw (\S+)")
 _ARP = re.compile(r"^arp .*-s (\S+) (\S+)")

@@ -130,7 +130,7 @@ def test_sigterm_stops_a_run_and_leaves_a_clean_system(tmp_path):
 
 def test_inspect_captures_of_an_ina_all_reduce(tmp_path):
     from controllers import ina as ctl
-    from testbed import allreduce_bench as bench
+    from testbed.experiment import bench_allreduce as bench
     from testbed.net.network import Network
     from testbed.net.topology import plan_from_topology
     from testbed.proto import ina
@@ -145,13 +145,13 @@ def test_inspect_captures_of_an_ina_all_reduce(tmp_path):
     topo = Topology.from_data(data)
     with Network(plan_from_topology(topo, topo.name), tmp_path, pcap=True,
                  log=lambda *a: None) as net:
-        job = bench.star_job(workers, slots)
-        s1 = net.plan.switches[0]
-        ctl.install(f"127.0.0.1:{s1.grpc_port}", s1.device_id, {"jobs": [{
+        job = bench.star_job(net.plan, slots, switch="s8")
+        s8 = net.net["s8"]
+        ctl.install(s8.grpc_address, s8.device_id, {"jobs": [{
             "job_id": job.job_id, "aggregator_ip": job.aggregator_ip, "slot_count": slots,
             "workers": [vars(w) for w in job.workers]}]})
         reports = bench.run_on_hosts(net, bench.ina_commands(
-            workers, elements, rounds=rounds, slots=slots, seed=3), timeout_s=240)
+            job, [h.name for h in topo.hosts], elements, rounds=rounds, seed=3), timeout_s=240)
     captures = [read_capture(p) for p in sorted((tmp_path / "pcaps").glob("s8-*.pcap"))]
     summary = summarize(captures)
     (job_summary,) = summary["jobs"]

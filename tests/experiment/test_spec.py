@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from testbed.experiment.spec import load_experiment
-from testbed.topology.errors import TopologyError
+from testbed.topology.specfile import TopologyError
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -15,8 +15,8 @@ from scapy.layers.l2 import Ether
 
 from controllers import ina as ctl
 from hosts.ina_session import Exchange
-from testbed.p4 import entries as E
 from testbed.proto import ina
+from testbed.topology.routing import route_entry
 
 REPO = Path(__file__).resolve().parents[2]
 INA_P4 = REPO / "p4" / "ina.p4"
@@ -42,10 +42,13 @@ def worker_mac(rack: int, w: int) -> str:
 
 
 def route(target, ip: str, mac: str, port: int) -> None:
-    target.table_insert(E.TableEntry(
-        "MyIngress.ipv4_lpm", (E.Lpm(int.from_bytes(bytes(map(int, ip.split("."))), "big"), 32),),
-        E.ActionCall("MyIngress.ipv4_forward",
-                     {"dstAddr": int(mac.replace(":", ""), 16), "port": port})))
+    target.table_insert(route_entry(ip, mac, port))
+
+
+def route_to_workers(target, job) -> None:
+    """/32 routes from the switch back to each of ``job``'s workers."""
+    for x in job.workers:
+        route(target, x.ip, x.mac, x.port)
 
 
 def single_switch_job(target, job_id=1, n_workers=3, slot_base=0, slot_count=8, rack=1,
@@ -55,8 +58,7 @@ def single_switch_job(target, job_id=1, n_workers=3, slot_base=0, slot_count=8, 
                for w in range(n_workers)]
     job = ctl.Job(job_id, aggregator, workers, slot_base, slot_count)
     ctl.setup(ctl.TargetDevice(target), job)
-    for x in workers:
-        route(target, x.ip, x.mac, x.port)
+    route_to_workers(target, job)
     return job
 
 

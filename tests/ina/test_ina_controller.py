@@ -1,7 +1,9 @@
 """INA job descriptions: parsing with field paths, entries, and the CLI on a bad file."""
 import pytest
+import yaml
 
 from controllers import ina as ctl
+from controllers.jobs import JobError
 
 JOB = {"job_id": 3, "aggregator_ip": "10.0.255.1", "slot_base": 64, "slot_count": 16,
        "workers": [{"worker_id": i, "port": i + 1, "mac": f"08:00:00:00:00:{i + 1:02x}",
@@ -38,13 +40,64 @@ def test_rack_job_adds_the_relay_of_the_parent_results():
      r"job.upstream.job_id: 3 must .* differ"),
 ])
 def test_bad_jobs_name_the_field(change, message):
-    with pytest.raises(ctl.JobError, match=message):
+    with pytest.raises(JobError, match=message):
         ctl.job_from_dict({**JOB, **change})
 
 
 def test_cli_reports_a_bad_file_by_field(tmp_path):
     bad = tmp_path / "job.yaml"
     bad.write_text("job_id: 1\naggregator_ip: 10.0.255.1\nworkers: [{worker_id: 0}]\n")
-    with pytest.raises(ctl.JobError, match=r"job\[0\].workers\[0\]: needs worker_id, port, "
+    with pytest.raises(JobError, match=r"job\[0\].workers\[0\]: needs worker_id, port, "
                                            "mac and ip"):
         ctl.main(["setup", str(bad)])
+
+
+@pytest.fixture(scope="module")
+def ina_switch():
+    """A P4Runtime server running p4/ina.p4, pushed by a routing-like controller that
+    stays connected (election id 1); its address."""
+    from controllers.p4runtime_client import P4RuntimeClient
+    from testbed.p4 import p4info
+    from testbed.p4.frontend import load_program
+    from testbed.switch.p4rt_bench import PortlessDevice
+    from testbed.switch.p4runtime import P4RuntimeServer
+    from tests.net.helpers import REPO
+    source = REPO / "p4" / "ina.p4"
+    server = P4RuntimeServer(PortlessDevice(), "127.0.0.1:0").start()
+    try:
+        with P4RuntimeClient(f"127.0.0.1:{server.port}", 1, election_id=(0, 1)) as client:
+            client.set_pipeline(p4info.build(load_program(str(source))), source)
+            yield client.address
+    finally:
+        server.stop()
+
+
+def test_installed_holds_the_job_for_the_block_only(ina_switch):
+    from controllers.jobs import connected, installed
+    job = ctl.job_from_dict(JOB)
+    with installed(ina_switch, 1, ctl, job) as device:
+        assert [e.match[1].value for e in ctl.installed_jobs(device)] == [3]
+        assert len(device.entries(ctl.WORKER_TABLE)) == 2
+    with pytest.raises(RuntimeError, match="the run failed"):
+        with installed(ina_switch, 1, ctl, job):
+            raise RuntimeError("the run failed")
+    with connected(ina_switch, 1) as device:
+        assert device.entries(ctl.JOB_TABLE) == device.entries(ctl.AGGREGATOR_TABLE) == []
+        assert device.entries(ctl.WORKER_TABLE) == []
+
+
+def test_the_switch_controller_entry_and_the_command_line_set_jobs_up(ina_switch, tmp_path,
+                                                                      capsys):
+    from controllers.jobs import connected
+    ctl.install(ina_switch, 1, {"jobs": [JOB]})
+    with connected(ina_switch, 1) as device:
+        assert [e.match[1].value for e in ctl.installed_jobs(device)] == [3]
+    jobs = tmp_path / "jobs.yaml"
+    jobs.write_text(yaml.safe_dump([JOB]))
+    assert ctl.main(["teardown", str(jobs), "--switch", ina_switch, "--device-id", "1"]) == 0
+    assert capsys.readouterr().out.startswith("job 3 at 10.0.255.1: teardown done")
+    assert ctl.main(["counters", "--switch", ina_switch, "--device-id", "1"]) == 0
+    assert "dropped: bad_length 0 packets" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        ctl.main(["setup"])
+    assert "setup needs a jobs file" in capsys.readouterr().err

@@ -1,11 +1,17 @@
 """All-reduce through p4/ina.p4 on an emulated star (Mininet hosts, software switch)."""
 import time
+from contextlib import ExitStack
 
 import pytest
 
 from controllers import ina as ctl
-from testbed import allreduce_bench as bench
+from controllers.jobs import connected
+from emulated_fabric import (add_reordering, two_level_commands, two_level_jobs,
+                             two_level_topology)
+from testbed.experiment import bench_allreduce as bench
+from testbed.experiment.jobs import job_on
 from testbed.proto import ina
+from testbed.topology.routing import route_entry
 
 pytestmark = [pytest.mark.root, pytest.mark.slow]
 
@@ -16,10 +22,8 @@ SLOTS = 16
 
 def teardown_over_p4runtime(net, job):
     """Counters, then teardown, through the switch's P4Runtime server."""
-    from controllers.p4runtime_client import P4RuntimeClient
-    s = net.plan.switches[0]
-    with P4RuntimeClient(f"127.0.0.1:{s.grpc_port}", s.device_id, election_id=(0, 3)) as c:
-        device = ctl.P4RuntimeDevice(c)
+    node = net.net[bench.SWITCH]
+    with connected(node.grpc_address, node.device_id) as device:
         handled = ctl.handled_counts(device)
         drops = ctl.drop_counts(device)
         ctl.teardown(device, job)
@@ -34,16 +38,17 @@ def run_star(tmp_path, loss_pct, reorder):
     with Network(plan_from_topology(topo, topo.name), tmp_path / f"loss{loss_pct}",
                  log=lambda *a: None) as net:
         if reorder:
-            bench.add_reordering(net, "s1", reorder)
-        job = bench.star_job(WORKERS, SLOTS)
-        s1 = net.plan.switches[0]
+            add_reordering(net, bench.SWITCH, reorder)
+        hosts = [h.name for h in topo.hosts]
+        job = bench.star_job(net.plan, SLOTS)
+        node = net.net[bench.SWITCH]
         # as a topology spec's switch controller would: controllers.ina:install
-        ctl.install(f"127.0.0.1:{s1.grpc_port}", s1.device_id, {"jobs": [{
+        ctl.install(node.grpc_address, node.device_id, {"jobs": [{
             "job_id": job.job_id, "aggregator_ip": job.aggregator_ip, "slot_count": SLOTS,
             "workers": [vars(w) for w in job.workers]}]})
         start = time.monotonic()
         results = bench.run_on_hosts(net, bench.ina_commands(
-            WORKERS, ELEMENTS, rounds=2, slots=SLOTS, seed=5, check=True), timeout_s=240)
+            job, hosts, ELEMENTS, rounds=2, seed=5, check=True), timeout_s=240)
         elapsed = time.monotonic() - start
         handled, drops = teardown_over_p4runtime(net, job)
         return results, elapsed, handled, drops
@@ -70,12 +75,16 @@ def test_all_reduce_is_exact_to_the_bound_and_identical_under_loss(tmp_path):
 def test_two_level_aggregation_racks_then_spine(tmp_path):
     from testbed.net.network import Network
     from testbed.net.topology import plan_from_topology
-    topo = bench.two_level_topology(2, 2, "100Mbit", 1.0, loss_pct=1.0, delay="1ms")
-    with Network(plan_from_topology(topo, topo.name), tmp_path, log=lambda *a: None) as net:
-        for switch, (job, routes) in bench.two_level_jobs(2, 2, SLOTS).items():
-            bench.setup_job(net, job, switch, routes)
-        results = bench.run_on_hosts(net, bench.two_level_commands(
-            2, 2, ELEMENTS, rounds=2, slots=SLOTS, seed=5, check=True), timeout_s=240)
+    topo = two_level_topology(2, 2, "100Mbit", 1.0, loss_pct=1.0, delay="1ms")
+    jobs = two_level_jobs(topo, SLOTS)
+    with Network(plan_from_topology(topo, topo.name), tmp_path, log=lambda *a: None) as net, \
+            ExitStack() as installed:
+        for switch, (job, routes) in jobs.items():
+            device = installed.enter_context(job_on(net, switch, ctl, job))
+            for ip, mac, port in routes:
+                device.insert(route_entry(ip, mac, port))
+        results = bench.run_on_hosts(net, two_level_commands(
+            topo, jobs, ELEMENTS, rounds=2, seed=5, check=True), timeout_s=240)
     assert sorted(results) == ["h10", "h11", "h20", "h21"]
     for r in results.values():
         assert all(e <= b for e, b in zip(r["max_error"], r["error_bound"])), r

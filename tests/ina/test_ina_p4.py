@@ -5,6 +5,7 @@ from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 
 from controllers import ina as ctl
+from controllers.jobs import JobError
 from ina_fabric import (SWITCH_MAC, decoded, load_ina_program, new_target,
                         single_switch_job, worker_ip, worker_mac)
 from testbed.proto import ina
@@ -173,7 +174,7 @@ def test_concurrent_jobs_on_disjoint_slots(target, job):
     assert all(h.job_id == 2 for *_, h, _ in out_b)
     assert np.array_equal(out_b[0][4], b[0] + b[1])
     assert np.array_equal(out_a[0][4], a[0] + a[1] + a[2])
-    with pytest.raises(ctl.JobError, match=r"overlap job 2's \[8, 16\)"):
+    with pytest.raises(JobError, match=r"overlap job 2's \[8, 16\)"):
         ctl.setup(device, ctl.Job(3, AGG, job.workers, slot_base=12, slot_count=8))
 
 
@@ -212,11 +213,11 @@ def test_other_traffic_is_forwarded_like_basic_p4(target, job):
 
 def test_job_validation_names_the_field():
     w = [ctl.Worker(0, 1, "08:00:00:00:01:01", "10.0.1.1")]
-    with pytest.raises(ctl.JobError, match=r"job.workers\[0\].ip: '10.0.1' is not"):
+    with pytest.raises(JobError, match=r"job.workers\[0\].ip: '10.0.1' is not"):
         ctl.validate(ctl.Job(1, AGG, [ctl.Worker(0, 1, "08:00:00:00:01:01", "10.0.1")]))
-    with pytest.raises(ctl.JobError, match=r"slots \[1000, 1032\) must lie within"):
+    with pytest.raises(JobError, match=r"slots \[1000, 1032\) must lie within"):
         ctl.validate(ctl.Job(1, AGG, w, slot_base=1000))
-    with pytest.raises(ctl.JobError, match="worker ids must be 0..1"):
+    with pytest.raises(JobError, match="worker ids must be 0..1"):
         ctl.validate(ctl.Job(1, AGG, w + [ctl.Worker(2, 2, "08:00:00:00:01:02", "10.0.1.2")]))
 
 
@@ -247,6 +248,6 @@ def test_template_renders_a_program_for_another_lane_count():
 
 
 def test_a_job_id_is_used_once_per_switch(target, job):
-    with pytest.raises(ctl.JobError, match="job 1 already exists on this switch"):
+    with pytest.raises(JobError, match="job 1 already exists on this switch"):
         ctl.setup(ctl.TargetDevice(target), ctl.Job(1, "10.0.254.1", job.workers,
                                                     slot_base=100, slot_count=8))

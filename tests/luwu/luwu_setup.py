@@ -12,7 +12,7 @@ from controllers import ina as ctl
 from controllers import luwu
 from hosts.luwu_session import Demux, PushPull, Puller, Streams
 from hosts.strategies.luwu import Luwu, LuwuStreamed
-from testbed.p4 import entries as E
+from tests.ina.ina_fabric import route_to_workers
 from tests.workers.ranks import run_ranks
 
 REPO = Path(__file__).resolve().parents[2]
@@ -36,17 +36,6 @@ def worker_mac(w: int) -> str:
     return f"08:00:00:00:01:{w + 1:02x}"
 
 
-def ip_value(ip: str) -> int:
-    return int.from_bytes(bytes(map(int, ip.split("."))), "big")
-
-
-def route(target, ip: str, mac: str, port: int) -> None:
-    target.table_insert(E.TableEntry(
-        "MyIngress.ipv4_lpm", (E.Lpm(ip_value(ip), 32),),
-        E.ActionCall("MyIngress.ipv4_forward",
-                     {"dstAddr": int(mac.replace(":", ""), 16), "port": port})))
-
-
 def luwu_job(job_id=1, n_workers=3, slot_count=8) -> luwu.LuwuJob:
     workers = [ctl.Worker(w, w + 1, worker_mac(w), worker_ip(w)) for w in range(n_workers)]
     return luwu.LuwuJob(job_id, AGG, workers, luwu.Optimizer(OPT_IP, OPT_PORT, OPT_MAC),
@@ -57,8 +46,7 @@ def setup_job(target, **kw) -> luwu.LuwuJob:
     """The job set up by the controller, plus routes back to every worker."""
     job = luwu_job(**kw)
     luwu.setup(ctl.TargetDevice(target), job)
-    for x in job.workers:
-        route(target, x.ip, x.mac, x.port)
+    route_to_workers(target, job)
     return job
 
 

@@ -10,9 +10,10 @@ import numpy as np
 
 from controllers import ina as ctl
 from controllers import luwu_sgd
-from luwu_setup import AGG, SWITCH_MAC, route, worker_ip, worker_mac
+from luwu_setup import AGG, SWITCH_MAC, worker_ip, worker_mac
 from testbed.proto import ina
 from testbed.proto import luwu_sgd as sfx
+from tests.ina.ina_fabric import route
 
 REPO = Path(__file__).resolve().parents[2]
 LUWU_SGD_P4 = REPO / "p4" / "luwu_sgd.p4"

@@ -1,8 +1,8 @@
 """LuWu job descriptions: from YAML-shaped data, errors naming the field."""
 import pytest
 
-from controllers import ina as ctl
 from controllers import luwu
+from controllers.jobs import JobError
 
 WORKERS = [{"worker_id": w, "port": w + 1, "mac": f"08:00:00:00:01:{w + 1:02x}",
             "ip": f"10.0.1.{w + 1}"} for w in range(2)]
@@ -42,6 +42,6 @@ def test_job_from_dict_builds_the_three_jobs():
     ({"slot_count": 1023}, "job.exponent_job: slots [1023, 1025) must lie within"),
 ])
 def test_bad_jobs_name_the_field(over, where):
-    with pytest.raises(ctl.JobError) as err:
+    with pytest.raises(JobError) as err:
         luwu.job_from_dict(job(**over))
     assert str(err.value).startswith(where)

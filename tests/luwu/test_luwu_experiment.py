@@ -14,7 +14,7 @@ from testbed.experiment.runner import worker_args
 from testbed.experiment.spec import load_experiment
 from testbed.errors import TrainetError
 from testbed.proto import ina
-from testbed.topology.errors import TopologyError
+from testbed.topology.specfile import TopologyError
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 import torch
 
-from controllers import ina as ctl
 from controllers import luwu
 from hosts.luwu_layout import Layout
 from hosts.models import SyntheticCorpus, build_model
 from luwu_setup import LUWU_P4
+from testbed.experiment.jobs import job_on, job_workers
 from testbed.experiment.launch import run_workers
-from tests.net.helpers import Snapshot
+from tests.net.helpers import Snapshot, free_port
 
 pytestmark = [pytest.mark.root, pytest.mark.slow]
 
@@ -31,7 +31,6 @@ AGGREGATOR = "10.0.255.1"
 
 @pytest.fixture(scope="module")
 def net(tmp_path_factory):
-    from testbed.experiment.compare import _free_port
     from testbed.net.network import Network
     from testbed.net.topology import plan_from_topology
     from testbed.topology.generators import star
@@ -40,7 +39,7 @@ def net(tmp_path_factory):
                     program=str(LUWU_P4))
     plan = plan_from_topology(topology, "star-luwu")
     for sw in plan.switches:
-        old, sw.name, sw.grpc_port = sw.name, "tl" + sw.name, _free_port()
+        old, sw.name, sw.grpc_port = sw.name, "tl" + sw.name, free_port()
         for link in plan.links:
             link.a = sw.name if link.a == old else link.a
             link.b = sw.name if link.b == old else link.b
@@ -52,22 +51,15 @@ def net(tmp_path_factory):
 
 @contextmanager
 def luwu_job(net, hosts, optimizer_host):
-    from controllers.p4runtime_client import P4RuntimeClient
-    switch = net.plan.switches[0]
-    ports = {link.a: link.b_port for link in net.plan.links if link.b == switch.name}
-    plans = {h.name: h for h in net.plan.hosts}
-    job = luwu.LuwuJob(1, AGGREGATOR, [ctl.Worker(r, ports[h], plans[h].mac, plans[h].address)
-                                       for r, h in enumerate(hosts)],
-                       luwu.Optimizer(plans[optimizer_host].address), slot_count=32)
-    with P4RuntimeClient(f"127.0.0.1:{switch.grpc_port}", switch.device_id,
-                         election_id=(0, 3)) as client:
-        device = ctl.P4RuntimeDevice(client)
-        luwu.setup(device, job)
+    switch = net.plan.switches[0].name
+    optimizer = next(h for h in net.plan.hosts if h.name == optimizer_host)
+    job = luwu.LuwuJob(1, AGGREGATOR, job_workers(net.plan, switch, hosts),
+                       luwu.Optimizer(optimizer.address), slot_count=32)
+    with job_on(net, switch, luwu, job) as device:
         try:
             yield {"ina_aggregator": AGGREGATOR, "ina_job": 1, "ina_slots": 32}
         finally:
             counts = luwu.drop_counts(device), luwu.handled_counts(device)
-            luwu.teardown(device, job)
     print("luwu.p4 drops:", counts[0], "handled:", counts[1])
 
 

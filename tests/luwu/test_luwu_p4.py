@@ -5,10 +5,11 @@ import pytest
 
 from controllers import ina as ctl
 from controllers import luwu
-import luwu_setup
+from controllers.jobs import JobError
 from luwu_setup import (AGG, OPT_IP, OPT_MAC, OPT_PORT, SWITCH_MAC, load_luwu_program,
                         luwu_job, setup_job, worker_ip, worker_mac)
 from tests.ina.ina_fabric import decoded
+from testbed.p4runtime.values import parse_ipv4
 from testbed.proto import ina, luwu_p4
 
 RETRANSMIT = ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT
@@ -174,14 +175,14 @@ def test_teardown_removes_the_job_and_the_route(program):
     t = Target(program)
     device = ctl.TargetDevice(t)
     job = setup_job(t)
-    with pytest.raises(ctl.JobError, match="overlap"):
+    with pytest.raises(JobError, match="overlap"):
         luwu.setup(device, luwu_job(job_id=5))
     assert len(t.table_entries("MyIngress.ina_job")) == 3      # the clash left nothing
     luwu.teardown(device, job)
     assert t.table_entries("MyIngress.ina_job") == []
     assert t.table_entries("MyIngress.ina_aggregator") == []
     routes = {e.match[0].value for e in t.table_entries("MyIngress.ipv4_lpm")}
-    assert luwu_setup.ip_value(OPT_IP) not in routes and len(routes) == 3
+    assert parse_ipv4(OPT_IP) not in routes and len(routes) == 3
     assert t.mc_groups() == {}
 
 

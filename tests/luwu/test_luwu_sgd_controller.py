@@ -5,6 +5,7 @@ import pytest
 
 from controllers import ina as ctl
 from controllers import luwu_sgd
+from controllers.jobs import JobError, P4RuntimeDevice
 from luwu_sgd_setup import REPO, sgd_job
 from testbed.proto import luwu_sgd as sfx
 
@@ -43,7 +44,7 @@ def test_job_from_dict_builds_both_jobs_and_the_switch_factors():
     ({"optimizer": {"ip": "10.0.1.9"}}, "job.optimizer: unknown field"),
 ])
 def test_bad_jobs_name_the_field(over, where):
-    with pytest.raises(ctl.JobError) as err:
+    with pytest.raises(JobError) as err:
         luwu_sgd.job_from_dict(job(**over))
     assert str(err.value).startswith(where)
 
@@ -87,16 +88,16 @@ def p4runtime_device(tmp_path):
     from testbed.p4 import p4info
     from testbed.p4.frontend import load_source
     from testbed.proto import luwu_sgd_p4
-    from testbed.switch.p4rt_bench import _Device
+    from testbed.switch.p4rt_bench import PortlessDevice
     from testbed.switch.p4runtime import P4RuntimeServer
     source = tmp_path / "sgd8.p4"
     source.write_text(luwu_sgd_p4.render(lanes=8, model_chunks=5000))
-    server = P4RuntimeServer(_Device(), "127.0.0.1:0").start()
+    server = P4RuntimeServer(PortlessDevice(), "127.0.0.1:0").start()
     try:
         with P4RuntimeClient(f"127.0.0.1:{server.port}", 1, election_id=(0, 1)) as client:
             client.set_pipeline(p4info.build(load_source(source.read_text(), str(source))),
                                 source)
-            yield ctl.P4RuntimeDevice(client)
+            yield P4RuntimeDevice(client)
     finally:
         server.stop()
 
@@ -108,7 +109,7 @@ def test_registers_are_written_and_read_in_bulk_over_p4runtime(p4runtime_device)
     dev.write_registers(luwu_sgd.PARAM_REGISTERS[3], 3800, values, batch=500)  # 3 requests
     assert dev.read_registers(luwu_sgd.PARAM_REGISTERS[3], 3800, 1200, batch=500) == values
     assert dev.read_registers(luwu_sgd.PARAM_REGISTERS[3], 3798, 3) == [0, 0, values[0]]
-    with pytest.raises(ctl.JobError, match="no register MyIngress.par_v99"):
+    with pytest.raises(JobError, match="no register MyIngress.par_v99"):
         dev.write_registers("MyIngress.par_v99", 0, [1])
 
 
@@ -116,7 +117,7 @@ def test_a_switch_without_parameter_registers_is_named():
     from testbed.p4.frontend import load_program
     from testbed.p4.target import Target
     device = ctl.TargetDevice(Target(load_program(str(REPO / "p4" / "basic.p4"))))
-    with pytest.raises(ctl.JobError, match=r"job: the switch has no parameter registers "
+    with pytest.raises(JobError, match=r"job: the switch has no parameter registers "
                                            r"\(MyIngress.par_v00\); load p4/luwu_sgd.p4"):
         luwu_sgd.setup(device, sgd_job(), np.zeros(256))
 
@@ -130,7 +131,7 @@ def test_the_command_line_reports_counters_and_names_a_missing_job(p4runtime_dev
     jobs = tmp_path / "jobs.yaml"
     jobs.write_text("job_id: 3\naggregator_ip: 10.0.255.1\nlr: 0.01\nworkers:\n"
                     "  - {worker_id: 0, port: 1, mac: '08:00:00:00:01:01', ip: 10.0.1.1}\n")
-    with pytest.raises(ctl.JobError, match=r"job\[0\]: no SGD job 3 at 10.0.255.1 on this "
+    with pytest.raises(JobError, match=r"job\[0\]: no SGD job 3 at 10.0.255.1 on this "
                                            r"switch; set it up first"):
         luwu_sgd.main(["checkpoint", str(jobs), "--out", str(tmp_path / "w.npy"),
                        "--switch", address, "--device-id", "1"])
@@ -141,7 +142,7 @@ def test_the_command_line_reports_counters_and_names_a_missing_job(p4runtime_dev
 
 def test_a_set_up_that_fails_half_way_leaves_no_entries(p4runtime_device):
     dev = p4runtime_device                     # 8 lanes: par_v08 is missing
-    with pytest.raises(ctl.JobError, match="no register MyIngress.par_v08"):
+    with pytest.raises(JobError, match="no register MyIngress.par_v08"):
         luwu_sgd.setup(dev, sgd_job(), np.zeros(256))
     assert dev.entries(ctl.JOB_TABLE) == [] and dev.entries(ctl.AGGREGATOR_TABLE) == []
     assert dev.entries(ctl.WORKER_TABLE) == []

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 import torch
 
-from controllers import ina as ctl
 from controllers import luwu_sgd
 from hosts.luwu_layout import Layout
 from hosts.models import SyntheticCorpus, build_model
 from luwu_sgd_setup import LUWU_SGD_P4
+from testbed.experiment.jobs import job_on, job_workers
 from testbed.proto import luwu_sgd as sfx
 from tests.net.helpers import REPO, Snapshot, free_port
 
@@ -85,30 +85,20 @@ def single_process(world):
 
 
 def test_workers_train_with_the_optimizer_in_the_switch(net, tmp_path):
-    from controllers.p4runtime_client import P4RuntimeClient
-    switch = net.plan.switches[0]
-    ports = {link.a: link.b_port for link in net.plan.links if link.b == switch.name}
-    plans = {h.name: h for h in net.plan.hosts}
-    job = luwu_sgd.SgdJob(1, AGGREGATOR, [ctl.Worker(r, ports[h], plans[h].mac, plans[h].address)
-                                          for r, h in enumerate(WORKERS)],
+    switch = net.plan.switches[0].name
+    job = luwu_sgd.SgdJob(1, AGGREGATOR, job_workers(net.plan, switch, WORKERS),
                           lr=LR, momentum=MU, slot_count=32)
     initial = luwu_sgd.initial_parameters("gpt", 0)
-    with P4RuntimeClient(f"127.0.0.1:{switch.grpc_port}", switch.device_id,
-                         election_id=(0, 3)) as client:
-        device = ctl.P4RuntimeDevice(client)
-        started = time.monotonic()
-        luwu_sgd.setup(device, job, initial)
+    started = time.monotonic()
+    with job_on(net, switch, luwu_sgd, job, initial) as device:
         setup_s = time.monotonic() - started
-        try:
-            started = time.monotonic()
-            written = luwu_sgd.read_fixed(device, job)         # the checkpoint of step 0
-            read_s = time.monotonic() - started
-            assert np.array_equal(written, sfx.to_fixed(initial))
-            codes = run_workers(net, tmp_path)
-            final = luwu_sgd.read_params(device, job)
-            drops, handled = luwu_sgd.drop_counts(device), luwu_sgd.handled_counts(device)
-        finally:
-            luwu_sgd.teardown(device, job)
+        started = time.monotonic()
+        written = luwu_sgd.read_fixed(device, job)         # the checkpoint of step 0
+        read_s = time.monotonic() - started
+        assert np.array_equal(written, sfx.to_fixed(initial))
+        codes = run_workers(net, tmp_path)
+        final = luwu_sgd.read_params(device, job)
+        drops, handled = luwu_sgd.drop_counts(device), luwu_sgd.handled_counts(device)
     logs = "\n".join((tmp_path / f"{h}.log").read_text() for h in WORKERS)
     assert codes == [0, 0, 0], logs
     print(f"over P4Runtime: set-up with {initial.size} parameters {setup_s:.1f} s, reading "

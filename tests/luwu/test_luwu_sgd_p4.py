@@ -6,6 +6,7 @@ import torch
 
 from controllers import ina as ctl
 from controllers import luwu_sgd
+from controllers.jobs import JobError
 from hosts import ina_fixedpoint as qfx
 from luwu_sgd_setup import add_routes, load_sgd_program, push, reference_step, sgd_job
 from luwu_setup import AGG, SWITCH_MAC, worker_ip, worker_mac
@@ -172,10 +173,10 @@ def test_chunks_beyond_the_parameter_registers_are_dropped_and_counted(target):
 
 def test_the_controller_refuses_a_model_the_registers_cannot_hold(target):
     dev = ctl.TargetDevice(target)
-    with pytest.raises(ctl.JobError, match=r"cells \[1000, 1030\) .* holds 1024; render a "
+    with pytest.raises(JobError, match=r"cells \[1000, 1030\) .* holds 1024; render a "
                                            r"bigger program .*--model-chunks 1030"):
         luwu_sgd.setup(dev, sgd_job(model_base=1000), np.zeros(30 * ina.LANES))
-    with pytest.raises(ctl.JobError, match=r"initial parameter\[7\] = 200.0 does not fit"):
+    with pytest.raises(JobError, match=r"initial parameter\[7\] = 200.0 does not fit"):
         luwu_sgd.setup(dev, sgd_job(), np.where(np.arange(ina.LANES) == 7, 200.0, 0.0))
     assert target.table_entries(ctl.JOB_TABLE) == []                   # nothing installed
 
@@ -218,11 +219,11 @@ def test_the_register_size_is_a_render_time_parameter():
 def test_a_second_job_may_not_share_parameter_cells_slots_or_the_id(device):
     target = device.target
     before = target.table_entries(ctl.JOB_TABLE)
-    with pytest.raises(ctl.JobError, match=r"cells \[1, 3\) overlap job 1's \[0, 2\); pick a "
+    with pytest.raises(JobError, match=r"cells \[1, 3\) overlap job 1's \[0, 2\); pick a "
                                            "model_base at or above 2"):
         luwu_sgd.setup(device, luwu_sgd.SgdJob(7, AGG, sgd_job().workers, 0.1, model_base=1,
                                                slot_base=100), initial_params())
-    with pytest.raises(ctl.JobError, match="job 1 already exists on this switch"):
+    with pytest.raises(JobError, match="job 1 already exists on this switch"):
         luwu_sgd.setup(device, sgd_job(model_base=2), initial_params())
     assert target.table_entries(ctl.JOB_TABLE) == before               # nothing installed
     second = luwu_sgd.SgdJob(7, AGG, sgd_job().workers, 0.1, model_base=2, slot_base=100)

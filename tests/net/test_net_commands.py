@@ -157,7 +157,7 @@ def test_cli_verbs_dump_tables_reshape_and_capture(tmp_path, state_dir):
     assert ("hdr.ipv4.dstAddr=10.0.0.1/32 -> MyIngress.ipv4_forward(dstAddr=08:00:00:00:00:01,"
             " port=1)") in out
     assert "k1-eth1: rate 5 Mb/s" in out
-    assert "shape: loss='x': write a percentage (1%) or a fraction (0.01)" in out
+    assert "shape: loss='x': 'x' is not a probability; write a fraction (0.01)" in out
     assert "Results: 0% dropped (2/2 received)" in out
     assert (tmp_path / "r" / "pcaps" / "k1-eth1.pcap").stat().st_size > 24   # header + frames
     assert "network removed" in out

@@ -34,6 +34,19 @@ def test_groups_and_clone_sessions(info):
     assert config.clones == [E.CloneSession(5, [E.Replica(3, 0)], 0, 64)]
 
 
+def test_prefixes_may_be_written_as_address_slash_length(info):
+    config = RuntimeConfig(info, _entry(match={"hdr.ipv4.dstAddr": "10.0.1.0/24"}))
+    assert config.entries[0].match == (E.Lpm(0x0A000100, 24),)
+    with pytest.raises(RuntimeConfigError, match=r"dstAddr: '10.0.1.1/24' is not a prefix "
+                                                 r"\(10.0.1.1/24 has host bits set\)"):
+        RuntimeConfig(info, _entry(match={"hdr.ipv4.dstAddr": "10.0.1.1/24"}), "s1-runtime.json")
+
+
+def test_ipv6_values_are_read_and_must_fit_the_field(info):
+    with pytest.raises(RuntimeConfigError, match=r"dstAddr\[0\]: \d+ does not fit in 32 bits"):
+        RuntimeConfig(info, _entry(match={"hdr.ipv4.dstAddr": ["fd00::1", 128]}))
+
+
 def _entry(**changes):
     entry = {"table": "MyIngress.ipv4_lpm", "match": {"hdr.ipv4.dstAddr": ["10.0.1.1", 32]},
              "action_name": "MyIngress.ipv4_forward",

@@ -33,10 +33,13 @@ def test_units():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("1:rate=10mbps", r"rate: unknown unit 'mbps'.*bits per second"),
-    ("1:rate=10", r"rate: '10' needs a unit"),
-    ("1:delay=5", r"delay: '5' needs a unit \(us, ms, s\)"),
-    ("1:delay=fast", r"delay: 'fast' is not a number"),
+    ("1:rate=10mbps", r"rate: '10mbps': unknown unit 'mbps' here \(tc reads it as bytes "
+                      r"per second.*write a number and a unit: bit, kbit, mbit"),
+    ("1:rate=10Mbps", r"rate: '10Mbps': unknown unit 'Mbps' here"),
+    ("1:rate=10", r"rate: '10' needs a unit; write a number and a unit: bit, kbit"),
+    ("1:delay=5", r"delay: '5' needs a unit; write a number and a unit: s, ms, us"),
+    ("1:delay=fast", r"delay: 'fast' is not a duration; write a number and a unit"),
+    ("1:burst=3pages,rate=1mbit", r"burst: '3pages' is not a size: unknown unit 'pages'"),
     ("1:loss=1.5", r"loss: '1.5' is outside \[0, 1\]"),
     ("1:loss=lots", r"loss: 'lots' is not a probability"),
     ("1:speed=1mbit", r"speed: unknown key; keys: rate"),

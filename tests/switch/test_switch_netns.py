@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from testbed.p4.entries import ActionCall, CloneSession, Exact, Lpm, MulticastGroup, Replica, \
-    TableEntry
+from testbed.p4.entries import ActionCall, CloneSession, Exact, MulticastGroup, Replica, TableEntry
 from testbed.switch.egress import Shape
 from testbed.switch.lab import VethLab
 from testbed.switch.switch import SoftwareSwitch
 from testbed.switch.traffic import udp_frame
+from testbed.topology.routing import route_entry
 
 pytestmark = [pytest.mark.root, pytest.mark.slow]
 
@@ -70,9 +70,7 @@ def running(lab, program, entries=(), **kw):
 
 
 def route(ip, host, port):
-    return TableEntry("MyIngress.ipv4_lpm", (Lpm(int.from_bytes(socket.inet_aton(ip), "big"), 32),),
-                      ActionCall("MyIngress.ipv4_forward",
-                                 {"dstAddr": int(host.mac.replace(":", ""), 16), "port": port}))
+    return route_entry(ip, host.mac, port)
 
 
 def frame_to(src, dst, size=100, seq=0):
@@ -332,7 +330,7 @@ def test_entries_written_through_p4runtime(lab):
     import grpc
     from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
     from testbed.p4 import p4info
-    from testbed.switch import p4rt_convert
+    from testbed.p4runtime import convert
     h1, h2, _ = lab.hosts
     with cli_switch(lab, "--no-p4") as (proc, line):
         port = int(re.search(r"P4Runtime on 127\.0\.0\.1:(\d+)", line).group(1))
@@ -350,10 +348,10 @@ def test_entries_written_through_p4runtime(lab):
         stub.SetForwardingPipelineConfig(p4runtime_pb2.SetForwardingPipelineConfigRequest(
             device_id=1, election_id=election, config=config,
             action=p4runtime_pb2.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT))
-        index = p4rt_convert.P4InfoIndex(info)
+        index = convert.P4InfoIndex(info)
         write = p4runtime_pb2.WriteRequest(device_id=1, election_id=election)
         update = write.updates.add(type=p4runtime_pb2.Update.INSERT)
-        update.entity.table_entry.CopyFrom(p4rt_convert.table_entry_to_p4rt(index, route(h2.ip, h2, 2)))
+        update.entity.table_entry.CopyFrom(convert.table_entry_to_p4rt(index, route(h2.ip, h2, 2)))
         stub.Write(write)
         s1, s2 = h1.socket(), h2.socket()
         s1.send(frame_to(h1, h2, seq=7))

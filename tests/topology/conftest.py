@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from testbed.p4runtime.values import parse_value
 from testbed.topology.routing import LPM_KEY, LPM_TABLE
-from testbed.topology.runtime import runtime_value
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -21,7 +21,7 @@ def _lookup(switch, dst: str):
         net = ipaddress.ip_network(f"{value}/{plen}", strict=False)
         if ipaddress.ip_address(dst) in net and (best is None or plen > best[0]):
             best = (plen, e.action_params)
-    return None if best is None else (best[1]["dstAddr"], runtime_value(best[1]["port"]))
+    return None if best is None else (best[1]["dstAddr"], parse_value(best[1]["port"]))
 
 
 def walk(topo, src: str, dst: str, max_hops: int = 32):

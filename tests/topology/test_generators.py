@@ -3,8 +3,8 @@ from collections import Counter
 import pytest
 
 from testbed.topology import generators
-from testbed.topology.errors import TopologyError
 from testbed.topology.spec import DEFAULT_PROGRAM
+from testbed.topology.specfile import TopologyError
 
 
 def ports_unique(topo):

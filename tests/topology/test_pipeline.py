@@ -7,8 +7,8 @@ import pytest
 from scapy.all import IP, UDP, Ether
 
 from testbed.p4 import entries
+from testbed.p4runtime.values import parse_value
 from testbed.topology import generators
-from testbed.topology.runtime import runtime_value
 from testbed.topology.tutorials import import_tutorial
 
 REPO = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ def program_fabric(topo, program):
         target = targets[sw.name] = Target(program)
         for e in sw.runtime.table_entries:
             if e.default_action:
-                params = {k: runtime_value(v) for k, v in e.action_params.items()}
+                params = {k: parse_value(v) for k, v in e.action_params.items()}
                 target.table_set_default(e.table, entries.ActionCall(e.action_name, params))
             else:
                 target.table_insert(e.to_entry([(k.name, k.match_kind)

@@ -7,7 +7,7 @@ from testbed.errors import TrainetError
 from testbed.topology.load import load_topology
 from testbed.topology.runtime import TableEntrySpec
 from testbed.topology.spec import Host, Link, Switch, Topology
-from testbed.topology.errors import TopologyError
+from testbed.topology.specfile import TopologyError
 
 BASE = {
     "name": "pair",
@@ -270,6 +270,18 @@ def test_runtime_entries_convert_to_control_plane_objects():
     assert out.priority == 10 and out.action == entries.ActionCall("MyIngress.drop", {})
     with pytest.raises(ValueError, match="no key 'hdr.ethernet.etherType'; keys: hdr.ipv4.srcAddr"):
         entry.to_entry([("hdr.ipv4.srcAddr", "ternary")])
+
+
+def test_runtime_values_include_ipv6_and_prefix_text():
+    from testbed.p4 import entries
+    entry = TableEntrySpec(table="MyIngress.ipv6_lpm", action_name="MyIngress.forward",
+                           match={"hdr.ipv6.dstAddr": "fd00:1::/32"},
+                           action_params={"nextHop": "fe80::1", "port": 2})
+    out = entry.to_entry([("hdr.ipv6.dstAddr", "lpm")])
+    assert out.match == (entries.Lpm(0xFD000001 << 96, 32),)
+    assert out.action.params == {"nextHop": 0xFE80 << 112 | 1, "port": 2}
+    with pytest.raises(ValueError, match="has host bits set"):
+        TableEntrySpec(table="t", action_name="a", match={"k": "fd00:1::1/32"})
 
 
 def test_runtime_entry_shape_errors(tmp_path, p4_file):

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from testbed.p4 import entries
-from testbed.topology.errors import TopologyError
 from testbed.topology.load import load_topology
+from testbed.topology.specfile import TopologyError
 from testbed.topology.tutorials import import_tutorial
 
 SAMPLE = Path(__file__).parent / "tutorial_triangle"

@@ -101,7 +101,7 @@ def test_patterns_give_each_collective_its_traffic():
 def test_experiment_files_take_plug_ins_options_and_labels(plugin, tmp_path):
     from testbed.experiment.runner import worker_args
     from testbed.experiment.spec import load_experiment
-    from testbed.topology.errors import TopologyError
+    from testbed.topology.specfile import TopologyError
     path = tmp_path / "exp.yaml"
     path.write_text(textwrap.dedent("""\
         name: buckets

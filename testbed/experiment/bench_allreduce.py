@@ -11,8 +11,8 @@ Two measurements:
   emulated fabric, which with co-scaling stand for nominal times as long as the link,
   not the CPU, is the bottleneck: the report gives both so the reader can judge.
 
-The fabric helpers here (star and two-level topologies, job set-up over P4Runtime,
-running programs on the emulated hosts) also serve the emulated-fabric tests.
+The star, the host commands and running them on the emulated hosts also serve the
+emulated-fabric tests.
 """
 from __future__ import annotations
 
@@ -29,12 +29,13 @@ import numpy as np
 from controllers import ina as ctl
 from testbed.errors import TrainetError
 from testbed.proto import ina
+from testbed.topology.routing import switch_mac
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 INA_P4 = REPO / "p4" / "ina.p4"
-AGGREGATOR = "10.0.255.1"
-GATEWAY = "10.0.0.254"
-GATEWAY_MAC = "08:00:00:ff:00:01"     # testbed.topology.routing.switch_mac(0)
+SWITCH = "s1"
+GATEWAY = "10.0.0.254"                # the star's own address plan
+AGGREGATOR = "10.0.255.1"             # outside the hosts' subnet: reached via the gateway
 INA_JOB = 1
 
 
@@ -49,17 +50,17 @@ def target_rate(n_workers: int, chunks: int = 400, slots: int = 64, repeats: int
     """Aggregation rate of ina.p4 on the software target: ``chunks`` slots completed by
     ``n_workers`` packets each, results multicast. The best of ``repeats`` runs (each on
     a fresh target) is kept: the machine's other load only ever slows a run down."""
+    from testbed.net.topology import plan_from_topology
     from testbed.p4.target import Target
-    workers = [ctl.Worker(w, w + 1, f"08:00:00:00:00:{w + 1:02x}", f"10.0.0.{w + 1}")
-               for w in range(n_workers)]
-    job = ctl.Job(INA_JOB, AGGREGATOR, workers, 0, slots)
+    # the star's addresses and ports; its links play no part here
+    job = star_job(plan_from_topology(star_topology(n_workers, "1Gbit", 1.0)), slots)
     rng = np.random.default_rng(0)
     lanes = rng.integers(-2**20, 2**20, (n_workers, ina.LANES)).astype(np.int32)
     frames = []
     for c in range(chunks):
         slot = ina.slot_field(c % slots, (c // slots) % 2)
-        for w in workers:
-            frames.append((w.port, ina.frame(w.mac, GATEWAY_MAC, w.ip, AGGREGATOR, ina.encode(
+        for w in job.workers:
+            frames.append((w.port, ina.frame(w.mac, switch_mac(0), w.ip, AGGREGATOR, ina.encode(
                 INA_JOB, w.worker_id, ina.FLAG_GRADIENT, slot, 0, c, lanes[w.worker_id]))))
     elapsed = []
     for _ in range(repeats):
@@ -85,7 +86,8 @@ def target_rate(n_workers: int, chunks: int = 400, slots: int = 64, repeats: int
 def star_topology(n_workers: int, bw: str, scale: float, loss_pct: float = 0.0,
                   delay: str | None = None):
     """One ina.p4 switch s1, hosts h1..hN on ports 1..N in 10.0.0.0/24, routed by
-    shortest path; the aggregator address lies outside the subnet, behind the gateway."""
+    shortest path; the aggregator address lies outside the subnet, behind the gateway
+    (the switch, whose MAC is ``switch_mac(0)``)."""
     from testbed.topology.spec import Topology
     link = {"bw": bw}
     if loss_pct:
@@ -96,120 +98,19 @@ def star_topology(n_workers: int, bw: str, scale: float, loss_pct: float = 0.0,
         "name": f"ina-star-{n_workers}", "scale": scale, "program": str(INA_P4),
         "routing": "shortest-path",
         "hosts": [{"name": f"h{i}", "ip": f"10.0.0.{i}/24", "mac": f"08:00:00:00:00:{i:02x}",
-                   "gateway": GATEWAY, "gateway_mac": GATEWAY_MAC}
+                   "gateway": GATEWAY, "gateway_mac": switch_mac(0)}
                   for i in range(1, n_workers + 1)],
-        "switches": [{"name": "s1"}],
-        "links": [{"a": f"h{i}", "b": f"s1-p{i}", **link} for i in range(1, n_workers + 1)],
+        "switches": [{"name": SWITCH}],
+        "links": [{"a": f"h{i}", "b": f"{SWITCH}-p{i}", **link}
+                  for i in range(1, n_workers + 1)],
     })
 
 
-def star_job(n_workers: int, slots: int) -> ctl.Job:
-    return ctl.Job(INA_JOB, AGGREGATOR, [
-        ctl.Worker(i - 1, i, f"08:00:00:00:00:{i:02x}", f"10.0.0.{i}")
-        for i in range(1, n_workers + 1)], slot_base=0, slot_count=slots)
-
-
-SPINE_AGGREGATOR = "10.0.255.1"
-SPINE_JOB = 100
-
-
-def two_level_topology(racks: int, per_rack: int, bw: str, scale: float,
-                       loss_pct: float = 0.0, delay: str | None = None):
-    """Rack switches r1..rK (hosts hRW on ports 1.., the spine on port 9) under the spine
-    s<K+1> (rack r on port r; Mininet wants a digit in every switch name). Hosts of rack
-    r live in 10.0.r.0/24; the rack switch's gateway address 10.0.r.254 is also its
-    aggregator address."""
-    from testbed.topology.routing import switch_mac
-    from testbed.topology.spec import Topology
-    link = {"bw": bw, **({"loss": loss_pct} if loss_pct else {}),
-            **({"delay": delay} if delay else {})}
-    hosts, links = [], []
-    for r in range(1, racks + 1):
-        for w in range(per_rack):
-            name = f"h{r}{w}"
-            hosts.append({"name": name, "ip": f"10.0.{r}.{w + 1}/24",
-                          "mac": f"08:00:00:00:{r:02x}:{w + 1:02x}",
-                          "gateway": f"10.0.{r}.254", "gateway_mac": switch_mac(r - 1)})
-            links.append({"a": name, "b": f"r{r}-p{w + 1}", **link})
-        links.append({"a": f"r{r}-p9", "b": f"s{racks + 1}-p{r}", **link})
-    return Topology.from_data({
-        "name": f"ina-2level-{racks}x{per_rack}", "scale": scale, "program": str(INA_P4),
-        "routing": "shortest-path", "hosts": hosts,
-        "switches": [{"name": f"r{r}"} for r in range(1, racks + 1)]
-        + [{"name": f"s{racks + 1}"}],
-        "links": links})
-
-
-def two_level_jobs(racks: int, per_rack: int, slots: int) -> dict:
-    """Switch name -> (job, extra routes (ip, mac, port)) of the two-level topology."""
-    from testbed.topology.routing import switch_mac
-    out = {}
-    spine_workers = []
-    for r in range(1, racks + 1):
-        rack_agg = f"10.0.{r}.254"
-        workers = [ctl.Worker(w, w + 1, f"08:00:00:00:{r:02x}:{w + 1:02x}", f"10.0.{r}.{w + 1}")
-                   for w in range(per_rack)]
-        out[f"r{r}"] = (ctl.Job(r, rack_agg, workers, 0, slots,
-                                upstream=ctl.Upstream(SPINE_AGGREGATOR, SPINE_JOB, r - 1)),
-                        [(SPINE_AGGREGATOR, switch_mac(racks), 9)])
-        spine_workers.append(ctl.Worker(r - 1, r, switch_mac(r - 1), rack_agg))
-    out[f"s{racks + 1}"] = (ctl.Job(SPINE_JOB, SPINE_AGGREGATOR, spine_workers, 0, slots),
-                 [(w.ip, w.mac, w.port) for w in spine_workers])
-    return out
-
-
-def two_level_commands(racks: int, per_rack: int, elements: int, rounds: int, slots: int,
-                       seed: int = 0, check: bool = False) -> dict:
-    py = sys.executable
-    total = racks * per_rack
-    return {f"h{r}{w}": [py, "-m", "hosts.ina_allreduce", "--job", str(r), "--worker", str(w),
-                         "--rank", str((r - 1) * per_rack + w), "--workers", str(total),
-                         "--aggregator", f"10.0.{r}.254", "--elements", str(elements),
-                         "--rounds", str(rounds), "--slots", str(slots), "--seed", str(seed)]
-            + (["--check"] if check else [])
-            for r in range(1, racks + 1) for w in range(per_rack)}
-
-
-def setup_job(net, job: ctl.Job, switch: str = "s1", routes=(), fresh: bool = False) -> None:
-    """Install ``job`` on a running switch of ``net`` over P4Runtime, plus /32 routes
-    (ip, mac, port) to addresses that are not hosts (other switches' aggregators). With
-    ``fresh``, tear the job down first: new worker processes number their chunks from 0
-    again, so they need slots without the previous workers' rounds."""
-    from controllers.p4runtime_client import P4RuntimeClient
-    from testbed.topology.routing import forward_entry
-    s = next(s for s in net.plan.switches if s.name == switch)
-    client = P4RuntimeClient(f"127.0.0.1:{s.grpc_port}", s.device_id, election_id=(0, 2))
-    with client:
-        device = ctl.P4RuntimeDevice(client)
-        for ip, mac, port in routes:
-            device.insert(forward_entry(ip, mac, port).to_entry([("hdr.ipv4.dstAddr", "lpm")]))
-        if fresh:
-            ctl.teardown(device, job)
-        ctl.setup(device, job)
-
-
-def add_reordering(net, switch: str, fraction: float) -> None:
-    """Make every egress port of ``switch`` reorder ``fraction`` of its packets (they skip
-    the delay line, so the ports need a delay). Topology specs have no reordering field,
-    so this restarts the switch process with it and reinstalls its runtime config; set
-    jobs up afterwards."""
-    from controllers.routing import program_switch
-    from testbed.net.nodes import READY_TIMEOUT_S
-    node = net.net[switch]
-    spec = next(s for s in net.plan.switches if s.name == switch)
-    for port in node.data_ports():
-        shape = node.shapes.get(port, "")
-        if "delay=" not in shape:
-            raise TrainetError(f"{switch} port {port}: reordering needs a link delay; give "
-                               "the links a delay (e.g. delay: 1ms)")
-        node.shapes[port] = f"{shape},reorder={fraction * 100:g}%"
-    node.stop_process()
-    node.start(None)
-    node.wait_ready(time.monotonic() + READY_TIMEOUT_S)
-    net.state.switches[switch] = node.process.pid
-    net.state.save()
-    program_switch(node.grpc_address, spec.p4, net.runtime_configs[switch], spec.device_id,
-                   p4info=net.p4infos[spec.p4])
+def star_job(plan, slots: int, switch: str = SWITCH) -> ctl.Job:
+    """The INA job of every host of a star's network ``plan`` (worker w: the w-th host)."""
+    from testbed.experiment.jobs import job_workers
+    hosts = [h.name for h in plan.hosts]
+    return ctl.Job(INA_JOB, AGGREGATOR, job_workers(plan, switch, hosts), 0, slots)
 
 
 def _python_env() -> dict:
@@ -246,22 +147,25 @@ def run_on_hosts(net, commands: dict, timeout_s: float) -> dict:
     return out
 
 
-def ina_commands(n_workers: int, elements: int, rounds: int, slots: int,
-                 seed: int = 0, check: bool = False) -> dict:
+def ina_commands(job: ctl.Job, hosts: list[str], elements: int, rounds: int, seed: int = 0,
+                 check: bool = False) -> dict:
+    """The INA all-reduce of ``job`` on ``hosts`` (host ``hosts[w]`` is worker ``w``)."""
     py = sys.executable
-    return {f"h{i}": [py, "-m", "hosts.ina_allreduce", "--job", str(INA_JOB), "--worker",
-                      str(i - 1), "--workers", str(n_workers), "--aggregator", AGGREGATOR,
-                      "--elements", str(elements), "--rounds", str(rounds), "--slots",
-                      str(slots), "--seed", str(seed)] + (["--check"] if check else [])
-            for i in range(1, n_workers + 1)}
+    return {h: [py, "-m", "hosts.ina_allreduce", "--job", str(job.job_id), "--worker",
+                str(w), "--workers", str(len(hosts)), "--aggregator", job.aggregator_ip,
+                "--elements", str(elements), "--rounds", str(rounds), "--slots",
+                str(job.slot_count), "--seed", str(seed)] + (["--check"] if check else [])
+            for w, h in enumerate(hosts)}
 
 
-def gloo_commands(n_workers: int, elements: int, rounds: int, port: int) -> dict:
+def gloo_commands(net, hosts: list[str], elements: int, rounds: int, port: int) -> dict:
+    """gloo's ring all-reduce on ``hosts``, rank 0 (``hosts[0]``) the rendezvous."""
     py = sys.executable
-    return {f"h{i}": [py, "-m", "hosts.gloo_allreduce", "--rank", str(i - 1), "--world",
-                      str(n_workers), "--master", "10.0.0.1", "--port", str(port),
-                      "--elements", str(elements), "--rounds", str(rounds)]
-            for i in range(1, n_workers + 1)}
+    master = net.net[hosts[0]].IP()
+    return {h: [py, "-m", "hosts.gloo_allreduce", "--rank", str(rank), "--world",
+                str(len(hosts)), "--master", master, "--port", str(port),
+                "--elements", str(elements), "--rounds", str(rounds)]
+            for rank, h in enumerate(hosts)}
 
 
 def round_time(results: dict) -> float:
@@ -291,23 +195,23 @@ def ring_link_time(elements: int, n_workers: int, rate_bps: float) -> float:
 
 def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: int,
                 slots: int, results_dir: str, log) -> list:
+    from testbed.experiment.jobs import job_on
     from testbed.net.network import Network
     from testbed.net.topology import plan_from_topology
     from testbed.units import parse_rate
     topo = star_topology(n_workers, bw, scale)
+    hosts = [h.name for h in topo.hosts]
     rows = []
     with Network(plan_from_topology(topo, topo.name), results_dir, log=log) as net:
-        job = star_job(n_workers, slots)
-        setup_job(net, job)
+        job = star_job(net.plan, slots)
         for k, mb in enumerate(sizes_mb):
             nominal_bytes = mb * 2**20
             elements = max(int(nominal_bytes * scale / 4), 1)
             log(f"  {n_workers} workers, {mb} MB nominal = {elements * 4} B emulated ...")
-            if k:
-                setup_job(net, job, fresh=True)
-            ina_res = run_on_hosts(net, ina_commands(n_workers, elements, rounds, slots),
-                                   timeout_s=300)
-            gloo_res = run_on_hosts(net, gloo_commands(n_workers, elements, rounds,
+            with job_on(net, SWITCH, ctl, job):    # new workers need clean slots
+                ina_res = run_on_hosts(net, ina_commands(job, hosts, elements, rounds),
+                                       timeout_s=300)
+            gloo_res = run_on_hosts(net, gloo_commands(net, hosts, elements, rounds,
                                                        29500 + k), timeout_s=300)
             t_ina, t_gloo = round_time(ina_res), round_time(gloo_res)
             rate = parse_rate(bw) * scale
