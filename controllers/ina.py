@@ -15,7 +15,7 @@ For two-level aggregation a rack job names an :class:`Upstream`: the rack switch
 each complete slot to the parent job's aggregator as worker ``worker_id`` of that job,
 and multicasts the parent's results (``ina_relay``) to the rack's workers.
 
-Devices: :class:`TargetDevice` programs a ``testbed.p4.target.Target`` directly (tests,
+Devices: :class:`controllers.jobs.TargetDevice` programs a ``testbed.p4.target.Target`` directly (tests,
 benchmarks); ``controllers.jobs.P4RuntimeDevice`` a running switch over P4Runtime.
 """
 from __future__ import annotations
@@ -206,48 +206,6 @@ def drop_counts(device) -> dict:
 
 def handled_counts(device) -> dict:
     return named_counts(device, HANDLED_COUNTER, ina.HANDLED_KINDS)
-
-
-class TargetDevice:
-    """A Target programmed in-process."""
-
-    def __init__(self, target):
-        self.target = target
-
-    def insert(self, entry):
-        self.target.table_insert(entry)
-
-    def delete(self, entry):
-        self.target.table_delete(entry)
-
-    def entries(self, table):
-        return self.target.table_entries(table)
-
-    def set_group(self, group):
-        self.target.mc_group_set(group)
-
-    def delete_group(self, group_id):
-        self.target.mc_group_delete(group_id)
-
-    def write_register(self, name, index, value):
-        self.target.register_write(name, index, value)
-
-    def register_size(self, name) -> int:
-        reg = self.target.compiled.registers.get(name)
-        if reg is None:
-            raise JobError(f"the target's program has no register {name}")
-        return reg.size
-
-    def write_registers(self, name, start, values):
-        """Cells ``start``, ``start + 1``, ... of register ``name`` (unsigned values)."""
-        for i, value in enumerate(values):
-            self.target.register_write(name, start + i, int(value))
-
-    def read_registers(self, name, start, count) -> list[int]:
-        return [self.target.register_read(name, start + i) for i in range(count)]
-
-    def read_counter(self, name, index):
-        return self.target.counter_read(name, index)
 
 
 def job_from_dict(data: dict, where: str = "job") -> Job:

@@ -5,7 +5,7 @@ command-line frame.
 
 A controller module is anything with ``setup(device, job, ...)`` and
 ``teardown(device, job)``; a device is anything with the methods of
-:class:`P4RuntimeDevice` (``controllers.ina.TargetDevice`` programs a Target in-process).
+:class:`P4RuntimeDevice` (:class:`TargetDevice` programs a Target in-process).
 """
 from __future__ import annotations
 
@@ -37,6 +37,48 @@ def mac(text: str, where: str) -> int:
         return parse_mac(text)
     except ValueError as err:
         raise JobError(f"{where}: {err}") from None
+
+
+class TargetDevice:
+    """A Target programmed in-process."""
+
+    def __init__(self, target):
+        self.target = target
+
+    def insert(self, entry):
+        self.target.table_insert(entry)
+
+    def delete(self, entry):
+        self.target.table_delete(entry)
+
+    def entries(self, table):
+        return self.target.table_entries(table)
+
+    def set_group(self, group):
+        self.target.mc_group_set(group)
+
+    def delete_group(self, group_id):
+        self.target.mc_group_delete(group_id)
+
+    def write_register(self, name, index, value):
+        self.target.register_write(name, index, value)
+
+    def register_size(self, name) -> int:
+        reg = self.target.compiled.registers.get(name)
+        if reg is None:
+            raise JobError(f"the target's program has no register {name}")
+        return reg.size
+
+    def write_registers(self, name, start, values):
+        """Cells ``start``, ``start + 1``, ... of register ``name`` (unsigned values)."""
+        for i, value in enumerate(values):
+            self.target.register_write(name, start + i, int(value))
+
+    def read_registers(self, name, start, count) -> list[int]:
+        return [self.target.register_read(name, start + i) for i in range(count)]
+
+    def read_counter(self, name, index):
+        return self.target.counter_read(name, index)
 
 
 class P4RuntimeDevice:

@@ -25,13 +25,13 @@ strategies overlap with the compute as the real ones do.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 import torch
 
 from hosts.strategies.base import Memory, Strategy, tensor_bytes
 from testbed.errors import TrainetError
+from testbed.units import UnitError, parse_count
 from testbed.topology.profiles import scaled_volume
 
 BYTES_PER_PARAM = 2          # bf16 weights and gradients
@@ -78,16 +78,15 @@ DEVICES = {d.name: d for d in (
            "per package of two GCDs, i.e. 191.5 per GCD"),
 )}
 
-_SUFFIX = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
-
-
 def shadow_model(spec: str) -> ShadowModel:
     """A preset name or ``custom:PARAMS`` (e.g. ``custom:6.7e9`` or ``custom:6.7B``)."""
     if spec in PRESETS:
         return PRESETS[spec]
-    match = re.fullmatch(r"custom:([0-9.]+(?:e[0-9]+)?)([kKmMbBgGtT]?)", spec)
-    if match:
-        params = float(match.group(1)) * _SUFFIX[match.group(2).lower()]
+    if spec.startswith("custom:"):
+        try:
+            params = parse_count(spec.removeprefix("custom:"))
+        except UnitError:
+            params = 0
         if params >= 1:
             layers = min(GPT3_LAYERS, key=lambda pl: abs(math.log(pl[0] / params)))[1]
             return ShadowModel(spec, params, 2048, layers, "custom parameter count, "

@@ -136,24 +136,24 @@ def build_parser() -> argparse.ArgumentParser:
     p = bench.add_parser("p4", help="pipeline-only packets/s of the P4 target")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--packets", type=int, default=50_000, help="packets per measurement")
-    p.set_defaults(handler="testbed.p4_bench:main")
+    p.set_defaults(handler="testbed.bench.p4:main")
     p = bench.add_parser("switch", help="forwarding packets/s and Gb/s of the software switch "
                          "between network namespaces, against a Linux bridge")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--seconds", type=float, default=3.0, help="duration of each measurement")
-    p.set_defaults(handler="testbed.switch.bench:main")
+    p.set_defaults(handler="testbed.bench.switch:main")
     p = bench.add_parser("p4runtime", help="P4Runtime Write/Read entries/s against the "
                          "target's own API")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--entries", type=int, default=500,
                    help="table entries per measurement (basic.p4's table holds 1024)")
-    p.set_defaults(handler="testbed.switch.p4rt_bench:main")
+    p.set_defaults(handler="testbed.bench.p4runtime:main")
     p = bench.add_parser("links", help="link emulation: throughput and RTT against the "
                          "configured values, and bring-up time of a 64-host fabric")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--seconds", type=float, default=6.0, help="duration of each throughput test")
     p.add_argument("--quick", action="store_true", help="fewer rates, no 64-host bring-up")
-    p.set_defaults(handler="testbed.net.bench:main")
+    p.set_defaults(handler="testbed.bench.links:main")
     p = bench.add_parser("allreduce", help="in-network all-reduce (p4/ina.p4) against gloo's "
                          "ring all-reduce on an emulated star, and the switch's aggregation "
                          "rate on the P4 target")
@@ -172,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="directory for the network's logs")
     p.add_argument("--target-only", action="store_true",
                    help="only the switch's aggregation rate on the P4 target")
-    p.set_defaults(handler="testbed.experiment.bench_allreduce:main")
+    p.set_defaults(handler="testbed.bench.allreduce:main")
     p = bench.add_parser("train", help="step time of the strategies side by side: "
                          "shadow workers of a large GPT on a co-scaled star, per NIC profile")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -191,7 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--batch", type=int, default=1, help="sequences per worker and step")
     p.add_argument("--results", default="results/bench-train",
                    help="directory for logs and metrics")
-    p.set_defaults(handler="testbed.experiment.compare:main")
+    p.set_defaults(handler="testbed.bench.train:main")
     return parser
 
 

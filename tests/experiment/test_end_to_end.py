@@ -130,7 +130,7 @@ def test_sigterm_stops_a_run_and_leaves_a_clean_system(tmp_path):
 
 def test_inspect_captures_of_an_ina_all_reduce(tmp_path):
     from controllers import ina as ctl
-    from testbed.experiment import bench_allreduce as bench
+    from testbed.bench import allreduce as bench
     from testbed.net.network import Network
     from testbed.net.topology import plan_from_topology
     from testbed.proto import ina

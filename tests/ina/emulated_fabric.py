@@ -7,7 +7,7 @@ import time
 
 from controllers import ina as ctl
 from testbed.errors import TrainetError
-from testbed.experiment.bench_allreduce import INA_P4
+from testbed.bench.allreduce import INA_P4
 from testbed.experiment.jobs import job_workers
 from testbed.net.topology import plan_from_topology
 from testbed.topology.routing import switch_mac

@@ -14,6 +14,7 @@ from scapy.layers.inet import IP, UDP
 from scapy.layers.l2 import Ether
 
 from controllers import ina as ctl
+from controllers.jobs import TargetDevice
 from hosts.ina_session import Exchange
 from testbed.proto import ina
 from testbed.topology.routing import route_entry
@@ -57,7 +58,7 @@ def single_switch_job(target, job_id=1, n_workers=3, slot_base=0, slot_count=8, 
     workers = [ctl.Worker(w, w + 1 + 8 * (rack - 1), worker_mac(rack, w), worker_ip(rack, w))
                for w in range(n_workers)]
     job = ctl.Job(job_id, aggregator, workers, slot_base, slot_count)
-    ctl.setup(ctl.TargetDevice(target), job)
+    ctl.setup(TargetDevice(target), job)
     route_to_workers(target, job)
     return job
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from testbed.experiment import bench_allreduce as bench
+from testbed.bench import allreduce as bench
 from testbed.proto import ina
 
 

@@ -59,7 +59,7 @@ def ina_switch():
     from controllers.p4runtime_client import P4RuntimeClient
     from testbed.p4 import p4info
     from testbed.p4.frontend import load_program
-    from testbed.switch.p4rt_bench import PortlessDevice
+    from testbed.bench.p4runtime import PortlessDevice
     from testbed.switch.p4runtime import P4RuntimeServer
     from tests.net.helpers import REPO
     source = REPO / "p4" / "ina.p4"

@@ -8,7 +8,7 @@ from controllers import ina as ctl
 from controllers.jobs import connected
 from emulated_fabric import (add_reordering, two_level_commands, two_level_jobs,
                              two_level_topology)
-from testbed.experiment import bench_allreduce as bench
+from testbed.bench import allreduce as bench
 from testbed.experiment.jobs import job_on
 from testbed.proto import ina
 from testbed.topology.routing import route_entry

@@ -6,6 +6,7 @@ from scapy.layers.l2 import Ether
 
 from controllers import ina as ctl
 from controllers.jobs import JobError
+from controllers.jobs import TargetDevice
 from ina_fabric import (SWITCH_MAC, decoded, load_ina_program, new_target,
                         single_switch_job, worker_ip, worker_mac)
 from testbed.proto import ina
@@ -44,7 +45,7 @@ def send(target, worker, chunk, values, job_id=1, slot=None, exponent=0, flags=1
 
 
 def drops(target):
-    return ctl.drop_counts(ctl.TargetDevice(target))
+    return ctl.drop_counts(TargetDevice(target))
 
 
 def test_slot_completes_and_result_reaches_every_worker(target, job):
@@ -59,7 +60,7 @@ def test_slot_completes_and_result_reaches_every_worker(target, job):
         assert header.flags == ina.FLAG_RESULT and header.chunk == 0
         assert header.exponent == 5 and header.n_workers == 3 and header.job_id == 1
         assert np.array_equal(values, expected)
-    counts = ctl.handled_counts(ctl.TargetDevice(target))
+    counts = ctl.handled_counts(TargetDevice(target))
     assert counts["absorbed"] == 2 and counts["multicast"] == 1
 
 
@@ -81,7 +82,7 @@ def test_retransmission_after_completion_is_answered_by_unicast(target, job):
     port, ip, mac, header, values = again[0]
     assert (port, ip, mac) == (2, worker_ip(1, 1), worker_mac(1, 1))
     assert header.flags == ina.FLAG_RESULT and np.array_equal(values, total)
-    assert ctl.handled_counts(ctl.TargetDevice(target))["unicast"] == 1
+    assert ctl.handled_counts(TargetDevice(target))["unicast"] == 1
 
 
 def test_duplicate_before_completion_is_dropped_not_added(target, job):
@@ -140,7 +141,7 @@ def test_shadow_set_keeps_previous_result_while_next_round_runs(target, job):
     ("bad_length", {"truncate": 4}),
 ])
 def test_bad_input_is_dropped_counted_and_never_corrupts_a_slot(target, job, reason, kwargs):
-    ctl.setup(ctl.TargetDevice(target), ctl.Job(2, AGG, [
+    ctl.setup(TargetDevice(target), ctl.Job(2, AGG, [
         ctl.Worker(w, w + 1, worker_mac(1, w), worker_ip(1, w)) for w in range(2)],
         slot_base=8, slot_count=8))
     vals = [lanes(i) for i in range(3)]
@@ -159,7 +160,7 @@ def test_bad_input_is_dropped_counted_and_never_corrupts_a_slot(target, job, rea
 
 
 def test_concurrent_jobs_on_disjoint_slots(target, job):
-    device = ctl.TargetDevice(target)
+    device = TargetDevice(target)
     ctl.setup(device, ctl.Job(2, AGG, [
         ctl.Worker(w, w + 1, worker_mac(1, w), worker_ip(1, w)) for w in range(2)],
         slot_base=8, slot_count=8))
@@ -179,7 +180,7 @@ def test_concurrent_jobs_on_disjoint_slots(target, job):
 
 
 def test_teardown_then_setup_starts_from_clean_slots(target, job):
-    device = ctl.TargetDevice(target)
+    device = TargetDevice(target)
     send(target, 0, 0, lanes(1))
     send(target, 1, 0, lanes(2))                      # an unfinished round stays behind
     ctl.teardown(device, job)
@@ -249,5 +250,5 @@ def test_template_renders_a_program_for_another_lane_count():
 
 def test_a_job_id_is_used_once_per_switch(target, job):
     with pytest.raises(JobError, match="job 1 already exists on this switch"):
-        ctl.setup(ctl.TargetDevice(target), ctl.Job(1, "10.0.254.1", job.workers,
+        ctl.setup(TargetDevice(target), ctl.Job(1, "10.0.254.1", job.workers,
                                                     slot_base=100, slot_count=8))

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from controllers import ina as ctl
+from controllers.jobs import TargetDevice
 from hosts.ina_session import AggregationTimeout, Exchange, JobStream
 from ina_fabric import (Fabric, WorkerNode, load_ina_program, new_target, route,
                         single_switch_job, worker_ip, worker_mac)
@@ -57,7 +58,7 @@ def test_exact_sums_without_loss(program):
         for result in results:
             assert np.array_equal(result, exact)
     assert fabric.lost == 0
-    counts = ctl.handled_counts(ctl.TargetDevice(target))
+    counts = ctl.handled_counts(TargetDevice(target))
     assert counts["multicast"] == 22 and counts["unicast"] == 0
 
 
@@ -70,7 +71,7 @@ def test_identical_sums_under_loss_and_reordering(program, loss, reorder):
         for result in results:
             assert np.array_equal(result, exact)
     assert fabric.lost > 0
-    drops = ctl.drop_counts(ctl.TargetDevice(target))
+    drops = ctl.drop_counts(TargetDevice(target))
     assert drops["bad_length"] == drops["unknown_job"] == drops["bad_worker"] == 0
     assert drops["bad_slot"] == drops["bad_type"] == 0
 
@@ -101,7 +102,7 @@ def two_level(program, racks=2, per_rack=2, slots=4, loss=0.0, reorder=0.0):
         rack_agg, rack_mac = f"10.0.{r}.254", f"08:00:00:00:{r:02x}:fe"
         workers = [ctl.Worker(w, w + 1, worker_mac(r, w), worker_ip(r, w))
                    for w in range(per_rack)]
-        ctl.setup(ctl.TargetDevice(rack), ctl.Job(
+        ctl.setup(TargetDevice(rack), ctl.Job(
             r, rack_agg, workers, slot_count=slots,
             upstream=ctl.Upstream(AGG, 10, r - 1)))
         route(rack, AGG, "08:00:00:00:ff:00", 9)
@@ -114,7 +115,7 @@ def two_level(program, racks=2, per_rack=2, slots=4, loss=0.0, reorder=0.0):
         fabric.link((f"r{r}", 9), ("spine", r))
         spine_workers.append(ctl.Worker(r - 1, r, rack_mac, rack_agg))
         route(spine, rack_agg, rack_mac, r)
-    ctl.setup(ctl.TargetDevice(spine), ctl.Job(10, AGG, spine_workers, slot_count=slots))
+    ctl.setup(TargetDevice(spine), ctl.Job(10, AGG, spine_workers, slot_count=slots))
     return fabric, streams
 
 
@@ -125,8 +126,8 @@ def test_two_level_aggregation_across_racks(program, loss, reorder):
     for results, exact in zip(got, want):
         assert len(results) == 4
         assert all(np.array_equal(r, exact) for r in results)
-    spine = ctl.handled_counts(ctl.TargetDevice(fabric.targets["spine"]))
-    rack = ctl.handled_counts(ctl.TargetDevice(fabric.targets["r1"]))
+    spine = ctl.handled_counts(TargetDevice(fabric.targets["spine"]))
+    rack = ctl.handled_counts(TargetDevice(fabric.targets["r1"]))
     assert spine["multicast"] == 18 and rack["relayed"] >= 18 and rack["upstream"] >= 18
 
 

@@ -10,6 +10,7 @@ from torch import nn
 
 from controllers import ina as ctl
 from controllers import luwu
+from controllers.jobs import TargetDevice
 from hosts.luwu_session import Demux, PushPull, Puller, Streams
 from hosts.strategies.luwu import Luwu, LuwuStreamed
 from tests.ina.ina_fabric import route_to_workers
@@ -45,7 +46,7 @@ def luwu_job(job_id=1, n_workers=3, slot_count=8) -> luwu.LuwuJob:
 def setup_job(target, **kw) -> luwu.LuwuJob:
     """The job set up by the controller, plus routes back to every worker."""
     job = luwu_job(**kw)
-    luwu.setup(ctl.TargetDevice(target), job)
+    luwu.setup(TargetDevice(target), job)
     route_to_workers(target, job)
     return job
 

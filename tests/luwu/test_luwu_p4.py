@@ -3,9 +3,9 @@ workers."""
 import numpy as np
 import pytest
 
-from controllers import ina as ctl
 from controllers import luwu
 from controllers.jobs import JobError
+from controllers.jobs import TargetDevice
 from luwu_setup import (AGG, OPT_IP, OPT_MAC, OPT_PORT, SWITCH_MAC, load_luwu_program,
                         luwu_job, setup_job, worker_ip, worker_mac)
 from tests.ina.ina_fabric import decoded
@@ -60,7 +60,7 @@ def complete(target, chunk, seed=0):
 
 
 def counts(target):
-    device = ctl.TargetDevice(target)
+    device = TargetDevice(target)
     return luwu.drop_counts(device), luwu.handled_counts(device)
 
 
@@ -173,7 +173,7 @@ def test_exponent_job_multicasts_its_result_to_the_workers(target):
 def test_teardown_removes_the_job_and_the_route(program):
     from testbed.p4.target import Target
     t = Target(program)
-    device = ctl.TargetDevice(t)
+    device = TargetDevice(t)
     job = setup_job(t)
     with pytest.raises(JobError, match="overlap"):
         luwu.setup(device, luwu_job(job_id=5))

@@ -6,6 +6,7 @@ import pytest
 from controllers import ina as ctl
 from controllers import luwu_sgd
 from controllers.jobs import JobError, P4RuntimeDevice
+from controllers.jobs import TargetDevice
 from luwu_sgd_setup import REPO, sgd_job
 from testbed.proto import luwu_sgd as sfx
 
@@ -88,7 +89,7 @@ def p4runtime_device(tmp_path):
     from testbed.p4 import p4info
     from testbed.p4.frontend import load_source
     from testbed.proto import luwu_sgd_p4
-    from testbed.switch.p4rt_bench import PortlessDevice
+    from testbed.bench.p4runtime import PortlessDevice
     from testbed.switch.p4runtime import P4RuntimeServer
     source = tmp_path / "sgd8.p4"
     source.write_text(luwu_sgd_p4.render(lanes=8, model_chunks=5000))
@@ -116,7 +117,7 @@ def test_registers_are_written_and_read_in_bulk_over_p4runtime(p4runtime_device)
 def test_a_switch_without_parameter_registers_is_named():
     from testbed.p4.frontend import load_program
     from testbed.p4.target import Target
-    device = ctl.TargetDevice(Target(load_program(str(REPO / "p4" / "basic.p4"))))
+    device = TargetDevice(Target(load_program(str(REPO / "p4" / "basic.p4"))))
     with pytest.raises(JobError, match=r"job: the switch has no parameter registers "
                                            r"\(MyIngress.par_v00\); load p4/luwu_sgd.p4"):
         luwu_sgd.setup(device, sgd_job(), np.zeros(256))

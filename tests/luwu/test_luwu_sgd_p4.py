@@ -7,6 +7,7 @@ import torch
 from controllers import ina as ctl
 from controllers import luwu_sgd
 from controllers.jobs import JobError
+from controllers.jobs import TargetDevice
 from hosts import ina_fixedpoint as qfx
 from luwu_sgd_setup import add_routes, load_sgd_program, push, reference_step, sgd_job
 from luwu_setup import AGG, SWITCH_MAC, worker_ip, worker_mac
@@ -36,7 +37,7 @@ def device(target):
     for name, size in ((ctl.DROP_COUNTER, 9), (ctl.HANDLED_COUNTER, 8)):
         for i in range(size):
             target.counter_write(name, i, 0, 0)
-    dev = ctl.TargetDevice(target)
+    dev = TargetDevice(target)
     job = sgd_job(lr=LR, momentum=MU)
     luwu_sgd.setup(dev, job, initial_params())
     yield dev
@@ -148,7 +149,7 @@ def test_a_retransmission_after_the_update_gets_the_same_parameters_once(device)
 def test_chunks_beyond_the_parameter_registers_are_dropped_and_counted(target):
     """A job entry written by hand past the registers' end (the controller refuses one):
     chunks that map beyond MODEL_CHUNKS touch nothing."""
-    size = ctl.TargetDevice(target).register_size(luwu_sgd.PARAM_REGISTERS[0])
+    size = TargetDevice(target).register_size(luwu_sgd.PARAM_REGISTERS[0])
     assert size == luwu_sgd_p4.MODEL_CHUNKS
     job = sgd_job(job_id=5)
     entry = luwu_sgd.gradient_entries(job, 4)[0]
@@ -172,7 +173,7 @@ def test_chunks_beyond_the_parameter_registers_are_dropped_and_counted(target):
 
 
 def test_the_controller_refuses_a_model_the_registers_cannot_hold(target):
-    dev = ctl.TargetDevice(target)
+    dev = TargetDevice(target)
     with pytest.raises(JobError, match=r"cells \[1000, 1030\) .* holds 1024; render a "
                                            r"bigger program .*--model-chunks 1030"):
         luwu_sgd.setup(dev, sgd_job(model_base=1000), np.zeros(30 * ina.LANES))

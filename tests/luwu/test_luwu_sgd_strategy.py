@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import torch
 
-from controllers import ina as ctl
 from controllers import luwu_sgd
+from controllers.jobs import TargetDevice
 from hosts.luwu_layout import Layout
 from hosts.luwu_session import PushPull
 from luwu_sgd_setup import add_routes, load_sgd_program, sgd_job
@@ -39,7 +39,7 @@ class Switch:
     def __init__(self, initial, lose=()):
         self.target = Target(load_sgd_program())
         add_routes(self.target, WORLD)
-        self.device = ctl.TargetDevice(self.target)
+        self.device = TargetDevice(self.target)
         self.job = sgd_job(n_workers=WORLD, slot_count=SLOTS, lr=LR, momentum=MU)
         luwu_sgd.setup(self.device, self.job, initial)
         self.lose = list(lose)

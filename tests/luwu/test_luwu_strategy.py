@@ -8,8 +8,8 @@ import threading
 import pytest
 import torch
 
-from controllers import ina as ctl
 from controllers import luwu
+from controllers.jobs import TargetDevice
 from hosts.luwu_layout import Layout
 from hosts.optimizer_node import OptimizerNode
 from hosts.luwu_session import PushPull
@@ -120,7 +120,7 @@ def test_luwu_training_matches_single_process_and_keeps_no_optimizer_state(drop)
     assert max_diff(results[0][0], [p.detach() for p in tiny().parameters()]) > 1e-2
     if drop:     # lost sums, answers and parameters were all recovered
         assert node.repeats > 0
-        handled = luwu.handled_counts(ctl.TargetDevice(hub.target))
+        handled = luwu.handled_counts(TargetDevice(hub.target))
         assert handled["reforwarded"] > 0 and handled["params_unicast"] > 0
 
 
@@ -157,7 +157,7 @@ def test_streamed_luwu_matches_single_process_holding_one_unit_at_a_time(drop):
         assert all(p.numel() == 0 for p in models[0].parameters())   # dropped after use
     assert node.applied == STEPS * layout.chunks_per_step
     assert node.pulls == STEPS * layout.pull_chunks_per_step
-    handled = luwu.handled_counts(ctl.TargetDevice(hub.target))
+    handled = luwu.handled_counts(TargetDevice(hub.target))
     if not drop:   # each pull answered by one multicast of parameters, each push by an ack
         assert handled["params_multicast"] == node.pulls + node.applied
         assert handled["to_optimizer"] == node.pulls + node.applied

@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from controllers.p4runtime_client import P4RuntimeClient
-from testbed.net import bench
+from testbed.bench import links as bench
 from testbed.net.network import Network
 from testbed.net.topology import load_plan, plan_from_topology
 from testbed.p4 import entries as E

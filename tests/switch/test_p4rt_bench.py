@@ -1,6 +1,6 @@
 """`trainet bench p4runtime` measures real writes and reads through the server."""
 from testbed.cli import main
-from testbed.switch import p4rt_bench
+from testbed.bench import p4runtime as p4rt_bench
 
 
 def test_measure_reports_positive_rates_for_every_way_in():

@@ -13,7 +13,7 @@ from hosts.strategies import registry
 from hosts.models import SyntheticCorpus, build_model
 from contextlib import nullcontext
 
-from testbed.experiment.compare import ina_job, star_plan
+from testbed.bench.train import ina_job, star_plan
 from testbed.experiment.launch import run_workers
 from tests.net.helpers import Snapshot
 

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from controllers import ina as ctl
+from controllers.jobs import TargetDevice
 from testbed.errors import TrainetError
 from testbed.proto import ina
 from testbed.topology.routing import switch_mac
@@ -65,7 +66,7 @@ def target_rate(n_workers: int, chunks: int = 400, slots: int = 64, repeats: int
     elapsed = []
     for _ in range(repeats):
         target = Target(_ina_program())
-        ctl.setup(ctl.TargetDevice(target), job)
+        ctl.setup(TargetDevice(target), job)
         process = target.process
         start = time.perf_counter()
         out = 0

@@ -6,12 +6,11 @@ doing the same work on the same packets (struct parse, per-prefix-length dict lo
 TTL decrement, checksum, rebuild), so the ratio says what the generality of the P4
 pipeline costs on this machine, whatever its speed. The pipelines take turns in chunks
 of 500 packets and each rate is that of its fastest chunk (wall clock), which filters
-out interference from other processes on a shared machine. When p4/ina.p4 is present, its aggregation path is
-measured too: 4 workers contribute 32-lane gradient packets, every 4th packet completes
+out interference from other processes on a shared machine. When p4/ina.p4 is present,
+its aggregation path is measured too: 4 workers contribute 32-lane gradient packets, every 4th packet completes
 a slot and is multicast back to the 4 workers.
 
-The INA job is set up by ``controllers.ina``, as on a real switch, so this module sits
-above the controllers, next to ``allreduce_bench``, not in ``testbed.p4``.
+The INA job is set up by ``controllers.ina``, as on a real switch.
 """
 from __future__ import annotations
 
@@ -22,8 +21,9 @@ from pathlib import Path
 
 from testbed.errors import TrainetError
 from testbed.p4 import entries as E
+from controllers.jobs import TargetDevice
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 BASIC = REPO / "p4" / "basic.p4"
 INA = REPO / "p4" / "ina.p4"
 N_ROUTES = 1000
@@ -167,7 +167,7 @@ def _ina(packets: int) -> tuple:
 
     def programmed():
         target = Target(program)
-        ctl.setup(ctl.TargetDevice(target), job)
+        ctl.setup(TargetDevice(target), job)
         return target
 
     check = programmed()
