@@ -53,7 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="attach interface IFACE as port PORT (repeat for each port)")
     p.add_argument("--device-id", type=int, default=0, help="P4Runtime device id")
     p.add_argument("--grpc-port", type=int, default=9559, help="P4Runtime TCP port")
-    p.add_argument("--grpc-address", default="0.0.0.0", help="P4Runtime listen address")
+    p.add_argument("--grpc-address", default="127.0.0.1",
+                   help="P4Runtime listen address (0.0.0.0: every interface)")
     p.add_argument("--cpu-port", type=int, help="port number of packet-in/packet-out")
     p.add_argument("--pcap", metavar="DIR", help="write IFACE_in.pcap and IFACE_out.pcap "
                    "per port into DIR")

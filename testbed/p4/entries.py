@@ -74,6 +74,7 @@ class Replica:
 class MulticastGroup:
     group_id: int
     replicas: list                # list[Replica]
+    metadata: bytes = b""         # opaque to the target, returned by reads
 
 
 @dataclass

@@ -7,6 +7,11 @@ Byte strings follow P4Runtime 1.x: values are big-endian, and both the minimal
 encoding and one padded to the field's width are accepted; a value that does not fit
 the bitwidth is rejected with OUT_OF_RANGE. Messages built here carry the minimal
 (canonical) encoding.
+
+Every value a write carries is checked here against its declared width or range, so
+that whatever is accepted can be read back: v1model's ports are 9 bits, replica
+instances (egress_rid) and multicast group ids 16 bits. Error messages show at most a
+short prefix of a value and its length, never the whole value.
 """
 from __future__ import annotations
 
@@ -19,10 +24,24 @@ from testbed.p4 import entries as E
 
 MF = p4info_pb2.MatchField
 SCOPE = p4info_pb2.ActionRef
+U = p4runtime_pb2.Update
+PORT_BITS = 9                 # v1model: standard_metadata.egress_spec / egress_port
+INSTANCE_BITS = 16            # v1model: standard_metadata.egress_rid
+GROUP_BITS = 16               # v1model: standard_metadata.mcast_grp
+METADATA_LIMIT = 4096         # bytes of opaque controller metadata kept per entry
+SHOWN_BYTES = 8               # of a value quoted in an error message
 
 
 def fail(code: str, message: str):
     raise E.ControlPlaneError(code, message)
+
+
+def show_bytes(data: bytes) -> str:
+    """A byte string for an error message: whole when short, else its first bytes and
+    its length."""
+    if len(data) <= SHOWN_BYTES:
+        return f"0x{data.hex()}"
+    return f"0x{data[:SHOWN_BYTES].hex()}... ({len(data)} bytes)"
 
 
 def decode(data: bytes, bitwidth: int, what: str) -> int:
@@ -31,8 +50,25 @@ def decode(data: bytes, bitwidth: int, what: str) -> int:
         fail("INVALID_ARGUMENT", f"{what}: empty byte string; send at least one byte")
     value = int.from_bytes(data, "big")
     if bitwidth and value >> bitwidth:
-        fail("OUT_OF_RANGE", f"{what}: value 0x{data.hex()} does not fit in {bitwidth} bits")
+        fail("OUT_OF_RANGE", f"{what}: value {show_bytes(data)} does not fit in {bitwidth} "
+                             "bits; send a smaller value")
     return value
+
+
+def check_range(value: int, low: int, high: int, what: str,
+                code: str = "OUT_OF_RANGE") -> int:
+    """``value`` if it lies in low..high, else fail with ``code``."""
+    if not low <= value <= high:
+        fail(code, f"{what} {value} is outside {low}..{high}; send a value in that range")
+    return value
+
+
+def check_metadata(data: bytes, what: str) -> bytes:
+    """Opaque metadata is stored and returned by reads: keep it small."""
+    if len(data) > METADATA_LIMIT:
+        fail("OUT_OF_RANGE", f"{what}: metadata of {len(data)} bytes is over the "
+                             f"{METADATA_LIMIT}-byte limit; keep a key to your own store")
+    return data
 
 
 def encode(value: int) -> bytes:
@@ -51,6 +87,7 @@ class TableInfo:
     direct_counter: str | None = None
     direct_meter: str | None = None
     needs_priority: bool = False
+    idle_timeout: bool = False                 # the P4Info asks for idle-timeout notifications
     field_index: dict = field(default_factory=dict)   # field id -> position
 
 
@@ -73,7 +110,8 @@ class P4InfoIndex:
                 {r.id: r.scope for r in t.action_refs}, t.const_default_action_id,
                 t.is_const_table, direct.get(("counter", t.preamble.id)),
                 direct.get(("meter", t.preamble.id)),
-                any(f.match_type in (MF.TERNARY, MF.RANGE, MF.OPTIONAL) for f in t.match_fields))
+                any(f.match_type in (MF.TERNARY, MF.RANGE, MF.OPTIONAL) for f in t.match_fields),
+                t.idle_timeout_behavior != p4info_pb2.Table.NO_TIMEOUT)
             info.field_index = {f.id: i for i, f in enumerate(t.match_fields)}
             self.tables[info.id] = info
             self.table_ids[info.name] = info.id
@@ -84,6 +122,7 @@ class P4InfoIndex:
         self.registers = {r.preamble.id: r for r in p4info.registers}
         self.digests = {d.preamble.id: d for d in p4info.digests}
         self.value_sets = {v.preamble.id: v for v in p4info.value_sets}
+        self.action_profiles = {a.preamble.id: a for a in p4info.action_profiles}
         self.controller = {c.preamble.name: c for c in p4info.controller_packet_metadata}
 
     def table(self, table_id: int) -> TableInfo:
@@ -198,7 +237,11 @@ def value_set_from_p4rt(vs, members) -> list:
     (``vs`` is its P4Info ValueSet)."""
     fields = TableInfo(vs.preamble.id, vs.preamble.name, list(vs.match), {}, 0, False,
                        field_index={m.id: i for i, m in enumerate(vs.match)})
-    return [match_from_p4rt(fields, m.match, f"value set {vs.preamble.name}") for m in members]
+    where = f"value set {vs.preamble.name}"
+    out = [match_from_p4rt(fields, m.match, where) for m in members]
+    if len(set(out)) != len(out):
+        fail("ALREADY_EXISTS", f"{where}: a member is given twice; list each once")
+    return out
 
 
 # ---------------------------------------------------------------- actions
@@ -235,16 +278,25 @@ def action_to_p4rt(index: P4InfoIndex, call: E.ActionCall, out: p4runtime_pb2.Ac
 def table_entry_from_p4rt(index: P4InfoIndex, msg: p4runtime_pb2.TableEntry,
                           update_type: int | None = None) -> E.TableEntry:
     """A TableEntry (or, for ``is_default_action``, the default action as an entry with an
-    empty match) after every P4Runtime validity check that needs only the P4Info."""
+    empty match) after every P4Runtime validity check that needs only the P4Info.
+    ``update_type`` is None for the filter of a read; a DELETE considers only the key."""
     table = index.table(msg.table_id)
     where = f"table {table.name}"
+    if update_type is not None:
+        _check_written_fields(table, msg, update_type, where)
     if msg.is_default_action:
         if msg.match:
             fail("INVALID_ARGUMENT", f"{where}: the default entry has no match fields")
-        if update_type in (p4runtime_pb2.Update.INSERT, p4runtime_pb2.Update.DELETE):
+        if msg.priority:
+            fail("INVALID_ARGUMENT", f"{where}: the default entry has no priority; leave "
+                                     "priority 0")
+        if update_type in (U.INSERT, U.DELETE):
             fail("INVALID_ARGUMENT", f"{where}: the default entry can only be modified")
         match, priority = (), 0
     else:
+        if not table.fields and update_type == U.INSERT:
+            fail("INVALID_ARGUMENT", f"{where}: the table has no match key, so it holds only "
+                                     "its default entry; MODIFY that (is_default_action)")
         match = match_from_p4rt(table, msg.match, where)
         priority = msg.priority
         if table.needs_priority and priority <= 0 and update_type is not None:
@@ -253,6 +305,8 @@ def table_entry_from_p4rt(index: P4InfoIndex, msg: p4runtime_pb2.TableEntry,
         if not table.needs_priority and priority:
             fail("INVALID_ARGUMENT", f"{where}: the table has only exact/lpm fields, so the "
                                      "priority must be 0")
+    if update_type == U.DELETE:
+        return E.TableEntry(table.name, match, E.ActionCall(""), priority)
     call = E.ActionCall("")
     kind = msg.action.WhichOneof("type")
     if kind == "action":
@@ -271,17 +325,75 @@ def table_entry_from_p4rt(index: P4InfoIndex, msg: p4runtime_pb2.TableEntry,
     elif kind is not None:
         fail("UNIMPLEMENTED", f"{where}: action profile members/groups are not supported by "
                               "the software target; give the action directly")
-    elif not msg.is_default_action and update_type in (p4runtime_pb2.Update.INSERT,
-                                                       p4runtime_pb2.Update.MODIFY):
+    elif not msg.is_default_action and update_type in (U.INSERT, U.MODIFY):
         fail("INVALID_ARGUMENT", f"{where}: the entry needs an action")
     entry = E.TableEntry(table.name, match, call, priority)
     if msg.HasField("counter_data"):
-        entry.counter_packets = msg.counter_data.packet_count
-        entry.counter_bytes = msg.counter_data.byte_count
+        entry.counter_packets, entry.counter_bytes = counts_from_p4rt(msg.counter_data, where)
     if msg.HasField("meter_config"):
-        c = msg.meter_config
-        entry.meter_config = (c.cir, c.cburst, c.pir, c.pburst)
+        entry.meter_config = meter_config_from_p4rt(msg.meter_config, where)
     return entry
+
+
+def _check_written_fields(table: TableInfo, msg: p4runtime_pb2.TableEntry, update_type: int,
+                          where: str) -> None:
+    """What a write may not carry: read-only fields, and resources the table lacks."""
+    if msg.is_const:
+        fail("INVALID_ARGUMENT", f"{where}: is_const is set by reads only; leave it false")
+    if update_type == U.DELETE:
+        return
+    if msg.HasField("time_since_last_hit"):
+        fail("INVALID_ARGUMENT", f"{where}: time_since_last_hit is set by reads only; leave "
+                                 "it unset")
+    if msg.idle_timeout_ns:
+        if msg.is_default_action or not table.idle_timeout:
+            owner = "default entry" if msg.is_default_action else "table"
+            fail("INVALID_ARGUMENT", f"{where}: the {owner} has no idle timeout; leave "
+                                     "idle_timeout_ns 0")
+        fail("UNIMPLEMENTED", f"{where}: the software target does not expire entries; leave "
+                              "idle_timeout_ns 0")
+    direct = (("counter_data", table.direct_counter, "direct counter"),
+              ("meter_config", table.direct_meter, "direct meter"),
+              ("meter_counter_data", table.direct_meter, "direct meter"))
+    for name, resource, kind in direct:
+        if not msg.HasField(name):
+            continue
+        if resource is None:
+            fail("INVALID_ARGUMENT", f"{where}: the table has no {kind}; leave {name} unset")
+        if msg.is_default_action:
+            fail("UNIMPLEMENTED", f"{where}: the software target keeps no {kind} for the "
+                                  f"default entry; leave {name} unset")
+    if msg.HasField("meter_counter_data") and any(
+            c.packet_count or c.byte_count for c in (msg.meter_counter_data.green,
+                                                     msg.meter_counter_data.yellow,
+                                                     msg.meter_counter_data.red)):
+        fail("INVALID_ARGUMENT", f"{where}: per-color meter counters can only be reset; "
+                                 "send zeros in meter_counter_data")
+    if msg.is_default_action and (msg.metadata or msg.controller_metadata):
+        fail("UNIMPLEMENTED", f"{where}: the software target keeps no metadata for the "
+                              "default entry; leave metadata and controller_metadata unset")
+    check_metadata(msg.metadata, where)
+
+
+def counts_from_p4rt(data: p4runtime_pb2.CounterData, where: str) -> tuple:
+    """(packets, bytes) of CounterData; counts are never negative."""
+    for name in ("packet_count", "byte_count"):
+        check_range(getattr(data, name), 0, 2 ** 63 - 1, f"{where}: {name}")
+    return data.packet_count, data.byte_count
+
+
+def meter_config_from_p4rt(c: p4runtime_pb2.MeterConfig, where: str) -> tuple:
+    """(cir, cburst, pir, pburst) of a two-rate three-color meter (v1model's kind)."""
+    for name in ("cir", "cburst", "pir", "pburst"):
+        check_range(getattr(c, name), 0, 2 ** 63 - 1, f"{where}: meter {name}",
+                    "INVALID_ARGUMENT")
+    if c.eburst:
+        fail("INVALID_ARGUMENT", f"{where}: v1model meters are two-rate and have no excess "
+                                 "burst; leave eburst 0")
+    if c.cir > c.pir:
+        fail("INVALID_ARGUMENT", f"{where}: committed rate {c.cir} exceeds peak rate {c.pir}; "
+                                 "give cir <= pir")
+    return c.cir, c.cburst, c.pir, c.pburst
 
 
 def table_entry_to_p4rt(index: P4InfoIndex, entry: E.TableEntry,
@@ -318,13 +430,21 @@ def same_match(a: E.TableEntry, b: E.TableEntry, index: P4InfoIndex) -> bool:
 
 
 # ---------------------------------------------------------------- PRE
+def _replica_port(r: p4runtime_pb2.Replica, where: str) -> int:
+    kind = r.WhichOneof("port_kind")
+    if kind == "port":
+        return decode(r.port, PORT_BITS, f"{where}: replica port")
+    if kind == "egress_port":
+        return check_range(r.egress_port, 0, (1 << PORT_BITS) - 1, f"{where}: replica egress_port")
+    fail("INVALID_ARGUMENT", f"{where}: a replica needs a port; set its port field")
+
+
 def _replicas_from(replicas, where: str) -> list:
     out, seen = [], set()
     for r in replicas:
-        if r.WhichOneof("port_kind") == "port":
-            port = int.from_bytes(r.port, "big")
-        else:
-            port = r.egress_port
+        port = _replica_port(r, where)
+        check_range(r.instance, 0, (1 << INSTANCE_BITS) - 1, f"{where}: replica instance",
+                    "INVALID_ARGUMENT")
         if (port, r.instance) in seen:
             fail("INVALID_ARGUMENT", f"{where}: replica (port {port}, instance {r.instance}) "
                                      "is listed twice")
@@ -336,12 +456,15 @@ def _replicas_from(replicas, where: str) -> list:
 def multicast_group_from_p4rt(msg: p4runtime_pb2.MulticastGroupEntry) -> E.MulticastGroup:
     if msg.multicast_group_id == 0:
         fail("INVALID_ARGUMENT", "multicast group id 0 is reserved; use 1 or more")
+    check_range(msg.multicast_group_id, 1, (1 << GROUP_BITS) - 1, "multicast group id")
     where = f"multicast group {msg.multicast_group_id}"
-    return E.MulticastGroup(msg.multicast_group_id, _replicas_from(msg.replicas, where))
+    return E.MulticastGroup(msg.multicast_group_id, _replicas_from(msg.replicas, where),
+                            check_metadata(msg.metadata, where))
 
 
 def multicast_group_to_p4rt(group: E.MulticastGroup) -> p4runtime_pb2.MulticastGroupEntry:
-    out = p4runtime_pb2.MulticastGroupEntry(multicast_group_id=group.group_id)
+    out = p4runtime_pb2.MulticastGroupEntry(multicast_group_id=group.group_id,
+                                            metadata=group.metadata)
     for r in group.replicas:
         out.replicas.add(egress_port=r.port, instance=r.rid)
     return out
@@ -351,6 +474,9 @@ def clone_session_from_p4rt(msg: p4runtime_pb2.CloneSessionEntry) -> E.CloneSess
     if msg.session_id == 0:
         fail("INVALID_ARGUMENT", "clone session id 0 is reserved; use 1 or more")
     where = f"clone session {msg.session_id}"
+    if msg.packet_length_bytes < 0:
+        fail("INVALID_ARGUMENT", f"{where}: packet_length_bytes {msg.packet_length_bytes} is "
+                                 "negative; give 0 (whole packets) or a length")
     return E.CloneSession(msg.session_id, _replicas_from(msg.replicas, where),
                           msg.class_of_service, msg.packet_length_bytes)
 

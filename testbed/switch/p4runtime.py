@@ -8,6 +8,14 @@ takes the same lock).
 
 The forwarding-pipeline "device config" is the P4 source text of the program: there is
 no compiler output to load, the target compiles the program itself.
+
+What the software target cannot serve, each refused with a status that says so: roles
+other than the default one (NOT_FOUND), action profiles (a program with one does not
+load, so reads of members and groups are empty), extern entries (v1model declares none:
+reads are empty), writes of direct counters, idle timeouts, per-color meter counters,
+direct resources and metadata of default entries, and DATAPLANE_ATOMIC batches.
+Reads of every other entity type are served; those the program does not declare are
+empty.
 """
 from __future__ import annotations
 
@@ -24,7 +32,7 @@ from functools import partial
 from pathlib import Path
 
 import grpc
-from google.rpc import code_pb2, status_pb2
+from google.rpc import code_pb2
 from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 
@@ -32,11 +40,13 @@ from testbed.errors import TrainetError
 from testbed.p4 import entries as E
 from testbed.p4 import p4info as p4info_builder
 from testbed.p4runtime import convert as C
+from testbed.switch.rpc_status import batch_status, bounded
 
 U = p4runtime_pb2.Update
 PIPE = p4runtime_pb2.SetForwardingPipelineConfigRequest
 GET = p4runtime_pb2.GetForwardingPipelineConfigRequest
 API_VERSION = importlib.metadata.version("p4runtime")
+READ_CHUNK_BYTES = 1 << 20    # a ReadResponse is cut after this many bytes of entities
 
 
 class RpcError(Exception):
@@ -54,6 +64,15 @@ def _code(name: str) -> grpc.StatusCode:
 
 def _election(u: p4runtime_pb2.Uint128) -> int:
     return u.high << 64 | u.low
+
+
+def _check_role(request) -> None:
+    """Only the default role exists here: P4Runtime answers NOT_FOUND for any other."""
+    role = request.role or str(getattr(request, "role_id", 0) or "")
+    if role:
+        raise RpcError("NOT_FOUND", f"role {bounded(role, 64)!r} is not configured on this "
+                                    "device; leave role unset (the default role may do "
+                                    "everything)")
 
 
 @dataclass
@@ -203,7 +222,7 @@ class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
                 if item is done:
                     return
                 if isinstance(item, RpcError):
-                    context.abort(_code(item.code), item.message)
+                    context.abort(_code(item.code), bounded(item.message))
                 yield item
         finally:
             with self.lock:
@@ -229,7 +248,7 @@ class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
     def _stream_error(self, stream: _Stream, code: str, message: str, packet=None) -> None:
         msg = p4runtime_pb2.StreamMessageResponse()
         msg.error.canonical_code = _code(code).value[0]
-        msg.error.message = message
+        msg.error.message = bounded(message)
         if packet is not None:
             msg.error.packet_out.packet_out.CopyFrom(packet)
         stream.out.put(msg)
@@ -285,7 +304,7 @@ class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
         try:
             return fn(*args)
         except (RpcError, E.ControlPlaneError) as e:
-            context.abort(_code(e.code), e.message)
+            context.abort(_code(e.code), bounded(e.message))
 
     def Capabilities(self, request, context):
         return p4runtime_pb2.CapabilitiesResponse(p4runtime_api_version=API_VERSION)
@@ -303,7 +322,7 @@ class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
         try:
             responses = self._read(request)
         except (RpcError, E.ControlPlaneError) as e:
-            context.abort(_code(e.code), e.message)
+            context.abort(_code(e.code), bounded(e.message))
         yield from responses
 
     # ------------------------------------------------------------ pipeline config
@@ -340,6 +359,7 @@ class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
     def _set_pipeline(self, request):
         with self.lock:
             self._check_primary(request.device_id, request.election_id)
+            _check_role(request)
             action = request.action
             if action == PIPE.COMMIT:
                 if self.saved is None:
@@ -438,6 +458,7 @@ class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
     def _write(self, request, context):
         with self.lock:
             self._check_primary(request.device_id, request.election_id)
+            _check_role(request)
             pipeline = self.pipeline
             if pipeline is None:
                 raise RpcError("FAILED_PRECONDITION", "no forwarding pipeline; send "
@@ -474,16 +495,8 @@ class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
     @staticmethod
     def _fail_batch(context, errors: list) -> None:
         """P4Runtime's batch error: status UNKNOWN whose details hold one p4.v1.Error per
-        update, in request order (OK for those that were applied)."""
-        status = status_pb2.Status(code=code_pb2.UNKNOWN,
-                                   message=f"{sum(1 for e in errors if e)} of {len(errors)} "
-                                           "updates failed")
-        for e in errors:
-            err = p4runtime_pb2.Error(canonical_code=code_pb2.OK)
-            if e is not None:
-                err.canonical_code = _code(e.code).value[0]
-                err.message = e.message
-            status.details.add().Pack(err)
+        update, in request order (OK for those that were applied), within a size bound."""
+        status = batch_status(errors, lambda name: _code(name).value[0])
         context.set_trailing_metadata((("grpc-status-details-bin", status.SerializeToString()),))
         context.abort(grpc.StatusCode.UNKNOWN, status.message)
 
@@ -576,7 +589,10 @@ class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
 
     def _index_in(self, obj, index_msg, what: str) -> int:
         i = index_msg.index
-        if not 0 <= i < obj.size:
+        if i < 0:
+            C.fail("INVALID_ARGUMENT", f"{what} {obj.preamble.name}: index {i} is negative; "
+                                       f"give 0..{obj.size - 1}")
+        if i >= obj.size:
             C.fail("OUT_OF_RANGE", f"{what} {obj.preamble.name}: index {i} is outside "
                                    f"0..{obj.size - 1}")
         return i
@@ -607,9 +623,10 @@ class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
         target, name = self.device.target, counter.preamble.name
         indices = ([self._index_in(counter, msg.index, "counter")] if msg.HasField("index")
                    else range(counter.size))
+        counts = C.counts_from_p4rt(msg.data, f"counter {name}")
         old = {i: target.counter_read(name, i) for i in indices}
         for i in indices:
-            target.counter_write(name, i, msg.data.packet_count, msg.data.byte_count)
+            target.counter_write(name, i, *counts)
         return lambda: [target.counter_write(name, i, *v) for i, v in old.items()]
 
     def _write_direct_counter_entry(self, pipeline, utype: int, msg):
@@ -623,9 +640,9 @@ class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
         if table.direct_meter is None:
             C.fail("INVALID_ARGUMENT", f"table {table.name} has no direct meter")
         old = self._find_entry(index, C.table_entry_from_p4rt(index, msg.table_entry))
-        c = msg.config
+        config = C.meter_config_from_p4rt(msg.config, f"table {table.name}")
         new = E.TableEntry(old.table, old.match, old.action, old.priority,
-                           meter_config=(c.cir, c.cburst, c.pir, c.pburst))
+                           old.counter_packets, old.counter_bytes, meter_config=config)
         target = self.device.target
         target.table_modify(new)
         return lambda: target.table_modify(old)
@@ -637,6 +654,7 @@ class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
         indices = ([self._index_in(meter, msg.index, "meter")] if msg.HasField("index")
                    else range(meter.size))
         c = msg.config
+        C.meter_config_from_p4rt(c, f"meter {name}")
         old = {i: pipeline.meters.get((name, i)) for i in indices}
         for i in indices:
             target.meter_set(name, i, c.cir, c.cburst, c.pir, c.pburst)
@@ -683,6 +701,9 @@ class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
         if utype == U.DELETE:
             del configs[msg.digest_id]
         else:
+            for name in ("max_timeout_ns", "max_list_size", "ack_timeout_ns"):
+                C.check_range(getattr(msg.config, name), 0, 2 ** 63 - 1, f"{what}: {name}",
+                              "INVALID_ARGUMENT")
             configs[msg.digest_id] = msg.config
 
         def undo():
@@ -694,23 +715,46 @@ class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
 
     # ------------------------------------------------------------ Read
     def _read(self, request) -> list:
+        """The ReadResponses of ``request``: one per READ_CHUNK_BYTES of entities, so no
+        response outgrows a client's default 4 MiB message limit."""
         self._check_device(request.device_id)
+        _check_role(request)
         with self.lock:
             pipeline = self.pipeline
         if pipeline is None:
             raise RpcError("FAILED_PRECONDITION", "no forwarding pipeline; send "
                                                   "SetForwardingPipelineConfig first")
-        response = p4runtime_pb2.ReadResponse()
+        responses, size = [p4runtime_pb2.ReadResponse()], 0
         with self.target_lock:
             for entity in request.entities:
                 kind = entity.WhichOneof("entity")
-                reader = getattr(self, f"_read_{kind}", None) if kind else None
-                if reader is None:
-                    raise RpcError("UNIMPLEMENTED", f"reading {kind or 'an empty entity'} is "
-                                                    "not supported by the software target")
+                if kind is None:
+                    raise RpcError("INVALID_ARGUMENT", "an entity of the ReadRequest is empty; "
+                                                       "set one of its fields")
+                reader = getattr(self, f"_read_{kind}")
                 for item in reader(pipeline, getattr(entity, kind)):
-                    getattr(response.entities.add(), kind).CopyFrom(item)
-        return [response]
+                    if size > READ_CHUNK_BYTES:
+                        responses.append(p4runtime_pb2.ReadResponse())
+                        size = 0
+                    added = responses[-1].entities.add()
+                    getattr(added, kind).CopyFrom(item)
+                    size += added.ByteSize()
+        return responses
+
+    def _read_action_profile_member(self, pipeline, msg):
+        """Programs with action profiles do not load on this target: none to read."""
+        if msg.action_profile_id:
+            pipeline.index.lookup("action_profiles", msg.action_profile_id)
+        return ()
+
+    def _read_action_profile_group(self, pipeline, msg):
+        return self._read_action_profile_member(pipeline, msg)
+
+    def _read_extern_entry(self, pipeline, msg):
+        """v1model declares no P4Info externs: none to read."""
+        if msg.extern_type_id:
+            C.fail("NOT_FOUND", f"extern type id {msg.extern_type_id} is not in the P4Info")
+        return ()
 
     def _read_table_entry(self, pipeline, msg):
         index, target = pipeline.index, self.device.target
@@ -749,22 +793,38 @@ class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
                 out.data.packet_count, out.data.byte_count = packets, nbytes
                 yield out
 
-    def _read_direct_counter_entry(self, pipeline, msg):
+    def _direct_entries(self, pipeline, te: p4runtime_pb2.TableEntry, resource: str):
+        """The entries a DirectCounterEntry or DirectMeterEntry read selects: those of the
+        tables with that ``resource`` ("direct_counter" or "direct_meter"), each with its
+        table entry as reads show it, without direct resource fields."""
         index = pipeline.index
-        te = msg.table_entry
         tables = [index.table(te.table_id)] if te.table_id else list(index.tables.values())
         probe = C.table_entry_from_p4rt(index, te) if te.table_id and te.match else None
         for t in tables:
-            if t.direct_counter is None:
+            if getattr(t, resource) is None:
                 continue
             for e in self.device.target.table_entries(t.name):
                 if probe is None or C.same_match(e, probe, index):
-                    out = p4runtime_pb2.DirectCounterEntry()
-                    out.table_entry.CopyFrom(C.table_entry_to_p4rt(index, e))
-                    out.table_entry.ClearField("counter_data")
-                    out.data.packet_count = e.counter_packets
-                    out.data.byte_count = e.counter_bytes
-                    yield out
+                    shown = C.table_entry_to_p4rt(index, e)
+                    for name in ("counter_data", "meter_config"):
+                        shown.ClearField(name)
+                    yield e, shown
+
+    def _read_direct_counter_entry(self, pipeline, msg):
+        for e, shown in self._direct_entries(pipeline, msg.table_entry, "direct_counter"):
+            out = p4runtime_pb2.DirectCounterEntry(table_entry=shown)
+            out.data.packet_count = e.counter_packets
+            out.data.byte_count = e.counter_bytes
+            yield out
+
+    def _read_direct_meter_entry(self, pipeline, msg):
+        for e, shown in self._direct_entries(pipeline, msg.table_entry, "direct_meter"):
+            out = p4runtime_pb2.DirectMeterEntry(table_entry=shown)
+            if e.meter_config is not None:
+                cir, cburst, pir, pburst = e.meter_config
+                out.config.CopyFrom(p4runtime_pb2.MeterConfig(cir=cir, cburst=cburst, pir=pir,
+                                                              pburst=pburst))
+            yield out
 
     def _read_register_entry(self, pipeline, msg):
         index, target = pipeline.index, self.device.target
