@@ -20,6 +20,16 @@ from testbed.p4 import entries as E
 from testbed.p4runtime import convert as conv
 
 
+# every entity type a ReadRequest can ask for, in the order delete_all removes them
+# (table entries before the action profile groups and members they use)
+ENTITY_KINDS = ("table_entry", "action_profile_group", "action_profile_member",
+                "packet_replication_engine_entry", "digest_entry", "value_set_entry",
+                "register_entry", "counter_entry", "direct_counter_entry", "meter_entry",
+                "direct_meter_entry", "extern_entry")
+DELETABLE = ("table_entry", "action_profile_group", "action_profile_member",
+             "packet_replication_engine_entry", "digest_entry")
+
+
 class P4RuntimeError(TrainetError):
     """A request the device refused or a device that cannot be reached."""
 
@@ -166,6 +176,38 @@ class P4RuntimeClient:
         except grpc.RpcError as err:
             raise P4RuntimeError(f"{self.address}: read refused: {_status_text(err)}") from None
         return out
+
+    def read_everything(self) -> list:
+        """One wildcard Read of every entity type, default entries included."""
+        req = self.read_request()
+        for kind in ENTITY_KINDS:
+            getattr(req.entities.add(), kind).SetInParent()
+        req.entities.add().table_entry.is_default_action = True
+        return self.fetch(req)
+
+    def delete_all(self) -> None:
+        """Bring the device back to its program's initial state: delete what a wildcard
+        read shows (table entries outside const tables, action profile groups and
+        members, multicast groups, clone sessions, digest configurations), reset every
+        default entry and empty every value set. Registers, counters and meters keep
+        their values: P4Runtime can only modify them."""
+        found = [e for e in self.read_everything()
+                 if e.WhichOneof("entity") in DELETABLE and not e.table_entry.is_const
+                 and not e.table_entry.is_default_action]
+        for kind in DELETABLE:
+            doomed = [e for e in found if e.WhichOneof("entity") == kind]
+            if doomed:
+                self.write(doomed, pb.Update.DELETE)
+        index = self.p4info_index()
+        resets = []
+        for table in index.tables.values():
+            if not table.const_default_action_id:
+                resets.append(pb.Entity(table_entry=pb.TableEntry(table_id=table.id,
+                                                                  is_default_action=True)))
+        for vs_id in index.value_sets:
+            resets.append(pb.Entity(value_set_entry=pb.ValueSetEntry(value_set_id=vs_id)))
+        if resets:
+            self.write(resets, pb.Update.MODIFY)
 
     def p4info_index(self) -> conv.P4InfoIndex:
         if self.p4info is None:
