@@ -19,6 +19,7 @@ from testbed.switch.p4runtime import P4RuntimeServer
 
 REPO = Path(__file__).resolve().parents[2]
 BASIC = REPO / "p4" / "basic.p4"
+FEATURES = Path(__file__).parent / "data" / "p4info_features.p4"
 
 SCRIPT = r'''
 import faulthandler
@@ -51,6 +52,106 @@ def _shell_python() -> str:
         pytest.fail("p4runtime-shell is not installed, and it is a test dependency: run "
                     "`make setup`, or `pip install -e '.[test]'` in this environment")
     return sys.executable
+
+
+FULL_FLOW = r'''
+import faulthandler
+import sys
+import p4runtime_sh.shell as sh
+from p4.v1 import p4runtime_pb2 as pb
+
+faulthandler.dump_traceback_later(60, exit=True)
+addr, p4info_path, source_path = sys.argv[1:4]
+sh.setup(device_id=1, grpc_addr=addr, election_id=(0, 1), verbose=False,
+         config=sh.FwdPipeConfig(p4info_path, source_path))
+ids = {o.preamble.name: o.preamble.id for o in sh.context.p4info.registers}
+
+
+def entries(kind):
+    """A wildcard read of one entity type, through the shell's client."""
+    wildcard = pb.Entity()
+    getattr(wildcard, kind).SetInParent()
+    return [e for reply in sh.client.read_one(wildcard) for e in reply.entities]
+
+
+def port(entry):
+    return int.from_bytes(entry.action["port"].value, "big")
+
+
+try:
+    route = sh.TableEntry("MyIngress.routes")(action="MyIngress.forward")
+    route.match["hdr.ethernet.dstAddr"] = "0x0a0000000000/8"
+    route.action["port"], route.action["mac"] = "3", "0x1"
+    route.insert()
+    fwd = sh.TableEntry("MyIngress.fwd")(action="MyIngress.forward")
+    fwd.match["hdr.ethernet.dstAddr"] = "0x1"
+    fwd.match["src"] = "0x2&&&0x3"
+    fwd.priority = 5
+    fwd.action["port"], fwd.action["mac"] = "2", "0x5"
+    fwd.insert()
+    print("READ", sorted(port(e) for t in ("MyIngress.routes", "MyIngress.fwd")
+                         for e in sh.TableEntry(t).read()))
+    route.action["port"] = "4"
+    route.modify()
+    print("MODIFIED", [port(e) for e in sh.TableEntry("MyIngress.routes").read()])
+    fwd.delete()
+    print("DELETED", len(list(sh.TableEntry("MyIngress.fwd").read())))
+    counter = sh.CounterEntry("MyIngress.port_counter")
+    counter.index, counter.packet_count = 2, 7
+    counter.modify()
+    print("COUNTER", [c.packet_count for c in sh.CounterEntry("MyIngress.port_counter").read()
+                      if c.index == 2])
+    register = pb.RegisterEntry(register_id=ids["MyIngress.last_seen"], index=pb.Index(index=3))
+    register.data.bitstring = (256).to_bytes(2, "big")
+    sh.client.write_update(pb.Update(type=pb.Update.MODIFY,
+                                     entity=pb.Entity(register_entry=register)))
+    print("REGISTER", [int.from_bytes(e.register_entry.data.bitstring, "big")
+                       for e in entries("register_entry") if e.register_entry.index.index == 3
+                       and e.register_entry.register_id == ids["MyIngress.last_seen"]])
+    sh.MulticastGroupEntry(1).add(1, 1).add(2, 1).insert()
+    sh.CloneSessionEntry(5).add(255).insert()
+    sh.TableEntry("MyIngress.routes").read(lambda e: e.delete())
+    sh.MulticastGroupEntry().read(lambda g: g.delete())
+    sh.CloneSessionEntry().read(lambda s: s.delete())
+    kinds = [f.name for f in pb.Entity.DESCRIPTOR.oneofs_by_name["entity"].fields]
+    left = {k: len(entries(k)) for k in kinds}
+    print("LEFT", sorted((k, n) for k, n in left.items() if n))
+finally:
+    sh.teardown()
+'''
+
+
+def _features_p4info(tmp_path):
+    path = tmp_path / "features.p4info.txt"
+    p4info.write(p4info.build(load_program(FEATURES)), path)
+    return path
+
+
+@pytest.mark.slow
+def test_p4runtime_shell_full_flow(tmp_path):
+    """Connect, set the pipeline, insert, read, modify, delete, counters, registers, then
+    clear everything and find only what a program always holds in wildcard reads."""
+    python = _shell_python()
+    device = PipelineDevice(device_id=1)
+    server = P4RuntimeServer(device, "127.0.0.1:0").start()
+    try:
+        run = subprocess.run([python, "-c", FULL_FLOW, f"127.0.0.1:{server.port}",
+                              str(_features_p4info(tmp_path)), str(FEATURES)],
+                             capture_output=True, text=True, timeout=120)
+    finally:
+        server.stop()
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = run.stdout.splitlines()
+    assert "READ [2, 3]" in lines and "MODIFIED [4]" in lines, lines
+    assert device.target.counter_read("MyIngress.port_counter", 2) == (7, 0)
+    assert device.target.register_read("MyIngress.last_seen", 3) == 256
+    assert "DELETED 0" in lines and "COUNTER [7]" in lines and "REGISTER [256]" in lines
+    # what stays: const entries, counters, registers, meters, value sets (modify-only)
+    left = next(line for line in lines if line.startswith("LEFT"))
+    for kind in ("packet_replication_engine_entry", "digest_entry", "action_profile_member",
+                 "direct_counter_entry", "direct_meter_entry"):
+        assert kind not in left, left
+    assert "('table_entry', 2)" in left, left              # classify's two const entries
 
 
 @pytest.mark.slow
