@@ -336,6 +336,7 @@ def switch():
           f"{COUNTS['reads']} wildcard reads after accepted writes, all served")
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.data_too_large])
