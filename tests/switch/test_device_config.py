@@ -86,55 +86,7 @@ def test_other_payloads_are_refused_and_the_pipeline_stays(server):
     assert device.loads == 1
 
 
-# what the p4lang tutorials' p4runtime_lib does (bmv2.py's buildDeviceConfig, switch.py's
-# SetForwardingPipelineConfig, helper.py's table entries), with nothing but its imports
-TUTORIALS_CLIENT = r'''
-import queue
-import sys
-import grpc
-from google.protobuf import text_format
-from p4.config.v1 import p4info_pb2
-from p4.tmp import p4config_pb2
-from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
-
-addr, p4info_path, json_path = sys.argv[1:4]
-p4info = p4info_pb2.P4Info()
-with open(p4info_path) as f:
-    text_format.Merge(f.read(), p4info)
-device_config = p4config_pb2.P4DeviceConfig()
-device_config.reassign = True
-with open(json_path) as f:
-    device_config.device_data = f.read().encode("utf-8")
-stub = p4runtime_pb2_grpc.P4RuntimeStub(grpc.insecure_channel(addr))
-requests = queue.Queue()
-stream = stub.StreamChannel(iter(requests.get, None))
-arbitration = p4runtime_pb2.StreamMessageRequest()
-arbitration.arbitration.device_id = 0
-arbitration.arbitration.election_id.low = 1
-requests.put(arbitration)
-next(stream)
-request = p4runtime_pb2.SetForwardingPipelineConfigRequest(device_id=0)
-request.election_id.low = 1
-request.config.p4info.CopyFrom(p4info)
-request.config.p4_device_config = device_config.SerializeToString()
-request.action = p4runtime_pb2.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT
-stub.SetForwardingPipelineConfig(request)
-table = next(t for t in p4info.tables if t.preamble.name == "MyIngress.ipv4_lpm")
-action = next(a for a in p4info.actions if a.preamble.name == "MyIngress.ipv4_forward")
-write = p4runtime_pb2.WriteRequest(device_id=0)
-write.election_id.low = 1
-entry = write.updates.add(type=p4runtime_pb2.Update.INSERT).entity.table_entry
-entry.table_id = table.preamble.id
-match = entry.match.add(field_id=table.match_fields[0].id)
-match.lpm.value = bytes([10, 0, 2, 2])
-match.lpm.prefix_len = 32
-entry.action.action.action_id = action.preamble.id
-entry.action.action.params.add(param_id=1, value=bytes([0, 0, 0, 0, 2, 2]))
-entry.action.action.params.add(param_id=2, value=bytes([2]))
-stub.Write(write)
-requests.put(None)
-print("programmed")
-'''
+TUTORIALS_CLIENT = Path(__file__).with_name("tutorials_client.py")
 
 
 @pytest.mark.slow
@@ -144,8 +96,9 @@ def test_tutorials_p4runtime_lib_client_runs_unchanged(compiled, tmp_path):
     device = PipelineDevice(device_id=0)
     srv = P4RuntimeServer(device, "127.0.0.1:0").start()
     try:
-        run = subprocess.run([sys.executable, "-c", TUTORIALS_CLIENT, f"127.0.0.1:{srv.port}",
-                              str(compiled[1]), str(compiled[0])], env=layout.env(),
+        run = subprocess.run([sys.executable, str(TUTORIALS_CLIENT), f"127.0.0.1:{srv.port}",
+                              "0", str(compiled[1]), str(compiled[0]),
+                              "10.0.2.2,00:00:00:00:02:02,2"], env=layout.env(),
                              capture_output=True, text=True, timeout=120)
     finally:
         srv.stop()
