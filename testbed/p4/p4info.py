@@ -394,6 +394,7 @@ class _Builder:
             _copy_annotations(ar, ref.annotations)
         if t.default_const:
             msg.const_default_action_id = self.symbols.id(P.ACTION, t.default_action.action)
+        self._initial_default_action(msg.initial_default_action, t.default_action)
         if t.implementation:
             msg.implementation_id = self.symbols.id(P.ACTION_PROFILE, t.implementation)
         if t.counters:
@@ -404,6 +405,17 @@ class _Builder:
         if t.entries:
             msg.has_initial_entries = True
             msg.is_const_table = t.entries_const
+
+    def _initial_default_action(self, msg, ref: ir.ActionRef) -> None:
+        """The default action and its arguments; each value in ``(width + 7) // 8`` bytes,
+        as p4c writes constants."""
+        msg.action_id = self.symbols.id(P.ACTION, ref.action)
+        params = [p for p in self.actions[ref.action].params if p.direction == ""]
+        for p, pid, arg in zip(params, _field_ids(params, ref.action), ref.args):
+            value = _const_int(arg, f"{ref.loc}: the argument {p.name} of the default action")
+            width = type_width(p.type)
+            msg.arguments.add(param_id=pid, value=(value % (1 << width)).to_bytes(
+                (width + 7) // 8, "big"))
 
     def _action(self, a: ir.Action) -> None:
         msg = self.info.actions.add()
