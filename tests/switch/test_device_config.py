@@ -105,36 +105,3 @@ def test_tutorials_p4runtime_lib_client_runs_unchanged(compiled, tmp_path):
     assert run.returncode == 0 and "programmed" in run.stdout, run.stderr
     entry, = device.target.table_entries("MyIngress.ipv4_lpm")
     assert entry.action.params == {"dstAddr": 0x202, "port": 2}
-
-
-SHELL_CLIENT = r'''
-import sys
-import p4runtime_sh.shell as sh
-addr, p4info_path, json_path = sys.argv[1:4]
-sh.setup(device_id=1, grpc_addr=addr, election_id=(0, 1), verbose=False,
-         config=sh.FwdPipeConfig(p4info_path, json_path))
-try:
-    te = sh.TableEntry("MyIngress.ipv4_lpm")(action="MyIngress.ipv4_forward")
-    te.match["hdr.ipv4.dstAddr"] = "10.0.1.0/24"
-    te.action["dstAddr"] = "00:00:00:00:01:01"
-    te.action["port"] = "3"
-    te.insert()
-    print("programmed")
-finally:
-    sh.teardown()
-'''
-
-
-@pytest.mark.slow
-def test_p4runtime_shell_sends_trainet_p4c_output(compiled):
-    device = PipelineDevice(device_id=1)
-    srv = P4RuntimeServer(device, "127.0.0.1:0").start()
-    try:
-        run = subprocess.run([sys.executable, "-c", SHELL_CLIENT, f"127.0.0.1:{srv.port}",
-                              str(compiled[1]), str(compiled[0])],
-                             capture_output=True, text=True, timeout=120)
-    finally:
-        srv.stop()
-    assert run.returncode == 0 and "programmed" in run.stdout, run.stdout + run.stderr
-    entry, = device.target.table_entries("MyIngress.ipv4_lpm")
-    assert entry.action.params == {"dstAddr": 0x101, "port": 3}

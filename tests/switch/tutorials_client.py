@@ -4,6 +4,7 @@ SetForwardingPipelineConfig and helper.py's ipv4_lpm entries of basic.p4.
 
     python tutorials_client.py ADDR DEVICE_ID P4INFO.txtpb PROG.json IP,MAC,PORT...
 """
+import faulthandler
 import queue
 import sys
 
@@ -13,6 +14,7 @@ from p4.config.v1 import p4info_pb2
 from p4.tmp import p4config_pb2
 from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 
+faulthandler.dump_traceback_later(60, exit=True)      # a hung client dumps its threads
 addr, device_id, p4info_path, json_path, *routes = sys.argv[1:]
 device_id = int(device_id)
 p4info = p4info_pb2.P4Info()
@@ -22,7 +24,8 @@ device_config = p4config_pb2.P4DeviceConfig()
 device_config.reassign = True
 with open(json_path) as f:
     device_config.device_data = f.read().encode("utf-8")
-stub = p4runtime_pb2_grpc.P4RuntimeStub(grpc.insecure_channel(addr))
+channel = grpc.insecure_channel(addr)
+stub = p4runtime_pb2_grpc.P4RuntimeStub(channel)
 requests = queue.Queue()
 stream = stub.StreamChannel(iter(requests.get, None))
 arbitration = p4runtime_pb2.StreamMessageRequest()
@@ -51,5 +54,7 @@ for route in routes:
     entry.action.action.params.add(param_id=1, value=bytes.fromhex(mac.replace(":", "")))
     entry.action.action.params.add(param_id=2, value=bytes([int(port)]))
 stub.Write(write)
-requests.put(None)
+requests.put(None)            # p4runtime_lib's shutdown(): end the stream, cancel it
+stream.cancel()
+channel.close()
 print("programmed")
