@@ -33,7 +33,7 @@ from p4.config.v1 import p4info_pb2
 
 from testbed.errors import TrainetError
 from testbed.p4 import entries as E
-from testbed.p4runtime.values import parse_prefix, parse_value
+from testbed.p4runtime.values import parse_prefix, parse_value, unwrap_single
 
 MATCH_KINDS = {
     p4info_pb2.MatchField.EXACT: "exact",
@@ -95,6 +95,7 @@ def _fits(value: int, width: int, where: str) -> int:
 def _match(field, given, where: str) -> E.Match:
     kind = MATCH_KINDS.get(field.match_type, "other")
     width = field.bitwidth
+    given = unwrap_single(given)
     pair = isinstance(given, (list, tuple))
     if kind == "lpm" and isinstance(given, str) and "/" in given:
         try:

@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 
-from testbed.errors import TrainetError
+from testbed.errors import run_command
 
 
 def _p4_args(p: argparse.ArgumentParser) -> None:
@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="egress model of a port: PORT:rate=100mbit,burst=32kb,delay=5ms,"
                    "jitter=1ms,loss=1%%,reorder=0.5%%,queue=1000 (queue in packets, or bytes "
                    "with a unit: queue=256kb)")
-    p.set_defaults(handler="testbed.switch.commands:switch")
+    p.set_defaults(handler="testbed.switch.commands:switch", log_flush=True, dump_packet_data=0)
 
     p = verbs.add_parser("up", help="bring a topology up as a Mininet network of P4 switches")
     p.add_argument("topology", help="topology spec (.yaml) or P4 tutorials topology.json")
@@ -199,14 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     module, func = args.handler.split(":")
-    try:
-        return getattr(importlib.import_module(module), func)(args) or 0
-    except TrainetError as e:
-        print(str(e), file=sys.stderr)
-        return e.exit_code
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+    return run_command(lambda: getattr(importlib.import_module(module), func)(args))
 
 
 if __name__ == "__main__":

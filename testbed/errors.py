@@ -1,6 +1,8 @@
 """Errors a user can act on. The CLI prints them without a traceback and exits 2."""
 from __future__ import annotations
 
+import sys
+
 
 class TrainetError(Exception):
     """A failure caused by input or environment, with a message saying what to do."""
@@ -25,3 +27,16 @@ class P4Error(TrainetError):
             caret = " " * max(self.loc.col - 1, 0) + "^"
             text += f"\n{self.source_line.rstrip()}\n{caret}"
         return text
+
+
+def run_command(fn, *args) -> int:
+    """``fn(*args)`` as a command's body: its exit code (0 for None); a TrainetError is
+    printed to stderr without a traceback and exits with its code, Ctrl-C with 130."""
+    try:
+        return fn(*args) or 0
+    except TrainetError as e:
+        print(str(e), file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

@@ -4,18 +4,11 @@ from __future__ import annotations
 import sys
 
 from testbed.p4.frontend import load_program
-
-
-def _defines(args) -> dict:
-    out = {}
-    for d in args.define:
-        name, _, value = d.partition("=")
-        out[name] = value or "1"
-    return out
+from testbed.p4.preprocess import parse_defines
 
 
 def _load(args):
-    return load_program(args.program, include_dirs=args.include, defines=_defines(args))
+    return load_program(args.program, include_dirs=args.include, defines=parse_defines(args.define))
 
 
 def check(args) -> int:

@@ -24,14 +24,17 @@ from testbed.p4.symbols import Scope
 
 def load_program(path, include_dirs=(), defines=None) -> ir.Program:
     """Parse and check the P4_16 program in ``path``; raise P4Error on any problem."""
-    pre = preprocess_file(path, include_dirs, defines)
-    return Lowering(pre, str(path)).program(parse(pre))
+    return lower_preprocessed(preprocess_file(path, include_dirs, defines), str(path))
+
+
+def lower_preprocessed(pre: Preprocessed, source: str) -> ir.Program:
+    """The program of preprocessed text; ``source`` names it in diagnostics."""
+    return Lowering(pre, source).program(parse(pre))
 
 
 def load_source(text: str, filename: str = "<source>", include_dirs=(), defines=None) -> ir.Program:
     """Same as load_program for source text; ``filename`` is used in diagnostics."""
-    pre = preprocess_text(text, filename, include_dirs, defines)
-    return Lowering(pre, filename).program(parse(pre))
+    return lower_preprocessed(preprocess_text(text, filename, include_dirs, defines), filename)
 
 
 class Lowering(Declarations, Blocks, Expressions, Statements):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import re
 
 from lark import Token, Tree
 
@@ -243,6 +244,10 @@ class Statements:
         annos = self.annotations(k.children[2])
         a = ir.annotation(annos, "name")
         key_name = str(a.body[0]) if a is not None and a.body else self.source_text(k.children[0])
+        if a is None and isinstance(e, ir.Call) and e.kind == "builtin" and \
+                e.method == "isValid":
+            # p4c names an isValid() key after the header's valid bit
+            key_name = re.sub(r"\.isValid\s*\(\s*\)$", ".$valid$", key_name)
         return ir.Key(e, kind, key_name, self.loc(k), annos)
 
     def action_ref(self, t, scope, ctx, table, in_list: bool) -> ir.ActionRef:

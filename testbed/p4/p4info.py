@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from google.protobuf import text_format
+from google.protobuf import json_format, text_format
 from google.protobuf.message import DecodeError
 from p4.config.v1 import p4info_pb2, p4types_pb2
 
@@ -36,7 +36,9 @@ COUNTER_UNITS = {"packets": p4info_pb2.CounterSpec.PACKETS,
                  "bytes": p4info_pb2.CounterSpec.BYTES,
                  "packets_and_bytes": p4info_pb2.CounterSpec.BOTH}
 METER_UNITS = {"packets": p4info_pb2.MeterSpec.PACKETS, "bytes": p4info_pb2.MeterSpec.BYTES}
-TEXT_SUFFIXES = (".txt", ".pbtxt")
+# p4c's --p4runtime-files picks the format by the extension; so do write and read
+FORMATS = {".txt": "text", ".txtpb": "text", ".pbtxt": "text", ".json": "json",
+           ".bin": "binary", ".pb": "binary"}
 # annotations P4Info carries elsewhere (name, id, doc) or that only steer the compiler
 _NOT_COPIED = {"name", "id", "hidden", "brief", "description", "match"}
 
@@ -392,6 +394,7 @@ class _Builder:
             _copy_annotations(ar, ref.annotations)
         if t.default_const:
             msg.const_default_action_id = self.symbols.id(P.ACTION, t.default_action.action)
+        self._initial_default_action(msg.initial_default_action, t.default_action)
         if t.implementation:
             msg.implementation_id = self.symbols.id(P.ACTION_PROFILE, t.implementation)
         if t.counters:
@@ -402,6 +405,17 @@ class _Builder:
         if t.entries:
             msg.has_initial_entries = True
             msg.is_const_table = t.entries_const
+
+    def _initial_default_action(self, msg, ref: ir.ActionRef) -> None:
+        """The default action and its arguments; each value in ``(width + 7) // 8`` bytes,
+        as p4c writes constants."""
+        msg.action_id = self.symbols.id(P.ACTION, ref.action)
+        params = [p for p in self.actions[ref.action].params if p.direction == ""]
+        for p, pid, arg in zip(params, _field_ids(params, ref.action), ref.args):
+            value = _const_int(arg, f"{ref.loc}: the argument {p.name} of the default action")
+            width = type_width(p.type)
+            msg.arguments.add(param_id=pid, value=(value % (1 << width)).to_bytes(
+                (width + 7) // 8, "big"))
 
     def _action(self, a: ir.Action) -> None:
         msg = self.info.actions.add()
@@ -504,12 +518,29 @@ def to_text(msg) -> str:
     return text_format.MessageToString(msg)
 
 
+def to_json(msg) -> str:
+    """Protobuf JSON, as p4c writes ``.p4info.json`` files."""
+    return json_format.MessageToJson(msg, indent=2) + "\n"
+
+
+def file_format(path) -> str:
+    """``text``, ``json`` or ``binary``: the P4Info format p4c gives a file of this name."""
+    kind = FORMATS.get(Path(path).suffix.lower())
+    if kind is None:
+        raise TrainetError(f"{path}: unknown P4Info file extension; name it .txt or .txtpb "
+                           "(text), .json (JSON) or .bin (binary), as for p4c")
+    return kind
+
+
 def write(msg, path) -> None:
-    """Write text format to ``*.txt``/``*.pbtxt`` files, the binary encoding otherwise."""
+    """Write ``msg`` in the format of the file's extension (:func:`file_format`)."""
     path = Path(path)
+    kind = file_format(path)
     try:
-        if path.name.endswith(TEXT_SUFFIXES):
+        if kind == "text":
             path.write_text(to_text(msg))
+        elif kind == "json":
+            path.write_text(to_json(msg))
         else:
             path.write_bytes(msg.SerializeToString())
     except OSError as e:
@@ -518,19 +549,23 @@ def write(msg, path) -> None:
 
 
 def read(path) -> p4info_pb2.P4Info:
-    """Read a P4Info file written by :func:`write` or by p4c (text or binary)."""
+    """Read a P4Info file written by :func:`write` or by p4c, in its extension's format."""
     path = Path(path)
+    kind = file_format(path)
     msg = p4info_pb2.P4Info()
     try:
         data = path.read_bytes()
     except OSError as e:
         raise TrainetError(f"{path}: cannot read the P4Info ({e.strerror})") from e
     try:
-        if path.name.endswith(TEXT_SUFFIXES):
+        if kind == "text":
             text_format.Parse(data.decode(), msg)
+        elif kind == "json":
+            json_format.Parse(data.decode(), msg)
         else:
             msg.ParseFromString(data)
-    except (text_format.ParseError, UnicodeDecodeError, DecodeError) as e:
-        raise TrainetError(f"{path}: not a valid P4Info file ({e}); "
+    except (text_format.ParseError, json_format.ParseError, UnicodeDecodeError,
+            DecodeError) as e:
+        raise TrainetError(f"{path}: not a valid {kind} P4Info file ({e}); "
                            "regenerate it with `trainet p4 info`") from e
     return msg

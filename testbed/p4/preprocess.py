@@ -474,6 +474,15 @@ def _replace_params(body: str, values: dict) -> str:
     return "".join(out)
 
 
+def parse_defines(texts) -> dict:
+    """``-D`` arguments (``NAME`` or ``NAME=VALUE``) -> {name: value}; ``NAME`` alone is 1."""
+    out = {}
+    for d in texts:
+        name, _, value = d.partition("=")
+        out[name] = value or "1"
+    return out
+
+
 def preprocess_file(path, include_dirs=(), defines=None) -> Preprocessed:
     return Preprocessor(include_dirs, defines).run_file(path)
 

@@ -22,7 +22,8 @@ Semantics follow p4c's BMv2 test driver (``backends/bmv2/bmv2stf.py``):
   so ``0x**01`` on a 16-bit key means value 0x0001, mask 0x00FF. An lpm value without
   ``/len`` gets a prefix of the digits written (``0x0a****** `` = /8). Values may also be
   dotted IPv4 addresses. Keys are named like P4Info (``hdr.ipv4.dstAddr``) or by a unique
-  ``.``-suffix (``dstAddr``); ``X.$valid$`` / ``X.valid`` name an ``X.isValid()`` key.
+  ``.``-suffix (``dstAddr``); ``X.$valid$``, ``X.valid`` and ``X.isValid()`` name an
+  ``X.isValid()`` key, whose name is ``X.$valid$`` as p4c names it.
 * Table, action and extern names are fully qualified or a unique suffix.
 * Extensions: ``check_counter`` compares (BMv2's driver ignores it); ``check_register
   <reg> <index> [op] <value>``; ``check_digest <type> <value>...`` (digests in order);
@@ -538,9 +539,9 @@ def _resolve(tok: Token, what: str, names: list) -> str:
 
 def _key_index(tok: Token, names: list) -> int:
     text = re.sub(r"\$(\d+)", r"[\1]", tok.text)
-    for suffix in (".$valid$", "$valid$", ".valid"):
+    for suffix in ("$valid$", ".valid", ".isValid()"):
         if text.endswith(suffix):
-            text = text[:-len(suffix)] + ".isValid()"
+            text = text[:-len(suffix)].rstrip(".") + ".$valid$"
             break
     name = _resolve(Token(tok.kind, text, tok.loc), "key field", names)
     return names.index(name)

@@ -79,3 +79,9 @@ def parse_prefix(value) -> tuple[int, int]:
     except ValueError as err:
         raise ValueError(f"{value!r} is not a prefix ({err}); write {PREFIX_HELP}") from None
     return int(network.network_address), network.prefixlen
+
+
+def unwrap_single(value):
+    """``[v]`` -> ``v``: runtime JSON of the p4lang tutorials may give an exact (or any
+    one-value) match as a one-element list, which their p4runtime_lib encodes as ``v``."""
+    return value[0] if isinstance(value, list) and len(value) == 1 else value

@@ -83,18 +83,31 @@ def parse_port_shape(text: str) -> tuple:
     return port, Shape(**kw)
 
 
-def _logger(device_id: int, path: str | None, level: str) -> logging.Logger:
+def _logger(device_id: int, path: str | None, level: str, flush: bool = True) -> logging.Logger:
     log = logging.getLogger(f"trainet.switch.{device_id}")
     log.setLevel(getattr(logging, level.upper()))
     log.propagate = False
     try:
-        handler = logging.FileHandler(path) if path else logging.StreamHandler(sys.stderr)
+        handler = (_FileHandler(path, flush) if path else logging.StreamHandler(sys.stderr))
     except OSError as e:
         raise TrainetError(f"--log {path}: cannot open: {e.strerror}") from None
     handler.setFormatter(logging.Formatter("%(asctime)s.%(msecs)03d %(name)s "
                                            "%(levelname)s %(message)s", "%H:%M:%S"))
     log.addHandler(handler)
     return log
+
+
+class _FileHandler(logging.FileHandler):
+    """A log file flushed after every record, or only when its buffer fills
+    (``flush=False``: fewer writes on a busy switch)."""
+
+    def __init__(self, path: str, flush: bool):
+        super().__init__(path)
+        self.flush_each = flush
+
+    def flush(self) -> None:
+        if self.flush_each:
+            super().flush()
 
 
 def _grpc_server(switch, address: str):
@@ -122,15 +135,14 @@ def switch(args) -> int:
                            "SetForwardingPipelineConfig), not both or neither")
     program = None
     if args.program:
-        from testbed.p4.frontend import load_program
-        defines = {}
-        for d in args.define:
-            name, _, value = d.partition("=")
-            defines[name] = value or "1"
-        program = load_program(args.program, include_dirs=args.include, defines=defines)
-    log = _logger(args.device_id, args.log, args.log_level)
+        from testbed.p4.preprocess import parse_defines
+        from testbed.p4runtime.device_config import program_from_file
+        program = program_from_file(args.program, args.include, parse_defines(args.define))
+    log = _logger(args.device_id, args.log, args.log_level, args.log_flush)
     sw = SoftwareSwitch(ports, device_id=args.device_id, cpu_port=args.cpu_port,
-                        shapes=shapes, pcap_dir=args.pcap, log=log)
+                        shapes=shapes, pcap_dir=args.pcap, log=log,
+                        dump_bytes=args.dump_packet_data)
+    sw.program_file = args.program
     server = None
     try:
         if program is not None:

@@ -6,8 +6,9 @@ and a ``packet_in_handler`` attribute this server sets. When the device has a ``
 attribute, every call into its target holds it (the software switch's packet thread
 takes the same lock).
 
-The forwarding-pipeline "device config" is the P4 source text of the program: there is
-no compiler output to load, the target compiles the program itself.
+The forwarding-pipeline "device config" holds the program in one of the forms
+``testbed.p4runtime.device_config`` reads (P4 source, trainet-p4c's output, either wrapped
+in p4.tmp.P4DeviceConfig); the target compiles the program itself.
 
 What the software target cannot serve, each refused with a status that says so: roles
 other than the default one (NOT_FOUND), action profiles (a program with one does not
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import importlib.metadata
 import itertools
-import json
 import logging
 import queue
 import threading
@@ -41,6 +41,7 @@ from testbed.p4 import entries as E
 from testbed.p4 import p4info as p4info_builder
 from testbed.p4runtime import convert as C
 from testbed.switch.rpc_status import batch_status, bounded
+from testbed.p4runtime.device_config import DeviceConfigError, program_from_config
 
 U = p4runtime_pb2.Update
 PIPE = p4runtime_pb2.SetForwardingPipelineConfigRequest
@@ -108,16 +109,6 @@ def _initial_defaults(program) -> dict:
     return out
 
 
-def _looks_like_bmv2_json(data: bytes) -> bool:
-    if not data.lstrip().startswith(b"{"):
-        return False
-    try:
-        doc = json.loads(data)
-    except ValueError:
-        return False
-    return isinstance(doc, dict) and ("header_types" in doc or "pipelines" in doc)
-
-
 class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
     def __init__(self, device, log: logging.Logger):
         self.device = device
@@ -134,11 +125,12 @@ class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
 
     def _adopt(self, target) -> None:
         """Serve a pipeline the device was started with: its P4Info is the generated one,
-        its device config the program's source file."""
+        its device config the file the device loaded (``device.program_file``, else the
+        program's source file)."""
         program = target.program
-        source = Path(program.source)
+        path = Path(getattr(self.device, "program_file", None) or program.source)
         info = p4info_builder.build(program)
-        self.pipeline = _Pipeline(info, source.read_bytes() if source.is_file() else b"", 0,
+        self.pipeline = _Pipeline(info, path.read_bytes() if path.is_file() else b"", 0,
                                   program, C.P4InfoIndex(info), _initial_defaults(program))
         target.digest_handler = self._digest
 
@@ -327,20 +319,12 @@ class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
 
     # ------------------------------------------------------------ pipeline config
     def _verify(self, config: p4runtime_pb2.ForwardingPipelineConfig) -> _Pipeline:
-        from testbed.p4.frontend import load_source
         data = config.p4_device_config
-        if _looks_like_bmv2_json(data):
-            raise RpcError("INVALID_ARGUMENT", "BMv2 JSON is not supported by the software "
-                                               "target; send the P4 source")
-        if not data:
-            raise RpcError("INVALID_ARGUMENT", "config.p4_device_config is empty; send the "
-                                               "P4 source text of the program")
         try:
-            program = load_source(data.decode(), filename="<p4_device_config>")
+            program = program_from_config(data, "config.p4_device_config")
             expected = p4info_builder.build(program)
-        except UnicodeDecodeError:
-            raise RpcError("INVALID_ARGUMENT", "config.p4_device_config is not UTF-8 text; "
-                                               "send the P4 source of the program") from None
+        except DeviceConfigError as e:
+            raise RpcError("INVALID_ARGUMENT", str(e)) from None
         except TrainetError as e:
             raise RpcError("INVALID_ARGUMENT", f"the P4 program does not compile: {e}") from None
         given = config.p4info

@@ -44,12 +44,15 @@ class _SwitchPort:
 class SoftwareSwitch:
     def __init__(self, ports: dict, *, device_id: int = 0, cpu_port: int | None = None,
                  shapes: dict | None = None, pcap_dir: str | None = None,
-                 log: logging.Logger | None = None):
-        """``ports``: {port number: interface name}; ``shapes``: {port number: Shape}."""
+                 log: logging.Logger | None = None, dump_bytes: int = 0):
+        """``ports``: {port number: interface name}; ``shapes``: {port number: Shape};
+        ``dump_bytes``: log that many bytes of every frame in and out at info level
+        (simple_switch's --dump-packet-data)."""
         self.device_id = device_id
         self.cpu_port = cpu_port
         self.log = log or logging.getLogger(f"trainet.switch.{device_id}")
         self.target = None
+        self.program_file = None          # the file of the first pipeline, if it came from one
         self.packet_in_handler = None     # callable(frame: bytes), set by the P4Runtime server
         self.lock = threading.RLock()
         self.drops = {"no_pipeline": 0, "pipeline_error": 0, "unknown_port": 0,
@@ -73,7 +76,8 @@ class SoftwareSwitch:
         self._stopping = False
         self._closed = False
         self._wall_offset_ns = time.time_ns() - time.monotonic_ns()
-        self._debug = self.log.isEnabledFor(logging.DEBUG)
+        self._dump_bytes = dump_bytes
+        self._debug = self.log.isEnabledFor(logging.DEBUG) or dump_bytes > 0
 
     @staticmethod
     def _check_config(ports, shapes, cpu_port, pcap_dir) -> None:
@@ -231,7 +235,7 @@ class SoftwareSwitch:
         out_now = {}     # passthrough port -> frames to send at the end of the batch
         for frame in frames:
             if debug:
-                self.log.debug("rx port %d: %d bytes", in_port, len(frame))
+                self._log_frame("rx", in_port, frame)
             try:
                 outputs = target.process(frame, in_port)
             except Exception:
@@ -277,10 +281,17 @@ class SoftwareSwitch:
                 if sp.pcap_out is not None:
                     sp.pcap_out.write(frame, ts)
                 if self._debug:
-                    self.log.debug("tx port %d: %d bytes", sp.port.port_no, len(frame))
+                    self._log_frame("tx", sp.port.port_no, frame)
             elif self._debug:
                 self.log.debug("tx port %d: kernel refused a %d-byte frame",
                                sp.port.port_no, len(frame))
+
+    def _log_frame(self, direction: str, port: int, frame: bytes) -> None:
+        if self._dump_bytes:
+            self.log.info("%s port %d: %d bytes: %s", direction, port, len(frame),
+                          frame[:self._dump_bytes].hex())
+        else:
+            self.log.debug("%s port %d: %d bytes", direction, port, len(frame))
 
     def _release(self, now: int) -> None:
         for sp in self._shaped:

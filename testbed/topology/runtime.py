@@ -19,7 +19,7 @@ from typing import Union
 from pydantic import Field, model_validator
 
 from testbed.p4 import entries
-from testbed.p4runtime.values import parse_prefix, parse_value
+from testbed.p4runtime.values import parse_prefix, parse_value, unwrap_single
 from testbed.topology.specfile import Spec
 
 Scalar = Union[int, str]
@@ -40,6 +40,7 @@ class TableEntrySpec(Spec):
             raise ValueError("a default_action entry has no match; remove 'match' or "
                              "'default_action'")
         for name, value in self.match.items():
+            value = unwrap_single(value)
             if isinstance(value, list):
                 if len(value) != 2:
                     raise ValueError(f"match {name!r}: {value!r} must be [value, prefix_len], "
@@ -72,6 +73,7 @@ class TableEntrySpec(Spec):
 def _match(kind: str, value):
     if value is None:
         return None
+    value = unwrap_single(value)
     if kind == "lpm":
         return entries.Lpm(*parse_prefix(value))
     pair = [parse_value(v) for v in value] if isinstance(value, list) else None

@@ -9,7 +9,9 @@ clone session entries.
 Relative paths inside the files are tried against the topology file's directory, then
 its parent (tutorial exercises run from the parent). A switch runs the P4 source whose
 stem is that of its bmv2_json (build/basic.json -> basic.p4), searched in the same two
-directories, unless ``p4`` names the source. Host commands ``route add default gw G`` and
+directories, unless ``p4`` names the source. A switch whose program nothing names runs
+the exercise's single ``.p4`` (the first of the two directories that holds any), as the
+tutorials' Makefile does; several there are an error. Host commands ``route add default gw G`` and
 ``arp ... -s G MAC`` become the host's gateway and gateway_mac; other commands are kept.
 The runtime JSON's target, p4info and bmv2_json are not carried over: switches run on the
 software target, whose P4Info is built from the source.
@@ -119,9 +121,7 @@ def _program(name: str, bmv2_json, dirs: list[Path], p4, topo_path: Path, marks)
     if p4 is not None:
         return Path(p4).resolve()
     if not bmv2_json:
-        raise TopologyError([Issue(("switches", name), "no runtime_json bmv2_json or program "
-                                   "names the switch's P4 program; pass the P4 source "
-                                   "(--p4 PATH)")]).located(str(topo_path), marks)
+        return _single_source(name, dirs, topo_path, marks)
     source = Path(bmv2_json).stem + ".p4"
     found = _find(source, dirs)
     if found is None:
@@ -130,6 +130,23 @@ def _program(name: str, bmv2_json, dirs: list[Path], p4, topo_path: Path, marks)
                                    f"{' or '.join(map(str, dirs))}; pass it with --p4 "
                                    f"PATH/{source}")]).located(str(topo_path), marks)
     return found
+
+
+def _single_source(name: str, dirs: list[Path], topo_path: Path, marks) -> Path:
+    for d in dirs:
+        sources = sorted(d.glob("*.p4"))
+        if len(sources) == 1:
+            return sources[0].resolve()
+        if sources:
+            raise TopologyError([Issue(("switches", name), "no runtime_json bmv2_json or "
+                                       "program names the switch's P4 program and "
+                                       f"{d} holds several: "
+                                       f"{', '.join(p.name for p in sources)}; pass one with "
+                                       "--p4 PATH")]).located(str(topo_path), marks)
+    raise TopologyError([Issue(("switches", name), "no runtime_json bmv2_json or program "
+                               "names the switch's P4 program and no .p4 file is in "
+                               f"{' or '.join(map(str, dirs))}; pass the P4 source "
+                               "(--p4 PATH)")]).located(str(topo_path), marks)
 
 
 def _find(relative: str, dirs: list[Path]) -> Path | None:

@@ -89,3 +89,11 @@ def test_standalone_controller_says_when_no_switch_answers(tmp_path, capsys):
                  "--runtime", str(runtime), "--timeout", "0.2"])
     assert code == 2
     assert "127.0.0.1:1: no P4Runtime server answers within 0.2 s" in capsys.readouterr().err
+
+
+def test_exact_match_as_a_one_element_list_as_the_tutorials_write_it():
+    features = load_program(str(REPO / "tests" / "switch" / "data" / "p4info_features.p4"))
+    config = RuntimeConfig(p4info.build(features), {"table_entries": [{
+        "table": "MyIngress.tagger", "match": {"hdr.ethernet.etherType": ["0x0800"]},
+        "action_name": "NoAction"}]})
+    assert config.entries[0].match == (E.Exact(0x0800),)

@@ -221,7 +221,7 @@ def test_subcontrol_is_inlined_under_qualified_names(features):
 def test_tables_properties_entries_and_priorities(features):
     ing = features.controls["FeatureIngress"]
     lpm = ing.tables["FeatureIngress.ipv4_lpm"]
-    assert [k.name for k in lpm.keys] == ["hdr.ipv4.dst", "hdr.ipv4.isValid()"]
+    assert [k.name for k in lpm.keys] == ["hdr.ipv4.dst", "hdr.ipv4.$valid$"]
     assert lpm.meters == "FeatureIngress.lpm_meter" and lpm.size == 2048
     assert [a.action for a in lpm.actions] == ["FeatureIngress.set_port", "FeatureIngress.drop",
                                                "FeatureIngress.to_cpu"]

@@ -223,3 +223,44 @@ def test_bad_id_annotations_say_where_and_what_to_do():
         p4info.build(wrong)
     ok = p4info.build(load_source(_TWO_TABLES, "two.p4", defines={"ID_A": "5", "ID_B": "6"}))
     assert [t.preamble.id for t in ok.tables] == [0x02000005, 0x02000006]
+
+
+# what p4c --p4runtime-files writes for basic.p4 (the p4lang tutorials' basic.p4.p4info.txtpb)
+P4C_BASIC = r'''
+pkg_info { arch: "v1model" }
+tables {
+  preamble { id: 37375156 name: "MyIngress.ipv4_lpm" alias: "ipv4_lpm" }
+  match_fields { id: 1 name: "hdr.ipv4.dstAddr" bitwidth: 32 match_type: LPM }
+  action_refs { id: 28792405 }
+  action_refs { id: 25652968 }
+  action_refs { id: 21257015 }
+  initial_default_action { action_id: 25652968 }
+  size: 1024
+}
+actions {
+  preamble { id: 21257015 name: "NoAction" alias: "NoAction"
+             annotations: "@noWarn(\"unused\")" }
+}
+actions { preamble { id: 25652968 name: "MyIngress.drop" alias: "drop" } }
+actions {
+  preamble { id: 28792405 name: "MyIngress.ipv4_forward" alias: "ipv4_forward" }
+  params { id: 1 name: "dstAddr" bitwidth: 48 }
+  params { id: 2 name: "port" bitwidth: 9 }
+}
+'''
+
+
+def test_basic_p4_p4info_equals_p4cs_field_for_field():
+    info = p4info.build(load_program(Path(__file__).parents[2] / "p4" / "basic.p4"))
+    assert info == text_format.Parse(P4C_BASIC, p4info_pb2.P4Info())
+
+
+def test_validity_keys_and_initial_default_actions_as_p4c_writes_them():
+    info = p4info.build(load_program(Path(__file__).parent / "data" / "p4info_valid_keys.p4"))
+    t, u = info.tables
+    assert [f.name for f in t.match_fields] == ["hdr.h.$valid$", "hdr.s[1].$valid$", "hdr.h.f"]
+    a = _by_name(info.actions)["I.a"].preamble.id
+    no_action = _by_name(info.actions)["NoAction"].preamble.id
+    assert t.initial_default_action == p4info_pb2.TableActionCall(
+        action_id=a, arguments=[p4info_pb2.TableActionCall.Argument(param_id=1, value=b"\x03")])
+    assert u.initial_default_action == p4info_pb2.TableActionCall(action_id=no_action)

@@ -15,6 +15,7 @@ from p4.v1 import p4runtime_pb2 as pb
 from p4rt_device import PipelineDevice
 from testbed.p4 import p4info
 from testbed.p4.frontend import load_program
+from testbed.p4.p4c import main as p4c
 from testbed.switch.p4runtime import P4RuntimeServer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -155,15 +156,21 @@ def test_p4runtime_shell_full_flow(tmp_path):
 
 
 @pytest.mark.slow
-def test_p4runtime_shell_sets_the_pipeline_and_writes_entries(tmp_path):
+@pytest.mark.parametrize("device_config", ["P4 source", "trainet-p4c's .json"])
+def test_p4runtime_shell_sets_the_pipeline_and_writes_entries(tmp_path, device_config):
     python = _shell_python()
     p4info_path = tmp_path / "basic.p4info.txt"
-    p4info.write(p4info.build(load_program(BASIC)), p4info_path)
+    config = BASIC
+    if device_config == "P4 source":
+        p4info.write(p4info.build(load_program(BASIC)), p4info_path)
+    else:
+        config = tmp_path / "basic.json"
+        assert p4c(["--p4runtime-files", str(p4info_path), "-o", str(config), str(BASIC)]) == 0
     device = PipelineDevice(device_id=1)
     server = P4RuntimeServer(device, "127.0.0.1:0").start()
     try:
         run = subprocess.run([python, "-c", SCRIPT, f"127.0.0.1:{server.port}",
-                              str(p4info_path), str(BASIC)],
+                              str(p4info_path), str(config)],
                              capture_output=True, text=True, timeout=120)
     finally:
         server.stop()

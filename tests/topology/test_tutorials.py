@@ -115,3 +115,33 @@ def test_cli_input_switches_are_refused_with_the_alternative(exercise):
     with pytest.raises(TopologyError, match=r"topology\.json:\d+:\d+: switches\.s2\.cli_input: "
                                             r".*runtime_json"):
         import_tutorial(path)
+
+
+def _without_programs(exercise):
+    """The exercise with no bmv2_json in its runtime files."""
+    for runtime in (exercise / "triangle").glob("s*-runtime.json"):
+        data = json.loads(runtime.read_text())
+        data.pop("bmv2_json", None)
+        runtime.write_text(json.dumps(data))
+
+
+def test_a_switch_nothing_names_runs_the_exercises_single_p4(exercise):
+    _without_programs(exercise)
+    topo = import_tutorial(exercise / "triangle" / "topology.json")
+    assert all(sw.program == exercise / "basic.p4" for sw in topo.switches)
+    shutil.copy(exercise / "basic.p4", exercise / "other.p4")
+    with pytest.raises(TopologyError) as err:
+        import_tutorial(exercise / "triangle" / "topology.json")
+    assert "holds several: basic.p4, other.p4; pass one with --p4 PATH" in str(err.value)
+
+
+def test_exact_matches_may_be_one_element_lists(exercise):
+    runtime = exercise / "triangle" / "s1-runtime.json"
+    data = json.loads(runtime.read_text())
+    data["table_entries"].append({"table": "MyIngress.tagger", "action_name": "NoAction",
+                                  "match": {"hdr.ethernet.etherType": ["0x0800"]}})
+    runtime.write_text(json.dumps(data))
+    entry = import_tutorial(exercise / "triangle" / "topology.json").switch("s1") \
+        .runtime.table_entries[-1]
+    assert entry.to_entry([("hdr.ethernet.etherType", "exact")]).match == (
+        entries.Exact(0x0800),)
