@@ -15,6 +15,7 @@ workers inherit.
 from __future__ import annotations
 
 import importlib
+import inspect
 import ipaddress
 import os
 import pkgutil
@@ -117,6 +118,7 @@ class Context:
     batch: int = 8
     scale: float = 1.0
     mfu: float = 0.4
+    tiers: dict | None = None           # group kind -> each rank's label (StrategyInfo.tiers)
 
 
 @dataclass(frozen=True)
@@ -124,8 +126,12 @@ class StrategyInfo:
     """A strategy's declaration. ``pattern(model_bytes, world, layers)`` lists its
     collectives per step and ``memory(params, world, layers)`` its training state per
     worker, both for a target model in nominal bytes (``layers`` may be None; a
-    strategy that needs it says so). ``real(context)`` and ``shadow(context)`` build
-    the rank's :class:`~hosts.strategies.base.Strategy`."""
+    strategy that needs it says so); either may take keywords ``options`` (the parsed
+    options) and ``sizes`` (ranks per group of each kind in ``tiers``), and gets them
+    when they are known. ``real(context)`` and ``shadow(context)`` build the rank's
+    :class:`~hosts.strategies.base.Strategy`. ``tiers`` are the host group kinds
+    (``gpu``, ``node``) the strategy places its partitions by: the runner passes each
+    rank's (hosts/strategies/hierarchy.py)."""
 
     name: str
     description: str
@@ -137,6 +143,7 @@ class StrategyInfo:
     gloo: bool = True
     switch_job: SwitchJob | None = None
     service: Service | None = None
+    tiers: tuple[str, ...] = ()
     modes: tuple[str, ...] = field(init=False)
 
     def __post_init__(self):
@@ -163,14 +170,29 @@ class StrategyInfo:
                                f"{' and '.join(self.modes)} mode")
         return factory(context)
 
-    def volume_bytes(self, model_bytes: float, world: int,
-                     layers: int | None = None) -> tuple[float, float]:
+    def collectives(self, model_bytes: float, world: int, layers: int | None = None,
+                    options: Options | None = None,
+                    sizes: dict | None = None) -> list[Collective]:
+        return _call(self.pattern, model_bytes, world, layers, options=options, sizes=sizes)
+
+    def nominal_memory(self, params: float, world: int, layers: int | None = None,
+                       options: Options | None = None, sizes: dict | None = None) -> Memory:
+        return _call(self.memory, params, world, layers, options=options, sizes=sizes)
+
+    def volume_bytes(self, model_bytes: float, world: int, layers: int | None = None,
+                     **given) -> tuple[float, float]:
         """(sent, received) nominal bytes per worker and step."""
-        return per_worker(self.pattern(model_bytes, world, layers), world)
+        return per_worker(self.collectives(model_bytes, world, layers, **given), world)
 
     def busiest_link_bytes(self, model_bytes: float, world: int,
-                           layers: int | None = None) -> float:
-        return busiest_link(self.pattern(model_bytes, world, layers), world)
+                           layers: int | None = None, **given) -> float:
+        return busiest_link(self.collectives(model_bytes, world, layers, **given), world)
+
+
+def _call(fn, *args, **given):
+    """``fn(*args)`` with those of ``given`` that are known and that it takes."""
+    takes = inspect.signature(fn).parameters
+    return fn(*args, **{k: v for k, v in given.items() if v is not None and k in takes})
 
 
 _REGISTRY: dict[str, StrategyInfo] = {}
