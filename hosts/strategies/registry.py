@@ -19,6 +19,7 @@ import inspect
 import ipaddress
 import os
 import pkgutil
+import threading
 from dataclasses import dataclass, field
 from typing import Annotated, Callable
 
@@ -197,6 +198,7 @@ def _call(fn, *args, **given):
 
 _REGISTRY: dict[str, StrategyInfo] = {}
 _loaded = False
+_loading = threading.RLock()      # ranks run as threads may ask at the same time
 
 
 def register(info: StrategyInfo) -> StrategyInfo:
@@ -211,18 +213,20 @@ def register(info: StrategyInfo) -> StrategyInfo:
 def _load() -> None:
     """Import this package's strategy modules and those named in the environment."""
     global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    package = importlib.import_module("hosts.strategies")
-    for module in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"hosts.strategies.{module.name}")
-    for name in filter(None, os.environ.get(MODULES_ENV, "").split(":")):
-        try:
-            importlib.import_module(name)
-        except ImportError as err:
-            raise TrainetError(f"{MODULES_ENV}: cannot import strategy module {name!r}: "
-                               f"{err}; give importable module paths separated by ':'") from None
+    with _loading:
+        if _loaded:
+            return
+        _loaded = True
+        package = importlib.import_module("hosts.strategies")
+        for module in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"hosts.strategies.{module.name}")
+        for name in filter(None, os.environ.get(MODULES_ENV, "").split(":")):
+            try:
+                importlib.import_module(name)
+            except ImportError as err:
+                raise TrainetError(f"{MODULES_ENV}: cannot import strategy module "
+                                   f"{name!r}: {err}; give importable module paths "
+                                   "separated by ':'") from None
 
 
 def names() -> list[str]:

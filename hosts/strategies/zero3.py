@@ -144,23 +144,29 @@ class Zero3(Strategy):
 class ShadowZero3(shadow.ShadowStrategy):
     """ZeRO-3 for a nominal model: each of the ``CHUNKS`` layer groups is gathered
     (prefetched one group ahead) for forward and again for backward, and its gradients
-    reduce-scattered after its share of backward."""
+    reduce-scattered after its share of backward. Subclasses change the gathers
+    (:meth:`_gather`) and the reduction (:meth:`_reduce`)."""
 
     def setup(self, model=None) -> None:
         super().setup()
         self.shard = torch.zeros(self.chunk // self.comm.world)
 
+    def _gather(self, backward: bool):
+        return self.comm.all_gather(self.shard)
+
+    def _reduce(self, k: int):
+        return self.comm.reduce_scatter(self.buffer[k * self.chunk:(k + 1) * self.chunk])
+
     def _gather_pass(self, order, seconds: float, backward: bool) -> list:
         reductions = []
-        pending = self.comm.all_gather(self.shard)
+        pending = self._gather(backward)
         for n, k in enumerate(order):
             self.comm.wait(pending)
             if n + 1 < len(order):
-                pending = self.comm.all_gather(self.shard)
+                pending = self._gather(backward)
             time.sleep(seconds / shadow.CHUNKS)
             if backward:                                    # the group's gradients
-                reductions.append(self.comm.reduce_scatter(
-                    self.buffer[k * self.chunk:(k + 1) * self.chunk]))
+                reductions.append(self._reduce(k))
         return reductions
 
     def _step(self, batch) -> None:
