@@ -136,3 +136,20 @@ def test_cross_node_theory_zeropp_against_zero3():
                         world, node)
     assert zero3 == pytest.approx(3 * 511 / 512)
     assert zeropp == pytest.approx(0.75, rel=0.03)                # the paper's 0.75 M
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", [{"qwz": True}, {"qgz": True},
+                                     {"qwz": True, "hpz": 2, "qgz": True}])
+def test_quantized_variants_converge_within_2_percent_of_zero3(options):
+    """200 steps of the small GPT, 4 ranks as 2 nodes of 2, default block of 256."""
+    steps = 200
+    zero3 = train("zeropp", {}, steps)
+    quantized = train("zeropp", options, steps)
+
+    def final(results):                 # mean of the last 10 steps' global-batch losses
+        return sum(r[1][s].loss for r in results for s in range(steps - 10, steps)) / 40
+
+    print(f"\nzeropp {options}: final loss {final(quantized):.4f}, ZeRO-3 "
+          f"{final(zero3):.4f}, ratio {final(quantized) / final(zero3):.4f}")
+    assert final(quantized) == pytest.approx(final(zero3), rel=0.02)
