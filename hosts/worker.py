@@ -71,9 +71,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=1, help="torch threads")
     options = p.add_argument_group("strategy options (trainet strategies lists which "
                                    "strategy takes which)")
+    switches = switch_options()
     for name, help_text in option_flags().items():
+        extra = {"nargs": "?", "const": "true"} if name in switches else {}
         options.add_argument("--" + name.replace("_", "-"), dest=f"option_{name}",
-                             metavar="VALUE", help=help_text)
+                             metavar="VALUE", help=help_text, **extra)
     return p.parse_args(argv)
 
 
@@ -86,6 +88,12 @@ def option_flags() -> dict[str, str]:
             flags.setdefault(name, []).append(info.name)
             helps.setdefault(name, f.description or "")
     return {name: f"{helps[name]} ({', '.join(users)})" for name, users in flags.items()}
+
+
+def switch_options() -> set[str]:
+    """Boolean options: the launcher gives them as bare flags (``--qwz``)."""
+    return {name for info in registry.strategies()
+            for name, f in info.options.model_fields.items() if f.annotation is bool}
 
 
 def strategy_options(args, info: registry.StrategyInfo) -> registry.Options:

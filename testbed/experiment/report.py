@@ -54,8 +54,13 @@ def plot_step_breakdown(rows: list[dict], path: Path) -> Path | None:
     ax.scatter(x, [r["step_time_s"] for r in rows], marker="_", s=400, color="black",
                zorder=3, label="measured step time")
     ax.set_xticks(list(x), [_label(r) for r in rows], fontsize=8)
-    ax.set_ylabel("time per step (s)")
-    ax.set_title("Step time breakdown (mean over ranks and measured steps)")
+    return _bar_chart(plt, fig, ax, path, "time per step (s)",
+                      "Step time breakdown (mean over ranks and measured steps)")
+
+
+def _bar_chart(plt, fig, ax, path: Path, ylabel: str, title: str) -> Path:
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.legend(fontsize=8)
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
@@ -236,14 +241,8 @@ def plot_wire_tiers(rows: list[dict], path: Path) -> Path | None:
                hatch="//" if tier.startswith("theory") else None)
     ax.set_xticks([i + width * len(tiers) / 2 for i in range(len(rows))],
                   [_label(r) for r in rows], fontsize=7)
-    ax.set_ylabel("kB per step, emulated (whole fabric)")
-    ax.set_title("Bytes on the wire per tier, measured on the switch ports")
-    ax.legend(fontsize=7)
-    ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return _bar_chart(plt, fig, ax, path, "kB per step, emulated (whole fabric)",
+                      "Bytes on the wire per tier, measured on the switch ports")
 
 
 def _cell(value, kind: str) -> str:

@@ -7,7 +7,7 @@ from hosts import shadow
 from hosts.models import SyntheticCorpus, build_model
 from hosts.strategies import registry
 from hosts.strategies.pattern import cross_node
-from ranks import run_ranks, single_process_losses
+from ranks import run_ranks, single_process, single_process_losses
 from testbed.errors import TrainetError
 
 CORPUS = SyntheticCorpus(0)
@@ -20,17 +20,6 @@ def build(name: str, comm, options: dict, tiers=NODES_OF_TWO, mode="real", **ext
     context = registry.Context(comm, info, info.parse_options(options), lr=LR, tiers=tiers,
                                **extra)
     return info.build(mode, context)
-
-
-def single_process(steps: int, world: int):
-    model = build_model("gpt", 1)
-    opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=0.01)
-    for s in range(steps):
-        x, y = CORPUS.batch(s, 0, 1, BATCH * world, 32)
-        opt.zero_grad()
-        model.loss(model(x), y).backward()
-        opt.step()
-    return [p.detach() for p in model.parameters()]
 
 
 def train(name: str, options: dict, steps: int, world: int = 4):
@@ -52,7 +41,7 @@ def max_diff(a, b) -> float:
 
 @pytest.mark.parametrize("name,options", [("zeropp", {"hpz": 2}), ("zero-hier", {})])
 def test_unquantized_partitions_equal_single_process(name, options):
-    ref = single_process(10, 4)
+    ref = single_process("gpt", 10, LR, batch=BATCH * 4)[1]
     results = train(name, options, 10)
     zero3 = train("zeropp", {}, 1)[0][2]
     total = sum(p.numel() for p in ref) * 4
@@ -153,3 +142,12 @@ def test_quantized_variants_converge_within_2_percent_of_zero3(options):
     print(f"\nzeropp {options}: final loss {final(quantized):.4f}, ZeRO-3 "
           f"{final(zero3):.4f}, ratio {final(quantized) / final(zero3):.4f}")
     assert final(quantized) == pytest.approx(final(zero3), rel=0.02)
+
+
+def test_the_worker_takes_switches_bare_and_tiers_per_rank():
+    from hosts.worker import parse_args, strategy_options
+    args = parse_args("--rank 0 --world-size 4 --master 10.0.1.1:29500 --strategy zeropp "
+                      "--metrics-out m.jsonl --qwz --hpz 2 --tiers node=a,a,b,b".split())
+    options = strategy_options(args, registry.get("zeropp"))
+    assert (options.qwz, options.hpz, options.qgz) == (True, 2, False)
+    assert args.tiers == "node=a,a,b,b"
