@@ -132,6 +132,7 @@ class ShadowStrategy(Strategy):
     def __init__(self, context):
         super().__init__(context.comm)
         self.info, self.target, self.scale = context.info, context.target, context.scale
+        self.options, self.sizes = context.options, None
         self.compute_s = compute_time_s(self.target.params, context.batch * self.target.seq,
                                         context.device, context.mfu)
         self.m_nominal = model_bytes(self.target.params)
@@ -148,4 +149,6 @@ class ShadowStrategy(Strategy):
         return Memory(tensor_bytes([self.buffer]), 0, 0)
 
     def nominal_memory(self) -> Memory:
-        return self.info.memory(self.target.params, self.comm.world, self.target.layers)
+        return self.info.nominal_memory(self.target.params, self.comm.world,
+                                        self.target.layers, options=self.options,
+                                        sizes=self.sizes)

@@ -27,6 +27,7 @@ from pathlib import Path
 import torch
 
 from hosts.strategies import registry
+from hosts.strategies.hierarchy import parse_tiers
 from testbed.errors import TrainetError
 
 
@@ -60,6 +61,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--ina-job", type=int, default=1, help="the switch job's id")
     p.add_argument("--ina-slots", type=int, default=32,
                    help="aggregation slots of the switch job")
+    p.add_argument("--tiers", metavar="KIND=LABEL,...",
+                   help="each rank's GPU package and node, e.g. node=n1,n1,n2,n2;gpu=p0,p0,"
+                   "p1,p1 (strategies that place partitions by tier)")
     p.add_argument("--timeout", type=float, default=30.0,
                    help="seconds a collective may wait for a peer before failing")
     p.add_argument("--iface", help="interface whose counters to read (default: the one "
@@ -67,9 +71,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=1, help="torch threads")
     options = p.add_argument_group("strategy options (trainet strategies lists which "
                                    "strategy takes which)")
+    switches = switch_options()
     for name, help_text in option_flags().items():
+        extra = {"nargs": "?", "const": "true"} if name in switches else {}
         options.add_argument("--" + name.replace("_", "-"), dest=f"option_{name}",
-                             metavar="VALUE", help=help_text)
+                             metavar="VALUE", help=help_text, **extra)
     return p.parse_args(argv)
 
 
@@ -82,6 +88,12 @@ def option_flags() -> dict[str, str]:
             flags.setdefault(name, []).append(info.name)
             helps.setdefault(name, f.description or "")
     return {name: f"{helps[name]} ({', '.join(users)})" for name, users in flags.items()}
+
+
+def switch_options() -> set[str]:
+    """Boolean options: the launcher gives them as bare flags (``--qwz``)."""
+    return {name for info in registry.strategies()
+            for name, f in info.options.model_fields.items() if f.annotation is bool}
 
 
 def strategy_options(args, info: registry.StrategyInfo) -> registry.Options:
@@ -157,7 +169,7 @@ def make_strategy(args, comm):
     info = registry.get(args.strategy)
     context = registry.Context(comm, info, strategy_options(args, info), lr=args.lr,
                                timeout_s=args.timeout, batch=args.batch, scale=args.scale,
-                               mfu=args.mfu)
+                               mfu=args.mfu, tiers=parse_tiers(args.tiers))
     if info.switch_job:
         if not args.ina_aggregator:
             raise TrainetError(f"--strategy {info.name} needs --ina-aggregator ADDR, the "

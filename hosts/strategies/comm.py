@@ -16,6 +16,15 @@ gloo has no reduce-scatter; :meth:`Comm.reduce_scatter` builds one as a ring of
 send/recv pairs (N-1 steps, each passing one chunk to the next rank and adding the chunk
 received from the previous one), which moves (N-1)/N of the tensor, half of what an
 all-reduce followed by a slice would.
+
+Every collective but the all-reduce also runs over a *group*: a list of ranks, in the
+order that numbers their chunks (``ranks=``; default every rank). A group's collectives
+are rings or pairwise exchanges of send/recv over the world's process group, so they need
+no process group of their own (gloo builds one only through the default group, which
+ranks run as threads do not have) and are accounted like the world's: a group of n ranks
+all-gathers and reduce-scatters (n-1)/n, all-to-alls (n-1)/n of the tensor. Ranks of
+different groups run their groups' collectives at the same time; every rank issues the
+same sequence of collectives, each over the group it belongs to.
 """
 from __future__ import annotations
 
@@ -25,6 +34,8 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import torch
+
+from hosts.strategies.hierarchy import hierarchical, hierarchical_bytes
 
 
 class CommError(RuntimeError):
@@ -108,10 +119,23 @@ class Comm:
             self.pg.allreduce([tensor]).wait()
         return tensor
 
-    def all_gather(self, shard: torch.Tensor) -> Future:
-        """The concatenation of every rank's (equal-sized) ``shard``, in rank order."""
-        nbytes = shard.numel() * shard.element_size() * (self.world - 1)
-        return self.submit("all-gather", self._all_gather, shard, sent=nbytes, recv=nbytes)
+    def _group(self, ranks) -> list[int]:
+        ranks = list(range(self.world)) if ranks is None else list(ranks)
+        if self.rank not in ranks:
+            raise ValueError(f"rank {self.rank} runs a collective of group {ranks} it is "
+                             "not a member of")
+        return ranks
+
+    def all_gather(self, shard: torch.Tensor, ranks=None) -> Future:
+        """The concatenation of every group member's (equal-sized) ``shard``, in the
+        group's order."""
+        ranks = self._group(ranks)
+        nbytes = shard.numel() * shard.element_size() * (len(ranks) - 1)
+        if len(ranks) == self.world:
+            return self.submit("all-gather", self._all_gather, shard, sent=nbytes,
+                               recv=nbytes)
+        return self.submit("all-gather", ring_all_gather, self.pg, ranks, self.rank, shard,
+                           sent=nbytes, recv=nbytes)
 
     def _all_gather(self, shard):
         if self.world == 1:
@@ -120,34 +144,93 @@ class Comm:
         self.pg.allgather([out], [shard]).wait()
         return torch.cat(out)
 
-    def reduce_scatter(self, flat: torch.Tensor) -> Future:
-        """This rank's chunk of the sum over ranks of ``flat`` (length a multiple of the
-        world size; chunk ``r`` goes to rank ``r``)."""
-        nbytes = _ring_bytes(flat, self.world)
-        return self.submit("reduce-scatter", ring_reduce_scatter, self.pg, self.rank,
-                           self.world, flat, sent=nbytes, recv=nbytes)
+    def reduce_scatter(self, flat: torch.Tensor, ranks=None) -> Future:
+        """This rank's chunk of the sum over the group of ``flat`` (length a multiple of
+        the group's size; chunk ``i`` goes to the group's ``i``-th rank)."""
+        ranks = self._group(ranks)
+        nbytes = _ring_bytes(flat, len(ranks))
+        return self.submit("reduce-scatter", ring_reduce_scatter, self.pg, ranks, self.rank,
+                           flat, sent=nbytes, recv=nbytes)
+
+    def all_to_all(self, flat: torch.Tensor, ranks=None) -> Future:
+        """Chunk ``i`` of ``flat`` (n equal chunks for a group of n) goes to the group's
+        ``i``-th rank; the result holds, as its chunk ``i``, what the ``i``-th rank sent
+        to this one."""
+        ranks = self._group(ranks)
+        nbytes = _ring_bytes(flat, len(ranks))
+        return self.submit("all-to-all", pairwise_all_to_all, self.pg, ranks, self.rank,
+                           flat, sent=nbytes, recv=nbytes)
+
+
+    def reduce_scatter_levels(self, flat: torch.Tensor, levels: list[list[int]],
+                              stage=None, wire=None) -> Future:
+        """This rank's chunk of the sum over every rank of ``flat``, reduced level by
+        level (:func:`hosts.strategies.hierarchy.hierarchical`): ``stage`` is the
+        reduce-scatter of one level (default the ring), ``wire(numel)`` the bytes of a
+        piece of ``numel`` elements as that stage sends it (default their size)."""
+        wire = wire or (lambda numel: numel * flat.element_size())
+        nbytes = hierarchical_bytes(flat.numel(), levels, wire)
+        return self.submit("reduce-scatter", hierarchical, stage or ring_reduce_scatter,
+                           self.pg, levels, self.rank, flat, sent=nbytes, recv=nbytes)
 
 
 def _ring_bytes(tensor: torch.Tensor, world: int) -> int:
     return tensor.numel() * tensor.element_size() * (world - 1) // world
 
 
-def ring_reduce_scatter(pg, rank: int, world: int, flat: torch.Tensor) -> torch.Tensor:
-    """Ring reduce-scatter from point-to-point sends: at step ``s`` rank ``r`` sends its
-    running sum of chunk ``r-s-1`` to rank ``r+1`` and adds what rank ``r-1`` sends into
-    chunk ``r-s-2``; after N-1 steps chunk ``r`` holds every rank's contribution."""
-    if flat.numel() % world:
-        raise ValueError(f"reduce-scatter of {flat.numel()} elements over {world} ranks: "
-                         "pad to a multiple of the world size")
-    chunks = flat.detach().clone().view(world, -1)
-    if world == 1:
+def _chunks(flat: torch.Tensor, n: int, what: str) -> torch.Tensor:
+    if flat.numel() % n:
+        raise ValueError(f"{what} of {flat.numel()} elements over {n} ranks: pad to a "
+                         f"multiple of the group size")
+    return flat.detach().clone().view(n, -1)
+
+
+def ring_reduce_scatter(pg, ranks: list[int], rank: int, flat: torch.Tensor) -> torch.Tensor:
+    """Ring reduce-scatter from point-to-point sends over the group ``ranks``: at step
+    ``s`` the member at position ``i`` sends its running sum of chunk ``i-s-1`` to the
+    member at ``i+1`` and adds what the member at ``i-1`` sends into chunk ``i-s-2``;
+    after n-1 steps chunk ``i`` holds every member's contribution."""
+    n, i = len(ranks), ranks.index(rank)
+    chunks = _chunks(flat, n, "reduce-scatter")
+    if n == 1:
         return chunks[0]
-    right, left = (rank + 1) % world, (rank - 1) % world
+    right, left = ranks[(i + 1) % n], ranks[(i - 1) % n]
     incoming = torch.empty_like(chunks[0])
-    for s in range(world - 1):
-        send = pg.send([chunks[(rank - s - 1) % world].contiguous()], right, s)
+    for s in range(n - 1):
+        send = pg.send([chunks[(i - s - 1) % n].contiguous()], right, s)
         recv = pg.recv([incoming], left, s)
         send.wait()
         recv.wait()
-        chunks[(rank - s - 2) % world] += incoming
-    return chunks[rank].clone()
+        chunks[(i - s - 2) % n] += incoming
+    return chunks[i].clone()
+
+
+def ring_all_gather(pg, ranks: list[int], rank: int, shard: torch.Tensor) -> torch.Tensor:
+    """Ring all-gather over the group ``ranks``: at step ``s`` the member at position
+    ``i`` passes chunk ``i-s`` to the member at ``i+1`` and receives chunk ``i-s-1``."""
+    n, i = len(ranks), ranks.index(rank)
+    out = torch.empty((n,) + tuple(shard.shape), dtype=shard.dtype)
+    out[i] = shard
+    right, left = ranks[(i + 1) % n], ranks[(i - 1) % n]
+    for s in range(n - 1):
+        send = pg.send([out[(i - s) % n]], right, s)
+        recv = pg.recv([out[(i - s - 1) % n]], left, s)
+        send.wait()
+        recv.wait()
+    return out.reshape(-1)
+
+
+def pairwise_all_to_all(pg, ranks: list[int], rank: int, flat: torch.Tensor) -> torch.Tensor:
+    """All-to-all over the group ``ranks`` in n-1 rounds: in round ``s`` the member at
+    position ``i`` sends its chunk for ``i+s`` and receives from ``i-s``, so every round
+    loads each member's link once in each direction."""
+    n, i = len(ranks), ranks.index(rank)
+    chunks = _chunks(flat, n, "all-to-all")
+    out = torch.empty_like(chunks)
+    out[i] = chunks[i]
+    for s in range(1, n):
+        send = pg.send([chunks[(i + s) % n].contiguous()], ranks[(i + s) % n], s)
+        recv = pg.recv([out[(i - s) % n]], ranks[(i - s) % n], s)
+        send.wait()
+        recv.wait()
+    return out.reshape(-1)

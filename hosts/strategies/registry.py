@@ -15,9 +15,11 @@ workers inherit.
 from __future__ import annotations
 
 import importlib
+import inspect
 import ipaddress
 import os
 import pkgutil
+import threading
 from dataclasses import dataclass, field
 from typing import Annotated, Callable
 
@@ -117,6 +119,7 @@ class Context:
     batch: int = 8
     scale: float = 1.0
     mfu: float = 0.4
+    tiers: dict | None = None           # group kind -> each rank's label (StrategyInfo.tiers)
 
 
 @dataclass(frozen=True)
@@ -124,8 +127,12 @@ class StrategyInfo:
     """A strategy's declaration. ``pattern(model_bytes, world, layers)`` lists its
     collectives per step and ``memory(params, world, layers)`` its training state per
     worker, both for a target model in nominal bytes (``layers`` may be None; a
-    strategy that needs it says so). ``real(context)`` and ``shadow(context)`` build
-    the rank's :class:`~hosts.strategies.base.Strategy`."""
+    strategy that needs it says so); either may take keywords ``options`` (the parsed
+    options) and ``sizes`` (ranks per group of each kind in ``tiers``), and gets them
+    when they are known. ``real(context)`` and ``shadow(context)`` build the rank's
+    :class:`~hosts.strategies.base.Strategy`. ``tiers`` are the host group kinds
+    (``gpu``, ``node``) the strategy places its partitions by: the runner passes each
+    rank's (hosts/strategies/hierarchy.py)."""
 
     name: str
     description: str
@@ -137,6 +144,7 @@ class StrategyInfo:
     gloo: bool = True
     switch_job: SwitchJob | None = None
     service: Service | None = None
+    tiers: tuple[str, ...] = ()
     modes: tuple[str, ...] = field(init=False)
 
     def __post_init__(self):
@@ -163,18 +171,34 @@ class StrategyInfo:
                                f"{' and '.join(self.modes)} mode")
         return factory(context)
 
-    def volume_bytes(self, model_bytes: float, world: int,
-                     layers: int | None = None) -> tuple[float, float]:
+    def collectives(self, model_bytes: float, world: int, layers: int | None = None,
+                    options: Options | None = None,
+                    sizes: dict | None = None) -> list[Collective]:
+        return _call(self.pattern, model_bytes, world, layers, options=options, sizes=sizes)
+
+    def nominal_memory(self, params: float, world: int, layers: int | None = None,
+                       options: Options | None = None, sizes: dict | None = None) -> Memory:
+        return _call(self.memory, params, world, layers, options=options, sizes=sizes)
+
+    def volume_bytes(self, model_bytes: float, world: int, layers: int | None = None,
+                     **given) -> tuple[float, float]:
         """(sent, received) nominal bytes per worker and step."""
-        return per_worker(self.pattern(model_bytes, world, layers), world)
+        return per_worker(self.collectives(model_bytes, world, layers, **given), world)
 
     def busiest_link_bytes(self, model_bytes: float, world: int,
-                           layers: int | None = None) -> float:
-        return busiest_link(self.pattern(model_bytes, world, layers), world)
+                           layers: int | None = None, **given) -> float:
+        return busiest_link(self.collectives(model_bytes, world, layers, **given), world)
+
+
+def _call(fn, *args, **given):
+    """``fn(*args)`` with those of ``given`` that are known and that it takes."""
+    takes = inspect.signature(fn).parameters
+    return fn(*args, **{k: v for k, v in given.items() if v is not None and k in takes})
 
 
 _REGISTRY: dict[str, StrategyInfo] = {}
 _loaded = False
+_loading = threading.RLock()      # ranks run as threads may ask at the same time
 
 
 def register(info: StrategyInfo) -> StrategyInfo:
@@ -189,18 +213,20 @@ def register(info: StrategyInfo) -> StrategyInfo:
 def _load() -> None:
     """Import this package's strategy modules and those named in the environment."""
     global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    package = importlib.import_module("hosts.strategies")
-    for module in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"hosts.strategies.{module.name}")
-    for name in filter(None, os.environ.get(MODULES_ENV, "").split(":")):
-        try:
-            importlib.import_module(name)
-        except ImportError as err:
-            raise TrainetError(f"{MODULES_ENV}: cannot import strategy module {name!r}: "
-                               f"{err}; give importable module paths separated by ':'") from None
+    with _loading:
+        if _loaded:
+            return
+        _loaded = True
+        package = importlib.import_module("hosts.strategies")
+        for module in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"hosts.strategies.{module.name}")
+        for name in filter(None, os.environ.get(MODULES_ENV, "").split(":")):
+            try:
+                importlib.import_module(name)
+            except ImportError as err:
+                raise TrainetError(f"{MODULES_ENV}: cannot import strategy module "
+                                   f"{name!r}: {err}; give importable module paths "
+                                   "separated by ':'") from None
 
 
 def names() -> list[str]:

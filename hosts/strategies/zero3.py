@@ -60,6 +60,9 @@ class _Unit:
 
 
 class Zero3(Strategy):
+    """ZeRO-3 on the units of a real model. Subclasses change where a unit's parameters
+    come from (:meth:`_gather`) and how its gradient is reduced (:meth:`_reduce`)."""
+
     def setup(self, model) -> None:
         self.model = model
         world, rank = self.comm.world, self.comm.rank
@@ -67,11 +70,21 @@ class Zero3(Strategy):
         self.optimizer = self.adamw([u.shard for u in self.units])
         self.peak_gathered_bytes = 0
 
-    def _gather(self, i: int):
-        return self.comm.all_gather(self.units[i].shard.detach())
+    def _gather(self, i: int, backward: bool):
+        """(future, unpack): ``unpack(future's result)`` is unit ``i``'s full flat
+        parameters, for its forward or, with ``backward``, its backward."""
+        return self.comm.all_gather(self.units[i].shard.detach()), lambda full: full
 
-    def _use(self, i: int, future) -> None:
-        full = self.comm.wait(future)
+    def _reduce(self, i: int, flat: torch.Tensor):
+        """A future of this rank's chunk of the sum over ranks of unit ``i``'s gradient."""
+        return self.comm.reduce_scatter(flat)
+
+    def _before_forward(self) -> None:
+        """Called at the start of every step."""
+
+    def _use(self, i: int, pending) -> None:
+        future, unpack = pending
+        full = unpack(self.comm.wait(future))
         self.units[i].materialize(full)
         self._live_bytes += full.numel() * full.element_size()
         self.peak_gathered_bytes = max(self.peak_gathered_bytes, self._live_bytes)
@@ -85,19 +98,20 @@ class Zero3(Strategy):
         units, last = self.units, len(self.units) - 1
         self._live_bytes = 0
         self.optimizer.zero_grad(set_to_none=True)
+        self._before_forward()
         inputs = [x]
-        gathers = {0: self._gather(0)}
+        gathers = {0: self._gather(0, backward=False)}
         with torch.no_grad():
             for i in range(last):
                 self._use(i, gathers.pop(i))
-                gathers[i + 1] = self._gather(i + 1)
+                gathers[i + 1] = self._gather(i + 1, backward=False)
                 inputs.append(units[i].module(inputs[-1]))
                 self._release(i)
         reductions, grad_out, loss = {}, None, None
         for i in range(last, -1, -1):
             self._use(i, gathers.pop(i))
             if i > 0:
-                gathers[i - 1] = self._gather(i - 1)
+                gathers[i - 1] = self._gather(i - 1, backward=True)
             grad_out, unit_loss = recompute_backward(self.model, units[i].module, inputs[i], y,
                                                      grad_out, i == last)
             if i == last:
@@ -105,7 +119,7 @@ class Zero3(Strategy):
             flat = torch.zeros(units[i].chunk * self.comm.world)
             flat[:units[i].numel] = torch.cat([p.grad.reshape(-1) for p in units[i].params])
             self._release(i)
-            reductions[i] = self.comm.reduce_scatter(flat)
+            reductions[i] = self._reduce(i, flat)
         for i, future in reductions.items():
             units[i].shard.grad = self.comm.wait(future) / self.comm.world
         self.optimizer.step()
@@ -118,8 +132,8 @@ class Zero3(Strategy):
 
     def full_parameters(self) -> list[torch.Tensor]:
         out = []
-        for i, u in enumerate(self.units):
-            full = self.comm.wait(self._gather(i))[:u.numel]
+        for u in self.units:
+            full = self.comm.wait(self.comm.all_gather(u.shard.detach()))[:u.numel]
             offset = 0
             for shape in u.shapes:
                 out.append(full[offset:offset + shape.numel()].view(shape).clone())
@@ -130,23 +144,29 @@ class Zero3(Strategy):
 class ShadowZero3(shadow.ShadowStrategy):
     """ZeRO-3 for a nominal model: each of the ``CHUNKS`` layer groups is gathered
     (prefetched one group ahead) for forward and again for backward, and its gradients
-    reduce-scattered after its share of backward."""
+    reduce-scattered after its share of backward. Subclasses change the gathers
+    (:meth:`_gather`) and the reduction (:meth:`_reduce`)."""
 
     def setup(self, model=None) -> None:
         super().setup()
         self.shard = torch.zeros(self.chunk // self.comm.world)
 
+    def _gather(self, backward: bool):
+        return self.comm.all_gather(self.shard)
+
+    def _reduce(self, k: int):
+        return self.comm.reduce_scatter(self.buffer[k * self.chunk:(k + 1) * self.chunk])
+
     def _gather_pass(self, order, seconds: float, backward: bool) -> list:
         reductions = []
-        pending = self.comm.all_gather(self.shard)
+        pending = self._gather(backward)
         for n, k in enumerate(order):
             self.comm.wait(pending)
             if n + 1 < len(order):
-                pending = self.comm.all_gather(self.shard)
+                pending = self._gather(backward)
             time.sleep(seconds / shadow.CHUNKS)
             if backward:                                    # the group's gradients
-                reductions.append(self.comm.reduce_scatter(
-                    self.buffer[k * self.chunk:(k + 1) * self.chunk]))
+                reductions.append(self._reduce(k))
         return reductions
 
     def _step(self, batch) -> None:

@@ -9,7 +9,12 @@ Plots, in RESULTS/plots/:
   (transmitted bits per sampling interval over the port's emulated rate);
 - loss.png: training loss per step, one line per variant and strategy (rank 0);
 - speedup_bandwidth.png: per strategy, speedup of the step time against the slowest
-  bottleneck bandwidth of the sweep (only when the sweep varies bandwidth).
+  bottleneck bandwidth of the sweep (only when the sweep varies bandwidth);
+- scaling.png: per strategy, TFLOPS per GPU and scaling efficiency against the workers
+  (shadow runs over several worker counts, e.g. a node sweep);
+- wire_tiers.png: per variant and strategy, the measured bytes per step of each tier of
+  the fabric (intra-GPU, intra-node, inter-node on a Frontier-like one) and the
+  pattern's inter-node bytes.
 """
 from __future__ import annotations
 
@@ -49,8 +54,13 @@ def plot_step_breakdown(rows: list[dict], path: Path) -> Path | None:
     ax.scatter(x, [r["step_time_s"] for r in rows], marker="_", s=400, color="black",
                zorder=3, label="measured step time")
     ax.set_xticks(list(x), [_label(r) for r in rows], fontsize=8)
-    ax.set_ylabel("time per step (s)")
-    ax.set_title("Step time breakdown (mean over ranks and measured steps)")
+    return _bar_chart(plt, fig, ax, path, "time per step (s)",
+                      "Step time breakdown (mean over ranks and measured steps)")
+
+
+def _bar_chart(plt, fig, ax, path: Path, ylabel: str, title: str) -> Path:
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.legend(fontsize=8)
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
@@ -188,6 +198,53 @@ def plot_speedup(rows: list[dict], path: Path) -> Path | None:
     return path
 
 
+def plot_scaling(rows: list[dict], path: Path) -> Path | None:
+    curves = defaultdict(list)
+    for r in rows:
+        if r.get("tflops_per_gpu"):
+            curves[r["strategy"]].append((r["workers"], r["tflops_per_gpu"],
+                                          r.get("scaling_efficiency")))
+    if not any(len({w for w, _, _ in c}) > 1 for c in curves.values()):
+        return None
+    plt = _pyplot()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    for strategy, points in curves.items():
+        points.sort()
+        left.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=strategy)
+        right.plot([p[0] for p in points], [p[2] for p in points], marker="o", label=strategy)
+    left.set_ylabel("TFLOPS per GPU (nominal)")
+    right.set_ylabel("scaling efficiency (x of the fewest workers)")
+    for ax in (left, right):
+        ax.set_xlabel("workers (GPUs)")
+        ax.grid(alpha=0.3)
+    left.legend(fontsize=7)
+    fig.suptitle("Throughput per GPU against the number of GPUs")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def plot_wire_tiers(rows: list[dict], path: Path) -> Path | None:
+    tiers = sorted({k for r in rows for k in r if k.startswith("wire_") and k.endswith("_B")
+                    and k != "wire_tx_per_step_B" and r.get(k) is not None})
+    rows = [r for r in rows if any(r.get(t) is not None for t in tiers)]
+    if not rows:
+        return None
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(rows) + 2), 4.5))
+    width = 0.8 / (len(tiers) + 1)
+    for j, tier in enumerate(tiers + ["theory_inter_node_B"]):
+        values = [(r.get(tier) or 0) / 1e3 for r in rows]
+        ax.bar([i + j * width for i in range(len(rows))], values, width,
+               label=tier.removesuffix("_B").replace("_", " "),
+               hatch="//" if tier.startswith("theory") else None)
+    ax.set_xticks([i + width * len(tiers) / 2 for i in range(len(rows))],
+                  [_label(r) for r in rows], fontsize=7)
+    return _bar_chart(plt, fig, ax, path, "kB per step, emulated (whole fabric)",
+                      "Bytes on the wire per tier, measured on the switch ports")
+
+
 def _cell(value, kind: str) -> str:
     if value is None or value == "":
         return "-"
@@ -205,14 +262,22 @@ TABLE = [("variant", "variant", ""), ("strategy", "strategy", ""),
          ("params mem (nominal)", "mem_params_nominal_B", "B"),
          ("grads mem (nominal)", "mem_grads_nominal_B", "B"),
          ("optimizer mem (nominal)", "mem_optim_nominal_B", "B"),
-         ("final loss", "final_loss", "x")]
+         ("final loss", "final_loss", "x"),
+         ("TFLOPS/GPU", "tflops_per_gpu", "x"), ("scaling eff.", "scaling_efficiency", "x"),
+         ("wire intra-GPU", "wire_intra_gpu_B", "B"),
+         ("wire intra-node", "wire_intra_node_B", "B"),
+         ("wire inter-node", "wire_inter_node_B", "B"),
+         ("theory inter-node", "theory_inter_node_B", "B")]
 
 
 def markdown_table(rows: list[dict]) -> str:
-    lines = ["| " + " | ".join(h for h, _, _ in TABLE) + " |",
-             "|" + "|".join("---" for _ in TABLE) + "|"]
+    """The columns some row has a value in."""
+    table = [c for c in TABLE if c[0] in ("variant", "strategy")
+             or any(r.get(c[1]) is not None for r in rows)]
+    lines = ["| " + " | ".join(h for h, _, _ in table) + " |",
+             "|" + "|".join("---" for _ in table) + "|"]
     for r in rows:
-        lines.append("| " + " | ".join(_cell(r.get(k), kind) for _, k, kind in TABLE) + " |")
+        lines.append("| " + " | ".join(_cell(r.get(k), kind) for _, k, kind in table) + " |")
     return "\n".join(lines)
 
 
@@ -293,7 +358,9 @@ def write_report(root: str | Path) -> Path:
     plot_dir.mkdir(exist_ok=True)
     made = [plot_step_breakdown(rows, plot_dir / "step_breakdown.png"),
             plot_speedup(rows, plot_dir / "speedup_bandwidth.png"),
-            plot_loss(root, config, plot_dir / "loss.png")]
+            plot_loss(root, config, plot_dir / "loss.png"),
+            plot_scaling(rows, plot_dir / "scaling.png"),
+            plot_wire_tiers(rows, plot_dir / "wire_tiers.png")]
     made += [plot_links(root, config, v, plot_dir / f"links_{v['name']}.png")
              for v in config["variants"]]
     plots = [p for p in made if p is not None]

@@ -19,7 +19,10 @@ collectives' payload as sent on the emulated network), nominal_sent_bytes (the s
 nominal size: emulated / scale in shadow mode), wire_tx_bytes (the host interface's
 counter, headers included), mem_params_bytes / mem_grads_bytes / mem_optimizer_bytes
 (tensors held) and, in shadow mode, nominal_mem_*_bytes (the modeled model's). Times
-need no conversion: co-scaling keeps transfer times nominal.
+need no conversion: co-scaling keeps transfer times nominal. summary.csv adds, when a
+run has them, the bytes per step of each tier of the fabric measured on the switch
+ports and the pattern's inter-node bytes (testbed/experiment/wire.py), and in shadow
+mode TFLOPS per GPU and the scaling efficiency.
 """
 from __future__ import annotations
 
@@ -33,6 +36,7 @@ from pathlib import Path
 import yaml
 
 from testbed.errors import TrainetError
+from testbed.experiment import wire
 
 STATUS = "status.json"
 CONFIG = "config.yaml"
@@ -48,6 +52,9 @@ SUMMARY_COLUMNS = [
     "mem_params_nominal_B", "mem_grads_nominal_B", "mem_optim_nominal_B",
     "mem_params_emulated_B", "mem_grads_emulated_B", "mem_optim_emulated_B", "final_loss",
 ]
+# from testbed/experiment/wire.py, when the run has them; other wire_<tier>_B follow
+MEASURED_COLUMNS = ["tflops_per_gpu", "scaling_efficiency", "wire_intra_gpu_B",
+                    "wire_intra_node_B", "wire_inter_node_B", "theory_inter_node_B"]
 _MEANS = {"compute_s": "compute_s", "comm_s": "comm_s", "exposed_comm_s": "exposed_comm_s",
           "sent_per_step_nominal_B": "nominal_sent_bytes",
           "sent_per_step_emulated_B": "logical_sent_bytes",
@@ -167,17 +174,22 @@ def summary_rows(root: Path) -> list[dict]:
             last = [max(recs, key=lambda r: r.get("step", 0)).get("loss")
                     for ranks in per_rank for recs in ranks.values()]
             row["final_loss"] = _mean(last)
+            row.update(wire.columns(root, config, variant["name"], strategy,
+                                    [(read_links(r), ranks) for r, ranks in zip(runs, per_rank)]))
             rows.append(row)
+    wire.add_throughput(rows, config)
     return rows
 
 
 def write_summary(root: Path, rows: list[dict]) -> Path:
     path = Path(root) / SUMMARY
+    columns = SUMMARY_COLUMNS + [k for k in MEASURED_COLUMNS if any(k in r for r in rows)] + \
+        sorted({k for r in rows for k in r if k.startswith("wire_")} - set(MEASURED_COLUMNS))
     with path.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=SUMMARY_COLUMNS)
+        writer = csv.DictWriter(f, fieldnames=columns)
         writer.writeheader()
         for row in rows:
-            writer.writerow({k: ("" if row.get(k) is None else row[k]) for k in SUMMARY_COLUMNS})
+            writer.writerow({k: ("" if row.get(k) is None else row[k]) for k in columns})
     return path
 
 

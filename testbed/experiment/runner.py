@@ -28,6 +28,7 @@ from pathlib import Path
 
 import yaml
 
+from hosts.strategies.hierarchy import format_tiers
 from testbed.errors import TrainetError
 from testbed.experiment import results
 from testbed.experiment.spec import (ExperimentPlan, StrategyPlan, Variant, check_presets,
@@ -41,7 +42,8 @@ class BringUpTimeout(TrainetError):
     pass
 
 
-def worker_args(plan: ExperimentPlan, strategy: StrategyPlan) -> dict:
+def worker_args(plan: ExperimentPlan, strategy: StrategyPlan,
+                variant: Variant | None = None) -> dict:
     """Options of hosts.worker common to every rank, the strategy's options among them
     (run_workers turns {"shadow_model": "gpt-1.3b"} into --shadow-model gpt-1.3b)."""
     w = plan.spec.workload
@@ -54,6 +56,9 @@ def worker_args(plan: ExperimentPlan, strategy: StrategyPlan) -> dict:
         args.update(ina_aggregator=strategy.job["aggregator_ip"], ina_job=strategy.job["job_id"],
                     ina_slots=strategy.job["slot_count"])
     args.update(strategy.options)
+    tiers = plan.tiers_of(strategy, variant) if variant else strategy.tiers
+    if tiers:
+        args["tiers"] = format_tiers(tiers)
     return {k: v for k, v in args.items() if v is not None}
 
 
@@ -190,7 +195,7 @@ class Runner:
         shutil.copyfile(self.plan.source, self.out / "experiment.yaml")
         variants = []
         for variant in self.plan.variants():
-            topology = variant.apply(self.plan.topology)
+            topology = variant.apply(self.plan.base_topology(variant))
             vdir = self.out / "variants" / variant.name
             vdir.mkdir(parents=True)
             (vdir / "topology.yaml").write_text(topology.to_yaml())
@@ -235,7 +240,6 @@ class Runner:
             variants = self.prepare()
             spec = self.plan.spec
             total = len(variants) * len(self.plan.strategies) * spec.repetitions
-            steps = spec.workload.steps * len(self.plan.workers)
             with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                           TimeElapsedColumn(), console=self.console) as bars:
                 overall = bars.add_task("experiment", total=total)
@@ -253,7 +257,7 @@ class Runner:
                                 bars.update(overall, description=f"{variant.name}: "
                                             f"{strategy.label} "
                                             f"(repetition {rep + 1}/{spec.repetitions})")
-                                self._one_run(net, variant, strategy, rep, bars, steps)
+                                self._one_run(net, variant, strategy, rep, bars)
                                 bars.advance(overall)
                     finally:
                         bars.update(overall, description=f"{variant.name}: tearing down")
@@ -296,9 +300,10 @@ class Runner:
             fields["failed_runs"] = self.failures
         results.write_status(self.out, status, **fields)
 
-    def _one_run(self, net, variant: Variant, strategy: StrategyPlan, rep: int, bars,
-                 steps: int):
+    def _one_run(self, net, variant: Variant, strategy: StrategyPlan, rep: int, bars):
         label = strategy.label
+        workers = self.plan.workers_of(variant)
+        steps = self.plan.spec.workload.steps * len(workers)
         run = results.run_dir(self.out, variant.name, label, rep)
         run.mkdir(parents=True)
         task = bars.add_task(f"  {label}: steps of all ranks", total=steps)
@@ -310,8 +315,8 @@ class Runner:
                else nullcontext())
         try:
             with job, LinkSampler(net.switch_interfaces(), run / results.LINKS):
-                result = self._run_workers()(net, self.plan.workers, strategy.info.name,
-                                             worker_args(self.plan, strategy), run,
+                result = self._run_workers()(net, workers, strategy.info.name,
+                                             worker_args(self.plan, strategy, variant), run,
                                              self.plan.spec.timeouts.run, progress=progress,
                                              server_host=strategy.service_host)
         finally:

@@ -19,6 +19,8 @@ link variations to sweep.
       nic: [roce-100g]              # NIC profile of every host
       loss: [0, 0.1]                # percent, every link
       delay: [0s, 1ms]              # one-way, every link
+      nodes: [1, 2]                 # a generated topology's nodes (generator frontier),
+                                    # workers: every worker host of each
     repetitions: 1
     scale: 1e-4                     # co-scaling factor; default: the topology's
     pcap: false                     # switch captures (read by trainet inspect / report)
@@ -29,7 +31,9 @@ link variations to sweep.
 What a strategy needs besides its workers comes from its registration
 (hosts/strategies/registry.py): its switch job's section (``ina``, ``luwu``: switch,
 aggregator, job, slots), a host of the role its service runs on (``ps``: a host of role
-server; ``luwu``: of role optimizer, linked to the job's switch).
+server; ``luwu``: of role optimizer, linked to the job's switch), the host groups it
+places partitions by (``zeropp``: node; ``zero-hier``: gpu and node), which every worker
+host must have.
 
 Every error names the file, line and column and the field path (``sweep.bandwidth[1]``),
 including errors inside an inline or generated topology.
@@ -75,6 +79,7 @@ class Sweep(Spec):
     nic: list[str] | None = Field(default=None, min_length=1)
     loss: list[Annotated[float, Field(ge=0, le=100)]] | None = Field(default=None, min_length=1)
     delay: list[Duration] | None = Field(default=None, min_length=1)
+    nodes: list[Annotated[int, Field(ge=1)]] | None = Field(default=None, min_length=1)
 
     @field_validator("nic")
     @classmethod
@@ -171,6 +176,7 @@ class StrategyPlan:
     options: dict
     job: dict | None = None
     service_host: str | None = None
+    tiers: dict | None = None           # group kind -> label per worker (StrategyInfo.tiers)
 
 
 @dataclass(frozen=True)
@@ -182,10 +188,12 @@ class Variant:
     nic: str | None = None
     loss_pct: float | None = None
     delay_s: float | None = None
+    nodes: int | None = None
 
     def overrides(self) -> dict:
         return {k: v for k, v in (("bandwidth_bps", self.bandwidth_bps), ("nic", self.nic),
-                                  ("loss_pct", self.loss_pct), ("delay_s", self.delay_s))
+                                  ("loss_pct", self.loss_pct), ("delay_s", self.delay_s),
+                                  ("nodes", self.nodes))
                 if v is not None}
 
     def apply(self, topology: Topology) -> Topology:
@@ -224,10 +232,28 @@ class ExperimentPlan:
     def strategy(self, label: str) -> StrategyPlan:
         return next(s for s in self.strategies if s.label == label)
 
+    def base_topology(self, variant: Variant) -> Topology:
+        """The topology a variant starts from: the generator's again with its node count
+        when the sweep varies it."""
+        if variant.nodes is None:
+            return self.topology
+        return _topology(self.spec, Path(self.source).resolve().parent, variant.nodes)
+
+    def workers_of(self, variant: Variant) -> list[str]:
+        return self.workers if variant.nodes is None else \
+            _workers(self.spec, self.base_topology(variant))
+
+    def tiers_of(self, strategy: StrategyPlan, variant: Variant) -> dict | None:
+        if variant.nodes is None or not strategy.info.tiers:
+            return strategy.tiers
+        return _tiers(strategy.info, (), self.base_topology(variant),
+                      self.workers_of(variant), strategy.options)
+
     def variants(self) -> list[Variant]:
         axes = [(key, values) for key, values in (
             ("bandwidth", self.spec.sweep.bandwidth), ("nic", self.spec.sweep.nic),
-            ("loss", self.spec.sweep.loss), ("delay", self.spec.sweep.delay)) if values]
+            ("loss", self.spec.sweep.loss), ("delay", self.spec.sweep.delay),
+            ("nodes", self.spec.sweep.nodes)) if values]
         if not axes:
             return [Variant("base")]
         out = []
@@ -239,7 +265,7 @@ class ExperimentPlan:
                 parts.append(f"{key}-{text}" if key != "loss" else f"loss-{value:g}pct")
             out.append(Variant("_".join(parts), bandwidth_bps=picked.get("bandwidth"),
                                nic=picked.get("nic"), loss_pct=picked.get("loss"),
-                               delay_s=picked.get("delay")))
+                               delay_s=picked.get("delay"), nodes=picked.get("nodes")))
         return out
 
 
@@ -260,6 +286,7 @@ def load_experiment(path: str | Path) -> ExperimentPlan:
         workers = _workers(spec, topology)
         strategies = [_strategy_plan(spec, i, topology, workers)
                       for i in range(len(spec.strategies))]
+        _check_node_sweep(spec, path.resolve().parent, strategies)
     except ValidationError as e:
         raise from_validation(e).located(str(path), marks) from None
     except TopologyError as e:
@@ -269,8 +296,10 @@ def load_experiment(path: str | Path) -> ExperimentPlan:
     return ExperimentPlan(spec, str(path), topology, workers, strategies, marks)
 
 
-def _topology(spec: Experiment, base_dir: Path) -> Topology:
+def _topology(spec: Experiment, base_dir: Path, nodes: int | None = None) -> Topology:
     ref = spec.topology
+    if nodes is not None:
+        ref = {**ref, "generator": {**ref["generator"], "nodes": nodes}}
     if isinstance(ref, str):
         file = Path(ref) if Path(ref).is_absolute() else base_dir / ref
         if not file.is_file():
@@ -322,7 +351,61 @@ def _strategy_plan(spec, index: int, topology: Topology, workers: list[str]) -> 
         job = _aggregation_job(info.name, section, getattr(spec, section), topology, workers)
     if info.service:
         host = _service_host(info, at, topology, workers, job)
-    return StrategyPlan(entry.name, info, options, job, host)
+    tiers = _tiers(info, at, topology, workers, options) if info.tiers else None
+    return StrategyPlan(entry.name, info, options, job, host, tiers)
+
+
+def _tiers(info, at: tuple, topology: Topology, workers: list[str], options: dict) -> dict:
+    """Each worker's label of every group kind the strategy places partitions by, checked
+    against the strategy (groups of equal size, consecutive; options that fit them)."""
+    from hosts.strategies.hierarchy import Layout
+    hosts = {h.name: h for h in topology.hosts}
+    tiers = {}
+    for kind in info.tiers:
+        missing = [w for w in workers if kind not in hosts[w].groups]
+        if missing:
+            raise TopologyError([Issue(at, f"strategy {info.name} places its partitions by "
+                                       f"host group {kind}; worker {missing[0]} has none: "
+                                       f"use generator frontier or give every worker host "
+                                       f"groups: {{{kind}: NAME}}")])
+        tiers[kind] = [hosts[w].groups[kind] for w in workers]
+    try:
+        layout = Layout.of(0, len(workers), tiers, info.tiers, info.name)
+        info.collectives(1.0, len(workers), None, options=info.parse_options(options),
+                         sizes=layout.sizes)
+    except TrainetError as e:
+        raise TopologyError([Issue(at, str(e))]) from None
+    return tiers
+
+
+def _check_node_sweep(spec, base_dir: Path, strategies: list[StrategyPlan]) -> None:
+    """A node sweep needs a generator with nodes and no fixed worker list; every node
+    count must suit every strategy."""
+    if not spec.sweep.nodes:
+        return
+    ref = spec.topology
+    if not (isinstance(ref, dict) and "generator" in ref
+            and "nodes" in _generator_parameters(ref["generator"])):
+        raise TopologyError([Issue(("sweep", "nodes"), "a node sweep regenerates the "
+                                   "topology: give topology: {generator: {name: frontier, "
+                                   "...}}")])
+    if spec.workers is not None:
+        raise TopologyError([Issue(("workers",), "with a node sweep the workers are every "
+                                   "worker host of each node count; drop workers")])
+    for n in spec.sweep.nodes:
+        topology = _topology(spec, base_dir, n)
+        workers = _workers(spec, topology)
+        for i, s in enumerate(strategies):
+            if s.info.tiers:
+                _tiers(s.info, ("strategies", i), topology, workers, s.options)
+
+
+def _generator_parameters(generator) -> list[str]:
+    import inspect
+
+    from testbed.topology.generators import GENERATORS
+    function = GENERATORS.get(generator.get("name")) if isinstance(generator, dict) else None
+    return list(inspect.signature(function).parameters) if function else []
 
 
 def _service_host(info, at: tuple, topology: Topology, workers: list[str],

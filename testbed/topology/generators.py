@@ -191,21 +191,23 @@ def geo_data(sites: tuple[SiteSpec, ...] = GEO_SITES,
 
 @validate_call
 def frontier_data(nodes: Annotated[int, Field(ge=1, le=31)] = 2,
+                  gpus: Annotated[int, Field(ge=1, le=4)] = 4,
                   inter_node: str = "slingshot-200g", gpu_gpu: str = "gpu-gpu",
                   gcd_gcd: str = "gcd-gcd", scale: float = 1.0,
                   program: str | None = None) -> dict:
-    """Frontier-like nodes with three link classes. Node n has 4 MI250X, each a switch
-    nNpM holding its 2 GCDs (hosts nNgK, K = 0..7) on ``gcd_gcd`` links; the package
-    switches join a node switch nN over ``gpu_gpu`` links; node switches join the fabric
-    switch ``fab`` over ``inter_node`` links. Groups: node = nN."""
+    """Frontier-like nodes with three link classes. Node n has ``gpus`` MI250X (4 on
+    Frontier; fewer keep an emulation small), each a switch nNpM holding its 2 GCDs
+    (hosts nNgK, K = 0..2 gpus - 1) on ``gcd_gcd`` links; the package switches join a
+    node switch nN over ``gpu_gpu`` links; node switches join the fabric switch ``fab``
+    over ``inter_node`` links. Groups: node = nN, gpu = nNpM."""
     fab = _Fabric("frontier", scale, program)
     core = fab.switch("fab")
     for n in range(1, nodes + 1):
         node = fab.switch(f"n{n}")
-        for m in range(4):
+        for m in range(gpus):
             package = fab.switch(f"n{n}p{m}")
             for g in (2 * m, 2 * m + 1):
-                fab.host(f"n{n}g{g}", package, gcd_gcd, groups={"node": node},
+                fab.host(f"n{n}g{g}", package, gcd_gcd, groups={"node": node, "gpu": package},
                          link_profile=gcd_gcd)
             fab.connect(package, node, gpu_gpu)
         fab.connect(node, core, inter_node)

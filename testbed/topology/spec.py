@@ -104,7 +104,7 @@ IPv4Iface = Annotated[ipaddress.IPv4Interface, BeforeValidator(_interface),
                       PlainSerializer(str)]
 Mtu = Annotated[int, Field(ge=68, le=65535)]
 Role = Literal["worker", "optimizer", "server", "host"]
-GroupKind = Literal["node", "rack", "pod", "cluster", "site"]
+GroupKind = Literal["gpu", "node", "rack", "pod", "cluster", "site"]
 
 
 class Host(Spec):
@@ -423,8 +423,8 @@ class Topology(Spec):
         return prof.transport if prof else profiles.KERNEL_TCP
 
     def groups(self, kind: str) -> dict[str, list[str]]:
-        """Group name -> host names (in host order) for one kind (node, rack, pod, cluster,
-        site)."""
+        """Group name -> host names (in host order) for one kind (gpu, node, rack, pod,
+        cluster, site)."""
         if kind not in GroupKind.__args__:
             raise TrainetError(f"unknown group kind {kind!r}; allowed: "
                                f"{', '.join(GroupKind.__args__)}")

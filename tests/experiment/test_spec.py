@@ -94,7 +94,7 @@ def test_errors_name_file_line_and_field(tmp_path):
         """)
     text = error_of(path)
     assert (f"{path}:3:19: strategies[1]: unknown strategy 'zero4'; registered: ddp, ina, "
-            "luwu, luwu-resident, ps, zero3") in text
+            "luwu, luwu-resident, ps, zero-hier, zero3, zeropp") in text
     assert f"{path}:5:24: sweep.bandwidth[1]: '200Gbt' is not a bit rate" in text
 
 
@@ -230,3 +230,39 @@ def test_ina_needs_one_switch_all_workers_hang_off(tmp_path):
         ina: {switch: leaf1}
         """)
     assert f"{path}:4:7: ina.switch: worker h2 is not linked to leaf1" in error_of(path)
+
+
+def test_tiered_strategies_take_their_groups_from_the_topology(tmp_path):
+    path = tmp_path / "exp.yaml"
+    path.write_text(textwrap.dedent("""\
+        name: tiers
+        topology: {generator: {name: frontier, nodes: 1, gpus: 2}}
+        workload: {mode: shadow, shadow_model: gpt-20b, device: mi250x-gcd}
+        strategies: [zero-hier, {strategy: zeropp, options: {hpz: 2}}]
+        sweep: {nodes: [1, 2]}
+        """))
+    plan = load_experiment(path)
+    assert plan.strategies[0].tiers == {"gpu": ["n1p0", "n1p0", "n1p1", "n1p1"],
+                                        "node": ["n1"] * 4}
+    two = plan.variants()[1]
+    assert two.name == "nodes-2" and len(plan.workers_of(two)) == 8
+    assert plan.tiers_of(plan.strategies[1], two)["node"] == ["n1"] * 4 + ["n2"] * 4
+    path.write_text(textwrap.dedent("""\
+        name: tiers
+        topology: {generator: {name: frontier, nodes: 2, gpus: 2}}
+        strategies: [{strategy: zeropp, options: {hpz: 3}}]
+        """))
+    assert "strategies[0]: zeropp: hpz 3 does not divide the node's 4 ranks" in error_of(path)
+    path.write_text(textwrap.dedent("""\
+        name: tiers
+        topology: {generator: {name: star, workers: 4}}
+        strategies: [zeropp]
+        """))
+    assert "places its partitions by host group node; worker w1 has none" in error_of(path)
+    path.write_text(textwrap.dedent("""\
+        name: tiers
+        topology: {generator: {name: star, workers: 4}}
+        strategies: [ddp]
+        sweep: {nodes: [1, 2]}
+        """))
+    assert "a node sweep regenerates the topology" in error_of(path)

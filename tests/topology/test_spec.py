@@ -78,7 +78,7 @@ def test_groups_and_transport(tmp_path, p4_file):
     assert topo.transport("h2").per_byte_s > 0
     with pytest.raises(TrainetError, match="cluster groups: A, B"):
         topo.group("cluster", "C")
-    with pytest.raises(TrainetError, match="allowed: node, rack, pod, cluster, site"):
+    with pytest.raises(TrainetError, match="allowed: gpu, node, rack, pod, cluster, site"):
         topo.groups("rak")
 
 

@@ -19,6 +19,12 @@ def single_process_losses(name: str, steps: int, lr: float, batch: int = 8,
                           seed: int = 1) -> list[float]:
     """Losses of one process training ``name`` with AdamW on ``batch`` sequences of the
     corpus per step: what a data-parallel job's ranks must average to."""
+    return single_process(name, steps, lr, batch, seed)[0]
+
+
+def single_process(name: str, steps: int, lr: float, batch: int = 8,
+                   seed: int = 1) -> tuple[list[float], list[torch.Tensor]]:
+    """The losses and the final parameters of :func:`single_process_losses`' training."""
     torch.set_num_threads(1)
     corpus = SyntheticCorpus(0)
     model = build_model(name, seed)
@@ -31,7 +37,7 @@ def single_process_losses(name: str, steps: int, lr: float, batch: int = 8,
         loss.backward()
         opt.step()
         losses.append(loss.item())
-    return losses
+    return losses, [p.detach() for p in model.parameters()]
 
 
 def run_ranks(world: int, body, timeout_s: float = 20.0, gloo: bool = True) -> list:

@@ -95,7 +95,7 @@ def test_patterns_give_each_collective_its_traffic():
     with pytest.raises(ValueError, match="not around a ring"):
         Collective("push", 1.0)
     with pytest.raises(ValueError, match="operations are all-reduce"):
-        Collective("all-to-all", 1.0)
+        Collective("broadcast", 1.0)
 
 
 def test_experiment_files_take_plug_ins_options_and_labels(plugin, tmp_path):

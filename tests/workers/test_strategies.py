@@ -131,7 +131,7 @@ def test_reduce_scatter_ring_equals_all_reduce_then_slice():
 
 
 def test_reduce_scatter_needs_a_padded_tensor():
-    with pytest.raises(CommError, match="pad to a multiple of the world size"):
+    with pytest.raises(CommError, match="pad to a multiple of the group size"):
         run_ranks(2, lambda comm: comm.wait(comm.reduce_scatter(torch.ones(5))))
 
 
