@@ -38,7 +38,6 @@ TP_STATUS_VLAN_TPID_VALID = 0x40
 TPACKET2_HDR = struct.Struct("IIIHHIIHH")
 RING_BLOCK_BYTES = 1 << 16
 RING_BYTES = 8 << 20
-PACKET_QDISC_BYPASS = 20
 PACKET_IGNORE_OUTGOING = 23
 SIOCGIFMTU = 0x8921
 SO_SNDBUFFORCE = 32
@@ -86,8 +85,9 @@ class Port:
             sock.setsockopt(SOL_PACKET, PACKET_IGNORE_OUTGOING, 1)
             mreq = struct.pack("iHH8s", ifindex, PACKET_MR_PROMISC, 0, b"")
             sock.setsockopt(SOL_PACKET, PACKET_ADD_MEMBERSHIP, mreq)
-            # Our egress model is the queue: no second queue in the kernel's qdisc.
-            sock.setsockopt(SOL_PACKET, PACKET_QDISC_BYPASS, 1)
+            # Frames go through the interface's qdisc: where the kernel shapes a link's
+            # rate (tbf on the switch's port), bypassing it would send at line rate. An
+            # unshaped veth has no queue (noqueue), so the path costs next to nothing.
             sock.setsockopt(socket.SOL_SOCKET, SO_SNDBUFFORCE, SOCKET_BUFFER_BYTES)
             sock.setsockopt(SOL_PACKET, PACKET_VERSION, TPACKET_V2)
             block = max(RING_BLOCK_BYTES, self.slot_bytes)

@@ -78,6 +78,18 @@ def test_kernel_rate_shaping_holds_tcp_to_the_configured_rate(tmp_path, nothing_
     assert got["wire_bps"] == pytest.approx(20e6, rel=0.03)
 
 
+def test_the_switch_sends_at_the_rate_of_its_shaped_port(tmp_path, nothing_left):
+    """h1's link is unshaped, h2's 10 Mb/s: what the switch sends to h2 goes through the
+    tbf on its port, so TCP from h1 to h2 gets 10 Mb/s, not the switch's line rate."""
+    data = bench._pair(switch=True)
+    data["links"][1]["bw"] = "10Mbit"
+    plan = bench._plan(data)
+    use_free_ports(plan)
+    with Network(plan, tmp_path) as net:
+        got = bench.measure_rate(net, "h1", "h2", "10.0.0.2", seconds=5)
+    assert got["wire_bps"] == pytest.approx(10e6, rel=0.05)
+
+
 def test_delay_through_the_switch_gives_the_configured_round_trip(tmp_path, nothing_left):
     plan = bench._plan(bench._pair(switch=True, delay="5ms"))
     use_free_ports(plan)
