@@ -20,7 +20,7 @@ import ipaddress
 import os
 import pkgutil
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Callable
 
 from pydantic import BeforeValidator, Field, ValidationError
@@ -145,11 +145,9 @@ class StrategyInfo:
     switch_job: SwitchJob | None = None
     service: Service | None = None
     tiers: tuple[str, ...] = ()
-    modes: tuple[str, ...] = field(init=False)
-
-    def __post_init__(self):
-        modes = tuple(m for m, f in (("real", self.real), ("shadow", self.shadow)) if f)
-        object.__setattr__(self, "modes", modes)
+    @property
+    def modes(self) -> tuple[str, ...]:
+        return tuple(m for m, f in (("real", self.real), ("shadow", self.shadow)) if f)
 
     def parse_options(self, values: dict | None, where: str = "options") -> Options:
         try:
@@ -248,9 +246,9 @@ def get(name: str) -> StrategyInfo:
                            f"{', '.join(names())}") from None
 
 
-def job_sections() -> dict[str, str]:
-    """Experiment section -> the P4 program its switch jobs run."""
-    return {s.switch_job.section: s.switch_job.program for s in strategies() if s.switch_job}
+def job_sections() -> set[str]:
+    """The experiment sections of the registered strategies' switch jobs."""
+    return {s.switch_job.section for s in strategies() if s.switch_job}
 
 
 def option_text(info: StrategyInfo) -> str:

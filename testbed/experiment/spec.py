@@ -162,7 +162,7 @@ class ExperimentBase(Spec):
 Experiment = create_model(
     "Experiment", __base__=ExperimentBase,
     **{section: (registry.JobSpec, Field(default_factory=registry.JobSpec))
-       for section in registry.job_sections()})
+       for section in sorted(registry.job_sections())})
 
 
 @dataclass
