@@ -3,6 +3,7 @@ by experiment files, and trains through the worker's command line like the built
 import importlib
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -126,9 +127,17 @@ def test_experiment_files_take_plug_ins_options_and_labels(plugin, tmp_path):
 
 
 def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A free port below the ephemeral range (as the launcher picks its rendezvous
+    port): an ephemeral one could be handed to rank 1's own outgoing connection before
+    rank 0 listens on it."""
+    while True:
+        port = random.randint(20000, 29999)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
 
 
 @pytest.mark.slow
