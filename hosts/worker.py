@@ -199,8 +199,9 @@ def summarize(rows: list[dict], args) -> dict:
     out = {"rank": args.rank, "world_size": args.world_size, "strategy": args.strategy,
            "mode": args.mode, "steps": len(rows), "warmup_steps_excluded": len(rows) - len(timed),
            "time_units": "nominal" if args.mode == "shadow" else "wall-clock"}
-    for key in ("step_s", "compute_s", "comm_s", "exposed_comm_s", "logical_sent_bytes",
-                "logical_recv_bytes", "nominal_sent_bytes", "wire_tx_bytes", "wire_rx_bytes"):
+    for key in ("step_s", "compute_s", "comm_s", "exposed_comm_s", "bubble_s",
+                "logical_sent_bytes", "logical_recv_bytes", "nominal_sent_bytes",
+                "wire_tx_bytes", "wire_rx_bytes"):
         out[f"mean_{key}"] = mean(key)
     if rows and rows[0]["loss"] is not None:
         out["first_loss"], out["last_loss"] = rows[0]["loss"], rows[-1]["loss"]
@@ -240,7 +241,7 @@ def run(args) -> int:
     rows = []
     with out.open("w") as f:
         for step in range(args.steps):
-            batch = (corpus.batch(step, args.rank, args.world_size, args.batch, args.seq)
+            batch = (corpus.batch(step, *strategy.data_shard(), args.batch, args.seq)
                      if corpus is not None else None)
             tx0, rx0 = interface_bytes(iface)
             m = strategy.step(batch)
