@@ -125,13 +125,15 @@ class ParallelTraining(PipelineStage, Strategy):
     """Real mode: the project's models, split into stages and tensor-parallel blocks."""
 
     def __init__(self, comm, layout: ParallelLayout, options: ParallelOptions, lr=1e-3,
-                 stage_units: list[int] | None = None, name: str = "parallel"):
+                 partition=None, name: str = "parallel", batch: int = 8):
         super().__init__(comm, lr)
-        self.name, self.stage_units = name, stage_units
+        self.name, self.partition, self.batch = name, partition, batch
         self.place(layout, options)
 
     def setup(self, model) -> None:
-        stages = split_units(len(model.units), self.layout.pp, self.name, self.stage_units)
+        counts = self.partition(self, unit_work(model, self.batch, self.layout.tp)) \
+            if self.partition else None
+        stages = split_units(len(model.units), self.layout.pp, self.name, counts)
         mine = [model.units[i] for i in stages[self.at.pp]]
         if self.layout.tp > 1:
             blocks = [u for u in model.units if hasattr(u, "heads")]
@@ -190,6 +192,15 @@ class ParallelTraining(PipelineStage, Strategy):
             self._all_units = None                  # the other stages' units are theirs
         return tuple((micro,) + s for s in self._shapes)
 
+    def compute_speed(self) -> float:
+        """FLOP/s of this host: a timed 256 x 256 matrix product."""
+        a = torch.randn(256, 256)
+        a @ a
+        start = time.perf_counter()
+        for _ in range(8):
+            a @ a
+        return 8 * 2 * 256 ** 3 / (time.perf_counter() - start)
+
     def _reduce_gradients(self) -> None:
         if self.layout.dp == 1:
             return
@@ -211,26 +222,35 @@ class ParallelTraining(PipelineStage, Strategy):
 class ShadowParallel(PipelineStage, shadow.ShadowStrategy):
     """The same schedule for a nominal model (see the module's docstring)."""
 
-    def __init__(self, context, layout: ParallelLayout, stage_layers: list[int] | None = None,
+    def __init__(self, context, layout: ParallelLayout, partition=None,
                  name: str = "parallel"):
         shadow.ShadowStrategy.__init__(self, context)
         self.place(layout, context.options)
-        m, target = self.options.micro_batches, self.target
-        micro = micro_batch_size(context.batch, m, name)
-        layers = len(split_units(target.layers, layout.pp, name, stage_layers)[self.at.pp])
+        self.name, self.partition, self.batch = name, partition, context.batch
+        micro = micro_batch_size(context.batch, self.options.micro_batches, name)
+        act = activation_bytes(self.target, micro) * self.scale
+        self.act_elements = max(1, round(act / self.model_bytes_per_element))
+
+    def setup(self, model=None) -> None:
+        m, target, layout = self.options.micro_batches, self.target, self.layout
+        flops = shadow.step_flops(target.params, self.batch * target.seq) / layout.tp
+        grads = target.params * BF16 / layout.tp
+        counts = self.partition(self, [(flops / target.layers, grads / target.layers)]
+                                * target.layers) if self.partition else None
+        layers = len(split_units(target.layers, layout.pp, self.name, counts)[self.at.pp])
         share = layers / target.layers / layout.tp
         self.forward_s = self.compute_s * share / 3 / m
         self.backward_s = self.compute_s * share * 2 / 3 / m
-        act = activation_bytes(target, micro) * self.scale
-        self.act_elements = max(1, round(act / self.model_bytes_per_element))
         self.tp_elements = 2 * layers * self.act_elements
         grads = self.elements * share
         self.grad_elements = max(layout.dp, round(grads / layout.dp) * layout.dp)
-
-    def setup(self, model=None) -> None:
         self.activation = torch.zeros(self.act_elements)
         self.tp_buffer = torch.zeros(self.tp_elements if self.layout.tp > 1 else 0)
         self.grads = torch.zeros(self.grad_elements)
+
+    def compute_speed(self) -> float:
+        """FLOP/s of the modelled device (its peak at the utilisation given)."""
+        return shadow.step_flops(self.target.params, self.batch * self.target.seq) / self.compute_s
 
     def _pass(self, seconds: float) -> torch.Tensor:
         time.sleep(seconds)
@@ -247,6 +267,18 @@ class ShadowParallel(PipelineStage, shadow.ShadowStrategy):
 
     def memory(self) -> Memory:
         return Memory(tensor_bytes([self.activation, self.tp_buffer, self.grads]), 0, 0)
+
+
+def unit_work(model, batch: int, tp: int) -> list[tuple[float, float]]:
+    """(FLOPs per step, gradient bytes) of each of a real model's units on one rank for
+    a replica's batch: 6 FLOPs per parameter and token, fp32 gradients; the blocks split
+    ``tp`` ways."""
+    tokens = batch * getattr(getattr(model, "cfg", None), "seq", 1)
+    out = []
+    for u in model.units:
+        params = sum(p.numel() for p in u.parameters()) / (tp if hasattr(u, "heads") else 1)
+        out.append((6.0 * params * tokens, 4.0 * params))
+    return out
 
 
 def activation_bytes(target: shadow.ShadowModel, micro: int) -> float:
@@ -297,26 +329,29 @@ def _memory(rest: str, name: str):
     return memory
 
 
-def register_layout(name: str, rest: str, description: str, placement=None) -> StrategyInfo:
+def register_layout(name: str, rest: str, description: str, placement=None,
+                    tiers: tuple[str, ...] = ()) -> StrategyInfo:
     """Register a DP x PP x TP strategy: ``rest`` is the degree that takes the workers the
-    options leave; ``placement(context, layout)`` returns (the placed layout, the layers
-    per stage or None), Megatron's order by default."""
+    options leave; ``placement(context, layout)`` returns the placed layout (Megatron's
+    order by default) and a ``partition(stage, unit_flops)`` that returns the units per
+    stage (None: as even as possible)."""
     def placed(c):
         layout = layout_of(c.options, c.comm.world, rest, name)
         return placement(c, layout) if placement else (layout, None)
 
     def real(c):
-        layout, counts = placed(c)
-        return ParallelTraining(c.comm, layout, c.options, lr=c.lr, stage_units=counts,
-                                name=name)
+        layout, partition = placed(c)
+        return ParallelTraining(c.comm, layout, c.options, lr=c.lr, partition=partition,
+                                batch=c.batch, name=name)
 
     def shadow_(c):
-        layout, counts = placed(c)
-        return ShadowParallel(c, layout, counts, name=name)
+        layout, partition = placed(c)
+        return ShadowParallel(c, layout, partition, name=name)
 
     return register(StrategyInfo(name=name, description=description, real=real,
                                  shadow=shadow_, pattern=_pattern(rest, name),
-                                 memory=_memory(rest, name), options=ParallelOptions))
+                                 memory=_memory(rest, name), options=ParallelOptions,
+                                 tiers=tiers))
 
 
 register_layout("pp", "pp", "pipeline parallelism: the layers in stages on successive "

@@ -355,6 +355,9 @@ def _strategy_plan(spec, index: int, topology: Topology, workers: list[str]) -> 
     return StrategyPlan(entry.name, info, options, job, host, tiers)
 
 
+_GROUP_GENERATORS = {"gpu": "frontier", "node": "frontier", "cluster": "multi-cluster"}
+
+
 def _tiers(info, at: tuple, topology: Topology, workers: list[str], options: dict) -> dict:
     """Each worker's label of every group kind the strategy places partitions by, checked
     against the strategy (groups of equal size, consecutive; options that fit them)."""
@@ -362,12 +365,20 @@ def _tiers(info, at: tuple, topology: Topology, workers: list[str], options: dic
     hosts = {h.name: h for h in topology.hosts}
     tiers = {}
     for kind in info.tiers:
+        if kind == "nic":                         # the host's NIC profile, not a group
+            bare = [w for w in workers if hosts[w].nic is None]
+            if bare:
+                raise TopologyError([Issue(at, f"strategy {info.name} places groups by NIC; "
+                                           f"worker {bare[0]} has no nic: give every worker "
+                                           "a nic profile (trainet profiles lists them)")])
+            tiers[kind] = [hosts[w].nic for w in workers]
+            continue
         missing = [w for w in workers if kind not in hosts[w].groups]
         if missing:
             raise TopologyError([Issue(at, f"strategy {info.name} places its partitions by "
                                        f"host group {kind}; worker {missing[0]} has none: "
-                                       f"use generator frontier or give every worker host "
-                                       f"groups: {{{kind}: NAME}}")])
+                                       f"use a generator that sets it ({_GROUP_GENERATORS[kind]}) "
+                                       f"or give every worker host groups: {{{kind}: NAME}}")])
         tiers[kind] = [hosts[w].groups[kind] for w in workers]
     try:
         layout = Layout.of(0, len(workers), tiers, info.tiers, info.name)

@@ -11,7 +11,7 @@ import pytest
 
 from hosts import shadow
 from hosts.models import SyntheticCorpus, build_model
-from hosts.strategies import registry
+from hosts.strategies import holmes, registry
 from hosts.strategies.layout import ParallelLayout, split_units
 from hosts.strategies.parallel import ParallelOptions, ParallelTraining, layout_of
 from hosts.strategies.pipeline import ideal_bubble, in_flight, schedule
@@ -156,3 +156,51 @@ def test_shadow_3d_moves_the_declared_volume_and_shows_the_bubble():
     # a stage sleeps a quarter of the 200 ms step (half the layers, half of each layer)
     assert all(m.compute_s >= 0.05 for m in metrics)
     assert all(m.bubble_s > 0 for m in metrics[:4])          # stage 0 waits for stage 1
+
+
+def test_holmes_keeps_tensor_and_data_groups_inside_the_fastest_clusters():
+    # ranks launched round-robin over three clusters: Ethernet, RoCE, InfiniBand
+    clusters = ["C", "B", "A"] * 4
+    nics = ["eth-25g-tcp", "roce-100g", "ib-hdr200"] * 4
+    order = holmes.cluster_order(clusters, nics)
+    assert [clusters[r] for r in order] == ["A"] * 4 + ["B"] * 4 + ["C"] * 4
+    layout = ParallelLayout(dp=2, pp=3, tp=2).placed(order)
+    for group in layout.groups("tp") + layout.groups("dp"):
+        assert len({clusters[r] for r in group}) == 1
+    megatron = ParallelLayout(dp=2, pp=3, tp=2)
+    assert any(len({clusters[r] for r in g}) > 1 for g in megatron.groups("tp"))
+
+
+def test_holmes_partition_gives_slow_stages_fewer_layers():
+    # stage 1 all-reduces 4x slower per byte: it gets fewer of the 12 equal layers
+    rate = [1.0, 4.0, 1.0]
+    counts = holmes.balance(12, 3, lambda s, units: sum(1.0 + rate[s] for _ in units))
+    assert sum(counts) == 12 and counts[1] < counts[0] == counts[2]
+    assert holmes.balance(12, 3, lambda s, units: float(len(units))) == [4, 4, 4]
+
+
+def test_holmes_trains_like_single_process_on_a_heterogeneous_layout():
+    """The placement and the measured partition change where the units run, not the
+    result: 2x2x2 with clusters given per rank still matches single-process training."""
+    world = 8
+    info = registry.get("holmes")
+    options = info.parse_options({"dp": 2, "pp": 2, "tp": 2, "micro_batches": 2})
+    tiers = {"cluster": ["B", "A"] * 4, "nic": ["roce-100g", "ib-hdr200"] * 4}
+    models = [build_model("gpt", 1) for _ in range(world)]
+
+    def body(comm):
+        s = info.build("real", registry.Context(comm, info, options, lr=LR, batch=BATCH,
+                                                tiers=tiers))
+        s.setup(models[comm.rank])
+        losses = [s.step(CORPUS.batch(k, *s.data_shard(), BATCH, 32)).loss
+                  for k in range(STEPS)]
+        return s.data_shard(), losses, s.at
+
+    results = run_ranks(world, body, timeout_s=60)
+    assert all(tiers["cluster"][r] == ("A" if at.pp == 0 else "B")
+               for r, (_, _, at) in enumerate(results))
+    replicas = {}
+    for (replica, _), losses, _ in results:
+        if losses[0] is not None:
+            replicas[replica] = losses
+    assert_matches_single_process([replicas[r] for r in sorted(replicas)])
