@@ -79,6 +79,11 @@ DEVICES = {d.name: d for d in (
            "per package of two GCDs, i.e. 191.5 per GCD"),
 )}
 
+def gpt3_layers(params: float) -> int:
+    """The layer count of the GPT-3 model nearest in parameters (on a log scale)."""
+    return min(GPT3_LAYERS, key=lambda pl: abs(math.log(pl[0] / params)))[1]
+
+
 def hidden_size(model: ShadowModel) -> int:
     """d_model: the preset's, else from P = 12 L h^2 (a transformer layer's attention and
     MLP weights, Kaplan et al. 2020, sec. 2.1), rounded to a multiple of 128."""
@@ -100,8 +105,7 @@ def shadow_model(spec: str, layers: int | None = None) -> ShadowModel:
         if params >= 1:
             origin = "given"
             if layers is None:
-                layers = min(GPT3_LAYERS, key=lambda pl: abs(math.log(pl[0] / params)))[1]
-                origin = "the nearest GPT-3 model's"
+                layers, origin = gpt3_layers(params), "the nearest GPT-3 model's"
             return ShadowModel(spec, params, 2048, layers, "custom parameter count, "
                                f"context 2048, {layers} layers ({origin})")
     raise TrainetError(f"--shadow-model {spec!r}: choose {', '.join(PRESETS)} or "

@@ -194,7 +194,8 @@ def summarize(rows: list[dict], args) -> dict:
     timed = rows[1:] if len(rows) > 1 else rows
 
     def mean(key):
-        return statistics.fmean(r[key] for r in timed) if timed else None
+        values = [r[key] for r in timed if r.get(key) is not None]
+        return statistics.fmean(values) if values else None
 
     out = {"rank": args.rank, "world_size": args.world_size, "strategy": args.strategy,
            "mode": args.mode, "steps": len(rows), "warmup_steps_excluded": len(rows) - len(timed),
@@ -253,6 +254,7 @@ def run(args) -> int:
                    "wire_tx_bytes": tx1 - tx0, "wire_rx_bytes": rx1 - rx0,
                    "mem_params_bytes": mem.params_bytes, "mem_grads_bytes": mem.grads_bytes,
                    "mem_optimizer_bytes": mem.optimizer_bytes,
+                   "replicas": strategy.data_shard()[1],
                    "rss_peak_bytes": rss_peak_bytes(), "time_unix_s": time.time()}
             if args.mode == "shadow":
                 nominal = strategy.nominal_memory()

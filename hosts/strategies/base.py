@@ -25,7 +25,7 @@ class StepMetrics:
     exposed_comm_s: float
     logical_sent_bytes: int
     logical_recv_bytes: int
-    bubble_s: float = 0.0
+    bubble_s: float | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -102,14 +102,14 @@ class Strategy:
 
     def step(self, batch) -> StepMetrics:
         self.comm.begin_step()
-        self.bubble_s = 0.0
+        self.bubble_s = None         # pipeline stages count their waits here
         start = time.perf_counter()
         loss = self._step(batch)
         step_s = time.perf_counter() - start
         exposed = min(self.comm.blocked_s, self.comm.busy_s, step_s)
         return StepMetrics(loss, step_s, step_s - exposed, self.comm.busy_s, exposed,
                            self.comm.sent_bytes, self.comm.recv_bytes,
-                           min(self.bubble_s, exposed))
+                           None if self.bubble_s is None else min(self.bubble_s, exposed))
 
     def close(self) -> None:
         self.comm.close()

@@ -14,14 +14,15 @@ A reconstruction from the paper's prose (its code is not used here). Its three p
   pipeline crosses between clusters (*Cross-cluster Pipeline Parallelism*), over whatever
   joins them, Ethernet included.
 * **Self-Adapting Pipeline Partition.** Stages do not cost the same per layer: a stage
-  in a cluster with slower NICs spends longer on its data-parallel all-reduce, a slower
-  device longer on compute. At start every rank measures its compute speed (real mode:
-  a matrix product on this host; shadow mode: the device model) and the time of an
-  all-reduce over its data-parallel group; the ranks share the figures and each computes
-  the same partition: the contiguous split of the model's units into stages that
-  minimises the slowest stage's time per step, a unit costing its compute times
-  ``(m + p - 1) / m`` (a pipeline stretches a stage's compute by its bubble) plus its
-  gradient bytes at the stage's measured all-reduce rate.
+  in a cluster with slower NICs spends longer on its tensor-parallel and data-parallel
+  all-reduces, a slower device longer on compute. At start every rank measures its
+  compute speed (real mode: a matrix product on this host; shadow mode: the device
+  model) and the time of an all-reduce over its tensor- and its data-parallel group; the
+  ranks share the figures and each computes the same partition: the contiguous split of
+  the model's units into stages that minimises the slowest stage's time per step, a unit
+  costing its compute and its tensor-parallel all-reduces (both on every micro-batch's
+  critical path, so stretched by ``(m + p - 1) / m``, the pipeline's bubble) plus its
+  gradient bytes at the stage's data-parallel all-reduce rate.
 
 The baseline is ``megatron``: the same layout in Megatron-LM's order over the ranks as
 launched, layers split evenly.
@@ -37,7 +38,7 @@ from hosts.strategies.parallel import register_layout
 from testbed.errors import TrainetError
 from testbed.topology import profiles
 
-PROBE_BYTES = 1 << 20          # the data-parallel all-reduce timed at start (emulated bytes)
+PROBE_BYTES = 1 << 18          # the all-reduces timed at start (emulated bytes)
 
 
 def nic_speed(name: str) -> tuple[bool, float]:
@@ -70,21 +71,25 @@ def place(context, layout: ParallelLayout):
     return layout.placed(cluster_order(tiers["cluster"], tiers["nic"])), self_adapting_partition
 
 
-def self_adapting_partition(stage, work: list[tuple[float, float]]) -> list[int]:
-    """Units per stage, from every rank's measured speed and all-reduce rate; ``work``
-    holds each unit's (FLOPs per step, gradient bytes) on one rank."""
+def self_adapting_partition(stage, work: list[tuple[float, float, float]]) -> list[int]:
+    """Units per stage, from every rank's measured speed and all-reduce rates; ``work``
+    holds each unit's (FLOPs, gradient bytes, tensor-parallel all-reduce bytes) per step
+    on one rank."""
     comm, layout = stage.comm, stage.layout
-    flops_per_s = stage.compute_speed()
-    seconds_per_byte = _all_reduce_rate(stage)
-    mine = torch.tensor([stage.at.pp, flops_per_s, seconds_per_byte], dtype=torch.float64)
-    table = comm.wait(comm.all_gather(mine)).view(-1, 3)
-    speed = [min(r[1].item() for r in table if r[0] == s) for s in range(layout.pp)]
-    rate = [max(r[2].item() for r in table if r[0] == s) for s in range(layout.pp)]
+    mine = torch.tensor([stage.at.pp, stage.compute_speed(),
+                         _all_reduce_rate(stage, stage.dp_ranks),
+                         _all_reduce_rate(stage, stage.tp_ranks)], dtype=torch.float64)
+    table = comm.wait(comm.all_gather(mine)).view(-1, 4)
+    rows = [[r for r in table.tolist() if r[0] == s] for s in range(layout.pp)]
+    speed = [min(r[1] for r in rows[s]) for s in range(layout.pp)]
+    dp_rate = [max(r[2] for r in rows[s]) for s in range(layout.pp)]
+    tp_rate = [max(r[3] for r in rows[s]) for s in range(layout.pp)]
     m, p = stage.options.micro_batches, layout.pp
     stretch = (m + p - 1) / m
 
     def cost(s: int, units: range) -> float:
-        return sum(work[u][0] / speed[s] * stretch + work[u][1] * rate[s] for u in units)
+        return sum((work[u][0] / speed[s] + work[u][2] * tp_rate[s]) * stretch
+                   + work[u][1] * dp_rate[s] for u in units)
 
     return balance(len(work), p, cost)
 
@@ -112,17 +117,17 @@ def balance(units: int, stages: int, cost) -> list[int]:
     return counts[::-1]
 
 
-def _all_reduce_rate(stage) -> float:
-    """Seconds per gradient byte of an all-reduce over this rank's data-parallel group
-    (the second of two timed, so connection set-up does not count); in shadow mode an
-    emulated byte stands for 1/scale nominal ones."""
-    if stage.layout.dp == 1:
+def _all_reduce_rate(stage, ranks: list[int]) -> float:
+    """Seconds per byte of an all-reduce over the group ``ranks`` (the second of two
+    timed, so connection set-up does not count); in shadow mode an emulated byte stands
+    for 1/scale nominal ones."""
+    if len(ranks) == 1:
         return 0.0
     comm = stage.comm
     probe = torch.zeros(PROBE_BYTES // 4)
-    comm.wait(comm.all_reduce(probe.clone(), stage.dp_ranks))
+    comm.wait(comm.all_reduce(probe.clone(), ranks))
     start = time.perf_counter()
-    comm.wait(comm.all_reduce(probe.clone(), stage.dp_ranks))
+    comm.wait(comm.all_reduce(probe.clone(), ranks))
     return (time.perf_counter() - start) / PROBE_BYTES * getattr(stage, "scale", 1.0)
 
 

@@ -94,6 +94,7 @@ class PipelineStage:
         ``backward(i, gradient or None)`` the input's gradient to send back (None on the
         first stage). Activations come in as ``in_shape`` and go out as ``out_shape``."""
         m = self.options.micro_batches
+        self.bubble_s = self.bubble_s or 0.0
         ops = schedule(self.options.schedule, self.at.pp, self.layout.pp, m)
         inputs = {i: self.comm.recv(in_shape, self.prev, 2 * i, "pp-recv-forward")
                   for op, i in ops if op == "F" and self.prev is not None}
@@ -235,7 +236,9 @@ class ShadowParallel(PipelineStage, shadow.ShadowStrategy):
         m, target, layout = self.options.micro_batches, self.target, self.layout
         flops = shadow.step_flops(target.params, self.batch * target.seq) / layout.tp
         grads = target.params * BF16 / layout.tp
-        counts = self.partition(self, [(flops / target.layers, grads / target.layers)]
+        tp = 4 * self.act_elements * self.model_bytes_per_element / self.scale * m \
+            if layout.tp > 1 else 0.0
+        counts = self.partition(self, [(flops / target.layers, grads / target.layers, tp)]
                                 * target.layers) if self.partition else None
         layers = len(split_units(target.layers, layout.pp, self.name, counts)[self.at.pp])
         share = layers / target.layers / layout.tp
@@ -269,15 +272,19 @@ class ShadowParallel(PipelineStage, shadow.ShadowStrategy):
         return Memory(tensor_bytes([self.activation, self.tp_buffer, self.grads]), 0, 0)
 
 
-def unit_work(model, batch: int, tp: int) -> list[tuple[float, float]]:
-    """(FLOPs per step, gradient bytes) of each of a real model's units on one rank for
-    a replica's batch: 6 FLOPs per parameter and token, fp32 gradients; the blocks split
-    ``tp`` ways."""
-    tokens = batch * getattr(getattr(model, "cfg", None), "seq", 1)
+def unit_work(model, batch: int, tp: int) -> list[tuple[float, float, float]]:
+    """(FLOPs, gradient bytes, tensor-parallel all-reduce bytes) per step of each of a
+    real model's units on one rank for a replica's batch: 6 FLOPs per parameter and
+    token, fp32 gradients, a block split ``tp`` ways all-reduces its activation (tokens x
+    d_model) twice in forward and twice in backward."""
+    cfg = getattr(model, "cfg", None)
+    tokens = batch * getattr(cfg, "seq", 1)
     out = []
     for u in model.units:
-        params = sum(p.numel() for p in u.parameters()) / (tp if hasattr(u, "heads") else 1)
-        out.append((6.0 * params * tokens, 4.0 * params))
+        split = hasattr(u, "heads") and tp > 1
+        params = sum(p.numel() for p in u.parameters()) / (tp if split else 1)
+        out.append((6.0 * params * tokens, 4.0 * params,
+                    4 * tokens * cfg.d_model * 4.0 if split else 0.0))
     return out
 
 
@@ -290,8 +297,10 @@ def _nominal(model_bytes: float, layers: int | None, model) -> shadow.ShadowMode
     """The target model, or one of ``model_bytes`` bf16 bytes when none is given."""
     if model is not None:
         return model
-    return shadow.shadow_model(f"custom:{model_bytes / shadow.BYTES_PER_PARAM:.6g}",
-                               layers=layers)
+    params = model_bytes / shadow.BYTES_PER_PARAM
+    layers = layers or shadow.gpt3_layers(params)
+    return shadow.ShadowModel("nominal", params, 2048, layers, f"{params:.3g} parameters, "
+                              f"{layers} layers, context 2048")
 
 
 def _pattern(rest: str, name: str):

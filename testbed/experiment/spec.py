@@ -16,7 +16,7 @@ link variations to sweep.
       - zero3
     sweep:                          # every combination becomes one variant
       bandwidth: [100Gbit, 200Gbit] # nominal rate of every link
-      nic: [roce-100g]              # NIC profile of every host
+      nic: [roce-100g]              # NIC profile of every host (as-built: each its own)
       loss: [0, 0.1]                # percent, every link
       delay: [0s, 1ms]              # one-way, every link
       nodes: [1, 2]                 # a generated topology's nodes (generator frontier),
@@ -85,9 +85,9 @@ class Sweep(Spec):
     @classmethod
     def _known_nics(cls, value):
         for name in value or []:
-            if name not in profiles.NIC_PROFILES:
-                raise ValueError(f"unknown NIC profile {name!r}; allowed: "
-                                 f"{', '.join(profiles.NIC_PROFILES)}")
+            if name != AS_BUILT and name not in profiles.NIC_PROFILES:
+                raise ValueError(f"unknown NIC profile {name!r}; allowed: {AS_BUILT} (each "
+                                 f"host's own), {', '.join(profiles.NIC_PROFILES)}")
         return value
 
 
@@ -179,6 +179,9 @@ class StrategyPlan:
     tiers: dict | None = None           # group kind -> label per worker (StrategyInfo.tiers)
 
 
+AS_BUILT = "as-built"      # a NIC sweep value: every host keeps the NIC its topology gives
+
+
 @dataclass(frozen=True)
 class Variant:
     """One point of the sweep: a name for directories and tables, and the overrides."""
@@ -201,7 +204,7 @@ class Variant:
         link (they win over profiles and NICs)."""
         data = topology.model_dump(mode="json")
         for host in data["hosts"]:
-            if self.nic is not None:
+            if self.nic not in (None, AS_BUILT):
                 host["nic"] = self.nic
                 host.pop("bw", None)
         for link in data["links"]:
@@ -244,9 +247,10 @@ class ExperimentPlan:
             _workers(self.spec, self.base_topology(variant))
 
     def tiers_of(self, strategy: StrategyPlan, variant: Variant) -> dict | None:
-        if variant.nodes is None or not strategy.info.tiers:
+        """Each worker's tier labels on the variant's fabric (its node count and NICs)."""
+        if (variant.nodes is None and variant.nic is None) or not strategy.info.tiers:
             return strategy.tiers
-        return _tiers(strategy.info, (), self.base_topology(variant),
+        return _tiers(strategy.info, (), variant.apply(self.base_topology(variant)),
                       self.workers_of(variant), strategy.options)
 
     def variants(self) -> list[Variant]:
