@@ -37,6 +37,7 @@ class CPacketGen:
         inlined = {n for n, k in refs.items() if k == 1 and n != "start"}
         top = [n for n in parser.states if n not in inlined]
         self.counted = set() if len(top) == 1 and "start" not in refs else set(top)
+        self.emit(1, "goto st_start;")
         for name, state in parser.states.items():
             self.gen_state(state, s)
         self.emit(0, "_fail:")
