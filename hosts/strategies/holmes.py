@@ -91,7 +91,15 @@ def self_adapting_partition(stage, work: list[tuple[float, float, float]]) -> li
         return sum((work[u][0] / speed[s] + work[u][2] * tp_rate[s]) * stretch
                    + work[u][1] * dp_rate[s] for u in units)
 
-    return balance(len(work), p, cost)
+    counts = balance(len(work), p, cost)
+    if comm.rank == 0:
+        print(f"holmes: units per stage {counts}; per stage all-reduce over the data "
+              f"group {_rates(dp_rate)}, over the tensor group {_rates(tp_rate)}", flush=True)
+    return counts
+
+
+def _rates(seconds_per_byte: list[float]) -> str:
+    return "/".join(f"{8 / r / 1e9:.3g}" if r else "-" for r in seconds_per_byte) + " Gb/s"
 
 
 def balance(units: int, stages: int, cost) -> list[int]:
