@@ -6,9 +6,10 @@ trainet-p4c's ``.json``, P4 source or a device config file (``testbed.p4runtime.
 device_config``). The target options after ``--`` are ``--grpc-server-addr ADDR:PORT``,
 ``--cpu-port N`` and TLS's: ``--grpc-server-ssl`` with ``--grpc-server-cert`` and
 ``--grpc-server-key``, ``--grpc-server-cacert`` (the CA of client certificates) and
-``--grpc-server-with-client-auth`` (require one). Options of BMv2 features trainet has no counterpart for (Thrift,
-nanomsg logs, the debugger, notifications) are accepted with a one-line note. The switch
-itself is ``trainet switch``'s (``testbed.switch.commands.switch``).
+``--grpc-server-with-client-auth`` (require one). Options of BMv2 features trainet has
+no counterpart for (Thrift, nanomsg logs, the debugger, notifications) are accepted with a
+one-line note. The switch itself is ``trainet switch``'s
+(``testbed.switch.commands.switch``).
 """
 from __future__ import annotations
 
