@@ -6,6 +6,12 @@ and a ``packet_in_handler`` attribute this server sets. When the device has a ``
 attribute, every call into its target holds it (the software switch's packet thread
 takes the same lock).
 
+Arbitration as the P4Runtime spec has it: the stream with the highest election id is
+primary, and only requests that carry the primary's election id may write, set the
+pipeline or send packets (anything else is PERMISSION_DENIED); every client may read.
+The server listens where it is told, 127.0.0.1 by default, in plain TCP or, given a
+``testbed.p4runtime.tls.ServerTls``, in TLS only.
+
 The forwarding-pipeline "device config" holds the program in one of the forms
 ``testbed.p4runtime.device_config`` reads (P4 source, trainet-p4c's output, either wrapped
 in p4.tmp.P4DeviceConfig); the target compiles the program itself.

@@ -1,7 +1,8 @@
 """A controller's whole session with finsy, the asyncio P4Runtime client from PyPI.
 
 Run by tests/switch/test_finsy.py under the client venv's Python (.venv-clients: finsy
-needs a newer protobuf than trainet's venv): ``python finsy_flow.py ADDR P4INFO SOURCE``.
+needs a newer protobuf than trainet's venv): ``python finsy_flow.py ADDR P4INFO SOURCE
+[CA]``, over TLS trusting the certificate CA when it is given.
 It prints one line per step; the test reads them.
 """
 import asyncio
@@ -15,8 +16,10 @@ def ports(entries) -> list:
     return sorted(e.action.args["port"] for e in entries)
 
 
-async def flow(address: str, p4info: Path, source: Path) -> None:
-    options = fy.SwitchOptions(p4info=p4info, p4blob=source, device_id=1)
+async def flow(address: str, p4info: Path, source: Path, ca: Path | None) -> None:
+    tls = fy.GRPCCredentialsTLS(cacert=ca, cert=None, private_key=None) if ca else None
+    options = fy.SwitchOptions(p4info=p4info, p4blob=source, device_id=1,
+                               channel_credentials=tls)
     async with fy.Switch("s1", address, options) as sw:
         print("PRIMARY", sw.is_primary)
         route = fy.P4TableEntry("routes",
@@ -57,5 +60,6 @@ async def flow(address: str, p4info: Path, source: Path) -> None:
 
 
 if __name__ == "__main__":
-    address, p4info_path, source_path = sys.argv[1:4]
-    asyncio.run(asyncio.wait_for(flow(address, Path(p4info_path), Path(source_path)), 60))
+    address, p4info_path, source_path, *ca = sys.argv[1:]
+    asyncio.run(asyncio.wait_for(flow(address, Path(p4info_path), Path(source_path),
+                                      Path(ca[0]) if ca else None), 60))

@@ -5,14 +5,17 @@ finsy needs protobuf 4.21 or newer, trainet's venv protobuf 3.x (p4runtime 1.4.1
 bindings), so vagrant/install.sh installs finsy alone into a second venv, .venv-clients;
 the flow (tests/switch/finsy_flow.py) runs under that venv's Python in a child process.
 """
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from certs import self_signed
 from p4rt_device import PipelineDevice
 from testbed.p4 import p4info
 from testbed.p4.frontend import load_program
+from testbed.p4runtime.tls import ServerTls
 from testbed.switch.p4runtime import P4RuntimeServer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -29,17 +32,25 @@ def _finsy_python() -> Path:
 
 
 @pytest.mark.slow
-def test_finsy_full_flow(tmp_path):
+@pytest.mark.parametrize("channel", ["plain TCP", "TLS"])
+def test_finsy_full_flow(tmp_path, channel):
     """Connect, set the pipeline, insert, read, modify, delete, counters, registers,
     then finsy's delete_all: every writable entry gone, defaults back to the program's."""
     python = _finsy_python()
     info = tmp_path / "features.p4info.txt"
     p4info.write(p4info.build(load_program(FEATURES)), info)
+    tls, trust = None, []
+    if channel == "TLS":
+        if shutil.which("openssl") is None:
+            pytest.skip("no openssl command to make a test certificate: apt-get install openssl")
+        cert, key = self_signed(tmp_path, "server")
+        tls, trust = ServerTls(cert, key), [str(cert)]
     device = PipelineDevice(device_id=1)
-    server = P4RuntimeServer(device, "127.0.0.1:0").start()
+    server = P4RuntimeServer(device, "127.0.0.1:0", tls=tls).start()
     try:
         run = subprocess.run([str(python), str(FLOW), f"127.0.0.1:{server.port}", str(info),
-                              str(FEATURES)], capture_output=True, text=True, timeout=120)
+                              str(FEATURES), *trust], capture_output=True, text=True,
+                             timeout=120)
     finally:
         server.stop()
     assert run.returncode == 0, run.stdout + run.stderr

@@ -1,8 +1,7 @@
 """P4Runtime over TLS: `trainet switch --grpc-cert/--grpc-key` and trainet-switch's
 `--grpc-server-ssl` serve only TLS; a controller that trusts the certificate programs the
 switch, a plain-TCP one cannot connect; with a client CA, only clients with a certificate
-it signed get in. The certificates are made by the openssl command (Debian's openssl, which
-ca-certificates of vagrant/packages.txt brings)."""
+it signed get in. The certificates come from tests/switch/certs.py (the openssl command)."""
 import os
 import shutil
 import subprocess
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from certs import self_signed
 from controllers.p4runtime_client import P4RuntimeClient, P4RuntimeError
 from p4rt_device import PipelineDevice
 from testbed.errors import TrainetError
@@ -26,22 +26,12 @@ REPO = Path(__file__).resolve().parents[2]
 FEATURES = Path(__file__).parent / "data" / "p4info_features.p4"
 
 
-def _self_signed(directory: Path, name: str) -> tuple[Path, Path]:
-    """A self-signed EC certificate for 127.0.0.1 and its key."""
-    cert, key = directory / f"{name}.crt", directory / f"{name}.key"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
-                    "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj",
-                    f"/CN={name}", "-addext", "subjectAltName=IP:127.0.0.1",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
-    return cert, key
-
-
 @pytest.fixture(scope="module")
 def certs(tmp_path_factory):
     if shutil.which("openssl") is None:
         pytest.skip("no openssl command to make test certificates: apt-get install openssl")
     directory = tmp_path_factory.mktemp("certs")
-    return {name: _self_signed(directory, name) for name in ("server", "client", "other")}
+    return {name: self_signed(directory, name) for name in ("server", "client", "other")}
 
 
 def _served(tls):
