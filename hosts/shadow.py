@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import torch
 
+from hosts import devices
 from hosts.strategies.base import Memory, Strategy, tensor_bytes
 from testbed.errors import TrainetError
 from testbed.units import UnitError, parse_count
@@ -47,15 +48,26 @@ class ShadowModel:
     seq: int
     layers: int
     source: str
+    hidden: int = 0             # 0: from params and layers, 12 L h^2 = P
+    heads: int = 0              # 0: hidden / 128
+
+    @property
+    def width(self) -> int:
+        return self.hidden or max(128, round(math.sqrt(self.params / (12 * self.layers))
+                                             / 128) * 128)
+
+    @property
+    def attention_heads(self) -> int:
+        return self.heads or max(1, self.width // 128)
 
 
 PRESETS = {m.name: m for m in (
     ShadowModel("gpt-1.3b", 1.3e9, 2048, 24, "GPT-3 XL, Brown et al. 2020, table 2.1: 1.3B "
-                "parameters, 24 layers, d_model 2048, context 2048"),
+                "parameters, 24 layers, d_model 2048, 24 heads, context 2048", 2048, 24),
     ShadowModel("gpt-20b", 20e9, 2048, 44, "GPT-NeoX-20B, Black et al. 2022: 20B "
-                "parameters, 44 layers, d_model 6144, context 2048"),
+                "parameters, 44 layers, d_model 6144, 64 heads, context 2048", 6144, 64),
     ShadowModel("gpt-175b", 175e9, 2048, 96, "GPT-3, Brown et al. 2020, table 2.1: 175B "
-                "parameters, 96 layers, d_model 12288, context 2048"),
+                "parameters, 96 layers, d_model 12288, 96 heads, context 2048", 12288, 96),
 )}
 
 # (parameters, layers) of the GPT-3 family, Brown et al. 2020, table 2.1: a custom
@@ -63,20 +75,10 @@ PRESETS = {m.name: m for m in (
 GPT3_LAYERS = ((125e6, 12), (350e6, 24), (760e6, 24), (1.3e9, 24), (2.7e9, 32),
                (6.7e9, 32), (13e9, 40), (175e9, 96))
 
+Device = devices.Device
+DEVICES = devices.DEVICES
+device = devices.device
 
-@dataclass(frozen=True)
-class Device:
-    name: str
-    peak_flops: float
-    source: str
-
-
-DEVICES = {d.name: d for d in (
-    Device("a100", 312e12, "NVIDIA A100 datasheet: 312 TFLOP/s dense BF16 tensor core"),
-    Device("h100", 989e12, "NVIDIA H100 SXM datasheet: 989 TFLOP/s dense BF16 tensor core"),
-    Device("mi250x-gcd", 191.5e12, "AMD Instinct MI250X datasheet: 383 TFLOP/s dense BF16 "
-           "per package of two GCDs, i.e. 191.5 per GCD"),
-)}
 
 def shadow_model(spec: str) -> ShadowModel:
     """A preset name or ``custom:PARAMS`` (e.g. ``custom:6.7e9`` or ``custom:6.7B``)."""
@@ -93,13 +95,6 @@ def shadow_model(spec: str) -> ShadowModel:
                                f"context 2048, {layers} layers (the nearest GPT-3 model's)")
     raise TrainetError(f"--shadow-model {spec!r}: choose {', '.join(PRESETS)} or "
                        "custom:PARAMS (e.g. custom:6.7e9 or custom:6.7B)")
-
-
-def device(name: str) -> Device:
-    try:
-        return DEVICES[name]
-    except KeyError:
-        raise TrainetError(f"--device {name!r}: choose one of {', '.join(DEVICES)}") from None
 
 
 def step_flops(params: float, tokens: int) -> float:

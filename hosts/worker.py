@@ -49,7 +49,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--metrics-out", required=True, metavar="FILE.jsonl")
     p.add_argument("--shadow-model", default="gpt-1.3b",
                    help="gpt-1.3b, gpt-20b, gpt-175b or custom:PARAMS (shadow mode)")
-    p.add_argument("--device", default="a100", help="a100, h100 or mi250x-gcd (shadow mode)")
+    p.add_argument("--device", default="a100", help="a device profile of hosts/devices.py: "
+                   "a100-40gb, a100-80gb (a100), h100-80gb (h100), h200-141gb or mi250x-gcd "
+                   "(shadow mode)")
     p.add_argument("--mfu", type=float, default=0.4,
                    help="model FLOPs utilisation of the device (shadow mode)")
     p.add_argument("--scale", type=float, default=1.0,

@@ -32,11 +32,21 @@ class StepMetrics:
 @dataclass
 class Memory:
     """Bytes of tensors a strategy holds for training state on this rank; ``params``
-    includes the peak of temporarily gathered parameters."""
+    includes the peak of temporarily gathered parameters.
+
+    The rest is for a strategy's declared nominal footprint (hosts/footprint.py):
+    ``activations_bytes`` and ``buffers_bytes``, when not 0, replace the shared
+    activation and communication-buffer models (a pipeline stage holds several
+    micro-batches, tensor parallelism splits them); ``host_bytes`` and ``nvme_bytes``
+    are what the rank keeps off the device (offloading)."""
 
     params_bytes: int
     grads_bytes: int
     optimizer_bytes: int
+    activations_bytes: int = 0
+    buffers_bytes: int = 0
+    host_bytes: int = 0
+    nvme_bytes: int = 0
 
 
 def tensor_bytes(tensors) -> int:

@@ -262,6 +262,10 @@ TABLE = [("variant", "variant", ""), ("strategy", "strategy", ""),
          ("params mem (nominal)", "mem_params_nominal_B", "B"),
          ("grads mem (nominal)", "mem_grads_nominal_B", "B"),
          ("optimizer mem (nominal)", "mem_optim_nominal_B", "B"),
+         ("activations", "mem_activations_nominal_B", "B"),
+         ("device footprint", "mem_device_need_B", "B"),
+         ("host (offload)", "mem_host_nominal_B", "B"), ("NVMe (offload)", "mem_nvme_nominal_B", "B"),
+         ("memory", "memory_verdict", ""),
          ("final loss", "final_loss", "x"),
          ("TFLOPS/GPU", "tflops_per_gpu", "x"), ("scaling eff.", "scaling_efficiency", "x"),
          ("wire intra-GPU", "wire_intra_gpu_B", "B"),
@@ -335,6 +339,13 @@ def render_markdown(root: Path, config: dict, rows: list[dict], plots: list[Path
               "Means over ranks, repetitions and steps; the first step of every run is "
               "warm-up and left out. Byte counts are per worker and step.", ""]
     lines += [markdown_table(rows) if rows else "No step completed: nothing to summarize.", ""]
+    if any(r.get("memory_verdict") for r in rows):
+        lines += ["Memory is each worker's whole footprint on its device (parameters, "
+                  "gradients, optimizer state, activations, communication buffers, the "
+                  "framework's reserve; hosts/footprint.py), checked against the device's "
+                  "capacity before the run: a strategy that does not fit is not run (no step "
+                  "time) unless the experiment says `run_not_fitting`, then it runs marked "
+                  "\"run anyway\".", ""]
     captures = capture_summaries(root, config)
     if captures:
         lines += ["## In-network aggregation (switch captures)", "",

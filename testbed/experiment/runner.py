@@ -31,6 +31,7 @@ import yaml
 from hosts.strategies.hierarchy import format_tiers
 from testbed.errors import TrainetError
 from testbed.experiment import results
+from testbed.experiment.fit import check_of, memory_checks, table as fit_table
 from testbed.experiment.spec import (ExperimentPlan, StrategyPlan, Variant, check_presets,
                                      load_experiment)
 from testbed.units import format_duration, format_rate, format_size
@@ -187,6 +188,7 @@ class Runner:
         self._network_factory = network_factory
         self._launch = launch
         self.failures: list[str] = []
+        self.checks: list = []              # fit.MemoryCheck per variant and strategy
 
     # -- set-up ----------------------------------------------------------------------
     def prepare(self) -> list[tuple[Variant, object]]:
@@ -207,7 +209,10 @@ class Runner:
                   "scale": self.plan.scale,
                   "worker_args": {s.label: worker_args(self.plan, s)
                                   for s in self.plan.strategies},
-                  "variants": [variant_config(self.plan, v, t) for v, t in variants]}
+                  "variants": [variant_config(self.plan, v, t) for v, t in variants],
+                  "memory": {}}
+        for check in self.checks:
+            config["memory"].setdefault(check.variant, {})[check.label] = check.record()
         (self.out / results.CONFIG).write_text(yaml.safe_dump(config, sort_keys=False))
         (self.out / "environment.json").write_text(
             json.dumps(environment(self.caps), indent=2, default=str) + "\n")
@@ -235,6 +240,10 @@ class Runner:
         if self.out.exists() and any(self.out.iterdir()):
             raise TrainetError(f"{self.out}: results directory exists and is not empty; give "
                                "another -o or remove it")
+        self.checks = memory_checks(self.plan)
+        short = fit_table(self.checks)
+        if short is not None:
+            self.console.print(short)
         previous = signal.signal(signal.SIGTERM, _raise_interrupt)
         try:
             variants = self.prepare()
@@ -253,6 +262,12 @@ class Runner:
                         net.start()
                     try:
                         for strategy in self.plan.strategies:
+                            check = check_of(self.checks, variant, strategy)
+                            if check is not None and not check.runs:
+                                self.console.print(f"{variant.name} {strategy.label}: not "
+                                                   f"run, {check.fit.verdict()}")
+                                bars.advance(overall, spec.repetitions)
+                                continue
                             for rep in range(spec.repetitions):
                                 bars.update(overall, description=f"{variant.name}: "
                                             f"{strategy.label} "
@@ -339,7 +354,7 @@ def summary_table(rows: list[dict]):
     from rich.table import Table
     table = Table(title="experiment summary (per worker and step)")
     for header in ("variant", "strategy", "bottleneck nominal", "emulated", "step time",
-                   "compute", "exposed comm", "sent (nominal)", "memory (nominal)"):
+                   "compute", "exposed comm", "sent (nominal)", "memory (nominal)", "fit"):
         table.add_column(header, justify="left" if header in ("variant", "strategy")
                          else "right")
 
@@ -356,7 +371,8 @@ def summary_table(rows: list[dict]):
             dur(r.get("step_time_s")), dur(r.get("compute_s")), dur(r.get("exposed_comm_s")),
             format_size(r["sent_per_step_nominal_B"])
             if r.get("sent_per_step_nominal_B") is not None else "-",
-            format_size(sum(m for m in memory if m)) if any(memory) else "-")
+            format_size(sum(m for m in memory if m)) if any(memory) else "-",
+            r.get("memory_verdict") or "-")
     return table
 
 

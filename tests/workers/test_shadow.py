@@ -34,7 +34,7 @@ def test_compute_model():
     assert shadow.device("mi250x-gcd").peak_flops == 191.5e12
     with pytest.raises(TrainetError, match="in \\(0, 1\\]"):
         shadow.compute_time_s(1e9, 1, a100, 1.5)
-    with pytest.raises(TrainetError, match="choose one of a100, h100, mi250x-gcd"):
+    with pytest.raises(TrainetError, match="choose one of a100-40gb, a100-80gb, h100-80gb, h200-141gb, mi250x-gcd, a100, h100"):
         shadow.device("v100")
 
 
