@@ -34,9 +34,6 @@ class Host:
     memory_bw_bps: float        # bytes/s of the node's DRAM
     source: str
 
-    def per_gpu(self, value: float) -> float:
-        return value / self.gpus
-
 
 @dataclass(frozen=True)
 class Device:
@@ -116,13 +113,15 @@ def host_of(dev: Device) -> Host:
     return HOSTS[dev.host]
 
 
-def cpu_adam_rate(host: Host, per_core_rate: float) -> float:
-    """Parameters per second one GPU's share of ``host``'s CPU updates with Adam, from a
-    rate measured on one core here: scaled by the cores per GPU (the cores are assumed as
-    fast as this machine's), and at most what the GPU's share of the host's memory
-    bandwidth moves at :data:`ADAM_BYTES_PER_PARAM`."""
+def cpu_adam_rate(host: Host, per_core_rate: float, share: int | None = None) -> float:
+    """Parameters per second one GPU's share of ``host``'s CPU (``share`` GPUs on it,
+    default: its profile's) updates with Adam, from a rate measured on one core here:
+    scaled by the cores per GPU (the cores taken as fast as this machine's), and at most
+    what the GPU's share of the host's memory bandwidth moves at
+    :data:`ADAM_BYTES_PER_PARAM`."""
     if per_core_rate <= 0:
         raise TrainetError(f"CPU optimizer rate {per_core_rate:g} parameters/s: measure it "
-                           "(hosts/cpu_adam.py) or give a positive rate")
-    cores = host.per_gpu(host.cores)
-    return min(per_core_rate * cores, host.per_gpu(host.memory_bw_bps) / ADAM_BYTES_PER_PARAM)
+                           "(hosts/offload.py) or give a positive rate")
+    share = share or host.gpus
+    return min(per_core_rate * host.cores / share,
+               host.memory_bw_bps / share / ADAM_BYTES_PER_PARAM)

@@ -21,10 +21,21 @@ parameter and token; Kaplan et al. 2020, "Scaling Laws for Neural Language Model
 sec. 2.1) at ``mfu`` (model FLOPs utilisation, default 0.4) of the device's dense bf16
 peak. The communication is split into ``CHUNKS`` equal layer groups, which the shadow
 strategies overlap with the compute as the real ones do.
+
+Interference: collectives that run on the GPU (ring routes: NCCL's kernels take SMs and
+memory bandwidth) slow the compute they overlap by ``interference`` (default 0.189, the
+mean compute slowdown under overlapped communication measured on A100, H100, MI250 and
+MI210 by Lee et al. 2025, "Characterizing Compute-Communication Overlap in
+GPU-Accelerated Distributed Deep Learning", arXiv:2507.03114); 0 turns it off. A
+strategy whose collectives all go to a switch or a server (INA, LuWu, the parameter
+server) leaves the GPU to compute. The worker sleeps the extra time,
+``interference x`` the seconds communication overlapped compute, at the end of the step
+and reports it as ``interference_s``.
 """
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 import torch
@@ -39,6 +50,7 @@ BYTES_PER_PARAM = 2          # bf16 weights and gradients
 OPTIMIZER_BYTES_PER_PARAM = 12   # fp32 master weights, Adam m and v (ZeRO paper, sec. 3.1)
 CHUNKS = 8
 DEFAULT_MFU = 0.4
+DEFAULT_INTERFERENCE = 0.189    # Lee et al. 2025, arXiv:2507.03114: mean compute slowdown
 
 
 @dataclass(frozen=True)
@@ -107,6 +119,17 @@ def compute_time_s(params: float, tokens: int, dev: Device, mfu: float = DEFAULT
     return step_flops(params, tokens) / (dev.peak_flops * mfu)
 
 
+def interference_of(context, m_nominal: float) -> float:
+    """The step's interference factor: the context's (default :data:`DEFAULT_INTERFERENCE`)
+    when the strategy has collectives on the GPU, else 0."""
+    factor = DEFAULT_INTERFERENCE if context.interference is None else context.interference
+    if factor < 0:
+        raise TrainetError(f"--interference {factor:g}: a slowdown is 0 or more, e.g. 0.189")
+    collectives = context.info.collectives(m_nominal, context.comm.world, context.target.layers,
+                                           options=context.options)
+    return factor if any(c.route == "ring" for c in collectives) else 0.0
+
+
 def model_bytes(params: float) -> float:
     return params * BYTES_PER_PARAM
 
@@ -136,9 +159,17 @@ class ShadowStrategy(Strategy):
                      // self.model_bytes_per_element)
         self.elements = -(-elements // unit) * unit
         self.chunk = self.elements // CHUNKS
+        self.interference = interference_of(context, self.m_nominal)
 
     def setup(self, model=None) -> None:
         self.buffer = torch.zeros(self.elements)
+
+    def _finish_step(self) -> None:
+        overlapped = min(max(0.0, self.comm.busy_s - self.comm.blocked_s), self.compute_s)
+        extra = self.interference * overlapped
+        if extra > 0:
+            time.sleep(extra)
+            self.interference_s += extra
 
     def memory(self) -> Memory:
         return Memory(tensor_bytes([self.buffer]), 0, 0)

@@ -13,9 +13,12 @@ class StepMetrics:
 
     ``compute_s`` is the time the training thread was not blocked on communication,
     ``comm_s`` the time communication was running (overlapped or not), and
-    ``exposed_comm_s`` the part of it the training thread waited for, so
-    ``step_s == compute_s + exposed_comm_s``. Logical bytes are the payload this rank's
-    collectives sent and received."""
+    ``exposed_comm_s`` the part of it the training thread waited for; ``offload_s`` is
+    spent moving state to and from host memory or NVMe and in the CPU optimizer
+    (hosts/offload.py), ``interference_s`` what collectives on the GPU added to the
+    compute they overlapped (hosts/shadow.py), so ``step_s == compute_s +
+    exposed_comm_s + offload_s + interference_s``. Logical bytes are the payload this
+    rank's collectives sent and received."""
 
     loss: float | None
     step_s: float
@@ -24,6 +27,8 @@ class StepMetrics:
     exposed_comm_s: float
     logical_sent_bytes: int
     logical_recv_bytes: int
+    offload_s: float = 0.0
+    interference_s: float = 0.0
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -103,13 +108,22 @@ class Strategy:
         return [p.detach().clone() for p in self.model.parameters()]
 
     def step(self, batch) -> StepMetrics:
+        """One step; ``_step`` adds the seconds it spends offloading to ``offload_s``
+        and those it adds for interference to ``interference_s``."""
         self.comm.begin_step()
+        self.offload_s = self.interference_s = 0.0
         start = time.perf_counter()
         loss = self._step(batch)
+        self._finish_step()
         step_s = time.perf_counter() - start
         exposed = min(self.comm.blocked_s, self.comm.busy_s, step_s)
-        return StepMetrics(loss, step_s, step_s - exposed, self.comm.busy_s, exposed,
-                           self.comm.sent_bytes, self.comm.recv_bytes)
+        aside = self.offload_s + self.interference_s
+        return StepMetrics(loss, step_s, max(0.0, step_s - exposed - aside), self.comm.busy_s,
+                           exposed, self.comm.sent_bytes, self.comm.recv_bytes,
+                           self.offload_s, self.interference_s)
+
+    def _finish_step(self) -> None:
+        """Called at the end of every step, inside its time."""
 
     def close(self) -> None:
         self.comm.close()

@@ -26,7 +26,8 @@ from testbed.errors import TrainetError
 from testbed.experiment import results
 from testbed.units import format_duration, format_rate, format_size
 
-COLORS = {"compute": "#4C72B0", "exposed": "#DD8452"}
+COLORS = {"compute_s": "#4C72B0", "exposed_comm_s": "#DD8452", "interference_s": "#C44E52",
+          "offload_s": "#8172B3"}
 
 
 def _pyplot():
@@ -47,10 +48,14 @@ def plot_step_breakdown(rows: list[dict], path: Path) -> Path | None:
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(rows) + 2), 4.5))
     x = range(len(rows))
-    compute = [r.get("compute_s") or 0.0 for r in rows]
-    exposed = [r.get("exposed_comm_s") or 0.0 for r in rows]
-    ax.bar(x, compute, color=COLORS["compute"], label="compute")
-    ax.bar(x, exposed, bottom=compute, color=COLORS["exposed"], label="exposed communication")
+    bottom = [0.0] * len(rows)
+    for key, label in (("compute_s", "compute"), ("exposed_comm_s", "exposed communication"),
+                       ("interference_s", "interference (GPU collectives)"),
+                       ("offload_s", "offload (host link, NVMe, CPU optimizer)")):
+        part = [r.get(key) or 0.0 for r in rows]
+        if key in ("compute_s", "exposed_comm_s") or any(part):
+            ax.bar(x, part, bottom=bottom, color=COLORS[key], label=label)
+            bottom = [b + p for b, p in zip(bottom, part)]
     ax.scatter(x, [r["step_time_s"] for r in rows], marker="_", s=400, color="black",
                zorder=3, label="measured step time")
     ax.set_xticks(list(x), [_label(r) for r in rows], fontsize=8)
@@ -257,6 +262,7 @@ TABLE = [("variant", "variant", ""), ("strategy", "strategy", ""),
          ("emulated", "bottleneck_emulated_bps", "bps"),
          ("step time", "step_time_s", "s"), ("± std", "step_time_std_s", "s"),
          ("compute", "compute_s", "s"), ("exposed comm", "exposed_comm_s", "s"),
+         ("interference", "interference_s", "s"), ("offload", "offload_s", "s"),
          ("sent/step (nominal)", "sent_per_step_nominal_B", "B"),
          ("sent/step (emulated)", "sent_per_step_emulated_B", "B"),
          ("params mem (nominal)", "mem_params_nominal_B", "B"),

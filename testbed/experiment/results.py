@@ -14,7 +14,7 @@
       report.md, plots/      written by ``trainet report``
 
 Metrics lines are hosts.worker's, one JSON object per step and rank: step, rank, loss,
-step_s, compute_s, comm_s, exposed_comm_s, logical_sent_bytes / logical_recv_bytes (the
+step_s, compute_s, comm_s, exposed_comm_s, offload_s, interference_s, logical_sent_bytes / logical_recv_bytes (the
 collectives' payload as sent on the emulated network), nominal_sent_bytes (the same at
 nominal size: emulated / scale in shadow mode), wire_tx_bytes (the host interface's
 counter, headers included), mem_params_bytes / mem_grads_bytes / mem_optimizer_bytes
@@ -47,6 +47,7 @@ SUMMARY_COLUMNS = [
     "variant", "strategy", "runs", "workers", "steps_measured", "scale",
     "bottleneck_nominal_bps", "bottleneck_emulated_bps", "nic", "loss_pct", "delay_s",
     "step_time_s", "step_time_std_s", "compute_s", "comm_s", "exposed_comm_s",
+    "interference_s", "offload_s",
     "sent_per_step_nominal_B", "sent_per_step_emulated_B", "recv_per_step_emulated_B",
     "wire_tx_per_step_B",
     "mem_params_nominal_B", "mem_grads_nominal_B", "mem_optim_nominal_B",
@@ -66,6 +67,7 @@ _FOOTPRINT = {"status": "memory_status", "verdict": "memory_verdict",
 MEASURED_COLUMNS = ["tflops_per_gpu", "scaling_efficiency", "wire_intra_gpu_B",
                     "wire_intra_node_B", "wire_inter_node_B", "theory_inter_node_B"]
 _MEANS = {"compute_s": "compute_s", "comm_s": "comm_s", "exposed_comm_s": "exposed_comm_s",
+          "interference_s": "interference_s", "offload_s": "offload_s",
           "sent_per_step_nominal_B": "nominal_sent_bytes",
           "sent_per_step_emulated_B": "logical_sent_bytes",
           "recv_per_step_emulated_B": "logical_recv_bytes",

@@ -44,13 +44,17 @@ class BringUpTimeout(TrainetError):
 
 
 def worker_args(plan: ExperimentPlan, strategy: StrategyPlan,
-                variant: Variant | None = None) -> dict:
+                variant: Variant | None = None, cpu_adam_rate: float | None = None) -> dict:
     """Options of hosts.worker common to every rank, the strategy's options among them
-    (run_workers turns {"shadow_model": "gpt-1.3b"} into --shadow-model gpt-1.3b)."""
+    (run_workers turns {"shadow_model": "gpt-1.3b"} into --shadow-model gpt-1.3b);
+    ``cpu_adam_rate`` is the CPU optimizer's rate measured for the run (offloading)."""
     w = plan.spec.workload
     args = {"model": w.model, "mode": w.mode, "steps": w.steps, "scale": plan.scale}
     if w.mode == "shadow":
-        args.update(shadow_model=w.shadow_model, device=w.device)
+        args.update(shadow_model=w.shadow_model, device=w.device,
+                    gpus_per_host=w.gpus_per_host, interference=w.interference)
+        if offloads(strategy):
+            args["cpu_adam_rate"] = cpu_adam_rate
     if w.batch:
         args["batch"] = w.batch
     if strategy.job is not None:
@@ -61,6 +65,10 @@ def worker_args(plan: ExperimentPlan, strategy: StrategyPlan,
     if tiers:
         args["tiers"] = format_tiers(tiers)
     return {k: v for k, v in args.items() if v is not None}
+
+
+def offloads(strategy: StrategyPlan) -> bool:
+    return strategy.options.get("offload_optimizer", "none") != "none"
 
 
 @contextmanager
@@ -189,6 +197,7 @@ class Runner:
         self._launch = launch
         self.failures: list[str] = []
         self.checks: list = []              # fit.MemoryCheck per variant and strategy
+        self.cpu_adam_rate: float | None = None   # measured when a strategy offloads
 
     # -- set-up ----------------------------------------------------------------------
     def prepare(self) -> list[tuple[Variant, object]]:
@@ -207,8 +216,10 @@ class Runner:
                   "strategies": [s.label for s in self.plan.strategies],
                   "strategy_names": {s.label: s.info.name for s in self.plan.strategies},
                   "scale": self.plan.scale,
-                  "worker_args": {s.label: worker_args(self.plan, s)
+                  "worker_args": {s.label: worker_args(self.plan, s,
+                                                       cpu_adam_rate=self.cpu_adam_rate)
                                   for s in self.plan.strategies},
+                  "cpu_adam_params_per_s_per_core": self.cpu_adam_rate,
                   "variants": [variant_config(self.plan, v, t) for v, t in variants],
                   "memory": {}}
         for check in self.checks:
@@ -244,6 +255,12 @@ class Runner:
         short = fit_table(self.checks)
         if short is not None:
             self.console.print(short)
+        if self.plan.spec.workload.mode == "shadow" and any(
+                offloads(s) for s in self.plan.strategies):
+            from hosts.offload import measure_cpu_adam
+            self.cpu_adam_rate = measure_cpu_adam()
+            self.console.print(f"CPU optimizer (torch Adam, one core of this machine): "
+                               f"{self.cpu_adam_rate / 1e6:.0f} M parameters/s")
         previous = signal.signal(signal.SIGTERM, _raise_interrupt)
         try:
             variants = self.prepare()
@@ -331,7 +348,8 @@ class Runner:
         try:
             with job, LinkSampler(net.switch_interfaces(), run / results.LINKS):
                 result = self._run_workers()(net, workers, strategy.info.name,
-                                             worker_args(self.plan, strategy, variant), run,
+                                             worker_args(self.plan, strategy, variant,
+                                                         self.cpu_adam_rate), run,
                                              self.plan.spec.timeouts.run, progress=progress,
                                              server_host=strategy.service_host)
         finally:

@@ -12,7 +12,8 @@ link variations to sweep.
     workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, device: a100, steps: 5,
                device_memory: 40GiB,      # instead of the device profile's capacity
                recompute: true,           # activations recomputed in backward
-               gpus_per_host: 8}          # sharing a host's memory, CPU and NVMe
+               gpus_per_host: 8,          # sharing a host's memory, CPU and NVMe
+               interference: 0.189}       # compute slowdown under GPU collectives
     strategies:                     # registered strategies (`trainet strategies`), by name
       - ddp                         # or with options and a label of their own
       - {strategy: ddp, label: ddp-4mb, options: {bucket: 4MB}, run_not_fitting: true}
@@ -75,6 +76,8 @@ class Workload(Spec):
     device_memory: Size | None = None   # the device's capacity instead of its profile's
     recompute: bool = True              # activations recomputed in backward (checkpointing)
     gpus_per_host: int | None = Field(default=None, ge=1)  # sharing one host; default: its profile's
+    interference: float | None = Field(default=None, ge=0)  # compute slowdown under GPU
+                                        # collectives; default hosts/shadow.py's, 0: none
 
     @field_validator("device_memory")
     @classmethod
@@ -85,9 +88,10 @@ class Workload(Spec):
 
     @model_validator(mode="after")
     def _shadow_only(self):
-        if self.mode == "real" and (self.shadow_model or self.device or self.device_memory):
-            raise ValueError("shadow_model, device and device_memory describe a shadow run; "
-                             "drop them or set mode: shadow")
+        if self.mode == "real" and (self.shadow_model or self.device or self.device_memory
+                                    or self.interference is not None):
+            raise ValueError("shadow_model, device, device_memory and interference describe a "
+                             "shadow run; drop them or set mode: shadow")
         return self
 
 
