@@ -66,9 +66,9 @@ def memory_checks(plan: ExperimentPlan) -> list[MemoryCheck]:
             sizes = (Layout.of(0, len(workers), tiers, strategy.info.tiers,
                                strategy.info.name).sizes if tiers else None)
             options = strategy.info.parse_options(strategy.options)
-            fp = footprint.footprint(strategy.info, target, len(workers), batch, w.recompute,
-                                     options=options, sizes=sizes)
             try:
+                fp = footprint.footprint(strategy.info, target, len(workers), batch,
+                                         w.recompute, options=options, sizes=sizes)
                 fit = footprint.check(fp, dev, w.gpus_per_host)
             except TrainetError as e:
                 _fail(plan, ("strategies", i, "options"), f"strategy {strategy.label}: {e}")

@@ -14,15 +14,16 @@
       report.md, plots/      written by ``trainet report``
 
 Metrics lines are hosts.worker's, one JSON object per step and rank: step, rank, loss,
-step_s, compute_s, comm_s, exposed_comm_s, offload_s, interference_s, logical_sent_bytes / logical_recv_bytes (the
-collectives' payload as sent on the emulated network), nominal_sent_bytes (the same at
-nominal size: emulated / scale in shadow mode), wire_tx_bytes (the host interface's
-counter, headers included), mem_params_bytes / mem_grads_bytes / mem_optimizer_bytes
-(tensors held) and, in shadow mode, nominal_mem_*_bytes (the modeled model's). Times
-need no conversion: co-scaling keeps transfer times nominal. summary.csv adds, when a
-run has them, the bytes per step of each tier of the fabric measured on the switch
-ports and the pattern's inter-node bytes (testbed/experiment/wire.py), and in shadow
-mode TFLOPS per GPU and the scaling efficiency.
+step_s, compute_s, comm_s, exposed_comm_s, offload_s, interference_s, logical_sent_bytes
+/ logical_recv_bytes (the collectives' payload as sent on the emulated network),
+nominal_sent_bytes (the same at nominal size: emulated / scale in shadow mode),
+wire_tx_bytes (the host interface's counter, headers included), mem_params_bytes /
+mem_grads_bytes / mem_optimizer_bytes (tensors held) and, in shadow mode,
+nominal_mem_*_bytes (the modeled model's). Times need no conversion: co-scaling keeps
+transfer times nominal. summary.csv adds, when a run has them, the bytes per step of
+each tier of the fabric measured on the switch ports and the pattern's inter-node bytes
+(testbed/experiment/wire.py), and in shadow mode TFLOPS per GPU and the scaling
+efficiency.
 """
 from __future__ import annotations
 

@@ -75,7 +75,8 @@ class Workload(Spec):
     # the footprint check (hosts/footprint.py), shadow mode
     device_memory: Size | None = None   # the device's capacity instead of its profile's
     recompute: bool = True              # activations recomputed in backward (checkpointing)
-    gpus_per_host: int | None = Field(default=None, ge=1)  # sharing one host; default: its profile's
+    gpus_per_host: int | None = Field(default=None, ge=1)   # sharing one host (default:
+                                                            # its profile's)
     interference: float | None = Field(default=None, ge=0)  # compute slowdown under GPU
                                         # collectives; default hosts/shadow.py's, 0: none
 

@@ -2,6 +2,7 @@
 starts and not run; the others run; an option runs it anyway, marked."""
 import io
 import textwrap
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -12,6 +13,8 @@ from testbed.experiment.report import write_report
 from testbed.experiment.runner import Runner
 from testbed.experiment.spec import load_experiment
 from testbed.topology.specfile import TopologyError
+
+REPO = Path(__file__).resolve().parents[2]
 
 from .test_runner import FakeLaunch, FakeNetwork
 
@@ -79,3 +82,21 @@ def test_a_capacity_that_cannot_be_meant_is_an_error(tmp_path, memory, message):
     with pytest.raises(TopologyError) as info:
         memory_checks(load_experiment(path))
     assert f"{path}:4:" in str(info.value) and message in str(info.value)
+
+
+def test_a_luwu_budget_below_one_layer_is_an_error_naming_the_options(tmp_path):
+    path = tmp_path / "exp.yaml"
+    path.write_text(textwrap.dedent(f"""\
+        name: budget
+        topology:
+          generator: {{name: star, workers: 2, optimizers: 1}}
+          program: {REPO}/p4/luwu.p4
+        workload: {{mode: shadow, shadow_model: gpt-175b, device: a100, batch: 1}}
+        strategies:
+          - {{strategy: luwu, options: {{memory_budget: 1GB}}}}
+        """))
+    with pytest.raises(TopologyError) as info:
+        memory_checks(load_experiment(path))
+    assert f"{path}:7:" in str(info.value)
+    assert ("strategies[0].options: strategy luwu: luwu: memory_budget 1000000000 B is "
+            "smaller than one layer") in str(info.value)
