@@ -22,8 +22,10 @@ mem_grads_bytes / mem_optimizer_bytes (tensors held) and, in shadow mode,
 nominal_mem_*_bytes (the modeled model's). Times need no conversion: co-scaling keeps
 transfer times nominal. summary.csv adds, when a run has them, the bytes per step of
 each tier of the fabric measured on the switch ports and the pattern's inter-node bytes
-(testbed/experiment/wire.py), and in shadow mode TFLOPS per GPU and the scaling
-efficiency.
+(testbed/experiment/wire.py), and in shadow mode TFLOPS per GPU, the scaling
+efficiency and the memory check made before the run (testbed/experiment/fit.py:
+memory_status, memory_verdict and the footprint by part; a strategy that did not fit
+and was not run has a row of these alone).
 """
 from __future__ import annotations
 

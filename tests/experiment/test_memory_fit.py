@@ -14,9 +14,9 @@ from testbed.experiment.runner import Runner
 from testbed.experiment.spec import load_experiment
 from testbed.topology.specfile import TopologyError
 
-REPO = Path(__file__).resolve().parents[2]
-
 from .test_runner import FakeLaunch, FakeNetwork
+
+REPO = Path(__file__).resolve().parents[2]
 
 # gpt-1.3b, batch 8: ddp holds 16P = 20.8 GB plus activations, zero3 16P/2
 EXPERIMENT = """\
@@ -35,7 +35,7 @@ EXPERIMENT = """\
 def runner(tmp_path, text):
     path = tmp_path / "exp.yaml"
     path.write_text(textwrap.dedent(text))
-    log, launch = [], None
+    log = []
     launch = FakeLaunch(log)
     console = Console(file=io.StringIO(), width=200)
     return Runner(load_experiment(path), tmp_path / "out", console=console,
