@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hosts.devices import GIB, Device, HOSTS
-from hosts.shadow import ShadowModel, model_bytes
+from hosts.shadow import ShadowModel, hidden_size, model_bytes
 from testbed.errors import TrainetError
 
 FRAMEWORK_RESERVE = 2 * GIB
@@ -34,8 +34,9 @@ BUCKET_BYTES = 2 * 5e8          # DeepSpeed's reduce_bucket_size, in bf16
 
 
 def activation_bytes(model: ShadowModel, batch: int, recompute: bool) -> float:
-    sbh = model.seq * batch * model.width
-    layer = sbh * (34 + 5 * model.attention_heads * model.seq / model.width)
+    width = hidden_size(model)
+    sbh = model.seq * batch * width
+    layer = sbh * (34 + 5 * model.attention_heads * model.seq / width)
     if recompute:
         return 2 * sbh * model.layers + layer
     return layer * model.layers
@@ -103,7 +104,8 @@ def footprint(info, target: ShadowModel, world: int, batch: int, recompute: bool
     m = model_bytes(target.params)
     declared = info.nominal_memory(target.params, world, target.layers, options=options,
                                    sizes=sizes)
-    collectives = info.collectives(m, world, target.layers, options=options, sizes=sizes)
+    collectives = info.collectives(m, world, target.layers, options=options, sizes=sizes,
+                                   model=target, batch=batch)
     return Footprint(declared.params_bytes, declared.grads_bytes, declared.optimizer_bytes,
                      declared.activations_bytes or activation_bytes(target, batch, recompute),
                      declared.buffers_bytes or buffer_bytes(collectives, m),

@@ -60,17 +60,12 @@ class ShadowModel:
     seq: int
     layers: int
     source: str
-    hidden: int = 0             # 0: from params and layers, 12 L h^2 = P
-    heads: int = 0              # 0: hidden / 128
-
-    @property
-    def width(self) -> int:
-        return self.hidden or max(128, round(math.sqrt(self.params / (12 * self.layers))
-                                             / 128) * 128)
+    hidden: int | None = None      # d_model; None: from the parameters (hidden_size)
+    heads: int = 0                 # attention heads; 0: d_model / 128
 
     @property
     def attention_heads(self) -> int:
-        return self.heads or max(1, self.width // 128)
+        return self.heads or max(1, hidden_size(self) // 128)
 
 
 PRESETS = {m.name: m for m in (
@@ -92,8 +87,22 @@ DEVICES = devices.DEVICES
 device = devices.device
 
 
-def shadow_model(spec: str) -> ShadowModel:
-    """A preset name or ``custom:PARAMS`` (e.g. ``custom:6.7e9`` or ``custom:6.7B``)."""
+def gpt3_layers(params: float) -> int:
+    """The layer count of the GPT-3 model nearest in parameters (on a log scale)."""
+    return min(GPT3_LAYERS, key=lambda pl: abs(math.log(pl[0] / params)))[1]
+
+
+def hidden_size(model: ShadowModel) -> int:
+    """d_model: the preset's, else from P = 12 L h^2 (a transformer layer's attention and
+    MLP weights, Kaplan et al. 2020, sec. 2.1), rounded to a multiple of 128."""
+    if model.hidden:
+        return model.hidden
+    return max(128, round(math.sqrt(model.params / (12 * model.layers)) / 128) * 128)
+
+
+def shadow_model(spec: str, layers: int | None = None) -> ShadowModel:
+    """A preset name or ``custom:PARAMS`` (e.g. ``custom:6.7e9`` or ``custom:6.7B``);
+    a custom model has ``layers`` layers when given."""
     if spec in PRESETS:
         return PRESETS[spec]
     if spec.startswith("custom:"):
@@ -102,9 +111,11 @@ def shadow_model(spec: str) -> ShadowModel:
         except UnitError:
             params = 0
         if params >= 1:
-            layers = min(GPT3_LAYERS, key=lambda pl: abs(math.log(pl[0] / params)))[1]
+            origin = "given"
+            if layers is None:
+                layers, origin = gpt3_layers(params), "the nearest GPT-3 model's"
             return ShadowModel(spec, params, 2048, layers, "custom parameter count, "
-                               f"context 2048, {layers} layers (the nearest GPT-3 model's)")
+                               f"context 2048, {layers} layers ({origin})")
     raise TrainetError(f"--shadow-model {spec!r}: choose {', '.join(PRESETS)} or "
                        "custom:PARAMS (e.g. custom:6.7e9 or custom:6.7B)")
 
@@ -126,7 +137,8 @@ def interference_of(context, m_nominal: float) -> float:
     if factor < 0:
         raise TrainetError(f"--interference {factor:g}: a slowdown is 0 or more, e.g. 0.189")
     collectives = context.info.collectives(m_nominal, context.comm.world, context.target.layers,
-                                           options=context.options)
+                                           options=context.options, model=context.target,
+                                           batch=context.batch)
     return factor if any(c.route == "ring" for c in collectives) else 0.0
 
 

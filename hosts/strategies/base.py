@@ -17,8 +17,9 @@ class StepMetrics:
     spent moving state to and from host memory or NVMe and in the CPU optimizer
     (hosts/offload.py), ``interference_s`` what collectives on the GPU added to the
     compute they overlapped (hosts/shadow.py), so ``step_s == compute_s +
-    exposed_comm_s + offload_s + interference_s``. Logical bytes are the payload this
-    rank's collectives sent and received."""
+    exposed_comm_s + offload_s + interference_s``; ``bubble_s`` is the part of the
+    exposed communication a pipeline stage waited for its neighbours' activations and
+    gradients. Logical bytes are the payload this rank's collectives sent and received."""
 
     loss: float | None
     step_s: float
@@ -27,6 +28,7 @@ class StepMetrics:
     exposed_comm_s: float
     logical_sent_bytes: int
     logical_recv_bytes: int
+    bubble_s: float | None = None
     offload_s: float = 0.0
     interference_s: float = 0.0
 
@@ -103,6 +105,12 @@ class Strategy:
     def memory(self) -> Memory:
         raise NotImplementedError
 
+    def data_shard(self) -> tuple[int, int]:
+        """(index, count): this rank trains on slice ``index`` of ``count`` of each step's
+        global batch; ranks that share a slice (the stages and tensor-parallel ranks of
+        one model replica) say the same."""
+        return self.comm.rank, self.comm.world
+
     def full_parameters(self) -> list[torch.Tensor]:
         """The model's parameters as a single process would hold them (for checks)."""
         return [p.detach().clone() for p in self.model.parameters()]
@@ -111,6 +119,7 @@ class Strategy:
         """One step; ``_step`` adds the seconds it spends offloading to ``offload_s``
         and those it adds for interference to ``interference_s``."""
         self.comm.begin_step()
+        self.bubble_s = None         # pipeline stages count their waits here
         self.offload_s = self.interference_s = 0.0
         start = time.perf_counter()
         loss = self._step(batch)
@@ -120,6 +129,7 @@ class Strategy:
         aside = self.offload_s + self.interference_s
         return StepMetrics(loss, step_s, max(0.0, step_s - exposed - aside), self.comm.busy_s,
                            exposed, self.comm.sent_bytes, self.comm.recv_bytes,
+                           None if self.bubble_s is None else min(self.bubble_s, exposed),
                            self.offload_s, self.interference_s)
 
     def _finish_step(self) -> None:

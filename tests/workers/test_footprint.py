@@ -17,7 +17,7 @@ def test_activations_follow_korthikanti_et_al():
     assert footprint.activation_bytes(GPT175, 1, recompute=True) == \
         pytest.approx(2 * sbh * 96 + layer)
     custom = shadow.shadow_model("custom:175B")          # 96 layers, 12 L h^2 = P
-    assert (custom.width, custom.attention_heads) == (GPT175.width, GPT175.attention_heads)
+    assert (shadow.hidden_size(custom), custom.attention_heads) == (12288, 96)
 
 
 def test_device_profiles_have_capacities_and_hosts():
