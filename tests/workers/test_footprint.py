@@ -51,7 +51,7 @@ def test_ddp_and_zero3_of_175b_do_not_fit_an_a100_luwu_does():
 
 def test_every_registered_strategy_has_a_footprint():
     for info in registry.strategies():
-        fp = footprint.footprint(info, GPT175, 8, 1)
+        fp = footprint.footprint(info, GPT175, 8, 8)
         assert fp.device > fp.reserve + fp.activations, info.name
 
 

@@ -72,8 +72,9 @@ def test_a_real_offloaded_step_matches_its_modeled_parts():
     """A small model (2.5 M parameters) trained with its AdamW state "on NVMe" behind a
     slow host link: the offloaded part of a step is the modeled link and NVMe time plus
     the CPU optimizer's time at the rate measured on this machine for a tensor of the
-    shard's size, within 10% (the median of the measured steps: the machine is shared)."""
-    slow = devices.Host("slow", 1, 400e6, 64 * GIB, 1.2e9, 1.2e9, 64 * GIB, 1, 1e11,
+    shard's size before and after the run, within 10% (the median of the measured steps:
+    the machine is shared, so the CPU optimizer is kept to a small part of the step)."""
+    slow = devices.Host("slow", 1, 267e6, 64 * GIB, 0.8e9, 0.8e9, 64 * GIB, 1, 1e11,
                         "a host link and NVMe slow enough to time")
     where = Offload("nvme", "none", slow, 1)
 
@@ -84,12 +85,14 @@ def test_a_real_offloaded_step_matches_its_modeled_parts():
         corpus = SyntheticCorpus(0)
         return strategy, [strategy.step(corpus.batch(s, 0, 1, 4, 4)) for s in range(5)]
 
+    shard = sum(p.numel() for p in MLP(hidden=1024, layers=3).parameters())   # one rank
+    before = offload.measure_cpu_adam(shard)
     [(strategy, metrics)] = run_ranks(1, body, timeout_s=60)
-    shard = sum(u.shard.numel() for u in strategy.units)
-    cpu_s = shard / offload.measure_cpu_adam(shard)
+    assert shard == sum(u.shard.numel() for u in strategy.units)
+    cpu_s = shard / ((before + offload.measure_cpu_adam(shard)) / 2)
     modeled = strategy.transfers().total_s + cpu_s
-    assert strategy.transfers().link_s == pytest.approx(2 * shard * 4 / 400e6)
-    assert cpu_s > 0.05 * modeled
+    assert strategy.transfers().link_s == pytest.approx(2 * shard * 4 / 267e6)
+    assert cpu_s > 0.02 * modeled
     assert statistics.median(m.offload_s for m in metrics[1:]) == pytest.approx(modeled, rel=0.1)
     for m in metrics:
         assert m.step_s == pytest.approx(m.compute_s + m.exposed_comm_s + m.offload_s)
