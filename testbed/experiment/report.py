@@ -354,6 +354,14 @@ def render_markdown(root: Path, config: dict, rows: list[dict], plots: list[Path
                   "capacity before the run: a strategy that does not fit is not run (no step "
                   "time) unless the experiment says `run_not_fitting`, then it runs marked "
                   "\"run anyway\".", ""]
+    if config.get("cpu_adam_params_per_s_per_core"):
+        lines += ["Offloading (ZeRO-Offload, ZeRO-Infinity) is modeled, not moved: shadow "
+                  "workers sleep the host-link and NVMe transfers at the host profile's rates "
+                  "and the CPU optimizer's step at the rate measured on this machine before "
+                  f"the run, {config['cpu_adam_params_per_s_per_core'] / 1e6:.0f} M "
+                  "parameters/s on one core with torch's AdamW, scaled to the host's cores "
+                  "and memory bandwidth (hosts/offload.py). The interference column is the "
+                  "compute that GPU collectives slowed (hosts/shadow.py).", ""]
     captures = capture_summaries(root, config)
     if captures:
         lines += ["## In-network aggregation (switch captures)", "",

@@ -100,3 +100,17 @@ def test_a_luwu_budget_below_one_layer_is_an_error_naming_the_options(tmp_path):
     assert f"{path}:7:" in str(info.value)
     assert ("strategies[0].options: strategy luwu: luwu: memory_budget 1000000000 B is "
             "smaller than one layer") in str(info.value)
+
+
+def test_the_cpu_optimizer_rate_is_measured_once_and_given_to_offloading_workers(tmp_path):
+    run, launch = runner(tmp_path, EXPERIMENT.replace(
+        "strategies: [ddp, zero3]",
+        "strategies: [zero3, {strategy: zero3, label: offloaded, "
+        "options: {offload_optimizer: cpu}}]"))
+    assert run.run() == 0
+    rate = run.cpu_adam_rate
+    assert rate > 0
+    args = {c[1].get("offload_optimizer", "none"): c[1] for c in launch.calls}
+    assert args["cpu"]["cpu_adam_rate"] == rate and "cpu_adam_rate" not in args["none"]
+    report = write_report(tmp_path / "out").read_text()
+    assert f"{rate / 1e6:.0f} M parameters/s on one core" in report
