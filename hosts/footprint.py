@@ -66,6 +66,9 @@ class Footprint:
 
 
 def gib(nbytes: float) -> str:
+    """Bytes in GiB (TiB from 1024 GiB), three significant digits."""
+    if nbytes >= 1024 * GIB:
+        return f"{nbytes / (1024 * GIB):.3g} TiB"
     return f"{nbytes / GIB:.3g} GiB"
 
 

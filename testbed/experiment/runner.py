@@ -259,7 +259,7 @@ class Runner:
                 offloads(s) for s in self.plan.strategies):
             from hosts.offload import measure_cpu_adam
             self.cpu_adam_rate = measure_cpu_adam()
-            self.console.print(f"CPU optimizer (torch Adam, one core of this machine): "
+            self.console.print(f"CPU optimizer (torch AdamW, one core of this machine): "
                                f"{self.cpu_adam_rate / 1e6:.0f} M parameters/s")
         previous = signal.signal(signal.SIGTERM, _raise_interrupt)
         try:

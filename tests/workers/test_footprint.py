@@ -79,3 +79,8 @@ def test_host_memory_is_shared_by_the_hosts_gpus():
     a100 = devices.device("a100-80gb")                   # 2 TiB over 8 GPUs: 256 GiB
     assert footprint.check(fp, a100).shortfalls() == ["needs 300 GiB of 256 GiB host memory"]
     assert footprint.check(fp, a100, gpus_per_host=1).fits
+
+
+def test_sizes_read_in_binary_units():
+    assert footprint.gib(80 * GIB) == "80 GiB"
+    assert footprint.gib(2.62 * 1024 * GIB) == "2.62 TiB"
