@@ -52,7 +52,7 @@ def test_errors_exit_2_without_a_traceback(tmp_path, capsys):
     bmv2 = tmp_path / "bmv2.json"
     bmv2.write_text('{"header_types": [], "pipelines": []}')
     assert main(["-i", "1@lo", str(bmv2)]) == 2
-    assert "is BMv2 JSON" in capsys.readouterr().err
+    assert "bmv2.json: pipelines: no pipeline named 'ingress'" in capsys.readouterr().err
     assert main(["-i", "1@lo"]) == 2
     assert "--no-p4" in capsys.readouterr().err
 
