@@ -219,15 +219,19 @@ class Flow:
             kind, obj, path = self.nodes[node]
             if kind == "cond":
                 cond = as_bool(self.ld.value(obj.get("expression"), f"{path}.expression"))
-                out.append(ir.If(NOLOC, cond,
-                                 ir.Block(NOLOC, self._code(obj.get("true_next"), join)),
-                                 ir.Block(NOLOC, self._code(obj.get("false_next"), join))))
+                out.append(self._if(cond, self._code(obj.get("true_next"), join),
+                                    self._code(obj.get("false_next"), join)))
             elif kind == "call":
                 out.append(self.calls[node])
             else:
                 out.append(self._apply(obj, join))
             node = join
         return out
+
+    @staticmethod
+    def _if(cond: ir.Expr, then: list, other: list) -> ir.Stmt:
+        return ir.If(NOLOC, cond, ir.Block(NOLOC, then),
+                     ir.Block(NOLOC, other) if other else None)
 
     def _apply(self, obj, join) -> ir.Stmt:
         table, (how, succ) = obj
@@ -236,9 +240,8 @@ class Flow:
             hit, miss = succ
             if hit == miss == join:
                 return ir.CallStmt(NOLOC, apply)
-            return ir.If(NOLOC, ir.Member(ir.BoolT(), NOLOC, apply, "hit"),
-                         ir.Block(NOLOC, self._code(hit, join)),
-                         ir.Block(NOLOC, self._code(miss, join)))
+            return self._if(ir.Member(ir.BoolT(), NOLOC, apply, "hit"),
+                            self._code(hit, join), self._code(miss, join))
         branches = {}
         for action, nxt in succ:
             if nxt != join:

@@ -123,3 +123,48 @@ def test_what_the_target_cannot_load_is_refused_at_its_json_path(edit, words):
     with pytest.raises(bmv2_json.Bmv2JsonError) as e:
         bmv2_json.load(_edited(edit), "prog.json")
     assert str(e.value).startswith("prog.json: ") and words in str(e.value), str(e.value)
+
+
+def _features_frames() -> list:
+    def ip(proto, payload=b"payload", dst="00:00:00:00:00:02", vlans=()):
+        inner = IP(src="10.0.0.1", dst="10.0.0.2", proto=proto) / payload
+        frame = Ether(dst=dst, src="00:00:00:00:00:01")
+        tpids = [0x9100] + [0x8100] * (len(vlans) - 1) if vlans else []
+        frame.type = tpids[0] if vlans else 0x0800
+        raw = bytes(frame)
+        for k, vid in enumerate(vlans):
+            nxt = tpids[k + 1] if k + 1 < len(vlans) else 0x0800
+            raw += (vid & 0xFFF).to_bytes(2, "big") + nxt.to_bytes(2, "big")
+        return raw + bytes(inner)
+    return [ip(17), ip(20), ip(253, b"\x01\x09rest"), ip(253, b"\x02\x09rest"), ip(6),
+            ip(17, vlans=[0xFFF]), ip(17, vlans=[5, 6]), ip(17, dst="00:00:00:00:00:09"),
+            bytes(Ether(dst="00:00:00:00:00:02", type=0x0806) / (b"\x00" * 28)),
+            b"\x01\x02\x03"]
+
+
+def test_features_json_forwards_as_its_source():
+    """Stacks, masked and lookahead transitions, registers, counters, hash, if/else in an
+    action, switch on the action run, hit/miss, exit, digests, const entry priorities."""
+    programs = [load_program(HERE / "bmv2" / "features.p4"),
+                bmv2_json.load(json.loads((HERE / "bmv2" / "features.json").read_text()),
+                               "features.json")]
+    targets, digests = [Target(p) for p in programs], ([], [])
+    for t, got in zip(targets, digests):
+        t.digest_handler = lambda name, values, got=got: got.append(values)
+        t.table_insert(E.TableEntry("MyIngress.fwd", (E.Exact(2), E.Ternary(0, 0)),
+                                    E.ActionCall("MyIngress.forward", {"port": 2}), 1))
+        t.table_insert(E.TableEntry("MyIngress.learned", (E.Exact(0x0A0B0C0D0E0F),),
+                                    E.ActionCall("NoAction", {})))
+    outputs = [[t.process(f, port) for port, f in enumerate(_features_frames())]
+               for t in targets]
+    assert outputs[0] == outputs[1]
+    assert sum(len(o) for o in outputs[0]) >= 6
+    assert digests[0] == digests[1] and digests[0]
+    for t in targets[1:]:
+        assert t.drop_counts == targets[0].drop_counts
+        for i in range(4):
+            assert t.counter_read("MyIngress.by_path", i) == \
+                targets[0].counter_read("MyIngress.by_path", i)
+        assert [t.register_read("MyIngress.seen", i) for i in range(4)] == \
+            [targets[0].register_read("MyIngress.seen", i) for i in range(4)]
+    assert targets[0].register_read("MyIngress.seen", 1) == 4     # the UDP frames
