@@ -235,6 +235,29 @@ class Compiler(ExprGen, PacketGen, ExternGen):
             first = False
             labels = []
 
+    def s_For(self, st, s, ind):
+        """The update runs at the top of every iteration but the first, so that
+        ``continue`` (Python's) runs it too."""
+        for x in st.init:
+            self.stmt(x, s, ind)
+        first = s.fresh("_first")
+        self.emit(ind, f"{first} = True")
+        self.emit(ind, "while True:")
+        if st.update:
+            self.emit(ind + 1, f"if not {first}:")
+            self.block(st.update, s, ind + 2)
+        self.emit(ind + 1, f"{first} = False")
+        if st.cond is not None:
+            self.cur_ind = ind + 1
+            self.emit(ind + 1, f"if not {self.expr(st.cond, s)}: break")
+        self.block([st.body], s, ind + 1)
+
+    def s_Break(self, st, s, ind):
+        self.emit(ind, "break")
+
+    def s_Continue(self, st, s, ind):
+        self.emit(ind, "continue")
+
     def s_Exit(self, st, s, ind):
         self.emit(ind, "raise _Exit()")
 
