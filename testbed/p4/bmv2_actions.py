@@ -65,6 +65,7 @@ class Expressions:
 
     def value(self, tv, path: str, params=()) -> ir.Expr:
         """The IR of a JSON type-value object."""
+        self.at = path
         if not isinstance(tv, dict) or "type" not in tv:
             self.fail(path, "expected an object with 'type' and 'value'")
         kind, v = tv["type"], tv.get("value")
@@ -238,6 +239,9 @@ class Expressions:
         return out
 
     def primitive(self, prim, path: str, params) -> ir.Stmt:
+        self.at = path
+        if not isinstance(prim, dict) or not isinstance(prim.get("op"), str):
+            self.fail(path, "expected an object with 'op' and 'parameters'")
         op = prim["op"]
         raw = prim.get("parameters", [])
         if not isinstance(raw, list):

@@ -72,7 +72,10 @@ class Flow:
         if len(names) != len(action_ids):
             ld.fail(f"{path}.actions", "actions and action_ids differ in length")
         acts = [ld.action(a, f"{path}.action_ids[{k}]") for k, a in enumerate(action_ids)]
-        for act in acts:
+        if default is None:
+            ld.fail(path, "no default_entry; p4c writes one for every table")
+        ref = ld.action_ref(default, f"{path}.default_entry")
+        for act in acts + [ld.action(default.get("action_id"), path)]:
             self._use(act)
         nxt = t.get("next_tables") or {}
         if "__HIT__" in nxt or "__MISS__" in nxt:
@@ -82,9 +85,6 @@ class Flow:
             base = t.get("base_default_next")
             succ = [nxt.get(n, base) for n in names]
             branch = ("action", list(zip([a.name for a in acts], succ)))
-        if default is None:
-            ld.fail(path, "no default_entry; p4c writes one for every table")
-        ref = ld.action_ref(default, f"{path}.default_entry")
         if name.startswith(DUMMY_TABLE_PREFIX) and not keys and default.get("action_const") \
                 and len(acts) == 1:
             self.calls[name] = self._call(ld.action(default["action_id"], path), ref.args)
@@ -104,9 +104,10 @@ class Flow:
         table = ir.Table(
             name, name.rsplit(".", 1)[-1], ir_keys,
             [ir.ActionRef(a.name) for a in acts], ref, bool(default.get("action_const")),
-            entries=[self._entry(e, ir_keys, f"{path}.entries[{j}]")
+            entries=[self._entry(e, ir_keys, acts, f"{path}.entries[{j}]")
                      for j, e in enumerate(t.get("entries") or [])],
-            entries_const=True, size=t.get("max_size", 1024),
+            entries_const=True, size=ld.need(t, "max_size", path, int) if "max_size" in t
+            else 1024,
             counters=direct.get("counters") if t.get("with_counters") else None,
             meters=meters[0] if meters else None, largest_priority_wins=False)
         self.tables[name] = table
@@ -144,7 +145,7 @@ class Flow:
         name = k.get("name") or ".".join(target if isinstance(target, list) else [target])
         return ir.Key(expr, kind, name)
 
-    def _entry(self, e: dict, keys: list, path: str) -> ir.Entry:
+    def _entry(self, e: dict, keys: list, acts: list, path: str) -> ir.Entry:
         ld = self.ld
         match = e.get("match_key") or []
         if len(match) != len(keys):
@@ -186,8 +187,11 @@ class Flow:
             ld.fail(f"{path}.action_entry", "expected an object with action_id and "
                     "action_data")
         prio = e.get("priority")
-        return ir.Entry(out, ld.action_ref(action, f"{path}.action_entry"),
-                        prio if isinstance(prio, int) else None)
+        ref = ld.action_ref(action, f"{path}.action_entry")
+        if all(a.name != ref.action for a in acts):
+            ld.fail(f"{path}.action_entry.action_id", f"{ref.action} is not one of the "
+                    "table's actions")
+        return ir.Entry(out, ref, prio if isinstance(prio, int) else None)
 
     # ------------------------------------------------------------------ structure
     def _postdoms(self, node) -> frozenset:

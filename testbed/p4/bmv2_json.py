@@ -54,7 +54,14 @@ def is_bmv2_json(doc) -> bool:
 
 def load(doc: dict, where: str) -> ir.Program:
     """The program of the BMv2 JSON ``doc`` read from ``where`` (named in errors)."""
-    return _Loader(doc, where).program()
+    loader = _Loader(doc, where)
+    try:
+        return loader.program()
+    except (TypeError, KeyError, AttributeError, IndexError, ValueError) as e:
+        # an object of the wrong shape where the loader did not check it field by field
+        raise Bmv2JsonError(f"{where}: at or near {loader.at}: malformed BMv2 JSON "
+                            f"({type(e).__name__}: {e}); give it as p4c-bm2-ss writes it "
+                            "(behavioral-model's docs/JSON_format.md)") from None
 
 
 @functools.lru_cache(maxsize=1)
@@ -88,6 +95,7 @@ class _Loader(Expressions):
         if not isinstance(doc, dict):
             raise Bmv2JsonError(f"{where}: BMv2 JSON is an object at the top level")
         self.doc, self.where = doc, where
+        self.at = "the top level"     # the JSON path being read, for malformed input
         self.v1 = _v1model()
         self.sm_type = self.v1.types["standard_metadata_t"]
         self.fields = {}       # header instance -> {JSON field name: ir.Field}
@@ -108,6 +116,7 @@ class _Loader(Expressions):
     def items_of(self, obj: dict, key: str, path: str) -> list:
         """The list of objects ``obj[key]`` (empty when absent); ``path`` names obj."""
         where = f"{path}.{key}" if path else key
+        self.at = where
         v = obj.get(key) or []
         if not isinstance(v, list):
             self.fail(where, "expected a list")
@@ -117,6 +126,9 @@ class _Loader(Expressions):
         return v
 
     def need(self, obj: dict, key: str, path: str, kind=str):
+        self.at = f"{path}.{key}"
+        if not isinstance(obj, dict):
+            self.fail(path, "expected an object")
         v = obj.get(key)
         if not isinstance(v, kind) or isinstance(v, bool) and kind is int:
             what = {str: "a string", int: "an integer", list: "a list", dict: "an object"}
@@ -193,7 +205,8 @@ class _Loader(Expressions):
         names = []
         for i, pair in enumerate(sorted(pairs, key=lambda p: p[1] if isinstance(p, list)
                                         and len(p) == 2 and isinstance(p[1], int) else -1)):
-            if not (isinstance(pair, list) and len(pair) == 2 and pair[1] == i):
+            if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
+                    and pair[1] == i):
                 self.fail("errors", "expected [name, value] pairs whose values are 0, 1, 2, "
                           "... as p4c assigns them")
             names.append(pair[0])

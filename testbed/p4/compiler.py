@@ -30,6 +30,9 @@ from testbed.p4.scratch_locals import scratch_locals
 from testbed.p4.table_setup import table_state
 
 
+MAX_LOOP = 1 << 16      # iterations of one loop for one packet
+
+
 class Compiled:
     """The executable form of a program plus its run-time state."""
 
@@ -237,16 +240,19 @@ class Compiler(ExprGen, PacketGen, ExternGen):
 
     def s_For(self, st, s, ind):
         """The update runs at the top of every iteration but the first, so that
-        ``continue`` (Python's) runs it too."""
+        ``continue`` (Python's) runs it too. A loop that runs more than MAX_LOOP times
+        drops the packet as a failed assertion would, rather than hang the switch."""
         for x in st.init:
             self.stmt(x, s, ind)
-        first = s.fresh("_first")
-        self.emit(ind, f"{first} = True")
+        n = s.fresh("_n")
+        self.emit(ind, f"{n} = 0")
         self.emit(ind, "while True:")
         if st.update:
-            self.emit(ind + 1, f"if not {first}:")
+            self.emit(ind + 1, f"if {n}:")
             self.block(st.update, s, ind + 2)
-        self.emit(ind + 1, f"{first} = False")
+        self.emit(ind + 1, f"{n} += 1")
+        why = f"for loop at {st.loc} (more than {MAX_LOOP} iterations)"
+        self.emit(ind + 1, f"if {n} > {MAX_LOOP}: raise _AssertFailed({why!r})")
         if st.cond is not None:
             self.cur_ind = ind + 1
             self.emit(ind + 1, f"if not {self.expr(st.cond, s)}: break")

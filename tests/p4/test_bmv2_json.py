@@ -118,6 +118,18 @@ def _table(doc):
      "pipelines: no pipeline named 'egress'"),
     (lambda d: d["pipelines"][0]["conditionals"][0].update(false_next="node_2"),
      "the pipeline loops back to 'node_2'"),
+    (lambda d: _table(d).update(entries=[{"match_key": [
+        {"match_type": "lpm", "key": "0x0a000000", "prefix_length": 8}],
+        "action_entry": {"action_id": 3, "action_data": []}}]),
+     "tables[0].entries[0].action_entry.action_id: no action with id 3"),
+    (lambda d: _action(d, "MyIngress.ipv4_forward")["primitives"][0].update(parameters=[5]),
+     "actions[2].primitives[0].parameters[0]: expected an object with 'type' and 'value'"),
+    (lambda d: _table(d)["key"][0].update(target=7),
+     "pipelines[0].tables[0].key[0].target: expected [header instance, field name]"),
+    (lambda d: d["headers"][2].update(id={}),
+     "at or near headers[2].header_type: malformed BMv2 JSON (TypeError"),
+    (lambda d: d["errors"].append([3, 7]),
+     "errors: expected [name, value] pairs"),
 ])
 def test_what_the_target_cannot_load_is_refused_at_its_json_path(edit, words):
     with pytest.raises(bmv2_json.Bmv2JsonError) as e:

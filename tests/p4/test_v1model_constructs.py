@@ -128,3 +128,9 @@ def test_refused_constructs_are_diagnosed_at_their_source(parts, where, words):
     with pytest.raises(P4Error) as e:
         target(**parts)
     assert str(e.value).startswith(where) and words in str(e.value), str(e.value)
+
+
+def test_a_loop_that_does_not_end_drops_the_packet():
+    t = target("apply { bit<8> x = 0; for (;;) { x = x + 1; } }")
+    assert t.process(frame(b"\x00" * 16), 0) == []
+    assert t.drop_counts == {"assert": 1}
