@@ -147,9 +147,15 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         if not t.fields and not extra:
             body.append("        pass")
         if is_header:
-            # BMv2's add_header: an invalid header becomes valid with all fields 0
-            body += ["    def _setvalid(self):", "        if not self._v:",
-                     "            self.__init__()", "            self._v = True"]
+            # BMv2's add_header: an invalid header becomes valid with all fields 0; a
+            # struct field is zeroed in place, as code may hold it
+            body += ["    def _setvalid(self):", "        if not self._v:"]
+            body += [f"            self.{fname(f.name)}._set({self.default(f.type)})"
+                     if _is_composite(f.type) else
+                     f"            self.{fname(f.name)} = {self.default(f.type)}"
+                     for f in t.fields]
+            body += [f"            self.{n} = 0" for n in extra[1:]]
+            body += ["            self._v = True"]
         if isinstance(t, ir.UnionT):
             cond = " or ".join(f"self.{fname(f.name)}._v" for f in t.fields) or "False"
             body += ["    @property", "    def _v(self):", f"        return {cond}"]

@@ -71,6 +71,28 @@ def test_short_circuit_operators_skip_calls_with_side_effects():
         == (2, 0, 101, 11)
 
 
+STRUCT_HEADER = dict(
+    decls="struct pair_t { bit<12> hi; bit<4> lo; } header sh_t { bit<8> a; pair_t p; int<8> z; }",
+    headers="sh_t sh; sh_t peeked;",
+    parser="state start { pkt.extract(hdr.eth); hdr.peeked = pkt.lookahead<sh_t>();"
+           " pkt.extract(hdr.sh); transition accept; }",
+    deparser="pkt.emit(hdr.eth); pkt.emit(hdr.res); pkt.emit(hdr.sh); pkt.emit(hdr.extra);")
+
+
+def test_structs_inside_headers_extract_assign_compare_and_emit():
+    parts = dict(STRUCT_HEADER, headers=STRUCT_HEADER["headers"] + " sh_t extra;")
+    t = target("""apply { hdr.res.setValid(); sm.egress_spec = 1;
+        hdr.res.a = (bit<32>)hdr.sh.p.hi; hdr.res.b = (bit<32>)hdr.peeked.p.lo;
+        hdr.res.c = (bit<32>)(bit<8>)hdr.sh.z;
+        pair_t q = hdr.sh.p; q.lo = q.lo + 1; hdr.sh.p = q; hdr.sh.a = hdr.sh.a + 1;
+        if (hdr.sh.p == q) { hdr.res.d = 1; }
+        hdr.extra.p.hi = 0xABC; hdr.extra.setValid(); hdr.extra.p.lo = 3; }""", **parts)
+    [(_, data)] = t.process(frame(bytes([7, 0x12, 0x34, 0xFE]) + b"rest"), 0)
+    assert res(data) == (0x123, 4, 0xFE, 1)
+    # sh: a + 1, p.lo + 1, z; extra: zeroed by setValid, then p.lo = 3
+    assert data[30:38] == bytes([8, 0x12, 0x35, 0xFE, 0, 0x00, 0x03, 0])
+
+
 def test_serializable_enums_as_const_entry_keys():
     assert run("""
         action hit(bit<32> v) { hdr.res.a = v; }
@@ -113,9 +135,12 @@ def test_exit_in_a_nested_action_ends_the_control():
 @pytest.mark.parametrize("parts, where, words", [
     (dict(ingress="apply { my_ext(1); }", decls="extern void my_ext(in bit<8> x);"),
      "test.p4:", "extern function my_ext: only v1model's extern functions run here"),
-    (dict(ingress="apply { }", decls="struct pair_t { bit<16> hi; bit<16> lo; } "
+    (dict(ingress="apply { }", decls="struct pair_t { bit<16> hi; varbit<8> lo; } "
           "header sh_t { pair_t p; }", headers="sh_t sh;"),
-     "test.p4:", "header field 'p' has type pair_t"),
+     "test.p4:", "header field 'p' has type pair_t; header fields must be"),
+    (dict(ingress="apply { }", decls="struct pair_t { bit<16> hi; } "
+          "header sh_t { pair_t p; varbit<8> v; }", headers="sh_t sh;"),
+     "test.p4:", "unsupported: header sh_t has both a varbit field and a struct field"),
     (dict(ingress="apply { break; }"), "test.p4:", "break outside a loop"),
     (dict(ingress="apply { for (bit<8> x in hdr.eth) { } }"), "test.p4:",
      "iterates over a header stack or a range"),
