@@ -63,9 +63,11 @@ class Compiler(ExprGen, PacketGen, ExternGen):
     ``load`` execs the source and binds the tables to its functions.
     """
 
-    def __init__(self, program: ir.Program, trace: bool, clock=time.monotonic):
+    def __init__(self, program: ir.Program, trace: bool, clock=time.monotonic,
+                 priority_queues: int = 1):
         self.p = program
         self.trace = trace
+        self.priority_queues = priority_queues
         self.clock = clock
         self.out = Compiled()
         self.lines = []
@@ -575,7 +577,8 @@ class Compiler(ExprGen, PacketGen, ExternGen):
             "    ingress(hdr, meta, sm)",
             "    _port = sm.egress_spec",
             "    if (_st.digests or _st.clone_type or _st.resubmit_fl is not None",
-            "            or sm.mcast_grp or _port == 511):",
+            "            or sm.mcast_grp or _port == 511",
+            f"            or sm.priority >= {self.priority_queues}):",
             "        return 0, hdr, meta, sm, _st",
             "    sm.egress_port = _port",
             "    sm.egress_spec = 0",
@@ -596,7 +599,8 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         if self.trace:
             lines.append("    _log.debug('Transmitting packet of size %d out of port %d', "
                          "len(_data), _port)")
-        lines.append("    return [(_port, _data)]")
+        lines.append("    return [(_port, _data)]" if self.priority_queues == 1 else
+                     "    return [(_port, _data, sm.priority)]")
         self.lines += lines
 
     def generate(self) -> str:
@@ -657,7 +661,10 @@ def _runtime_namespace(clock) -> dict:
     }
 
 
-def compile_program(program: ir.Program, trace: bool = False,
-                    clock=time.monotonic) -> Compiled:
-    compiler = Compiler(program, trace, clock)
+def compile_program(program: ir.Program, trace: bool = False, clock=time.monotonic,
+                    priority_queues: int = 1) -> Compiled:
+    """A packet whose standard_metadata.priority has no queue (as many as
+    ``priority_queues``) is dropped, as BMv2 does; with several queues each packet leaving
+    carries its priority: (port, frame, priority)."""
+    compiler = Compiler(program, trace, clock, priority_queues)
     return compiler.load(compiler.generate())
