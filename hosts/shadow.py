@@ -47,15 +47,16 @@ class ShadowModel:
     seq: int
     layers: int
     source: str
+    hidden: int | None = None      # d_model; None: from the parameters (hidden_size)
 
 
 PRESETS = {m.name: m for m in (
     ShadowModel("gpt-1.3b", 1.3e9, 2048, 24, "GPT-3 XL, Brown et al. 2020, table 2.1: 1.3B "
-                "parameters, 24 layers, d_model 2048, context 2048"),
+                "parameters, 24 layers, d_model 2048, context 2048", 2048),
     ShadowModel("gpt-20b", 20e9, 2048, 44, "GPT-NeoX-20B, Black et al. 2022: 20B "
-                "parameters, 44 layers, d_model 6144, context 2048"),
+                "parameters, 44 layers, d_model 6144, context 2048", 6144),
     ShadowModel("gpt-175b", 175e9, 2048, 96, "GPT-3, Brown et al. 2020, table 2.1: 175B "
-                "parameters, 96 layers, d_model 12288, context 2048"),
+                "parameters, 96 layers, d_model 12288, context 2048", 12288),
 )}
 
 # (parameters, layers) of the GPT-3 family, Brown et al. 2020, table 2.1: a custom
@@ -78,8 +79,22 @@ DEVICES = {d.name: d for d in (
            "per package of two GCDs, i.e. 191.5 per GCD"),
 )}
 
-def shadow_model(spec: str) -> ShadowModel:
-    """A preset name or ``custom:PARAMS`` (e.g. ``custom:6.7e9`` or ``custom:6.7B``)."""
+def gpt3_layers(params: float) -> int:
+    """The layer count of the GPT-3 model nearest in parameters (on a log scale)."""
+    return min(GPT3_LAYERS, key=lambda pl: abs(math.log(pl[0] / params)))[1]
+
+
+def hidden_size(model: ShadowModel) -> int:
+    """d_model: the preset's, else from P = 12 L h^2 (a transformer layer's attention and
+    MLP weights, Kaplan et al. 2020, sec. 2.1), rounded to a multiple of 128."""
+    if model.hidden:
+        return model.hidden
+    return max(128, round(math.sqrt(model.params / (12 * model.layers)) / 128) * 128)
+
+
+def shadow_model(spec: str, layers: int | None = None) -> ShadowModel:
+    """A preset name or ``custom:PARAMS`` (e.g. ``custom:6.7e9`` or ``custom:6.7B``);
+    a custom model has ``layers`` layers when given."""
     if spec in PRESETS:
         return PRESETS[spec]
     if spec.startswith("custom:"):
@@ -88,9 +103,11 @@ def shadow_model(spec: str) -> ShadowModel:
         except UnitError:
             params = 0
         if params >= 1:
-            layers = min(GPT3_LAYERS, key=lambda pl: abs(math.log(pl[0] / params)))[1]
+            origin = "given"
+            if layers is None:
+                layers, origin = gpt3_layers(params), "the nearest GPT-3 model's"
             return ShadowModel(spec, params, 2048, layers, "custom parameter count, "
-                               f"context 2048, {layers} layers (the nearest GPT-3 model's)")
+                               f"context 2048, {layers} layers ({origin})")
     raise TrainetError(f"--shadow-model {spec!r}: choose {', '.join(PRESETS)} or "
                        "custom:PARAMS (e.g. custom:6.7e9 or custom:6.7B)")
 

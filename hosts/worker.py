@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import resource
-import socket
 import statistics
 import sys
 import time
@@ -26,6 +25,7 @@ from pathlib import Path
 
 import torch
 
+from hosts.addresses import interface_of, local_address
 from hosts.strategies import registry
 from hosts.strategies.hierarchy import parse_tiers
 from testbed.errors import TrainetError
@@ -107,27 +107,6 @@ def strategy_options(args, info: registry.StrategyInfo) -> registry.Options:
 
 
 # ------------------------------------------------------------------ host facts
-def local_address(peer: str) -> str:
-    """This host's source address towards ``peer``."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.connect((peer, 9))
-        return s.getsockname()[0]
-
-
-def interface_of(address: str) -> str:
-    import fcntl
-    import struct
-    for _, name in socket.if_nameindex():
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            try:
-                packed = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name.encode()[:15]))
-            except OSError:
-                continue
-            if socket.inet_ntoa(packed[20:24]) == address:
-                return name
-    raise TrainetError(f"no interface holds {address}; pass --iface")
-
-
 def interface_bytes(iface: str) -> tuple[int, int]:
     """(tx, rx) bytes of ``iface`` in this network namespace."""
     for line in Path("/proc/net/dev").read_text().splitlines()[2:]:
@@ -194,13 +173,15 @@ def summarize(rows: list[dict], args) -> dict:
     timed = rows[1:] if len(rows) > 1 else rows
 
     def mean(key):
-        return statistics.fmean(r[key] for r in timed) if timed else None
+        values = [r[key] for r in timed if r.get(key) is not None]
+        return statistics.fmean(values) if values else None
 
     out = {"rank": args.rank, "world_size": args.world_size, "strategy": args.strategy,
            "mode": args.mode, "steps": len(rows), "warmup_steps_excluded": len(rows) - len(timed),
            "time_units": "nominal" if args.mode == "shadow" else "wall-clock"}
-    for key in ("step_s", "compute_s", "comm_s", "exposed_comm_s", "logical_sent_bytes",
-                "logical_recv_bytes", "nominal_sent_bytes", "wire_tx_bytes", "wire_rx_bytes"):
+    for key in ("step_s", "compute_s", "comm_s", "exposed_comm_s", "bubble_s",
+                "logical_sent_bytes", "logical_recv_bytes", "nominal_sent_bytes",
+                "wire_tx_bytes", "wire_rx_bytes"):
         out[f"mean_{key}"] = mean(key)
     if rows and rows[0]["loss"] is not None:
         out["first_loss"], out["last_loss"] = rows[0]["loss"], rows[-1]["loss"]
@@ -240,7 +221,7 @@ def run(args) -> int:
     rows = []
     with out.open("w") as f:
         for step in range(args.steps):
-            batch = (corpus.batch(step, args.rank, args.world_size, args.batch, args.seq)
+            batch = (corpus.batch(step, *strategy.data_shard(), args.batch, args.seq)
                      if corpus is not None else None)
             tx0, rx0 = interface_bytes(iface)
             m = strategy.step(batch)
@@ -252,6 +233,7 @@ def run(args) -> int:
                    "wire_tx_bytes": tx1 - tx0, "wire_rx_bytes": rx1 - rx0,
                    "mem_params_bytes": mem.params_bytes, "mem_grads_bytes": mem.grads_bytes,
                    "mem_optimizer_bytes": mem.optimizer_bytes,
+                   "replicas": strategy.data_shard()[1],
                    "rss_peak_bytes": rss_peak_bytes(), "time_unix_s": time.time()}
             if args.mode == "shadow":
                 nominal = strategy.nominal_memory()

@@ -14,8 +14,9 @@ class StepMetrics:
     ``compute_s`` is the time the training thread was not blocked on communication,
     ``comm_s`` the time communication was running (overlapped or not), and
     ``exposed_comm_s`` the part of it the training thread waited for, so
-    ``step_s == compute_s + exposed_comm_s``. Logical bytes are the payload this rank's
-    collectives sent and received."""
+    ``step_s == compute_s + exposed_comm_s``; ``bubble_s`` is the part of that a pipeline
+    stage waited for its neighbours' activations and gradients. Logical bytes are the
+    payload this rank's collectives sent and received."""
 
     loss: float | None
     step_s: float
@@ -24,6 +25,7 @@ class StepMetrics:
     exposed_comm_s: float
     logical_sent_bytes: int
     logical_recv_bytes: int
+    bubble_s: float | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -88,18 +90,26 @@ class Strategy:
     def memory(self) -> Memory:
         raise NotImplementedError
 
+    def data_shard(self) -> tuple[int, int]:
+        """(index, count): this rank trains on slice ``index`` of ``count`` of each step's
+        global batch; ranks that share a slice (the stages and tensor-parallel ranks of
+        one model replica) say the same."""
+        return self.comm.rank, self.comm.world
+
     def full_parameters(self) -> list[torch.Tensor]:
         """The model's parameters as a single process would hold them (for checks)."""
         return [p.detach().clone() for p in self.model.parameters()]
 
     def step(self, batch) -> StepMetrics:
         self.comm.begin_step()
+        self.bubble_s = None         # pipeline stages count their waits here
         start = time.perf_counter()
         loss = self._step(batch)
         step_s = time.perf_counter() - start
         exposed = min(self.comm.blocked_s, self.comm.busy_s, step_s)
         return StepMetrics(loss, step_s, step_s - exposed, self.comm.busy_s, exposed,
-                           self.comm.sent_bytes, self.comm.recv_bytes)
+                           self.comm.sent_bytes, self.comm.recv_bytes,
+                           None if self.bubble_s is None else min(self.bubble_s, exposed))
 
     def close(self) -> None:
         self.comm.close()

@@ -17,14 +17,19 @@ send/recv pairs (N-1 steps, each passing one chunk to the next rank and adding t
 received from the previous one), which moves (N-1)/N of the tensor, half of what an
 all-reduce followed by a slice would.
 
-Every collective but the all-reduce also runs over a *group*: a list of ranks, in the
-order that numbers their chunks (``ranks=``; default every rank). A group's collectives
-are rings or pairwise exchanges of send/recv over the world's process group, so they need
-no process group of their own (gloo builds one only through the default group, which
-ranks run as threads do not have) and are accounted like the world's: a group of n ranks
-all-gathers and reduce-scatters (n-1)/n, all-to-alls (n-1)/n of the tensor. Ranks of
-different groups run their groups' collectives at the same time; every rank issues the
-same sequence of collectives, each over the group it belongs to.
+Every collective also runs over a *group*: a list of ranks, in the order that numbers
+their chunks (``ranks=``; default every rank). A group's collectives are rings or pairwise
+exchanges of send/recv over the world's process group, so they need no process group of
+their own (gloo builds one only through the default group, which ranks run as threads do
+not have) and are accounted like the world's: a group of n ranks all-gathers and
+reduce-scatters (n-1)/n, all-to-alls (n-1)/n of the tensor; its all-reduce is a ring
+reduce-scatter followed by a ring all-gather. Ranks of different groups run their groups'
+collectives at the same time; every rank issues the same sequence of collectives, each
+over the group it belongs to.
+
+Point-to-point :meth:`Comm.send` and :meth:`Comm.recv` (pipeline stages passing
+activations and gradients) run on the lane their caller names and are matched by tag;
+their tags start at ``P2P_TAG``, clear of the step numbers the rings use as tags.
 """
 from __future__ import annotations
 
@@ -109,10 +114,16 @@ class Comm:
             pool.shutdown(wait=False, cancel_futures=True)
 
     # ------------------------------------------------------------ collectives
-    def all_reduce(self, tensor: torch.Tensor) -> Future:
-        """Sum ``tensor`` in place across ranks; the future's result is the tensor."""
-        nbytes = _ring_bytes(tensor, self.world) * 2
-        return self.submit("all-reduce", self._all_reduce, tensor, sent=nbytes, recv=nbytes)
+    def all_reduce(self, tensor: torch.Tensor, ranks=None) -> Future:
+        """Sum ``tensor`` across the group (in place for the world's); the future's result
+        is the sum."""
+        ranks = self._group(ranks)
+        nbytes = _ring_bytes(tensor, len(ranks)) * 2
+        if len(ranks) == self.world:
+            return self.submit("all-reduce", self._all_reduce, tensor, sent=nbytes,
+                               recv=nbytes)
+        return self.submit("all-reduce", ring_all_reduce, self.pg, ranks, self.rank, tensor,
+                           sent=nbytes, recv=nbytes)
 
     def _all_reduce(self, tensor):
         if self.world > 1:
@@ -161,6 +172,19 @@ class Comm:
         return self.submit("all-to-all", pairwise_all_to_all, self.pg, ranks, self.rank,
                            flat, sent=nbytes, recv=nbytes)
 
+    def send(self, tensor: torch.Tensor, dst: int, tag: int, lane: str) -> Future:
+        """Send ``tensor`` to rank ``dst`` on ``lane`` (point to point; the receiver posts
+        a :meth:`recv` with the same tag)."""
+        nbytes = tensor.numel() * tensor.element_size()
+        return self.submit(f"send to rank {dst}", _send, self.pg, tensor.contiguous(), dst,
+                           P2P_TAG + tag, sent=nbytes, lane=lane)
+
+    def recv(self, shape, src: int, tag: int, lane: str, dtype=torch.float32) -> Future:
+        """A tensor of ``shape`` from rank ``src`` (the future's result)."""
+        out = torch.empty(shape, dtype=dtype)
+        nbytes = out.numel() * out.element_size()
+        return self.submit(f"receive from rank {src}", _recv, self.pg, out, src,
+                           P2P_TAG + tag, recv=nbytes, lane=lane)
 
     def reduce_scatter_levels(self, flat: torch.Tensor, levels: list[list[int]],
                               stage=None, wire=None) -> Future:
@@ -172,6 +196,18 @@ class Comm:
         nbytes = hierarchical_bytes(flat.numel(), levels, wire)
         return self.submit("reduce-scatter", hierarchical, stage or ring_reduce_scatter,
                            self.pg, levels, self.rank, flat, sent=nbytes, recv=nbytes)
+
+
+P2P_TAG = 1 << 20       # point-to-point tags start here, above the rings' step numbers
+
+
+def _send(pg, tensor, dst, tag):
+    pg.send([tensor], dst, tag).wait()
+
+
+def _recv(pg, out, src, tag):
+    pg.recv([out], src, tag).wait()
+    return out
 
 
 def _ring_bytes(tensor: torch.Tensor, world: int) -> int:
@@ -218,6 +254,18 @@ def ring_all_gather(pg, ranks: list[int], rank: int, shard: torch.Tensor) -> tor
         send.wait()
         recv.wait()
     return out.reshape(-1)
+
+
+def ring_all_reduce(pg, ranks: list[int], rank: int, flat: torch.Tensor) -> torch.Tensor:
+    """All-reduce over the group ``ranks``: a ring reduce-scatter then a ring all-gather,
+    on ``flat`` padded to a multiple of the group's size (2 (n-1)/n of it each way)."""
+    n = len(ranks)
+    if n == 1:
+        return flat
+    numel = flat.numel()
+    padded = torch.nn.functional.pad(flat.reshape(-1), (0, -numel % n))
+    shard = ring_reduce_scatter(pg, ranks, rank, padded)
+    return ring_all_gather(pg, ranks, rank, shard)[:numel].view(flat.shape)
 
 
 def pairwise_all_to_all(pg, ranks: list[int], rank: int, flat: torch.Tensor) -> torch.Tensor:

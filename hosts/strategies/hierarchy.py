@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from testbed.errors import TrainetError
 
 KINDS = ("gpu", "node")      # innermost first
+LABELS = KINDS + ("cluster", "nic")   # also a rank's cluster and NIC profile (Holmes)
 
 
 def parse_tiers(text: str | None) -> dict[str, list[str]]:
@@ -27,9 +28,9 @@ def parse_tiers(text: str | None) -> dict[str, list[str]]:
     out = {}
     for part in filter(None, (text or "").split(";")):
         kind, _, labels = part.partition("=")
-        if kind not in KINDS or not labels:
+        if kind not in LABELS or not labels:
             raise TrainetError(f"--tiers {text!r}: write KIND=LABEL,LABEL,... per kind "
-                               f"({', '.join(KINDS)}), one label per rank, kinds "
+                               f"({', '.join(LABELS)}), one label per rank, kinds "
                                "separated by ';'")
         out[kind] = labels.split(",")
     return out
@@ -77,7 +78,8 @@ class Layout:
             if len(tiers[kind]) != world:
                 raise TrainetError(f"--tiers {kind}: {len(tiers[kind])} labels for "
                                    f"{world} ranks; give one per rank")
-            sizes[kind] = group_size(tiers[kind], kind)
+            if kind in KINDS:
+                sizes[kind] = group_size(tiers[kind], kind)
         if "gpu" in sizes and "node" in sizes and sizes["node"] % sizes["gpu"]:
             raise TrainetError(f"a node of {sizes['node']} ranks cannot hold GPU packages "
                                f"of {sizes['gpu']}; give every GPU of a node as many ranks")

@@ -10,7 +10,8 @@ fraction of it, below), what one worker sends or receives for pushes and pulls.
 ``group`` names the ranks a collective runs over: ``world`` (every rank), or a tier of a
 hierarchical fabric, ``gpu`` (the ranks of one GPU package), ``node`` (of one node; also
 a part of a node, such as a ZeRO++ secondary partition), ``inter-node`` (one rank per
-node); ``size`` is its number of ranks (default: the world's).
+node), or a group of a parallel layout, ``tp``, ``dp``, ``pp`` (hosts/strategies/layout.py);
+``size`` is its number of ranks (default: the world's).
 
 Per worker and collective, for a group of N ranks:
 
@@ -24,7 +25,11 @@ all-to-all     ring     (N-1)/N x nbytes     (N-1)/N x nbytes
 all-reduce     switch   nbytes               nbytes (the sum, multicast)
 push           any      nbytes               0
 pull           any      0                    nbytes
+send-recv      ring     nbytes               nbytes
 ============== ======== ==================== =====================
+
+``send-recv`` is the traffic between pipeline neighbours: a middle stage sends its
+activations on and its input gradients back, and receives as much.
 
 A collective routed through a ``server`` (a host of its own) loads the server's link
 with N times what one worker sends or receives.
@@ -33,9 +38,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-OPERATIONS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "push", "pull")
+OPERATIONS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "push", "pull",
+              "send-recv")
 ROUTES = ("ring", "switch", "server")
-GROUPS = ("world", "gpu", "node", "inter-node")
+GROUPS = ("world", "gpu", "node", "inter-node", "tp", "dp", "pp")
 
 
 @dataclass(frozen=True)
@@ -64,7 +70,7 @@ class Collective:
             return self.nbytes, 0.0
         if self.op == "pull":
             return 0.0, self.nbytes
-        if self.route != "ring":
+        if self.route != "ring" or self.op == "send-recv":
             return self.nbytes, self.nbytes
         share = (world - 1) / world * self.nbytes
         return (2 * share, 2 * share) if self.op == "all-reduce" else (share, share)

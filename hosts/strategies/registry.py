@@ -128,8 +128,9 @@ class StrategyInfo:
     collectives per step and ``memory(params, world, layers)`` its training state per
     worker, both for a target model in nominal bytes (``layers`` may be None; a
     strategy that needs it says so); either may take keywords ``options`` (the parsed
-    options) and ``sizes`` (ranks per group of each kind in ``tiers``), and gets them
-    when they are known. ``real(context)`` and ``shadow(context)`` build the rank's
+    options) and ``sizes`` (ranks per group of each kind in ``tiers``), the pattern also
+    ``model`` (the shadow target) and ``batch`` (samples per worker or replica, for
+    activation volumes), and gets them when they are known. ``real(context)`` and ``shadow(context)`` build the rank's
     :class:`~hosts.strategies.base.Strategy`. ``tiers`` are the host group kinds
     (``gpu``, ``node``) the strategy places its partitions by: the runner passes each
     rank's (hosts/strategies/hierarchy.py)."""
@@ -170,9 +171,10 @@ class StrategyInfo:
         return factory(context)
 
     def collectives(self, model_bytes: float, world: int, layers: int | None = None,
-                    options: Options | None = None,
-                    sizes: dict | None = None) -> list[Collective]:
-        return _call(self.pattern, model_bytes, world, layers, options=options, sizes=sizes)
+                    options: Options | None = None, sizes: dict | None = None,
+                    model=None, batch: int | None = None) -> list[Collective]:
+        return _call(self.pattern, model_bytes, world, layers, options=options, sizes=sizes,
+                     model=model, batch=batch)
 
     def nominal_memory(self, params: float, world: int, layers: int | None = None,
                        options: Options | None = None, sizes: dict | None = None) -> Memory:

@@ -46,7 +46,8 @@ LINKS = "links.csv"
 SUMMARY_COLUMNS = [
     "variant", "strategy", "runs", "workers", "steps_measured", "scale",
     "bottleneck_nominal_bps", "bottleneck_emulated_bps", "nic", "loss_pct", "delay_s",
-    "step_time_s", "step_time_std_s", "compute_s", "comm_s", "exposed_comm_s",
+    "step_time_s", "step_time_std_s", "compute_s", "comm_s", "exposed_comm_s", "bubble_s",
+    "replicas",
     "sent_per_step_nominal_B", "sent_per_step_emulated_B", "recv_per_step_emulated_B",
     "wire_tx_per_step_B",
     "mem_params_nominal_B", "mem_grads_nominal_B", "mem_optim_nominal_B",
@@ -56,6 +57,7 @@ SUMMARY_COLUMNS = [
 MEASURED_COLUMNS = ["tflops_per_gpu", "scaling_efficiency", "wire_intra_gpu_B",
                     "wire_intra_node_B", "wire_inter_node_B", "theory_inter_node_B"]
 _MEANS = {"compute_s": "compute_s", "comm_s": "comm_s", "exposed_comm_s": "exposed_comm_s",
+          "bubble_s": "bubble_s",
           "sent_per_step_nominal_B": "nominal_sent_bytes",
           "sent_per_step_emulated_B": "logical_sent_bytes",
           "recv_per_step_emulated_B": "logical_recv_bytes",
@@ -165,6 +167,7 @@ def summary_rows(root: Path) -> list[dict]:
                    "step_time_std_s": statistics.pstdev(step_times) if step_times else None}
             for column, key in _MEANS.items():
                 row[column] = _mean(s.get(key) for s in steps)
+            row["replicas"] = _peak(steps, "replicas")
             for part in _MEMORY:
                 column = "optim" if part == "optimizer" else part
                 emulated = _peak(steps, f"mem_{part}_bytes")

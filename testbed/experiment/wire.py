@@ -171,8 +171,9 @@ def columns(root: Path, config: dict, variant: str, strategy: str,
 
 def add_throughput(rows: list[dict], config: dict) -> None:
     """Shadow mode: ``tflops_per_gpu`` (6 x parameters x tokens per worker and step over
-    the step time) and ``scaling_efficiency`` (against the same strategy's row with the
-    fewest workers)."""
+    the step time; the ranks of one model replica, its pipeline stages and
+    tensor-parallel ranks, share its tokens) and ``scaling_efficiency`` (against the same
+    strategy's row with the fewest workers)."""
     workload = config["experiment"].get("workload", {})
     if workload.get("mode") != "shadow" or not workload.get("shadow_model"):
         return
@@ -181,7 +182,8 @@ def add_throughput(rows: list[dict], config: dict) -> None:
     tokens = (workload.get("batch") or 8) * target.seq
     for row in rows:
         if row.get("step_time_s"):
-            row["tflops_per_gpu"] = shadow.step_flops(target.params, tokens) / \
+            share = (row.get("replicas") or row["workers"]) / row["workers"]
+            row["tflops_per_gpu"] = shadow.step_flops(target.params, tokens * share) / \
                 row["step_time_s"] / 1e12
     for row in rows:
         same = [r for r in rows if r["strategy"] == row["strategy"] and r.get("tflops_per_gpu")]

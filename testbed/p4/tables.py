@@ -70,7 +70,7 @@ class TableState:
         if self.entries_const and not const:
             raise ControlPlaneError("PERMISSION_DENIED", f"table {self.name} has const entries; "
                                     "change them in the P4 source")
-        entry = self._canonical(entry)
+        entry = self.canonical(entry)
         if entry.key() in self.entries:
             raise ControlPlaneError("ALREADY_EXISTS", f"{self.name}: an entry with this match "
                                     "and priority exists; use modify")
@@ -84,7 +84,7 @@ class TableState:
 
     def modify(self, entry: E.TableEntry) -> None:
         self._check_writable()
-        entry = self._canonical(entry)
+        entry = self.canonical(entry)
         old = self.entries.get(entry.key())
         if old is None:
             raise ControlPlaneError("NOT_FOUND", f"{self.name}: no entry with this match and "
@@ -100,7 +100,7 @@ class TableState:
 
     def delete(self, entry: E.TableEntry) -> None:
         self._check_writable()
-        entry = self._canonical(entry)
+        entry = self.canonical(entry)
         if entry.key() not in self.entries:
             raise ControlPlaneError("NOT_FOUND", f"{self.name}: no entry with this match and "
                                     "priority")
@@ -156,7 +156,7 @@ class TableState:
                 raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name}: {call.action} "
                                         f"parameter {pname}={value} does not fit bit<{width}>")
 
-    def _canonical(self, entry: E.TableEntry) -> E.TableEntry:
+    def canonical(self, entry: E.TableEntry) -> E.TableEntry:
         if entry.table != self.name:
             raise ControlPlaneError("INVALID_ARGUMENT", f"entry for {entry.table} given to "
                                     f"{self.name}")

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from hosts.strategies import registry
 from testbed.experiment.spec import load_experiment
 from testbed.topology.specfile import TopologyError
 
@@ -93,8 +94,8 @@ def test_errors_name_file_line_and_field(tmp_path):
           bandwidth: [100Gbit, 200Gbt]
         """)
     text = error_of(path)
-    assert (f"{path}:3:19: strategies[1]: unknown strategy 'zero4'; registered: ddp, ina, "
-            "luwu, luwu-resident, ps, zero-hier, zero3, zeropp") in text
+    assert (f"{path}:3:19: strategies[1]: unknown strategy 'zero4'; registered: "
+            f"{', '.join(registry.names())}") in text
     assert f"{path}:5:24: sweep.bandwidth[1]: '200Gbt' is not a bit rate" in text
 
 
@@ -266,3 +267,25 @@ def test_tiered_strategies_take_their_groups_from_the_topology(tmp_path):
         sweep: {nodes: [1, 2]}
         """))
     assert "a node sweep regenerates the topology" in error_of(path)
+
+
+def test_the_holmes_experiment_sweeps_nics_and_keeps_the_built_ones():
+    plan = load_experiment(Path(__file__).parents[2] / "experiments" / "holmes.yaml")
+    variants = {v.name: v for v in plan.variants()}
+    assert list(variants) == ["nic-ib-hdr200", "nic-roce-100g", "nic-eth-25g-tcp",
+                              "nic-as-built"]
+    holmes = plan.strategy("holmes")
+    built = plan.tiers_of(holmes, variants["nic-as-built"])
+    assert built["nic"] == ["ib-hdr200"] * 4 + ["roce-100g"] * 4 + ["eth-25g-tcp"] * 4
+    assert plan.tiers_of(holmes, variants["nic-roce-100g"])["nic"] == ["roce-100g"] * 12
+    assert built["cluster"] == ["A"] * 4 + ["B"] * 4 + ["C"] * 4
+
+
+def test_a_nic_sweep_names_its_values(tmp_path):
+    path = write(tmp_path, """\
+        name: bad
+        topology: {generator: {name: star, workers: 2}}
+        strategies: [ddp]
+        sweep: {nic: [roce-100g, as-bilt]}
+        """)
+    assert "unknown NIC profile 'as-bilt'; allowed: as-built (each host's own)" in error_of(path)

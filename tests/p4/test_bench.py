@@ -20,6 +20,9 @@ def test_json_and_table_report_rates_with_units(capsys):
     assert result["ratio_p4_to_baseline"] == pytest.approx(
         result["p4_kpps"] / result["baseline_kpps"], rel=0.05)
     assert result["ina"]["kpps"] > 0
+    assert result["ratio_native_to_python"] == pytest.approx(
+        result["native_kpps"] / result["p4_kpps"], rel=0.05)
     assert main(["bench", "p4", "--packets", "300"]) == 0
     table = capsys.readouterr().out
     assert "kpps" in table and "µs" in table and "hand-written Python" in table
+    assert "native / python backend (basic.p4)" in table

@@ -1,0 +1,114 @@
+"""Compile generated C with the machine's C compiler and load it through cffi.
+
+The shared library is cached on disk ($XDG_CACHE_HOME/trainet/native, else
+~/.cache/trainet/native) under a hash of the source, the compiler's version and the
+flags, so a program is compiled once per machine. cffi's ABI mode (``dlopen``) needs no
+Python headers, only a C compiler and libc's headers.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from testbed.errors import P4Error, TrainetError
+
+FLAGS = ["-O2", "-shared", "-fPIC", "-std=gnu11", "-w"]
+
+DECLARATIONS = """
+typedef struct sw sw_t;
+sw_t *sw_new(void);
+void sw_free(sw_t *S);
+uint32_t sw_process(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port, uint64_t now);
+uint64_t sw_process_batch(sw_t *S, const uint8_t *data, const uint32_t *offs,
+                          const uint32_t *lens, const uint32_t *ports, uint32_t n,
+                          uint32_t repeat, uint64_t now);
+void sw_outputs(sw_t *S, uint32_t **ports, uint32_t **offs, uint32_t **sizes, uint8_t **data);
+void sw_tbl_put(sw_t *S, int t, int slot, const uint64_t *v, const uint64_t *m,
+                const uint64_t *hi, const uint8_t *range, int64_t prio, uint32_t plen,
+                int action, const uint64_t *args, int keep);
+void sw_tbl_del(sw_t *S, int t, int slot);
+void sw_tbl_default(sw_t *S, int t, int action, const uint64_t *args);
+uint64_t *sw_tbl_counters(sw_t *S, int t, int slot);
+uint64_t *sw_reg(sw_t *S, int id, int which);
+uint64_t *sw_cnt(sw_t *S, int id, int which);
+void sw_mc_set(sw_t *S, uint32_t gid, uint32_t n, const uint16_t *ports, const uint16_t *rids);
+void sw_mc_del(sw_t *S, uint32_t gid);
+void sw_clone_set(sw_t *S, uint64_t id, uint32_t n, const uint16_t *ports,
+                  const uint16_t *rids, uint32_t trunc);
+void sw_clone_del(sw_t *S, uint64_t id);
+uint64_t *sw_drops(sw_t *S);
+uint32_t sw_failed_at(sw_t *S);
+"""
+
+
+class NoCompiler(TrainetError):
+    """No C compiler (or no cffi) on this machine."""
+
+
+def compiler() -> str:
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        raise NoCompiler("no C compiler found (install gcc and libc6-dev, or set CC)")
+    return cc
+
+
+@lru_cache(maxsize=None)
+def compiler_version(cc: str) -> str:
+    try:
+        return subprocess.run([cc, "--version"], capture_output=True, text=True,
+                              check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise NoCompiler(f"the C compiler {cc} does not run: {e}") from e
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "trainet" / "native"
+
+
+def build(source: str, locate=None) -> Path:
+    """The shared library of ``source``, compiled unless cached; ``locate`` maps a line
+    of ``source`` to the P4 location its code came from, for compile errors."""
+    cc = compiler()
+    key = hashlib.sha256("\0".join([source, compiler_version(cc), *FLAGS]).encode())
+    lib = cache_dir() / f"{key.hexdigest()[:32]}.so"
+    if lib.exists():
+        return lib
+    lib.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "pipeline.c"
+        src.write_text(source)
+        out = Path(tmp) / "pipeline.so"
+        r = subprocess.run([cc, *FLAGS, "-o", str(out), str(src)], capture_output=True,
+                           text=True)
+        if r.returncode != 0:
+            raise _compile_error(r.stderr, locate)
+        os.replace(out, lib)      # atomic: concurrent builds of one program agree
+    return lib
+
+
+def _compile_error(stderr: str, locate) -> P4Error:
+    """The first error, at the P4 statement whose C it is (``locate``: C line -> Loc)."""
+    m = re.search(r"^.*?pipeline\.c:(\d+):\d+: error: (.*)$", stderr, re.M)
+    if m is None:
+        return P4Error(f"the native backend's C code does not compile: {stderr.strip()}")
+    loc = locate(int(m.group(1))) if locate else None
+    return P4Error(f"the native backend's C code does not compile: {m.group(2)}", loc)
+
+
+def load(source: str, locate=None):
+    """(ffi, library) of ``source``."""
+    try:
+        import cffi
+    except ImportError as e:
+        raise NoCompiler("the cffi package is missing (pip install cffi)") from e
+    path = build(source, locate)
+    ffi = cffi.FFI()
+    ffi.cdef(DECLARATIONS)
+    return ffi, ffi.dlopen(str(path))

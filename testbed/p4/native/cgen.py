@@ -1,0 +1,369 @@
+"""Generate C for the v1model pipeline of an IR program: the native backend's one walk.
+
+The output is one translation unit: ``runtime.c`` (bit access, algorithms, tables,
+replication state), the program's types, a ``sw_t`` holding every table and extern of
+one switch, one function per action, table, control, the parser and the deparser, then
+``pipeline.c`` (the traffic manager, as testbed/p4/target.py runs it) and the
+control-plane entry points the Python side calls. Every generated function takes the
+packet ``pkt_t *P`` (headers, metadata, standard_metadata, the control-level locals and
+the per-packet v1model state) whose ``S`` is the switch.
+
+What the generator cannot translate raises :class:`NativeUnsupported` naming the
+construct at its P4 source location; no partial program is ever run.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from testbed.errors import P4Error
+from testbed.p4 import ir
+from testbed.p4.gen_expr import width_of
+from testbed.p4.native.cgen_expr import CExprGen, CScope, is_composite
+from testbed.p4.native.cgen_packet import CPacketGen
+from testbed.p4.native.cgen_stmt import CStmtGen
+
+HERE = Path(__file__).parent
+MAX_KEYS = 8             # runtime.c's MAXK
+MAX_ACTION_DATA = 16     # runtime.c's MAXA
+DIRECT_EXTERNS = ("register", "counter", "direct_counter")
+
+
+class NativeUnsupported(P4Error):
+    """A construct of the program the C generator does not translate."""
+
+    def __init__(self, construct: str, loc):
+        super().__init__(f"{construct} is not supported by the native backend; run the "
+                         "program with the python backend", loc)
+        self.construct = construct
+
+
+@dataclass
+class TableInfo:
+    index: int
+    actions: list                      # action names; an entry's action is its position
+    params: dict                       # action name -> [data parameter names]
+    widths: list                       # key widths
+
+
+@dataclass
+class CProgram:
+    """The generated source and what the Python side needs to drive it."""
+    source: str
+    tables: dict = field(default_factory=dict)      # fq name -> TableInfo
+    registers: dict = field(default_factory=dict)   # fq name -> index
+    counters: dict = field(default_factory=dict)    # fq name -> index
+    asserts: list = field(default_factory=list)     # messages of assert/assume, 1-based
+    locs: list = field(default_factory=list)        # (C line, P4 Loc), ascending
+
+    def locate(self, line: int):
+        """The P4 location of the statement that generated C line ``line``, if any."""
+        found = None
+        for c_line, loc in self.locs:
+            if c_line > line:
+                break
+            found = loc
+        return found
+
+
+class CGen(CExprGen, CStmtGen, CPacketGen):
+    def __init__(self, program: ir.Program, errors: list):
+        self.p = program
+        self.errors = {n: i for i, n in enumerate(errors)}
+        self.lines = []
+        self.types = []                 # C typedefs, dependencies first
+        self.type_names = {}
+        self.out = CProgram("")
+        self.action_fns = {}            # (control, action) -> C name
+        self.locals_fields = []         # sw/pkt fields of control-level locals
+        self.sw_fields = []
+        self.in_parser = self.in_deparser = False
+        self.hdr_bits = 0
+        self.locs = []                  # (line of the body, P4 location of its statement)
+
+    # ------------------------------------------------------------ helpers
+    def emit(self, ind: int, line: str) -> None:
+        self.lines.append("    " * ind + line)
+
+    def unsupported(self, construct: str, loc) -> None:
+        raise NativeUnsupported(construct, loc)
+
+    def err(self, name: str) -> int:
+        if name not in self.errors:
+            self.errors[name] = len(self.errors)
+        return self.errors[name]
+
+    def ctype(self, t, loc) -> str:
+        if isinstance(t, (ir.HeaderT, ir.StructT)):
+            return self.type_name(t, loc)
+        if isinstance(t, (ir.UnionT, ir.StackT, ir.TupleT, ir.VarbitT)):
+            self.unsupported(f"a {type(t).__name__[:-1].lower()} type", loc)
+        self.width(t, loc)
+        return "uint64_t"
+
+    def type_name(self, t, loc) -> str:
+        if t.name in self.type_names:
+            return self.type_names[t.name]
+        fields = []
+        for f in t.fields:
+            if isinstance(f.type, (ir.HeaderT, ir.StructT)):
+                fields.append(f"{self.type_name(f.type, loc)} f_{f.name};")
+            else:
+                fields.append(f"{storage(self.ctype(f.type, loc), f.type)} f_{f.name};")
+        name = f"T_{len(self.type_names)}_{ident(t.name)}"
+        self.type_names[t.name] = name
+        head = ["uint8_t _v;"] if isinstance(t, ir.HeaderT) else []
+        body = " ".join(head + fields) or "uint8_t _empty;"
+        self.types.append(f"typedef struct {{ {body} }} {name};")
+        return name
+
+    def bind_params(self, params, s: CScope) -> None:
+        """Block parameters: the headers, metadata and standard_metadata of the packet."""
+        for p in params:
+            role = self.roles.get(getattr(p.type, "name", None))
+            if role is None:
+                self.unsupported(f"block parameter {p.name} of type "
+                                 f"{type(p.type).__name__}", p.loc)
+            s.vars[p.name] = f"P->{role}"
+
+    # ------------------------------------------------------------ externs
+    def setup_instances(self) -> None:
+        for blk in list(self.p.controls.values()) + list(self.p.parsers.values()):
+            for inst in blk.instances:
+                if inst.extern not in DIRECT_EXTERNS:
+                    self.unsupported(f"extern {inst.extern} ({inst.name})", inst.loc)
+                size = next((a.value for a in inst.args if isinstance(a, ir.Const)), 1)
+                if inst.extern == "register":
+                    t = inst.type_args[0] if inst.type_args else ir.BitT(32)
+                    self.width(t, inst.loc)
+                    k = self.out.registers[inst.name] = len(self.out.registers)
+                    self.sw_fields.append(f"uint64_t R{k}[{size}];")
+                elif inst.extern == "counter":
+                    k = self.out.counters[inst.name] = len(self.out.counters)
+                    self.sw_fields.append(f"uint64_t CP{k}[{size}]; uint64_t CB{k}[{size}];")
+        self.instances = {inst.name: inst for blk in self.p.controls.values()
+                          for inst in blk.instances}
+
+    # ------------------------------------------------------------ controls
+    def gen_control(self, ctl: ir.Control, role: str) -> None:
+        s = CScope(ctl, leave="goto _end")
+        self.bind_params(ctl.params, s)
+        for st in ctl.locals:
+            if isinstance(st, ir.VarDecl):
+                name = f"L_{role}_{ident(st.name)}"
+                self.locals_fields.append(f"{self.ctype(st.type, st.loc)} {name};")
+                s.vars[st.name] = f"P->{name}"
+        actions = dict(self.p.actions)
+        actions.update(ctl.actions)
+        for name in actions:
+            self.action_fns[(ctl.name, name)] = f"a{len(self.action_fns)}_{ident(name)}"
+        for act in actions.values():
+            self.gen_action(ctl, act, s)
+        for t in ctl.tables.values():
+            self.gen_table(ctl, t, actions, s)
+        self.emit(0, f"static void ctl_{role}(pkt_t *P) {{")
+        for st in ctl.locals:
+            if isinstance(st, ir.VarDecl):
+                self.init_var(s.vars[st.name], st, s, 1)
+            else:
+                self.stmt(st, s, 1)
+        for st in ctl.body.stmts:
+            self.stmt(st, s, 1)
+        self.emit(0, "_end: return;")
+        self.emit(0, "}")
+
+    def gen_action(self, ctl, act: ir.Action, cs: CScope) -> None:
+        s = CScope(ctl, leave="return")
+        s.vars = dict(cs.vars)
+        params = ["pkt_t *P"] + [self.param(p, s) for p in act.params]
+        self.emit(0, f"static void {self.action_fns[(ctl.name, act.name)]}"
+                     f"({', '.join(params)}) {{")
+        for st in act.body.stmts:
+            self.stmt(st, s, 1)
+        self.emit(0, "}")
+
+    def param(self, p: ir.Param, s: CScope) -> str:
+        """The C parameter of an action or function parameter; binds its name in ``s``."""
+        c = f"v_{ident(p.name)}"
+        if is_composite(p.type):
+            s.vars[p.name] = f"(*{c})"
+            return f"{self.ctype(p.type, p.loc)} *{c}"
+        self.ctype(p.type, p.loc)
+        if p.direction in ("out", "inout"):
+            s.vars[p.name] = f"(*{c})"
+            return f"uint64_t *{c}"
+        s.vars[p.name] = c
+        return f"uint64_t {c}"
+
+    def table_fn(self, name: str) -> str:
+        return f"apply_{self.out.tables[name].index}"
+
+    def gen_table(self, ctl, t: ir.Table, actions: dict, cs: CScope) -> None:
+        if len(t.keys) > MAX_KEYS:
+            self.unsupported(f"table {t.name} with more than {MAX_KEYS} keys", t.loc)
+        if t.meters:
+            self.unsupported(f"direct meter {t.meters}", t.loc)
+        names = [r.action for r in t.actions]
+        if t.default_action.action not in names:
+            names.append(t.default_action.action)
+        refs = {r.action: r for r in [t.default_action] + list(t.actions)}
+        params = {}
+        for name in names:
+            data = [p.name for p in actions[name].params if not p.direction]
+            if len(data) > MAX_ACTION_DATA:
+                self.unsupported(f"action {name} with more than {MAX_ACTION_DATA} "
+                                 "parameters", actions[name].loc)
+            params[name] = data
+        widths = [self.width(k.expr.type, k.loc) for k in t.keys]
+        info = TableInfo(len(self.out.tables), names, params, widths)
+        self.out.tables[t.name] = info
+        k = info.index
+        s = CScope(ctl, leave="break")
+        s.vars = dict(cs.vars)
+        self.emit(0, f"static tres_t apply_{k}(pkt_t *P) {{")
+        if t.keys:
+            keys = ", ".join(self.expr(key.expr, s) for key in t.keys)
+            self.emit(1, f"uint64_t _k[{MAX_KEYS}] = {{{keys}}};")
+            self.emit(1, f"entry_t *_e = tbl_lookup(&P->S->tables[{k}], _k);")
+        else:
+            self.emit(1, "entry_t *_e = NULL;")
+        self.emit(1, f"const entry_t *_r = _e ? _e : &P->S->tables[{k}].deflt;")
+        if t.counters:
+            self.emit(1, "if (_e) { _e->packets++; _e->bytes += P->plen; }")
+        self.emit(1, "switch (_r->action) {")
+        for i, name in enumerate(names):
+            act, ref = actions[name], refs[name]
+            bound = [p for p in act.params if p.direction]
+            args = list(ref.args[:len(bound)])
+            data = iter(range(len(params[name])))
+            call_args = args + [ir.Var(p.type, p.loc, f"\0data{next(data)}")
+                                for p in act.params if not p.direction]
+            for j in range(len(params[name])):
+                s.vars[f"\0data{j}"] = f"_r->args[{j}]"
+            self.emit(1, f"case {i}:")
+            self.call_action(ir.Call(ir.VoidT(), ref.loc, "action", name, call_args), s, 2,
+                             ctl)
+            self.emit(2, "break;")
+        self.emit(1, "}")
+        self.emit(1, "return (tres_t){_e != NULL, _r->action};")
+        self.emit(0, "}")
+
+    # ------------------------------------------------------------ program
+    def generate(self) -> CProgram:
+        p = self.p
+        if p.arch != "v1model":
+            self.unsupported(f"architecture {p.arch}", None)
+        if p.digests:
+            self.unsupported("digest", p.controls[p.blocks["ingress"]].loc)
+        ingress = p.controls[p.blocks["ingress"]]
+        hdr_t, meta_t, sm_t = (prm.type for prm in ingress.params)
+        self.roles = {hdr_t.name: "hdr", meta_t.name: "meta", sm_t.name: "sm"}
+        types = [self.type_name(t, ingress.loc) for t in (hdr_t, meta_t, sm_t)]
+        self.setup_instances()
+        for fn in p.functions.values():
+            self.gen_function(fn)
+        for role in ("verify_checksum", "ingress", "egress", "compute_checksum"):
+            self.gen_control(p.controls[p.blocks[role]], role)
+        self.gen_parser(p.parsers[p.blocks["parser"]])
+        self.gen_deparser(p.controls[p.blocks["deparser"]])
+        self.gen_field_lists(meta_t)
+        body, self.lines = self.lines, []
+        head = [(HERE / "runtime.c").read_text()] + self.types + [
+            f"typedef {types[0]} hdr_t;", f"typedef {types[1]} meta_t;",
+            f"typedef {types[2]} sm_t;",
+            f"#define NTABLES {max(len(self.out.tables), 1)}",
+            f"#define HDR_BYTES {(self.hdr_bits + 7) // 8 + 8}",
+            "typedef struct sw {", "    base_t base;", "    table_t tables[NTABLES];",
+            *("    " + f for f in self.sw_fields), "} sw_t;",
+            "typedef struct { int hit; int action; } tres_t;",
+            "typedef struct pkt {", "    sw_t *S;", "    hdr_t hdr;", "    meta_t meta;",
+            "    sm_t sm;", *("    " + f for f in self.locals_fields),
+            "    uint32_t plen, off, payload_len, failed;",
+            "    int stop, clone_type, clone_fl, resubmit_fl, recirc_fl;",
+            "    uint64_t clone_session, trunc, checksum_error;",
+            "    const uint8_t *payload;", "} pkt_t;",
+            *(f"static tres_t apply_{i}(pkt_t *P);" for i in range(len(self.out.tables))),
+        ]
+        self.gen_api()
+        first = "\n".join(head).count("\n") + 2          # C line of the body's first line
+        self.out.locs = [(first + i, loc) for i, loc in self.locs]
+        pipeline = (HERE / "pipeline.c").read_text()
+        self.out.source = "\n".join(head + body + self.lines + [pipeline]) + "\n"
+        return self.out
+
+    def gen_field_lists(self, meta_t) -> None:
+        """``restore_fields(fl, dst, src)``: the ``@field_list(fl)`` fields of the user
+        metadata, copied from ``src`` to ``dst``."""
+        lists = {}
+
+        def walk(t, path):
+            for f in t.fields:
+                a = ir.annotation(f.annotations, "field_list")
+                for idx in (a.body if a is not None else ()):
+                    lists.setdefault(int(idx), []).append(path + [f.name])
+                if isinstance(f.type, ir.StructT):
+                    walk(f.type, path + [f.name])
+
+        if isinstance(meta_t, ir.StructT):
+            walk(meta_t, [])
+        self.emit(0, "static void restore_fields(int fl, meta_t *dst, const meta_t *src) {")
+        self.emit(1, "switch (fl) {")
+        for idx, paths in sorted(lists.items()):
+            self.emit(1, f"case {idx}:")
+            for path in paths:
+                member = ".".join(f"f_{n}" for n in path)
+                self.emit(2, f"dst->{member} = src->{member};")
+            self.emit(2, "break;")
+        self.emit(1, "default: break;")
+        self.emit(1, "}")
+        self.emit(0, "}")
+
+    def gen_api(self) -> None:
+        """Entry points that reach the program's own externs by index."""
+        for kind, names, fields in (("reg", self.out.registers, ("R",)),
+                                    ("cnt", self.out.counters, ("CP", "CB"))):
+            self.emit(0, f"uint64_t *sw_{kind}(sw_t *S, int id, int which) {{")
+            self.emit(1, "switch (id) {")
+            for name, k in names.items():
+                cells = ", ".join(f"S->{f}{k}" for f in fields)
+                self.emit(1, f"case {k}: {{ uint64_t *c[] = {{{cells}}}; return c[which]; }}")
+            self.emit(1, "default: return NULL;")
+            self.emit(1, "}")
+            self.emit(0, "}")
+        self.emit(0, "static void init_tables(sw_t *S) {")
+        for name, info in self.out.tables.items():
+            t = self.find_table(name)
+            kinds = [k.match_kind for k in t.keys]
+            mode = ("MODE_NONE" if not kinds else "MODE_EXACT" if all(
+                k == "exact" for k in kinds) else "MODE_LPM" if kinds.count("lpm") == 1 and all(
+                k in ("exact", "lpm") for k in kinds) else "MODE_SCAN")
+            lpm = kinds.index("lpm") if "lpm" in kinds else 0
+            widths = ", ".join(map(str, info.widths)) or "0"
+            self.emit(1, f"{{ static const uint8_t w[] = {{{widths}}}; "
+                         f"tbl_init(&S->tables[{info.index}], {len(kinds)}, {mode}, {lpm}, "
+                         f"{t.size}, w); }}")
+        self.emit(0, "}")
+
+    def find_table(self, name: str) -> ir.Table:
+        for ctl in self.p.controls.values():
+            if name in ctl.tables:
+                return ctl.tables[name]
+        raise KeyError(name)
+
+
+def storage(ctype: str, t) -> str:
+    """The narrowest C integer type holding a field of type ``t``."""
+    w = 1 if isinstance(t, ir.BoolT) else 32 if isinstance(t, (ir.ErrorT, ir.EnumT)) and \
+        getattr(t, "underlying", None) is None else width_of(t)
+    return ("uint8_t" if w <= 8 else "uint16_t" if w <= 16 else "uint32_t" if w <= 32
+            else ctype)
+
+
+def ident(name: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in name)
+
+
+def generate(program: ir.Program, errors: list) -> CProgram:
+    """The C source of ``program``; ``errors`` numbers the error members as the
+    reference backend does."""
+    return CGen(program, errors).generate()

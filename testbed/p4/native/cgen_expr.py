@@ -1,0 +1,204 @@
+"""C code generation for P4 expressions (mixed into :class:`cgen.CGen`).
+
+Every scalar is a ``uint64_t`` holding the value's bit pattern: ``bit<W>`` and ``int<W>``
+masked to W bits (two's complement for ``int``, so ``+ - * & | ^`` need only the mask),
+``bool`` 0/1, errors and enums as the reference backend numbers them. Signed compares,
+shifts and divisions sign-extend first (``SX``). Widths above 64 bits are not supported.
+"""
+from __future__ import annotations
+
+from testbed.p4 import ir
+from testbed.p4.gen_expr import width_of
+
+MAX_WIDTH = 64
+
+
+def mask(w: int) -> str:
+    return f"UINT64_C({(1 << w) - 1:#x})"
+
+
+def is_composite(t) -> bool:
+    return isinstance(t, (ir.HeaderT, ir.StructT, ir.UnionT, ir.StackT))
+
+
+class CScope:
+    """What names mean in the C function being generated."""
+
+    def __init__(self, block, leave: str):
+        self.block = block
+        self.vars = {}                 # P4 variable name -> C lvalue
+        self.leave = leave             # C statement that ends the function's P4 block
+        self.ret_type = None           # a function's return type
+        self.tmp = 0
+
+    def fresh(self, base="t") -> str:
+        self.tmp += 1
+        return f"_{base}{self.tmp}"
+
+
+class CExprGen:
+    def expr(self, e, s: CScope) -> str:
+        m = getattr(self, "x_" + type(e).__name__, None)
+        if m is None:
+            self.unsupported(f"expression {type(e).__name__}", e.loc)
+        return m(e, s)
+
+    def width(self, t, loc) -> int:
+        if isinstance(t, (ir.ErrorT,)):
+            return 32
+        if isinstance(t, ir.EnumT) and t.underlying is None:
+            return 32
+        w = width_of(t)
+        if w > MAX_WIDTH:
+            self.unsupported(f"a {w}-bit value (the native backend handles up to "
+                             f"{MAX_WIDTH} bits)", loc)
+        return w
+
+    def x_Const(self, e, s):
+        if isinstance(e.type, ir.InfIntT):
+            return f"((uint64_t)INT64_C({e.value}))"
+        if isinstance(e.type, ir.BoolT):
+            return "1" if e.value else "0"
+        w = self.width(e.type, e.loc)
+        return f"UINT64_C({e.value & ((1 << w) - 1):#x})"
+
+    def x_ErrorConst(self, e, s):
+        return str(self.err(e.name))
+
+    def x_EnumConst(self, e, s):
+        t = e.type
+        idx = t.members.index(e.member)
+        if t.underlying is not None and t.values:
+            return f"UINT64_C({t.values[idx] & ((1 << width_of(t.underlying)) - 1):#x})"
+        return str(idx)
+
+    def x_Var(self, e, s):
+        if e.name not in s.vars:
+            self.unsupported(f"variable {e.name!r} outside its scope", e.loc)
+        return s.vars[e.name]
+
+    def x_Member(self, e, s):
+        if isinstance(e.expr, ir.Call) and e.expr.kind == "table_apply":
+            r = f"{self.table_fn(e.expr.method)}(P)"
+            if e.field == "hit":
+                return f"({r}.hit)"
+            if e.field == "miss":
+                return f"(!{r}.hit)"
+            self.unsupported("action_run outside a switch", e.loc)
+        base_t = e.expr.type
+        if not isinstance(base_t, (ir.HeaderT, ir.StructT)):
+            self.unsupported(f"member {e.field} of {type(base_t).__name__}", e.loc)
+        return f"{self.expr(e.expr, s)}.f_{e.field}"
+
+    def x_Slice(self, e, s):
+        w = e.hi - e.lo + 1
+        return f"(({self.expr(e.expr, s)} >> {e.lo}) & {mask(w)})"
+
+    def wrap(self, code: str, t) -> str:
+        if isinstance(t, (ir.BitT, ir.IntT)):
+            return f"(({code}) & {mask(t.width)})"
+        return f"({code})"
+
+    def signed(self, code: str, t) -> str:
+        return f"SX({code}, {t.width})" if isinstance(t, ir.IntT) else f"(int64_t)({code})"
+
+    def x_Unary(self, e, s):
+        a = self.expr(e.expr, s)
+        if e.op == "!":
+            return f"(!{a})"
+        if e.op == "+":
+            return a
+        if e.op in ("-", "~"):
+            return self.wrap(f"{e.op}{a}", e.type)
+        self.unsupported(f"unary operator {e.op}", e.loc)
+
+    def x_Binary(self, e, s):
+        op, t = e.op, e.type
+        if is_composite(e.left.type):
+            self.unsupported(f"{op} on {type(e.left.type).__name__}", e.loc)
+        a, b = self.expr(e.left, s), self.expr(e.right, s)
+        lt = e.left.type
+        if op in ("&&", "||"):
+            return f"({a} {op} {b})"
+        if op in ("==", "!="):
+            return f"({a} {op} {b})"
+        if op in ("<", "<=", ">", ">="):
+            if isinstance(lt, ir.IntT):
+                return f"({self.signed(a, lt)} {op} {self.signed(b, lt)})"
+            return f"({a} {op} {b})"
+        if op == "++":
+            wl, wr = self.width(lt, e.loc), self.width(e.right.type, e.loc)
+            self.width(t, e.loc)
+            return self.wrap(f"(({a} & {mask(wl)}) << {wr}) | ({b} & {mask(wr)})", t)
+        if op in ("+", "-", "*"):
+            return self.wrap(f"{a} {op} {b}", t)
+        if op in ("&", "|", "^"):
+            return f"({a} {op} {b})"
+        if op in ("/", "%"):
+            if isinstance(t, ir.IntT):
+                fn = "floor_div" if op == "/" else "floor_mod"
+                return self.wrap(f"(uint64_t){fn}({self.signed(a, t)}, {self.signed(b, t)})", t)
+            if isinstance(t, ir.InfIntT):
+                self.unsupported(f"{op} on integers without a width", e.loc)
+            return f"({b} ? {a} {op} {b} : 0)"
+        if op in ("|+|", "|-|"):
+            if isinstance(t, ir.BitT):
+                return (f"sat_add_u({a}, {b}, {t.width})" if op == "|+|"
+                        else f"sat_sub_u({a}, {b})")
+            sign = "+" if op == "|+|" else "-"
+            return (f"sat_signed((__int128){self.signed(a, t)} {sign} "
+                    f"(__int128){self.signed(b, t)}, {t.width})")
+        if op in ("<<", ">>"):
+            if isinstance(t, ir.InfIntT):
+                self.unsupported(f"{op} on integers without a width", e.loc)
+            w = t.width
+            n = s.fresh("n")
+            if op == "<<":
+                return f"({{ uint64_t {n} = {b}; {n} >= {w} ? 0 : (({a} << {n}) & {mask(w)}); }})"
+            if isinstance(t, ir.IntT):
+                return (f"({{ uint64_t {n} = {b}; ((uint64_t)({self.signed(a, t)} >> "
+                        f"({n} > 63 ? 63 : {n}))) & {mask(w)}; }})")
+            return f"({{ uint64_t {n} = {b}; {n} >= {w} ? 0 : ({a} >> {n}); }})"
+        self.unsupported(f"operator {op}", e.loc)
+
+    def x_Cast(self, e, s):
+        a = self.expr(e.expr, s)
+        t, src = e.type, e.expr.type
+        if isinstance(t, ir.BoolT):
+            return f"({a} != 0)"
+        if isinstance(src, ir.BoolT) or isinstance(src, ir.EnumT):
+            return a
+        if isinstance(t, (ir.BitT, ir.IntT)):
+            w = self.width(t, e.loc)
+            if isinstance(src, ir.IntT) and src.width < w:
+                return f"((uint64_t)SX({a}, {src.width}) & {mask(w)})"
+            if isinstance(src, ir.InfIntT):
+                return f"({a} & {mask(w)})"
+            return f"({a} & {mask(w)})"
+        return a
+
+    def x_Mux(self, e, s):
+        if is_composite(e.type):
+            self.unsupported("?: on headers or structs", e.loc)
+        return f"({self.expr(e.cond, s)} ? {self.expr(e.then, s)} : {self.expr(e.other, s)})"
+
+    def x_Call(self, e, s):
+        if e.kind == "builtin" and e.method == "isValid":
+            if not isinstance(e.target.type, ir.HeaderT):
+                self.unsupported(f"isValid() of {type(e.target.type).__name__}", e.loc)
+            return f"({self.expr(e.target, s)}._v)"
+        if e.kind == "builtin" and e.method in ("minSizeInBits", "minSizeInBytes"):
+            bits = width_of(e.target.type)
+            return str(bits if e.method == "minSizeInBits" else (bits + 7) // 8)
+        if e.kind == "table_apply":
+            return f"{self.table_fn(e.method)}(P)"
+        if e.kind == "function":
+            return self.call_function(e, s)
+        if e.kind == "extern_method" and e.method == "lookahead" and self.in_parser:
+            t = e.type_args[0] if e.type_args else e.type
+            if not isinstance(t, (ir.BitT, ir.IntT)):
+                self.unsupported(f"lookahead of {type(t).__name__}", e.loc)
+            w = self.width(t, e.loc)
+            return (f"({{ if (_o + {w} > _n) {{ _err = {self.err('PacketTooShort')}; "
+                    f"goto _fail; }} get_bits(_d, _o, {w}); }})")
+        self.unsupported(f"{e.kind} {e.method} as an expression", e.loc)

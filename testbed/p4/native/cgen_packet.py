@@ -1,0 +1,247 @@
+"""C code generation for the parser, the deparser and the v1model externs that read or
+write packet bits: checksums, hash and field lists (mixed into :class:`cgen.CGen`).
+
+The parser is one function with a label per state; ``_o`` is the bit offset in the frame
+``_d`` of ``_n`` bits. A failing extract, select or verify jumps to ``_fail`` with the
+error, as the reference backend's ``ParserError`` does.
+"""
+from __future__ import annotations
+
+from testbed.p4 import ir
+from testbed.p4.gen_expr import width_of
+from testbed.p4.native.cgen_expr import CScope, mask
+
+ALGORITHMS = {"crc16": "ALG_CRC16", "crc32": "ALG_CRC32", "csum16": "ALG_CSUM16",
+              "xor16": "ALG_XOR16", "identity": "ALG_IDENTITY"}
+PARSER_STEPS = 1000
+
+
+class CPacketGen:
+    # ------------------------------------------------------------ parser
+    def gen_parser(self, parser: ir.Parser) -> None:
+        if parser.value_sets:
+            self.unsupported("value_set", parser.value_sets[0].loc)
+        s = CScope(parser, leave="goto _end")
+        self.bind_params(parser.params[1:], s)
+        self.in_parser = True
+        self.emit(0, "static uint32_t parse(pkt_t *P, const uint8_t *_d, uint32_t _n) {")
+        self.emit(1, "uint32_t _o = 0, _err = 0, _steps = 0;")
+        self.emit(1, "(void)_steps;")
+        for st in parser.locals:
+            self.stmt(st, s, 1)
+        refs = {}
+        for state in parser.states.values():
+            for case in state.transition.cases:
+                refs[case.next_state] = refs.get(case.next_state, 0) + 1
+        # the reference backend counts entries to the states it runs in its state loop
+        inlined = {n for n, k in refs.items() if k == 1 and n != "start"}
+        top = [n for n in parser.states if n not in inlined]
+        self.counted = set() if len(top) == 1 and "start" not in refs else set(top)
+        self.emit(1, "goto st_start;")
+        for name, state in parser.states.items():
+            self.gen_state(state, s)
+        self.emit(0, "_fail:")
+        self.emit(1, "P->off = _o;")
+        self.emit(1, "return _err;")
+        self.emit(0, "}")
+        self.in_parser = False
+
+    def gen_state(self, state: ir.ParserState, s) -> None:
+        self.emit(0, f"st_{state.name}:")
+        if state.name in self.counted:
+            self.emit(1, f"if (++_steps > {PARSER_STEPS}) {{ _err = "
+                         f"{self.err('ParserTimeout')}; goto _fail; }}")
+        self.emit(1, "{")
+        for st in state.stmts:
+            self.stmt(st, s, 2)
+        tr = state.transition
+        if not tr.exprs:
+            self.goto(tr.cases[0].next_state, 2)
+            self.emit(1, "}")
+            return
+        keys = []
+        for e in tr.exprs:
+            if is_wide_or_composite(e.type):
+                self.unsupported(f"select on {type(e.type).__name__}", e.loc)
+            k = s.fresh("k")
+            self.emit(2, f"uint64_t {k} = {self.expr(e, s)};")
+            keys.append((k, e.type))
+        for case in tr.cases:
+            conds = [c for (k, t), ks in zip(keys, case.keysets)
+                     if (c := self.keyset(k, t, ks, s))]
+            self.emit(2, f"if ({' && '.join(conds) or '1'}) {{")
+            self.goto(case.next_state, 3)
+            self.emit(2, "}")
+        self.emit(2, f"_err = {self.err('NoMatch')}; goto _fail;")
+        self.emit(1, "}")
+
+    def keyset(self, k: str, t, ks, s) -> str:
+        if isinstance(ks, (ir.Default, ir.DontCare)):
+            return ""
+        if isinstance(ks, ir.Mask):
+            m = self.expr(ks.mask, s)
+            return f"(({k} & {m}) == ({self.expr(ks.value, s)} & {m}))"
+        if isinstance(ks, ir.Range):
+            lo, hi = self.expr(ks.lo, s), self.expr(ks.hi, s)
+            if isinstance(t, ir.IntT):
+                k, lo, hi = (self.signed(x, t) for x in (k, lo, hi))
+            return f"({lo} <= {k} && {k} <= {hi})"
+        if isinstance(ks, ir.ValueSetRef):
+            self.unsupported("value_set", ks.loc)
+        return f"({k} == {self.expr(ks, s)})"
+
+    def goto(self, name: str, ind: int) -> None:
+        if name == "accept":
+            self.emit(ind, "P->off = _o; return 0;")
+        elif name == "reject":
+            self.emit(ind, "_err = 0; goto _fail;")
+        else:
+            self.emit(ind, f"goto st_{name};")
+
+    def packet_in_method(self, c, s, ind) -> None:
+        if not self.in_parser:
+            self.unsupported(f"packet_in.{c.method} outside the parser", c.loc)
+        short = self.err("PacketTooShort")
+        if c.method == "extract":
+            if len(c.args) != 1:
+                self.unsupported("extract of a variable-size header", c.loc)
+            target = c.args[0]
+            if not isinstance(target.type, ir.HeaderT):
+                self.unsupported(f"extract into {type(target.type).__name__}", c.loc)
+            h = self.expr(target, s)
+            w = self.width_fields(target.type, c.loc)
+            self.emit(ind, f"if (_o + {w} > _n) {{ _err = {short}; goto _fail; }}")
+            pos = 0
+            for f in target.type.fields:
+                fw = width_of(f.type)
+                self.emit(ind, f"{h}.f_{f.name} = get_bits(_d, _o + {pos}, {fw});")
+                pos += fw
+            self.emit(ind, f"{h}._v = 1;")
+            self.emit(ind, f"_o += {w};")
+        elif c.method == "advance":
+            n = s.fresh("a")
+            self.emit(ind, f"{{ uint64_t {n} = {self.expr(c.args[0], s)};")
+            self.emit(ind + 1, f"if (_o + {n} > _n) {{ _o = _n; _err = {short}; goto _fail; }}")
+            self.emit(ind + 1, f"_o += {n}; }}")
+        elif c.method == "lookahead":
+            self.emit(ind, f"(void){self.x_Call(c, s)};")
+        else:
+            self.unsupported(f"packet_in.{c.method}", c.loc)
+
+    def width_fields(self, t: ir.HeaderT, loc) -> int:
+        for f in t.fields:
+            if isinstance(f.type, ir.VarbitT):
+                self.unsupported(f"varbit field {t.name}.{f.name}", loc)
+            self.width(f.type, loc)
+        return width_of(t)
+
+    # ------------------------------------------------------------ deparser
+    def gen_deparser(self, ctl: ir.Control) -> None:
+        s = CScope(ctl, leave="goto _end")
+        self.bind_params(ctl.params[1:], s)
+        self.in_deparser = True
+        self.emit(0, "static uint32_t deparse(pkt_t *P, uint8_t *_out) {")
+        self.emit(1, "uint32_t _b = 0;")
+        self.emit(1, "memset(_out, 0, HDR_BYTES);")
+        for st in ctl.locals:
+            self.stmt(st, s, 1)
+        for st in ctl.body.stmts:
+            self.stmt(st, s, 1)
+        self.emit(1, "_b = (_b + 7) >> 3;")
+        self.emit(1, "memcpy(_out + _b, P->payload, P->payload_len);")
+        self.emit(1, "return _b + P->payload_len;")
+        self.emit(0, "}")
+        self.in_deparser = False
+
+    def emit_headers(self, e, s, ind) -> None:
+        if not self.in_deparser:
+            self.unsupported("packet_out.emit outside the deparser", e.loc)
+        t = e.type
+        if isinstance(t, ir.StructT):
+            for f in t.fields:
+                self.emit_headers(ir.Member(f.type, e.loc, e, f.name), s, ind)
+            return
+        if not isinstance(t, ir.HeaderT):
+            self.unsupported(f"emit of {type(t).__name__}", e.loc)
+        h = self.expr(e, s)
+        w = self.width_fields(t, e.loc)
+        self.hdr_bits += w
+        self.emit(ind, f"if ({h}._v) {{")
+        pos = 0
+        for f in t.fields:
+            fw = width_of(f.type)
+            self.emit(ind + 1, f"put_bits(_out, _b + {pos}, {fw}, {h}.f_{f.name});")
+            pos += fw
+        self.emit(ind + 1, f"_b += {w};")
+        self.emit(ind, "}")
+
+    # ------------------------------------------------------------ field lists
+    def leaves(self, e, s) -> list:
+        """(C value, width) of each scalar of a field-list argument, in order."""
+        t = e.type
+        if isinstance(e, ir.ListExpr):
+            return [x for el in e.elems for x in self.leaves(el, s)]
+        if isinstance(t, (ir.HeaderT, ir.StructT)):
+            return [x for f in t.fields
+                    for x in self.leaves(ir.Member(f.type, e.loc, e, f.name), s)]
+        if isinstance(t, (ir.TupleT, ir.StackT, ir.UnionT, ir.VarbitT)):
+            self.unsupported(f"{type(t).__name__} in a field list", e.loc)
+        return [(self.expr(e, s), self.width(t, e.loc))]
+
+    def pack(self, data, s, ind) -> tuple:
+        """Emit the field list ``data`` packed into a byte buffer; (buffer, bytes)."""
+        parts = self.leaves(data, s)
+        bits = sum(w for _, w in parts)
+        buf = s.fresh("fl")
+        nbytes = (bits + 7) // 8
+        self.emit(ind, f"uint8_t {buf}[{max(nbytes, 1)} + 8] = {{0}};")
+        pos = 0
+        for code, w in parts:
+            self.emit(ind, f"put_bits({buf}, {pos}, {w}, {code});")
+            pos += w
+        return buf, nbytes
+
+    def algorithm(self, e) -> str:
+        if not isinstance(e, ir.EnumConst) or e.member not in ALGORITHMS:
+            name = e.member if isinstance(e, ir.EnumConst) else "a computed algorithm"
+            self.unsupported(f"hash algorithm {name}", e.loc)
+        return ALGORITHMS[e.member]
+
+    def gen_hash(self, c, s, ind) -> None:
+        out, algo_e, base, data, maximum = c.args
+        algo = self.algorithm(algo_e)
+        w = self.width(out.type, c.loc)
+        self.emit(ind, "{")
+        buf, n = self.pack(data, s, ind + 1)
+        self.assign(out, f"(hash_value({algo}, {buf}, {n}, {self.expr(base, s)}, "
+                         f"{self.expr(maximum, s)}) & {mask(w)})", s, ind + 1)
+        self.emit(ind, "}")
+
+    def gen_checksum(self, c, s, ind) -> None:
+        cond, data, field, algo_e = c.args
+        algo = self.algorithm(algo_e)
+        w = self.width(field.type, c.loc)
+        self.emit(ind, f"if ({self.expr(cond, s)}) {{")
+        buf, n = self.pack(data, s, ind + 1)
+        if c.method.endswith("_with_payload"):
+            whole = s.fresh("wp")
+            self.emit(ind + 1, f"uint8_t *{whole} = malloc({n} + P->payload_len + 1);")
+            self.emit(ind + 1, f"memcpy({whole}, {buf}, {n});")
+            self.emit(ind + 1, f"memcpy({whole} + {n}, P->payload, P->payload_len);")
+            value = f"(run_alg({algo}, {whole}, {n} + P->payload_len) & {mask(w)})"
+            done = f"free({whole});"
+        else:
+            value, done = f"(run_alg({algo}, {buf}, {n}) & {mask(w)})", ""
+        if c.method.startswith("verify"):
+            self.emit(ind + 1, f"if ({value} != {self.expr(field, s)}) P->checksum_error = 1;")
+        else:
+            self.assign(field, value, s, ind + 1)
+        if done:
+            self.emit(ind + 1, done)
+        self.emit(ind, "}")
+
+
+def is_wide_or_composite(t) -> bool:
+    if isinstance(t, (ir.HeaderT, ir.StructT, ir.UnionT, ir.StackT, ir.TupleT, ir.VarbitT)):
+        return True
+    return isinstance(t, (ir.BitT, ir.IntT)) and t.width > 64

@@ -1,0 +1,287 @@
+"""C code generation for statements, calls and the v1model extern calls that do not touch
+packet bits (mixed into :class:`cgen.CGen`).
+
+``exit`` and a failed ``assert`` set ``P->stop``; every call that can run one is followed
+by a check that leaves the action (``return``) or the control (``goto _end``), as the
+reference backend's exceptions unwind. Scalar ``out``/``inout`` arguments are copied in
+and out through a temporary, as the reference backend passes them.
+"""
+from __future__ import annotations
+
+from testbed.p4 import ir
+from testbed.p4.native.cgen_expr import CScope, is_composite, mask
+
+I2E, E2E = 1, 2
+
+
+class CStmtGen:
+    def stmt(self, st, s: CScope, ind: int) -> None:
+        m = getattr(self, "s_" + type(st).__name__, None)
+        if m is None:
+            self.unsupported(f"statement {type(st).__name__}", st.loc)
+        self.locs.append((len(self.lines), st.loc))
+        m(st, s, ind)
+
+    def s_Block(self, st, s, ind):
+        self.emit(ind, "{")
+        for x in st.stmts:
+            self.stmt(x, s, ind + 1)
+        self.emit(ind, "}")
+
+    def s_VarDecl(self, st, s, ind):
+        c = f"v_{s.fresh('v')}_{''.join(ch if ch.isalnum() else '_' for ch in st.name)}"
+        self.emit(ind, f"{self.ctype(st.type, st.loc)} {c};")
+        s.vars[st.name] = c
+        self.init_var(c, st, s, ind)
+
+    def init_var(self, c: str, st: ir.VarDecl, s, ind) -> None:
+        """Give a declared variable its initial value (0 / invalid when it has none)."""
+        if is_composite(st.type):
+            self.emit(ind, f"memset(&{c}, 0, sizeof {c});")
+            if st.init is not None:
+                self.assign(ir.Var(st.type, st.loc, st.name), st.init, s, ind)
+        else:
+            self.emit(ind, f"{c} = {self.scalar(st.init, st.type, s) if st.init else '0'};")
+
+    def scalar(self, e, t, s) -> str:
+        code = self.expr(e, s)
+        if isinstance(t, ir.BoolT) and not isinstance(e.type, ir.BoolT):
+            return f"({code} != 0)"
+        return code
+
+    def s_Assign(self, st, s, ind):
+        self.assign(st.lhs, st.rhs, s, ind)
+
+    def assign(self, lhs, rhs, s, ind) -> None:
+        """``lhs = rhs``; ``rhs`` is an IR expression or C code of a scalar."""
+        if isinstance(lhs, ir.DontCare):
+            return
+        code = rhs if isinstance(rhs, str) else None
+        if isinstance(lhs, ir.Slice):
+            w = lhs.hi - lhs.lo + 1
+            base = self.expr(lhs.expr, s)
+            value = code if code is not None else self.expr(rhs, s)
+            self.emit(ind, f"{base} = ({base} & ~({mask(w)} << {lhs.lo})) | "
+                           f"((({value}) & {mask(w)}) << {lhs.lo});")
+            return
+        target = self.expr(lhs, s)
+        if code is not None:
+            self.emit(ind, f"{target} = {code};")
+        elif is_composite(lhs.type):
+            if isinstance(rhs, (ir.ListExpr, ir.StructInit)):
+                values = (rhs.elems if isinstance(rhs, ir.ListExpr)
+                          else [rhs.fields[f.name] for f in lhs.type.fields])
+                for f, v in zip(lhs.type.fields, values):
+                    self.assign(ir.Member(f.type, lhs.loc, lhs, f.name), v, s, ind)
+                if isinstance(lhs.type, ir.HeaderT):
+                    self.emit(ind, f"{target}._v = 1;")
+            elif isinstance(rhs, (ir.Var, ir.Member)):
+                self.emit(ind, f"{target} = {self.expr(rhs, s)};")
+            else:
+                self.unsupported(f"assignment of {type(rhs).__name__} to a "
+                                 f"{type(lhs.type).__name__[:-1].lower()}", rhs.loc)
+        else:
+            self.emit(ind, f"{target} = {self.scalar(rhs, lhs.type, s)};")
+
+    def s_If(self, st, s, ind):
+        self.emit(ind, f"if ({self.expr(st.cond, s)}) {{")
+        self.stmt(st.then, s, ind + 1)
+        if st.other is not None:
+            self.emit(ind, "} else {")
+            self.stmt(st.other, s, ind + 1)
+        self.emit(ind, "}")
+
+    def s_Switch(self, st, s, ind):
+        v = s.fresh("sw")
+        if isinstance(st.expr, ir.Member) and st.expr.field == "action_run":
+            name = st.expr.expr.method
+            self.emit(ind, f"int {v} = {self.table_fn(name)}(P).action;")
+            self.emit(ind, f"if (P->stop) {s.leave};")
+            actions = self.out.tables[name].actions
+            value = lambda lb: str(actions.index(lb.action))  # noqa: E731
+        else:
+            if is_composite(st.expr.type):
+                self.unsupported("switch on a header or struct", st.loc)
+            self.emit(ind, f"uint64_t {v} = {self.expr(st.expr, s)};")
+            value = lambda lb: self.expr(lb, s)  # noqa: E731
+        labels, first = [], True
+        for case in st.cases:
+            labels += case.labels
+            if case.body is None:
+                continue
+            if any(isinstance(lb, ir.Default) for lb in labels):
+                cond = "1"
+            else:
+                cond = " || ".join(f"{v} == {value(lb)}" for lb in labels)
+            self.emit(ind, f"{'if' if first else '} else if'} ({cond}) {{")
+            self.stmt(case.body, s, ind + 1)
+            first, labels = False, []
+        if not first:
+            self.emit(ind, "}")
+
+    def s_Exit(self, st, s, ind):
+        self.emit(ind, f"{{ P->stop = 1; {s.leave}; }}")
+
+    def s_Return(self, st, s, ind):
+        if s.ret_type is not None:
+            self.emit(ind, f"return {self.scalar(st.expr, s.ret_type, s)};")
+        else:
+            self.emit(ind, f"{s.leave};")
+
+    # ------------------------------------------------------------ calls
+    def s_CallStmt(self, st, s, ind):
+        c = st.call
+        if c.kind == "builtin":
+            self.builtin(c, s, ind)
+        elif c.kind == "table_apply":
+            self.emit(ind, f"{self.table_fn(c.method)}(P);")
+            self.emit(ind, f"if (P->stop) {s.leave};")
+        elif c.kind == "action":
+            self.call_action(c, s, ind, s.block)
+        elif c.kind == "function":
+            self.emit(ind, f"(void){self.call_function(c, s)};")
+        elif c.kind == "extern_method":
+            self.extern_method(c, s, ind)
+        elif c.kind == "extern_function":
+            self.extern_function(c, s, ind)
+        else:
+            self.unsupported(f"call kind {c.kind}", c.loc)
+
+    def builtin(self, c, s, ind):
+        if not isinstance(c.target.type, ir.HeaderT):
+            self.unsupported(f"{c.method} on {type(c.target.type).__name__}", c.loc)
+        h = self.expr(c.target, s)
+        if c.method == "setValid":
+            self.emit(ind, f"if (!{h}._v) {{ memset(&{h}, 0, sizeof {h}); {h}._v = 1; }}")
+        elif c.method == "setInvalid":
+            self.emit(ind, f"{h}._v = 0;")
+        elif c.method != "isValid":
+            self.unsupported(f"method {c.method}", c.loc)
+
+    def arguments(self, args, params, s) -> tuple:
+        """(C arguments, copy-back statements) for a call of an action or function."""
+        out, back = [], []
+        for a, p in zip(args, params):
+            if is_composite(p.type):
+                if not isinstance(a, (ir.Var, ir.Member)):
+                    self.unsupported(f"{type(a).__name__} as a header/struct argument", a.loc)
+                out.append(f"&{self.expr(a, s)}")
+                continue
+            value = "0" if isinstance(a, ir.DontCare) else self.expr(a, s)
+            if p.direction in ("out", "inout"):
+                tmp = s.fresh("o")
+                self.emit(self.cur_ind, f"uint64_t {tmp} = {value};")
+                out.append(f"&{tmp}")
+                if not isinstance(a, ir.DontCare):
+                    back.append((a, tmp))
+            else:
+                out.append(value)
+        return out, back
+
+    def call_action(self, c, s, ind, ctl) -> None:
+        act = ctl.actions.get(c.method) or self.p.actions[c.method]
+        self.cur_ind = ind + 1
+        self.emit(ind, "{")
+        args, back = self.arguments(c.args, act.params, s)
+        fn = self.action_fns[(ctl.name, c.method)]
+        self.emit(ind + 1, f"{fn}({', '.join(['P'] + args)});")
+        for a, tmp in back:
+            self.assign(a, tmp, s, ind + 1)
+        self.emit(ind + 1, f"if (P->stop) {s.leave};")
+        self.emit(ind, "}")
+
+    def call_function(self, c, s) -> str:
+        fn = self.p.functions[c.method]
+        ind = getattr(self, "cur_ind", 1)
+        args, back = self.arguments(c.args, fn.params, s)
+        call = f"F_{c.method}({', '.join(['P'] + args)})"
+        if not back:
+            return call
+        r = s.fresh("r")
+        self.emit(ind, f"uint64_t {r} = {call};")
+        for a, tmp in back:
+            self.assign(a, tmp, s, ind)
+        return r
+
+    def gen_function(self, fn: ir.Function) -> None:
+        s = CScope(None, leave="return 0")
+        if is_composite(fn.return_type):
+            self.unsupported("a function returning a header or struct", fn.loc)
+        void = isinstance(fn.return_type, ir.VoidT)
+        s.ret_type = None if void else fn.return_type
+        params = ["pkt_t *P"] + [self.param(p, s) for p in fn.params]
+        self.emit(0, f"static uint64_t F_{fn.name}({', '.join(params)}) {{")
+        self.emit(1, "(void)P;")
+        for st in fn.body.stmts:
+            self.cur_ind = 1
+            self.stmt(st, s, 1)
+        self.emit(1, "return 0;")
+        self.emit(0, "}")
+
+    # ------------------------------------------------------------ externs
+    def extern_method(self, c, s, ind):
+        self.cur_ind = ind
+        if c.extern == "packet_in":
+            return self.packet_in_method(c, s, ind)
+        if c.extern == "packet_out":
+            return self.emit_headers(c.args[0], s, ind)
+        inst = self.instances.get(c.target.name)
+        if inst is None:
+            inst = next((i for i in s.block.instances if i.local_name == c.target.name), None)
+        if inst is None:
+            self.unsupported(f"{c.extern}.{c.method}", c.loc)
+        if c.extern == "register" and c.method in ("read", "write"):
+            k = self.out.registers[inst.name]
+            size = next((a.value for a in inst.args if isinstance(a, ir.Const)), 1)
+            pos = 1 if c.method == "read" else 0
+            i = s.fresh("i")
+            self.emit(ind, "{")
+            self.emit(ind + 1, f"uint64_t {i} = {self.expr(c.args[pos], s)};")
+            if c.method == "read":
+                self.assign(c.args[0], f"({i} < {size} ? P->S->R{k}[{i}] : 0)", s, ind + 1)
+            else:
+                self.emit(ind + 1, f"if ({i} < {size}) P->S->R{k}[{i}] = "
+                                   f"{self.expr(c.args[1], s)};")
+            self.emit(ind, "}")
+        elif c.extern == "counter" and c.method == "count":
+            k = self.out.counters[inst.name]
+            size = next((a.value for a in inst.args if isinstance(a, ir.Const)), 1)
+            i = s.fresh("i")
+            self.emit(ind, f"{{ uint64_t {i} = {self.expr(c.args[0], s)}; if ({i} < {size}) "
+                           f"{{ P->S->CP{k}[{i}]++; P->S->CB{k}[{i}] += P->plen; }} }}")
+        elif c.extern == "direct_counter" and c.method == "count":
+            pass        # counted on every hit of the table, as BMv2 does
+        else:
+            self.unsupported(f"{c.extern}.{c.method}", c.loc)
+
+    def extern_function(self, c, s, ind):
+        m, args = c.method, c.args
+        self.cur_ind = ind
+        if m == "mark_to_drop":
+            sm = self.expr(args[0], s) if args else "P->sm"
+            self.emit(ind, f"{sm}.f_egress_spec = 511; {sm}.f_mcast_grp = 0;")
+        elif m == "hash":
+            self.gen_hash(c, s, ind)
+        elif m in ("verify_checksum", "update_checksum", "verify_checksum_with_payload",
+                   "update_checksum_with_payload"):
+            self.gen_checksum(c, s, ind)
+        elif m in ("clone", "clone_preserving_field_list"):
+            kind = args[0].member if isinstance(args[0], ir.EnumConst) else "I2E"
+            fl = self.expr(args[2], s) if m == "clone_preserving_field_list" else "-1"
+            self.emit(ind, f"P->clone_type = {I2E if kind == 'I2E' else E2E}; "
+                           f"P->clone_session = {self.expr(args[1], s)}; P->clone_fl = {fl};")
+        elif m == "resubmit_preserving_field_list":
+            self.emit(ind, f"P->resubmit_fl = {self.expr(args[0], s)};")
+        elif m == "recirculate_preserving_field_list":
+            self.emit(ind, f"P->recirc_fl = {self.expr(args[0], s)};")
+        elif m == "truncate":
+            self.emit(ind, f"P->trunc = {self.expr(args[0], s)};")
+        elif m in ("assert", "assume"):
+            self.out.asserts.append(f"{m} at {c.loc}")
+            self.emit(ind, f"if (!{self.expr(args[0], s)}) {{ P->failed = "
+                           f"{len(self.out.asserts)}; P->stop = 1; {s.leave}; }}")
+        elif m == "verify" and self.in_parser:
+            self.emit(ind, f"if (!{self.expr(args[0], s)}) {{ _err = "
+                           f"{self.expr(args[1], s)}; goto _fail; }}")
+        else:
+            self.unsupported(f"extern function {m}", c.loc)

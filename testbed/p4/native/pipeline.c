@@ -1,0 +1,340 @@
+/* The v1model traffic manager over the generated blocks, in the order of
+ * testbed/p4/target.py (itself BMv2's simple_switch): ingress passes (received,
+ * resubmitted, recirculated) and egress jobs (unicast, multicast replicas, clones) run
+ * from two FIFO queues until both are empty; then the entry points of the control plane. */
+#define DROP_PORT 511
+#define MAX_PASSES 16
+enum { NORMAL = 0, I2E_T = 1, E2E_T = 2, RECIRC = 4, REPLICATION = 5, RESUBMIT = 6 };
+
+typedef struct { hdr_t hdr; meta_t meta; sm_t sm; const uint8_t *payload;
+                 uint32_t payload_len, port; uint64_t trunc; } job_t;
+typedef struct { const uint8_t *frame; uint32_t len, port, itype; int fl; meta_t kept; } pass_t;
+
+typedef struct {
+    job_t *jobs; uint32_t jhead, jtail, jcap;
+    pass_t *passes; uint32_t phead, ptail, pcap;
+    uint8_t **owned; uint32_t nowned, ocap;   /* recirculated frames, freed per call */
+} queues_t;
+
+static __thread queues_t Q;   /* one call at a time per thread */
+
+static job_t *push_job(void) {
+    if (Q.jtail == Q.jcap) {
+        Q.jcap = Q.jcap ? Q.jcap * 2 : 8;
+        Q.jobs = realloc(Q.jobs, sizeof(job_t) * Q.jcap);
+    }
+    return &Q.jobs[Q.jtail++];
+}
+
+static pass_t *push_pass(void) {
+    if (Q.ptail == Q.pcap) {
+        Q.pcap = Q.pcap ? Q.pcap * 2 : 4;
+        Q.passes = realloc(Q.passes, sizeof(pass_t) * Q.pcap);
+    }
+    return &Q.passes[Q.ptail++];
+}
+
+static void fail(sw_t *S, pkt_t *P) {
+    S->base.drops[DROP_ASSERT]++;
+    S->base.failed_at = P->failed;
+}
+
+static void fresh_state(pkt_t *P) {
+    P->stop = 0;
+    P->failed = 0;
+    P->clone_type = 0;
+    P->clone_fl = P->resubmit_fl = P->recirc_fl = -1;
+    P->clone_session = P->trunc = P->checksum_error = 0;
+}
+
+/* A freshly parsed packet, its metadata restored from ``kept`` (field list ``fl``). */
+static void parsed(sw_t *S, pkt_t *P, const uint8_t *frame, uint32_t len, uint32_t port,
+                   uint32_t itype, int fl, const meta_t *kept) {
+    memset(P, 0, sizeof *P);
+    P->S = S;
+    fresh_state(P);
+    P->sm.f_ingress_port = port;
+    P->sm.f_packet_length = len;
+    P->sm.f_instance_type = itype;
+    P->sm.f_ingress_global_timestamp = S->base.now;
+    if (kept) restore_fields(fl, &P->meta, kept);
+    P->sm.f_parser_error = parse(P, frame, len * 8);
+    P->plen = len;
+    P->payload = frame + (P->off >> 3);
+    P->payload_len = len - (P->off >> 3);
+}
+
+static void egress_job(pkt_t *P, uint32_t port, uint64_t trunc) {
+    job_t *j = push_job();
+    j->hdr = P->hdr;
+    j->meta = P->meta;
+    j->sm = P->sm;
+    j->payload = P->payload;
+    j->payload_len = P->payload_len;
+    j->port = port;
+    j->trunc = trunc;
+}
+
+static void traffic_manager(sw_t *S, pkt_t *P, const uint8_t *frame, uint32_t len,
+                            uint32_t port) {
+    if (P->clone_type == I2E_T) {
+        group_t *g = session_find(&S->base, P->clone_session);
+        if (!g) S->base.drops[DROP_CLONE]++;
+        for (uint32_t i = 0; g && i < g->n; i++) {
+            pkt_t c;
+            parsed(S, &c, frame, len, port, I2E_T, P->clone_fl, &P->meta);
+            c.sm.f_egress_rid = g->rids[i];
+            egress_job(&c, g->ports[i], g->trunc);
+        }
+    }
+    if (P->resubmit_fl >= 0) {
+        pass_t *p = push_pass();
+        *p = (pass_t){frame, len, port, RESUBMIT, P->resubmit_fl, P->meta};
+        return;
+    }
+    if (P->sm.f_mcast_grp) {
+        group_t *g = &S->base.mc[P->sm.f_mcast_grp];
+        if (!g->ports) {
+            S->base.drops[DROP_MCAST]++;
+            return;
+        }
+        sm_t sm = P->sm;
+        for (uint32_t i = 0; i < g->n; i++) {
+            P->sm = sm;
+            P->sm.f_egress_rid = g->rids[i];
+            P->sm.f_instance_type = REPLICATION;
+            egress_job(P, g->ports[i], P->trunc);
+        }
+        return;
+    }
+    if (P->sm.f_egress_spec == DROP_PORT) {
+        S->base.drops[DROP_INGRESS]++;
+        return;
+    }
+    egress_job(P, P->sm.f_egress_spec, P->trunc);
+}
+
+static void run_ingress(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port,
+                        uint32_t itype, int fl, const meta_t *kept) {
+    pkt_t P;
+    parsed(S, &P, frame, len, port, itype, fl, kept);
+    ctl_verify_checksum(&P);
+    if (P.failed) return fail(S, &P);
+    P.sm.f_checksum_error = P.checksum_error;
+    P.stop = 0;
+    ctl_ingress(&P);
+    if (P.failed) return fail(S, &P);
+    traffic_manager(S, &P, frame, len, port);
+}
+
+static void run_egress(sw_t *S, const job_t *j) {
+    pkt_t P;
+    memset(&P, 0, sizeof P);
+    P.S = S;
+    fresh_state(&P);
+    P.hdr = j->hdr;
+    P.meta = j->meta;
+    P.sm = j->sm;
+    P.sm.f_egress_port = j->port;
+    P.sm.f_egress_spec = 0;
+    P.sm.f_enq_timestamp = S->base.now & 0xFFFFFFFFu;
+    P.sm.f_egress_global_timestamp = S->base.now;
+    P.plen = P.sm.f_packet_length;
+    P.payload = j->payload;
+    P.payload_len = j->payload_len;
+    ctl_egress(&P);
+    if (P.failed) return fail(S, &P);
+    if (P.clone_type == E2E_T) {
+        group_t *g = session_find(&S->base, P.clone_session);
+        if (!g) S->base.drops[DROP_CLONE]++;
+        for (uint32_t i = 0; g && i < g->n; i++) {
+            pkt_t c;
+            memset(&c, 0, sizeof c);
+            c.hdr = P.hdr;
+            restore_fields(P.clone_fl, &c.meta, &P.meta);
+            c.sm.f_ingress_port = P.sm.f_ingress_port;
+            c.sm.f_packet_length = P.sm.f_packet_length;
+            c.sm.f_ingress_global_timestamp = P.sm.f_ingress_global_timestamp;
+            c.sm.f_instance_type = E2E_T;
+            c.sm.f_egress_rid = g->rids[i];
+            c.payload = P.payload;
+            c.payload_len = P.payload_len;
+            egress_job(&c, g->ports[i], g->trunc);
+        }
+    }
+    if (P.sm.f_egress_spec == DROP_PORT) {
+        S->base.drops[DROP_EGRESS]++;
+        return;
+    }
+    P.stop = 0;
+    ctl_compute_checksum(&P);
+    if (P.failed) return fail(S, &P);
+    uint8_t *data = out_reserve(&S->base, HDR_BYTES + P.payload_len);
+    uint32_t n = deparse(&P, data);
+    if (P.recirc_fl >= 0) {
+        uint8_t *copy = malloc(n ? n : 1);
+        memcpy(copy, data, n);
+        if (Q.nowned == Q.ocap) {
+            Q.ocap = Q.ocap ? Q.ocap * 2 : 4;
+            Q.owned = realloc(Q.owned, sizeof(uint8_t *) * Q.ocap);
+        }
+        Q.owned[Q.nowned++] = copy;
+        pass_t *p = push_pass();
+        *p = (pass_t){copy, n, P.sm.f_ingress_port, RECIRC, P.recirc_fl, P.meta};
+        return;
+    }
+    uint64_t limit = P.trunc && j->trunc ? (P.trunc < j->trunc ? P.trunc : j->trunc)
+                                         : (P.trunc ? P.trunc : j->trunc);
+    if (limit && limit < n) n = limit;
+    out_commit(&S->base, j->port, n);
+}
+
+/* One frame through the pipeline; the frames that leave are in the output arena. */
+uint32_t sw_process(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port,
+                    uint64_t now) {
+    S->base.now = now;
+    S->base.out_n = 0;
+    S->base.out_len = 0;
+    Q.jhead = Q.jtail = Q.phead = Q.ptail = 0;
+    run_ingress(S, frame, len, port, NORMAL, -1, NULL);
+    int count = 1;
+    while (Q.jhead < Q.jtail || Q.phead < Q.ptail) {
+        while (Q.jhead < Q.jtail) {
+            job_t j = Q.jobs[Q.jhead++];
+            run_egress(S, &j);
+        }
+        if (Q.phead == Q.ptail) break;
+        if (++count > MAX_PASSES) {
+            S->base.drops[DROP_LOOP]++;
+            break;
+        }
+        pass_t p = Q.passes[Q.phead++];
+        run_ingress(S, p.frame, p.len, p.port, p.itype, p.fl, &p.kept);
+    }
+    for (uint32_t i = 0; i < Q.nowned; i++) free(Q.owned[i]);
+    Q.nowned = 0;
+    return S->base.out_n;
+}
+
+/* ``n`` frames, each ``repeat`` times; the number of frames that left. */
+uint64_t sw_process_batch(sw_t *S, const uint8_t *data, const uint32_t *offs,
+                          const uint32_t *lens, const uint32_t *ports, uint32_t n,
+                          uint32_t repeat, uint64_t now) {
+    uint64_t sent = 0;
+    for (uint32_t r = 0; r < repeat; r++)
+        for (uint32_t i = 0; i < n; i++)
+            sent += sw_process(S, data + offs[i], lens[i], ports[i], now);
+    return sent;
+}
+
+void sw_outputs(sw_t *S, uint32_t **ports, uint32_t **offs, uint32_t **sizes,
+                uint8_t **data) {
+    *ports = S->base.out_port;
+    *offs = S->base.out_off;
+    *sizes = S->base.out_size;
+    *data = S->base.out_data;
+}
+
+sw_t *sw_new(void) {
+    sw_t *S = calloc(1, sizeof(sw_t));
+    init_tables(S);
+    return S;
+}
+
+void sw_free(sw_t *S) {
+    for (int i = 0; i < NTABLES; i++) {
+        free(S->tables[i].slots);
+        free(S->tables[i].order);
+        free(S->tables[i].hidx);
+    }
+    for (int i = 0; i < 65536; i++) {
+        free(S->base.mc[i].ports);
+        free(S->base.mc[i].rids);
+    }
+    for (int i = 0; i < S->base.nsessions; i++) {
+        free(S->base.sessions[i].g.ports);
+        free(S->base.sessions[i].g.rids);
+    }
+    free(S->base.sessions);
+    free(S->base.out_data);
+    free(S->base.out_port);
+    free(S->base.out_off);
+    free(S->base.out_size);
+    free(S);
+}
+
+void sw_tbl_put(sw_t *S, int t, int slot, const uint64_t *v, const uint64_t *m,
+                const uint64_t *hi, const uint8_t *range, int64_t prio, uint32_t plen,
+                int action, const uint64_t *args, int keep) {
+    table_t *tb = &S->tables[t];
+    entry_t *e = &tb->slots[slot];
+    uint64_t packets = keep ? e->packets : 0, bytes = keep ? e->bytes : 0;
+    uint64_t seq = keep ? e->seq : ++tb->seq;
+    memset(e, 0, sizeof *e);
+    memcpy(e->v, v, sizeof(uint64_t) * tb->nkeys);
+    memcpy(e->m, m, sizeof(uint64_t) * tb->nkeys);
+    memcpy(e->hi, hi, sizeof(uint64_t) * tb->nkeys);
+    memcpy(e->range, range, tb->nkeys);
+    memcpy(e->args, args, sizeof e->args);
+    e->prio = prio;
+    e->plen = plen;
+    e->action = action;
+    e->used = 1;
+    e->seq = seq;
+    e->packets = packets;
+    e->bytes = bytes;
+    tb->dirty = 1;
+}
+
+void sw_tbl_del(sw_t *S, int t, int slot) {
+    S->tables[t].slots[slot].used = 0;
+    S->tables[t].dirty = 1;
+}
+
+void sw_tbl_default(sw_t *S, int t, int action, const uint64_t *args) {
+    S->tables[t].deflt.action = action;
+    memcpy(S->tables[t].deflt.args, args, sizeof S->tables[t].deflt.args);
+}
+
+uint64_t *sw_tbl_counters(sw_t *S, int t, int slot) {
+    return &S->tables[t].slots[slot].packets;
+}
+
+void sw_mc_set(sw_t *S, uint32_t gid, uint32_t n, const uint16_t *ports,
+               const uint16_t *rids) {
+    group_fill(&S->base.mc[gid], n, ports, rids);
+}
+
+void sw_mc_del(sw_t *S, uint32_t gid) {
+    free(S->base.mc[gid].ports);
+    free(S->base.mc[gid].rids);
+    S->base.mc[gid].ports = S->base.mc[gid].rids = NULL;
+}
+
+void sw_clone_set(sw_t *S, uint64_t id, uint32_t n, const uint16_t *ports,
+                  const uint16_t *rids, uint32_t trunc) {
+    group_t *g = session_find(&S->base, id);
+    if (!g) {
+        S->base.sessions = realloc(S->base.sessions,
+                                   sizeof(session_t) * (S->base.nsessions + 1));
+        session_t *s = &S->base.sessions[S->base.nsessions++];
+        memset(s, 0, sizeof *s);
+        s->id = id;
+        g = &s->g;
+    }
+    group_fill(g, n, ports, rids);
+    g->trunc = trunc;
+}
+
+void sw_clone_del(sw_t *S, uint64_t id) {
+    for (int i = 0; i < S->base.nsessions; i++) {
+        if (S->base.sessions[i].id != id) continue;
+        free(S->base.sessions[i].g.ports);
+        free(S->base.sessions[i].g.rids);
+        S->base.sessions[i] = S->base.sessions[--S->base.nsessions];
+        return;
+    }
+}
+
+uint64_t *sw_drops(sw_t *S) { return S->base.drops; }
+uint32_t sw_failed_at(sw_t *S) { return S->base.failed_at; }

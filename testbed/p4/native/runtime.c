@@ -1,0 +1,307 @@
+/* Run-time support of the generated v1model pipeline: bit access, hash and checksum
+ * algorithms, match-action tables, multicast groups, clone sessions and the output arena.
+ * The generated program follows this file in one translation unit. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MASK(w) ((w) >= 64 ? ~UINT64_C(0) : ((UINT64_C(1) << (w)) - 1))
+#define SX(x, w) ((w) >= 64 ? (int64_t)(x) : \
+                  (int64_t)((uint64_t)(x) << (64 - (w))) >> (64 - (w)))
+
+static inline uint64_t get_bits(const uint8_t *d, uint32_t bit, unsigned w) {
+    const uint8_t *p = d + (bit >> 3);
+    unsigned s = bit & 7, nb = (s + w + 7) >> 3;
+    unsigned __int128 acc = 0;
+    for (unsigned i = 0; i < nb; i++) acc = (acc << 8) | p[i];
+    return (uint64_t)(acc >> (nb * 8 - s - w)) & MASK(w);
+}
+
+/* ORs the low w bits of v into a zeroed buffer at bit offset ``bit``. */
+static inline void put_bits(uint8_t *d, uint32_t bit, unsigned w, uint64_t v) {
+    uint8_t *p = d + (bit >> 3);
+    unsigned s = bit & 7, nb = (s + w + 7) >> 3;
+    unsigned __int128 acc = (unsigned __int128)(v & MASK(w)) << (nb * 8 - s - w);
+    for (int i = nb - 1; i >= 0; i--) { p[i] |= (uint8_t)acc; acc >>= 8; }
+}
+
+static inline uint64_t sat_add_u(uint64_t a, uint64_t b, unsigned w) {
+    uint64_t r;
+    if (__builtin_add_overflow(a, b, &r) || r > MASK(w)) return MASK(w);
+    return r;
+}
+
+static inline uint64_t sat_sub_u(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
+static inline uint64_t sat_signed(__int128 v, unsigned w) {
+    __int128 hi = ((__int128)1 << (w - 1)) - 1, lo = -((__int128)1 << (w - 1));
+    if (v > hi) v = hi;
+    if (v < lo) v = lo;
+    return (uint64_t)v & MASK(w);
+}
+
+/* Floor division and modulo, as the reference backend computes on signed values;
+ * x / 0 and x % 0 are 0. */
+static inline int64_t floor_div(int64_t a, int64_t b) {
+    if (!b) return 0;
+    int64_t q = a / b;
+    if ((a % b) && ((a < 0) != (b < 0))) q--;
+    return q;
+}
+
+static inline int64_t floor_mod(int64_t a, int64_t b) {
+    if (!b) return 0;
+    int64_t r = a % b;
+    if (r && ((r < 0) != (b < 0))) r += b;
+    return r;
+}
+
+/* ------------------------------------------------------------------ hash algorithms */
+enum { ALG_CRC16, ALG_CRC32, ALG_CSUM16, ALG_XOR16, ALG_IDENTITY };
+
+static uint64_t alg_crc16(const uint8_t *d, size_t n) {
+    uint32_t crc = 0;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= d[i];
+        for (int k = 0; k < 8; k++) crc = (crc & 1) ? (crc >> 1) ^ 0xA001 : crc >> 1;
+    }
+    return crc;
+}
+
+static uint64_t alg_crc32(const uint8_t *d, size_t n) {
+    uint32_t crc = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= d[i];
+        for (int k = 0; k < 8; k++) crc = (crc & 1) ? (crc >> 1) ^ 0xEDB88320u : crc >> 1;
+    }
+    return crc ^ 0xFFFFFFFFu;
+}
+
+static uint64_t alg_csum16(const uint8_t *d, size_t n) {
+    uint64_t s = 0;
+    for (size_t i = 0; i + 1 < n; i += 2) s += (uint64_t)d[i] << 8 | d[i + 1];
+    if (n & 1) s += (uint64_t)d[n - 1] << 8;
+    while (s >> 16) s = (s & 0xFFFF) + (s >> 16);
+    return 0xFFFF ^ s;
+}
+
+static uint64_t alg_xor16(const uint8_t *d, size_t n) {
+    uint64_t h = 0;
+    for (size_t i = 0; i + 1 < n; i += 2) h ^= (uint64_t)d[i] << 8 | d[i + 1];
+    if (n & 1) h ^= (uint64_t)d[n - 1] << 8;
+    return h;
+}
+
+/* The low 64 bits of the big-endian number, or the number modulo ``mod`` when mod > 0. */
+static uint64_t alg_identity(const uint8_t *d, size_t n, uint64_t mod) {
+    unsigned __int128 acc = 0;
+    for (size_t i = 0; i < n; i++) {
+        acc = (acc << 8) | d[i];
+        if (mod) acc %= mod; else acc = (uint64_t)acc;
+    }
+    return (uint64_t)acc;
+}
+
+static uint64_t run_alg(int alg, const uint8_t *d, size_t n) {
+    switch (alg) {
+    case ALG_CRC16: return alg_crc16(d, n);
+    case ALG_CRC32: return alg_crc32(d, n);
+    case ALG_CSUM16: return alg_csum16(d, n);
+    case ALG_XOR16: return alg_xor16(d, n);
+    default: return alg_identity(d, n, 0);
+    }
+}
+
+/* hash(): base + (h mod max) when max > 0, else base + h. */
+static uint64_t hash_value(int alg, const uint8_t *d, size_t n, uint64_t base, uint64_t max) {
+    if (alg == ALG_IDENTITY) return base + alg_identity(d, n, max);
+    uint64_t h = run_alg(alg, d, n);
+    return max ? base + h % max : base + h;
+}
+
+/* ------------------------------------------------------------------ tables */
+#define MAXK 8
+#define MAXA 16
+enum { MODE_NONE, MODE_EXACT, MODE_LPM, MODE_SCAN };
+
+typedef struct {
+    uint64_t v[MAXK], m[MAXK], hi[MAXK];   /* value, mask (0: wildcard); hi for ranges */
+    uint8_t range[MAXK];
+    int64_t prio;
+    uint64_t seq;                          /* insertion order, the tie-break of a scan */
+    uint32_t plen;
+    uint16_t action;
+    uint8_t used;
+    uint64_t args[MAXA];
+    uint64_t packets, bytes;
+} entry_t;
+
+typedef struct {
+    int nkeys, mode, lpm_pos, size;
+    uint8_t widths[MAXK];
+    entry_t *slots;
+    entry_t deflt;
+    int dirty;
+    uint64_t seq;
+    int32_t *hidx;                         /* slot + 1, 0: empty */
+    uint32_t hcap;
+    int nlens;
+    uint32_t lens[65];
+    int32_t *order;
+    int norder;
+} table_t;
+
+static inline uint64_t key_hash(const uint64_t *k, int n, uint32_t plen) {
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ plen;
+    for (int i = 0; i < n; i++) {
+        h ^= k[i];
+        h *= 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+static table_t *cmp_table;
+
+static int by_priority(const void *a, const void *b) {
+    const entry_t *x = &cmp_table->slots[*(const int32_t *)a];
+    const entry_t *y = &cmp_table->slots[*(const int32_t *)b];
+    if (x->prio != y->prio) return x->prio > y->prio ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void tbl_rebuild(table_t *t) {
+    t->dirty = 0;
+    t->norder = 0;
+    for (int i = 0; i < t->size; i++)
+        if (t->slots[i].used) t->order[t->norder++] = i;
+    if (t->mode == MODE_SCAN) {
+        cmp_table = t;
+        qsort(t->order, t->norder, sizeof(int32_t), by_priority);
+        return;
+    }
+    memset(t->hidx, 0, sizeof(int32_t) * t->hcap);
+    int seen[65] = {0};
+    t->nlens = 0;
+    for (int j = 0; j < t->norder; j++) {
+        entry_t *e = &t->slots[t->order[j]];
+        uint32_t pos = key_hash(e->v, t->nkeys, e->plen) & (t->hcap - 1);
+        while (t->hidx[pos]) pos = (pos + 1) & (t->hcap - 1);
+        t->hidx[pos] = t->order[j] + 1;
+        seen[e->plen] = 1;
+    }
+    for (int p = 64; p >= 0; p--)
+        if (seen[p]) t->lens[t->nlens++] = p;
+}
+
+static inline entry_t *tbl_probe(table_t *t, const uint64_t *k, uint32_t plen) {
+    uint32_t pos = key_hash(k, t->nkeys, plen) & (t->hcap - 1);
+    for (;;) {
+        int32_t s = t->hidx[pos];
+        if (!s) return NULL;
+        entry_t *e = &t->slots[s - 1];
+        if (e->plen == plen && !memcmp(e->v, k, sizeof(uint64_t) * t->nkeys)) return e;
+        pos = (pos + 1) & (t->hcap - 1);
+    }
+}
+
+static inline entry_t *tbl_lookup(table_t *t, const uint64_t *key) {
+    if (t->dirty) tbl_rebuild(t);
+    if (t->mode == MODE_EXACT) return tbl_probe(t, key, 0);
+    if (t->mode == MODE_LPM) {
+        uint64_t k[MAXK];
+        memcpy(k, key, sizeof(uint64_t) * t->nkeys);
+        unsigned w = t->widths[t->lpm_pos];
+        for (int i = 0; i < t->nlens; i++) {
+            uint32_t p = t->lens[i];
+            k[t->lpm_pos] = key[t->lpm_pos] & (MASK(w) ^ MASK(w - p));
+            entry_t *e = tbl_probe(t, k, p);
+            if (e) return e;
+        }
+        return NULL;
+    }
+    for (int j = 0; j < t->norder; j++) {
+        entry_t *e = &t->slots[t->order[j]];
+        int i = 0;
+        for (; i < t->nkeys; i++) {
+            if (e->range[i] ? (key[i] < e->v[i] || key[i] > e->hi[i])
+                            : ((key[i] & e->m[i]) != e->v[i])) break;
+        }
+        if (i == t->nkeys) return e;
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ switch state */
+typedef struct { uint32_t n; uint16_t *ports; uint16_t *rids; uint32_t trunc; } group_t;
+typedef struct { uint64_t id; group_t g; } session_t;
+
+enum { DROP_ASSERT, DROP_LOOP, DROP_MCAST, DROP_INGRESS, DROP_EGRESS, DROP_CLONE, NDROPS };
+
+/* What every program's switch holds besides its tables and externs: multicast groups
+ * (ports == NULL: not set), clone sessions, the frames that left during one call, drops
+ * by reason. */
+typedef struct {
+    group_t mc[65536];
+    session_t *sessions;
+    int nsessions;
+    uint8_t *out_data;
+    size_t out_cap, out_len;
+    uint32_t out_n, out_max;
+    uint32_t *out_port, *out_off, *out_size;
+    uint64_t drops[NDROPS];
+    uint32_t failed_at;                   /* the assert of the last failure, 1-based */
+    uint64_t now;
+} base_t;
+
+static void group_fill(group_t *g, uint32_t n, const uint16_t *ports, const uint16_t *rids) {
+    free(g->ports);
+    free(g->rids);
+    g->n = n;
+    g->ports = malloc(sizeof(uint16_t) * (n ? n : 1));
+    g->rids = malloc(sizeof(uint16_t) * (n ? n : 1));
+    memcpy(g->ports, ports, sizeof(uint16_t) * n);
+    memcpy(g->rids, rids, sizeof(uint16_t) * n);
+}
+
+static group_t *session_find(base_t *b, uint64_t id) {
+    for (int i = 0; i < b->nsessions; i++)
+        if (b->sessions[i].id == id) return &b->sessions[i].g;
+    return NULL;
+}
+
+static uint8_t *out_reserve(base_t *b, size_t n) {
+    if (b->out_len + n > b->out_cap) {
+        b->out_cap = (b->out_len + n) * 2;
+        b->out_data = realloc(b->out_data, b->out_cap);
+    }
+    return b->out_data + b->out_len;
+}
+
+static void out_commit(base_t *b, uint32_t port, size_t n) {
+    if (b->out_n == b->out_max) {
+        b->out_max = b->out_max ? b->out_max * 2 : 16;
+        b->out_port = realloc(b->out_port, sizeof(uint32_t) * b->out_max);
+        b->out_off = realloc(b->out_off, sizeof(uint32_t) * b->out_max);
+        b->out_size = realloc(b->out_size, sizeof(uint32_t) * b->out_max);
+    }
+    b->out_port[b->out_n] = port;
+    b->out_off[b->out_n] = b->out_len;
+    b->out_size[b->out_n] = n;
+    b->out_n++;
+    b->out_len += n;
+}
+
+static void tbl_init(table_t *t, int nkeys, int mode, int lpm_pos, int size,
+                     const uint8_t *widths) {
+    t->nkeys = nkeys;
+    t->mode = mode;
+    t->lpm_pos = lpm_pos;
+    t->size = size;
+    memcpy(t->widths, widths, nkeys);
+    t->slots = calloc(size ? size : 1, sizeof(entry_t));
+    t->order = calloc(size ? size : 1, sizeof(int32_t));
+    t->hcap = 2;
+    while (t->hcap < 2 * (uint32_t)size + 2) t->hcap <<= 1;
+    t->hidx = calloc(t->hcap, sizeof(int32_t));
+}

@@ -1,0 +1,203 @@
+"""The v1model target with its per-packet path in native code.
+
+:class:`NativeTarget` keeps the reference target's control plane: every table write,
+register write, multicast group and clone session is validated by the Python objects
+(same checks, same errors, same reads) and, once accepted, mirrored into the native
+switch, whose tables and externs the packets see. Table writes reach the native lookup
+structures on the next packet, so a batch of writes is one rebuild.
+"""
+from __future__ import annotations
+
+import logging
+
+from testbed.p4 import entries as E
+from testbed.p4 import ir
+from testbed.p4.native.build import load
+from testbed.p4.native.cgen import MAX_ACTION_DATA, MAX_KEYS, generate
+from testbed.p4.target import Target
+
+DROP_REASONS = ("assert", "loop_limit", "unknown_multicast_group", "ingress_drop",
+                "egress_drop", "unknown_clone_session")   # pipeline.c's order
+
+
+class NativeTarget(Target):
+    def __init__(self, program: ir.Program, cpu_port: int | None = None,
+                 log: logging.Logger | None = None):
+        super().__init__(program, cpu_port, log)
+        self.native = generate(program, self.compiled.errors)
+        self.ffi, self.lib = load(self.native.source, self.native.locate)
+        self.sw = self.ffi.gc(self.lib.sw_new(), self.lib.sw_free)
+        self._out = [self.ffi.new(f"{t} **") for t in ("uint32_t", "uint32_t", "uint32_t",
+                                                       "uint8_t")]
+        self._drops = self.lib.sw_drops(self.sw)
+        self._asserts_seen = 0
+        self._slots = {}                # table -> {entry key: slot}
+        for name, state in self.compiled.tables.items():
+            self._slots[name] = {}
+            self._put_default(name)
+            for result in state.entries.values():
+                self._put(name, result.entry, keep=False)
+
+    @property
+    def drop_counts(self) -> dict:
+        """Drops by reason, counted by the native pipeline."""
+        return {r: self._drops[i] for i, r in enumerate(DROP_REASONS) if self._drops[i]}
+
+    @drop_counts.setter
+    def drop_counts(self, value: dict) -> None:
+        """The reference target's constructor starts its own count; the native one is
+        the switch's."""
+
+    # ---------------------------------------------------------------- data plane
+    def process(self, frame: bytes, ingress_port: int) -> list:
+        now = round((self._clock() - self._t0) * 1e6) & 0xFFFFFFFFFFFF
+        n = self.lib.sw_process(self.sw, frame, len(frame), ingress_port, now)
+        if self._drops[0] != self._asserts_seen:
+            self._asserts_seen = self._drops[0]
+            where = self.native.asserts[self.lib.sw_failed_at(self.sw) - 1]
+            self.log.error("%s failed: packet dropped", where)
+        if not n:
+            return []
+        self.lib.sw_outputs(self.sw, *self._out)
+        ports, offs, sizes, data = (p[0] for p in self._out)
+        buf = self.ffi.buffer(data, offs[n - 1] + sizes[n - 1])
+        return [(ports[i], buf[offs[i]:offs[i] + sizes[i]]) for i in range(n)]
+
+    def process_batch(self, frames: list, repeat: int = 1) -> int:
+        """Run every (port, frame) of ``frames`` ``repeat`` times in one native call;
+        the number of frames that left (the benchmark's inner loop)."""
+        data = b"".join(f for _, f in frames)
+        offs, pos = [], 0
+        for _, f in frames:
+            offs.append(pos)
+            pos += len(f)
+        now = round((self._clock() - self._t0) * 1e6) & 0xFFFFFFFFFFFF
+        return self.lib.sw_process_batch(
+            self.sw, data, self.ffi.new("uint32_t[]", offs),
+            self.ffi.new("uint32_t[]", [len(f) for _, f in frames]),
+            self.ffi.new("uint32_t[]", [p for p, _ in frames]), len(frames), repeat, now)
+
+    # ---------------------------------------------------------------- tables
+    def _put(self, table: str, entry: E.TableEntry, keep: bool) -> None:
+        info = self.native.tables[table]
+        slots = self._slots[table]
+        key = entry.key()
+        slot = slots.get(key)
+        if slot is None:
+            used = set(slots.values())
+            slot = slots[key] = next(i for i in range(len(used) + 1) if i not in used)
+        v, m, hi, rng = ([0] * MAX_KEYS for _ in range(4))
+        plen = 0
+        for i, (match, w) in enumerate(zip(entry.match, info.widths)):
+            full = (1 << w) - 1
+            if isinstance(match, (E.Exact, E.Optional_)):
+                v[i], m[i] = match.value, full
+            elif isinstance(match, E.Ternary):
+                v[i], m[i] = match.value, match.mask
+            elif isinstance(match, E.Lpm):
+                plen = match.prefix_len
+                v[i], m[i] = match.value, full ^ ((1 << (w - plen)) - 1)
+            elif isinstance(match, E.Range):
+                v[i], hi[i], rng[i] = match.low, match.high, 1
+        action, args = self._action(info, entry.action)
+        self.lib.sw_tbl_put(self.sw, info.index, slot, v, m, hi, rng, entry.priority, plen,
+                            action, args, int(keep))
+
+    @staticmethod
+    def _action(info, call: E.ActionCall) -> tuple:
+        args = [call.params[n] for n in info.params[call.action]]
+        return info.actions.index(call.action), args + [0] * (MAX_ACTION_DATA - len(args))
+
+    def _put_default(self, table: str) -> None:
+        info = self.native.tables[table]
+        action, args = self._action(info, self.compiled.tables[table].get_default())
+        self.lib.sw_tbl_default(self.sw, info.index, action, args)
+
+    def _stored(self, entry: E.TableEntry) -> E.TableEntry:
+        return self._table(entry.table).canonical(entry)
+
+    def table_insert(self, entry: E.TableEntry) -> None:
+        super().table_insert(entry)
+        self._put(entry.table, self._stored(entry), keep=False)
+
+    def table_modify(self, entry: E.TableEntry) -> None:
+        super().table_modify(entry)
+        self._put(entry.table, self._stored(entry), keep=True)
+
+    def table_delete(self, entry: E.TableEntry) -> None:
+        super().table_delete(entry)
+        slot = self._slots[entry.table].pop(self._stored(entry).key())
+        self.lib.sw_tbl_del(self.sw, self.native.tables[entry.table].index, slot)
+
+    def table_clear(self, table: str) -> None:
+        super().table_clear(table)
+        for slot in self._slots[table].values():
+            self.lib.sw_tbl_del(self.sw, self.native.tables[table].index, slot)
+        self._slots[table].clear()
+
+    def table_set_default(self, table: str, call: E.ActionCall) -> None:
+        super().table_set_default(table, call)
+        self._put_default(table)
+
+    def table_entries(self, table: str) -> list:
+        entries = super().table_entries(table)
+        index = self.native.tables[table].index
+        for e in entries:
+            counts = self.lib.sw_tbl_counters(self.sw, index, self._slots[table][e.key()])
+            e.counter_packets, e.counter_bytes = counts[0], counts[1]
+        return entries
+
+    # ---------------------------------------------------------------- externs
+    def _cells(self, kind: str, name: str, index: int, which: int = 0):
+        objects = self.compiled.registers if kind == "register" else self.compiled.counters
+        self._indexed(kind, objects, name, index)
+        ids = self.native.registers if kind == "register" else self.native.counters
+        fn = self.lib.sw_reg if kind == "register" else self.lib.sw_cnt
+        return fn(self.sw, ids[name], which)
+
+    def register_read(self, name: str, index: int) -> int:
+        value = self._cells("register", name, index)[index]
+        reg = self.compiled.registers[name]
+        if reg.signed and value >> (reg.width - 1):
+            value -= 1 << reg.width
+        return value
+
+    def register_write(self, name: str, index: int, value: int) -> None:
+        super().register_write(name, index, value)
+        width = self.compiled.registers[name].width
+        self._cells("register", name, index)[index] = value & ((1 << width) - 1)
+
+    def counter_read(self, name: str, index: int) -> tuple:
+        return (self._cells("counter", name, index, 0)[index],
+                self._cells("counter", name, index, 1)[index])
+
+    def counter_write(self, name: str, index: int, packets: int, bytes_: int) -> None:
+        super().counter_write(name, index, packets, bytes_)
+        self._cells("counter", name, index, 0)[index] = packets
+        self._cells("counter", name, index, 1)[index] = bytes_
+
+    # ---------------------------------------------------------------- packet replication
+    def _replicas(self, replicas) -> tuple:
+        return ([r.port for r in replicas] or [0], [r.rid for r in replicas] or [0])
+
+    def mc_group_set(self, group: E.MulticastGroup) -> None:
+        super().mc_group_set(group)
+        ports, rids = self._replicas(group.replicas)
+        self.lib.sw_mc_set(self.sw, group.group_id, len(group.replicas),
+                           self.ffi.new("uint16_t[]", ports), self.ffi.new("uint16_t[]", rids))
+
+    def mc_group_delete(self, group_id: int) -> None:
+        super().mc_group_delete(group_id)
+        self.lib.sw_mc_del(self.sw, group_id)
+
+    def clone_session_set(self, session: E.CloneSession) -> None:
+        super().clone_session_set(session)
+        ports, rids = self._replicas(session.replicas)
+        self.lib.sw_clone_set(self.sw, session.session_id, len(session.replicas),
+                              self.ffi.new("uint16_t[]", ports),
+                              self.ffi.new("uint16_t[]", rids), session.packet_length_bytes)
+
+    def clone_session_delete(self, session_id: int) -> None:
+        super().clone_session_delete(session_id)
+        self.lib.sw_clone_del(self.sw, session_id)
+

@@ -1,0 +1,60 @@
+"""Choosing the backend: the native one runs, auto falls back with one line, errors name
+what to do."""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from testbed.errors import P4Error, TrainetError
+from testbed.p4.backend import make_target
+from testbed.p4.frontend import load_program
+from testbed.p4.native import build
+from testbed.p4.native.cgen import NativeUnsupported
+from testbed.p4.native.target import NativeTarget
+from testbed.p4.target import Target
+
+CORPUS = Path(__file__).parent / "corpus"
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_native_backend_loads_basic_p4():
+    target = make_target(load_program(str(REPO / "p4" / "basic.p4")), "native")
+    assert isinstance(target, NativeTarget)
+
+
+def test_auto_falls_back_to_python_with_one_line_naming_the_construct(caplog):
+    program = load_program(str(CORPUS / "varbit.p4"))
+    with pytest.raises(NativeUnsupported, match=r"varbit\.p4:\d+:\d+: error: a varbit type"):
+        make_target(program, "native")
+    with caplog.at_level(logging.WARNING):
+        target = make_target(program, "auto")
+    assert type(target) is Target
+    [line] = [r.getMessage() for r in caplog.records]
+    assert line.startswith("P4 backend: python, not native: ") and "varbit" in line
+
+
+def test_auto_without_a_c_compiler_runs_python(monkeypatch, caplog):
+    monkeypatch.setenv("CC", "/nonexistent/cc")
+    build.compiler_version.cache_clear()
+    with caplog.at_level(logging.WARNING):
+        target = make_target(load_program(str(REPO / "p4" / "basic.p4")), "auto")
+    build.compiler_version.cache_clear()
+    assert type(target) is Target
+    assert "does not run" in caplog.records[0].getMessage()
+
+
+def test_unknown_backend_is_an_error():
+    with pytest.raises(TrainetError, match="choose one of python, native, auto"):
+        make_target(load_program(str(REPO / "p4" / "basic.p4")), "fast")
+
+
+def test_a_c_compile_error_names_the_p4_statement(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    program = load_program(str(REPO / "p4" / "basic.p4"))
+    target = NativeTarget(program)
+    source = target.native.source.replace("P->hdr.f_ipv4.f_ttl - ", "P->hdr.f_ipv4.nope - ")
+    with pytest.raises(P4Error, match=r"basic\.p4:\d+:\d+: error: the native backend's C code "
+                                      r"does not compile: .*nope"):
+        build.load(source, target.native.locate)
