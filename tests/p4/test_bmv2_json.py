@@ -30,8 +30,8 @@ def _frames() -> list:
             bytes(bad), bytes(Ether(type=0x0806) / (b"\x00" * 28)), b"\x01\x02\x03"]
 
 
-def _same_forwarding(source_program, json_program, entries) -> None:
-    targets = [Target(source_program), Target(json_program)]
+def _same_forwarding(source_program, json_program, entries, kinds=(Target, Target)) -> None:
+    targets = [kinds[0](source_program), kinds[1](json_program)]
     for t in targets:
         for entry in entries:
             t.table_insert(entry)
@@ -57,6 +57,13 @@ def test_basic_json_forwards_as_basic_p4_compiled_from_source():
     out.table_insert(routes[0])
     [(port, data)] = out.process(_frames()[0], 1)
     assert port == 3 and Ether(data).dst == "11:22:33:44:55:66" and Ether(data)[IP].ttl == 63
+
+
+def test_basic_json_runs_on_the_native_backend_as_on_python():
+    from testbed.p4.native.target import NativeTarget
+    program = bmv2_json.load(BASIC_JSON, "basic.json")
+    _same_forwarding(program, program, [route(0x0A000100, 24, 0x112233445566, 3)],
+                     (Target, NativeTarget))
 
 
 def test_basic_json_has_the_tables_actions_and_keys_of_p4cs_p4info():
