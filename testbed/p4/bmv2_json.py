@@ -82,6 +82,11 @@ def _unique(name: str, taken: set) -> str:
     return out
 
 
+def _field_list_annotation(ids) -> tuple:
+    """``@field_list(ids)`` for a metadata field the field lists ``ids`` preserve."""
+    return (ir.Annotation("field_list", tuple(ids)),) if ids else ()
+
+
 def _without_source_info(x):
     if isinstance(x, dict):
         return {k: _without_source_info(v) for k, v in x.items() if k != "source_info"}
@@ -246,7 +251,7 @@ class _Loader(Expressions):
         headers = self.items("headers")
         by_id = {}
         hdr_fields, meta_fields, taken_h, taken_m = [], [], set(), set()
-        later = []          # (instance, IR builder) once the structs exist
+        later = []          # (instance, "hdr" or "meta", its field): refs once the structs exist
         for i, h in enumerate(headers):
             path = f"headers[{i}]"
             name, tname = self.need(h, "name", path), self.need(h, "header_type", path)
@@ -257,8 +262,7 @@ class _Loader(Expressions):
             elif h.get("metadata"):
                 struct, fields = self._record(
                     types, tname, f"{path}.header_type", ir.StructT,
-                    lambda f: tuple(ir.Annotation("field_list", tuple(preserved[(name, f)]))
-                                    for _ in [0] if (name, f) in preserved))
+                    lambda f, inst=name: _field_list_annotation(preserved.get((inst, f))))
                 field = ir.Field(_unique(name, taken_m), struct)
                 meta_fields.append(field)
                 self.fields[name] = fields

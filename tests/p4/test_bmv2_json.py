@@ -187,3 +187,18 @@ def test_features_json_forwards_as_its_source():
         assert [t.register_read("MyIngress.seen", i) for i in range(4)] == \
             [targets[0].register_read("MyIngress.seen", i) for i in range(4)]
     assert targets[0].register_read("MyIngress.seen", 1) == 4     # the UDP frames
+
+
+def test_field_lists_mark_the_metadata_that_clones_and_resubmits_preserve():
+    def edit(d):
+        d["header_types"][0]["fields"] = [["userMetadata.keep", 8, False], ["tmp", 8, False]]
+        d["field_lists"] = [{"id": 1, "name": "fl", "elements": [
+            {"type": "field", "value": ["scalars", "userMetadata.keep"]}]}]
+        _action(d, "MyIngress.drop")["primitives"].append(
+            {"op": "clone_ingress_pkt_to_egress", "parameters": [
+                {"type": "hexstr", "value": "0x5"}, {"type": "hexstr", "value": "0x1"}]})
+    target = Target(bmv2_json.load(_edited(edit), "prog.json"))
+    assert target.compiled.field_lists == {1: [["scalars", "userMetadata_keep"]]}
+    with pytest.raises(bmv2_json.Bmv2JsonError, match="'ipv4' is not user metadata"):
+        bmv2_json.load(_edited(lambda d: d.update(field_lists=[{"id": 1, "elements": [
+            {"type": "field", "value": ["ipv4", "ttl"]}]}])), "prog.json")
