@@ -5,7 +5,9 @@ a diagnostic at the construct."""
 import pytest
 
 from testbed.errors import P4Error
-from tests.p4.v1prog import frame, res, target
+from testbed.p4.frontend import load_source
+from testbed.p4.target import Target
+from tests.p4.v1prog import frame, res, source, target
 
 
 def run(ingress: str, **parts) -> tuple:
@@ -155,7 +157,11 @@ def test_refused_constructs_are_diagnosed_at_their_source(parts, where, words):
     assert str(e.value).startswith(where) and words in str(e.value), str(e.value)
 
 
-def test_a_loop_that_does_not_end_drops_the_packet():
-    t = target("apply { bit<8> x = 0; for (;;) { x = x + 1; } }")
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_loop_that_does_not_end_drops_the_packet(backend):
+    from testbed.p4.native.target import NativeTarget
+    kind = {"python": Target, "native": NativeTarget}[backend]
+    t = kind(load_source(source("apply { bit<8> x = 0; for (;;) { x = x + 1; } }"),
+                         filename="test.p4"))
     assert t.process(frame(b"\x00" * 16), 0) == []
     assert t.drop_counts == {"assert": 1}
