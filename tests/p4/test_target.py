@@ -345,7 +345,15 @@ def test_priority_queues_give_each_packet_its_priority_and_drop_out_of_range():
     assert t.process(data, 2) == [(1, data, 3)]
     assert t.process(data, 0) == [(1, data, 0)]
     assert t.process(data, 3) == [] and t.drop_counts == {"priority_out_of_range": 1}
-    single = Target(program)            # one queue: only priority 0 passes
-    single.table_insert(E.TableEntry("MyIngress.by_port", (E.Exact(2),),
-                                     E.ActionCall("MyIngress.set_priority", {"p": 1})))
-    assert single.process(data, 0) == [(1, data)] and single.process(data, 2) == []
+
+
+def test_with_one_queue_both_backends_drop_a_packet_of_priority_one():
+    from testbed.p4.native.target import NativeTarget
+    program = load_source(source(PRIORITY), filename="priority.p4")
+    data = frame(b"\x00" * 16)
+    for kind in (Target, NativeTarget):
+        t = kind(program)
+        t.table_insert(E.TableEntry("MyIngress.by_port", (E.Exact(2),),
+                                    E.ActionCall("MyIngress.set_priority", {"p": 1})))
+        assert t.process(data, 0) == [(1, data)] and t.process(data, 2) == []
+        assert t.drop_counts == {"priority_out_of_range": 1}
