@@ -72,6 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="egress model of a port: PORT:rate=100mbit,burst=32kb,delay=5ms,"
                    "jitter=1ms,loss=1%%,reorder=0.5%%,queue=1000 (queue in packets, or bytes "
                    "with a unit: queue=256kb)")
+    p.add_argument("--priority-queues", type=int, default=1, metavar="N",
+                   help="egress queues per port, served in strict priority by "
+                   "standard_metadata.priority (0..N-1, higher first) on ports with a rate; "
+                   "a packet of priority N or more is dropped, as in BMv2 (default 1)")
     p.set_defaults(handler="testbed.switch.commands:switch", log_flush=True, dump_packet_data=0)
 
     p = verbs.add_parser("up", help="bring a topology up as a Mininet network of P4 switches")

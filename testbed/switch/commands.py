@@ -146,6 +146,9 @@ def _grpc_server(switch, address: str, tls):
 def switch(args) -> int:
     from testbed.switch.switch import SoftwareSwitch
 
+    if not 1 <= args.priority_queues <= 8:
+        raise TrainetError(f"--priority-queues {args.priority_queues}: give 1 to 8 "
+                           "(standard_metadata.priority has 3 bits)")
     ports = dict(parse_interface(t) for t in args.interface)
     if len(ports) != len(args.interface):
         raise TrainetError("-i: a port number is given twice; give each port once")
@@ -162,7 +165,8 @@ def switch(args) -> int:
     log = _logger(args.device_id, args.log, args.log_level, args.log_flush)
     sw = SoftwareSwitch(ports, device_id=args.device_id, cpu_port=args.cpu_port,
                         shapes=shapes, pcap_dir=args.pcap, log=log,
-                        dump_bytes=args.dump_packet_data)
+                        dump_bytes=args.dump_packet_data,
+                        priority_queues=args.priority_queues)
     sw.program_file = args.program
     server = None
     try:

@@ -56,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dump-packet-data", type=int, default=0, metavar="N",
                    help="log the first N bytes of every packet in and out")
     p.add_argument("--priority-queues", type=int, default=1, metavar="N",
-                   help="egress queues per port; only 1 (one FIFO per port)")
+                   help="egress queues per port, by standard_metadata.priority, strict "
+                   "priority (1..8; only ports with a rate ever queue)")
     p.add_argument("--cpu-port", type=int, help="also a target option")
     p.add_argument("--thrift-port", type=int)
     p.add_argument("--nanolog", metavar="ADDR")
@@ -110,10 +111,6 @@ def parse_args(argv) -> argparse.Namespace:
         if getattr(args, option) not in (None, False):
             print(f"trainet-switch: note: --{option.replace('_', '-')} accepted; {why}",
                   file=sys.stderr)
-    if args.priority_queues != 1:
-        raise TrainetError(f"trainet-switch: --priority-queues {args.priority_queues}: "
-                           "trainet's switch has one FIFO queue per port; leave the option "
-                           "out or give 1")
     host, sep, port = target.grpc_server_addr.rpartition(":")
     if not sep or not host or not port.isdigit():
         raise TrainetError(f"trainet-switch: --grpc-server-addr {target.grpc_server_addr}: "
@@ -126,7 +123,7 @@ def parse_args(argv) -> argparse.Namespace:
         pcap=args.pcap, log=args.log_file,
         log_level=LOG_LEVELS[args.log_level] if logging_on else "warning",
         log_flush=args.log_flush or not args.log_file, no_p4=args.no_p4, port_shape=[],
-        dump_packet_data=args.dump_packet_data)
+        dump_packet_data=args.dump_packet_data, priority_queues=args.priority_queues)
 
 
 def main(argv=None) -> int:

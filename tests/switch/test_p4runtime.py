@@ -238,7 +238,7 @@ def test_bad_pipeline_configs_are_invalid_arguments(client, server, info):
     wrong_info = type(info)()
     wrong_info.CopyFrom(info)
     wrong_info.tables[0].preamble.name = "MyIngress.nope"
-    cases = [(info, bmv2, "is BMv2 JSON"), (info, b"control {", "does not compile"),
+    cases = [(info, bmv2, "no pipeline named 'ingress'"), (info, b"control {", "does not compile"),
              (wrong_info, FEATURES.read_bytes(), "MyIngress.nope")]
     profiled = b"#define WITH_ACTION_PROFILE\n" + FEATURES.read_bytes()
     for action in (PIPE.VERIFY, PIPE.VERIFY_AND_COMMIT):

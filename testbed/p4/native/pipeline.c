@@ -128,6 +128,10 @@ static void run_ingress(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t po
 }
 
 static void run_egress(sw_t *S, const job_t *j) {
+    if (j->sm.f_priority >= 1) {          /* one egress queue: as BMv2, no queue, dropped */
+        S->base.drops[DROP_PRIORITY]++;
+        return;
+    }
     pkt_t P;
     memset(&P, 0, sizeof P);
     P.S = S;

@@ -236,7 +236,8 @@ static inline entry_t *tbl_lookup(table_t *t, const uint64_t *key) {
 typedef struct { uint32_t n; uint16_t *ports; uint16_t *rids; uint32_t trunc; } group_t;
 typedef struct { uint64_t id; group_t g; } session_t;
 
-enum { DROP_ASSERT, DROP_LOOP, DROP_MCAST, DROP_INGRESS, DROP_EGRESS, DROP_CLONE, NDROPS };
+enum { DROP_ASSERT, DROP_LOOP, DROP_MCAST, DROP_INGRESS, DROP_EGRESS, DROP_CLONE,
+       DROP_PRIORITY, NDROPS };
 
 /* What every program's switch holds besides its tables and externs: multicast groups
  * (ports == NULL: not set), clone sessions, the frames that left during one call, drops

@@ -17,7 +17,8 @@ from testbed.p4.native.cgen import MAX_ACTION_DATA, MAX_KEYS, generate
 from testbed.p4.target import Target
 
 DROP_REASONS = ("assert", "loop_limit", "unknown_multicast_group", "ingress_drop",
-                "egress_drop", "unknown_clone_session")   # pipeline.c's order
+                "egress_drop", "unknown_clone_session",
+                "priority_out_of_range")   # runtime.c's order
 
 
 class NativeTarget(Target):
