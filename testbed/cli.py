@@ -127,6 +127,28 @@ def build_parser() -> argparse.ArgumentParser:
     p = verbs.add_parser("strategies", help="list the registered training strategies: "
                          "description, modes, options, what they need on the fabric")
     p.set_defaults(handler="hosts.strategies.registry:print_table")
+    p = verbs.add_parser("plan", help="rank every valid AxoNN 4D and Megatron TP x DP layout "
+                         "of a model on a fabric by predicted step time")
+    p.add_argument("--model", default="gpt-20b", help="shadow model: a preset (gpt-1.3b, "
+                   "gpt-20b, gpt-175b) or custom:PARAMS (default gpt-20b)")
+    p.add_argument("--layers", type=int, help="layers of a custom model")
+    p.add_argument("--world", type=int, required=True, help="ranks (GPUs) to place")
+    p.add_argument("--batch", type=int, default=None, help="global batch in sequences "
+                   "(default: 2 per rank)")
+    p.add_argument("--topology", help="a topology file (or generator file): its worker "
+                   "hosts and links; default a nominal fabric of --world GPUs")
+    p.add_argument("--gpus-per-node", type=int, default=4, help="nominal fabric: GPUs per "
+                   "node (default 4)")
+    p.add_argument("--intra", default="1.6Tb/s", help="nominal fabric: GPU to node "
+                   "bandwidth (default 1.6Tb/s, NVLink-like)")
+    p.add_argument("--inter", default="200Gb/s", help="nominal fabric: each GPU's NIC "
+                   "(default 200Gb/s)")
+    p.add_argument("--latency", default="2us", help="nominal fabric: delay per link "
+                   "(default 2us)")
+    p.add_argument("--device", default="a100", help="device whose compute is modelled")
+    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
+    p.add_argument("--top", type=int, default=10, help="layouts to print (default 10)")
+    p.set_defaults(handler="testbed.experiment.plan:main")
     p = verbs.add_parser("report", help="plots (PNG) and report.md of a `trainet run` "
                          "results directory")
     p.add_argument("results", metavar="RESULTS", help="results directory of `trainet run`")
