@@ -135,8 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--world", type=int, required=True, help="ranks (GPUs) to place")
     p.add_argument("--batch", type=int, default=None, help="global batch in sequences "
                    "(default: 2 per rank)")
-    p.add_argument("--topology", help="a topology file (or generator file): its worker "
-                   "hosts and links; default a nominal fabric of --world GPUs")
+    p.add_argument("--topology", help="a topology or experiment file: its worker hosts "
+                   "and links; default a nominal fabric of --world GPUs")
     p.add_argument("--gpus-per-node", type=int, default=4, help="nominal fabric: GPUs per "
                    "node (default 4)")
     p.add_argument("--intra", default="1.6Tb/s", help="nominal fabric: GPU to node "

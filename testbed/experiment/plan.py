@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from dataclasses import dataclass
+from pathlib import Path
 
 from hosts import shadow
 from hosts.strategies import registry
@@ -219,16 +220,31 @@ def plan(fabric: Fabric, model: shadow.ShadowModel, world: int, batch: int,
     return sorted(out, key=lambda p: p.step_s)
 
 
+def fabric_topology(path: str) -> Topology:
+    """The topology of a topology file, or of an experiment file (it has strategies)."""
+    import yaml
+
+    from testbed.experiment.spec import load_experiment
+    from testbed.topology.load import load_topology
+    try:
+        data = yaml.safe_load(Path(path).read_text())
+    except (OSError, yaml.YAMLError) as err:
+        raise TrainetError(f"{path}: cannot read it as YAML: {err}; give a topology or "
+                           "experiment file") from None
+    if isinstance(data, dict) and "strategies" in data:
+        return load_experiment(path).topology
+    return load_topology(path)
+
+
 def main(args) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from testbed.topology.load import load_topology
     from testbed.units import parse_duration, parse_rate
 
     model = shadow.shadow_model(args.model, args.layers)
     if args.topology:
-        fabric = topology_fabric(load_topology(args.topology))
+        fabric = topology_fabric(fabric_topology(args.topology))
     else:
         fabric = NominalFabric(args.world, args.gpus_per_node, parse_rate(args.intra),
                                parse_rate(args.inter), parse_duration(args.latency))

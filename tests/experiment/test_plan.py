@@ -1,4 +1,6 @@
 """``trainet plan``: bandwidths per group placement, the ranking, bad input."""
+from pathlib import Path
+
 import pytest
 
 from hosts import shadow
@@ -6,6 +8,7 @@ from hosts.strategies.grid import Grid
 from testbed import cli
 from testbed.errors import TrainetError
 from testbed.experiment.plan import NominalFabric, group_bandwidth, plan, topology_fabric
+from testbed.experiment.spec import load_experiment
 from testbed.topology.generators import leaf_spine
 
 A100 = shadow.device("a100")
@@ -68,3 +71,23 @@ def test_plan_command_prints_the_ranking(capsys):
     assert "valid layouts" in out
     assert out.count("axonn") + out.count("megatron") >= 3
     assert "best megatron (TP x DP)" in out
+
+
+def test_the_axonn_experiment_runs_megatrons_best_layout_and_six_grids():
+    """experiments/axonn.yaml loads; at its global batch (2 replicas of 8 sequences) its
+    megatron layout is the plan's best TP x DP and its axonn grids are valid layouts."""
+    experiment = load_experiment(Path(__file__).parents[2] / "experiments" / "axonn.yaml")
+    workload = experiment.spec.workload
+    model = shadow.shadow_model(workload.shadow_model)
+    world = len(experiment.workers)
+    predictions = plan(topology_fabric(experiment.topology), model, world,
+                       2 * workload.batch, shadow.device(workload.device), 0.4)
+    layouts = {(p.strategy, tuple(sorted(p.options.items()))) for p in predictions}
+    grids = [s for s in experiment.strategies if s.info.name == "axonn"]
+    assert len(grids) >= 6
+    for s in grids:
+        assert ("axonn", tuple(sorted(s.options.items()))) in layouts
+    megatron = experiment.strategy("megatron-tp4-dp2")
+    best = next(p for p in predictions if p.strategy == "megatron")
+    assert (best.options["tp"], best.options["dp"]) == (megatron.options["tp"],
+                                                        megatron.options["dp"])
