@@ -196,6 +196,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--target-only", action="store_true",
                    help="only the switch's aggregation rate on the P4 target")
     p.set_defaults(handler="testbed.bench.allreduce:main")
+    p = bench.add_parser("overlap", help="exposed communication of axonn's shadow ranks with "
+                         "each overlap switch on, against all off")
+    p.add_argument("--grid", default="2x2x2x1", help="G_r x G_c x G_d x G_data of 8 ranks "
+                   "(default 2x2x2x1)")
+    p.add_argument("--model", default="gpt-1.3b", help="shadow model (default gpt-1.3b)")
+    p.add_argument("--device", default="a100", help="modelled device (default a100)")
+    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
+    p.add_argument("--batch", type=int, default=2, help="sequences per replica (default 2)")
+    p.add_argument("--scale", type=float, default=1e-4, help="co-scaling of the volumes "
+                   "(default 1e-4)")
+    p.add_argument("--steps", type=int, default=4, help="steps per case, the first not "
+                   "counted (default 4)")
+    p.set_defaults(handler="testbed.bench.overlap:main")
     p = bench.add_parser("train", help="step time of the strategies side by side: "
                          "shadow workers of a large GPT on a co-scaled star, per NIC profile")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")

@@ -53,7 +53,7 @@ import time
 
 from hosts import shadow
 from hosts.models import Block
-from hosts.strategies.axonn_layers import GridBlock, Overlap
+from hosts.strategies.axonn_layers import DEPTH_LANE, GridBlock, Overlap
 from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_bytes
 from hosts.strategies.grid import Grid, fits, grid_of, grid_text, grids
 from hosts.strategies.pattern import Collective
@@ -285,9 +285,11 @@ class ShadowAxonn(shadow.ShadowStrategy):
         t = self.tensors.get((op, group))
         if t is None:
             return None
-        collective = {"all-reduce": self.comm.all_reduce, "all-gather": self.comm.all_gather,
-                      "reduce-scatter": self.comm.reduce_scatter}[op]
-        return collective(t, self.groups[group])
+        if op == "all-reduce":
+            return self.comm.all_reduce(t, self.groups[group])
+        collective = self.comm.all_gather if op == "all-gather" else self.comm.reduce_scatter
+        return collective(t, self.groups[group],
+                          lane=DEPTH_LANE if group == "depth" else "comm")
 
     def _wait(self, *futures) -> None:
         for f in futures:

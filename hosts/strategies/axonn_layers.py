@@ -22,8 +22,11 @@ Overlap (each a switch): ``all_gather`` issues every layer's weight all-gathers 
 the order forward and backward will need them, so they run during the compute of the
 layers before; ``all_reduce`` computes the weight gradient while the input gradient's
 all-reduce runs; ``reduce_scatter`` leaves the weight gradients' reduce-scatters running
-until the optimizer needs them. All run on the comm's one thread, in the same order on
-every rank.
+until the optimizer needs them. The depth group's collectives run on a lane of their
+own (``DEPTH_LANE``), the row and column groups' on the comm's default one, each in the
+same order on every rank: a depth group shares no rank but itself with a row or column
+group, so the lanes never exchange messages with the same peer at once, and a prefetched
+all-gather does not hold up the all-reduce of the layer before it.
 
 The residual stream, layer norms, attention's softmax, the embedding and the head stay
 replicated over the grid (what AxoNN leaves to data parallelism): a block slices the
@@ -40,6 +43,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from hosts.models import Block
+
+DEPTH_LANE = "depth"
 
 
 class Overlap:
@@ -119,7 +124,7 @@ class _GridMatmul(torch.autograd.Function):
         grad_w = (grad.reshape(-1, grad.shape[-1]).t() @ x.reshape(-1, x.shape[-1])).reshape(-1)
         grad_shard = None
         if len(layer.depth) > 1:
-            scatter = comm.reduce_scatter(grad_w, layer.depth)
+            scatter = comm.reduce_scatter(grad_w, layer.depth, lane=DEPTH_LANE)
             if overlap.reduce_scatter:
                 layer.pending_grads.append(scatter)
             else:
@@ -151,14 +156,15 @@ class GridLinear(nn.Module):
 
     def prefetch(self) -> None:
         if len(self.depth) > 1:
-            self.gathered.append(self.comm.all_gather(self.weight.detach(), self.depth))
+            self.gathered.append(self.comm.all_gather(self.weight.detach(), self.depth,
+                                                      lane=DEPTH_LANE))
 
     def block(self) -> torch.Tensor:
         """The whole (rows x cols) block: the prefetched all-gather, or one now."""
         if len(self.depth) == 1:
             return self.weight.detach().view(self.shape)
         future = self.gathered.popleft() if self.gathered else \
-            self.comm.all_gather(self.weight.detach(), self.depth)
+            self.comm.all_gather(self.weight.detach(), self.depth, lane=DEPTH_LANE)
         return self.comm.wait(future).view(self.shape)
 
     def finish_gradient(self) -> None:
