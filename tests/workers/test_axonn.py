@@ -115,3 +115,12 @@ def test_shadow_axonn_moves_the_declared_volume():
 
     run()
     run(**NO_OVERLAP)
+
+
+def test_bench_overlap_prints_each_switch_against_the_baseline(capsys):
+    from testbed import cli
+    assert cli.main(["bench", "overlap", "--steps", "2", "--model", "custom:2e8"]) == 0
+    rows = capsys.readouterr().out.splitlines()[2:]
+    assert [r.split()[0] for r in rows] == ["none", "overlap_all_gather", "overlap_all_reduce",
+                                            "overlap_reduce_scatter", "all"]
+    assert rows[0].split()[-1] == "1.00"
