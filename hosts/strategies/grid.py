@@ -86,9 +86,10 @@ def grids(world: int) -> list[Grid]:
 
 def fits(grid: Grid, hidden: int, heads: int | None = None) -> str | None:
     """Why ``grid`` cannot split a transformer of ``hidden`` features and ``heads`` heads
-    (None when it can; a nominal model gives no heads): the heads and the features of every linear layer (QKV h -> 3h,
-    projection h -> h, MLP h -> 4h -> h) must split evenly over rows and columns, and
-    every local weight block evenly over the depth group."""
+    (None when it can; a nominal model gives no heads): the heads and the features of
+    every linear layer (QKV h -> 3h, projection h -> h, MLP h -> 4h -> h) must split
+    evenly over rows and columns, and every local weight block evenly over the depth
+    group."""
     if heads is not None and heads % grid.g_c:
         return f"g_c={grid.g_c} does not divide the {heads} attention heads"
     for name in ("g_r", "g_c"):
