@@ -132,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", default="gpt-20b", help="shadow model: a preset (gpt-1.3b, "
                    "gpt-20b, gpt-175b) or custom:PARAMS (default gpt-20b)")
     p.add_argument("--layers", type=int, help="layers of a custom model")
-    p.add_argument("--world", type=int, required=True, help="ranks (GPUs) to place")
+    p.add_argument("--world", type=int, help="ranks (GPUs) to place")
     p.add_argument("--batch", type=int, default=None, help="global batch in sequences "
                    "(default: 2 per rank)")
     p.add_argument("--topology", help="a topology or experiment file: its worker hosts "
@@ -148,6 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default="a100", help="device whose compute is modelled")
     p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
     p.add_argument("--top", type=int, default=10, help="layouts to print (default 10)")
+    p.add_argument("--check", metavar="RESULTS", help="instead: the predictions for a "
+                   "`trainet run` of axonn and megatron layouts against its measurements")
     p.set_defaults(handler="testbed.experiment.plan:main")
     p = verbs.add_parser("report", help="plots (PNG) and report.md of a `trainet run` "
                          "results directory")

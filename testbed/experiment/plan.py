@@ -237,6 +237,12 @@ def fabric_topology(path: str) -> Topology:
 
 
 def main(args) -> int:
+    if args.check:
+        from testbed.experiment import plan_check
+        return plan_check.main(args)
+    if not args.world:
+        raise TrainetError("trainet plan: give --world N, the ranks to place (or --check "
+                           "RESULTS)")
     from rich.console import Console
     from rich.table import Table
 

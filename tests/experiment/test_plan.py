@@ -91,3 +91,35 @@ def test_the_axonn_experiment_runs_megatrons_best_layout_and_six_grids():
     best = next(p for p in predictions if p.strategy == "megatron")
     assert (best.options["tp"], best.options["dp"]) == (megatron.options["tp"],
                                                         megatron.options["dp"])
+
+
+def test_plan_check_sets_predictions_beside_a_runs_measurements(tmp_path, capsys):
+    """A results directory of experiments/axonn.yaml whose measured steps are the
+    predictions times 1.25: every error is -20 %, the ranking agrees (rho 1)."""
+    from testbed.experiment import plan_check
+    source = Path(__file__).parents[2] / "experiments" / "axonn.yaml"
+    (tmp_path / "experiment.yaml").write_text(source.read_text())
+    experiment = load_experiment(source)
+    fabric = topology_fabric(experiment.topology)
+    model, batch = shadow.shadow_model("gpt-1.3b"), experiment.spec.workload.batch
+    rows = ["variant,strategy,step_time_s,exposed_comm_s"]
+    for s in experiment.strategies:
+        options = plan_check.layout_options(s.info.name, s.options, 8)
+        replicas = options.get("g_data", options.get("dp"))
+        p = plan(fabric, model, 8, batch * replicas, A100, 0.4)
+        mine = next(q for q in p if q.strategy == s.info.name and q.options == options)
+        rows.append(f"base,{s.label},{mine.step_s * 1.25},{mine.exposed_s}")
+    (tmp_path / "summary.csv").write_text("\n".join(rows) + "\n")
+    checks = plan_check.check(tmp_path)
+    assert len(checks) == 7
+    assert all(c.error == pytest.approx(-0.2) for c in checks)
+    assert cli.main(["plan", "--check", str(tmp_path)]) == 0
+    assert "Spearman rank correlation 1.00; mean |error| 20% over 7 layouts" in \
+        capsys.readouterr().out
+
+
+def test_spearman():
+    from testbed.experiment.plan_check import spearman
+    assert spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1)
+    assert spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1)
+    assert spearman([1, 2, 3], [1, 3, 2]) == pytest.approx(0.5)
