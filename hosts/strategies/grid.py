@@ -65,13 +65,12 @@ class Grid:
         raise ValueError(f"no group {kind!r}: row, column, depth, data or batch")
 
     def groups(self, kind: str) -> list[list[int]]:
-        """Every group of ``kind``, each once."""
-        seen: list[list[int]] = []
-        for rank in range(self.world):
-            g = self.group(rank, kind)
-            if g not in seen:
-                seen.append(g)
-        return seen
+        """Every group of ``kind``, each once, by its first rank."""
+        first = {"row": (0,), "column": (1,), "depth": (2,), "data": (3,), "batch": (2, 3)}
+        if kind not in first:
+            raise ValueError(f"no group {kind!r}: {', '.join(first)}")
+        return [self.group(rank, kind) for rank in range(self.world)
+                if all(self.coordinates(rank)[i] == 0 for i in first[kind])]
 
     def describe(self) -> str:
         return f"{self.g_r}x{self.g_c}x{self.g_d}x{self.g_data}"
