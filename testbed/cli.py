@@ -136,6 +136,30 @@ def build_parser() -> argparse.ArgumentParser:
     p = verbs.add_parser("strategies", help="list the registered training strategies: "
                          "description, modes, options, what they need on the fabric")
     p.set_defaults(handler="hosts.strategies.registry:print_table")
+    p = verbs.add_parser("plan", help="rank every valid AxoNN 4D and Megatron TP x DP layout "
+                         "of a model on a fabric by predicted step time")
+    p.add_argument("--model", default="gpt-20b", help="shadow model: a preset (gpt-1.3b, "
+                   "gpt-20b, gpt-175b) or custom:PARAMS (default gpt-20b)")
+    p.add_argument("--layers", type=int, help="layers of a custom model")
+    p.add_argument("--world", type=int, help="ranks (GPUs) to place")
+    p.add_argument("--batch", type=int, default=None, help="global batch in sequences "
+                   "(default: 2 per rank)")
+    p.add_argument("--topology", help="a topology or experiment file: its worker hosts "
+                   "and links; default a nominal fabric of --world GPUs")
+    p.add_argument("--gpus-per-node", type=int, default=4, help="nominal fabric: GPUs per "
+                   "node (default 4)")
+    p.add_argument("--intra", default="1.6Tb/s", help="nominal fabric: GPU to node "
+                   "bandwidth (default 1.6Tb/s, NVLink-like)")
+    p.add_argument("--inter", default="200Gb/s", help="nominal fabric: each GPU's NIC "
+                   "(default 200Gb/s)")
+    p.add_argument("--latency", default="2us", help="nominal fabric: delay per link "
+                   "(default 2us)")
+    p.add_argument("--device", default="a100", help="device whose compute is modelled")
+    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
+    p.add_argument("--top", type=int, default=10, help="layouts to print (default 10)")
+    p.add_argument("--check", metavar="RESULTS", help="instead: the predictions for a "
+                   "`trainet run` of axonn and megatron layouts against its measurements")
+    p.set_defaults(handler="testbed.experiment.plan:main")
     p = verbs.add_parser("report", help="plots (PNG) and report.md of a `trainet run` "
                          "results directory")
     p.add_argument("results", metavar="RESULTS", help="results directory of `trainet run`")
@@ -183,6 +207,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--target-only", action="store_true",
                    help="only the switch's aggregation rate on the P4 target")
     p.set_defaults(handler="testbed.bench.allreduce:main")
+    p = bench.add_parser("overlap", help="exposed communication of axonn's shadow ranks with "
+                         "each overlap switch on, against all off")
+    p.add_argument("--grid", default="2x2x2x1", help="G_r x G_c x G_d x G_data of 8 ranks "
+                   "(default 2x2x2x1)")
+    p.add_argument("--model", default="gpt-1.3b", help="shadow model (default gpt-1.3b)")
+    p.add_argument("--device", default="a100", help="modelled device (default a100)")
+    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
+    p.add_argument("--batch", type=int, default=2, help="sequences per replica (default 2)")
+    p.add_argument("--scale", type=float, default=1e-4, help="co-scaling of the volumes "
+                   "(default 1e-4)")
+    p.add_argument("--steps", type=int, default=4, help="steps per case, the first not "
+                   "counted (default 4)")
+    p.set_defaults(handler="testbed.bench.overlap:main")
     p = bench.add_parser("train", help="step time of the strategies side by side: "
                          "shadow workers of a large GPT on a co-scaled star, per NIC profile")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
