@@ -51,25 +51,26 @@ class TopK:
     """Top-k of a flat tensor of ``elements``, packed as the kept values followed by
     their int32 indices (as float32 bit patterns) in one tensor of ``2k``."""
 
-    def __init__(self, elements: int, fraction: float, error_feedback: bool = True):
+    def __init__(self, elements: int, fraction: float):
         self.elements, self.fraction = elements, fraction
         self.k = max(1, round(elements * fraction))
         self.dense = fraction >= 1.0
-        self.error_feedback = error_feedback
         self.residual: dict = {}
 
     @property
     def packed_elements(self) -> int:
         return self.elements if self.dense else 2 * self.k
 
-    def encode(self, flat: torch.Tensor, slot) -> torch.Tensor:
+    def encode(self, flat: torch.Tensor, slot=None) -> torch.Tensor:
+        """The packed top-k of ``flat``; with a ``slot`` (any key), error feedback: the
+        residual left by the last message of that slot is added first."""
         if self.dense:
             return flat
-        if self.error_feedback and slot in self.residual:
+        if slot is not None and slot in self.residual:
             flat = flat + self.residual[slot]
         index = flat.abs().topk(self.k, sorted=False).indices
         values = flat[index]
-        if self.error_feedback:
+        if slot is not None:
             rest = flat.clone()
             rest[index] = 0
             self.residual[slot] = rest

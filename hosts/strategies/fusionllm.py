@@ -62,8 +62,9 @@ class FusionOptions(Options):
         "uniform (top-k of ratio on every link) or none")
     ratio: float = Field(default=0.1, gt=0, le=1, description="uniform: the kept "
                          "fraction; adatopk: the smallest kept fraction")
-    error_feedback: bool = Field(default=True, description="add what top-k dropped to "
-                                 "the next message")
+    error_feedback: Literal["gradients", "both", "none"] = Field(
+        default="gradients", description="the messages whose dropped elements are added "
+        "to the next message of the same boundary and micro-batch slot")
     cluster_gap: float = Field(default=4.0, ge=1, description="devices are one cluster "
                                "when links within this factor of the fastest join them")
 
@@ -164,19 +165,23 @@ class FusionTraining(FusionStage, Strategy):
         self.loss_of = model.loss
         self.model = nn.ModuleList(self.segment.modules.values())
         self.params = [p for p in self.segment.parameters() if p.requires_grad]
-        self.optimizer = self.adamw(self.params)
-        stage, ef = self.at.pp, self.options.error_feedback
+        self.optimizer = self.adamw(self.params) if self.params else None
+        stage = self.at.pp
         self.codec_in = adatopk.TopK(_elements(self.segment.entering_shapes()),
-                                     self.fractions[stage - 1], ef) if stage > 0 else None
+                                     self.fractions[stage - 1]) if stage > 0 else None
         self.codec_out = adatopk.TopK(_elements(self.segment.leaving_shapes()),
-                                      self.fractions[stage], ef) if self.next is not None             else None
+                                      self.fractions[stage]) if self.next is not None \
+            else None
+        feedback = self.options.error_feedback
+        self.slots = {"F": feedback == "both", "B": feedback != "none"}
 
     def _step(self, batch) -> float | None:
         x, y = batch
         m = self.options.micro_batches
         micro = micro_batch_size(len(x), m, NAME)
         xs, ys = x.split(micro), y.split(micro)
-        self.optimizer.zero_grad(set_to_none=True)
+        if self.optimizer:
+            self.optimizer.zero_grad(set_to_none=True)
         saved, losses = {}, []
         shapes = self.segment.entering_shapes()
 
@@ -187,12 +192,12 @@ class FusionTraining(FusionStage, Strategy):
                 entering = _unflatten(flat, shapes)
             outs = self.segment.run({self.input: xs[i]}, entering)
             if self.next is None:
-                out = self.loss_of(outs[0], ys[i]) / m
-                losses.append(out.item())
-            else:
-                out = torch.cat([o.reshape(-1) for o in outs])
+                saved[i] = (flat, self.loss_of(outs[0], ys[i]) / m)
+                losses.append(saved[i][1].item())
+                return None
+            out = torch.cat([o.reshape(-1) for o in outs])
             saved[i] = (flat, out)
-            return None if self.next is None else self.codec_out.encode(out.detach(), ("F", i))
+            return self.codec_out.encode(out.detach(), self._slot("F", i))
 
         def backward(i, packed):
             flat, out = saved.pop(i)
@@ -200,12 +205,16 @@ class FusionTraining(FusionStage, Strategy):
             if flat is None:
                 return None
             grad = flat.grad if flat.grad is not None else torch.zeros_like(flat)
-            return self.codec_in.encode(grad, ("B", i))
+            return self.codec_in.encode(grad, self._slot("B", i))
 
         self.run_schedule(forward, backward, self._packed(self.codec_in),
                           self._packed(self.codec_out))
-        self.optimizer.step()
+        if self.optimizer:          # a segment of operators without parameters has none
+            self.optimizer.step()
         return sum(losses) if self.next is None else None
+
+    def _slot(self, direction: str, micro_batch: int):
+        return (direction, micro_batch) if self.slots[direction] else None
 
     @staticmethod
     def _packed(codec) -> tuple:
@@ -213,7 +222,7 @@ class FusionTraining(FusionStage, Strategy):
 
     def memory(self) -> Memory:
         return Memory(tensor_bytes(self.params), tensor_bytes(p.grad for p in self.params),
-                      optimizer_bytes(self.optimizer))
+                      optimizer_bytes(self.optimizer) if self.optimizer else 0)
 
 
 def _elements(shapes) -> int:

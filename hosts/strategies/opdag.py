@@ -86,36 +86,36 @@ class _NamingTracer(fx.Tracer):
 
     def __init__(self):
         super().__init__()
-        self.path: list[str] = []
+        self.failed_in: str | None = None    # the innermost module of a failure
 
     def call_module(self, m, forward, args, kwargs):
-        self.path.append(self.path_of_module(m))
         try:
             return super().call_module(m, forward, args, kwargs)
-        finally:
-            self.path.pop()
+        except Exception:
+            self.failed_in = self.failed_in or self.path_of_module(m)
+            raise
 
 
 def trace(model: torch.nn.Module, sample: torch.Tensor, what: str = "model") -> OpDag:
     """The OP-DAG of ``model`` profiled on ``sample`` (one micro-batch of inputs)."""
     tracer = _NamingTracer()
-    try:
-        with _TRACING:
+    with _TRACING:           # and no module runs in this process while another traces
+        try:
             graph = tracer.trace(model)
-    except Exception as err:
-        raise TrainetError(_untraceable(what, tracer.path, err)) from None
-    module = fx.GraphModule(model, graph)
-    dag = _profile(module, sample)
+        except Exception as err:
+            raise TrainetError(_untraceable(what, tracer.failed_in, err)) from None
+        module = fx.GraphModule(model, graph)
+        dag = _profile(module, sample)
     dag.cuts = _cuts(dag)
     return dag
 
 
-def _untraceable(what: str, path: list[str], err: Exception) -> str:
+def _untraceable(what: str, module: str | None, err: Exception) -> str:
     frames = [f for f in traceback.extract_tb(err.__traceback__)
               if not f.filename.startswith(_TORCH_DIR)]
     where = f" at {frames[-1].filename}:{frames[-1].lineno} ({frames[-1].line})" \
         if frames else ""
-    inside = f"operator in module {path[-1]!r}" if path else "operator"
+    inside = f"operator in module {module!r}" if module else "operator"
     return (f"op-dag: cannot trace the {what}: the {inside}{where} is not symbolically "
             f"traceable ({type(err).__name__}: {str(err).splitlines()[0]}); write it "
             "without control flow on tensor values, or make it a leaf module")
@@ -161,7 +161,7 @@ def _profile(module: fx.GraphModule, sample: torch.Tensor) -> OpDag:
             if out.is_floating_point():
                 node.out_shape = tuple(out.shape)
             node.flops = float(flops) or float(out.numel() if n.op != "get_attr" else 0)
-        elif not fake or not _holds_tensors(out):
+        elif not _holds_tensors(out):
             constants[n.name] = out
         if n.op == "call_module":
             node.param_bytes = sum(p.numel() * p.element_size()

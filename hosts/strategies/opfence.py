@@ -13,7 +13,8 @@ of arXiv 2410.12707, not the paper's code).
   (tried exhaustively up to ``MAX_ORDERS``; beyond, nearest-fastest neighbour first), a
   dynamic program cuts the operators' topological order into one contiguous segment per
   device minimising the pipeline's bottleneck per micro-batch: the larger of the slowest
-  stage's compute and the slowest boundary's transfer. A boundary on a slow link thus
+  stage's compute and the slowest boundary's transfer (among equal bottlenecks, the one
+  with the least compute on its slowest stage). A boundary on a slow link thus
   lands where the cut is small (between blocks, where only the residual stream
   crosses) and the order that avoids the slowest links wins.
 """
@@ -146,21 +147,21 @@ def _partition(work: Workload, fabric: Fabric, groups, order: list[int]) -> Plan
             running += t
             row.append(running)
         prefix.append(row)
-    inf = float("inf")
-    best = [[inf] * len(bounds) for _ in range(stages + 1)]
+    worst = (float("inf"), float("inf"))
+    best = [[worst] * len(bounds) for _ in range(stages + 1)]
     back = [[0] * len(bounds) for _ in range(stages + 1)]
-    best[0][0] = 0.0
+    best[0][0] = (0.0, 0.0)
     for s in range(1, stages + 1):
         last = len(bounds) - 1
         ends = [last] if s == stages else range(s, last - (stages - s) + 1)
         for j in ends:
             for i in range(s - 1, j):
-                if best[s - 1][i] == inf:
+                if best[s - 1][i] == worst:
                     continue
-                cost = max(best[s - 1][i], prefix[s - 1][bounds[j]] - prefix[s - 1][bounds[i]])
-                if s > 1:
-                    cost = max(cost, fabric.transfer_s(work.cut_bytes[bounds[i]],
-                                                       order[s - 2], order[s - 1]))
+                compute = prefix[s - 1][bounds[j]] - prefix[s - 1][bounds[i]]
+                link = fabric.transfer_s(work.cut_bytes[bounds[i]], order[s - 2],
+                                         order[s - 1]) if s > 1 else 0.0
+                cost = (max(best[s - 1][i][0], compute, link), max(best[s - 1][i][1], compute))
                 if cost < best[s][j]:
                     best[s][j], back[s][j] = cost, i
     picks, j = [], len(bounds) - 1
@@ -172,4 +173,4 @@ def _partition(work: Workload, fabric: Fabric, groups, order: list[int]) -> Plan
     stage_s = [prefix[s][e] - prefix[s][b] for s, (b, e) in enumerate(zip(starts, ends))]
     link_s = [fabric.transfer_s(work.cut_bytes[c], order[s], order[s + 1])
               for s, c in enumerate(ends[:-1])]
-    return Plan(groups, order, ends[:-1], stage_s, link_s, best[stages][len(bounds) - 1])
+    return Plan(groups, order, ends[:-1], stage_s, link_s, best[stages][len(bounds) - 1][0])
