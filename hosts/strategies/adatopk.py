@@ -12,7 +12,11 @@ the elements with their indices weighing as much as all of them) is not done.
 
 Error feedback (Seide et al. 2014; Stich et al. 2018, "Sparsified SGD with Memory"):
 what top-k drops is kept by the sender and added to the next message on the same
-boundary, direction and micro-batch slot, so every element is sent eventually.
+boundary, direction and micro-batch slot, so every element is sent eventually. It suits
+gradients, whose parameters are the same step after step; an activation's next message
+on a slot belongs to other samples, and adding its residual there made training worse
+in this testbed's measurements (tests/workers/test_fusionllm.py), so ``fusionllm`` feeds
+back gradients only unless told otherwise.
 """
 from __future__ import annotations
 

@@ -20,7 +20,8 @@ autograd from the received gradient to the tensors it received). ``compression``
 * ``uniform``: every boundary keeps ``ratio`` of its elements;
 * ``none``: the same partition, dense.
 
-Error feedback (``error_feedback``) carries what top-k dropped into the next message.
+Error feedback (``error_feedback``: ``gradients``, ``both`` or ``none``) carries what top-k
+dropped into the next message of the same boundary and micro-batch slot.
 The baseline without OP-Fence is ``pp``: the layers split evenly over the ranks in
 launch order, dense. Shadow mode traces a nominal GPT of the target's size under a fake
 tensor mode (no memory), sleeps each stage's operators' compute and moves the co-scaled
@@ -33,7 +34,7 @@ import time
 from typing import Literal
 
 import torch
-from pydantic import Field
+from pydantic import Field, field_validator
 from torch import nn
 
 from hosts import shadow
@@ -67,6 +68,16 @@ class FusionOptions(Options):
         "to the next message of the same boundary and micro-batch slot")
     cluster_gap: float = Field(default=4.0, ge=1, description="devices are one cluster "
                                "when links within this factor of the fastest join them")
+    speeds: list[float] | None = Field(default=None, description="shadow mode: each "
+                                       "rank's device speed relative to --device, in "
+                                       "rank order (default all 1)")
+
+    @field_validator("speeds")
+    @classmethod
+    def _positive(cls, value):
+        if value is not None and min(value, default=1.0) <= 0:
+            raise ValueError("every speed must be above 0")
+        return value
 
 
 def measure_fabric(comm, scale: float) -> opfence.Fabric:
@@ -151,6 +162,9 @@ class FusionTraining(FusionStage, Strategy):
         self.options, self.batch, self.name = options, batch, NAME
 
     def setup(self, model) -> None:
+        if self.options.speeds is not None:
+            raise TrainetError(f"strategy {NAME}: speeds model devices in shadow mode; in "
+                               "real mode each host's operators are timed; drop speeds")
         m = self.options.micro_batches
         micro = micro_batch_size(self.batch, m, NAME)
         seq = getattr(getattr(model, "cfg", None), "seq", 32)
@@ -266,8 +280,12 @@ class ShadowFusion(FusionStage, shadow.ShadowStrategy):
         dag = nominal_dag(self.target, micro_batch_size(self.batch, m, NAME))
         speed = shadow.step_flops(self.target.params, self.batch * self.target.seq) \
             / self.compute_s
-        seconds = [3 * n.flops / speed for n in dag.nodes]
-        plan = self.plan(dag, [seconds] * self.comm.world, BF16, self.scale)
+        speeds = self.options.speeds or [1.0] * self.comm.world
+        if len(speeds) != self.comm.world:
+            raise TrainetError(f"strategy {NAME}: speeds gives {len(speeds)} devices for "
+                               f"{self.comm.world} ranks; give one per rank")
+        seconds = [[3 * n.flops / (speed * f) for n in dag.nodes] for f in speeds]
+        plan = self.plan(dag, seconds, BF16, self.scale)
         stage = self.at.pp
         self.forward_s = plan.stage_s[stage] / 3
         self.backward_s = plan.stage_s[stage] * 2 / 3
