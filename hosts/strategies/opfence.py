@@ -5,7 +5,9 @@ of arXiv 2410.12707, not the paper's code).
   backward of one micro-batch) on each device, profiled on the host in real mode or
   from the device model in shadow mode, and the bytes crossing each cut point. A
   :class:`Fabric` holds the bandwidth and latency between every two devices, measured at
-  start; an edge's transfer time is ``latency + bytes / bandwidth``.
+  start by the workers or read from a topology (:func:`fabric_of`: the slowest link and
+  the summed delays of the fewest-hop path); an edge's transfer time is
+  ``latency + bytes / bandwidth``.
 * **OP-Fence.** Devices are grouped into clusters: two devices are in one cluster when a
   chain of links at least ``1 / gap`` as fast as the fabric's fastest joins them (sites
   of well-connected machines). The pipeline visits the clusters one after another, so
@@ -22,9 +24,11 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import deque
 from dataclasses import dataclass
 
 from testbed.errors import TrainetError
+from testbed.topology.spec import Topology
 
 MAX_ORDERS = 720               # every order of up to 6 clusters
 
@@ -48,6 +52,35 @@ class Fabric:
                     raise TrainetError(f"op-fence: no route from rank {a} to rank {b} "
                                        "(measured bandwidth 0); every worker must reach "
                                        "every other before the pipeline starts")
+
+
+def fabric_of(topology: Topology, hosts: list[str]) -> Fabric:
+    """The nominal fabric between ``hosts`` (in rank order): per pair, the fewest-hop
+    path's slowest link (unshaped links count as infinitely fast) and summed delay."""
+    edges: dict[str, list[tuple[str, float, float]]] = {}
+    for link in topology.links:
+        a, b = (e.node for e in topology.endpoints(link))
+        params = topology.link_params(link)
+        rate = params.bw_bps / 8 if params.bw_bps else float("inf")
+        edges.setdefault(a, []).append((b, rate, params.delay_s))
+        edges.setdefault(b, []).append((a, rate, params.delay_s))
+    n = len(hosts)
+    bandwidth = [[float("inf")] * n for _ in range(n)]
+    latency = [[0.0] * n for _ in range(n)]
+    for i, src in enumerate(hosts):
+        reached = {src: (float("inf"), 0.0)}
+        queue = deque([src])
+        while queue:
+            node = queue.popleft()
+            rate, delay = reached[node]
+            for peer, r, d in edges.get(node, []):
+                if peer not in reached:
+                    reached[peer] = (min(rate, r), delay + d)
+                    queue.append(peer)
+        for j, dst in enumerate(hosts):
+            if i != j:
+                bandwidth[i][j], latency[i][j] = reached.get(dst, (0.0, 0.0))
+    return Fabric(bandwidth, latency)
 
 
 @dataclass(frozen=True)
