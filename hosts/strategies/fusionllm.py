@@ -70,7 +70,15 @@ class FusionOptions(Options):
                                "when links within this factor of the fastest join them")
     speeds: list[float] | None = Field(default=None, description="shadow mode: each "
                                        "rank's device speed relative to --device, in "
-                                       "rank order (default all 1)")
+                                       "rank order, e.g. 1,1,0.5,0.5 (default all 1)")
+
+    @field_validator("speeds", mode="before")
+    @classmethod
+    def _listed(cls, value):
+        """The command line gives the list as text: ``1,0.5`` or ``[1.0, 0.5]``."""
+        if isinstance(value, str):
+            value = [v for v in value.strip("[] ").replace(",", " ").split()]
+        return value
 
     @field_validator("speeds")
     @classmethod

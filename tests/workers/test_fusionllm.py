@@ -230,3 +230,14 @@ def test_shadow_fusionllm_moves_its_boundaries_bytes(monkeypatch):
     for s, m in stages:          # activations forward, gradients back, per micro-batch
         assert m.logical_sent_bytes == 2 * (s.outbound.numel() + s.inbound.numel()) * 4
     assert all(m.compute_s > 0 for _, m in stages)
+
+
+def test_options_from_the_command_line_and_their_errors():
+    assert INFO.parse_options({"speeds": "[1.0, 0.5]"}).speeds == [1.0, 0.5]
+    assert INFO.parse_options({"speeds": "1,0.25"}).speeds == [1.0, 0.25]
+    with pytest.raises(TrainetError, match="speeds: every speed must be above 0"):
+        INFO.parse_options({"speeds": [1, 0]})
+    with pytest.raises(TrainetError, match="compression"):
+        INFO.parse_options({"compression": "int8"})
+    with pytest.raises(TrainetError, match="speeds model devices in shadow mode"):
+        train(1, speeds=[1.0, 1.0, 1.0])
