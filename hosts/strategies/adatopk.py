@@ -3,11 +3,12 @@ with k adapted to each link (a reconstruction from the prose of FusionLLM, arXiv
 2410.12707, not the paper's code).
 
 The step-time budget of a boundary is the slowest stage's compute per micro-batch: a
-transfer that fits in it hides behind compute and leaves the pipeline's bottleneck where
-it is. A boundary whose dense transfer fits goes uncompressed (the fast links); one that
-does not keeps the fraction ``r`` of its elements, largest magnitudes first, with ``r``
-chosen so ``latency + r * n * (value + index bytes) / bandwidth`` fits the budget, but
-never below ``floor``. Compression that would not make the message smaller (``r`` of
+message that holds its link no longer than that hides behind compute and leaves the
+pipeline's bottleneck where it is (the latency is paid once per step, filling the
+pipeline, whatever the size). A boundary whose dense message fits goes uncompressed (the
+fast links); one that does not keeps the fraction ``r`` of its elements, largest
+magnitudes first, with ``r`` chosen so ``r * n * (value + index bytes) / bandwidth``
+fits the budget, but never below ``floor``. Compression that would not make the message smaller (``r`` of
 the elements with their indices weighing as much as all of them) is not done.
 
 Error feedback (Seide et al. 2014; Stich et al. 2018, "Sparsified SGD with Memory"):
@@ -35,11 +36,11 @@ def adaptive_fractions(plan: Plan, fabric: Fabric, cut_bytes: list[float],
     out = []
     for b, nbytes in enumerate(cut_bytes):
         a, c = plan.order[b], plan.order[b + 1]
-        if fabric.transfer_s(nbytes, a, c) <= budget:
+        if fabric.occupancy_s(nbytes, a, c) <= budget:
             out.append(1.0)
             continue
         elements = nbytes / element_bytes
-        room = max(0.0, budget - fabric.latency[a][c]) * fabric.bandwidth[a][c]
+        room = budget * fabric.bandwidth[a][c]
         out.append(worth_it(max(floor, min(1.0, room / (elements * (element_bytes
                                                                     + INDEX_BYTES)))),
                             element_bytes))

@@ -15,8 +15,8 @@ of arXiv 2410.12707, not the paper's code).
   (tried exhaustively up to ``MAX_ORDERS``; beyond, nearest-fastest neighbour first), a
   dynamic program cuts the operators' topological order into one contiguous segment per
   device minimising the pipeline's bottleneck per micro-batch: the larger of the slowest
-  stage's compute and the slowest boundary's transfer (among equal bottlenecks, the one
-  with the least compute on its slowest stage). A boundary on a slow link thus
+  stage's compute and the longest a boundary's message holds its link (among equal
+  bottlenecks, the one with the least compute on its slowest stage). A boundary on a slow link thus
   lands where the cut is small (between blocks, where only the residual stream
   crosses) and the order that avoids the slowest links wins.
 """
@@ -43,7 +43,12 @@ class Fabric:
         return len(self.bandwidth)
 
     def transfer_s(self, nbytes: float, a: int, b: int) -> float:
-        return self.latency[a][b] + nbytes / self.bandwidth[a][b]
+        return self.latency[a][b] + self.occupancy_s(nbytes, a, b)
+
+    def occupancy_s(self, nbytes: float, a: int, b: int) -> float:
+        """How long the message holds the link: what limits a pipeline's throughput,
+        whose messages are in flight together (the latency counts once, filling it)."""
+        return nbytes / self.bandwidth[a][b]
 
     def check(self) -> None:
         for a in range(self.devices):
@@ -99,8 +104,8 @@ class Plan:
     order: list[int]                 # the devices in pipeline order
     cuts: list[int]                  # the positions between consecutive stages
     stage_s: list[float]             # compute per micro-batch of each stage
-    link_s: list[float]              # transfer per micro-batch of each boundary
-    bottleneck_s: float
+    link_s: list[float]              # transfer per micro-batch of each boundary, latency
+    bottleneck_s: float              # included; the bottleneck counts link occupancy
 
     def segments(self, operators: int) -> list[tuple[int, int]]:
         bounds = [0, *self.cuts, operators]
@@ -192,8 +197,8 @@ def _partition(work: Workload, fabric: Fabric, groups, order: list[int]) -> Plan
                 if best[s - 1][i] == worst:
                     continue
                 compute = prefix[s - 1][bounds[j]] - prefix[s - 1][bounds[i]]
-                link = fabric.transfer_s(work.cut_bytes[bounds[i]], order[s - 2],
-                                         order[s - 1]) if s > 1 else 0.0
+                link = fabric.occupancy_s(work.cut_bytes[bounds[i]], order[s - 2],
+                                          order[s - 1]) if s > 1 else 0.0
                 cost = (max(best[s - 1][i][0], compute, link), max(best[s - 1][i][1], compute))
                 if cost < best[s][j]:
                     best[s][j], back[s][j] = cost, i
