@@ -90,7 +90,8 @@ class FusionOptions(Options):
 
 def measure_fabric(comm, scale: float) -> opfence.Fabric:
     """Bandwidth (nominal bytes/s) and latency between every two ranks: per pair, one
-    pair at a time, a warm-up, a one-element and a ``PROBE_ELEMENTS`` ping-pong."""
+    pair at a time, a warm-up, a one-element and a ``PROBE_ELEMENTS`` ping-pong, timed by
+    the lower rank (the one that starts it); the same figures both ways."""
     n, me = comm.world, comm.rank
     bandwidth = torch.zeros(n, dtype=torch.float64)
     latency = torch.zeros(n, dtype=torch.float64)
@@ -101,14 +102,15 @@ def measure_fabric(comm, scale: float) -> opfence.Fabric:
                 peer = b if me == a else a
                 _, t_small, t_large = (_ping_pong(comm, peer, me == a, probe)
                                        for probe in (small, small, large))
-                extra = (large.numel() - small.numel()) * 4 / scale
-                bandwidth[peer] = extra / max((t_large - t_small) / 2, 1e-9)
-                latency[peer] = t_small / 2
+                if me == a:
+                    extra = (large.numel() - small.numel()) * 4 / scale
+                    bandwidth[b] = extra / max((t_large - t_small) / 2, 1e-9)
+                    latency[b] = t_small / 2
             comm.wait(comm.all_reduce(torch.zeros(1)))      # one pair at a time
-    rows = [comm.wait(comm.all_gather(t)).view(n, n) for t in (bandwidth, latency)]
-    bw = [[min(rows[0][a][b], rows[0][b][a]).item() if a != b else float("inf")
-           for b in range(n)] for a in range(n)]
-    lat = [[max(rows[1][a][b], rows[1][b][a]).item() for b in range(n)] for a in range(n)]
+    rows = [comm.wait(comm.all_gather(t)).view(n, n).tolist() for t in (bandwidth, latency)]
+    pair = [[(min(a, b), max(a, b)) for b in range(n)] for a in range(n)]
+    bw = [[rows[0][i][j] if i != j else float("inf") for i, j in row] for row in pair]
+    lat = [[rows[1][i][j] for i, j in row] for row in pair]
     return opfence.Fabric(bw, lat)
 
 

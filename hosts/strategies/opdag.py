@@ -30,6 +30,7 @@ from pathlib import Path
 
 import torch
 import torch.fx as fx
+from torch._subclasses.fake_tensor import FakeTensor
 from torch.utils.flop_counter import FlopCounterMode
 
 from testbed.errors import TrainetError
@@ -139,7 +140,7 @@ class _Profiler(fx.Interpreter):
 
 
 def _profile(module: fx.GraphModule, sample: torch.Tensor) -> OpDag:
-    fake = type(sample).__name__ == "FakeTensor"
+    fake = isinstance(sample, FakeTensor)
     profiler = _Profiler(module, timed=not fake)
     with torch.no_grad():
         profiler.run(sample)

@@ -241,3 +241,15 @@ def test_options_from_the_command_line_and_their_errors():
         INFO.parse_options({"compression": "int8"})
     with pytest.raises(TrainetError, match="speeds model devices in shadow mode"):
         train(1, speeds=[1.0, 1.0, 1.0])
+
+
+def test_the_links_are_measured_once_per_pair_and_shared():
+    fabrics = run_ranks(3, lambda comm: fusionllm.measure_fabric(comm, 1e-2))
+    assert all(f == fabrics[0] for f in fabrics)             # every rank plans the same
+    bw = fabrics[0].bandwidth
+    for a in range(3):
+        assert bw[a][a] == float("inf")
+        for b in range(3):
+            if a != b:
+                assert 0 < bw[a][b] < float("inf") and bw[a][b] == bw[b][a]
+                assert fabrics[0].latency[a][b] > 0
