@@ -152,6 +152,7 @@ def train(steps: int, monkeypatch=None, fabric=None, **options):
     """The last stage's losses and every rank's last metrics; ``fabric`` replaces the
     measured links, and the profiled operator times with times in proportion to FLOPs
     (the same on every run, so the cut points do not move with the host's noise)."""
+    world = fabric.devices if fabric is not None else 3
     if fabric is not None:
         monkeypatch.setattr(fusionllm, "measure_fabric", lambda comm, scale: fabric)
         flops = [3e-9 * n.flops for n in gpt_dag(BATCH // options.get("micro_batches", 2)).nodes]
@@ -159,7 +160,7 @@ def train(steps: int, monkeypatch=None, fabric=None, **options):
         monkeypatch.setattr(fusionllm, "_gather",  # another traces (fx patches modules)
                             lambda comm, values: gather(comm, values) and [flops] * comm.world)
     opts = INFO.parse_options({"micro_batches": 2, **options})
-    models = [build_model("gpt", 1) for _ in range(3)]
+    models = [build_model("gpt", 1) for _ in range(world)]
 
     def body(comm):
         s = INFO.build("real", registry.Context(comm, INFO, opts, lr=LR, batch=BATCH))
@@ -167,7 +168,7 @@ def train(steps: int, monkeypatch=None, fabric=None, **options):
         metrics = [s.step(CORPUS.batch(k, *s.data_shard(), BATCH, 32)) for k in range(steps)]
         return [m.loss for m in metrics], metrics[-1], s
 
-    results = run_ranks(3, body, timeout_s=120)
+    results = run_ranks(world, body, timeout_s=120)
     losses = next(r[0] for r in results if r[0][0] is not None)
     return losses, results
 
@@ -203,6 +204,35 @@ def test_adatopk_compresses_slow_links_and_still_converges(monkeypatch):
     tail = sum(losses[-10:]) / 10 - sum(dense[-10:]) / 10
     assert abs(tail) < 0.4
     assert dense[-1] < dense[0] - 2.0
+
+
+def geo(factor: float) -> opfence.Fabric:
+    """The geo experiment's fabric (experiments/fusionllm.yaml) in bytes/s, its
+    bandwidths times ``factor``: 100 Gb/s in a site, WAN 1 Gb/s, 100 Mb/s and 8 Mb/s."""
+    fabric = three_sites(tiers=(1e9 / 8 * factor, 1e8 / 8 * factor, 8e6 / 8 * factor),
+                         local=100e9 / 8 * factor, latency=0.01)
+    return fabric
+
+
+@pytest.mark.parametrize("factor", [1.0, 0.01])
+def test_adatopk_leaves_links_that_keep_up_dense(monkeypatch, factor):
+    """Six ranks on the geo fabric: at its nominal rates every boundary of the small GPT
+    keeps up with compute, so nothing is compressed and training equals one process; at
+    a hundredth of them the boundary on the eu-as WAN link is compressed and the
+    boundaries inside a site still are not."""
+    losses, results = train(10, monkeypatch, geo(factor))
+    stage = next(s for _, _, s in results if s.at.pp == 0)
+    sites = [stage.layout.placement[p] // 2 for p in range(6)]
+    wan = [b for b in range(5) if sites[b] != sites[b + 1]]
+    assert sorted({tuple(sorted((sites[b], sites[b + 1]))) for b in wan}) == [(0, 1), (0, 2)]
+    assert all(stage.fractions[b] == 1.0 for b in range(5) if b not in wan)
+    if factor == 1.0:
+        assert stage.fractions == [1.0] * 5
+        reference, _ = single_process("gpt", 10, LR, batch=BATCH)
+        assert max(abs(a - b) for a, b in zip(losses, reference)) < 2e-5
+    else:
+        eu_as = next(b for b in wan if {sites[b], sites[b + 1]} == {0, 2})
+        assert stage.fractions[eu_as] < 1.0
 
 
 def test_shadow_fusionllm_moves_its_boundaries_bytes(monkeypatch):
