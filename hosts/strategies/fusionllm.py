@@ -150,8 +150,9 @@ class FusionStage(PipelineStage):
             print(f"{NAME} (a reconstruction): {dag.describe()}; clusters {plan.clusters}; "
                   f"pipeline {plan.order}; operators per stage {counts}; boundary bytes "
                   f"{[round(b) for b in boundary]}; kept fractions "
-                  f"{[round(f, 4) for f in self.fractions]}; estimated bottleneck "
-                  f"{plan.bottleneck_s:.4g} s per micro-batch, dense", flush=True)
+                  f"{[round(f, 4) for f in self.fractions]}; estimated dense: bottleneck "
+                  f"{plan.bottleneck_s:.4g} s per micro-batch, step "
+                  f"{plan.step_s(self.options.micro_batches):.4g} s", flush=True)
         return plan
 
     def _fractions(self, plan, fabric, boundary, element_bytes) -> list[float]:

@@ -67,9 +67,6 @@ class OpDag:
     constants: dict = field(default_factory=dict)   # non-tensor values of the sample pass
     cuts: list[Cut] = field(default_factory=list)   # the positions a partition may cut at
 
-    def segment_flops(self, start: int, end: int) -> float:
-        return sum(n.flops for n in self.nodes[start:end])
-
     def cut_at(self, position: int) -> Cut:
         for c in self.cuts:
             if c.position == position:
