@@ -259,7 +259,8 @@ def main(argv=None) -> int:
                    help="the target model of the shadow workers (shadow mode)")
     p.add_argument("--scale", type=float, default=1.0,
                    help="co-scaling factor of the shadow workers' volumes (shadow mode)")
-    p.add_argument("--bind", default="0.0.0.0", help="address to receive sums on")
+    p.add_argument("--bind", default="127.0.0.1", help="address to receive sums on: on an "
+                   "emulated host, the host's own (default 127.0.0.1)")
     p.add_argument("--linger", type=float, default=3.0,
                    help="seconds of quiet after the last step before exiting")
     p.add_argument("--timeout", type=float, default=60.0,
@@ -288,7 +289,7 @@ def main(argv=None) -> int:
         except OSError as err:
             raise TrainetError(f"--bind {args.bind}: cannot receive on UDP port "
                                f"{ina.UDP_PORT} ({err.strerror}); give an address of this "
-                               "host, or 0.0.0.0") from None
+                               "host") from None
         serve(node, sock, args.steps, args.linger, args.timeout)
     except (TrainetError, OSError) as err:
         print(f"error: optimizer node: {err}", file=sys.stderr)

@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import resource
-import socket
 import statistics
 import sys
 import time
@@ -26,6 +25,7 @@ from pathlib import Path
 
 import torch
 
+from hosts.addresses import interface_of, local_address
 from hosts.strategies import registry
 from hosts.strategies.hierarchy import parse_tiers
 from testbed.errors import TrainetError
@@ -107,27 +107,6 @@ def strategy_options(args, info: registry.StrategyInfo) -> registry.Options:
 
 
 # ------------------------------------------------------------------ host facts
-def local_address(peer: str) -> str:
-    """This host's source address towards ``peer``."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.connect((peer, 9))
-        return s.getsockname()[0]
-
-
-def interface_of(address: str) -> str:
-    import fcntl
-    import struct
-    for _, name in socket.if_nameindex():
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            try:
-                packed = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name.encode()[:15]))
-            except OSError:
-                continue
-            if socket.inet_ntoa(packed[20:24]) == address:
-                return name
-    raise TrainetError(f"no interface holds {address}; pass --iface")
-
-
 def interface_bytes(iface: str) -> tuple[int, int]:
     """(tx, rx) bytes of ``iface`` in this network namespace."""
     for line in Path("/proc/net/dev").read_text().splitlines()[2:]:

@@ -55,6 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--grpc-port", type=int, default=9559, help="P4Runtime TCP port")
     p.add_argument("--grpc-address", default="127.0.0.1",
                    help="P4Runtime listen address (0.0.0.0: every interface)")
+    p.add_argument("--grpc-cert", metavar="PEM", help="serve P4Runtime over TLS with this "
+                   "certificate (with --grpc-key)")
+    p.add_argument("--grpc-key", metavar="PEM", help="the private key of --grpc-cert")
+    p.add_argument("--grpc-client-ca", metavar="PEM", help="with TLS, admit only clients "
+                   "whose certificate this CA signed")
     p.add_argument("--cpu-port", type=int, help="port number of packet-in/packet-out")
     p.add_argument("--pcap", metavar="DIR", help="write IFACE_in.pcap and IFACE_out.pcap "
                    "per port into DIR")

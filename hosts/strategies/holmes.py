@@ -39,6 +39,7 @@ from testbed.errors import TrainetError
 from testbed.topology import profiles
 
 PROBE_BYTES = 1 << 18          # the all-reduces timed at start (emulated bytes)
+PROBES = 3
 
 
 def nic_speed(name: str) -> tuple[bool, float]:
@@ -126,17 +127,21 @@ def balance(units: int, stages: int, cost) -> list[int]:
 
 
 def _all_reduce_rate(stage, ranks: list[int]) -> float:
-    """Seconds per byte of an all-reduce over the group ``ranks`` (the second of two
-    timed, so connection set-up does not count); in shadow mode an emulated byte stands
-    for 1/scale nominal ones."""
+    """Seconds per byte of an all-reduce over the group ``ranks``: the fastest of
+    ``PROBES`` timed after one untimed (connection set-up does not count, and a probe
+    slowed by a neighbour's burst does not decide); in shadow mode an emulated byte
+    stands for 1/scale nominal ones."""
     if len(ranks) == 1:
         return 0.0
     comm = stage.comm
     probe = torch.zeros(PROBE_BYTES // 4)
     comm.wait(comm.all_reduce(probe.clone(), ranks))
-    start = time.perf_counter()
-    comm.wait(comm.all_reduce(probe.clone(), ranks))
-    return (time.perf_counter() - start) / PROBE_BYTES * getattr(stage, "scale", 1.0)
+    times = []
+    for _ in range(PROBES):
+        start = time.perf_counter()
+        comm.wait(comm.all_reduce(probe.clone(), ranks))
+        times.append(time.perf_counter() - start)
+    return min(times) / PROBE_BYTES * getattr(stage, "scale", 1.0)
 
 
 INFO = register_layout(

@@ -40,6 +40,26 @@ def single_process(name: str, steps: int, lr: float, batch: int = 8,
     return losses, [p.detach() for p in model.parameters()]
 
 
+def slice_training(world: int, steps: int, batch: int, lr: float, seed: int = 0
+                   ) -> tuple[list[list[float]], list[torch.Tensor]]:
+    """One process trains the GPT on the global batch of ``world`` slices of ``batch``;
+    returns, per step, each slice's loss before the step (what a data-parallel rank, or
+    a replica's last stage, reports) and the final parameters."""
+    corpus = SyntheticCorpus(0)
+    model = build_model("gpt", seed)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
+    losses = []
+    for s in range(steps):
+        with torch.no_grad():
+            losses.append([model.loss(model(x), y).item() for x, y in
+                           (corpus.batch(s, r, world, batch, 32) for r in range(world))])
+        x, y = corpus.batch(s, 0, 1, batch * world, 32)
+        opt.zero_grad()
+        model.loss(model(x), y).backward()
+        opt.step()
+    return losses, [p.detach() for p in model.parameters()]
+
+
 def run_ranks(world: int, body, timeout_s: float = 20.0, gloo: bool = True) -> list:
     """``body(comm)`` on every rank concurrently; its return values in rank order."""
     torch.set_num_threads(1)

@@ -3,13 +3,12 @@ hosts behind the software P4 switch send activations, gradients and all-reduces 
 packets over shaped links, and every replica's loss is the one single-process training
 sees on the replica's slice of the batch."""
 import pytest
-import torch
 
-from hosts.models import SyntheticCorpus, build_model
 from hosts.strategies.layout import ParallelLayout
 from testbed.bench.train import star_plan
 from testbed.experiment.launch import run_workers
 from tests.net.helpers import Snapshot
+from tests.workers.ranks import slice_training
 
 pytestmark = [pytest.mark.root, pytest.mark.slow]
 
@@ -28,23 +27,6 @@ def net(tmp_path_factory):
     assert snap.leftovers() == {}
 
 
-def reference_losses(replicas: int) -> list[list[float]]:
-    """Per step, each replica's loss on its slice while one process trains on all."""
-    corpus = SyntheticCorpus(0)
-    model = build_model("gpt", 0)
-    opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=0.01)
-    out = []
-    for s in range(STEPS):
-        with torch.no_grad():
-            out.append([model.loss(model(x), y).item() for x, y in
-                        (corpus.batch(s, r, replicas, BATCH, 32) for r in range(replicas))])
-        x, y = corpus.batch(s, 0, 1, BATCH * replicas, 32)
-        opt.zero_grad()
-        model.loss(model(x), y).backward()
-        opt.step()
-    return out
-
-
 @pytest.mark.parametrize("strategy, options, layout", [
     ("pp", {"micro_batches": 2, "schedule": "gpipe"}, ParallelLayout(dp=1, pp=3, tp=1)),
     ("tp", {}, ParallelLayout(dp=1, pp=1, tp=2)),
@@ -57,7 +39,7 @@ def test_parallel_layouts_train_as_one_process_would(net, strategy, options, lay
     args = {"model": "gpt", "steps": STEPS, "batch": BATCH, "lr": LR, "seed": 0, **options}
     result = run_workers(net, hosts, strategy, args, tmp_path, timeout_s=60)
     assert result.ok, result.reason + "\n" + result.log(hosts[-1])
-    reference = reference_losses(layout.dp)
+    reference = slice_training(layout.dp, STEPS, BATCH, LR)[0]
     for rank, rows in result.metrics.items():
         at = layout.coordinates(rank)
         losses = [r["loss"] for r in rows]
