@@ -5,8 +5,8 @@ across geo-distributed devices, scheduled by OP-Fence, with AdaTopK on the slow 
 A reconstruction from the paper's prose (its code is not used here). At start every rank
 traces the model into the same OP-DAG (hosts/strategies/opdag.py), profiles each
 operator (real mode: timed on this host; shadow mode: the device model applied to each
-operator's FLOPs), and measures the bandwidth and latency to every other rank (a small
-and a large ping-pong per pair, one pair at a time). The ranks share the figures, so
+operator's FLOPs), and measures the bandwidth and latency to every other rank (one pair
+at a time: a round trip and two one-way probes, see :func:`measure_fabric`). The ranks share the figures, so
 each computes the same OP-Fence plan (hosts/strategies/opfence.py): clusters of
 well-connected devices, the pipeline order of the devices and the cut points. Each rank
 then runs its segment of the DAG as a pipeline stage (the ``pp`` engine's schedules):
@@ -49,7 +49,8 @@ from hosts.strategies.registry import Options, StrategyInfo, register
 from testbed.errors import TrainetError
 
 NAME = "fusionllm"
-PROBE_ELEMENTS = 4096          # the large probe of each pair (emulated float32 elements)
+PROBE_ELEMENTS = 8192          # the smaller bandwidth probe (emulated float32 elements):
+                               # 32 kB, twice the 10 frames a slow link's bucket holds
 PROBE_TAG = 1 << 16            # clear of the pipeline's micro-batch tags
 NOMINAL_VOCAB = 50304          # GPT-2's 50257, padded to a multiple of 64
 
@@ -89,22 +90,26 @@ class FusionOptions(Options):
 
 
 def measure_fabric(comm, scale: float) -> opfence.Fabric:
-    """Bandwidth (nominal bytes/s) and latency between every two ranks: per pair, one
-    pair at a time, a warm-up, a one-element and a ``PROBE_ELEMENTS`` ping-pong, timed by
-    the lower rank (the one that starts it); the same figures both ways."""
+    """Bandwidth (nominal bytes/s) and latency between every two ranks, one pair at a
+    time, timed by the lower rank of the pair: the latency is half a one-element round
+    trip; the bandwidth comes from two one-way probes acknowledged by one element, of
+    ``PROBE_ELEMENTS`` and twice that, as their difference in bytes over their
+    difference in time, so what a link's token bucket lets through at line rate (its
+    burst), and the round trip, count in neither. Both directions take the figures."""
     n, me = comm.world, comm.rank
     bandwidth = torch.zeros(n, dtype=torch.float64)
     latency = torch.zeros(n, dtype=torch.float64)
-    small, large = torch.zeros(1), torch.zeros(PROBE_ELEMENTS)
+    small = torch.zeros(1)
+    one, two = torch.zeros(PROBE_ELEMENTS), torch.zeros(2 * PROBE_ELEMENTS)
     for a in range(n):
         for b in range(a + 1, n):
             if me in (a, b):
-                peer = b if me == a else a
-                _, t_small, t_large = (_ping_pong(comm, peer, me == a, probe)
-                                       for probe in (small, small, large))
-                if me == a:
-                    extra = (large.numel() - small.numel()) * 4 / scale
-                    bandwidth[b] = extra / max((t_large - t_small) / 2, 1e-9)
+                peer, first = (b, True) if me == a else (a, False)
+                _, t_small, t_one, t_two = (_probe(comm, peer, first, probe, small)
+                                            for probe in (small, small, one, two))
+                if first:
+                    extra = (two.numel() - one.numel()) * 4 / scale
+                    bandwidth[b] = extra / max(t_two - t_one, 1e-9)
                     latency[b] = t_small / 2
             comm.wait(comm.all_reduce(torch.zeros(1)))      # one pair at a time
     rows = [comm.wait(comm.all_gather(t)).view(n, n).tolist() for t in (bandwidth, latency)]
@@ -114,14 +119,16 @@ def measure_fabric(comm, scale: float) -> opfence.Fabric:
     return opfence.Fabric(bw, lat)
 
 
-def _ping_pong(comm, peer: int, first: bool, probe: torch.Tensor) -> float:
+def _probe(comm, peer: int, first: bool, probe: torch.Tensor, ack: torch.Tensor) -> float:
+    """``probe`` from the pair's first rank to the other, acknowledged with ``ack``; the
+    first rank's time from sending to the acknowledgement."""
     start = time.perf_counter()
     if first:
         comm.wait(comm.send(probe, peer, PROBE_TAG, "probe"))
-        comm.wait(comm.recv(probe.shape, peer, PROBE_TAG, "probe"))
+        comm.wait(comm.recv(ack.shape, peer, PROBE_TAG, "probe"))
     else:
         comm.wait(comm.recv(probe.shape, peer, PROBE_TAG, "probe"))
-        comm.wait(comm.send(probe, peer, PROBE_TAG, "probe"))
+        comm.wait(comm.send(ack, peer, PROBE_TAG, "probe"))
     return time.perf_counter() - start
 
 
