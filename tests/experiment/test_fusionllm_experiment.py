@@ -34,7 +34,7 @@ def test_op_fence_plans_the_geo_fabric_around_its_slowest_link():
     workload = plan.spec.workload
     target = shadow.PRESETS[workload.shadow_model]
     dag = fusionllm.nominal_dag(target, workload.batch // options.micro_batches)
-    speed = shadow.DEVICES[workload.device].peak_flops * shadow.DEFAULT_MFU
+    speed = shadow.device(workload.device).peak_flops * shadow.DEFAULT_MFU
     seconds = [3 * n.flops / speed for n in dag.nodes]
     cut_bytes = {c.position: c.elements * BF16 for c in dag.cuts}
     fence = opfence.schedule(opfence.Workload([seconds] * 6, cut_bytes), fabric,
