@@ -9,45 +9,11 @@ baseline's.
 """
 from __future__ import annotations
 
-import threading
-from datetime import timedelta
-
-import torch
-import torch.distributed as dist
-
 from hosts import shadow
 from hosts.strategies import registry
-from hosts.strategies.comm import Comm
+from hosts.strategies.threads import run_ranks
 
 SWITCHES = ("overlap_all_gather", "overlap_all_reduce", "overlap_reduce_scatter")
-
-
-def run_threads(world: int, body, timeout_s: float = 120.0) -> list:
-    """``body(comm)`` on ``world`` ranks, threads over one in-memory store."""
-    torch.set_num_threads(1)
-    store = dist.HashStore()
-    results, errors = [None] * world, []
-
-    def rank_main(rank):
-        comm = None
-        try:
-            pg = dist.ProcessGroupGloo(store, rank, world, timedelta(seconds=timeout_s))
-            comm = Comm(pg, rank, world)
-            results[rank] = body(comm)
-        except BaseException as err:
-            errors.append(err)
-        finally:
-            if comm is not None:
-                comm.close()
-
-    threads = [threading.Thread(target=rank_main, args=(r,)) for r in range(world)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
-    return results
 
 
 def measure(grid: dict, switches: dict, args) -> dict:
@@ -63,7 +29,7 @@ def measure(grid: dict, switches: dict, args) -> dict:
         s.setup()
         return [s.step(None) for _ in range(args.steps)][1:]
 
-    per_rank = run_threads(8, body)
+    per_rank = run_ranks(8, body, timeout_s=120.0)
     metrics = [m for rank in per_rank for m in rank]
 
     def mean(key):
