@@ -10,8 +10,10 @@
 # Steps 2 and 3 also show that, once set up, nothing needs the network. Each step runs in
 # its own mount and PID namespace, so nothing it starts or mounts outlives it.
 #
-# The machine's pip configuration (pip config files and PIP_* variables, and the local
-# directories they name) is passed in, as a user's would be on their own machine.
+# The machine's site configuration is passed in, as a user's would be on their own
+# machine: its pip configuration (pip config files, PIP_* variables and the local
+# directories they name) and the certificate authorities it trusts beyond Debian's (a
+# proxy's), which the root's ca-certificates picks up when the set-up installs it.
 #
 # Usage (as root; needs mmdebstrap, unshare and chroot):
 #   vagrant/fresh-install-check.sh [--dir DIR] [--keep] [--tests 'PYTEST ARGS'] [--lock FILE]
@@ -88,9 +90,25 @@ build_root() {
   for f in "${pip_files[@]}"; do
     mkdir -p "$root$(dirname "$f")" && cp "$f" "$root$f"
   done
+  site_authorities "$root/usr/local/share/ca-certificates"
   env | grep -E '^(PIP_[A-Z_]+|https?_proxy|no_proxy)=' | while IFS='=' read -r name value; do
     printf 'export %s=%q\n' "$name" "$value"
   done > "$root/root/.pip-env"
+}
+
+site_authorities() {   # DIR: the CAs of this machine's bundle that Debian does not ship
+  mkdir -p "$1"
+  python3 - "$1" <<'PY'
+import pathlib, re, sys
+cert = re.compile(r"-----BEGIN CERTIFICATE-----.*?-----END CERTIFICATE-----", re.S)
+bundle = pathlib.Path("/etc/ssl/certs/ca-certificates.crt")
+shipped = {c for f in pathlib.Path("/usr/share/ca-certificates").rglob("*.crt")
+           for c in cert.findall(f.read_text(errors="replace"))}
+site = [c for c in cert.findall(bundle.read_text()) if c not in shipped] if bundle.exists() else []
+for i, c in enumerate(site):
+    pathlib.Path(sys.argv[1], f"site-{i}.crt").write_text(c + "\n")
+print(f"{len(site)} site certificate authorities passed in")
+PY
 }
 
 clone() {
