@@ -16,9 +16,11 @@
 # proxy's), which the root's ca-certificates picks up when the set-up installs it.
 #
 # Usage (as root; needs mmdebstrap, unshare and chroot):
-#   vagrant/fresh-install-check.sh [--dir DIR] [--keep] [--tests 'PYTEST ARGS'] [--lock FILE]
+#   vagrant/fresh-install-check.sh [--dir DIR] [--keep] [--again] [--tests 'PYTEST ARGS'] [--lock FILE]
 #   --dir DIR    where the root is built (default /var/tmp/trainet-fresh); removed first
 #   --keep       keep the root afterwards (to look inside: chroot DIR/root)
+#   --again      reuse the root an earlier --keep left: its clone moves to this HEAD and
+#                the steps run again (the set-up installs only what is missing)
 #   --tests ARGS what `make test` runs (default: -m "not root and not slow"; "" for all)
 #   --lock FILE  hold FILE (flock) while the demo runs Mininet, where users share a machine
 # Prints one line per step (seconds, result) and, for a step that failed, the end of its
@@ -27,15 +29,17 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 dir=/var/tmp/trainet-fresh
 keep=no
+again=no
 lock=
 tests='-m "not root and not slow"'
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir=$2; shift 2 ;;
     --keep) keep=yes; shift ;;
+    --again) again=yes; keep=yes; shift ;;
     --tests) tests=$2; shift 2 ;;
     --lock) lock=$2; shift 2 ;;
-    *) echo "usage: $0 [--dir DIR] [--keep] [--tests 'PYTEST ARGS'] [--lock FILE]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--dir DIR] [--keep] [--again] [--tests 'PYTEST ARGS'] [--lock FILE]" >&2; exit 2 ;;
   esac
 done
 root=$dir/root
@@ -48,7 +52,9 @@ done
 if findmnt -rn -o TARGET | grep -q "^$root"; then
   die "something is mounted under $root: unmount it before the check removes the directory"
 fi
-rm -rf "$dir"
+[ "$again" = yes ] && [ ! -d "$root/root/trainet" ] &&
+  die "--again: no root in $dir; run once with --keep first"
+[ "$again" = yes ] || rm -rf "$dir"
 mkdir -p "$logs"
 
 # Local directories the machine's pip configuration names (find-links, file:// indexes).
@@ -117,7 +123,7 @@ clone() {
 }
 
 locked() {   # COMMAND...: under --lock FILE, if given
-  if [ -n "$lock" ]; then flock "$lock" "$@"; else "$@"; fi
+  if [ -n "$lock" ]; then (flock 9 && "$@") 9>>"$lock"; else "$@"; fi
 }
 
 inside() {   # net|offline COMMAND: run COMMAND in the root, in namespaces of its own
@@ -141,8 +147,11 @@ inside() {   # net|offline COMMAND: run COMMAND in the root, in namespaces of it
 }
 
 echo "fresh-install check of $(git -C "$repo" log -1 --format='%h %s') in $dir"
-step base build_root &&
-  step clone clone &&
+if [ "$again" = yes ]; then
+  step clone git -C "$root/root/trainet" pull --quiet --ff-only "$repo" HEAD
+else
+  step base build_root && step clone clone
+fi &&
   step setup inside net "make setup" &&
   step demo locked inside offline "make demo" &&
   step test inside offline "make test PYTEST_ARGS='$tests'" || true
