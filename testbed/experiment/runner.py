@@ -8,8 +8,11 @@ are sampled into links.csv for the utilization plots.
 
 The status file always tells how the run ended. Ctrl-C and SIGTERM stop the run,
 tear the network down and leave ``status: interrupted``; any other failure leaves
-``status: failed`` with the error; a strategy run that fails is recorded and the others
-still run.
+``status: failed`` with the error; a strategy run that fails (a worker or a service
+died, a rank stalled) is recorded and the others still run. When a part of the network
+dies (a switch process, a link: ``Network.failure``), the experiment stops at once,
+naming it. Every run whose ranks all finished is marked done (results.DONE);
+``trainet run EXP -o RESULTS --resume`` runs what is not, in the same directory.
 """
 from __future__ import annotations
 
@@ -41,6 +44,10 @@ LINK_SAMPLE_S = 0.25
 
 class BringUpTimeout(TrainetError):
     pass
+
+
+class NetworkFailed(TrainetError):
+    """A part of the network died during a run."""
 
 
 def worker_args(plan: ExperimentPlan, strategy: StrategyPlan,
@@ -164,6 +171,15 @@ class LinkSampler:
                     break
 
 
+def _command_of(pid: int) -> str | None:
+    """The command line of process ``pid``, None when there is no such process."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(
+            errors="replace")
+    except OSError:
+        return None
+
+
 def _raise_interrupt(signum, frame):
     raise KeyboardInterrupt
 
@@ -185,7 +201,7 @@ def _deadline(seconds: float, what: str):
 
 class Runner:
     def __init__(self, plan: ExperimentPlan, out: Path, console=None, caps=None,
-                 network_factory=None, launch=None):
+                 network_factory=None, launch=None, resume: bool = False):
         from rich.console import Console
         self.plan = plan
         self.out = Path(out)
@@ -195,6 +211,7 @@ class Runner:
         self.caps = caps
         self._network_factory = network_factory
         self._launch = launch
+        self.resume = resume
         self.failures: list[str] = []
         self.checks: list = []              # fit.MemoryCheck per variant and strategy
         self.cpu_adam_rate: float | None = None   # measured when a strategy offloads
@@ -202,13 +219,19 @@ class Runner:
     # -- set-up ----------------------------------------------------------------------
     def prepare(self) -> list[tuple[Variant, object]]:
         self.out.mkdir(parents=True, exist_ok=True)
-        results.write_status(self.out, "running", started=time.strftime("%Y-%m-%dT%H:%M:%S%z"))
+        now = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+        times = {"started": now}
+        if self.resume:        # how the earlier try ended no longer holds
+            times = {"started": results.read_status(self.out).get("started"), "resumed": now}
+            (self.out / results.STATUS).unlink()
+        results.write_status(self.out, "running", pid=os.getpid(),
+                             command=_command_of(os.getpid()), **times)
         shutil.copyfile(self.plan.source, self.out / "experiment.yaml")
         variants = []
         for variant in self.plan.variants():
             topology = variant.apply(self.plan.base_topology(variant))
             vdir = self.out / "variants" / variant.name
-            vdir.mkdir(parents=True)
+            vdir.mkdir(parents=True, exist_ok=self.resume)
             (vdir / "topology.yaml").write_text(topology.to_yaml())
             variants.append((variant, topology))
         config = {"experiment": self.plan.spec.model_dump(mode="json"),
@@ -248,9 +271,11 @@ class Runner:
                                    TimeElapsedColumn)
         from testbed.net.topology import plan_from_topology
 
-        if self.out.exists() and any(self.out.iterdir()):
+        if self.resume:
+            self._check_resumable()
+        elif self.out.exists() and any(self.out.iterdir()):
             raise TrainetError(f"{self.out}: results directory exists and is not empty; give "
-                               "another -o or remove it")
+                               "another -o, remove it, or add --resume to run what it lacks")
         self.checks = memory_checks(self.plan)
         short = fit_table(self.checks)
         if short is not None:
@@ -270,6 +295,10 @@ class Runner:
                           TimeElapsedColumn(), console=self.console) as bars:
                 overall = bars.add_task("experiment", total=total)
                 for variant, topology in variants:
+                    if self._all_done(variant):
+                        self.console.print(f"{variant.name}: every run finished before; kept")
+                        bars.advance(overall, len(self.plan.strategies) * spec.repetitions)
+                        continue
                     vdir = self.out / "variants" / variant.name
                     net_plan = plan_from_topology(topology, f"{self.plan.source} "
                                                   f"({variant.name})")
@@ -286,6 +315,12 @@ class Runner:
                                 bars.advance(overall, spec.repetitions)
                                 continue
                             for rep in range(spec.repetitions):
+                                run = results.run_dir(self.out, variant.name, strategy.label,
+                                                      rep)
+                                if results.is_done(run):
+                                    bars.advance(overall)
+                                    continue
+                                shutil.rmtree(run, ignore_errors=True)   # an unfinished try
                                 bars.update(overall, description=f"{variant.name}: "
                                             f"{strategy.label} "
                                             f"(repetition {rep + 1}/{spec.repetitions})")
@@ -300,14 +335,15 @@ class Runner:
         except KeyboardInterrupt:
             self._finish_partial("interrupted", "stopped by Ctrl-C or SIGTERM")
             self.console.print(f"[yellow]interrupted[/]; network torn down; partial results "
-                               f"in {self.out}")
+                               f"in {self.out}; {self._resume_hint()}")
             raise
         except BaseException as err:
             message = str(err) if isinstance(err, TrainetError) else \
                 f"{type(err).__name__}: {err}"
             self._finish_partial("failed", message, traceback.format_exc())
             raise TrainetError(f"experiment failed: {message}\n(network torn down; partial "
-                               f"results and status.json in {self.out})") from err
+                               f"results and status.json in {self.out}; {self._resume_hint()})"
+                               ) from err
         finally:
             signal.signal(signal.SIGTERM, previous)
         status = "failed" if self.failures else "completed"
@@ -315,8 +351,35 @@ class Runner:
                              **({"error": "; ".join(self.failures)} if self.failures else {}))
         self.console.print(summary_table(rows))
         self.console.print(f"results: {self.out} (status: {status}); render plots with "
-                           f"`trainet report {self.out}`")
+                           f"`trainet report {self.out}`"
+                           + (f"; {self._resume_hint()}" if self.failures else ""))
         return 1 if self.failures else 0
+
+    def _resume_hint(self) -> str:
+        return (f"to run what did not finish: trainet run {self.plan.source} -o {self.out} "
+                "--resume")
+
+    def _check_resumable(self) -> None:
+        """--resume continues a run of the same experiment that is not running."""
+        status = results.read_status(self.out)
+        if not status:
+            raise TrainetError(f"{self.out}: nothing to resume (no {results.STATUS}); give "
+                               "the directory an earlier `trainet run -o` wrote")
+        kept = self.out / "experiment.yaml"
+        if not kept.exists() or kept.read_bytes() != Path(self.plan.source).read_bytes():
+            raise TrainetError(f"{self.out} was run from another experiment ({kept} differs "
+                               f"from {self.plan.source}); resume with the file it was run "
+                               "from, or give a new -o")
+        pid = status.get("pid")
+        if status.get("status") == "running" and pid and \
+                _command_of(pid) == status.get("command"):
+            raise TrainetError(f"{self.out} is being run by process {pid}; wait for it or "
+                               "stop it first")
+
+    def _all_done(self, variant: Variant) -> bool:
+        return all(results.is_done(results.run_dir(self.out, variant.name, s.label, rep))
+                   for s in self.plan.strategies for rep in range(self.plan.spec.repetitions)
+                   if (check := check_of(self.checks, variant, s)) is None or check.runs)
 
     def _finish_partial(self, status: str, error: str, trace: str | None = None) -> None:
         try:
@@ -354,7 +417,13 @@ class Runner:
                                              server_host=strategy.service_host)
         finally:
             bars.remove_task(task)
+        if result.broken:
+            raise NetworkFailed(f"{variant.name} {label} repetition {rep + 1}: "
+                                f"{result.broken}; the run stopped "
+                                f"{result.elapsed_s:.1f} s after it started")
         error = run_error(result)
+        if not error:
+            results.mark_done(run, result.elapsed_s)
         if error:
             self.failures.append(f"{variant.name}/{label}/rep{rep}: {error}")
             self.console.print(f"[red]{variant.name} {label} repetition {rep + 1} failed:[/] "
@@ -397,6 +466,8 @@ def summary_table(rows: list[dict]):
 def main(args) -> int:
     plan = load_experiment(args.experiment)
     check_presets(plan)
+    if args.resume and not args.output:
+        raise TrainetError("--resume needs -o RESULTS: the directory of the run to continue")
     out = Path(args.output) if args.output else \
         Path("results") / f"{plan.spec.name}-{time.strftime('%Y%m%d-%H%M%S')}"
     from testbed.net.probe import probe, render
@@ -406,4 +477,4 @@ def main(args) -> int:
     if not caps.mininet:
         raise TrainetError("trainet run needs Mininet; install it (vagrant/install.sh)")
     print(render(caps), flush=True)
-    return Runner(plan, out, caps=caps).run()
+    return Runner(plan, out, caps=caps, resume=args.resume).run()

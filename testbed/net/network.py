@@ -6,6 +6,7 @@ runtime config, and on exit (or on any failure during bring-up) removes everythi
 """
 from __future__ import annotations
 
+import signal
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -16,7 +17,7 @@ from mininet.net import Mininet
 
 from testbed.errors import TrainetError
 from testbed.net import shaping
-from testbed.net.cleanup import (RunState, existing_interfaces, remove_run,
+from testbed.net.cleanup import (RunState, existing_interfaces, remove_orphans, remove_run,
                                   wait_interfaces_gone)
 from testbed.net.limits import raise_limits
 from testbed.net.nodes import Bmv2Switch, P4Host, SoftwareP4Switch
@@ -71,6 +72,8 @@ class Network:
         t0 = time.monotonic()
         try:
             self._prepare_programs()
+            for line in remove_orphans():
+                self.log(f"note: removed what a run that is gone left behind: {line}")
             self._check_free()
             self.state = RunState.new(str(self.results_dir))
             self.state.interfaces = sorted(self._root_interfaces())
@@ -231,6 +234,33 @@ class Network:
             raise TrainetError(f"no interface {intf!r}: interfaces are NODE-ethPORT, e.g. "
                                f"{next(iter(self.endpoint_shapes), 's1-eth1')}")
         return self.net[node]
+
+    def failure(self) -> str | None:
+        """What of the running network has died, or None: a switch process that exited,
+        a link whose switch-side interface is gone or down. Cheap enough to poll (one
+        sysfs read per switch port)."""
+        if self.net is None:
+            return None
+        for switch in self.net.switches:
+            proc = getattr(switch, "process", None)
+            if proc is not None and proc.poll() is not None:
+                rc = proc.returncode
+                how = (f"was killed by signal {-rc} ({signal.Signals(-rc).name})" if rc < 0
+                       else f"exited with code {rc}")
+                return f"switch {switch.name} {how}; its log: {switch.log_path}"
+        switches = {s.name for s in self.plan.switches}
+        for link in self.plan.links:
+            for node, port, peer in ((link.a, link.a_port, link.b), (link.b, link.b_port, link.a)):
+                if node not in switches:
+                    continue
+                intf = host_intf_name(node, port)
+                try:
+                    state = Path(f"/sys/class/net/{intf}/operstate").read_text().strip()
+                except OSError:
+                    return f"link {intf} -- {peer} is gone (its interface {intf} was removed)"
+                if state not in ("up", "unknown"):
+                    return f"link {intf} -- {peer} is down (interface {intf}: {state})"
+        return None
 
     def switch_interfaces(self) -> list[str]:
         switches = {s.name for s in self.plan.switches}
