@@ -408,6 +408,7 @@ class Runner:
 
         job = (aggregation_job(net, self.plan, strategy) if strategy.job is not None
                else nullcontext())
+        result = None
         try:
             with job, LinkSampler(net.switch_interfaces(), run / results.LINKS):
                 result = self._run_workers()(net, workers, strategy.info.name,
@@ -415,16 +416,19 @@ class Runner:
                                                          self.cpu_adam_rate), run,
                                              self.plan.spec.timeouts.run, progress=progress,
                                              server_host=strategy.service_host)
+        except Exception:
+            if result is None or not result.broken:
+                raise
+            # the job's tear-down fails on a switch that died: the death is the news
         finally:
             bars.remove_task(task)
         if result.broken:
             raise NetworkFailed(f"{variant.name} {label} repetition {rep + 1}: "
-                                f"{result.broken}; the run stopped "
-                                f"{result.elapsed_s:.1f} s after it started")
+                                f"{result.broken}")
         error = run_error(result)
         if not error:
             results.mark_done(run, result.elapsed_s)
-        if error:
+        else:
             self.failures.append(f"{variant.name}/{label}/rep{rep}: {error}")
             self.console.print(f"[red]{variant.name} {label} repetition {rep + 1} failed:[/] "
                                f"{error}")

@@ -6,9 +6,11 @@ runtime config, and on exit (or on any failure during bring-up) removes everythi
 """
 from __future__ import annotations
 
+import os
 import signal
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 from mininet.link import Link
@@ -17,8 +19,8 @@ from mininet.net import Mininet
 
 from testbed.errors import TrainetError
 from testbed.net import shaping
-from testbed.net.cleanup import (RunState, existing_interfaces, remove_orphans, remove_run,
-                                  wait_interfaces_gone)
+from testbed.net.cleanup import (RUN_MARKER, RunState, existing_interfaces, remove_orphans,
+                                  remove_run, wait_interfaces_gone)
 from testbed.net.limits import raise_limits
 from testbed.net.nodes import Bmv2Switch, P4Host, SoftwareP4Switch
 from testbed.net.plan import NetPlan
@@ -41,6 +43,21 @@ def run_controller(s) -> None:
         raise TrainetError(f"switch {s.name}: controller {s.controller.entry!r} cannot be "
                            f"loaded ({err}); give an importable 'package.module:function'")
     func(f"127.0.0.1:{s.grpc_port}", s.device_id, dict(s.controller.args))
+
+
+@contextmanager
+def _marked(run_id: str):
+    """Processes started in the block carry ``run_id`` as their RUN_MARKER (Mininet's
+    host shells among them), so a run killed before it recorded them is still cleaned."""
+    previous = os.environ.get(RUN_MARKER)
+    os.environ[RUN_MARKER] = run_id
+    try:
+        yield
+    finally:
+        if previous is None:
+            del os.environ[RUN_MARKER]
+        else:
+            os.environ[RUN_MARKER] = previous
 
 
 class Network:
@@ -78,7 +95,8 @@ class Network:
             self.state = RunState.new(str(self.results_dir))
             self.state.interfaces = sorted(self._root_interfaces())
             self.state.save()
-            self._build()
+            with _marked(self.state.run_id):
+                self._build()
             self.timings["build"] = time.monotonic() - t0
             t1 = time.monotonic()
             self.net.start()

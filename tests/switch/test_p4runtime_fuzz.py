@@ -197,7 +197,7 @@ def _taken(rpc: str, data: bytes, err) -> bytes | None:
 
 
 @pytest.mark.slow
-@settings(max_examples=max(REQUESTS // PER_EXAMPLE, 1), deadline=None, derandomize=True,
+@settings(max_examples=max(-(-REQUESTS // PER_EXAMPLE), 1), deadline=None, derandomize=True,
           phases=(Phase.explicit, Phase.generate),   # a failure names its request's bytes
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.data_too_large])
