@@ -60,11 +60,19 @@ def pids_with(*texts: str) -> list[int]:
     return found
 
 
+def _stat(path: Path) -> os.stat_result:
+    try:
+        return path.stat()
+    except FileNotFoundError:         # removed in between: the run starts again
+        return os.stat_result((0,) * 10)
+
+
 class Run:
     """``trainet run`` in a child process, watched from the results directory."""
 
     def __init__(self, path: Path, out: Path, *extra: str):
         self.out = out
+        self.started = time.time()
         self.proc = subprocess.Popen([sys.executable, "-m", "testbed.cli", "run", str(path),
                                       "-o", str(out), *extra], cwd=str(REPO),
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -73,10 +81,12 @@ class Run:
         return results.run_dir(self.out, f"bandwidth-{variant}", strategy, 0)
 
     def wait_for_steps(self, variant: str, strategy: str) -> Path:
-        """Wait until a rank of the run reported a step; return the run's directory."""
+        """Wait until a rank of the run reported a step in this try (a resumed run starts
+        its unfinished runs afresh); return the run's directory."""
         run = self.run_dir(variant, strategy)
         deadline = time.monotonic() + 240
-        while not any(p.stat().st_size for p in (run / "metrics").glob("rank*.jsonl")):
+        while not any(_stat(p).st_size and _stat(p).st_mtime >= self.started
+                      for p in (run / "metrics").glob("rank*.jsonl")):
             assert self.proc.poll() is None, self.proc.stdout.read().decode()
             assert time.monotonic() < deadline, f"{run}: no step reported"
             time.sleep(0.1)
