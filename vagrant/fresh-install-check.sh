@@ -133,6 +133,7 @@ inside() {   # net|offline COMMAND: run COMMAND in the root, in namespaces of it
   unshare "${flags[@]}" bash -euo pipefail -c '
     root=$1 net=$2 cmd=$3; shift 3
     mount --make-rprivate /
+    mount --bind "$root" "$root"            # "/" a mount point, as Mininet'\''s mnexec needs
     mount -t proc proc "$root/proc"
     mount -t sysfs sysfs "$root/sys"        # this network namespace'\''s interfaces
     mount --rbind /dev "$root/dev"
