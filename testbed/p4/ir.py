@@ -544,10 +544,17 @@ class Control:
     annotations: Annotations = ()
 
 
+# the roles of a package's blocks (Program.blocks' keys), in the package's order
+V1SWITCH_ROLES = ("parser", "verify_checksum", "ingress", "egress", "compute_checksum",
+                  "deparser")
+PSA_ROLES = ("ingress_parser", "ingress", "ingress_deparser", "egress_parser", "egress",
+             "egress_deparser")
+
+
 @dataclass
 class Program:
     source: str                   # main file path
-    arch: str                     # "v1model"
+    arch: str                     # "v1model" or "psa"
     types: dict                   # name -> Type (headers, structs, unions, enums, ...)
     errors: list                  # error members, in declaration order (NoError first)
     match_kinds: list
@@ -556,9 +563,8 @@ class Program:
     actions: dict                 # top-level actions (NoAction, user)
     parsers: dict                 # name -> Parser (the inlined package blocks)
     controls: dict                # name -> Control
-    package: str                  # e.g. "V1Switch"
-    blocks: dict                  # role -> block name: parser, verify_checksum, ingress,
-                                  # egress, compute_checksum, deparser
+    package: str                  # "V1Switch" or "PSA_Switch"
+    blocks: dict                  # role -> block name; roles: V1SWITCH_ROLES or PSA_ROLES
     digests: list = field(default_factory=list)    # Types passed to digest<T>() calls
     controller_headers: list = field(default_factory=list)  # @controller_header HeaderTs
 
