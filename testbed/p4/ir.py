@@ -544,6 +544,17 @@ class Control:
     annotations: Annotations = ()
 
 
+# PSA's extern types the control plane reaches as v1model's counter, meter, register ...
+RESOURCE_KINDS = {"Counter": "counter", "DirectCounter": "direct_counter", "Meter": "meter",
+                  "DirectMeter": "direct_meter", "Register": "register",
+                  "ActionProfile": "action_profile", "ActionSelector": "action_selector"}
+
+
+def resource_kind(extern: str) -> str:
+    """The v1model name of an extern type's kind of resource (itself when it has none)."""
+    return RESOURCE_KINDS.get(extern, extern)
+
+
 # the roles of a package's blocks (Program.blocks' keys), in the package's order
 V1SWITCH_ROLES = ("parser", "verify_checksum", "ingress", "egress", "compute_checksum",
                   "deparser")

@@ -399,7 +399,7 @@ class _Run:
 
     # ------------------------------------------------------------ externs
     def _extern(self, tok: Token, kinds: tuple) -> ir.Instance:
-        names = [n for n, i in self.instances.items() if i.extern in kinds]
+        names = [n for n, i in self.instances.items() if ir.resource_kind(i.extern) in kinds]
         return self.instances[_resolve(tok, " or ".join(kinds), names)]
 
     def _counter_read(self, cmd, name, index):
