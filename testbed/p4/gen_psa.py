@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from testbed.p4 import externs, ir, psa_externs
 from testbed.p4.gen_expr import _is_composite, _mask, width_of
+from testbed.p4.p4types import show
 
 PSA_EXTERNS = ("Register", "Counter", "DirectCounter", "Meter", "DirectMeter", "Hash",
                "Checksum", "InternetChecksum", "Random", "Digest", "ActionProfile",
@@ -51,8 +52,9 @@ class PsaGen:
                 elif _is_composite(prm.type) and not isinstance(prm.type, ir.StackT):
                     classes.append(self.cls(prm.type))
                 else:
-                    self.fail(f"{blocks[role].name}: parameter '{prm.name}' has type "
-                              f"{prm.type}; PSA blocks here take structs or headers", prm.loc)
+                    self.fail(f"{blocks[role].name}: parameter '{prm.name}' of type "
+                              f"{show(prm.type)}; give it a struct type (an empty struct "
+                              "when unused)", prm.loc)
             new.append(f"{role!r}: ({', '.join(classes)},)")
         self.emit(0, "NEW = {" + ", ".join(new) + "}")
         return "\n\n".join(self.class_src) + "\n\n" + "\n".join(self.lines) + "\n"
@@ -71,8 +73,8 @@ class PsaGen:
         if kind == "Register":
             t = inst.type_args[0]
             if _is_composite(t):
-                self.fail(f"Register {inst.name} of {t}: registers here hold bit<W>, int<W> "
-                          "or bool values", inst.loc)
+                self.fail(f"Register {inst.name} of {show(t)}: use bit<W>, int<W> or bool "
+                          "values", inst.loc)
             reg = externs.Register(inst.name, args[0], width_of(t), isinstance(t, ir.IntT))
             if len(args) > 1:
                 reg.cells[:] = [int(args[1])] * args[0]

@@ -560,6 +560,9 @@ V1SWITCH_ROLES = ("parser", "verify_checksum", "ingress", "egress", "compute_che
                   "deparser")
 PSA_ROLES = ("ingress_parser", "ingress", "ingress_deparser", "egress_parser", "egress",
              "egress_deparser")
+# PSA_PacketPath_t's members
+PSA_PATHS = ("NORMAL", "NORMAL_UNICAST", "NORMAL_MULTICAST", "CLONE_I2E", "CLONE_E2E",
+             "RESUBMIT", "RECIRCULATE")
 
 
 @dataclass

@@ -14,6 +14,26 @@ from testbed.p4.symbols import (ActionSym, ConstSym, InstanceSym, Scope, SubBloc
 
 # the packages the target runs: name -> (architecture, the roles of their blocks in order)
 PACKAGES = {"V1Switch": ("v1model", ir.V1SWITCH_ROLES), "PSA_Switch": ("psa", ir.PSA_ROLES)}
+# the architecture's metadata the target reads and writes, by (role, parameter position):
+# a program that declares these structs itself must keep these fields
+_V1MODEL_SM = ("ingress_port", "egress_spec", "egress_port", "instance_type",
+               "packet_length", "enq_timestamp", "ingress_global_timestamp",
+               "egress_global_timestamp", "mcast_grp", "egress_rid", "checksum_error",
+               "parser_error", "priority")
+ARCH_FIELDS = {
+    "v1model": {("ingress", 2): _V1MODEL_SM, ("egress", 2): _V1MODEL_SM},
+    "psa": {("ingress_parser", 3): ("ingress_port", "packet_path"),
+            ("ingress", 2): ("ingress_port", "packet_path", "ingress_timestamp",
+                             "parser_error"),
+            ("ingress", 3): ("class_of_service", "clone", "clone_session_id", "drop",
+                             "resubmit", "multicast_group", "egress_port"),
+            ("egress_parser", 3): ("egress_port", "packet_path"),
+            ("egress", 2): ("class_of_service", "egress_port", "packet_path", "instance",
+                            "egress_timestamp", "parser_error"),
+            ("egress", 3): ("clone", "clone_session_id", "drop"),
+            ("egress_deparser", 6): ("egress_port",)},
+}
+
 
 
 @dataclass
@@ -85,6 +105,30 @@ class Blocks:
                 self.parsers[decl.name] = self.lower_parser(decl, ctor_args, arg)
             else:
                 self.controls[decl.name] = self.lower_control(decl, ctor_args, arg)
+        self._check_arch_metadata()
+
+    def _check_arch_metadata(self):
+        """The target reads and writes the architecture's metadata by field name; a
+        program that declares those types itself (its own copy of v1model.p4) must keep
+        the fields, or the target would fail on the first packet."""
+        blocks = {**self.parsers, **self.controls}
+        include = "v1model.p4" if self.arch == "v1model" else "psa.p4"
+        for (role, index), names in ARCH_FIELDS[self.arch].items():
+            param = blocks[self.blocks[role]].params[index]
+            fields = {f.name for f in getattr(param.type, "fields", ())}
+            missing = [n for n in names if n not in fields]
+            if missing:
+                self.err(f"parameter '{param.name}' has type {show(param.type)}, which lacks "
+                         f"the field{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                         f"that the {self.arch} target sets and reads; declare the type as "
+                         f"{include} does", param.loc)
+        path = self.types.get("PSA_PacketPath_t")
+        if self.arch == "psa" and isinstance(path, ir.EnumT):
+            missing = [m for m in ir.PSA_PATHS if m not in path.members]
+            if missing:
+                self.err(f"enum PSA_PacketPath_t lacks {', '.join(missing)}, which the psa "
+                         "target gives packets; declare it as psa.p4 does",
+                         blocks[self.blocks["ingress"]].params[2].loc)
 
     def _package_blocks(self, pdecl, args, names: dict, node):
         """(parameter, block type, argument, type parameter names) per parser or control

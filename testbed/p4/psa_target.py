@@ -37,8 +37,6 @@ from testbed.p4.target import MAX_PASSES, Target
 
 PSA_PORT_RECIRCULATE = 0xFFFFFFFA
 PSA_PORT_CPU = 0xFFFFFFFD
-PATHS = ("NORMAL", "NORMAL_UNICAST", "NORMAL_MULTICAST", "CLONE_I2E", "CLONE_E2E",
-         "RESUBMIT", "RECIRCULATE")
 
 
 class PsaTarget(Target):
@@ -51,8 +49,8 @@ class PsaTarget(Target):
         self.recirculate_port = _const(consts, "PSA_PORT_RECIRCULATE", PSA_PORT_RECIRCULATE)
         self.psa_cpu_port = _const(consts, "PSA_PORT_CPU", PSA_PORT_CPU)
         path_t = self.program.types.get("PSA_PacketPath_t")
-        members = path_t.members if isinstance(path_t, ir.EnumT) else PATHS
-        self.path = {name: members.index(name) for name in PATHS}
+        members = path_t.members if isinstance(path_t, ir.EnumT) else ir.PSA_PATHS
+        self.path = {name: members.index(name) for name in ir.PSA_PATHS}
 
     # ---------------------------------------------------------------- data plane
     def process(self, frame: bytes, ingress_port: int) -> list:
