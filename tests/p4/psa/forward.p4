@@ -1,5 +1,6 @@
-/* PSA forwarding: an LPM table sends IPv4 packets to a port and rewrites the
- * Ethernet addresses; anything else is dropped because PSA's ostd.drop starts true. */
+/* PSA forwarding: an LPM table sends IPv4 packets to a port, rewrites the Ethernet
+ * addresses and decrements the TTL; the ingress deparser recomputes the IPv4 checksum.
+ * Anything else is dropped because PSA's ostd.drop starts true. */
 #include <core.p4>
 #include <psa.p4>
 
@@ -76,7 +77,14 @@ control IngressDeparserImpl(packet_out pkt, out empty_t clone_i2e_meta,
                             out empty_t resubmit_meta, out empty_t normal_meta,
                             inout headers_t hdr, in metadata_t meta,
                             in psa_ingress_output_metadata_t istd) {
+    InternetChecksum() ck;
     apply {
+        if (hdr.ipv4.isValid()) {
+            ck.add({hdr.ipv4.version, hdr.ipv4.ihl, hdr.ipv4.diffserv, hdr.ipv4.totalLen,
+                    hdr.ipv4.identification, hdr.ipv4.flags, hdr.ipv4.fragOffset,
+                    hdr.ipv4.ttl, hdr.ipv4.protocol, hdr.ipv4.srcAddr, hdr.ipv4.dstAddr});
+            hdr.ipv4.hdrChecksum = ck.get();
+        }
         pkt.emit(hdr.ethernet);
         pkt.emit(hdr.ipv4);
     }
