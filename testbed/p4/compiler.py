@@ -1,4 +1,5 @@
-"""Compile an IR program into Python source for the v1model pipeline, exec'd once.
+"""Compile an IR program into Python source for its pipeline (v1model, or PSA through
+``gen_psa``), exec'd once.
 
 The generated module defines one class per header/struct/union type and one function
 per parser, control, action and table, so the per-packet path never looks at the IR.
