@@ -41,8 +41,7 @@ VERSION = "0.0.4"           # the schema version Chakra's own generators write
 COMM_TYPES = {"all-reduce": et.ALL_REDUCE, "all-gather": et.ALL_GATHER,
               "reduce-scatter": et.REDUCE_SCATTER, "all-to-all": et.ALL_TO_ALL,
               "push": et.REDUCE, "pull": et.BROADCAST, "push-pull": et.ALL_REDUCE}
-NODE_TYPES = {"compute": et.COMP_NODE, "collective": et.COMM_COLL_NODE,
-              "send": et.COMM_SEND_NODE, "recv": et.COMM_RECV_NODE}
+TRANSFER_TYPES = {"send": et.COMM_SEND_NODE, "recv": et.COMM_RECV_NODE}
 WORLD_GROUP = "0"
 
 
@@ -84,7 +83,8 @@ def _communicators(ranks: dict[int, list[Phase]], world: int) -> dict[tuple, str
     everyone = list(range(world))
     for rank in sorted(ranks):
         for phase in ranks[rank]:
-            if phase.kind != "collective" or phase.group in ids:
+            if phase.kind != "collective" or phase.op in TRANSFER_TYPES or \
+                    phase.group in ids:
                 continue
             ids[phase.group] = (WORLD_GROUP if sorted(phase.group) == everyone
                                 else str(sum(1 for v in ids.values() if v != WORLD_GROUP) + 1))
@@ -92,13 +92,15 @@ def _communicators(ranks: dict[int, list[Phase]], world: int) -> dict[tuple, str
 
 
 def _node(index: int, phase: Phase, rank: int, pg_names: dict, tags: dict) -> et.Node:
-    node = et.Node(id=index, name=phase.name, type=NODE_TYPES[phase.kind],
+    kind = (et.COMP_NODE if phase.kind == "compute" else
+            TRANSFER_TYPES.get(phase.op, et.COMM_COLL_NODE))
+    node = et.Node(id=index, name=phase.name, type=kind,
                    duration_micros=microseconds(phase.duration_s))
     node.data_deps.extend(phase.after)
     if phase.start_s is not None:
         node.start_time_micros = microseconds(phase.start_s)
     node.attr.append(_attr("is_cpu_op", False))
-    if phase.kind == "collective":
+    if kind == et.COMM_COLL_NODE:
         if phase.op not in COMM_TYPES:
             raise TrainetError(f"rank {rank}: collective {phase.name!r} of kind {phase.op!r}"
                                f" has no Chakra type; kinds: {', '.join(COMM_TYPES)}")
@@ -107,10 +109,10 @@ def _node(index: int, phase: Phase, rank: int, pg_names: dict, tags: dict) -> et
                           _attr("pg_name", pg_names[phase.group])])
         if phase.route != "ring":
             node.attr.append(_attr("route", phase.route))
-    elif phase.kind in ("send", "recv"):
-        src, dst = (rank, phase.peer) if phase.kind == "send" else (phase.peer, rank)
-        tag = tags.get((src, dst, phase.kind), 0)
-        tags[src, dst, phase.kind] = tag + 1
+    elif kind != et.COMP_NODE:
+        src, dst = phase.group
+        tag = tags.get((src, dst, phase.op), 0)
+        tags[src, dst, phase.op] = tag + 1
         node.attr.extend([et.AttributeProto(name="comm_src", int32_val=src),
                           et.AttributeProto(name="comm_dst", int32_val=dst),
                           et.AttributeProto(name="comm_tag", int32_val=tag),

@@ -23,7 +23,7 @@ from pathlib import Path
 from testbed.errors import TrainetError
 from testbed.experiment import results
 from testbed.trace import chakra
-from testbed.trace.phases import Phase, collective, compute, transfer
+from testbed.trace.phases import TRANSFERS, Phase, collective, compute, transfer
 
 NEGLIGIBLE_S = 1e-6      # gaps shorter than the traces' microsecond are not phases
 
@@ -76,13 +76,13 @@ class _Rank:
         start = op.get("start_s", op["submit_s"])
         duration = op.get("end_s", step_s) - start
         nbytes = op["bytes"] / self.scale
-        if op["op"] in ("send", "recv"):
-            phase = transfer(op["op"], op["peer"], nbytes, duration, sorted(set(after)),
-                             self.offset + start)
+        if op["op"] in TRANSFERS:
+            phase = transfer(op["op"], self.rank, op["peer"], nbytes, duration,
+                             sorted(set(after)), self.offset + start, lane=op["lane"])
         else:
             phase = collective(op["op"], op["group"], nbytes, duration, sorted(set(after)),
                                op.get("route", "ring"), self.offset + start,
-                               name=f"{op['op']} {op['lane']}")
+                               name=f"{op['op']} {op['lane']}", lane=op["lane"])
         self.phases.append(phase)
         self.lanes[op["lane"]] = len(self.phases) - 1
         return len(self.phases) - 1

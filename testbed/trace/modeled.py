@@ -170,7 +170,8 @@ def phases(setup: Setup) -> tuple[dict[int, list[Phase]], dict]:
     ranks = {r: _rank(r, compute_s, steps) for r in range(world)}
     metadata = {"source": "trainet registry pattern", "model": target.name,
                 "params": float(target.params), "strategy": setup.strategy,
-                "options": str(setup.options), "gpus": world, "batch_sequences": batch,
+                "options": " ".join(f"{k}={v}" for k, v in setup.options.items()) or "none",
+                "gpus": world, "batch_sequences": batch,
                 "seq": target.seq, "device": dev.name, "mfu": setup.mfu,
                 "gpus_per_node": min(setup.gpus_per_node, world),
                 "fabric": fabric.name + f", {setup.intra_bps / 1e9:g} Gb/s in a node, "
@@ -197,6 +198,6 @@ def _rank(rank: int, compute_s: float, steps) -> list[Phase]:
             ([("send", group[i + 1])] if i < n - 1 else []) + \
             ([("recv", group[i + 1])] if i < n - 1 else []) + \
             ([("send", group[i - 1])] if i > 0 else [])
-        for kind, peer in moves:
-            out.append(transfer(kind, peer, edge, each, [len(out) - 1]))
+        for op, peer in moves:
+            out.append(transfer(op, rank, peer, edge, each, [len(out) - 1]))
     return out
