@@ -188,9 +188,3 @@ def read(path: Path) -> tuple[et.GlobalMetadata, list[et.Node]]:
     if not messages:
         raise TrainetError(f"{path}: empty; a Chakra trace starts with its GlobalMetadata")
     return messages[0], messages[1:]
-
-
-def comm_groups(written_prefix: Path) -> dict[str, list[int]]:
-    """The communicators of a trace, by pg_name (``NAME.comm_groups.json``)."""
-    path = Path(f"{written_prefix}.comm_groups.json")
-    return json.loads(path.read_text())
