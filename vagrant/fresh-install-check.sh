@@ -133,7 +133,7 @@ inside() {   # net|offline COMMAND: run COMMAND in the root, in namespaces of it
   unshare "${flags[@]}" bash -euo pipefail -c '
     root=$1 net=$2 cmd=$3; shift 3
     mount --make-rprivate /
-    mount --bind "$root" "$root"            # "/" a mount point, as Mininet'\''s mnexec needs
+    mount --bind "$root" "$root"            # a mount point, for pivot_root
     mount -t proc proc "$root/proc"
     mount -t sysfs sysfs "$root/sys"        # this network namespace'\''s interfaces
     mount --rbind /dev "$root/dev"
@@ -142,7 +142,11 @@ inside() {   # net|offline COMMAND: run COMMAND in the root, in namespaces of it
     for d in "$@"; do mkdir -p "$root$d" && mount --bind -o ro "$d" "$root$d"; done
     [ "$net" = offline ] && ip link set lo up
     hostname fresh-debian
-    chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    # the root becomes the mount namespace'\''s own root (not a chroot inside it), so
+    # processes that enter a Mininet host'\''s namespaces (mnexec -a) see it as "/" too
+    mkdir -p "$root/.oldroot"
+    cd "$root" && pivot_root . .oldroot && umount -l /.oldroot
+    exec /usr/sbin/chroot / /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
       HOME=/root LANG=C.UTF-8 TERM=dumb bash -c ". /root/.pip-env; cd /root/trainet && $cmd"
   ' inside "$root" "$net" "$1" "${pip_dirs[@]}"
 }
