@@ -81,7 +81,9 @@ def build(source: str, locate=None) -> Path:
     if lib.exists():
         return lib
     lib.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
+    # built beside the cache, not in TMPDIR: os.replace cannot cross file systems (a
+    # tmpfs /tmp under a cache on disk)
+    with tempfile.TemporaryDirectory(dir=lib.parent) as tmp:
         src = Path(tmp) / "pipeline.c"
         src.write_text(source)
         out = Path(tmp) / "pipeline.so"
