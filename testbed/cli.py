@@ -21,6 +21,11 @@ def _p4_args(p: argparse.ArgumentParser) -> None:
                    help="define a preprocessor macro")
 
 
+def _backend_arg(p: argparse.ArgumentParser) -> None:
+    from testbed.p4.backend import BACKEND_HELP, BACKENDS
+    p.add_argument("--backend", choices=BACKENDS, default="auto", help=BACKEND_HELP)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="trainet", description="Network-emulation testbed for distributed training over "
@@ -41,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     _p4_args(p)
     p.add_argument("stf", help="STF test file")
     p.add_argument("-v", "--verbose", action="store_true", help="print every expectation")
+    _backend_arg(p)
     p.set_defaults(handler="testbed.p4.commands:stf")
 
     p = verbs.add_parser("switch", help="run a software P4 switch on Linux interfaces")
@@ -67,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="egress model of a port: PORT:rate=100mbit,burst=32kb,delay=5ms,"
                    "jitter=1ms,loss=1%%,reorder=0.5%%,queue=1000 (queue in packets, or bytes "
                    "with a unit: queue=256kb)")
+    _backend_arg(p)
     p.set_defaults(handler="testbed.switch.commands:switch", log_flush=True, dump_packet_data=0)
 
     p = verbs.add_parser("up", help="bring a topology up as a Mininet network of P4 switches")

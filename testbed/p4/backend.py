@@ -2,25 +2,32 @@
 
 ``python`` is the reference (generated Python), ``native`` the C backend
 (testbed/p4/native); ``auto`` takes native and falls back to python, saying why in one
-line, when the machine has no C compiler or the program uses a construct the C
-generator does not translate. Both present the same Target API.
+line, when the machine has no C compiler, the program uses a construct the C generator
+does not translate, or ``log`` is at debug level (the per-packet pipeline trace is the
+Python backend's). Both present the same Target API.
 """
 from __future__ import annotations
 
 import logging
 
 from testbed.errors import TrainetError
-from testbed.p4 import ir
-from testbed.p4.target import Target
 
 BACKENDS = ("python", "native", "auto")
+BACKEND_HELP = ("the P4 target's per-packet path: native (C, compiled at load), python "
+                "(the reference) or auto (native, else python with one line why; default)")
 
 
-def make_target(program: ir.Program, backend: str = "python", cpu_port: int | None = None,
-                log: logging.Logger | None = None) -> Target:
+def make_target(program, backend: str = "python", cpu_port: int | None = None,
+                log: logging.Logger | None = None):
+    """A Target (testbed.p4.target) for ``program`` (an ir.Program) on ``backend``."""
     if backend not in BACKENDS:
         raise TrainetError(f"backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+    from testbed.p4.target import Target
     if backend == "python":
+        return Target(program, cpu_port=cpu_port, log=log)
+    if backend == "auto" and log is not None and log.isEnabledFor(logging.DEBUG):
+        log.warning("P4 backend: python, not native: the debug log's pipeline trace is "
+                    "the python backend's")
         return Target(program, cpu_port=cpu_port, log=log)
     from testbed.p4.native.build import NoCompiler
     from testbed.p4.native.cgen import NativeUnsupported

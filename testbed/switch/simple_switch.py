@@ -14,6 +14,7 @@ import argparse
 import sys
 
 from testbed.errors import TrainetError, run_command
+from testbed.p4.backend import BACKEND_HELP, BACKENDS
 from testbed.switch.commands import switch
 
 DEFAULT_GRPC = "127.0.0.1:9559"
@@ -52,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--priority-queues", type=int, default=1, metavar="N",
                    help="egress queues per port; only 1 (one FIFO per port)")
     p.add_argument("--cpu-port", type=int, help="also a target option")
+    p.add_argument("--backend", choices=BACKENDS, default="auto", help=BACKEND_HELP)
     p.add_argument("--thrift-port", type=int)
     p.add_argument("--nanolog", metavar="ADDR")
     p.add_argument("--debugger", action="store_true")
@@ -93,7 +95,7 @@ def parse_args(argv) -> argparse.Namespace:
         pcap=args.pcap, log=args.log_file,
         log_level=LOG_LEVELS[args.log_level] if logging_on else "warning",
         log_flush=args.log_flush or not args.log_file, no_p4=args.no_p4, port_shape=[],
-        dump_packet_data=args.dump_packet_data)
+        dump_packet_data=args.dump_packet_data, backend=args.backend)
 
 
 def main(argv=None) -> int:

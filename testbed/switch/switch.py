@@ -44,11 +44,14 @@ class _SwitchPort:
 class SoftwareSwitch:
     def __init__(self, ports: dict, *, device_id: int = 0, cpu_port: int | None = None,
                  shapes: dict | None = None, pcap_dir: str | None = None,
-                 log: logging.Logger | None = None, dump_bytes: int = 0):
+                 log: logging.Logger | None = None, dump_bytes: int = 0,
+                 backend: str = "auto"):
         """``ports``: {port number: interface name}; ``shapes``: {port number: Shape};
         ``dump_bytes``: log that many bytes of every frame in and out at info level
-        (simple_switch's --dump-packet-data)."""
+        (simple_switch's --dump-packet-data); ``backend``: the P4 target's
+        (testbed.p4.backend: python, native or auto)."""
         self.device_id = device_id
+        self.backend = backend
         self.cpu_port = cpu_port
         self.log = log or logging.getLogger(f"trainet.switch.{device_id}")
         self.target = None
@@ -103,14 +106,14 @@ class SoftwareSwitch:
     def load_pipeline(self, program) -> None:
         """Replace the forwarding pipeline by a fresh target for ``program`` (tables,
         registers and PRE state start empty, as after SetForwardingPipelineConfig)."""
-        from testbed.p4.target import Target
-        self.install_target(Target(program, cpu_port=self.cpu_port,
-                                   log=self.log.getChild("pipeline")))
+        from testbed.p4.backend import make_target
+        self.install_target(make_target(program, self.backend, cpu_port=self.cpu_port,
+                                        log=self.log.getChild("pipeline")))
 
     def install_target(self, target) -> None:
         with self.lock:
             self.target = target
-        self.log.info("pipeline installed")
+        self.log.info("pipeline installed (%s backend)", target.backend)
 
     def packet_out(self, frame: bytes) -> None:
         """A frame from the controller: it enters the pipeline on the CPU port."""
@@ -229,47 +232,54 @@ class SoftwareSwitch:
                 self.log.debug("port %d: %d frames dropped: no pipeline loaded",
                                in_port, len(frames))
             return []
+        if debug:
+            for frame in frames:
+                self._log_frame("rx", in_port, frame)
+        process_many = getattr(target, "process_many", None)
+        if process_many is not None:
+            outputs = process_many(frames, in_port)
+        else:
+            outputs = [out for frame in frames for out in self._process_one(frame, in_port)]
         packet_ins = []
         ports = self._ports
         cpu_port = self.cpu_port
         out_now = {}     # passthrough port -> frames to send at the end of the batch
-        for frame in frames:
-            if debug:
-                self._log_frame("rx", in_port, frame)
-            try:
-                outputs = target.process(frame, in_port)
-            except Exception:
-                self.drops["pipeline_error"] += 1
-                self.log.exception("port %d: pipeline failed on a %d-byte frame "
-                                   "(dropped): %s", in_port, len(frame), frame.hex())
-                continue
-            for out_port, out_frame in outputs:
-                sp = ports.get(out_port)
-                if sp is not None:
-                    if sp.passthrough:
-                        batch = out_now.get(sp)
-                        if batch is None:
-                            out_now[sp] = [out_frame]
-                        else:
-                            batch.append(out_frame)
-                    elif sp.egress.enqueue(out_frame, now):
-                        if debug:
-                            self.log.debug("port %d: %d bytes queued in the egress model",
-                                           out_port, len(out_frame))
-                    elif debug:
-                        self.log.debug("port %d: %d bytes dropped by the egress model",
-                                       out_port, len(out_frame))
-                elif out_port == cpu_port:
-                    packet_ins.append(out_frame)
-                else:
-                    self.drops["unknown_port"] += 1
+        for out_port, out_frame in outputs:
+            sp = ports.get(out_port)
+            if sp is not None:
+                if sp.passthrough:
+                    batch = out_now.get(sp)
+                    if batch is None:
+                        out_now[sp] = [out_frame]
+                    else:
+                        batch.append(out_frame)
+                elif sp.egress.enqueue(out_frame, now):
                     if debug:
-                        self.log.debug("drop: egress port %d is not a port of this switch",
-                                       out_port)
+                        self.log.debug("port %d: %d bytes queued in the egress model",
+                                       out_port, len(out_frame))
+                elif debug:
+                    self.log.debug("port %d: %d bytes dropped by the egress model",
+                                   out_port, len(out_frame))
+            elif out_port == cpu_port:
+                packet_ins.append(out_frame)
+            else:
+                self.drops["unknown_port"] += 1
+                if debug:
+                    self.log.debug("drop: egress port %d is not a port of this switch",
+                                   out_port)
         for sp, batch in out_now.items():
             self._transmit(sp, batch, now)
             sp.egress.count_passthrough(len(batch), sum(map(len, batch)))
         return packet_ins
+
+    def _process_one(self, frame: bytes, in_port: int) -> list:
+        try:
+            return self.target.process(frame, in_port)
+        except Exception:
+            self.drops["pipeline_error"] += 1
+            self.log.exception("port %d: pipeline failed on a %d-byte frame (dropped): %s",
+                               in_port, len(frame), frame.hex())
+            return []
 
     def _transmit(self, sp: _SwitchPort, frames: list, now: int) -> None:
         if sp.pcap_out is None and not self._debug:

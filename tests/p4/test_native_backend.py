@@ -45,6 +45,15 @@ def test_auto_without_a_c_compiler_runs_python(monkeypatch, caplog):
     assert "does not run" in caplog.records[0].getMessage()
 
 
+def test_auto_at_debug_level_runs_python_for_the_pipeline_trace(caplog):
+    log = logging.getLogger("test.native.debug")
+    log.setLevel(logging.DEBUG)
+    with caplog.at_level(logging.WARNING):
+        target = make_target(load_program(str(REPO / "p4" / "basic.p4")), "auto", log=log)
+    assert type(target) is Target and target.trace
+    assert "pipeline trace" in caplog.records[0].getMessage()
+
+
 def test_unknown_backend_is_an_error():
     with pytest.raises(TrainetError, match="choose one of python, native, auto"):
         make_target(load_program(str(REPO / "p4" / "basic.p4")), "fast")

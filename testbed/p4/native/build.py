@@ -25,6 +25,8 @@ typedef struct sw sw_t;
 sw_t *sw_new(void);
 void sw_free(sw_t *S);
 uint32_t sw_process(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port, uint64_t now);
+uint32_t sw_process_many(sw_t *S, const uint8_t *data, const uint32_t *offs,
+                         const uint32_t *lens, uint32_t n, uint32_t port, uint64_t now);
 uint64_t sw_process_batch(sw_t *S, const uint8_t *data, const uint32_t *offs,
                           const uint32_t *lens, const uint32_t *ports, uint32_t n,
                           uint32_t repeat, uint64_t now);
@@ -42,6 +44,7 @@ void sw_mc_del(sw_t *S, uint32_t gid);
 void sw_clone_set(sw_t *S, uint64_t id, uint32_t n, const uint16_t *ports,
                   const uint16_t *rids, uint32_t trunc);
 void sw_clone_del(sw_t *S, uint64_t id);
+uint32_t sw_events(sw_t *S, int logs, uint64_t **v);
 uint64_t *sw_drops(sw_t *S);
 uint32_t sw_failed_at(sw_t *S);
 """
@@ -102,13 +105,14 @@ def _compile_error(stderr: str, locate) -> P4Error:
     return P4Error(f"the native backend's C code does not compile: {m.group(2)}", loc)
 
 
-def load(source: str, locate=None):
-    """(ffi, library) of ``source``."""
+def load(source: str, locate=None, declarations: str = DECLARATIONS):
+    """(ffi, library) of ``source``, whose functions ``declarations`` declares (by
+    default a generated pipeline's)."""
     try:
         import cffi
     except ImportError as e:
         raise NoCompiler("the cffi package is missing (pip install cffi)") from e
     path = build(source, locate)
     ffi = cffi.FFI()
-    ffi.cdef(DECLARATIONS)
+    ffi.cdef(declarations)
     return ffi, ffi.dlopen(str(path))

@@ -54,6 +54,7 @@ class CProgram:
     registers: dict = field(default_factory=dict)   # fq name -> index
     counters: dict = field(default_factory=dict)    # fq name -> index
     asserts: list = field(default_factory=list)     # messages of assert/assume, 1-based
+    log_formats: list = field(default_factory=list)  # log_msg's formats, by id
     locs: list = field(default_factory=list)        # (C line, P4 Loc), ascending
 
     def locate(self, line: int):
@@ -253,8 +254,6 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
         p = self.p
         if p.arch != "v1model":
             self.unsupported(f"architecture {p.arch}", None)
-        if p.digests:
-            self.unsupported("digest", p.controls[p.blocks["ingress"]].loc)
         ingress = p.controls[p.blocks["ingress"]]
         hdr_t, meta_t, sm_t = (prm.type for prm in ingress.params)
         self.roles = {hdr_t.name: "hdr", meta_t.name: "meta", sm_t.name: "sm"}

@@ -254,6 +254,13 @@ class CStmtGen:
         else:
             self.unsupported(f"{c.extern}.{c.method}", c.loc)
 
+    def event(self, kind: str, id_: int, data, s, ind) -> None:
+        """A record (id, the scalars of ``data``) for the control plane (digests) or the
+        log, read back after the call."""
+        vals = [code for code, _ in self.leaves(data, s)] if data is not None else []
+        self.emit(ind, f"{{ uint64_t _ev[] = {{{', '.join(vals) or '0'}}}; "
+                       f"event_push(&P->S->base.{kind}, {id_}, {len(vals)}, _ev); }}")
+
     def extern_function(self, c, s, ind):
         m, args = c.method, c.args
         self.cur_ind = ind
@@ -276,6 +283,16 @@ class CStmtGen:
             self.emit(ind, f"P->recirc_fl = {self.expr(args[0], s)};")
         elif m == "truncate":
             self.emit(ind, f"P->trunc = {self.expr(args[0], s)};")
+        elif m == "random":
+            self.assign(args[0], f"random_between(&P->S->base, {self.expr(args[1], s)}, "
+                                 f"{self.expr(args[2], s)})", s, ind)
+        elif m == "digest":
+            t = c.type_args[0] if c.type_args else args[1].type
+            self.event("digests", self.p.digests.index(t), args[1], s, ind)
+        elif m == "log_msg":
+            self.out.log_formats.append(args[0].value)
+            self.event("logs", len(self.out.log_formats) - 1,
+                       args[1] if len(args) > 1 else None, s, ind)
         elif m in ("assert", "assume"):
             self.out.asserts.append(f"{m} at {c.loc}")
             self.emit(ind, f"if (!{self.expr(args[0], s)}) {{ P->failed = "

@@ -75,6 +75,8 @@ static void egress_job(pkt_t *P, uint32_t port, uint64_t trunc) {
     j->trunc = trunc;
 }
 
+static void egress_packet(sw_t *S, pkt_t *P, uint32_t port, uint64_t jtrunc);
+
 static void traffic_manager(sw_t *S, pkt_t *P, const uint8_t *frame, uint32_t len,
                             uint32_t port) {
     if (P->clone_type == I2E_T) {
@@ -111,67 +113,68 @@ static void traffic_manager(sw_t *S, pkt_t *P, const uint8_t *frame, uint32_t le
         S->base.drops[DROP_INGRESS]++;
         return;
     }
-    egress_job(P, P->sm.f_egress_spec, P->trunc);
+    if (Q.jhead == Q.jtail)       /* nothing queued before it: egress now, in place */
+        egress_packet(S, P, P->sm.f_egress_spec, P->trunc);
+    else
+        egress_job(P, P->sm.f_egress_spec, P->trunc);
 }
 
 static void run_ingress(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port,
                         uint32_t itype, int fl, const meta_t *kept) {
     pkt_t P;
+    uint32_t digests = S->base.digests.len;   /* a failed packet sends none */
     parsed(S, &P, frame, len, port, itype, fl, kept);
     ctl_verify_checksum(&P);
     if (P.failed) return fail(S, &P);
     P.sm.f_checksum_error = P.checksum_error;
     P.stop = 0;
     ctl_ingress(&P);
-    if (P.failed) return fail(S, &P);
+    if (P.failed) {
+        S->base.digests.len = digests;
+        return fail(S, &P);
+    }
     traffic_manager(S, &P, frame, len, port);
 }
 
-static void run_egress(sw_t *S, const job_t *j) {
-    pkt_t P;
-    memset(&P, 0, sizeof P);
-    P.S = S;
-    fresh_state(&P);
-    P.hdr = j->hdr;
-    P.meta = j->meta;
-    P.sm = j->sm;
-    P.sm.f_egress_port = j->port;
-    P.sm.f_egress_spec = 0;
-    P.sm.f_enq_timestamp = S->base.now & 0xFFFFFFFFu;
-    P.sm.f_egress_global_timestamp = S->base.now;
-    P.plen = P.sm.f_packet_length;
-    P.payload = j->payload;
-    P.payload_len = j->payload_len;
-    ctl_egress(&P);
-    if (P.failed) return fail(S, &P);
-    if (P.clone_type == E2E_T) {
-        group_t *g = session_find(&S->base, P.clone_session);
+/* Egress of a packet whose headers, metadata, standard metadata and payload are set,
+ * towards ``port``, truncated to ``jtrunc`` bytes (0: whole) by its clone session. */
+static void egress_packet(sw_t *S, pkt_t *P, uint32_t port, uint64_t jtrunc) {
+    fresh_state(P);
+    P->sm.f_egress_port = port;
+    P->sm.f_egress_spec = 0;
+    P->sm.f_enq_timestamp = S->base.now & 0xFFFFFFFFu;
+    P->sm.f_egress_global_timestamp = S->base.now;
+    P->plen = P->sm.f_packet_length;
+    ctl_egress(P);
+    if (P->failed) return fail(S, P);
+    if (P->clone_type == E2E_T) {
+        group_t *g = session_find(&S->base, P->clone_session);
         if (!g) S->base.drops[DROP_CLONE]++;
         for (uint32_t i = 0; g && i < g->n; i++) {
             pkt_t c;
             memset(&c, 0, sizeof c);
-            c.hdr = P.hdr;
-            restore_fields(P.clone_fl, &c.meta, &P.meta);
-            c.sm.f_ingress_port = P.sm.f_ingress_port;
-            c.sm.f_packet_length = P.sm.f_packet_length;
-            c.sm.f_ingress_global_timestamp = P.sm.f_ingress_global_timestamp;
+            c.hdr = P->hdr;
+            restore_fields(P->clone_fl, &c.meta, &P->meta);
+            c.sm.f_ingress_port = P->sm.f_ingress_port;
+            c.sm.f_packet_length = P->sm.f_packet_length;
+            c.sm.f_ingress_global_timestamp = P->sm.f_ingress_global_timestamp;
             c.sm.f_instance_type = E2E_T;
             c.sm.f_egress_rid = g->rids[i];
-            c.payload = P.payload;
-            c.payload_len = P.payload_len;
+            c.payload = P->payload;
+            c.payload_len = P->payload_len;
             egress_job(&c, g->ports[i], g->trunc);
         }
     }
-    if (P.sm.f_egress_spec == DROP_PORT) {
+    if (P->sm.f_egress_spec == DROP_PORT) {
         S->base.drops[DROP_EGRESS]++;
         return;
     }
-    P.stop = 0;
-    ctl_compute_checksum(&P);
-    if (P.failed) return fail(S, &P);
-    uint8_t *data = out_reserve(&S->base, HDR_BYTES + P.payload_len);
-    uint32_t n = deparse(&P, data);
-    if (P.recirc_fl >= 0) {
+    P->stop = 0;
+    ctl_compute_checksum(P);
+    if (P->failed) return fail(S, P);
+    uint8_t *data = out_reserve(&S->base, HDR_BYTES + P->payload_len);
+    uint32_t n = deparse(P, data);
+    if (P->recirc_fl >= 0) {
         uint8_t *copy = malloc(n ? n : 1);
         memcpy(copy, data, n);
         if (Q.nowned == Q.ocap) {
@@ -180,21 +183,29 @@ static void run_egress(sw_t *S, const job_t *j) {
         }
         Q.owned[Q.nowned++] = copy;
         pass_t *p = push_pass();
-        *p = (pass_t){copy, n, P.sm.f_ingress_port, RECIRC, P.recirc_fl, P.meta};
+        *p = (pass_t){copy, n, P->sm.f_ingress_port, RECIRC, P->recirc_fl, P->meta};
         return;
     }
-    uint64_t limit = P.trunc && j->trunc ? (P.trunc < j->trunc ? P.trunc : j->trunc)
-                                         : (P.trunc ? P.trunc : j->trunc);
+    uint64_t limit = P->trunc && jtrunc ? (P->trunc < jtrunc ? P->trunc : jtrunc)
+                                         : (P->trunc ? P->trunc : jtrunc);
     if (limit && limit < n) n = limit;
-    out_commit(&S->base, j->port, n);
+    out_commit(&S->base, port, n);
 }
 
-/* One frame through the pipeline; the frames that leave are in the output arena. */
-uint32_t sw_process(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port,
-                    uint64_t now) {
-    S->base.now = now;
-    S->base.out_n = 0;
-    S->base.out_len = 0;
+static void run_egress(sw_t *S, const job_t *j) {
+    pkt_t P;
+    memset(&P, 0, sizeof P);
+    P.S = S;
+    P.hdr = j->hdr;
+    P.meta = j->meta;
+    P.sm = j->sm;
+    P.payload = j->payload;
+    P.payload_len = j->payload_len;
+    egress_packet(S, &P, j->port, j->trunc);
+}
+
+/* One frame through the pipeline, its outputs appended to the output arena. */
+static void run_frame(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port) {
     Q.jhead = Q.jtail = Q.phead = Q.ptail = 0;
     run_ingress(S, frame, len, port, NORMAL, -1, NULL);
     int count = 1;
@@ -213,6 +224,29 @@ uint32_t sw_process(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port,
     }
     for (uint32_t i = 0; i < Q.nowned; i++) free(Q.owned[i]);
     Q.nowned = 0;
+}
+
+static void out_clear(sw_t *S, uint64_t now) {
+    S->base.now = now;
+    S->base.out_n = 0;
+    S->base.out_len = 0;
+    S->base.digests.len = S->base.logs.len = 0;
+}
+
+/* One frame through the pipeline; the frames that leave are in the output arena. */
+uint32_t sw_process(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port,
+                    uint64_t now) {
+    out_clear(S, now);
+    run_frame(S, frame, len, port);
+    return S->base.out_n;
+}
+
+/* ``n`` frames received on ``port`` (frame i at data + offs[i], lens[i] bytes), in
+ * order; the frames that leave, all of them, are in the output arena. */
+uint32_t sw_process_many(sw_t *S, const uint8_t *data, const uint32_t *offs,
+                         const uint32_t *lens, uint32_t n, uint32_t port, uint64_t now) {
+    out_clear(S, now);
+    for (uint32_t i = 0; i < n; i++) run_frame(S, data + offs[i], lens[i], port);
     return S->base.out_n;
 }
 
@@ -256,6 +290,8 @@ void sw_free(sw_t *S) {
         free(S->base.sessions[i].g.rids);
     }
     free(S->base.sessions);
+    free(S->base.digests.v);
+    free(S->base.logs.v);
     free(S->base.out_data);
     free(S->base.out_port);
     free(S->base.out_off);
@@ -334,6 +370,12 @@ void sw_clone_del(sw_t *S, uint64_t id) {
         S->base.sessions[i] = S->base.sessions[--S->base.nsessions];
         return;
     }
+}
+
+uint32_t sw_events(sw_t *S, int logs, uint64_t **v) {
+    events_t *e = logs ? &S->base.logs : &S->base.digests;
+    *v = e->v;
+    return e->len;
 }
 
 uint64_t *sw_drops(sw_t *S) { return S->base.drops; }

@@ -11,6 +11,11 @@
 
 static inline uint64_t get_bits(const uint8_t *d, uint32_t bit, unsigned w) {
     const uint8_t *p = d + (bit >> 3);
+    if (!(bit & 7) && !(w & 7) && w <= 64) {     /* whole bytes: the common case */
+        uint64_t v = 0;
+        for (unsigned i = 0; i < w / 8; i++) v = (v << 8) | p[i];
+        return v;
+    }
     unsigned s = bit & 7, nb = (s + w + 7) >> 3;
     unsigned __int128 acc = 0;
     for (unsigned i = 0; i < nb; i++) acc = (acc << 8) | p[i];
@@ -20,6 +25,10 @@ static inline uint64_t get_bits(const uint8_t *d, uint32_t bit, unsigned w) {
 /* ORs the low w bits of v into a zeroed buffer at bit offset ``bit``. */
 static inline void put_bits(uint8_t *d, uint32_t bit, unsigned w, uint64_t v) {
     uint8_t *p = d + (bit >> 3);
+    if (!(bit & 7) && !(w & 7) && w <= 64) {     /* whole bytes: stored, not ORed */
+        for (unsigned i = w / 8; i-- > 0; v >>= 8) p[i] = (uint8_t)v;
+        return;
+    }
     unsigned s = bit & 7, nb = (s + w + 7) >> 3;
     unsigned __int128 acc = (unsigned __int128)(v & MASK(w)) << (nb * 8 - s - w);
     for (int i = nb - 1; i >= 0; i--) { p[i] |= (uint8_t)acc; acc >>= 8; }
@@ -238,6 +247,20 @@ typedef struct { uint64_t id; group_t g; } session_t;
 
 enum { DROP_ASSERT, DROP_LOOP, DROP_MCAST, DROP_INGRESS, DROP_EGRESS, DROP_CLONE, NDROPS };
 
+/* Records for the control plane, collected during one call: id, count, values. */
+typedef struct { uint64_t *v; uint32_t len, cap; } events_t;
+
+static void event_push(events_t *e, uint64_t id, uint32_t n, const uint64_t *vals) {
+    if (e->len + n + 2 > e->cap) {
+        e->cap = (e->len + n + 2) * 2;
+        e->v = realloc(e->v, sizeof(uint64_t) * e->cap);
+    }
+    e->v[e->len++] = id;
+    e->v[e->len++] = n;
+    memcpy(e->v + e->len, vals, sizeof(uint64_t) * n);
+    e->len += n;
+}
+
 /* What every program's switch holds besides its tables and externs: multicast groups
  * (ports == NULL: not set), clone sessions, the frames that left during one call, drops
  * by reason. */
@@ -252,7 +275,19 @@ typedef struct {
     uint64_t drops[NDROPS];
     uint32_t failed_at;                   /* the assert of the last failure, 1-based */
     uint64_t now;
+    events_t digests, logs;
+    uint64_t rng;                         /* random()'s xorshift state */
 } base_t;
+
+/* random(lo, hi): uniform in [lo, hi]; lo when hi < lo, as the reference backend. */
+static uint64_t random_between(base_t *b, uint64_t lo, uint64_t hi) {
+    if (hi <= lo) return lo;
+    uint64_t x = b->rng ? b->rng : UINT64_C(0x9E3779B97F4A7C15);
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    b->rng = x;
+    uint64_t span = hi - lo + 1;
+    return span ? lo + x % span : x;
+}
 
 static void group_fill(group_t *g, uint32_t n, const uint16_t *ports, const uint16_t *rids) {
     free(g->ports);

@@ -9,9 +9,11 @@ structures on the next packet, so a batch of writes is one rebuild.
 from __future__ import annotations
 
 import logging
+from itertools import accumulate
 
 from testbed.p4 import entries as E
 from testbed.p4 import ir
+from testbed.p4.externs import format_log
 from testbed.p4.native.build import load
 from testbed.p4.native.cgen import MAX_ACTION_DATA, MAX_KEYS, generate
 from testbed.p4.target import Target
@@ -21,6 +23,8 @@ DROP_REASONS = ("assert", "loop_limit", "unknown_multicast_group", "ingress_drop
 
 
 class NativeTarget(Target):
+    backend = "native"
+
     def __init__(self, program: ir.Program, cpu_port: int | None = None,
                  log: logging.Logger | None = None):
         super().__init__(program, cpu_port, log)
@@ -30,6 +34,8 @@ class NativeTarget(Target):
         self._out = [self.ffi.new(f"{t} **") for t in ("uint32_t", "uint32_t", "uint32_t",
                                                        "uint8_t")]
         self._drops = self.lib.sw_drops(self.sw)
+        self._events_at = self.ffi.new("uint64_t **")
+        self._digest_names = [getattr(t, "name", "digest") for t in program.digests]
         self._asserts_seen = 0
         self._slots = {}                # table -> {entry key: slot}
         for name, state in self.compiled.tables.items():
@@ -50,18 +56,51 @@ class NativeTarget(Target):
 
     # ---------------------------------------------------------------- data plane
     def process(self, frame: bytes, ingress_port: int) -> list:
-        now = round((self._clock() - self._t0) * 1e6) & 0xFFFFFFFFFFFF
-        n = self.lib.sw_process(self.sw, frame, len(frame), ingress_port, now)
+        n = self.lib.sw_process(self.sw, frame, len(frame), ingress_port, self._timestamp())
+        return self._outputs(n)
+
+    def process_many(self, frames: list, ingress_port: int) -> list:
+        """The outputs (port, frame) of ``frames`` received on ``ingress_port``, in order:
+        one native call for the whole batch."""
+        lens = [len(f) for f in frames]
+        offs = [0, *accumulate(lens)]
+        n = self.lib.sw_process_many(self.sw, b"".join(frames), offs, lens, len(frames),
+                                     ingress_port, self._timestamp())
+        return self._outputs(n)
+
+    def _timestamp(self) -> int:
+        return round((self._clock() - self._t0) * 1e6) & 0xFFFFFFFFFFFF
+
+    def _outputs(self, n: int) -> list:
+        """The ``n`` frames in the output arena; logs the asserts that failed."""
         if self._drops[0] != self._asserts_seen:
-            self._asserts_seen = self._drops[0]
             where = self.native.asserts[self.lib.sw_failed_at(self.sw) - 1]
-            self.log.error("%s failed: packet dropped", where)
+            self.log.error("%s failed: %d packet(s) dropped", where,
+                           self._drops[0] - self._asserts_seen)
+            self._asserts_seen = self._drops[0]
+        self._events()
         if not n:
             return []
         self.lib.sw_outputs(self.sw, *self._out)
         ports, offs, sizes, data = (p[0] for p in self._out)
-        buf = self.ffi.buffer(data, offs[n - 1] + sizes[n - 1])
+        buf = self.ffi.buffer(data, offs[n - 1] + sizes[n - 1])[:]
         return [(ports[i], buf[offs[i]:offs[i] + sizes[i]]) for i in range(n)]
+
+    def _events(self) -> None:
+        """The log_msg lines and digests of the last call, in order."""
+        for id_, values in self._records(1):
+            self.log.info("%s", format_log(self.native.log_formats[id_], values))
+        if self.digest_handler is not None:
+            for id_, values in self._records(0):
+                self.digest_handler(self._digest_names[id_], values)
+
+    def _records(self, logs: int):
+        n = self.lib.sw_events(self.sw, logs, self._events_at)
+        v, i = self._events_at[0], 0
+        while i < n:
+            count = v[i + 1]
+            yield v[i], tuple(v[i + 2:i + 2 + count])
+            i += 2 + count
 
     def process_batch(self, frames: list, repeat: int = 1) -> int:
         """Run every (port, frame) of ``frames`` ``repeat`` times in one native call;
@@ -71,7 +110,7 @@ class NativeTarget(Target):
         for _, f in frames:
             offs.append(pos)
             pos += len(f)
-        now = round((self._clock() - self._t0) * 1e6) & 0xFFFFFFFFFFFF
+        now = self._timestamp()
         return self.lib.sw_process_batch(
             self.sw, data, self.ffi.new("uint32_t[]", offs),
             self.ffi.new("uint32_t[]", [len(f) for _, f in frames]),
