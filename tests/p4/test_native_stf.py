@@ -20,7 +20,6 @@ STFS = sorted(CORPUS.glob("*.stf"))
 UNSUPPORTED = {
     "direct_meter": "extern direct_meter",
     "header_union": "union",
-    "meter_indexed": "extern meter",
     "parser_lookahead_advance": "lookahead of HeaderT",
     "parser_loop": "stack",
     "parser_value_set": "value_set",

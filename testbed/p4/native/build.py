@@ -45,6 +45,9 @@ void sw_clone_set(sw_t *S, uint64_t id, uint32_t n, const uint16_t *ports,
                   const uint16_t *rids, uint32_t trunc);
 void sw_clone_del(sw_t *S, uint64_t id);
 uint32_t sw_events(sw_t *S, int logs, uint64_t **v);
+void sw_clock(sw_t *S, double secs);
+void sw_meter_set(sw_t *S, int id, uint32_t index, double cir, double cburst, double pir,
+                  double pburst, double now);
 uint64_t *sw_drops(sw_t *S);
 uint32_t sw_failed_at(sw_t *S);
 """

@@ -26,7 +26,7 @@ from testbed.p4.native.cgen_stmt import CStmtGen
 HERE = Path(__file__).parent
 MAX_KEYS = 8             # runtime.c's MAXK
 MAX_ACTION_DATA = 16     # runtime.c's MAXA
-DIRECT_EXTERNS = ("register", "counter", "direct_counter")
+DIRECT_EXTERNS = ("register", "counter", "direct_counter", "meter")
 
 
 class NativeUnsupported(P4Error):
@@ -53,6 +53,7 @@ class CProgram:
     tables: dict = field(default_factory=dict)      # fq name -> TableInfo
     registers: dict = field(default_factory=dict)   # fq name -> index
     counters: dict = field(default_factory=dict)    # fq name -> index
+    meters: dict = field(default_factory=dict)      # fq name -> index
     asserts: list = field(default_factory=list)     # messages of assert/assume, 1-based
     log_formats: list = field(default_factory=list)  # log_msg's formats, by id
     locs: list = field(default_factory=list)        # (C line, P4 Loc), ascending
@@ -118,6 +119,11 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
         self.types.append(f"typedef struct {{ {body} }} {name};")
         return name
 
+    @staticmethod
+    def meter_kind(inst) -> str:
+        """packets or bytes, from the MeterType argument (the reference's reading)."""
+        return next((a.member for a in inst.args if isinstance(a, ir.EnumConst)), "packets")
+
     def bind_params(self, params, s: CScope) -> None:
         """Block parameters: the headers, metadata and standard_metadata of the packet."""
         for p in params:
@@ -142,6 +148,9 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
                 elif inst.extern == "counter":
                     k = self.out.counters[inst.name] = len(self.out.counters)
                     self.sw_fields.append(f"uint64_t CP{k}[{size}]; uint64_t CB{k}[{size}];")
+                elif inst.extern == "meter":
+                    k = self.out.meters[inst.name] = len(self.out.meters)
+                    self.sw_fields.append(f"meter_t M{k}[{size}];")
         self.instances = {inst.name: inst for blk in self.p.controls.values()
                           for inst in blk.instances}
 
@@ -329,6 +338,13 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
             self.emit(1, "default: return NULL;")
             self.emit(1, "}")
             self.emit(0, "}")
+        self.emit(0, "meter_t *sw_meter(sw_t *S, int id) {")
+        self.emit(1, "switch (id) {")
+        for name, k in self.out.meters.items():
+            self.emit(1, f"case {k}: return S->M{k};")
+        self.emit(1, "default: return NULL;")
+        self.emit(1, "}")
+        self.emit(0, "}")
         self.emit(0, "static void init_tables(sw_t *S) {")
         for name, info in self.out.tables.items():
             t = self.find_table(name)

@@ -251,6 +251,16 @@ class CStmtGen:
                            f"{{ P->S->CP{k}[{i}]++; P->S->CB{k}[{i}] += P->plen; }} }}")
         elif c.extern == "direct_counter" and c.method == "count":
             pass        # counted on every hit of the table, as BMv2 does
+        elif c.extern == "meter" and c.method == "execute_meter":
+            k = self.out.meters[inst.name]
+            size = next((a.value for a in inst.args if isinstance(a, ir.Const)), 1)
+            amount = "P->plen" if self.meter_kind(inst) == "bytes" else "1"
+            i = s.fresh("i")
+            self.emit(ind, "{")
+            self.emit(ind + 1, f"uint64_t {i} = {self.expr(c.args[0], s)};")
+            self.assign(c.args[1], f"({i} < {size} ? meter_execute(&P->S->M{k}[{i}], "
+                                   f"{amount}, P->S->base.secs) : 0)", s, ind + 1)
+            self.emit(ind, "}")
         else:
             self.unsupported(f"{c.extern}.{c.method}", c.loc)
 

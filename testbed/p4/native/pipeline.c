@@ -372,6 +372,14 @@ void sw_clone_del(sw_t *S, uint64_t id) {
     }
 }
 
+void sw_clock(sw_t *S, double secs) { S->base.secs = secs; }
+
+void sw_meter_set(sw_t *S, int id, uint32_t index, double cir, double cburst, double pir,
+                  double pburst, double now) {
+    meter_t *m = &sw_meter(S, id)[index];
+    *m = (meter_t){cir, cburst, pir, pburst, cburst, pburst, now, 1};
+}
+
 uint32_t sw_events(sw_t *S, int logs, uint64_t **v) {
     events_t *e = logs ? &S->base.logs : &S->base.digests;
     *v = e->v;

@@ -247,6 +247,25 @@ typedef struct { uint64_t id; group_t g; } session_t;
 
 enum { DROP_ASSERT, DROP_LOOP, DROP_MCAST, DROP_INGRESS, DROP_EGRESS, DROP_CLONE, NDROPS };
 
+/* A two-rate three-color marker (RFC 2698, colour-blind) in the reference's arithmetic
+ * (testbed/p4/externs.py TokenMeter): rates in units per second, bursts in units, an
+ * unconfigured cell marks GREEN (0); YELLOW 1, RED 2. */
+typedef struct { double cir, cburst, pir, pburst, tc, tp, last; int on; } meter_t;
+
+static uint64_t meter_execute(meter_t *m, double amount, double now) {
+    if (!m->on) return 0;
+    double elapsed = now > m->last ? now - m->last : 0.0;
+    m->last = now;
+    double tc = m->tc + elapsed * m->cir, tp = m->tp + elapsed * m->pir;
+    m->tc = m->cburst < tc ? m->cburst : tc;
+    m->tp = m->pburst < tp ? m->pburst : tp;
+    if (m->tp < amount) return 2;
+    m->tp -= amount;
+    if (m->tc < amount) return 1;
+    m->tc -= amount;
+    return 0;
+}
+
 /* Records for the control plane, collected during one call: id, count, values. */
 typedef struct { uint64_t *v; uint32_t len, cap; } events_t;
 
@@ -275,6 +294,7 @@ typedef struct {
     uint64_t drops[NDROPS];
     uint32_t failed_at;                   /* the assert of the last failure, 1-based */
     uint64_t now;
+    double secs;                          /* the meters' clock, seconds */
     events_t digests, logs;
     uint64_t rng;                         /* random()'s xorshift state */
 } base_t;

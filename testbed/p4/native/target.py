@@ -69,7 +69,12 @@ class NativeTarget(Target):
         return self._outputs(n)
 
     def _timestamp(self) -> int:
-        return round((self._clock() - self._t0) * 1e6) & 0xFFFFFFFFFFFF
+        """Microseconds since the clock was set, for the timestamps; the meters get
+        the clock's seconds."""
+        secs = self._clock()
+        if self.native.meters:
+            self.lib.sw_clock(self.sw, secs)
+        return round((secs - self._t0) * 1e6) & 0xFFFFFFFFFFFF
 
     def _outputs(self, n: int) -> list:
         """The ``n`` frames in the output arena; logs the asserts that failed."""
@@ -214,6 +219,12 @@ class NativeTarget(Target):
         super().counter_write(name, index, packets, bytes_)
         self._cells("counter", name, index, 0)[index] = packets
         self._cells("counter", name, index, 1)[index] = bytes_
+
+    def meter_set(self, name: str, index: int, cir: int, cburst: int, pir: int,
+                  pburst: int) -> None:
+        super().meter_set(name, index, cir, cburst, pir, pburst)
+        self.lib.sw_meter_set(self.sw, self.native.meters[name], index, cir, cburst, pir,
+                              pburst, self._clock())
 
     # ---------------------------------------------------------------- packet replication
     def _replicas(self, replicas) -> tuple:
