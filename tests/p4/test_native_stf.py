@@ -21,13 +21,8 @@ UNSUPPORTED = {
     "direct_meter": "extern direct_meter",
     "header_union": "union",
     "parser_lookahead_advance": "lookahead of HeaderT",
-    "parser_loop": "stack",
     "parser_value_set": "value_set",
-    "stack_out_of_bounds": "stack",
-    "stack_pop_index": "stack",
-    "stack_push_front": "stack",
     "tuples": "tuple",
-    "valid_and_stack_keys": "stack",
     "varbit": "varbit",
     "wide_arith": "bit value",
 }

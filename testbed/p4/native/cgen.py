@@ -98,18 +98,31 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
     def ctype(self, t, loc) -> str:
         if isinstance(t, (ir.HeaderT, ir.StructT)):
             return self.type_name(t, loc)
+        if isinstance(t, ir.StackT) and isinstance(t.elem, ir.HeaderT):
+            return self.stack_name(t, loc)
         if isinstance(t, (ir.UnionT, ir.StackT, ir.TupleT, ir.VarbitT)):
             self.unsupported(f"a {type(t).__name__[:-1].lower()} type", loc)
         self.width(t, loc)
         return "uint64_t"
+
+    def stack_name(self, t: ir.StackT, loc) -> str:
+        """A header stack: its elements ``h`` and ``next``, P4's nextIndex."""
+        key = ("stack", t.elem.name, t.size)
+        if key not in self.type_names:
+            elem = self.type_name(t.elem, loc)
+            name = f"K_{len(self.type_names)}_{ident(t.elem.name)}_{t.size}"
+            self.type_names[key] = name
+            self.types.append(f"typedef struct {{ {elem} h[{t.size}]; uint32_t next; }} "
+                              f"{name};")
+        return self.type_names[key]
 
     def type_name(self, t, loc) -> str:
         if t.name in self.type_names:
             return self.type_names[t.name]
         fields = []
         for f in t.fields:
-            if isinstance(f.type, (ir.HeaderT, ir.StructT)):
-                fields.append(f"{self.type_name(f.type, loc)} f_{f.name};")
+            if isinstance(f.type, (ir.HeaderT, ir.StructT, ir.StackT)):
+                fields.append(f"{self.ctype(f.type, loc)} f_{f.name};")
             else:
                 fields.append(f"{storage(self.ctype(f.type, loc), f.type)} f_{f.name};")
         name = f"T_{len(self.type_names)}_{ident(t.name)}"

@@ -86,9 +86,44 @@ class CExprGen:
                 return f"(!{r}.hit)"
             self.unsupported("action_run outside a switch", e.loc)
         base_t = e.expr.type
+        if isinstance(base_t, ir.StackT):
+            return self.stack_member(e, s)
         if not isinstance(base_t, (ir.HeaderT, ir.StructT)):
             self.unsupported(f"member {e.field} of {type(base_t).__name__}", e.loc)
         return f"{self.expr(e.expr, s)}.f_{e.field}"
+
+    # ------------------------------------------------------------ header stacks
+    def stack_member(self, e, s) -> str:
+        base, size = self.expr(e.expr, s), e.expr.type.size
+        if e.field == "size":
+            return f"UINT64_C({size})"
+        if e.field == "nextIndex":
+            return f"((uint64_t){base}.next)"
+        if e.field == "lastIndex":
+            return f"((uint64_t)({base}.next - 1) & UINT64_C(0xFFFFFFFF))"
+        if e.field in ("next", "last"):
+            index = f"{base}.next" if e.field == "next" else f"(uint64_t)({base}.next - 1)"
+            return self.stack_at(base, size, index, e, s)
+        self.unsupported(f"stack member {e.field}", e.loc)
+
+    def x_Index(self, e, s):
+        base, size = self.expr(e.expr, s), e.expr.type.size
+        if isinstance(e.index, ir.Const):
+            return f"{base}.h[{e.index.value}]"
+        return self.stack_at(base, size, self.expr(e.index, s), e, s)
+
+    def stack_at(self, base: str, size: int, index: str, e, s) -> str:
+        """The element ``index`` of a stack, an lvalue; out of bounds, the parser fails
+        with StackOutOfBounds and a control drops the packet, as the reference does."""
+        if self.in_parser:
+            out = f"_err = {self.err('StackOutOfBounds')}; goto _fail;"
+        elif s.leave in ("return", "goto _end"):
+            out = f"P->failed = FAILED_STACK; P->stop = 1; {s.leave};"
+        else:
+            self.unsupported("a stack index computed at run time here", e.loc)
+        i = s.fresh("i")
+        return (f"(*({{ uint64_t {i} = {index}; if ({i} >= {size}) {{ {out} }} "
+                f"&{base}.h[{i}]; }}))")
 
     def x_Slice(self, e, s):
         w = e.hi - e.lo + 1

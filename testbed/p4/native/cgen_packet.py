@@ -108,16 +108,25 @@ class CPacketGen:
             target = c.args[0]
             if not isinstance(target.type, ir.HeaderT):
                 self.unsupported(f"extract into {type(target.type).__name__}", c.loc)
-            h = self.expr(target, s)
+            into_stack = (isinstance(target, ir.Member) and target.field == "next"
+                          and isinstance(target.expr.type, ir.StackT))
+            hp = s.fresh("hp")
+            self.emit(ind, "{")
+            self.emit(ind + 1, f"{self.ctype(target.type, c.loc)} *{hp} = "
+                               f"&{self.expr(target, s)};")
+            h = f"(*{hp})"
             w = self.width_fields(target.type, c.loc)
-            self.emit(ind, f"if (_o + {w} > _n) {{ _err = {short}; goto _fail; }}")
+            self.emit(ind + 1, f"if (_o + {w} > _n) {{ _err = {short}; goto _fail; }}")
             pos = 0
             for f in target.type.fields:
                 fw = width_of(f.type)
-                self.emit(ind, f"{h}.f_{f.name} = get_bits(_d, _o + {pos}, {fw});")
+                self.emit(ind + 1, f"{h}.f_{f.name} = get_bits(_d, _o + {pos}, {fw});")
                 pos += fw
-            self.emit(ind, f"{h}._v = 1;")
-            self.emit(ind, f"_o += {w};")
+            self.emit(ind + 1, f"{h}._v = 1;")
+            self.emit(ind + 1, f"_o += {w};")
+            if into_stack:
+                self.emit(ind + 1, f"{self.expr(target.expr, s)}.next++;")
+            self.emit(ind, "}")
         elif c.method == "advance":
             n = s.fresh("a")
             self.emit(ind, f"{{ uint64_t {n} = {self.expr(c.args[0], s)};")
@@ -161,10 +170,17 @@ class CPacketGen:
             for f in t.fields:
                 self.emit_headers(ir.Member(f.type, e.loc, e, f.name), s, ind)
             return
+        if isinstance(t, ir.StackT) and isinstance(t.elem, ir.HeaderT):
+            base = self.expr(e, s)
+            for i in range(t.size):
+                self.emit_header(f"{base}.h[{i}]", t.elem, e.loc, ind)
+            return
         if not isinstance(t, ir.HeaderT):
             self.unsupported(f"emit of {type(t).__name__}", e.loc)
-        h = self.expr(e, s)
-        w = self.width_fields(t, e.loc)
+        self.emit_header(self.expr(e, s), t, e.loc, ind)
+
+    def emit_header(self, h: str, t: ir.HeaderT, loc, ind) -> None:
+        w = self.width_fields(t, loc)
         self.hdr_bits += w
         self.emit(ind, f"if ({h}._v) {{")
         pos = 0

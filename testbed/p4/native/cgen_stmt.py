@@ -148,6 +148,12 @@ class CStmtGen:
             self.unsupported(f"call kind {c.kind}", c.loc)
 
     def builtin(self, c, s, ind):
+        if isinstance(c.target.type, ir.StackT) and c.method in ("push_front", "pop_front"):
+            t = c.target.type
+            self.emit(ind, f"stack_{c.method}(&{self.expr(c.target, s)}, "
+                           f"sizeof({self.ctype(t.elem, c.loc)}), {t.size}, "
+                           f"{self.expr(c.args[0], s)});")
+            return
         if not isinstance(c.target.type, ir.HeaderT):
             self.unsupported(f"{c.method} on {type(c.target.type).__name__}", c.loc)
         h = self.expr(c.target, s)

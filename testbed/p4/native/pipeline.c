@@ -35,6 +35,10 @@ static pass_t *push_pass(void) {
 }
 
 static void fail(sw_t *S, pkt_t *P) {
+    if (P->failed == FAILED_STACK) {
+        S->base.drops[DROP_STACK]++;
+        return;
+    }
     S->base.drops[DROP_ASSERT]++;
     S->base.failed_at = P->failed;
 }

@@ -65,6 +65,29 @@ static inline int64_t floor_mod(int64_t a, int64_t b) {
     return r;
 }
 
+/* push_front/pop_front of a header stack of ``size`` elements of ``elem`` bytes each
+ and its ``next`` (P4's nextIndex): shifted ``count`` places, the vacated
+ * elements zeroed (invalid). */
+static void stack_move(void *elements, uint32_t *next, size_t elem, uint32_t size,
+                       uint64_t count, int push) {
+    uint8_t *h = elements;
+    if (count > size) count = size;
+    size_t keep = elem * (size - count), moved = elem * count;
+    if (push) {
+        memmove(h + moved, h, keep);
+        memset(h, 0, moved);
+        *next = *next + count > size ? size : *next + (uint32_t)count;
+    } else {
+        memmove(h, h + moved, keep);
+        memset(h + keep, 0, moved);
+        *next = *next > count ? *next - (uint32_t)count : 0;
+    }
+}
+#define stack_push_front(st, elem, size, count) \
+    stack_move((st)->h, &(st)->next, elem, size, count, 1)
+#define stack_pop_front(st, elem, size, count) \
+    stack_move((st)->h, &(st)->next, elem, size, count, 0)
+
 /* ------------------------------------------------------------------ hash algorithms */
 enum { ALG_CRC16, ALG_CRC32, ALG_CSUM16, ALG_XOR16, ALG_IDENTITY };
 
@@ -245,7 +268,9 @@ static inline entry_t *tbl_lookup(table_t *t, const uint64_t *key) {
 typedef struct { uint32_t n; uint16_t *ports; uint16_t *rids; uint32_t trunc; } group_t;
 typedef struct { uint64_t id; group_t g; } session_t;
 
-enum { DROP_ASSERT, DROP_LOOP, DROP_MCAST, DROP_INGRESS, DROP_EGRESS, DROP_CLONE, NDROPS };
+enum { DROP_ASSERT, DROP_LOOP, DROP_MCAST, DROP_INGRESS, DROP_EGRESS, DROP_CLONE, DROP_STACK,
+       NDROPS };
+#define FAILED_STACK UINT32_MAX      /* pkt_t.failed: a stack index out of bounds */
 
 /* A two-rate three-color marker (RFC 2698, colour-blind) in the reference's arithmetic
  * (testbed/p4/externs.py TokenMeter): rates in units per second, bursts in units, an

@@ -19,7 +19,8 @@ from testbed.p4.native.cgen import MAX_ACTION_DATA, MAX_KEYS, generate
 from testbed.p4.target import Target
 
 DROP_REASONS = ("assert", "loop_limit", "unknown_multicast_group", "ingress_drop",
-                "egress_drop", "unknown_clone_session")   # pipeline.c's order
+                "egress_drop", "unknown_clone_session",
+                "stack_out_of_bounds")                    # runtime.c's order
 
 
 class NativeTarget(Target):
@@ -36,7 +37,7 @@ class NativeTarget(Target):
         self._drops = self.lib.sw_drops(self.sw)
         self._events_at = self.ffi.new("uint64_t **")
         self._digest_names = [getattr(t, "name", "digest") for t in program.digests]
-        self._asserts_seen = 0
+        self._asserts_seen = self._stack_drops_seen = 0
         self._slots = {}                # table -> {entry key: slot}
         for name, state in self.compiled.tables.items():
             self._slots[name] = {}
@@ -83,6 +84,10 @@ class NativeTarget(Target):
             self.log.error("%s failed: %d packet(s) dropped", where,
                            self._drops[0] - self._asserts_seen)
             self._asserts_seen = self._drops[0]
+        if self._drops[6] != self._stack_drops_seen:
+            self.log.error("header stack index out of bounds in a control: %d packet(s) "
+                           "dropped", self._drops[6] - self._stack_drops_seen)
+            self._stack_drops_seen = self._drops[6]
         self._events()
         if not n:
             return []
