@@ -231,9 +231,18 @@ class CExprGen:
             return self.call_function(e, s)
         if e.kind == "extern_method" and e.method == "lookahead" and self.in_parser:
             t = e.type_args[0] if e.type_args else e.type
+            short = f"if (_o + {{}} > _n) {{{{ _err = {self.err('PacketTooShort')}; goto _fail; }}}}"
+            if isinstance(t, ir.HeaderT):
+                v, pos = s.fresh("la"), 0
+                code = [f"{self.ctype(t, e.loc)} {v};",
+                        short.format(self.width_fields(t, e.loc))]
+                for f in t.fields:
+                    fw = width_of(f.type)
+                    code.append(f"{v}.f_{f.name} = get_bits(_d, _o + {pos}, {fw});")
+                    pos += fw
+                return f"({{ {' '.join(code)} {v}._v = 1; {v}; }})"
             if not isinstance(t, (ir.BitT, ir.IntT)):
                 self.unsupported(f"lookahead of {type(t).__name__}", e.loc)
             w = self.width(t, e.loc)
-            return (f"({{ if (_o + {w} > _n) {{ _err = {self.err('PacketTooShort')}; "
-                    f"goto _fail; }} get_bits(_d, _o, {w}); }})")
+            return f"({{ {short.format(w)} get_bits(_d, _o, {w}); }})"
         self.unsupported(f"{e.kind} {e.method} as an expression", e.loc)
