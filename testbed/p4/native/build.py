@@ -51,6 +51,8 @@ void sw_clone_set(sw_t *S, uint64_t id, uint32_t n, const uint16_t *ports,
 void sw_clone_del(sw_t *S, uint64_t id);
 uint32_t sw_events(sw_t *S, int logs, uint64_t **v);
 void sw_clock(sw_t *S, double secs);
+void sw_vset_set(sw_t *S, int id, uint32_t n, uint32_t nkeys, const uint8_t *kinds,
+                 const uint64_t *a, const uint64_t *b);
 void sw_meter_set(sw_t *S, int id, uint32_t index, double cir, double cburst, double pir,
                   double pburst, double now);
 uint64_t *sw_drops(sw_t *S);

@@ -19,12 +19,11 @@ from pathlib import Path
 from testbed.errors import P4Error
 from testbed.p4 import ir
 from testbed.p4.gen_expr import width_of
-from testbed.p4.native.cgen_expr import CExprGen, CScope, is_composite
+from testbed.p4.native.cgen_expr import MAX_KEYS, CExprGen, CScope, is_composite
 from testbed.p4.native.cgen_packet import CPacketGen
 from testbed.p4.native.cgen_stmt import CStmtGen
 
 HERE = Path(__file__).parent
-MAX_KEYS = 8             # runtime.c's MAXK
 MAX_ACTION_DATA = 16     # runtime.c's MAXA
 DIRECT_EXTERNS = ("register", "counter", "direct_counter", "meter")
 
@@ -54,6 +53,7 @@ class CProgram:
     registers: dict = field(default_factory=dict)   # fq name -> index
     counters: dict = field(default_factory=dict)    # fq name -> index
     meters: dict = field(default_factory=dict)      # fq name -> index
+    value_sets: dict = field(default_factory=dict)  # fq name -> index
     asserts: list = field(default_factory=list)     # messages of assert/assume, 1-based
     log_formats: list = field(default_factory=list)  # log_msg's formats, by id
     locs: list = field(default_factory=list)        # (C line, P4 Loc), ascending
@@ -351,6 +351,13 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
             self.emit(1, "default: return NULL;")
             self.emit(1, "}")
             self.emit(0, "}")
+        self.emit(0, "vset_t *sw_vset(sw_t *S, int id) {")
+        self.emit(1, "switch (id) {")
+        for k in self.out.value_sets.values():
+            self.emit(1, f"case {k}: return &S->VS{k};")
+        self.emit(1, "default: return NULL;")
+        self.emit(1, "}")
+        self.emit(0, "}")
         self.emit(0, "meter_t *sw_meter(sw_t *S, int id) {")
         self.emit(1, "switch (id) {")
         for name, k in self.out.meters.items():

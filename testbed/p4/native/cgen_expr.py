@@ -11,6 +11,7 @@ from testbed.p4 import ir
 from testbed.p4.gen_expr import width_of
 
 MAX_WIDTH = 64
+MAX_KEYS = 8             # runtime.c's MAXK: fields of a table key or a value_set
 
 
 def mask(w: int) -> str:

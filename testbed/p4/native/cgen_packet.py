@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from testbed.p4 import ir
 from testbed.p4.gen_expr import width_of
-from testbed.p4.native.cgen_expr import CScope, mask
+from testbed.p4.native.cgen_expr import MAX_KEYS, CScope, mask
 
 ALGORITHMS = {"crc16": "ALG_CRC16", "crc32": "ALG_CRC32", "csum16": "ALG_CSUM16",
               "xor16": "ALG_XOR16", "identity": "ALG_IDENTITY"}
@@ -19,8 +19,9 @@ PARSER_STEPS = 1000
 class CPacketGen:
     # ------------------------------------------------------------ parser
     def gen_parser(self, parser: ir.Parser) -> None:
-        if parser.value_sets:
-            self.unsupported("value_set", parser.value_sets[0].loc)
+        for vs in parser.value_sets:
+            k = self.out.value_sets[vs.name] = len(self.out.value_sets)
+            self.sw_fields.append(f"vset_t VS{k};")
         s = CScope(parser, leave="goto _end")
         self.bind_params(parser.params[1:], s)
         self.in_parser = True
@@ -67,8 +68,11 @@ class CPacketGen:
             self.emit(2, f"uint64_t {k} = {self.expr(e, s)};")
             keys.append((k, e.type))
         for case in tr.cases:
-            conds = [c for (k, t), ks in zip(keys, case.keysets)
-                     if (c := self.keyset(k, t, ks, s))]
+            if len(case.keysets) == 1 and isinstance(case.keysets[0], ir.ValueSetRef):
+                conds = [self.value_set_match(case.keysets[0], [k for k, _ in keys])]
+            else:
+                conds = [c for (k, t), ks in zip(keys, case.keysets)
+                         if (c := self.keyset(k, t, ks, s))]
             self.emit(2, f"if ({' && '.join(conds) or '1'}) {{")
             self.goto(case.next_state, 3)
             self.emit(2, "}")
@@ -87,8 +91,14 @@ class CPacketGen:
                 k, lo, hi = (self.signed(x, t) for x in (k, lo, hi))
             return f"({lo} <= {k} && {k} <= {hi})"
         if isinstance(ks, ir.ValueSetRef):
-            self.unsupported("value_set", ks.loc)
+            return self.value_set_match(ks, [k])
         return f"({k} == {self.expr(ks, s)})"
+
+    def value_set_match(self, ks: ir.ValueSetRef, keys: list) -> str:
+        if len(keys) > MAX_KEYS:
+            self.unsupported(f"a value_set of more than {MAX_KEYS} fields", ks.loc)
+        return (f"vset_match(&P->S->VS{self.out.value_sets[ks.name]}, "
+                f"(const uint64_t[]){{{', '.join(keys)}}})")
 
     def goto(self, name: str, ind: int) -> None:
         if name == "accept":

@@ -294,6 +294,7 @@ void sw_free(sw_t *S) {
         free(S->base.sessions[i].g.rids);
     }
     free(S->base.sessions);
+    for (int i = 0; sw_vset(S, i); i++) free(sw_vset(S, i)->m);
     free(S->base.digests.v);
     free(S->base.logs.v);
     free(S->base.out_data);
@@ -374,6 +375,20 @@ void sw_clone_del(sw_t *S, uint64_t id) {
         S->base.sessions[i] = S->base.sessions[--S->base.nsessions];
         return;
     }
+}
+
+void sw_vset_set(sw_t *S, int id, uint32_t n, uint32_t nkeys, const uint8_t *kinds,
+                 const uint64_t *a, const uint64_t *b) {
+    vset_t *vs = sw_vset(S, id);
+    vs->m = realloc(vs->m, sizeof(vmember_t) * (n ? n : 1));
+    vs->n = n;
+    vs->nkeys = nkeys;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < nkeys; k++) {
+            vs->m[i].kind[k] = kinds[i * nkeys + k];
+            vs->m[i].a[k] = a[i * nkeys + k];
+            vs->m[i].b[k] = b[i * nkeys + k];
+        }
 }
 
 void sw_clock(sw_t *S, double secs) { S->base.secs = secs; }

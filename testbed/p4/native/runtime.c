@@ -272,6 +272,25 @@ enum { DROP_ASSERT, DROP_LOOP, DROP_MCAST, DROP_INGRESS, DROP_EGRESS, DROP_CLONE
        NDROPS };
 #define FAILED_STACK UINT32_MAX      /* pkt_t.failed: a stack index out of bounds */
 
+/* A parser value_set: members of up to MAXK fields, each field matched exactly
+ * (kind 0: a), by mask (1: key & b == a, as the reference compares), by range (2: a <= key <= b) or not at all (3). */
+typedef struct { uint8_t kind[MAXK]; uint64_t a[MAXK], b[MAXK]; } vmember_t;
+typedef struct { vmember_t *m; uint32_t n, nkeys; } vset_t;
+
+static int vset_match(const vset_t *vs, const uint64_t *key) {
+    for (uint32_t i = 0; i < vs->n; i++) {
+        const vmember_t *m = &vs->m[i];
+        uint32_t k = 0;
+        for (; k < vs->nkeys; k++) {
+            uint64_t x = key[k];
+            if (m->kind[k] == 0 ? x != m->a[k] : m->kind[k] == 1 ? (x & m->b[k]) != m->a[k]
+                : m->kind[k] == 2 ? x < m->a[k] || x > m->b[k] : 0) break;
+        }
+        if (k == vs->nkeys) return 1;
+    }
+    return 0;
+}
+
 /* A two-rate three-color marker (RFC 2698, colour-blind) in the reference's arithmetic
  * (testbed/p4/externs.py TokenMeter): rates in units per second, bursts in units, an
  * unconfigured cell marks GREEN (0); YELLOW 1, RED 2. */

@@ -231,6 +231,23 @@ class NativeTarget(Target):
         self.lib.sw_meter_set(self.sw, self.native.meters[name], index, cir, cburst, pir,
                               pburst, self._clock())
 
+    def value_set_set(self, name: str, matches) -> None:
+        super().value_set_set(name, matches)
+        members = self.compiled.value_sets[name]
+        nkeys = max((len(m) for m in members), default=1)
+        kinds, a, b = [], [], []
+        for member in members:
+            for m in (*member, *[None] * (nkeys - len(member))):
+                kind, lo, hi = ((3, 0, 0) if m is None or isinstance(m, E.Lpm) else
+                                (1, m.value, m.mask) if isinstance(m, E.Ternary) else
+                                (2, m.low, m.high) if isinstance(m, E.Range) else
+                                (0, m.value, 0))
+                kinds.append(kind)
+                a.append(lo)
+                b.append(hi)
+        self.lib.sw_vset_set(self.sw, self.native.value_sets[name], len(members), nkeys,
+                             kinds or [0], a or [0], b or [0])
+
     # ---------------------------------------------------------------- packet replication
     def _replicas(self, replicas) -> tuple:
         return ([r.port for r in replicas] or [0], [r.rid for r in replicas] or [0])
