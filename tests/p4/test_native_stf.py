@@ -20,7 +20,6 @@ STFS = sorted(CORPUS.glob("*.stf"))
 UNSUPPORTED = {
     "direct_meter": "extern direct_meter",
     "header_union": "union",
-    "tuples": "tuple",
     "varbit": "varbit",
     "wide_arith": "bit value",
 }

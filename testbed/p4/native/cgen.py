@@ -100,7 +100,9 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
             return self.type_name(t, loc)
         if isinstance(t, ir.StackT) and isinstance(t.elem, ir.HeaderT):
             return self.stack_name(t, loc)
-        if isinstance(t, (ir.UnionT, ir.StackT, ir.TupleT, ir.VarbitT)):
+        if isinstance(t, ir.TupleT):
+            return self.tuple_name(t, loc)
+        if isinstance(t, (ir.UnionT, ir.StackT, ir.VarbitT)):
             self.unsupported(f"a {type(t).__name__[:-1].lower()} type", loc)
         self.width(t, loc)
         return "uint64_t"
@@ -115,6 +117,13 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
             self.types.append(f"typedef struct {{ {elem} h[{t.size}]; uint32_t next; }} "
                               f"{name};")
         return self.type_names[key]
+
+    def tuple_name(self, t: ir.TupleT, loc) -> str:
+        if t not in self.type_names:
+            fields = " ".join(f"{self.ctype(et, loc)} e{i};" for i, et in enumerate(t.elems))
+            name = self.type_names[t] = f"U_{len(self.type_names)}"
+            self.types.append(f"typedef struct {{ {fields or 'uint8_t _empty;'} }} {name};")
+        return self.type_names[t]
 
     def type_name(self, t, loc) -> str:
         if t.name in self.type_names:

@@ -19,7 +19,12 @@ def mask(w: int) -> str:
 
 
 def is_composite(t) -> bool:
-    return isinstance(t, (ir.HeaderT, ir.StructT, ir.UnionT, ir.StackT))
+    return isinstance(t, (ir.HeaderT, ir.StructT, ir.UnionT, ir.StackT, ir.TupleT))
+
+
+def tuple_fields(t: ir.TupleT) -> list:
+    """A tuple's elements as the fields of its C struct: e0, e1, ..."""
+    return [ir.Field(f"{i}", et) for i, et in enumerate(t.elems)]
 
 
 class CScope:
@@ -89,6 +94,8 @@ class CExprGen:
         base_t = e.expr.type
         if isinstance(base_t, ir.StackT):
             return self.stack_member(e, s)
+        if isinstance(base_t, ir.TupleT):
+            return f"{self.expr(e.expr, s)}.e{e.field}"
         if not isinstance(base_t, (ir.HeaderT, ir.StructT)):
             self.unsupported(f"member {e.field} of {type(base_t).__name__}", e.loc)
         return f"{self.expr(e.expr, s)}.f_{e.field}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from testbed.p4 import ir
 from testbed.p4.gen_expr import width_of
-from testbed.p4.native.cgen_expr import MAX_KEYS, CScope, mask
+from testbed.p4.native.cgen_expr import MAX_KEYS, CScope, mask, tuple_fields
 
 ALGORITHMS = {"crc16": "ALG_CRC16", "crc32": "ALG_CRC32", "csum16": "ALG_CSUM16",
               "xor16": "ALG_XOR16", "identity": "ALG_IDENTITY"}
@@ -207,10 +207,11 @@ class CPacketGen:
         t = e.type
         if isinstance(e, ir.ListExpr):
             return [x for el in e.elems for x in self.leaves(el, s)]
-        if isinstance(t, (ir.HeaderT, ir.StructT)):
-            return [x for f in t.fields
+        if isinstance(t, (ir.HeaderT, ir.StructT, ir.TupleT)):
+            fields = tuple_fields(t) if isinstance(t, ir.TupleT) else t.fields
+            return [x for f in fields
                     for x in self.leaves(ir.Member(f.type, e.loc, e, f.name), s)]
-        if isinstance(t, (ir.TupleT, ir.StackT, ir.UnionT, ir.VarbitT)):
+        if isinstance(t, (ir.StackT, ir.UnionT, ir.VarbitT)):
             self.unsupported(f"{type(t).__name__} in a field list", e.loc)
         return [(self.expr(e, s), self.width(t, e.loc))]
 

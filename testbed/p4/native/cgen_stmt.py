@@ -9,7 +9,7 @@ and out through a temporary, as the reference backend passes them.
 from __future__ import annotations
 
 from testbed.p4 import ir
-from testbed.p4.native.cgen_expr import CScope, is_composite, mask
+from testbed.p4.native.cgen_expr import CScope, is_composite, mask, tuple_fields
 
 I2E, E2E = 1, 2
 
@@ -69,9 +69,11 @@ class CStmtGen:
             self.emit(ind, f"{target} = {code};")
         elif is_composite(lhs.type):
             if isinstance(rhs, (ir.ListExpr, ir.StructInit)):
+                fields = (tuple_fields(lhs.type) if isinstance(lhs.type, ir.TupleT)
+                          else lhs.type.fields)
                 values = (rhs.elems if isinstance(rhs, ir.ListExpr)
-                          else [rhs.fields[f.name] for f in lhs.type.fields])
-                for f, v in zip(lhs.type.fields, values):
+                          else [rhs.fields[f.name] for f in fields])
+                for f, v in zip(fields, values):
                     self.assign(ir.Member(f.type, lhs.loc, lhs, f.name), v, s, ind)
                 if isinstance(lhs.type, ir.HeaderT):
                     self.emit(ind, f"{target}._v = 1;")
