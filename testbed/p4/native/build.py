@@ -38,7 +38,8 @@ uint64_t sw_process_batch(sw_t *S, const uint8_t *data, const uint32_t *offs,
 void sw_outputs(sw_t *S, uint32_t **ports, uint32_t **offs, uint32_t **sizes, uint8_t **data);
 void sw_tbl_put(sw_t *S, int t, int slot, const uint64_t *v, const uint64_t *m,
                 const uint64_t *hi, const uint8_t *range, int64_t prio, uint32_t plen,
-                int action, const uint64_t *args, int keep);
+                int action, const uint64_t *args, int keep, const double *meter,
+                double now);
 void sw_tbl_del(sw_t *S, int t, int slot);
 void sw_tbl_default(sw_t *S, int t, int action, const uint64_t *args);
 uint64_t *sw_tbl_counters(sw_t *S, int t, int slot);

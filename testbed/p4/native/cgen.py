@@ -25,7 +25,7 @@ from testbed.p4.native.cgen_stmt import CStmtGen
 
 HERE = Path(__file__).parent
 MAX_ACTION_DATA = 16     # runtime.c's MAXA
-DIRECT_EXTERNS = ("register", "counter", "direct_counter", "meter")
+DIRECT_EXTERNS = ("register", "counter", "direct_counter", "meter", "direct_meter")
 
 
 class NativeUnsupported(P4Error):
@@ -54,6 +54,7 @@ class CProgram:
     counters: dict = field(default_factory=dict)    # fq name -> index
     meters: dict = field(default_factory=dict)      # fq name -> index
     value_sets: dict = field(default_factory=dict)  # fq name -> index
+    direct_meters: dict = field(default_factory=dict)  # fq name -> index of its colour
     asserts: list = field(default_factory=list)     # messages of assert/assume, 1-based
     log_formats: list = field(default_factory=list)  # log_msg's formats, by id
     locs: list = field(default_factory=list)        # (C line, P4 Loc), ascending
@@ -173,6 +174,8 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
                 elif inst.extern == "meter":
                     k = self.out.meters[inst.name] = len(self.out.meters)
                     self.sw_fields.append(f"meter_t M{k}[{size}];")
+                elif inst.extern == "direct_meter":
+                    self.out.direct_meters[inst.name] = len(self.out.direct_meters)
         self.instances = {inst.name: inst for blk in self.p.controls.values()
                           for inst in blk.instances}
 
@@ -233,8 +236,6 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
     def gen_table(self, ctl, t: ir.Table, actions: dict, cs: CScope) -> None:
         if len(t.keys) > MAX_KEYS:
             self.unsupported(f"table {t.name} with more than {MAX_KEYS} keys", t.loc)
-        if t.meters:
-            self.unsupported(f"direct meter {t.meters}", t.loc)
         names = [r.action for r in t.actions]
         if t.default_action.action not in names:
             names.append(t.default_action.action)
@@ -262,6 +263,11 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
         self.emit(1, f"const entry_t *_r = _e ? _e : &P->S->tables[{k}].deflt;")
         if t.counters:
             self.emit(1, "if (_e) { _e->packets++; _e->bytes += P->plen; }")
+        if t.meters:
+            inst = self.instances[t.meters]
+            amount = "P->plen" if self.meter_kind(inst) == "bytes" else "1"
+            self.emit(1, f"if (_e) P->colors[{self.out.direct_meters[t.meters]}] = "
+                         f"meter_execute(&_e->meter, {amount}, P->S->base.secs);")
         self.emit(1, "switch (_r->action) {")
         for i, name in enumerate(names):
             act, ref = actions[name], refs[name]
@@ -308,6 +314,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
             "typedef struct { int hit; int action; } tres_t;",
             "typedef struct pkt {", "    sw_t *S;", "    hdr_t hdr;", "    meta_t meta;",
             "    sm_t sm;", *("    " + f for f in self.locals_fields),
+            f"    uint64_t colors[{max(len(self.out.direct_meters), 1)}];",
             "    uint32_t plen, off, payload_len, failed;",
             "    int stop, clone_type, clone_fl, resubmit_fl, recirc_fl;",
             "    uint64_t clone_session, trunc, checksum_error;",

@@ -259,6 +259,8 @@ class CStmtGen:
                            f"{{ P->S->CP{k}[{i}]++; P->S->CB{k}[{i}] += P->plen; }} }}")
         elif c.extern == "direct_counter" and c.method == "count":
             pass        # counted on every hit of the table, as BMv2 does
+        elif c.extern == "direct_meter" and c.method == "read":
+            self.assign(c.args[0], f"P->colors[{self.out.direct_meters[inst.name]}]", s, ind)
         elif c.extern == "meter" and c.method == "execute_meter":
             k = self.out.meters[inst.name]
             size = next((a.value for a in inst.args if isinstance(a, ir.Const)), 1)

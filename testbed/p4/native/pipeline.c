@@ -44,6 +44,7 @@ static void fail(sw_t *S, pkt_t *P) {
 }
 
 static void fresh_state(pkt_t *P) {
+    memset(P->colors, 0, sizeof P->colors);
     P->stop = 0;
     P->failed = 0;
     P->clone_type = 0;
@@ -306,10 +307,12 @@ void sw_free(sw_t *S) {
 
 void sw_tbl_put(sw_t *S, int t, int slot, const uint64_t *v, const uint64_t *m,
                 const uint64_t *hi, const uint8_t *range, int64_t prio, uint32_t plen,
-                int action, const uint64_t *args, int keep) {
+                int action, const uint64_t *args, int keep, const double *meter,
+                double now) {
     table_t *tb = &S->tables[t];
     entry_t *e = &tb->slots[slot];
     uint64_t packets = keep ? e->packets : 0, bytes = keep ? e->bytes : 0;
+    meter_t kept = e->meter;
     uint64_t seq = keep ? e->seq : ++tb->seq;
     memset(e, 0, sizeof *e);
     memcpy(e->v, v, sizeof(uint64_t) * tb->nkeys);
@@ -324,6 +327,10 @@ void sw_tbl_put(sw_t *S, int t, int slot, const uint64_t *v, const uint64_t *m,
     e->seq = seq;
     e->packets = packets;
     e->bytes = bytes;
+    if (meter)            /* (cir, cburst, pir, pburst): a fresh configured meter */
+        e->meter = (meter_t){meter[0], meter[1], meter[2], meter[3], meter[1], meter[3], now, 1};
+    else if (keep)
+        e->meter = kept;
     tb->dirty = 1;
 }
 

@@ -151,6 +151,25 @@ static uint64_t hash_value(int alg, const uint8_t *d, size_t n, uint64_t base, u
     return max ? base + h % max : base + h;
 }
 
+/* A two-rate three-color marker (RFC 2698, colour-blind) in the reference's arithmetic
+ * (testbed/p4/externs.py TokenMeter): rates in units per second, bursts in units, an
+ * unconfigured cell marks GREEN (0); YELLOW 1, RED 2. */
+typedef struct { double cir, cburst, pir, pburst, tc, tp, last; int on; } meter_t;
+
+static uint64_t meter_execute(meter_t *m, double amount, double now) {
+    if (!m->on) return 0;
+    double elapsed = now > m->last ? now - m->last : 0.0;
+    m->last = now;
+    double tc = m->tc + elapsed * m->cir, tp = m->tp + elapsed * m->pir;
+    m->tc = m->cburst < tc ? m->cburst : tc;
+    m->tp = m->pburst < tp ? m->pburst : tp;
+    if (m->tp < amount) return 2;
+    m->tp -= amount;
+    if (m->tc < amount) return 1;
+    m->tc -= amount;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ tables */
 #define MAXK 8
 #define MAXA 16
@@ -166,6 +185,7 @@ typedef struct {
     uint8_t used;
     uint64_t args[MAXA];
     uint64_t packets, bytes;
+    meter_t meter;                         /* the table's direct meter, if it has one */
 } entry_t;
 
 typedef struct {
@@ -288,25 +308,6 @@ static int vset_match(const vset_t *vs, const uint64_t *key) {
         }
         if (k == vs->nkeys) return 1;
     }
-    return 0;
-}
-
-/* A two-rate three-color marker (RFC 2698, colour-blind) in the reference's arithmetic
- * (testbed/p4/externs.py TokenMeter): rates in units per second, bursts in units, an
- * unconfigured cell marks GREEN (0); YELLOW 1, RED 2. */
-typedef struct { double cir, cburst, pir, pburst, tc, tp, last; int on; } meter_t;
-
-static uint64_t meter_execute(meter_t *m, double amount, double now) {
-    if (!m->on) return 0;
-    double elapsed = now > m->last ? now - m->last : 0.0;
-    m->last = now;
-    double tc = m->tc + elapsed * m->cir, tp = m->tp + elapsed * m->pir;
-    m->tc = m->cburst < tc ? m->cburst : tc;
-    m->tp = m->pburst < tp ? m->pburst : tp;
-    if (m->tp < amount) return 2;
-    m->tp -= amount;
-    if (m->tc < amount) return 1;
-    m->tc -= amount;
     return 0;
 }
 

@@ -73,7 +73,7 @@ class NativeTarget(Target):
         """Microseconds since the clock was set, for the timestamps; the meters get
         the clock's seconds."""
         secs = self._clock()
-        if self.native.meters:
+        if self.native.meters or self.native.direct_meters:
             self.lib.sw_clock(self.sw, secs)
         return round((secs - self._t0) * 1e6) & 0xFFFFFFFFFFFF
 
@@ -127,7 +127,9 @@ class NativeTarget(Target):
             self.ffi.new("uint32_t[]", [p for p, _ in frames]), len(frames), repeat, now)
 
     # ---------------------------------------------------------------- tables
-    def _put(self, table: str, entry: E.TableEntry, keep: bool) -> None:
+    def _put(self, table: str, entry: E.TableEntry, keep: bool, meter=None) -> None:
+        """Write ``entry`` into its native slot; ``keep``: its counters and direct meter
+        stay, unless ``meter`` (cir, cburst, pir, pburst) configures a fresh one."""
         info = self.native.tables[table]
         slots = self._slots[table]
         key = entry.key()
@@ -150,7 +152,8 @@ class NativeTarget(Target):
                 v[i], hi[i], rng[i] = match.low, match.high, 1
         action, args = self._action(info, entry.action)
         self.lib.sw_tbl_put(self.sw, info.index, slot, v, m, hi, rng, entry.priority, plen,
-                            action, args, int(keep))
+                            action, args, int(keep),
+                            self.ffi.NULL if meter is None else list(meter), self._clock())
 
     @staticmethod
     def _action(info, call: E.ActionCall) -> tuple:
@@ -167,11 +170,13 @@ class NativeTarget(Target):
 
     def table_insert(self, entry: E.TableEntry) -> None:
         super().table_insert(entry)
-        self._put(entry.table, self._stored(entry), keep=False)
+        stored = self._stored(entry)
+        self._put(entry.table, stored, keep=False, meter=stored.meter_config)
 
     def table_modify(self, entry: E.TableEntry) -> None:
+        meter = entry.meter_config          # None: the entry keeps its meter
         super().table_modify(entry)
-        self._put(entry.table, self._stored(entry), keep=True)
+        self._put(entry.table, self._stored(entry), keep=True, meter=meter)
 
     def table_delete(self, entry: E.TableEntry) -> None:
         super().table_delete(entry)
