@@ -97,13 +97,13 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
         return self.errors[name]
 
     def ctype(self, t, loc) -> str:
-        if isinstance(t, (ir.HeaderT, ir.StructT)):
+        if isinstance(t, (ir.HeaderT, ir.StructT, ir.UnionT)):
             return self.type_name(t, loc)
         if isinstance(t, ir.StackT) and isinstance(t.elem, ir.HeaderT):
             return self.stack_name(t, loc)
         if isinstance(t, ir.TupleT):
             return self.tuple_name(t, loc)
-        if isinstance(t, (ir.UnionT, ir.StackT, ir.VarbitT)):
+        if isinstance(t, (ir.StackT, ir.VarbitT)):
             self.unsupported(f"a {type(t).__name__[:-1].lower()} type", loc)
         self.width(t, loc)
         return "uint64_t"
@@ -131,7 +131,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
             return self.type_names[t.name]
         fields = []
         for f in t.fields:
-            if isinstance(f.type, (ir.HeaderT, ir.StructT, ir.StackT)):
+            if isinstance(f.type, (ir.HeaderT, ir.StructT, ir.StackT, ir.UnionT)):
                 fields.append(f"{self.ctype(f.type, loc)} f_{f.name};")
             else:
                 fields.append(f"{storage(self.ctype(f.type, loc), f.type)} f_{f.name};")

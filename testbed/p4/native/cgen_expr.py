@@ -94,11 +94,21 @@ class CExprGen:
         base_t = e.expr.type
         if isinstance(base_t, ir.StackT):
             return self.stack_member(e, s)
+        if isinstance(base_t, ir.UnionT):
+            return f"{self.expr(e.expr, s)}.f_{e.field}"
         if isinstance(base_t, ir.TupleT):
             return f"{self.expr(e.expr, s)}.e{e.field}"
         if not isinstance(base_t, (ir.HeaderT, ir.StructT)):
             self.unsupported(f"member {e.field} of {type(base_t).__name__}", e.loc)
         return f"{self.expr(e.expr, s)}.f_{e.field}"
+
+    def union_others_invalid(self, member, s, ind) -> None:
+        """``member`` of a header_union becomes the valid one: the others go invalid."""
+        if isinstance(member, ir.Member) and isinstance(member.expr.type, ir.UnionT):
+            u = self.expr(member.expr, s)
+            for f in member.expr.type.fields:
+                if f.name != member.field:
+                    self.emit(ind, f"{u}.f_{f.name}._v = 0;")
 
     # ------------------------------------------------------------ header stacks
     def stack_member(self, e, s) -> str:
@@ -227,6 +237,9 @@ class CExprGen:
 
     def x_Call(self, e, s):
         if e.kind == "builtin" and e.method == "isValid":
+            if isinstance(e.target.type, ir.UnionT):
+                u = self.expr(e.target, s)
+                return "(" + " || ".join(f"{u}.f_{f.name}._v" for f in e.target.type.fields) + ")"
             if not isinstance(e.target.type, ir.HeaderT):
                 self.unsupported(f"isValid() of {type(e.target.type).__name__}", e.loc)
             return f"({self.expr(e.target, s)}._v)"

@@ -125,6 +125,7 @@ class CPacketGen:
             self.emit(ind + 1, f"{self.ctype(target.type, c.loc)} *{hp} = "
                                f"&{self.expr(target, s)};")
             h = f"(*{hp})"
+            self.union_others_invalid(target, s, ind + 1)
             w = self.width_fields(target.type, c.loc)
             self.emit(ind + 1, f"if (_o + {w} > _n) {{ _err = {short}; goto _fail; }}")
             pos = 0
@@ -176,7 +177,7 @@ class CPacketGen:
         if not self.in_deparser:
             self.unsupported("packet_out.emit outside the deparser", e.loc)
         t = e.type
-        if isinstance(t, ir.StructT):
+        if isinstance(t, (ir.StructT, ir.UnionT)):
             for f in t.fields:
                 self.emit_headers(ir.Member(f.type, e.loc, e, f.name), s, ind)
             return

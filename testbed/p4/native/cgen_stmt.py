@@ -156,10 +156,16 @@ class CStmtGen:
                            f"sizeof({self.ctype(t.elem, c.loc)}), {t.size}, "
                            f"{self.expr(c.args[0], s)});")
             return
+        if isinstance(c.target.type, ir.UnionT) and c.method == "setInvalid":
+            u = self.expr(c.target, s)
+            for f in c.target.type.fields:
+                self.emit(ind, f"{u}.f_{f.name}._v = 0;")
+            return
         if not isinstance(c.target.type, ir.HeaderT):
             self.unsupported(f"{c.method} on {type(c.target.type).__name__}", c.loc)
         h = self.expr(c.target, s)
         if c.method == "setValid":
+            self.union_others_invalid(c.target, s, ind)
             self.emit(ind, f"if (!{h}._v) {{ memset(&{h}, 0, sizeof {h}); {h}._v = 1; }}")
         elif c.method == "setInvalid":
             self.emit(ind, f"{h}._v = 0;")
