@@ -149,6 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "between network namespaces, against a Linux bridge")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--seconds", type=float, default=3.0, help="duration of each measurement")
+    _backend_arg(p)
     p.set_defaults(handler="testbed.bench.switch:main")
     p = bench.add_parser("p4runtime", help="P4Runtime Write/Read entries/s against the "
                          "target's own API")

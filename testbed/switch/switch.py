@@ -3,7 +3,9 @@ model and Linux interfaces out. It is the *device* the P4Runtime server serves.
 
 One thread runs :meth:`SoftwareSwitch.run`: it waits (``select``) for frames on any port
 or for the next egress release time, reads a batch per ready port, runs each frame
-through the target and hands the outputs to the egress model of their port. The
+through the target and hands the outputs to the egress model of their port. A native
+target takes the batch in one call, straight from the port's receive ring when nothing
+needs the frames in Python (no input capture, no debug log). The
 P4Runtime server calls :meth:`load_pipeline`, :meth:`packet_out` and the target's
 control-plane methods from its own threads; everything touching the target or the
 egress models holds :attr:`lock`, taken once per batch on the packet path.
@@ -167,6 +169,12 @@ class SoftwareSwitch:
                     if sp is None:
                         self._drain_wakeups()
                         continue
+                    in_place = getattr(self.target, "process_ring", None)
+                    if in_place is not None and sp.pcap_in is None and not self._debug:
+                        outputs, got, skipped = in_place(sp.port, batch, sp.port.port_no)
+                        sp.port.count_received(got, skipped)
+                        packet_ins += self._emit(outputs, now)
+                        continue
                     frames = sp.port.recv_batch(batch)
                     if frames:
                         packet_ins += self._process(sp.port.port_no, frames, now)
@@ -240,6 +248,11 @@ class SoftwareSwitch:
             outputs = process_many(frames, in_port)
         else:
             outputs = [out for frame in frames for out in self._process_one(frame, in_port)]
+        return self._emit(outputs, now)
+
+    def _emit(self, outputs: list, now: int) -> list:
+        """Hand ``outputs`` (port, frame) to their ports; return the packet-ins."""
+        debug = self._debug
         packet_ins = []
         ports = self._ports
         cpu_port = self.cpu_port

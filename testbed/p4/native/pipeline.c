@@ -255,6 +255,50 @@ uint32_t sw_process_many(sw_t *S, const uint8_t *data, const uint32_t *offs,
     return S->base.out_n;
 }
 
+/* The frames waiting in a PACKET_MMAP receive ring (TPACKET_V2) of ``slots`` slots of
+ * ``slot_bytes``, from slot *next on, at most ``limit``: each run through the pipeline
+ * where it lies (a VLAN tag the kernel took out put back first), its slot handed back to
+ * the kernel; frames cut by the ring (larger than a slot) are skipped. ``counts``:
+ * frames run, frames skipped. testbed/switch/ports.py reads the same ring in Python. */
+typedef struct { uint32_t status, len, snaplen; uint16_t mac, net; uint32_t sec, nsec;
+                 uint16_t tci, tpid; } tpacket2_t;
+enum { TP_USER = 1, TP_VLAN_VALID = 0x10, TP_VLAN_TPID_VALID = 0x40 };
+
+uint32_t sw_process_ring(sw_t *S, uint8_t *ring, uint32_t slot_bytes, uint32_t slots,
+                         uint32_t *next, uint32_t limit, uint32_t port, uint64_t now,
+                         uint32_t *counts) {
+    out_clear(S, now);
+    counts[0] = counts[1] = 0;
+    uint32_t i = *next;
+    for (uint32_t k = 0; k < limit; k++) {
+        tpacket2_t *h = (tpacket2_t *)(ring + (size_t)i * slot_bytes);
+        uint32_t status = __atomic_load_n(&h->status, __ATOMIC_ACQUIRE);
+        if (!(status & TP_USER)) break;
+        const uint8_t *frame = (const uint8_t *)h + h->mac;
+        uint32_t len = h->snaplen;
+        if (len != h->len) {
+            counts[1]++;
+        } else {
+            if (status & TP_VLAN_VALID && len >= 12) {
+                uint16_t tpid = status & TP_VLAN_TPID_VALID ? h->tpid : 0x8100;
+                uint8_t *tagged = scratch(&S->base, len + 4);
+                memcpy(tagged, frame, 12);
+                tagged[12] = tpid >> 8; tagged[13] = (uint8_t)tpid;
+                tagged[14] = h->tci >> 8; tagged[15] = (uint8_t)h->tci;
+                memcpy(tagged + 16, frame + 12, len - 12);
+                frame = tagged;
+                len += 4;
+            }
+            run_frame(S, frame, len, port);
+            counts[0]++;
+        }
+        __atomic_store_n(&h->status, 0, __ATOMIC_RELEASE);
+        i = i + 1 < slots ? i + 1 : 0;
+    }
+    *next = i;
+    return S->base.out_n;
+}
+
 /* ``n`` frames, each ``repeat`` times; the number of frames that left. */
 uint64_t sw_process_batch(sw_t *S, const uint8_t *data, const uint32_t *offs,
                           const uint32_t *lens, const uint32_t *ports, uint32_t n,
@@ -296,6 +340,7 @@ void sw_free(sw_t *S) {
     }
     free(S->base.sessions);
     for (int i = 0; sw_vset(S, i); i++) free(sw_vset(S, i)->m);
+    free(S->base.scratch);
     free(S->base.digests.v);
     free(S->base.logs.v);
     free(S->base.out_data);

@@ -340,6 +340,8 @@ typedef struct {
     uint32_t failed_at;                   /* the assert of the last failure, 1-based */
     uint64_t now;
     double secs;                          /* the meters' clock, seconds */
+    uint8_t *scratch;                     /* a received frame with its VLAN tag back */
+    size_t scratch_cap;
     events_t digests, logs;
     uint64_t rng;                         /* random()'s xorshift state */
 } base_t;
@@ -368,6 +370,14 @@ static group_t *session_find(base_t *b, uint64_t id) {
     for (int i = 0; i < b->nsessions; i++)
         if (b->sessions[i].id == id) return &b->sessions[i].g;
     return NULL;
+}
+
+static uint8_t *scratch(base_t *b, size_t n) {
+    if (n > b->scratch_cap) {
+        b->scratch_cap = n;
+        b->scratch = realloc(b->scratch, n);
+    }
+    return b->scratch;
 }
 
 static uint8_t *out_reserve(base_t *b, size_t n) {

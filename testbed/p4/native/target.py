@@ -36,6 +36,8 @@ class NativeTarget(Target):
                                                        "uint8_t")]
         self._drops = self.lib.sw_drops(self.sw)
         self._events_at = self.ffi.new("uint64_t **")
+        self._ring_next = self.ffi.new("uint32_t *")
+        self._ring_counts = self.ffi.new("uint32_t[2]")
         self._digest_names = [getattr(t, "name", "digest") for t in program.digests]
         self._asserts_seen = self._stack_drops_seen = 0
         self._slots = {}                # table -> {entry key: slot}
@@ -68,6 +70,18 @@ class NativeTarget(Target):
         n = self.lib.sw_process_many(self.sw, b"".join(frames), offs, lens, len(frames),
                                      ingress_port, self._timestamp())
         return self._outputs(n)
+
+    def process_ring(self, ring, limit: int, ingress_port: int) -> tuple:
+        """Run the frames waiting in ``ring`` (a PACKET_MMAP receive ring: ``memory``,
+        ``slot_bytes``, ``slots``, ``next_slot``, which advances), at most ``limit``, in
+        one native call without copying them out; (outputs, frames run, frames skipped
+        as larger than a slot)."""
+        self._ring_next[0] = ring.next_slot
+        n = self.lib.sw_process_ring(self.sw, self.ffi.from_buffer(ring.memory),
+                                     ring.slot_bytes, ring.slots, self._ring_next, limit,
+                                     ingress_port, self._timestamp(), self._ring_counts)
+        ring.next_slot = self._ring_next[0]
+        return self._outputs(n), self._ring_counts[0], self._ring_counts[1]
 
     def _timestamp(self) -> int:
         """Microseconds since the clock was set, for the timestamps; the meters get
