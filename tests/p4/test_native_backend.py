@@ -67,3 +67,16 @@ def test_a_c_compile_error_names_the_p4_statement(monkeypatch, tmp_path):
     with pytest.raises(P4Error, match=r"basic\.p4:\d+:\d+: error: the native backend's C code "
                                       r"does not compile: .*nope"):
         build.load(source, target.native.locate)
+
+
+def test_the_stf_command_takes_the_backend(capsys, caplog):
+    from testbed import cli
+    assert cli.main(["p4", "stf", "--backend", "native", str(REPO / "p4" / "basic.p4"),
+                     str(Path(__file__).with_name("basic.stf"))]) == 0
+    assert "3/3 checks passed" in capsys.readouterr().out
+    varbit = [str(CORPUS / "varbit.p4"), str(CORPUS / "varbit.stf")]
+    assert cli.main(["p4", "stf", "--backend", "native", *varbit]) == 2
+    assert "not supported by the native backend" in capsys.readouterr().err
+    with caplog.at_level(logging.WARNING):
+        assert cli.main(["p4", "stf", *varbit]) == 0
+    assert "P4 backend: python, not native" in caplog.text
