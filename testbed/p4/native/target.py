@@ -21,6 +21,7 @@ from testbed.p4.target import Target
 DROP_REASONS = ("assert", "loop_limit", "unknown_multicast_group", "ingress_drop",
                 "egress_drop", "unknown_clone_session",
                 "stack_out_of_bounds")                    # runtime.c's order
+ASSERTS, STACK = DROP_REASONS.index("assert"), DROP_REASONS.index("stack_out_of_bounds")
 
 
 class NativeTarget(Target):
@@ -92,16 +93,17 @@ class NativeTarget(Target):
         return round((secs - self._t0) * 1e6) & 0xFFFFFFFFFFFF
 
     def _outputs(self, n: int) -> list:
-        """The ``n`` frames in the output arena; logs the asserts that failed."""
-        if self._drops[0] != self._asserts_seen:
+        """The ``n`` frames in the output arena; logs the packets an assert or a stack
+        index dropped, then the log_msg lines, and hands over the digests."""
+        if self._drops[ASSERTS] != self._asserts_seen:
             where = self.native.asserts[self.lib.sw_failed_at(self.sw) - 1]
             self.log.error("%s failed: %d packet(s) dropped", where,
-                           self._drops[0] - self._asserts_seen)
-            self._asserts_seen = self._drops[0]
-        if self._drops[6] != self._stack_drops_seen:
+                           self._drops[ASSERTS] - self._asserts_seen)
+            self._asserts_seen = self._drops[ASSERTS]
+        if self._drops[STACK] != self._stack_drops_seen:
             self.log.error("header stack index out of bounds in a control: %d packet(s) "
-                           "dropped", self._drops[6] - self._stack_drops_seen)
-            self._stack_drops_seen = self._drops[6]
+                           "dropped", self._drops[STACK] - self._stack_drops_seen)
+            self._stack_drops_seen = self._drops[STACK]
         self._events()
         if not n:
             return []
