@@ -131,16 +131,10 @@ class NativeTarget(Target):
     def process_batch(self, frames: list, repeat: int = 1) -> int:
         """Run every (port, frame) of ``frames`` ``repeat`` times in one native call;
         the number of frames that left (the benchmark's inner loop)."""
-        data = b"".join(f for _, f in frames)
-        offs, pos = [], 0
-        for _, f in frames:
-            offs.append(pos)
-            pos += len(f)
-        now = self._timestamp()
+        lens = [len(f) for _, f in frames]
         return self.lib.sw_process_batch(
-            self.sw, data, self.ffi.new("uint32_t[]", offs),
-            self.ffi.new("uint32_t[]", [len(f) for _, f in frames]),
-            self.ffi.new("uint32_t[]", [p for p, _ in frames]), len(frames), repeat, now)
+            self.sw, b"".join(f for _, f in frames), [0, *accumulate(lens)], lens,
+            [p for p, _ in frames], len(frames), repeat, self._timestamp())
 
     # ---------------------------------------------------------------- tables
     def _put(self, table: str, entry: E.TableEntry, keep: bool, meter=None) -> None:
