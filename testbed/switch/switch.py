@@ -5,8 +5,7 @@ One thread runs :meth:`SoftwareSwitch.run`: it waits (``select``) for frames on 
 or for the next egress release time, reads a batch per ready port, runs each frame
 through the target and hands the outputs to the egress model of their port. A native
 target takes the batch in one call, straight from the port's receive ring when nothing
-needs the frames in Python (no input capture, no debug log), and sends what leaves by
-an unshaped port without an output capture itself. The
+needs the frames in Python (no input capture, no debug log). The
 P4Runtime server calls :meth:`load_pipeline`, :meth:`packet_out` and the target's
 control-plane methods from its own threads; everything touching the target or the
 egress models holds :attr:`lock`, taken once per batch on the packet path.
@@ -76,7 +75,6 @@ class SoftwareSwitch:
             raise
         self._by_fd = {sp.port.fileno(): sp for sp in self._ports.values()}
         self._shaped = [sp for sp in self._ports.values() if not sp.passthrough]
-        self._direct = []         # ports a native target sends on itself
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
@@ -117,23 +115,7 @@ class SoftwareSwitch:
     def install_target(self, target) -> None:
         with self.lock:
             self.target = target
-            self._direct = []
-            if hasattr(target, "send_directly") and not self._debug:
-                # unshaped ports without an output capture: the native pipeline sends
-                self._direct = [sp for sp in self._ports.values()
-                                if sp.passthrough and sp.pcap_out is None]
-                for sp in self._direct:
-                    target.send_directly(sp.port.port_no, sp.port.fileno())
         self.log.info("pipeline installed (%s backend)", target.backend)
-
-    def _count_direct(self) -> None:
-        """Count what the native pipeline sent on the direct ports."""
-        for sp in self._direct:
-            sent, nbytes, refused = self.target.direct_counts(sp.port.port_no)
-            if sent or refused:
-                sp.egress.count_passthrough(sent, nbytes)
-                sp.port.tx_packets += sent
-                sp.port.tx_errors += refused
 
     def packet_out(self, frame: bytes) -> None:
         """A frame from the controller: it enters the pipeline on the CPU port."""
@@ -191,7 +173,6 @@ class SoftwareSwitch:
                     if in_place is not None and sp.pcap_in is None and not self._debug:
                         outputs, got, skipped = in_place(sp.port, batch, sp.port.port_no)
                         sp.port.count_received(got, skipped)
-                        self._count_direct()
                         packet_ins += self._emit(outputs, now)
                         continue
                     frames = sp.port.recv_batch(batch)
@@ -265,7 +246,6 @@ class SoftwareSwitch:
         process_many = getattr(target, "process_many", None)
         if process_many is not None:
             outputs = process_many(frames, in_port)
-            self._count_direct()
         else:
             outputs = [out for frame in frames for out in self._process_one(frame, in_port)]
         return self._emit(outputs, now)

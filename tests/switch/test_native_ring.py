@@ -78,28 +78,3 @@ def test_the_native_ring_reader_stops_at_its_limit_and_at_the_kernels_slot():
     _, got, skipped = native.process_ring(ring, 64, 1)
     assert (got, skipped, ring.next_slot) == (3, 1, 1)
     assert native.process_ring(ring, 64, 1) == ([], 0, 0)
-
-
-def test_frames_to_a_direct_port_leave_on_its_socket_and_are_counted():
-    import socket
-    program = load_program(str(BASIC))
-    ref, native = make_target(program, "python"), make_target(program, "native")
-    for t in (ref, native):
-        t.clock = lambda: 1.0
-        t.table_insert(route_entry("10.0.0.2", "02:00:00:00:00:02", 2))
-    python_ring, native_ring = Ring(8, next_slot=3), Ring(8, next_slot=3)
-    fill(python_ring)
-    fill(native_ring)
-    want = [out for f in Port.recv_batch(python_ring, 64) for out in ref.process(f, 1)]
-    ours, peer = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
-    native.send_directly(2, ours.fileno())
-    outputs, _, _ = native.process_ring(native_ring, 64, 1)
-    assert outputs == [o for o in want if o[0] != 2]                # port 0's stay
-    to_2 = [f for p, f in want if p == 2]
-    assert [peer.recv(2048) for _ in to_2] == to_2
-    assert native.direct_counts(2) == (2, sum(map(len, to_2)), 0)
-    assert native.direct_counts(2) == (0, 0, 0)
-    peer.close()                             # the socket refuses: counted, not returned
-    assert native.process_many([to_2[0]], 1) == []
-    assert native.direct_counts(2) == (0, 0, 1)
-    ours.close()

@@ -238,29 +238,6 @@ static void out_clear(sw_t *S, uint64_t now) {
     S->base.digests.len = S->base.logs.len = 0;
 }
 
-/* The frames of the output arena whose port has a direct socket are sent on it and
- * counted, their port set to UINT32_MAX; the caller handles the others. */
-static void send_direct(sw_t *S) {
-    base_t *b = &S->base;
-    for (uint32_t i = 0; i < b->out_n; i++) {
-        uint32_t port = b->out_port[i];
-        if (port >= NPORTS || b->direct_fd[port] < 0) continue;
-        uint64_t *c = b->direct[port];
-        if (send(b->direct_fd[port], b->out_data + b->out_off[i], b->out_size[i],
-                 MSG_DONTWAIT) >= 0) {
-            c[0]++;
-            c[1] += b->out_size[i];
-        } else {
-            c[2]++;
-        }
-        b->out_port[i] = UINT32_MAX;
-    }
-}
-
-void sw_direct(sw_t *S, uint32_t port, int32_t fd) { S->base.direct_fd[port] = fd; }
-
-uint64_t *sw_direct_counts(sw_t *S) { return &S->base.direct[0][0]; }
-
 /* One frame through the pipeline; the frames that leave are in the output arena. */
 uint32_t sw_process(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port,
                     uint64_t now) {
@@ -275,7 +252,6 @@ uint32_t sw_process_many(sw_t *S, const uint8_t *data, const uint32_t *offs,
                          const uint32_t *lens, uint32_t n, uint32_t port, uint64_t now) {
     out_clear(S, now);
     for (uint32_t i = 0; i < n; i++) run_frame(S, data + offs[i], lens[i], port);
-    send_direct(S);
     return S->base.out_n;
 }
 
@@ -320,7 +296,6 @@ uint32_t sw_process_ring(sw_t *S, uint8_t *ring, uint32_t slot_bytes, uint32_t s
         i = i + 1 < slots ? i + 1 : 0;
     }
     *next = i;
-    send_direct(S);
     return S->base.out_n;
 }
 
@@ -345,7 +320,6 @@ void sw_outputs(sw_t *S, uint32_t **ports, uint32_t **offs, uint32_t **sizes,
 
 sw_t *sw_new(void) {
     sw_t *S = calloc(1, sizeof(sw_t));
-    for (int i = 0; i < NPORTS; i++) S->base.direct_fd[i] = -1;
     init_tables(S);
     return S;
 }

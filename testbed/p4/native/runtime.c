@@ -4,7 +4,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 
 #define MASK(w) ((w) >= 64 ? ~UINT64_C(0) : ((UINT64_C(1) << (w)) - 1))
 #define SX(x, w) ((w) >= 64 ? (int64_t)(x) : \
@@ -289,7 +288,6 @@ static inline entry_t *tbl_lookup(table_t *t, const uint64_t *key) {
 typedef struct { uint32_t n; uint16_t *ports; uint16_t *rids; uint32_t trunc; } group_t;
 typedef struct { uint64_t id; group_t g; } session_t;
 
-#define NPORTS 512                   /* egress ports are 9 bits */
 enum { DROP_ASSERT, DROP_LOOP, DROP_MCAST, DROP_INGRESS, DROP_EGRESS, DROP_CLONE, DROP_STACK,
        NDROPS };
 #define FAILED_STACK UINT32_MAX      /* pkt_t.failed: a stack index out of bounds */
@@ -344,8 +342,6 @@ typedef struct {
     double secs;                          /* the meters' clock, seconds */
     uint8_t *scratch;                     /* a received frame with its VLAN tag back */
     size_t scratch_cap;
-    int32_t direct_fd[NPORTS];            /* a socket to send a port's frames on, or -1 */
-    uint64_t direct[NPORTS][3];           /* per port: frames sent, bytes, refused */
     events_t digests, logs;
     uint64_t rng;                         /* random()'s xorshift state */
 } base_t;

@@ -22,7 +22,6 @@ DROP_REASONS = ("assert", "loop_limit", "unknown_multicast_group", "ingress_drop
                 "egress_drop", "unknown_clone_session",
                 "stack_out_of_bounds")                    # runtime.c's order
 ASSERTS, STACK = DROP_REASONS.index("assert"), DROP_REASONS.index("stack_out_of_bounds")
-SENT = 0xFFFFFFFF          # the port of an output pipeline.c sent on a direct socket
 
 
 class NativeTarget(Target):
@@ -40,7 +39,6 @@ class NativeTarget(Target):
         self._events_at = self.ffi.new("uint64_t **")
         self._ring_next = self.ffi.new("uint32_t *")
         self._ring_counts = self.ffi.new("uint32_t[2]")
-        self._direct_counts = self.lib.sw_direct_counts(self.sw)
         self._digest_names = [getattr(t, "name", "digest") for t in program.digests]
         self._asserts_seen = self._stack_drops_seen = 0
         self._slots = {}                # table -> {entry key: slot}
@@ -112,24 +110,7 @@ class NativeTarget(Target):
         self.lib.sw_outputs(self.sw, *self._out)
         ports, offs, sizes, data = (p[0] for p in self._out)
         buf = self.ffi.buffer(data, offs[n - 1] + sizes[n - 1])[:]
-        return [(ports[i], buf[offs[i]:offs[i] + sizes[i]]) for i in range(n)
-                if ports[i] != SENT]
-
-    # ---------------------------------------------------------------- direct ports
-    def send_directly(self, port: int, fd: int) -> None:
-        """From now on, the frames ``process_many`` and ``process_ring`` send to
-        ``port`` go out on the socket ``fd`` from native code (``fd`` -1: returned as
-        outputs again); :meth:`direct_counts` says how many."""
-        self.lib.sw_direct(self.sw, port, fd)
-
-    def direct_counts(self, port: int) -> tuple:
-        """(frames sent, bytes, frames the socket refused) on ``port`` since the last
-        call, which resets them."""
-        counts = self._direct_counts
-        i = 3 * port
-        sent = counts[i], counts[i + 1], counts[i + 2]
-        counts[i] = counts[i + 1] = counts[i + 2] = 0
-        return sent
+        return [(ports[i], buf[offs[i]:offs[i] + sizes[i]]) for i in range(n)]
 
     def _events(self) -> None:
         """The log_msg lines and digests of the last call, in order."""
