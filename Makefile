@@ -22,4 +22,4 @@ test: setup
 
 clean:
 	-$(ROOT) .venv/bin/trainet down
-	rm -rf .venv results
+	rm -rf .venv .venv-clients results

@@ -40,14 +40,17 @@ def _status_text(err: grpc.RpcError) -> str:
 
 class P4RuntimeClient:
     def __init__(self, address: str, device_id: int = 0, election_id: tuple = (0, 1),
-                 timeout_s: float = 10.0):
+                 timeout_s: float = 10.0, credentials: grpc.ChannelCredentials | None = None):
+        """``credentials``: TLS (``testbed.p4runtime.tls.channel_credentials``); without
+        them the channel is plain TCP."""
         self.address = address
         self.device_id = device_id
         self.election_id = pb.Uint128(high=election_id[0], low=election_id[1])
         self.timeout_s = timeout_s
         self.p4info = None
         self._p4info_index = None
-        self.channel = grpc.insecure_channel(address)
+        self.channel = (grpc.secure_channel(address, credentials) if credentials
+                        else grpc.insecure_channel(address))
         self.stub = pb_grpc.P4RuntimeStub(self.channel)
         self._requests: queue.Queue = queue.Queue()
         self._arbitration: queue.Queue = queue.Queue()

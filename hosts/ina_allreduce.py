@@ -34,18 +34,21 @@ import numpy as np
 import torch
 
 from hosts import ina_fixedpoint as fx
+from hosts.addresses import local_address
 from hosts.ina_session import Exchange, JobStream
 from testbed.proto import ina
 
 
 class UdpTransport:
-    """The worker's UDP socket: sends to the aggregator address, port 0xBEE0."""
+    """The worker's UDP socket: sends to the aggregator address, port 0xBEE0, and receives
+    on ``bind``, by default the host's own address towards the aggregator (the switch
+    sends results there), not every interface."""
 
-    def __init__(self, aggregator: str, bind: str = "0.0.0.0", port: int = ina.UDP_PORT):
+    def __init__(self, aggregator: str, bind: str | None = None, port: int = ina.UDP_PORT):
         self.peer = (aggregator, port)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
-        self.sock.bind((bind, port))
+        self.sock.bind((bind or local_address(aggregator), port))
 
     def send(self, payload: bytes) -> None:
         # recv() leaves a timeout on the socket; on a slow shaped link the socket's send

@@ -15,6 +15,11 @@ every unit but the last, first to last, backward for every unit, last to first (
 unit's forward runs with its backward, as in :mod:`hosts.strategies.zero3`). Chunk ``c``
 of the pull stream is step ``c // pull_chunks_per_step`` and holds position
 ``pull_positions()[c % pull_chunks_per_step]`` of the padded flat vector.
+
+Partial residency: the last ``resident`` units (buckets ``0 .. resident - 1``) stay on
+the worker, as far as a memory budget allows (:func:`resident_units`). They are not
+pulled; the optimizer node answers their gradient chunks with the updated parameters, as
+for workers that keep the whole model, and the rest with an acknowledgement.
 """
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from testbed.errors import TrainetError
 from testbed.proto import ina
 
 DEFAULT_BUCKET_BYTES = 256 * 1024
@@ -33,6 +39,7 @@ class Layout:
     buckets: tuple            # per bucket, the indices of its parameters
     sizes: tuple              # elements per parameter
     first_chunk: tuple        # per bucket, its first chunk within a step
+    resident: int = 0         # buckets 0 .. resident - 1 are kept, not pulled
 
     @classmethod
     def of(cls, params, bucket_bytes: int = DEFAULT_BUCKET_BYTES) -> "Layout":
@@ -48,34 +55,43 @@ class Layout:
         return cls._of_buckets(buckets, tuple(p.numel() for p in params))
 
     @classmethod
-    def of_units(cls, params, units) -> "Layout":
-        """One bucket per unit (a module holding some of ``params``), last unit first."""
+    def of_units(cls, params, units, resident: int = 0) -> "Layout":
+        """One bucket per unit (a module holding some of ``params``), last unit first;
+        the last ``resident`` units kept by the workers."""
         index = {id(p): i for i, p in enumerate(params)}
         buckets = [tuple(index[id(p)] for p in unit.parameters() if id(p) in index)
                    for unit in reversed(list(units))]
         if sorted(i for b in buckets for i in b) != list(range(len(index))):
             raise ValueError("the units must hold every trainable parameter exactly once")
-        return cls._of_buckets(buckets, tuple(p.numel() for p in params))
+        return cls._of_buckets(buckets, tuple(p.numel() for p in params), resident)
 
     @classmethod
-    def of_sizes(cls, sizes) -> "Layout":
+    def of_sizes(cls, sizes, resident: int = 0) -> "Layout":
         """One bucket per group of ``sizes[i]`` elements, in this order (shadow mode)."""
-        return cls._of_buckets([(i,) for i in range(len(sizes))], tuple(sizes))
+        return cls._of_buckets([(i,) for i in range(len(sizes))], tuple(sizes), resident)
 
     @classmethod
-    def _of_buckets(cls, buckets, sizes) -> "Layout":
+    def _of_buckets(cls, buckets, sizes, resident: int = 0) -> "Layout":
         first, chunk = [], 0
         for b in buckets:
             first.append(chunk)
             chunk += -(-sum(sizes[i] for i in b) // ina.LANES)
-        return cls(tuple(tuple(b) for b in buckets), sizes, tuple(first + [chunk]))
+        return cls(tuple(tuple(b) for b in buckets), sizes, tuple(first + [chunk]), resident)
 
     @property
     def pull_order(self) -> tuple:
         """The buckets a step pulls, in order: forward (all but bucket 0, last bucket
-        first), then backward (every bucket, bucket 0 first)."""
+        first), then backward (every bucket, bucket 0 first); resident buckets never."""
         n = len(self.buckets)
-        return tuple(range(n - 1, 0, -1)) + tuple(range(n))
+        order = tuple(range(n - 1, 0, -1)) + tuple(range(n))
+        return tuple(b for b in order if b >= self.resident)
+
+    def returns_params(self) -> np.ndarray:
+        """Per chunk position of a step, whether its push is answered with parameters
+        (a resident bucket's) rather than acknowledged."""
+        out = np.zeros(self.chunks_per_step, dtype=bool)
+        out[:self.first_chunk[self.resident]] = True
+        return out
 
     def pull_positions(self) -> np.ndarray:
         """Chunk positions of one step's pull stream, in order."""
@@ -119,15 +135,48 @@ class Layout:
             at += self.sizes[i]
 
 
-def shadow_layout(model, scale: float, streamed: bool) -> Layout:
+def resident_units(unit_bytes, budget: int | None, what: str = "memory_budget") -> int:
+    """How many units, last first (``unit_bytes`` in that order), fit in ``budget``
+    bytes; None: none (stream every unit). A budget below the first unit is an error."""
+    if budget is None:
+        return 0
+    unit_bytes = list(unit_bytes)
+    if budget < unit_bytes[0]:
+        raise TrainetError(f"{what} {budget} B is smaller than one layer ({unit_bytes[0]:.0f} "
+                           "B, the last unit): give at least that, or leave it out to stream "
+                           "every layer")
+    held = k = 0
+    while k < len(unit_bytes) and held + unit_bytes[k] <= budget:
+        held += unit_bytes[k]
+        k += 1
+    return k
+
+
+def units_resident(units, budget: int | None) -> int:
+    """The last units of a real model (fp32) that fit in ``budget`` bytes."""
+    sizes = [4 * sum(p.numel() for p in u.parameters() if p.requires_grad)
+             for u in reversed(list(units))]
+    return resident_units(sizes, budget)
+
+
+def layers_resident(model, budget: int | None) -> int:
+    """The last layers of a shadow model (``hosts.shadow.ShadowModel``, bf16) that fit
+    in ``budget`` nominal bytes."""
+    from hosts.shadow import model_bytes
+    return resident_units([model_bytes(model.params) / model.layers] * model.layers, budget)
+
+
+def shadow_layout(model, scale: float, streamed: bool, resident: int = 0) -> Layout:
     """The chunk layout of a shadow LuWu job (``model`` a
     :class:`hosts.shadow.ShadowModel`), which the workers and the optimizer node derive
     alike: ``scale`` x M bytes of fp32 elements, padded to whole INA chunks in each layer
-    (streamed: one bucket per layer, pulled layer by layer) or each of the shadow
-    ``CHUNKS`` layer groups (resident: one bucket, pushed group by group)."""
+    (streamed: one bucket per layer, pulled layer by layer, but for the last ``resident``
+    layers) or each of the shadow ``CHUNKS`` layer groups (resident: one bucket, pushed
+    group by group)."""
     from hosts.shadow import CHUNKS, model_bytes
     from testbed.topology.profiles import scaled_volume
     groups = model.layers if streamed else CHUNKS
     elements = -(-scaled_volume(round(model_bytes(model.params)), scale) // 4)
     per_group = -(-elements // (groups * ina.LANES)) * ina.LANES
-    return Layout.of_sizes([per_group] * groups if streamed else [per_group * groups])
+    return Layout.of_sizes([per_group] * groups if streamed else [per_group * groups],
+                           resident if streamed else 0)

@@ -200,8 +200,9 @@ class Streams:
     def release(self, chunks: int) -> None:
         self._account(params=-chunks * ina.LANES * 4)
 
-    def push(self, flat: np.ndarray):
-        """Future of pushing the gradient chunks ``flat``."""
+    def push(self, flat: np.ndarray, returns_params: bool = False):
+        """Future of pushing the gradient chunks ``flat``: None, or with
+        ``returns_params`` (a resident unit's) their updated parameters."""
         while len(self._in_flight) >= self.max_pushes:
             self.comm.wait(self._in_flight.popleft())
         nbytes = flat.size * 4
@@ -212,7 +213,8 @@ class Streams:
                 return self.push_pull(flat)
             finally:
                 self._account(grads=-nbytes)
-        future = self.comm.submit("LuWu push", push, sent=nbytes, lane="push")
+        future = self.comm.submit("LuWu push", push, sent=nbytes,
+                                  recv=nbytes if returns_params else 0, lane="push")
         self._in_flight.append(future)
         return future
 

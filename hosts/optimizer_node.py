@@ -13,8 +13,10 @@ of the whole model: AdamW (decoupled weight decay, bias correction with the step
 of the chunk) and SGD with momentum (and optional coupled weight decay), written after
 the formulas of ``torch.optim.AdamW`` / ``torch.optim.SGD`` and checked against them.
 
-Workers that stream their parameters (``--params streamed``) keep none between uses:
-the node answers their gradient chunks with a header-only acknowledgement, and their
+Workers that stream their parameters (``--params streamed``) keep none between uses
+(but the last layers that fit their ``--memory-budget``, whose gradient chunks are
+answered with parameters as above): the node answers their gradient chunks with a
+header-only acknowledgement, and their
 pulls (the pull job: complete slots of header-only requests, see
 :mod:`hosts.luwu_layout` for which chunk a pull names) with the chunk's current
 parameters. A pull for step ``s`` is answered only once the chunk has had ``s`` updates
@@ -51,6 +53,7 @@ import torch
 from hosts import ina_fixedpoint as fx
 from hosts.luwu_layout import DEFAULT_BUCKET_BYTES, Layout
 from testbed.errors import TrainetError
+from testbed.units import parse_size
 from testbed.proto import ina
 
 
@@ -122,6 +125,8 @@ class OptimizerNode:
         self.answers: dict[tuple, tuple[int, bytes]] = {}  # (job, slot) -> (chunk, payload)
         self.updates = np.zeros(layout.chunks_per_step, dtype=np.int64)   # per position
         self.pull_positions = layout.pull_positions() if pull_job is not None else None
+        self.answer_params = (layout.returns_params() if pull_job is not None
+                              else np.ones(layout.chunks_per_step, dtype=bool))
         self.applied = 0
         self.pulls = 0
         self.repeats = 0
@@ -168,7 +173,7 @@ class OptimizerNode:
                               step + 1)
         self.updates[position] += 1
         self.applied += 1
-        bits = None if self.pull_job is not None else self._bits(position)
+        bits = self._bits(position) if self.answer_params[position] else None
         return ina.encode(self.job_id, 0, ina.FLAG_PARAMS, header.slot, 0, header.chunk,
                           bits, n_workers=self.n_workers)
 
@@ -223,14 +228,17 @@ def _parameters(args) -> tuple[Layout, np.ndarray]:
     streamed = args.params == "streamed"
     if args.mode == "shadow":
         from hosts import shadow
-        from hosts.luwu_layout import shadow_layout
-        layout = shadow_layout(shadow.shadow_model(args.shadow_model), args.scale,
-                                    streamed)
+        from hosts.luwu_layout import layers_resident, shadow_layout
+        target = shadow.shadow_model(args.shadow_model)
+        layout = shadow_layout(target, args.scale, streamed,
+                               layers_resident(target, args.memory_budget) if streamed else 0)
         return layout, np.zeros(layout.chunks_per_step * ina.LANES, dtype=np.float32)
+    from hosts.luwu_layout import units_resident
     from hosts.models import build_model
     model = build_model(args.model, args.seed, args.seq)
     params = [q for q in model.parameters() if q.requires_grad]
-    layout = (Layout.of_units(params, model.units) if streamed
+    layout = (Layout.of_units(params, model.units,
+                              units_resident(model.units, args.memory_budget)) if streamed
               else Layout.of(params, args.bucket_bytes))
     return layout, layout.flatten(params)
 
@@ -244,6 +252,9 @@ def main(argv=None) -> int:
                         "them (from --pull-job); resident: they keep a full copy, updated "
                         "by the answers to their gradients")
     p.add_argument("--pull-job", type=int, help="the LuWu pull job id (default: --job + 2)")
+    p.add_argument("--memory-budget", type=parse_size, metavar="SIZE",
+                   help="streamed: the workers keep the last layers that fit in SIZE, "
+                        "answered with parameters instead of pulled (as their option)")
     p.add_argument("--workers", type=int, required=True)
     p.add_argument("--model", choices=("gpt", "mlp"), default="gpt")
     p.add_argument("--seed", type=int, default=0)
@@ -259,7 +270,8 @@ def main(argv=None) -> int:
                    help="the target model of the shadow workers (shadow mode)")
     p.add_argument("--scale", type=float, default=1.0,
                    help="co-scaling factor of the shadow workers' volumes (shadow mode)")
-    p.add_argument("--bind", default="0.0.0.0", help="address to receive sums on")
+    p.add_argument("--bind", default="127.0.0.1", help="address to receive sums on: on an "
+                   "emulated host, the host's own (default 127.0.0.1)")
     p.add_argument("--linger", type=float, default=3.0,
                    help="seconds of quiet after the last step before exiting")
     p.add_argument("--timeout", type=float, default=60.0,
@@ -288,7 +300,7 @@ def main(argv=None) -> int:
         except OSError as err:
             raise TrainetError(f"--bind {args.bind}: cannot receive on UDP port "
                                f"{ina.UDP_PORT} ({err.strerror}); give an address of this "
-                               "host, or 0.0.0.0") from None
+                               "host") from None
         serve(node, sock, args.steps, args.linger, args.timeout)
     except (TrainetError, OSError) as err:
         print(f"error: optimizer node: {err}", file=sys.stderr)

@@ -74,7 +74,7 @@ class ServerError(RuntimeError):
 
 
 class ParameterServer:
-    def __init__(self, port: int, workers: int, timeout_s: float, bind: str = "0.0.0.0"):
+    def __init__(self, port: int, workers: int, timeout_s: float, bind: str = "127.0.0.1"):
         self.port, self.workers, self.timeout_s = port, workers, timeout_s
         self.listener = socket.create_server((bind, port), reuse_port=False)
         self.conns: dict[int, tuple[socket.socket, str]] = {}
@@ -205,7 +205,8 @@ class ParameterServerClient:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m hosts.param_server", description=__doc__)
     p.add_argument("--port", type=int, default=29600)
-    p.add_argument("--bind", default="0.0.0.0")
+    p.add_argument("--bind", default="127.0.0.1", help="address to listen on: on an "
+                   "emulated host, the host's own (default 127.0.0.1)")
     p.add_argument("--workers", type=int, required=True)
     p.add_argument("--timeout", type=float, default=60.0,
                    help="seconds to wait for a worker before giving up on it")

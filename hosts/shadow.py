@@ -21,14 +21,26 @@ parameter and token; Kaplan et al. 2020, "Scaling Laws for Neural Language Model
 sec. 2.1) at ``mfu`` (model FLOPs utilisation, default 0.4) of the device's dense bf16
 peak. The communication is split into ``CHUNKS`` equal layer groups, which the shadow
 strategies overlap with the compute as the real ones do.
+
+Interference: collectives that run on the GPU (ring routes: NCCL's kernels take SMs and
+memory bandwidth) slow the compute they overlap by ``interference`` (default 0.189, the
+mean compute slowdown under overlapped communication measured on A100, H100, MI250 and
+MI210 by Lee et al. 2025, "Characterizing Compute-Communication Overlap in
+GPU-Accelerated Distributed Deep Learning", arXiv:2507.03114); 0 turns it off. A
+strategy whose collectives all go to a switch or a server (INA, LuWu, the parameter
+server) leaves the GPU to compute. The worker sleeps the extra time,
+``interference x`` the seconds communication overlapped compute, at the end of the step
+and reports it as ``interference_s``.
 """
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 import torch
 
+from hosts import devices
 from hosts.strategies.base import Memory, Strategy, tensor_bytes
 from testbed.errors import TrainetError
 from testbed.units import UnitError, parse_count
@@ -38,6 +50,7 @@ BYTES_PER_PARAM = 2          # bf16 weights and gradients
 OPTIMIZER_BYTES_PER_PARAM = 12   # fp32 master weights, Adam m and v (ZeRO paper, sec. 3.1)
 CHUNKS = 8
 DEFAULT_MFU = 0.4
+DEFAULT_INTERFERENCE = 0.189    # Lee et al. 2025, arXiv:2507.03114: mean compute slowdown
 
 
 @dataclass(frozen=True)
@@ -48,15 +61,20 @@ class ShadowModel:
     layers: int
     source: str
     hidden: int | None = None      # d_model; None: from the parameters (hidden_size)
+    heads: int = 0                 # attention heads; 0: d_model / 128
+
+    @property
+    def attention_heads(self) -> int:
+        return self.heads or max(1, hidden_size(self) // 128)
 
 
 PRESETS = {m.name: m for m in (
     ShadowModel("gpt-1.3b", 1.3e9, 2048, 24, "GPT-3 XL, Brown et al. 2020, table 2.1: 1.3B "
-                "parameters, 24 layers, d_model 2048, context 2048", 2048),
+                "parameters, 24 layers, d_model 2048, 24 heads, context 2048", 2048, 24),
     ShadowModel("gpt-20b", 20e9, 2048, 44, "GPT-NeoX-20B, Black et al. 2022: 20B "
-                "parameters, 44 layers, d_model 6144, context 2048", 6144),
+                "parameters, 44 layers, d_model 6144, 64 heads, context 2048", 6144, 64),
     ShadowModel("gpt-175b", 175e9, 2048, 96, "GPT-3, Brown et al. 2020, table 2.1: 175B "
-                "parameters, 96 layers, d_model 12288, context 2048", 12288),
+                "parameters, 96 layers, d_model 12288, 96 heads, context 2048", 12288, 96),
 )}
 
 # (parameters, layers) of the GPT-3 family, Brown et al. 2020, table 2.1: a custom
@@ -64,20 +82,10 @@ PRESETS = {m.name: m for m in (
 GPT3_LAYERS = ((125e6, 12), (350e6, 24), (760e6, 24), (1.3e9, 24), (2.7e9, 32),
                (6.7e9, 32), (13e9, 40), (175e9, 96))
 
+Device = devices.Device
+DEVICES = devices.DEVICES
+device = devices.device
 
-@dataclass(frozen=True)
-class Device:
-    name: str
-    peak_flops: float
-    source: str
-
-
-DEVICES = {d.name: d for d in (
-    Device("a100", 312e12, "NVIDIA A100 datasheet: 312 TFLOP/s dense BF16 tensor core"),
-    Device("h100", 989e12, "NVIDIA H100 SXM datasheet: 989 TFLOP/s dense BF16 tensor core"),
-    Device("mi250x-gcd", 191.5e12, "AMD Instinct MI250X datasheet: 383 TFLOP/s dense BF16 "
-           "per package of two GCDs, i.e. 191.5 per GCD"),
-)}
 
 def gpt3_layers(params: float) -> int:
     """The layer count of the GPT-3 model nearest in parameters (on a log scale)."""
@@ -112,13 +120,6 @@ def shadow_model(spec: str, layers: int | None = None) -> ShadowModel:
                        "custom:PARAMS (e.g. custom:6.7e9 or custom:6.7B)")
 
 
-def device(name: str) -> Device:
-    try:
-        return DEVICES[name]
-    except KeyError:
-        raise TrainetError(f"--device {name!r}: choose one of {', '.join(DEVICES)}") from None
-
-
 def step_flops(params: float, tokens: int) -> float:
     return 6.0 * params * tokens
 
@@ -127,6 +128,18 @@ def compute_time_s(params: float, tokens: int, dev: Device, mfu: float = DEFAULT
     if not 0 < mfu <= 1:
         raise TrainetError(f"--mfu {mfu}: the utilisation must be in (0, 1], e.g. 0.4")
     return step_flops(params, tokens) / (dev.peak_flops * mfu)
+
+
+def interference_of(context, m_nominal: float) -> float:
+    """The step's interference factor: the context's (default :data:`DEFAULT_INTERFERENCE`)
+    when the strategy has collectives on the GPU, else 0."""
+    factor = DEFAULT_INTERFERENCE if context.interference is None else context.interference
+    if factor < 0:
+        raise TrainetError(f"--interference {factor:g}: a slowdown is 0 or more, e.g. 0.189")
+    collectives = context.info.collectives(m_nominal, context.comm.world, context.target.layers,
+                                           options=context.options, model=context.target,
+                                           batch=context.batch)
+    return factor if any(c.route == "ring" for c in collectives) else 0.0
 
 
 def model_bytes(params: float) -> float:
@@ -158,9 +171,17 @@ class ShadowStrategy(Strategy):
                      // self.model_bytes_per_element)
         self.elements = -(-elements // unit) * unit
         self.chunk = self.elements // CHUNKS
+        self.interference = interference_of(context, self.m_nominal)
 
     def setup(self, model=None) -> None:
         self.buffer = torch.zeros(self.elements)
+
+    def _finish_step(self) -> None:
+        overlapped = min(max(0.0, self.comm.busy_s - self.comm.blocked_s), self.compute_s)
+        extra = self.interference * overlapped
+        if extra > 0:
+            time.sleep(extra)
+            self.interference_s += extra
 
     def memory(self) -> Memory:
         return Memory(tensor_bytes([self.buffer]), 0, 0)

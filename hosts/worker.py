@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import resource
-import socket
 import statistics
 import sys
 import time
@@ -26,6 +25,7 @@ from pathlib import Path
 
 import torch
 
+from hosts.addresses import interface_of, local_address
 from hosts.strategies import registry
 from hosts.strategies.hierarchy import parse_tiers
 from testbed.errors import TrainetError
@@ -49,7 +49,18 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--metrics-out", required=True, metavar="FILE.jsonl")
     p.add_argument("--shadow-model", default="gpt-1.3b",
                    help="gpt-1.3b, gpt-20b, gpt-175b or custom:PARAMS (shadow mode)")
-    p.add_argument("--device", default="a100", help="a100, h100 or mi250x-gcd (shadow mode)")
+    p.add_argument("--device", default="a100", help="a device profile of hosts/devices.py: "
+                   "a100-40gb, a100-80gb (a100), h100-80gb (h100), h200-141gb or mi250x-gcd "
+                   "(shadow mode)")
+    p.add_argument("--gpus-per-host", type=int,
+                   help="GPUs sharing the device's host (its memory, CPU, NVMe); default: "
+                   "the host profile's (offloading)")
+    p.add_argument("--cpu-adam-rate", type=float, metavar="PARAMS_PER_S",
+                   help="Adam parameters per second of one core of this machine, as the "
+                   "runner measured it (offloading); default: measured by each worker")
+    p.add_argument("--interference", type=float,
+                   help="slowdown of compute overlapped by collectives on the GPU, e.g. "
+                   "0.189 (shadow mode); default: hosts/shadow.py's")
     p.add_argument("--mfu", type=float, default=0.4,
                    help="model FLOPs utilisation of the device (shadow mode)")
     p.add_argument("--scale", type=float, default=1.0,
@@ -107,27 +118,6 @@ def strategy_options(args, info: registry.StrategyInfo) -> registry.Options:
 
 
 # ------------------------------------------------------------------ host facts
-def local_address(peer: str) -> str:
-    """This host's source address towards ``peer``."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.connect((peer, 9))
-        return s.getsockname()[0]
-
-
-def interface_of(address: str) -> str:
-    import fcntl
-    import struct
-    for _, name in socket.if_nameindex():
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            try:
-                packed = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name.encode()[:15]))
-            except OSError:
-                continue
-            if socket.inet_ntoa(packed[20:24]) == address:
-                return name
-    raise TrainetError(f"no interface holds {address}; pass --iface")
-
-
 def interface_bytes(iface: str) -> tuple[int, int]:
     """(tx, rx) bytes of ``iface`` in this network namespace."""
     for line in Path("/proc/net/dev").read_text().splitlines()[2:]:
@@ -169,7 +159,10 @@ def make_strategy(args, comm):
     info = registry.get(args.strategy)
     context = registry.Context(comm, info, strategy_options(args, info), lr=args.lr,
                                timeout_s=args.timeout, batch=args.batch, scale=args.scale,
-                               mfu=args.mfu, tiers=parse_tiers(args.tiers))
+                               mfu=args.mfu, tiers=parse_tiers(args.tiers),
+                               gpus_per_host=args.gpus_per_host,
+                               cpu_adam_rate=args.cpu_adam_rate,
+                               interference=args.interference)
     if info.switch_job:
         if not args.ina_aggregator:
             raise TrainetError(f"--strategy {info.name} needs --ina-aggregator ADDR, the "
@@ -182,10 +175,11 @@ def make_strategy(args, comm):
                                f"{info.service.label}")
         _split_address(args.service, "--service")
         context.service = args.service
+    from hosts import devices
+    context.device = devices.device(args.device)    # real mode: its host, for offloading
     if args.mode == "shadow":
         from hosts import shadow
         context.target = shadow.shadow_model(args.shadow_model)
-        context.device = shadow.device(args.device)
     return info.build(args.mode, context)
 
 
@@ -200,9 +194,9 @@ def summarize(rows: list[dict], args) -> dict:
     out = {"rank": args.rank, "world_size": args.world_size, "strategy": args.strategy,
            "mode": args.mode, "steps": len(rows), "warmup_steps_excluded": len(rows) - len(timed),
            "time_units": "nominal" if args.mode == "shadow" else "wall-clock"}
-    for key in ("step_s", "compute_s", "comm_s", "exposed_comm_s", "bubble_s",
-                "logical_sent_bytes", "logical_recv_bytes", "nominal_sent_bytes",
-                "wire_tx_bytes", "wire_rx_bytes"):
+    for key in ("step_s", "compute_s", "comm_s", "exposed_comm_s", "bubble_s", "offload_s",
+                "interference_s", "logical_sent_bytes", "logical_recv_bytes",
+                "nominal_sent_bytes", "wire_tx_bytes", "wire_rx_bytes"):
         out[f"mean_{key}"] = mean(key)
     if rows and rows[0]["loss"] is not None:
         out["first_loss"], out["last_loss"] = rows[0]["loss"], rows[-1]["loss"]

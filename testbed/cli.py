@@ -61,6 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--grpc-port", type=int, default=9559, help="P4Runtime TCP port")
     p.add_argument("--grpc-address", default="127.0.0.1",
                    help="P4Runtime listen address (0.0.0.0: every interface)")
+    p.add_argument("--grpc-cert", metavar="PEM", help="serve P4Runtime over TLS with this "
+                   "certificate (with --grpc-key)")
+    p.add_argument("--grpc-key", metavar="PEM", help="the private key of --grpc-cert")
+    p.add_argument("--grpc-client-ca", metavar="PEM", help="with TLS, admit only clients "
+                   "whose certificate this CA signed")
     p.add_argument("--cpu-port", type=int, help="port number of packet-in/packet-out")
     p.add_argument("--pcap", metavar="DIR", help="write IFACE_in.pcap and IFACE_out.pcap "
                    "per port into DIR")
@@ -74,6 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "jitter=1ms,loss=1%%,reorder=0.5%%,queue=1000 (queue in packets, or bytes "
                    "with a unit: queue=256kb)")
     _backend_arg(p)
+    p.add_argument("--priority-queues", type=int, default=1, metavar="N",
+                   help="egress queues per port, served in strict priority by "
+                   "standard_metadata.priority (0..N-1, higher first) on ports with a rate; "
+                   "a packet of priority N or more is dropped, as in BMv2 (default 1)")
     p.set_defaults(handler="testbed.switch.commands:switch", log_flush=True, dump_packet_data=0)
 
     p = verbs.add_parser("up", help="bring a topology up as a Mininet network of P4 switches")
@@ -134,6 +143,30 @@ def build_parser() -> argparse.ArgumentParser:
     p = verbs.add_parser("strategies", help="list the registered training strategies: "
                          "description, modes, options, what they need on the fabric")
     p.set_defaults(handler="hosts.strategies.registry:print_table")
+    p = verbs.add_parser("plan", help="rank every valid AxoNN 4D and Megatron TP x DP layout "
+                         "of a model on a fabric by predicted step time")
+    p.add_argument("--model", default="gpt-20b", help="shadow model: a preset (gpt-1.3b, "
+                   "gpt-20b, gpt-175b) or custom:PARAMS (default gpt-20b)")
+    p.add_argument("--layers", type=int, help="layers of a custom model")
+    p.add_argument("--world", type=int, help="ranks (GPUs) to place")
+    p.add_argument("--batch", type=int, default=None, help="global batch in sequences "
+                   "(default: 2 per rank)")
+    p.add_argument("--topology", help="a topology or experiment file: its worker hosts "
+                   "and links; default a nominal fabric of --world GPUs")
+    p.add_argument("--gpus-per-node", type=int, default=4, help="nominal fabric: GPUs per "
+                   "node (default 4)")
+    p.add_argument("--intra", default="1.6Tb/s", help="nominal fabric: GPU to node "
+                   "bandwidth (default 1.6Tb/s, NVLink-like)")
+    p.add_argument("--inter", default="200Gb/s", help="nominal fabric: each GPU's NIC "
+                   "(default 200Gb/s)")
+    p.add_argument("--latency", default="2us", help="nominal fabric: delay per link "
+                   "(default 2us)")
+    p.add_argument("--device", default="a100", help="device whose compute is modelled")
+    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
+    p.add_argument("--top", type=int, default=10, help="layouts to print (default 10)")
+    p.add_argument("--check", metavar="RESULTS", help="instead: the predictions for a "
+                   "`trainet run` of axonn and megatron layouts against its measurements")
+    p.set_defaults(handler="testbed.experiment.plan:main")
     p = verbs.add_parser("report", help="plots (PNG) and report.md of a `trainet run` "
                          "results directory")
     p.add_argument("results", metavar="RESULTS", help="results directory of `trainet run`")
@@ -182,6 +215,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--target-only", action="store_true",
                    help="only the switch's aggregation rate on the P4 target")
     p.set_defaults(handler="testbed.bench.allreduce:main")
+    p = bench.add_parser("overlap", help="exposed communication of axonn's shadow ranks with "
+                         "each overlap switch on, against all off")
+    p.add_argument("--grid", default="2x2x2x1", help="G_r x G_c x G_d x G_data of 8 ranks "
+                   "(default 2x2x2x1)")
+    p.add_argument("--model", default="gpt-1.3b", help="shadow model (default gpt-1.3b)")
+    p.add_argument("--device", default="a100", help="modelled device (default a100)")
+    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
+    p.add_argument("--batch", type=int, default=2, help="sequences per replica (default 2)")
+    p.add_argument("--scale", type=float, default=1e-4, help="co-scaling of the volumes "
+                   "(default 1e-4)")
+    p.add_argument("--steps", type=int, default=4, help="steps per case, the first not "
+                   "counted (default 4)")
+    p.set_defaults(handler="testbed.bench.overlap:main")
     p = bench.add_parser("train", help="step time of the strategies side by side: "
                          "shadow workers of a large GPT on a co-scaled star, per NIC profile")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install what trainet needs, as root, on Debian 12 or Ubuntu 24.04 (x86_64 or aarch64):
-# the system packages of vagrant/packages.txt and the virtual environment .venv (trainet,
-# its Python and test dependencies, torch 2.13.0). Safe to run again: it skips what is in place.
+# the system packages of vagrant/packages.txt, the virtual environment .venv (trainet,
+# its Python and test dependencies, torch 2.13.0) and .venv-clients, the outside P4Runtime
+# clients of vagrant/clients.txt that the tests drive. Safe to run again: it skips what is
+# in place.
 #
 # TRAINET_TORCH chooses the torch build:
 #   cpu    (default) CPU only: from PyTorch's CPU index when it answers within 5 s, else from
@@ -41,7 +43,7 @@ pip_install() {   # the same requirements for the plan and the install
   .venv/bin/pip install --disable-pip-version-check "${torch_from[@]}" "$TORCH" -e ".[test]" "$@"
 }
 
-echo "[1/4] checking this machine"
+echo "[1/5] checking this machine"
 [ "$(id -u)" -eq 0 ] ||
   die "run as root, or run \`make setup\` (it uses sudo): Mininet and network namespaces need root"
 . /etc/os-release
@@ -69,12 +71,12 @@ venv=kept   # kept | new | changing | ok: what to undo when the script stops ear
 trap '[ "$venv" = new ] || [ "$venv" = changing ] && rm -rf .venv &&
       echo "removed the unfinished .venv; a run after the fix starts it again" >&2' EXIT
 if [ -x .venv/bin/python ] && [ "$(cat .venv/.installed 2>/dev/null)" = "$want" ]; then
-  echo "[2/4] .venv is up to date (torch: $build)"
+  echo "[2/5] .venv is up to date (torch: $build)"
   venv=ok
 else
   missing=$(missing_packages "${PLAN_TOOLS[@]}")
   if [ -n "$missing" ]; then
-    echo "[2/4] installing what pip needs to plan: $(echo $missing)"
+    echo "[2/5] installing what pip needs to plan: $(echo $missing)"
     apt_install --no-install-recommends $missing
   fi
   torch_from=()
@@ -84,16 +86,16 @@ else
       if answers "$index/cpu/torch/"; then
         answered=yes
         torch_from=(--extra-index-url "$index/cpu")
-        echo "[2/4] planning .venv: torch from PyTorch's CPU index $index/cpu"
+        echo "[2/5] planning .venv: torch from PyTorch's CPU index $index/cpu"
       else
-        echo "[2/4] planning .venv: $index/cpu did not answer, torch from pip's configured indexes"
+        echo "[2/5] planning .venv: $index/cpu did not answer, torch from pip's configured indexes"
       fi ;;
     cu*)
       answers "$index/$build/torch/" ||
         die "TRAINET_TORCH=$build needs $index/$build, which did not answer: check the name against $index/ and the network"
       torch_from=(--extra-index-url "$index/$build")
-      echo "[2/4] planning .venv: torch from $index/$build" ;;
-    cuda) echo "[2/4] planning .venv: torch from pip's configured indexes, CUDA allowed" ;;
+      echo "[2/5] planning .venv: torch from $index/$build" ;;
+    cuda) echo "[2/5] planning .venv: torch from pip's configured indexes, CUDA allowed" ;;
   esac
   # A venv made for another torch build, or left unfinished, is made again from scratch.
   [ "$(cut -d' ' -f1 .venv/.installed 2>/dev/null)" = "$build" ] || rm -rf .venv
@@ -109,21 +111,21 @@ fi
 
 missing=$(missing_packages "${PACKAGES[@]}")
 if [ -n "$missing" ]; then
-  echo "[3/4] installing system packages: $(echo $missing)"
+  echo "[3/5] installing system packages: $(echo $missing)"
   apt_install $missing   # with recommends: Mininet then brings the Open vSwitch tools it calls
 else
-  echo "[3/4] system packages present"
+  echo "[3/5] system packages present"
 fi
 
 if [ "$venv" != ok ]; then
-  echo "[4/4] installing .venv as planned"
+  echo "[4/5] installing .venv as planned"
   venv=changing
   pip_install --quiet ||
     die "pip stopped while installing (its message is above): check the network and disk space, then run again"
   echo "$want" > .venv/.installed
   venv=ok
 else
-  echo "[4/4] checking .venv"
+  echo "[4/5] checking .venv"
 fi
 torch=$(.venv/bin/python - <<'PY'
 import p4.v1.p4runtime_pb2, p4.config.v1.p4info_pb2  # protobuf 3.x bindings must load
@@ -132,4 +134,26 @@ import p4runtime_sh.shell                               # the tests' P4Runtime c
 print(torch.__version__, f"(CUDA {torch.version.cuda})" if torch.version.cuda else "(CPU only)")
 PY
 ) || die "trainet's modules do not load in .venv (the error is above): remove it (rm -rf .venv) and run again"
+
+# finsy needs protobuf 4.21 or newer, .venv protobuf 3.x (p4runtime's bindings), so the
+# clients get a venv of their own from the same Python, made again when their list or the
+# Python changes. Without PyPI it is skipped: their tests then skip, saying so.
+clients_want="$("$PY" -V 2>&1) $(sha256sum vagrant/clients.txt | cut -c1-16)"
+if [ -x .venv-clients/bin/python ] &&
+   [ "$(cat .venv-clients/.installed 2>/dev/null)" = "$clients_want" ]; then
+  echo "[5/5] .venv-clients is up to date"
+else
+  echo "[5/5] installing .venv-clients: $(sed -e 's/#.*//' vagrant/clients.txt | xargs)"
+  rm -rf .venv-clients
+  if ! failed=$("$PY" -m venv .venv-clients 2>&1 &&
+                .venv-clients/bin/pip install --disable-pip-version-check --quiet --retries 1 \
+                  --timeout 15 -r vagrant/clients.txt 2>&1 >/dev/null &&
+                .venv-clients/bin/python -c 'import finsy' 2>&1); then
+    rm -rf .venv-clients
+    echo "[5/5] skipped .venv-clients ($(echo "$failed" | grep -v '^ *$' | tail -n1));" \
+         "the finsy tests skip; run again with PyPI reachable"
+  else
+    echo "$clients_want" > .venv-clients/.installed
+  fi
+fi
 echo "ready: .venv takes $(du -sh .venv | cut -f1) on disk, torch $torch"

@@ -13,10 +13,13 @@ class StepMetrics:
 
     ``compute_s`` is the time the training thread was not blocked on communication,
     ``comm_s`` the time communication was running (overlapped or not), and
-    ``exposed_comm_s`` the part of it the training thread waited for, so
-    ``step_s == compute_s + exposed_comm_s``; ``bubble_s`` is the part of that a pipeline
-    stage waited for its neighbours' activations and gradients. Logical bytes are the
-    payload this rank's collectives sent and received."""
+    ``exposed_comm_s`` the part of it the training thread waited for; ``offload_s`` is
+    spent moving state to and from host memory or NVMe and in the CPU optimizer
+    (hosts/offload.py), ``interference_s`` what collectives on the GPU added to the
+    compute they overlapped (hosts/shadow.py), so ``step_s == compute_s +
+    exposed_comm_s + offload_s + interference_s``; ``bubble_s`` is the part of the
+    exposed communication a pipeline stage waited for its neighbours' activations and
+    gradients. Logical bytes are the payload this rank's collectives sent and received."""
 
     loss: float | None
     step_s: float
@@ -26,6 +29,8 @@ class StepMetrics:
     logical_sent_bytes: int
     logical_recv_bytes: int
     bubble_s: float | None = None
+    offload_s: float = 0.0
+    interference_s: float = 0.0
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -34,11 +39,21 @@ class StepMetrics:
 @dataclass
 class Memory:
     """Bytes of tensors a strategy holds for training state on this rank; ``params``
-    includes the peak of temporarily gathered parameters."""
+    includes the peak of temporarily gathered parameters.
+
+    The rest is for a strategy's declared nominal footprint (hosts/footprint.py):
+    ``activations_bytes`` and ``buffers_bytes``, when not 0, replace the shared
+    activation and communication-buffer models (a pipeline stage holds several
+    micro-batches, tensor parallelism splits them); ``host_bytes`` and ``nvme_bytes``
+    are what the rank keeps off the device (offloading)."""
 
     params_bytes: int
     grads_bytes: int
     optimizer_bytes: int
+    activations_bytes: int = 0
+    buffers_bytes: int = 0
+    host_bytes: int = 0
+    nvme_bytes: int = 0
 
 
 def tensor_bytes(tensors) -> int:
@@ -101,15 +116,24 @@ class Strategy:
         return [p.detach().clone() for p in self.model.parameters()]
 
     def step(self, batch) -> StepMetrics:
+        """One step; ``_step`` adds the seconds it spends offloading to ``offload_s``
+        and those it adds for interference to ``interference_s``."""
         self.comm.begin_step()
         self.bubble_s = None         # pipeline stages count their waits here
+        self.offload_s = self.interference_s = 0.0
         start = time.perf_counter()
         loss = self._step(batch)
+        self._finish_step()
         step_s = time.perf_counter() - start
         exposed = min(self.comm.blocked_s, self.comm.busy_s, step_s)
-        return StepMetrics(loss, step_s, step_s - exposed, self.comm.busy_s, exposed,
-                           self.comm.sent_bytes, self.comm.recv_bytes,
-                           None if self.bubble_s is None else min(self.bubble_s, exposed))
+        aside = self.offload_s + self.interference_s
+        return StepMetrics(loss, step_s, max(0.0, step_s - exposed - aside), self.comm.busy_s,
+                           exposed, self.comm.sent_bytes, self.comm.recv_bytes,
+                           None if self.bubble_s is None else min(self.bubble_s, exposed),
+                           self.offload_s, self.interference_s)
+
+    def _finish_step(self) -> None:
+        """Called at the end of every step, inside its time."""
 
     def close(self) -> None:
         self.comm.close()

@@ -137,16 +137,17 @@ class Comm:
                              "not a member of")
         return ranks
 
-    def all_gather(self, shard: torch.Tensor, ranks=None) -> Future:
+    def all_gather(self, shard: torch.Tensor, ranks=None, lane: str = "comm") -> Future:
         """The concatenation of every group member's (equal-sized) ``shard``, in the
-        group's order."""
+        group's order. A group's collectives may run on a ``lane`` of their own when no
+        other lane talks to its members meanwhile (ring steps reuse their tags)."""
         ranks = self._group(ranks)
         nbytes = shard.numel() * shard.element_size() * (len(ranks) - 1)
         if len(ranks) == self.world:
             return self.submit("all-gather", self._all_gather, shard, sent=nbytes,
-                               recv=nbytes)
+                               recv=nbytes, lane=lane)
         return self.submit("all-gather", ring_all_gather, self.pg, ranks, self.rank, shard,
-                           sent=nbytes, recv=nbytes)
+                           sent=nbytes, recv=nbytes, lane=lane)
 
     def _all_gather(self, shard):
         if self.world == 1:
@@ -155,13 +156,14 @@ class Comm:
         self.pg.allgather([out], [shard]).wait()
         return torch.cat(out)
 
-    def reduce_scatter(self, flat: torch.Tensor, ranks=None) -> Future:
+    def reduce_scatter(self, flat: torch.Tensor, ranks=None, lane: str = "comm") -> Future:
         """This rank's chunk of the sum over the group of ``flat`` (length a multiple of
-        the group's size; chunk ``i`` goes to the group's ``i``-th rank)."""
+        the group's size; chunk ``i`` goes to the group's ``i``-th rank); ``lane`` as for
+        :meth:`all_gather`."""
         ranks = self._group(ranks)
         nbytes = _ring_bytes(flat, len(ranks))
         return self.submit("reduce-scatter", ring_reduce_scatter, self.pg, ranks, self.rank,
-                           flat, sent=nbytes, recv=nbytes)
+                           flat, sent=nbytes, recv=nbytes, lane=lane)
 
     def all_to_all(self, flat: torch.Tensor, ranks=None) -> Future:
         """Chunk ``i`` of ``flat`` (n equal chunks for a group of n) goes to the group's

@@ -39,6 +39,7 @@ from testbed.errors import TrainetError
 from testbed.topology import profiles
 
 PROBE_BYTES = 1 << 18          # the all-reduces timed at start (emulated bytes)
+PROBES = 3
 
 
 def nic_speed(name: str) -> tuple[bool, float]:
@@ -91,7 +92,15 @@ def self_adapting_partition(stage, work: list[tuple[float, float, float]]) -> li
         return sum((work[u][0] / speed[s] + work[u][2] * tp_rate[s]) * stretch
                    + work[u][1] * dp_rate[s] for u in units)
 
-    return balance(len(work), p, cost)
+    counts = balance(len(work), p, cost)
+    if comm.rank == 0:
+        print(f"holmes: units per stage {counts}; per stage all-reduce over the data "
+              f"group {_rates(dp_rate)}, over the tensor group {_rates(tp_rate)}", flush=True)
+    return counts
+
+
+def _rates(seconds_per_byte: list[float]) -> str:
+    return "/".join(f"{8 / r / 1e9:.3g}" if r else "-" for r in seconds_per_byte) + " Gb/s"
 
 
 def balance(units: int, stages: int, cost) -> list[int]:
@@ -118,17 +127,21 @@ def balance(units: int, stages: int, cost) -> list[int]:
 
 
 def _all_reduce_rate(stage, ranks: list[int]) -> float:
-    """Seconds per byte of an all-reduce over the group ``ranks`` (the second of two
-    timed, so connection set-up does not count); in shadow mode an emulated byte stands
-    for 1/scale nominal ones."""
+    """Seconds per byte of an all-reduce over the group ``ranks``: the fastest of
+    ``PROBES`` timed after one untimed (connection set-up does not count, and a probe
+    slowed by a neighbour's burst does not decide); in shadow mode an emulated byte
+    stands for 1/scale nominal ones."""
     if len(ranks) == 1:
         return 0.0
     comm = stage.comm
     probe = torch.zeros(PROBE_BYTES // 4)
     comm.wait(comm.all_reduce(probe.clone(), ranks))
-    start = time.perf_counter()
-    comm.wait(comm.all_reduce(probe.clone(), ranks))
-    return (time.perf_counter() - start) / PROBE_BYTES * getattr(stage, "scale", 1.0)
+    times = []
+    for _ in range(PROBES):
+        start = time.perf_counter()
+        comm.wait(comm.all_reduce(probe.clone(), ranks))
+        times.append(time.perf_counter() - start)
+    return min(times) / PROBE_BYTES * getattr(stage, "scale", 1.0)
 
 
 INFO = register_layout(

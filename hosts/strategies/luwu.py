@@ -27,11 +27,13 @@ from pydantic import Field
 
 from hosts import shadow
 from hosts.ina_allreduce import UdpTransport
-from hosts.luwu_layout import DEFAULT_BUCKET_BYTES, Layout, shadow_layout
+from hosts.luwu_layout import (DEFAULT_BUCKET_BYTES, Layout, layers_resident, resident_units,
+                               shadow_layout, units_resident)
 from hosts.luwu_session import PushPull, Streams
 from hosts.strategies.base import Memory, Strategy, recompute_backward, tensor_bytes
 from hosts.strategies.pattern import Collective
-from hosts.strategies.registry import Options, Service, StrategyInfo, SwitchJob, register
+from hosts.strategies.registry import (Options, Service, Size, StrategyInfo, SwitchJob,
+                                       register)
 from testbed.errors import TrainetError
 from testbed.proto import ina
 
@@ -94,11 +96,13 @@ class LuwuStreamed(Strategy):
     in sequence make the model (as for ZeRO-3); each is pulled before its forward,
     recomputed from its saved input with autograd for backward (pulled again), and
     dropped after; its gradients leave for the switch as soon as backward produced
-    them. Pulls run two units ahead of their use."""
+    them. Pulls run two units ahead of their use. The last units that fit in
+    ``memory_budget`` bytes stay resident: never pulled, updated by the parameters the
+    network answers their gradients with (hosts/luwu_layout.py)."""
 
-    def __init__(self, comm, streams: Streams):
+    def __init__(self, comm, streams: Streams, memory_budget: int | None = None):
         super().__init__(comm)
-        self.streams = streams
+        self.streams, self.memory_budget = streams, memory_budget
 
     def setup(self, model) -> None:
         if not hasattr(model, "units"):
@@ -109,10 +113,19 @@ class LuwuStreamed(Strategy):
         self.model = model
         self.units = list(model.units)
         self.params = [p for p in model.parameters() if p.requires_grad]
-        self.layout = Layout.of_units(self.params, self.units)
+        self.layout = Layout.of_units(self.params, self.units,
+                                      units_resident(self.units, self.memory_budget))
         self.shapes = [p.shape for p in self.params]
-        for p in self.params:
-            p.data = torch.empty(0)           # the optimizer node holds them
+        self.resident_bytes = 0
+        for u in range(len(self.units)):
+            for i in self.layout.buckets[len(self.units) - 1 - u]:
+                if self._resident(u):
+                    self.resident_bytes += self.params[i].numel() * 4
+                else:
+                    self.params[i].data = torch.empty(0)   # the optimizer node holds them
+
+    def _resident(self, u: int) -> bool:
+        return len(self.units) - 1 - u < self.layout.resident
 
     def _chunks(self, u: int) -> int:
         return self.layout.bucket_chunks(len(self.units) - 1 - u)
@@ -134,29 +147,40 @@ class LuwuStreamed(Strategy):
     def _step(self, batch) -> float:
         x, y = batch
         units, last, streams = self.units, len(self.units) - 1, self.streams
-        order = list(range(last)) + list(range(last, -1, -1))    # the layout's pull order
-        pulls, inputs, pushes = streams.prefetch([self._chunks(u) for u in order]), [x], []
+        order = [u for u in list(range(last)) + list(range(last, -1, -1))
+                 if not self._resident(u)]                     # the layout's pull order
+        pulls, inputs, pushes = streams.prefetch([self._chunks(u) for u in order]), [x], {}
         with torch.no_grad():
             for u in range(last):
-                self._use(u, pulls.take())
+                if not self._resident(u):
+                    self._use(u, pulls.take())
                 inputs.append(units[u](inputs[-1]))
-                self._release(u)
+                if not self._resident(u):
+                    self._release(u)
         grad_out = loss = None
         for u in range(last, -1, -1):
-            self._use(u, pulls.take())
+            if not self._resident(u):
+                self._use(u, pulls.take())
             grad_out, unit_loss = recompute_backward(self.model, units[u], inputs[u], y,
                                                      grad_out, u == last)
             if u == last:
                 loss = unit_loss
-            pushes.append(streams.push(self.layout.flatten_bucket(
-                last - u, [p.grad for p in self.params])))
-            self._release(u)
-        for future in pushes:             # the next pulls need this step's updates
-            self.comm.wait(future)
+            pushes[u] = streams.push(self.layout.flatten_bucket(
+                last - u, [p.grad for p in self.params]), returns_params=self._resident(u))
+            if self._resident(u):
+                for i in self.layout.buckets[last - u]:
+                    self.params[i].grad = None     # gone to the network
+            else:
+                self._release(u)
+        for u, future in pushes.items():     # the next pulls need this step's updates
+            answer = self.comm.wait(future)
+            if self._resident(u):
+                self.layout.scatter(last - u, answer, self.params)
         return loss.item()
 
     def memory(self) -> Memory:
-        return Memory(self.streams.peak_params_bytes, self.streams.peak_grads_bytes, 0)
+        return Memory(self.streams.peak_params_bytes + self.resident_bytes,
+                      self.streams.peak_grads_bytes, 0)
 
     def close(self) -> None:
         self.streams.close()
@@ -214,7 +238,9 @@ class ShadowLuwu(shadow.ShadowStrategy):
 
     def __init__(self, context):
         super().__init__(context)
-        self.layout = shadow_layout(self.target, self.scale, streamed=True)
+        self.layout = shadow_layout(self.target, self.scale, streamed=True,
+                                    resident=layers_resident(self.target,
+                                                             context.options.memory_budget))
         self.layers = self.target.layers
         self.layer_chunks = self.layout.bucket_chunks(0)
         self.streams = streams(context)
@@ -222,24 +248,35 @@ class ShadowLuwu(shadow.ShadowStrategy):
     def setup(self, model=None) -> None:
         self.grads = np.full(self.layer_chunks * ina.LANES, 1e-3, dtype=np.float32)
 
+    def _resident(self, k: int) -> bool:
+        return self.layers - 1 - k < self.layout.resident
+
     def _step(self, batch) -> None:
         streams, last, chunks = self.streams, self.layers - 1, self.layer_chunks
         forward, backward = self.compute_s / 3 / self.layers, self.compute_s * 2 / 3 / self.layers
-        pulls, pushes = streams.prefetch([chunks] * (2 * self.layers - 1)), []
-        for _ in range(last):
-            self.comm.wait(pulls.take())
+        pulled = [k for k in list(range(last)) + list(range(last, -1, -1))
+                  if not self._resident(k)]
+        pulls, pushes = streams.prefetch([chunks] * len(pulled)), []
+        for k in range(last):
+            if not self._resident(k):
+                self.comm.wait(pulls.take())
             time.sleep(forward)
-            streams.release(chunks)
+            if not self._resident(k):
+                streams.release(chunks)
         for k in range(last, -1, -1):
-            self.comm.wait(pulls.take())
+            if not self._resident(k):
+                self.comm.wait(pulls.take())
             time.sleep(backward + (forward if k == last else 0))
-            pushes.append(streams.push(self.grads))
-            streams.release(chunks)
+            pushes.append(streams.push(self.grads, returns_params=self._resident(k)))
+            if not self._resident(k):
+                streams.release(chunks)
         for future in pushes:
             self.comm.wait(future)
 
     def memory(self) -> Memory:
-        return Memory(self.streams.peak_params_bytes, self.streams.peak_grads_bytes, 0)
+        resident = self.layout.resident * self.layer_chunks * ina.LANES * 4
+        return Memory(self.streams.peak_params_bytes + resident,
+                      self.streams.peak_grads_bytes, 0)
 
     def nominal_memory(self) -> Memory:
         """The measured peaks, in nominal bytes (an emulated fp32 element stands for
@@ -263,6 +300,10 @@ class LuwuOptions(Options):
 class StreamedOptions(LuwuOptions):
     pull_job: int | None = Field(default=None, ge=0, le=255,
                                  description="pull job id, default: job + 2")
+    memory_budget: Size | None = Field(
+        default=None, description="bytes of parameters a worker keeps: the last layers "
+        "that fit stay resident, answered with their parameters instead of pulled; "
+        "default: stream every layer")
 
     def pull_job_of(self, job: int) -> int:
         return self.pull_job if self.pull_job is not None else (job + 2) % 256
@@ -287,11 +328,21 @@ def _layers(layers: int | None) -> int:
     return layers
 
 
-def streamed_pattern(model_bytes: float, world: int, layers: int | None) -> list[Collective]:
+def _resident_layers(model_bytes: float, layers: int, options) -> int:
+    """The last layers that fit the options' memory_budget (bf16 layers of M / L)."""
+    budget = options.memory_budget if options is not None else None
+    return resident_units([model_bytes / layers] * layers, budget, "luwu: memory_budget")
+
+
+def streamed_pattern(model_bytes: float, world: int, layers: int | None,
+                     options: StreamedOptions | None = None) -> list[Collective]:
     """Gradients out once; each layer's parameters in for forward and again for
-    backward, the last layer once for both: (2 - 1/L) M in."""
-    return [Collective("push", model_bytes, "switch"),
-            Collective("pull", (2 - 1 / _layers(layers)) * model_bytes, "switch")]
+    backward, the last layer once for both: (2 - 1/L) M in. With k > 0 resident layers
+    (the last ones) those come back once, with the answer to their gradients, and the
+    L - k others are pulled twice: (2 - k/L) M in."""
+    k = _resident_layers(model_bytes, _layers(layers), options)
+    received = (2 - (k or 1) / layers) * model_bytes
+    return [Collective("push", model_bytes, "switch"), Collective("pull", received, "switch")]
 
 
 def resident_pattern(model_bytes: float, world: int, layers: int | None) -> list[Collective]:
@@ -299,12 +350,15 @@ def resident_pattern(model_bytes: float, world: int, layers: int | None) -> list
     return [Collective("push", model_bytes, "switch"), Collective("pull", model_bytes, "switch")]
 
 
-def streamed_memory(params: float, world: int, layers: int | None) -> Memory:
+def streamed_memory(params: float, world: int, layers: int | None,
+                    options: StreamedOptions | None = None) -> Memory:
     """No optimizer state, no master weights (both on the optimizer node); at most three
     layers of parameters (one computing, two prefetched) and two of gradients (pushes in
-    flight): 10P / L, 1/19 of ZeRO-3's 16P / N for GPT-175B (L = 96) on 8 workers."""
+    flight): 10P / L, 1/19 of ZeRO-3's 16P / N for GPT-175B (L = 96) on 8 workers; and
+    the k resident layers the memory budget holds."""
     layer = params * shadow.BYTES_PER_PARAM / _layers(layers)
-    return Memory(round(3 * layer), round(2 * layer), 0)
+    k = _resident_layers(params * shadow.BYTES_PER_PARAM, layers, options)
+    return Memory(round((min(3, layers - k) + k) * layer), round(2 * layer), 0)
 
 
 def resident_memory(params: float, world: int, layers: int | None) -> Memory:
@@ -320,7 +374,8 @@ def optimizer_options(c) -> dict:
     scale)."""
     names = {"model": "model", "seed": "seed", "seq": "seq", "lr": "lr", "steps": "steps",
              "ina_job": "job", "pull_job": "pull_job", "mode": "mode",
-             "shadow_model": "shadow_model", "scale": "scale"}
+             "shadow_model": "shadow_model", "scale": "scale",
+             "memory_budget": "memory_budget"}
     return {"job": 1, "workers": c.workers, "bind": c.address, "timeout": c.timeout_s,
             "params": "resident" if c.info is RESIDENT else "streamed",
             "summary_out": c.out_dir / "metrics" / "optimizer.summary.json",
@@ -337,7 +392,7 @@ STREAMED = register(StrategyInfo(
     name="luwu",
     description="LuWu: parameters and optimizer state in the network (p4/luwu.p4 and an "
                 "optimizer node); workers stream each layer's parameters",
-    real=lambda c: LuwuStreamed(c.comm, streams(c)),
+    real=lambda c: LuwuStreamed(c.comm, streams(c), c.options.memory_budget),
     shadow=ShadowLuwu,
     pattern=streamed_pattern,
     memory=streamed_memory,

@@ -91,7 +91,7 @@ def memory(params: float, world: int, layers: int | None) -> Memory:
 
 
 def server_options(c) -> dict:
-    return {"port": c.port, "workers": c.workers, "timeout": c.timeout_s}
+    return {"port": c.port, "bind": c.address, "workers": c.workers, "timeout": c.timeout_s}
 
 
 INFO = register(StrategyInfo(

@@ -120,6 +120,9 @@ class Context:
     scale: float = 1.0
     mfu: float = 0.4
     tiers: dict | None = None           # group kind -> each rank's label (StrategyInfo.tiers)
+    gpus_per_host: int | None = None    # GPUs sharing a host (default: the host profile's)
+    cpu_adam_rate: float | None = None  # Adam parameters/s of one core here (measured)
+    interference: float | None = None   # compute slowdown under GPU collectives (shadow)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,12 @@ every unit, as an fp32 shard with its gradient and AdamW state. A step:
   backward); the head unit is gathered once, for both its forward and its backward;
 * each rank applies AdamW to its own shards with the averaged gradient chunk.
 
+With ``offload_optimizer`` (and ``offload_param``), DeepSpeed's ZeRO-Offload and
+ZeRO-Infinity options, the optimizer state lives in host memory or on NVMe and the step
+pays for the transfers and the CPU optimizer (hosts/offload.py): a real run really steps
+AdamW on the CPU (it always does here) and sleeps the transfers at the device's host
+profile's rates; a shadow run sleeps the whole modeled cost.
+
 The recomputation makes this ZeRO-3 with per-unit activation checkpointing: the
 communication is ZeRO-3's (two parameter all-gathers and one gradient reduce-scatter,
 3 M (N-1)/N per rank) and, AdamW being element-wise, the parameters after each step are
@@ -20,15 +26,44 @@ those of single-process training on the global batch.
 """
 from __future__ import annotations
 
+import math
 import time
+from dataclasses import dataclass
+from typing import Literal
 
 import torch
+from pydantic import Field, model_validator
 
-from hosts import shadow
+from hosts import devices, offload, shadow
+from hosts.devices import Host
 from hosts.strategies.base import (Memory, Strategy, optimizer_bytes, recompute_backward,
                                    tensor_bytes)
 from hosts.strategies.pattern import Collective
-from hosts.strategies.registry import StrategyInfo, register
+from hosts.strategies.registry import Options, StrategyInfo, register
+
+Tier = Literal["none", "cpu", "nvme"]
+
+
+@dataclass(frozen=True)
+class Offload:
+    """Where a rank keeps its optimizer state and parameters, and the host it moves
+    them over."""
+
+    optimizer: str
+    param: str
+    host: Host
+    share: int                  # GPUs sharing the host
+
+
+def offload_of(context) -> Offload | None:
+    """The context's offload tiers (options ``offload_optimizer``, ``offload_param``),
+    None without offloading."""
+    tier = getattr(context.options, "offload_optimizer", "none")
+    if tier == "none":
+        return None
+    host = devices.host_of(context.device or devices.device(devices.ALIASES["a100"]))
+    return Offload(tier, context.options.offload_param, host,
+                   context.gpus_per_host or host.gpus)
 
 
 class _Unit:
@@ -62,6 +97,10 @@ class _Unit:
 class Zero3(Strategy):
     """ZeRO-3 on the units of a real model. Subclasses change where a unit's parameters
     come from (:meth:`_gather`) and how its gradient is reduced (:meth:`_reduce`)."""
+
+    def __init__(self, comm, lr: float = 1e-3, offload: Offload | None = None):
+        super().__init__(comm, lr)
+        self.offload = offload
 
     def setup(self, model) -> None:
         self.model = model
@@ -122,8 +161,24 @@ class Zero3(Strategy):
             reductions[i] = self._reduce(i, flat)
         for i, future in reductions.items():
             units[i].shard.grad = self.comm.wait(future) / self.comm.world
-        self.optimizer.step()
+        if self.offload is None:
+            self.optimizer.step()
+        else:
+            self._offloaded_step()
         return loss.item()
+
+    def transfers(self) -> offload.OffloadCost:
+        """The modeled transfers of one offloaded step (fp32 here), without the CPU
+        optimizer, which runs for real."""
+        o = self.offload
+        return offload.cost(sum(u.shard.numel() for u in self.units), o.host, o.share,
+                            math.inf, o.optimizer, o.param, bytes_per_param=4)
+
+    def _offloaded_step(self) -> None:
+        start = time.perf_counter()
+        time.sleep(self.transfers().total_s)
+        self.optimizer.step()
+        self.offload_s += time.perf_counter() - start
 
     def memory(self) -> Memory:
         shards = [u.shard for u in self.units]
@@ -146,6 +201,17 @@ class ShadowZero3(shadow.ShadowStrategy):
     (prefetched one group ahead) for forward and again for backward, and its gradients
     reduce-scattered after its share of backward. Subclasses change the gathers
     (:meth:`_gather`) and the reduction (:meth:`_reduce`)."""
+
+    def __init__(self, context):
+        super().__init__(context)
+        where = offload_of(context)
+        self.offload_cost = None
+        if where is not None:
+            rate = context.cpu_adam_rate or offload.measure_cpu_adam()
+            self.offload_cost = offload.cost(
+                self.target.params / self.comm.world, where.host, where.share,
+                devices.cpu_adam_rate(where.host, rate, where.share), where.optimizer,
+                where.param)
 
     def setup(self, model=None) -> None:
         super().setup()
@@ -174,6 +240,10 @@ class ShadowZero3(shadow.ShadowStrategy):
         for f in self._gather_pass(range(shadow.CHUNKS - 1, -1, -1), self.compute_s * 2 / 3,
                                    backward=True):
             self.comm.wait(f)
+        if self.offload_cost is not None:
+            start = time.perf_counter()
+            time.sleep(self.offload_cost.total_s)
+            self.offload_s += time.perf_counter() - start
 
 
 def pattern(model_bytes: float, world: int, layers: int | None) -> list[Collective]:
@@ -183,17 +253,50 @@ def pattern(model_bytes: float, world: int, layers: int | None) -> list[Collecti
             Collective("reduce-scatter", model_bytes)]
 
 
-def memory(params: float, world: int, layers: int | None) -> Memory:
+class Zero3Options(Options):
+    offload_optimizer: Tier = Field(
+        default="none", description="DeepSpeed's offload_optimizer device: AdamW state and "
+        "its step on the host (cpu, ZeRO-Offload) or on NVMe (nvme, ZeRO-Infinity)")
+    offload_param: Tier = Field(
+        default="none", description="DeepSpeed's offload_param device: the parameter "
+        "partition on the host or NVMe, brought to the GPU before each gather")
+
+    @model_validator(mode="after")
+    def _param_follows_optimizer(self):
+        if self.offload_param != "none" and self.offload_optimizer == "none":
+            raise ValueError("offload_param: parameters on the host are updated there; set "
+                             "offload_optimizer too")
+        return self
+
+
+def memory(params: float, world: int, layers: int | None,
+           options: Zero3Options | None = None) -> Memory:
     """Parameters, gradients and optimizer state partitioned (the ZeRO paper's
-    P_os+g+p, sec. 5.3): (2P + 2P + 12P) / N."""
-    return shadow.adam_memory(params / world)
+    P_os+g+p, sec. 5.3): (2P + 2P + 12P) / N on the device. With the optimizer offloaded
+    the fp32 gradient partition (4P/N) is on the host and the optimizer state (12P/N) on
+    the host or NVMe; with the parameters offloaded their partition (2P/N) too, and the
+    device holds the two layers being gathered (one computing, one prefetched)."""
+    options = options or Zero3Options()
+    shard = shadow.adam_memory(params / world)
+    if options.offload_optimizer == "none":
+        return shard
+    elsewhere = {"cpu": 0, "nvme": 0}
+    elsewhere["cpu"] += round(4 * params / world)
+    elsewhere[options.offload_optimizer] += shard.optimizer_bytes
+    on_device = shard.params_bytes
+    if options.offload_param != "none":
+        elsewhere[options.offload_param] += shard.params_bytes
+        on_device = round(2 * params * shadow.BYTES_PER_PARAM / layers) if layers else 0
+    return Memory(on_device, 0, 0, host_bytes=elsewhere["cpu"], nvme_bytes=elsewhere["nvme"])
 
 
 INFO = register(StrategyInfo(
     name="zero3",
     description="ZeRO-3: parameters, gradients and AdamW state sharded; all-gather before "
-                "forward and backward, ring reduce-scatter of gradients",
-    real=lambda c: Zero3(c.comm, lr=c.lr),
+                "forward and backward, ring reduce-scatter of gradients; optionally "
+                "offloaded to host memory or NVMe (ZeRO-Offload, ZeRO-Infinity)",
+    real=lambda c: Zero3(c.comm, lr=c.lr, offload=offload_of(c)),
     shadow=ShadowZero3,
     pattern=pattern,
-    memory=memory))
+    memory=memory,
+    options=Zero3Options))

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import struct
-import sys
 import time
 from pathlib import Path
 

@@ -26,7 +26,8 @@ from testbed.errors import TrainetError
 from testbed.experiment import results
 from testbed.units import format_duration, format_rate, format_size
 
-COLORS = {"compute": "#4C72B0", "exposed": "#DD8452"}
+COLORS = {"compute_s": "#4C72B0", "exposed_comm_s": "#DD8452", "interference_s": "#C44E52",
+          "offload_s": "#8172B3"}
 
 
 def _pyplot():
@@ -47,10 +48,14 @@ def plot_step_breakdown(rows: list[dict], path: Path) -> Path | None:
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(rows) + 2), 4.5))
     x = range(len(rows))
-    compute = [r.get("compute_s") or 0.0 for r in rows]
-    exposed = [r.get("exposed_comm_s") or 0.0 for r in rows]
-    ax.bar(x, compute, color=COLORS["compute"], label="compute")
-    ax.bar(x, exposed, bottom=compute, color=COLORS["exposed"], label="exposed communication")
+    bottom = [0.0] * len(rows)
+    for key, label in (("compute_s", "compute"), ("exposed_comm_s", "exposed communication"),
+                       ("interference_s", "interference (GPU collectives)"),
+                       ("offload_s", "offload (host link, NVMe, CPU optimizer)")):
+        part = [r.get(key) or 0.0 for r in rows]
+        if key in ("compute_s", "exposed_comm_s") or any(part):
+            ax.bar(x, part, bottom=bottom, color=COLORS[key], label=label)
+            bottom = [b + p for b, p in zip(bottom, part)]
     ax.scatter(x, [r["step_time_s"] for r in rows], marker="_", s=400, color="black",
                zorder=3, label="measured step time")
     ax.set_xticks(list(x), [_label(r) for r in rows], fontsize=8)
@@ -258,11 +263,17 @@ TABLE = [("variant", "variant", ""), ("strategy", "strategy", ""),
          ("step time", "step_time_s", "s"), ("± std", "step_time_std_s", "s"),
          ("compute", "compute_s", "s"), ("exposed comm", "exposed_comm_s", "s"),
          ("pipeline bubble", "bubble_s", "s"),
+         ("interference", "interference_s", "s"), ("offload", "offload_s", "s"),
          ("sent/step (nominal)", "sent_per_step_nominal_B", "B"),
          ("sent/step (emulated)", "sent_per_step_emulated_B", "B"),
          ("params mem (nominal)", "mem_params_nominal_B", "B"),
          ("grads mem (nominal)", "mem_grads_nominal_B", "B"),
          ("optimizer mem (nominal)", "mem_optim_nominal_B", "B"),
+         ("activations", "mem_activations_nominal_B", "B"),
+         ("device footprint", "mem_device_need_B", "B"),
+         ("host (offload)", "mem_host_nominal_B", "B"),
+         ("NVMe (offload)", "mem_nvme_nominal_B", "B"),
+         ("memory", "memory_verdict", ""),
          ("final loss", "final_loss", "x"),
          ("TFLOPS/GPU", "tflops_per_gpu", "x"), ("scaling eff.", "scaling_efficiency", "x"),
          ("wire intra-GPU", "wire_intra_gpu_B", "B"),
@@ -336,6 +347,21 @@ def render_markdown(root: Path, config: dict, rows: list[dict], plots: list[Path
               "Means over ranks, repetitions and steps; the first step of every run is "
               "warm-up and left out. Byte counts are per worker and step.", ""]
     lines += [markdown_table(rows) if rows else "No step completed: nothing to summarize.", ""]
+    if any(r.get("memory_verdict") for r in rows):
+        lines += ["Memory is each worker's whole footprint on its device (parameters, "
+                  "gradients, optimizer state, activations, communication buffers, the "
+                  "framework's reserve; hosts/footprint.py), checked against the device's "
+                  "capacity before the run: a strategy that does not fit is not run (no step "
+                  "time) unless the experiment says `run_not_fitting`, then it runs marked "
+                  "\"run anyway\".", ""]
+    if config.get("cpu_adam_params_per_s_per_core"):
+        lines += ["Offloading (ZeRO-Offload, ZeRO-Infinity) is modeled, not moved: shadow "
+                  "workers sleep the host-link and NVMe transfers at the host profile's rates "
+                  "and the CPU optimizer's step at the rate measured on this machine before "
+                  f"the run, {config['cpu_adam_params_per_s_per_core'] / 1e6:.0f} M "
+                  "parameters/s on one core with torch's AdamW, scaled to the host's cores "
+                  "and memory bandwidth (hosts/offload.py). The interference column is the "
+                  "compute that GPU collectives slowed (hosts/shadow.py).", ""]
     captures = capture_summaries(root, config)
     if captures:
         lines += ["## In-network aggregation (switch captures)", "",

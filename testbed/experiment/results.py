@@ -14,15 +14,18 @@
       report.md, plots/      written by ``trainet report``
 
 Metrics lines are hosts.worker's, one JSON object per step and rank: step, rank, loss,
-step_s, compute_s, comm_s, exposed_comm_s, logical_sent_bytes / logical_recv_bytes (the
-collectives' payload as sent on the emulated network), nominal_sent_bytes (the same at
-nominal size: emulated / scale in shadow mode), wire_tx_bytes (the host interface's
-counter, headers included), mem_params_bytes / mem_grads_bytes / mem_optimizer_bytes
-(tensors held) and, in shadow mode, nominal_mem_*_bytes (the modeled model's). Times
-need no conversion: co-scaling keeps transfer times nominal. summary.csv adds, when a
-run has them, the bytes per step of each tier of the fabric measured on the switch
-ports and the pattern's inter-node bytes (testbed/experiment/wire.py), and in shadow
-mode TFLOPS per GPU and the scaling efficiency.
+step_s, compute_s, comm_s, exposed_comm_s, offload_s, interference_s, logical_sent_bytes
+/ logical_recv_bytes (the collectives' payload as sent on the emulated network),
+nominal_sent_bytes (the same at nominal size: emulated / scale in shadow mode),
+wire_tx_bytes (the host interface's counter, headers included), mem_params_bytes /
+mem_grads_bytes / mem_optimizer_bytes (tensors held) and, in shadow mode,
+nominal_mem_*_bytes (the modeled model's). Times need no conversion: co-scaling keeps
+transfer times nominal. summary.csv adds, when a run has them, the bytes per step of
+each tier of the fabric measured on the switch ports and the pattern's inter-node bytes
+(testbed/experiment/wire.py), and in shadow mode TFLOPS per GPU, the scaling
+efficiency and the memory check made before the run (testbed/experiment/fit.py:
+memory_status, memory_verdict and the footprint by part; a strategy that did not fit
+and was not run has a row of these alone).
 """
 from __future__ import annotations
 
@@ -47,17 +50,27 @@ SUMMARY_COLUMNS = [
     "variant", "strategy", "runs", "workers", "steps_measured", "scale",
     "bottleneck_nominal_bps", "bottleneck_emulated_bps", "nic", "loss_pct", "delay_s",
     "step_time_s", "step_time_std_s", "compute_s", "comm_s", "exposed_comm_s", "bubble_s",
-    "replicas",
+    "interference_s", "offload_s", "replicas",
     "sent_per_step_nominal_B", "sent_per_step_emulated_B", "recv_per_step_emulated_B",
     "wire_tx_per_step_B",
     "mem_params_nominal_B", "mem_grads_nominal_B", "mem_optim_nominal_B",
-    "mem_params_emulated_B", "mem_grads_emulated_B", "mem_optim_emulated_B", "final_loss",
+    "mem_params_emulated_B", "mem_grads_emulated_B", "mem_optim_emulated_B",
+    "memory_status", "memory_verdict", "mem_device_need_B", "mem_device_capacity_B",
+    "mem_activations_nominal_B", "mem_buffers_nominal_B", "mem_reserve_nominal_B",
+    "mem_host_nominal_B", "mem_nvme_nominal_B", "final_loss",
 ]
+TEXT_COLUMNS = {"variant", "strategy", "nic", "memory_status", "memory_verdict"}
+# config.yaml's memory record (testbed/experiment/fit.py) -> summary column
+_FOOTPRINT = {"status": "memory_status", "verdict": "memory_verdict",
+              "device_need_B": "mem_device_need_B", "device_capacity_B": "mem_device_capacity_B",
+              "activations_B": "mem_activations_nominal_B",
+              "buffers_B": "mem_buffers_nominal_B", "reserve_B": "mem_reserve_nominal_B",
+              "host_B": "mem_host_nominal_B", "nvme_B": "mem_nvme_nominal_B"}
 # from testbed/experiment/wire.py, when the run has them; other wire_<tier>_B follow
 MEASURED_COLUMNS = ["tflops_per_gpu", "scaling_efficiency", "wire_intra_gpu_B",
                     "wire_intra_node_B", "wire_inter_node_B", "theory_inter_node_B"]
 _MEANS = {"compute_s": "compute_s", "comm_s": "comm_s", "exposed_comm_s": "exposed_comm_s",
-          "bubble_s": "bubble_s",
+          "bubble_s": "bubble_s", "interference_s": "interference_s", "offload_s": "offload_s",
           "sent_per_step_nominal_B": "nominal_sent_bytes",
           "sent_per_step_emulated_B": "logical_sent_bytes",
           "recv_per_step_emulated_B": "logical_recv_bytes",
@@ -153,7 +166,14 @@ def summary_rows(root: Path) -> list[dict]:
             per_rank = [read_metrics(r) for r in runs]
             steps = [s for ranks in per_rank for recs in ranks.values()
                      for s in measured_steps(recs)]
+            footprint = {column: record[key] or (None if key in ("host_B", "nvme_B") else
+                                                 record[key])
+                         for key, column in _FOOTPRINT.items()} \
+                if (record := config.get("memory", {}).get(variant["name"], {}).get(strategy)) \
+                else {}
             if not steps:
+                if footprint.get("memory_status") == "not run":
+                    rows.append(_not_run_row(variant, strategy, scale, footprint, record))
                 continue
             step_times = [s["step_s"] for s in steps if s.get("step_s") is not None]
             row = {"variant": variant["name"], "strategy": strategy, "runs": len(runs),
@@ -174,6 +194,7 @@ def summary_rows(root: Path) -> list[dict]:
                 nominal = _peak(steps, f"nominal_mem_{part}_bytes")
                 row[f"mem_{column}_emulated_B"] = emulated
                 row[f"mem_{column}_nominal_B"] = nominal if nominal is not None else emulated
+            row.update(footprint)
             last = [max(recs, key=lambda r: r.get("step", 0)).get("loss")
                     for ranks in per_rank for recs in ranks.values()]
             row["final_loss"] = _mean(last)
@@ -182,6 +203,16 @@ def summary_rows(root: Path) -> list[dict]:
             rows.append(row)
     wire.add_throughput(rows, config)
     return rows
+
+
+def _not_run_row(variant: dict, strategy: str, scale: float, footprint: dict,
+                 record: dict) -> dict:
+    """A strategy that does not fit its device and was not run: its footprint only."""
+    return {"variant": variant["name"], "strategy": strategy, "runs": 0, "scale": scale,
+            "bottleneck_nominal_bps": variant.get("bottleneck_nominal_bps"),
+            "bottleneck_emulated_bps": variant.get("bottleneck_emulated_bps"),
+            "mem_params_nominal_B": record["params_B"], "mem_grads_nominal_B": record["grads_B"],
+            "mem_optim_nominal_B": record["optimizer_B"], **footprint}
 
 
 def write_summary(root: Path, rows: list[dict]) -> Path:
@@ -202,7 +233,6 @@ def read_summary(root: Path) -> list[dict]:
     path = Path(root) / SUMMARY
     if not path.exists():
         return summary_rows(root)
-    text_columns = {"variant", "strategy", "nic"}
     with path.open() as f:
-        return [{k: (v if k in text_columns else (float(v) if v != "" else None))
+        return [{k: (v if k in TEXT_COLUMNS else (float(v) if v != "" else None))
                  for k, v in row.items()} for row in csv.DictReader(f)]

@@ -31,6 +31,7 @@ import yaml
 from hosts.strategies.hierarchy import format_tiers
 from testbed.errors import TrainetError
 from testbed.experiment import results
+from testbed.experiment.fit import check_of, memory_checks, table as fit_table
 from testbed.experiment.spec import (ExperimentPlan, StrategyPlan, Variant, check_presets,
                                      load_experiment)
 from testbed.units import format_duration, format_rate, format_size
@@ -43,13 +44,17 @@ class BringUpTimeout(TrainetError):
 
 
 def worker_args(plan: ExperimentPlan, strategy: StrategyPlan,
-                variant: Variant | None = None) -> dict:
+                variant: Variant | None = None, cpu_adam_rate: float | None = None) -> dict:
     """Options of hosts.worker common to every rank, the strategy's options among them
-    (run_workers turns {"shadow_model": "gpt-1.3b"} into --shadow-model gpt-1.3b)."""
+    (run_workers turns {"shadow_model": "gpt-1.3b"} into --shadow-model gpt-1.3b);
+    ``cpu_adam_rate`` is the CPU optimizer's rate measured for the run (offloading)."""
     w = plan.spec.workload
     args = {"model": w.model, "mode": w.mode, "steps": w.steps, "scale": plan.scale}
     if w.mode == "shadow":
-        args.update(shadow_model=w.shadow_model, device=w.device)
+        args.update(shadow_model=w.shadow_model, device=w.device,
+                    gpus_per_host=w.gpus_per_host, interference=w.interference)
+        if offloads(strategy):
+            args["cpu_adam_rate"] = cpu_adam_rate
     if w.batch:
         args["batch"] = w.batch
     if strategy.job is not None:
@@ -60,6 +65,10 @@ def worker_args(plan: ExperimentPlan, strategy: StrategyPlan,
     if tiers:
         args["tiers"] = format_tiers(tiers)
     return {k: v for k, v in args.items() if v is not None}
+
+
+def offloads(strategy: StrategyPlan) -> bool:
+    return strategy.options.get("offload_optimizer", "none") != "none"
 
 
 @contextmanager
@@ -187,6 +196,8 @@ class Runner:
         self._network_factory = network_factory
         self._launch = launch
         self.failures: list[str] = []
+        self.checks: list = []              # fit.MemoryCheck per variant and strategy
+        self.cpu_adam_rate: float | None = None   # measured when a strategy offloads
 
     # -- set-up ----------------------------------------------------------------------
     def prepare(self) -> list[tuple[Variant, object]]:
@@ -205,9 +216,14 @@ class Runner:
                   "strategies": [s.label for s in self.plan.strategies],
                   "strategy_names": {s.label: s.info.name for s in self.plan.strategies},
                   "scale": self.plan.scale,
-                  "worker_args": {s.label: worker_args(self.plan, s)
+                  "worker_args": {s.label: worker_args(self.plan, s,
+                                                       cpu_adam_rate=self.cpu_adam_rate)
                                   for s in self.plan.strategies},
-                  "variants": [variant_config(self.plan, v, t) for v, t in variants]}
+                  "cpu_adam_params_per_s_per_core": self.cpu_adam_rate,
+                  "variants": [variant_config(self.plan, v, t) for v, t in variants],
+                  "memory": {}}
+        for check in self.checks:
+            config["memory"].setdefault(check.variant, {})[check.label] = check.record()
         (self.out / results.CONFIG).write_text(yaml.safe_dump(config, sort_keys=False))
         (self.out / "environment.json").write_text(
             json.dumps(environment(self.caps), indent=2, default=str) + "\n")
@@ -235,6 +251,16 @@ class Runner:
         if self.out.exists() and any(self.out.iterdir()):
             raise TrainetError(f"{self.out}: results directory exists and is not empty; give "
                                "another -o or remove it")
+        self.checks = memory_checks(self.plan)
+        short = fit_table(self.checks)
+        if short is not None:
+            self.console.print(short)
+        if self.plan.spec.workload.mode == "shadow" and any(
+                offloads(s) for s in self.plan.strategies):
+            from hosts.offload import measure_cpu_adam
+            self.cpu_adam_rate = measure_cpu_adam()
+            self.console.print(f"CPU optimizer (torch AdamW, one core of this machine): "
+                               f"{self.cpu_adam_rate / 1e6:.0f} M parameters/s")
         previous = signal.signal(signal.SIGTERM, _raise_interrupt)
         try:
             variants = self.prepare()
@@ -253,6 +279,12 @@ class Runner:
                         net.start()
                     try:
                         for strategy in self.plan.strategies:
+                            check = check_of(self.checks, variant, strategy)
+                            if check is not None and not check.runs:
+                                self.console.print(f"{variant.name} {strategy.label}: not "
+                                                   f"run, {check.fit.verdict()}")
+                                bars.advance(overall, spec.repetitions)
+                                continue
                             for rep in range(spec.repetitions):
                                 bars.update(overall, description=f"{variant.name}: "
                                             f"{strategy.label} "
@@ -316,7 +348,8 @@ class Runner:
         try:
             with job, LinkSampler(net.switch_interfaces(), run / results.LINKS):
                 result = self._run_workers()(net, workers, strategy.info.name,
-                                             worker_args(self.plan, strategy, variant), run,
+                                             worker_args(self.plan, strategy, variant,
+                                                         self.cpu_adam_rate), run,
                                              self.plan.spec.timeouts.run, progress=progress,
                                              server_host=strategy.service_host)
         finally:
@@ -339,7 +372,7 @@ def summary_table(rows: list[dict]):
     from rich.table import Table
     table = Table(title="experiment summary (per worker and step)")
     for header in ("variant", "strategy", "bottleneck nominal", "emulated", "step time",
-                   "compute", "exposed comm", "sent (nominal)", "memory (nominal)"):
+                   "compute", "exposed comm", "sent (nominal)", "memory (nominal)", "fit"):
         table.add_column(header, justify="left" if header in ("variant", "strategy")
                          else "right")
 
@@ -356,7 +389,8 @@ def summary_table(rows: list[dict]):
             dur(r.get("step_time_s")), dur(r.get("compute_s")), dur(r.get("exposed_comm_s")),
             format_size(r["sent_per_step_nominal_B"])
             if r.get("sent_per_step_nominal_B") is not None else "-",
-            format_size(sum(m for m in memory if m)) if any(memory) else "-")
+            format_size(sum(m for m in memory if m)) if any(memory) else "-",
+            r.get("memory_verdict") or "-")
     return table
 
 

@@ -9,11 +9,17 @@ link variations to sweep.
       program: ../p4/basic.p4       # spec (hosts, switches, links)
     workers: [w1, w2, w3]           # default: the topology's hosts of role worker; the
                                     # strategy ps runs its server on a host of role server
-    workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, device: a100, steps: 5}
+    workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, device: a100, steps: 5,
+               device_memory: 40GiB,      # instead of the device profile's capacity
+               recompute: true,           # activations recomputed in backward
+               gpus_per_host: 8,          # sharing a host's memory, CPU and NVMe
+               interference: 0.189}       # compute slowdown under GPU collectives
     strategies:                     # registered strategies (`trainet strategies`), by name
       - ddp                         # or with options and a label of their own
-      - {strategy: ddp, label: ddp-4mb, options: {bucket: 4MB}}
+      - {strategy: ddp, label: ddp-4mb, options: {bucket: 4MB}, run_not_fitting: true}
       - zero3
+    run_not_fitting: false          # a strategy whose footprint does not fit its device is
+                                    # reported and skipped, unless this (or its own) is true
     sweep:                          # every combination becomes one variant
       bandwidth: [100Gbit, 200Gbit] # nominal rate of every link
       nic: [roce-100g]              # NIC profile of every host (as-built: each its own)
@@ -49,6 +55,7 @@ from pydantic import (BeforeValidator, Field, ValidationError, create_model, fie
                       model_validator)
 
 from hosts.strategies import registry
+from hosts.strategies.registry import Size
 from testbed.errors import TrainetError
 from testbed.topology import profiles
 from testbed.topology.generators import expand_generator
@@ -65,12 +72,27 @@ class Workload(Spec):
     device: str | None = None           # preset of the accelerator whose compute is modeled
     steps: int = Field(default=5, ge=1)
     batch: int | None = Field(default=None, ge=1)     # per worker
+    # the footprint check (hosts/footprint.py), shadow mode
+    device_memory: Size | None = None   # the device's capacity instead of its profile's
+    recompute: bool = True              # activations recomputed in backward (checkpointing)
+    gpus_per_host: int | None = Field(default=None, ge=1)   # sharing one host (default:
+                                                            # its profile's)
+    interference: float | None = Field(default=None, ge=0)  # compute slowdown under GPU
+                                        # collectives; default hosts/shadow.py's, 0: none
+
+    @field_validator("device_memory")
+    @classmethod
+    def _positive(cls, value):
+        if value is not None and value <= 0:
+            raise ValueError("a device's capacity is a positive size, e.g. 80GiB")
+        return value
 
     @model_validator(mode="after")
     def _shadow_only(self):
-        if self.mode == "real" and (self.shadow_model or self.device):
-            raise ValueError("shadow_model and device describe a shadow run; drop them or "
-                             "set mode: shadow")
+        if self.mode == "real" and (self.shadow_model or self.device or self.device_memory
+                                    or self.interference is not None):
+            raise ValueError("shadow_model, device, device_memory and interference describe a "
+                             "shadow run; drop them or set mode: shadow")
         return self
 
 
@@ -103,6 +125,7 @@ class StrategyEntry(Spec):
     strategy: str
     label: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     options: dict = Field(default_factory=dict)
+    run_not_fitting: bool = False       # run it even when its footprint exceeds the device
 
     @field_validator("strategy")
     @classmethod
@@ -146,6 +169,7 @@ class ExperimentBase(Spec):
     repetitions: int = Field(default=1, ge=1)
     scale: float | None = Field(default=None, gt=0, le=1)
     pcap: bool = False
+    run_not_fitting: bool = False       # every strategy: run those that do not fit, marked
     timeouts: Timeouts = Field(default_factory=Timeouts)
 
     @field_validator("strategies")
@@ -177,6 +201,7 @@ class StrategyPlan:
     job: dict | None = None
     service_host: str | None = None
     tiers: dict | None = None           # group kind -> label per worker (StrategyInfo.tiers)
+    run_not_fitting: bool = False
 
 
 AS_BUILT = "as-built"      # a NIC sweep value: every host keeps the NIC its topology gives
@@ -356,7 +381,8 @@ def _strategy_plan(spec, index: int, topology: Topology, workers: list[str]) -> 
     if info.service:
         host = _service_host(info, at, topology, workers, job)
     tiers = _tiers(info, at, topology, workers, options) if info.tiers else None
-    return StrategyPlan(entry.name, info, options, job, host, tiers)
+    return StrategyPlan(entry.name, info, options, job, host, tiers,
+                        entry.run_not_fitting or spec.run_not_fitting)
 
 
 _GROUP_GENERATORS = {"gpu": "frontier", "node": "frontier", "cluster": "multi-cluster"}

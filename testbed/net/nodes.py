@@ -208,7 +208,7 @@ class Bmv2Switch(P4Switch):
             cmd += ["-i", f"{port}@{ifname}"]
         if self.pcap:
             cmd += ["--pcap", str(self.pcap_dir)]
-        cmd += [str(self.json_path), "--", "--grpc-server-addr", f"0.0.0.0:{self.grpc_port}"]
+        cmd += [str(self.json_path), "--", "--grpc-server-addr", self.grpc_address]
         if self.cpu_port is not None:
             cmd += ["--cpu-port", str(self.cpu_port)]
         return cmd

@@ -3,8 +3,10 @@
 ``python`` is the reference (generated Python), ``native`` the C backend
 (testbed/p4/native); ``auto`` takes native and falls back to python, saying why in one
 line, when the machine has no C compiler, the program uses a construct the C generator
-does not translate, or ``log`` is at debug level (the per-packet pipeline trace is the
-Python backend's). Both present the same Target API.
+does not translate, ``log`` is at debug level (the per-packet pipeline trace is the
+Python backend's) or the switch has more than one priority queue per port (the native
+path has one egress queue and drops a packet of priority 1 or more, as BMv2 does with
+one queue). Both present the same Target API.
 """
 from __future__ import annotations
 
@@ -18,17 +20,28 @@ BACKEND_HELP = ("the P4 target's per-packet path: native (C, compiled at load), 
 
 
 def make_target(program, backend: str = "python", cpu_port: int | None = None,
-                log: logging.Logger | None = None):
+                log: logging.Logger | None = None, priority_queues: int = 1):
     """A Target (testbed.p4.target) for ``program`` (an ir.Program) on ``backend``."""
     if backend not in BACKENDS:
         raise TrainetError(f"backend {backend!r}: choose one of {', '.join(BACKENDS)}")
     from testbed.p4.target import Target
+
+    def python():
+        return Target(program, cpu_port=cpu_port, log=log, priority_queues=priority_queues)
+
     if backend == "python":
-        return Target(program, cpu_port=cpu_port, log=log)
+        return python()
+    if priority_queues > 1:
+        if backend == "native":
+            raise TrainetError(f"--priority-queues {priority_queues}: the native backend has "
+                               "one egress queue per port; use --backend python or auto")
+        (log or logging.getLogger("testbed.p4.target")).warning(
+            "P4 backend: python, not native: %d priority queues per port", priority_queues)
+        return python()
     if backend == "auto" and log is not None and log.isEnabledFor(logging.DEBUG):
         log.warning("P4 backend: python, not native: the debug log's pipeline trace is "
                     "the python backend's")
-        return Target(program, cpu_port=cpu_port, log=log)
+        return python()
     from testbed.p4.native.build import NoCompiler
     from testbed.p4.native.cgen import NativeUnsupported
     from testbed.p4.native.target import NativeTarget
@@ -39,4 +52,4 @@ def make_target(program, backend: str = "python", cpu_port: int | None = None,
             raise
         (log or logging.getLogger("testbed.p4.target")).warning(
             "P4 backend: python, not native: %s", str(e).splitlines()[0])
-        return Target(program, cpu_port=cpu_port, log=log)
+        return python()

@@ -30,6 +30,9 @@ from testbed.p4.scratch_locals import scratch_locals
 from testbed.p4.table_setup import table_state
 
 
+MAX_LOOP = 1 << 16      # iterations of one loop for one packet
+
+
 class Compiled:
     """The executable form of a program plus its run-time state."""
 
@@ -60,9 +63,11 @@ class Compiler(ExprGen, PacketGen, ExternGen):
     ``load`` execs the source and binds the tables to its functions.
     """
 
-    def __init__(self, program: ir.Program, trace: bool, clock=time.monotonic):
+    def __init__(self, program: ir.Program, trace: bool, clock=time.monotonic,
+                 priority_queues: int = 1):
         self.p = program
         self.trace = trace
+        self.priority_queues = priority_queues
         self.clock = clock
         self.out = Compiled()
         self.lines = []
@@ -144,9 +149,15 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         if not t.fields and not extra:
             body.append("        pass")
         if is_header:
-            # BMv2's add_header: an invalid header becomes valid with all fields 0
-            body += ["    def _setvalid(self):", "        if not self._v:",
-                     "            self.__init__()", "            self._v = True"]
+            # BMv2's add_header: an invalid header becomes valid with all fields 0; a
+            # struct field is zeroed in place, as code may hold it
+            body += ["    def _setvalid(self):", "        if not self._v:"]
+            body += [f"            self.{fname(f.name)}._set({self.default(f.type)})"
+                     if _is_composite(f.type) else
+                     f"            self.{fname(f.name)} = {self.default(f.type)}"
+                     for f in t.fields]
+            body += [f"            self.{n} = 0" for n in extra[1:]]
+            body += ["            self._v = True"]
         if isinstance(t, ir.UnionT):
             cond = " or ".join(f"self.{fname(f.name)}._v" for f in t.fields) or "False"
             body += ["    @property", "    def _v(self):", f"        return {cond}"]
@@ -234,6 +245,32 @@ class Compiler(ExprGen, PacketGen, ExternGen):
             self.block(case.body.stmts, s, ind + 1)
             first = False
             labels = []
+
+    def s_For(self, st, s, ind):
+        """The update runs at the top of every iteration but the first, so that
+        ``continue`` (Python's) runs it too. A loop that runs more than MAX_LOOP times
+        drops the packet as a failed assertion would, rather than hang the switch."""
+        for x in st.init:
+            self.stmt(x, s, ind)
+        n = s.fresh("_n")
+        self.emit(ind, f"{n} = 0")
+        self.emit(ind, "while True:")
+        if st.update:
+            self.emit(ind + 1, f"if {n}:")
+            self.block(st.update, s, ind + 2)
+        self.emit(ind + 1, f"{n} += 1")
+        why = f"for loop at {st.loc} (more than {MAX_LOOP} iterations)"
+        self.emit(ind + 1, f"if {n} > {MAX_LOOP}: raise _AssertFailed({why!r})")
+        if st.cond is not None:
+            self.cur_ind = ind + 1
+            self.emit(ind + 1, f"if not {self.expr(st.cond, s)}: break")
+        self.block([st.body], s, ind + 1)
+
+    def s_Break(self, st, s, ind):
+        self.emit(ind, "break")
+
+    def s_Continue(self, st, s, ind):
+        self.emit(ind, "continue")
 
     def s_Exit(self, st, s, ind):
         self.emit(ind, "raise _Exit()")
@@ -540,7 +577,8 @@ class Compiler(ExprGen, PacketGen, ExternGen):
             "    ingress(hdr, meta, sm)",
             "    _port = sm.egress_spec",
             "    if (_st.digests or _st.clone_type or _st.resubmit_fl is not None",
-            "            or sm.mcast_grp or _port == 511):",
+            "            or sm.mcast_grp or _port == 511",
+            f"            or sm.priority >= {self.priority_queues}):",
             "        return 0, hdr, meta, sm, _st",
             "    sm.egress_port = _port",
             "    sm.egress_spec = 0",
@@ -561,7 +599,8 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         if self.trace:
             lines.append("    _log.debug('Transmitting packet of size %d out of port %d', "
                          "len(_data), _port)")
-        lines.append("    return [(_port, _data)]")
+        lines.append("    return [(_port, _data)]" if self.priority_queues == 1 else
+                     "    return [(_port, _data, sm.priority)]")
         self.lines += lines
 
     def generate(self) -> str:
@@ -622,7 +661,10 @@ def _runtime_namespace(clock) -> dict:
     }
 
 
-def compile_program(program: ir.Program, trace: bool = False,
-                    clock=time.monotonic) -> Compiled:
-    compiler = Compiler(program, trace, clock)
+def compile_program(program: ir.Program, trace: bool = False, clock=time.monotonic,
+                    priority_queues: int = 1) -> Compiled:
+    """A packet whose standard_metadata.priority has no queue (as many as
+    ``priority_queues``) is dropped, as BMv2 does; with several queues each packet leaving
+    carries its priority: (port, frame, priority)."""
+    compiler = Compiler(program, trace, clock, priority_queues)
     return compiler.load(compiler.generate())

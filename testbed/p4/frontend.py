@@ -16,6 +16,7 @@ from testbed.p4 import ir
 from testbed.p4.lower_block import Blocks
 from testbed.p4.lower_decl import Declarations
 from testbed.p4.lower_expr import Expressions
+from testbed.p4.lower_loops import Loops
 from testbed.p4.lower_stmt import Statements
 from testbed.p4.parser import parse
 from testbed.p4.preprocess import Preprocessed, preprocess_file, preprocess_text
@@ -37,7 +38,7 @@ def load_source(text: str, filename: str = "<source>", include_dirs=(), defines=
     return lower_preprocessed(preprocess_text(text, filename, include_dirs, defines), filename)
 
 
-class Lowering(Declarations, Blocks, Expressions, Statements):
+class Lowering(Declarations, Blocks, Expressions, Statements, Loops):
     """The syntax tree of one program lowered to the IR in one walk, by ``program``:
 
     1. the top-level declarations in source order (``lower_decl``): types, constants,
@@ -47,12 +48,12 @@ class Lowering(Declarations, Blocks, Expressions, Statements):
     3. the parsers and controls it does not use (and that need no constructor or type
        arguments) are checked too, and their IR dropped.
 
-    Statements (``lower_stmt``) and expressions (``lower_expr``) are lowered where the
-    walk meets them. Names, types and constants are resolved in the same walk, not in
-    passes of their own: P4 declares before it uses, and a width or a stack size is a
-    constant expression that a type needs, so each is known when it is reached. The
-    four mixins are parts of this walk that call one another and share its symbol
-    tables.
+    Statements (``lower_stmt``, loops and compound assignments in ``lower_loops``) and
+    expressions (``lower_expr``) are lowered where the walk meets them. Names, types and
+    constants are resolved in the same walk, not in passes of their own: P4 declares
+    before it uses, and a width or a stack size is a constant expression that a type
+    needs, so each is known when it is reached. The five mixins are parts of this walk
+    that call one another and share its symbol tables.
     """
 
     def __init__(self, pre: Preprocessed, source: str):

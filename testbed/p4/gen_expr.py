@@ -161,12 +161,34 @@ class ExprGen:
             return f"(~{a})"
         self.fail(f"unary operator {e.op}", e.loc)
 
+    def _deferred(self, e, s) -> tuple:
+        """(code, statements) of ``e``: the statements its code needs first (a call of a
+        function with out arguments emits one), taken out of the output so that the
+        caller can run them only when ``e`` is evaluated."""
+        mark = len(self.lines)
+        code = self.expr(e, s)
+        emitted = self.lines[mark:]
+        del self.lines[mark:]
+        return code, emitted
+
+    def _only_if(self, guard: str, code: str, emitted: list, result: str) -> None:
+        """``if guard:`` the emitted statements, then ``result = code``, one level in."""
+        ind = self.cur_ind
+        self.emit(ind, f"if {guard}:")
+        self.lines += ["    " + line for line in emitted]
+        self.emit(ind + 1, f"{result} = {code}")
+
     def x_Binary(self, e, s):
         op, t = e.op, e.type
-        if op == "&&":
-            return f"({self.expr(e.left, s)} and {self.expr(e.right, s)})"
-        if op == "||":
-            return f"({self.expr(e.left, s)} or {self.expr(e.right, s)})"
+        if op in ("&&", "||"):
+            a = self.expr(e.left, s)
+            b, emitted = self._deferred(e.right, s)
+            if not emitted:
+                return f"({a} {'and' if op == '&&' else 'or'} {b})"
+            r = s.fresh("_sc")      # the right side has effects: evaluate it only if needed
+            self.emit(self.cur_ind, f"{r} = {a}")
+            self._only_if(r if op == "&&" else f"not {r}", b, emitted, r)
+            return r
         a, b = self.expr(e.left, s), self.expr(e.right, s)
         if op in ("==", "!=", "<", "<=", ">", ">="):
             if _is_composite(e.left.type):
@@ -223,8 +245,15 @@ class ExprGen:
         return a
 
     def x_Mux(self, e, s):
-        return (f"({self.expr(e.then, s)} if {self.expr(e.cond, s)} "
-                f"else {self.expr(e.other, s)})")
+        cond = self.expr(e.cond, s)
+        (a, a_stmts), (b, b_stmts) = self._deferred(e.then, s), self._deferred(e.other, s)
+        if not a_stmts and not b_stmts:
+            return f"({a} if {cond} else {b})"
+        r, c = s.fresh("_mx"), s.fresh("_c")
+        self.emit(self.cur_ind, f"{c} = {cond}")
+        self._only_if(c, a, a_stmts, r)
+        self._only_if(f"not {c}", b, b_stmts, r)
+        return r
 
     def x_ListExpr(self, e, s):
         if isinstance(e.type, (ir.HeaderT, ir.StructT)):

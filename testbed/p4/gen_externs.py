@@ -219,7 +219,8 @@ class ExternGen:
             self.emit(ind, f"if not {self.expr(args[0], s)}: "
                            f"raise _PErr({self.expr(args[1], s)})")
         else:
-            self.fail(f"extern function {m}", c.loc)
+            self.fail(f"extern function {m}: only v1model's extern functions run here; "
+                      "remove the call or implement it as a P4 function or action", c.loc)
 
     def checksum(self, c, s, ind):
         cond, data, field, algo_e = c.args

@@ -14,11 +14,18 @@ from testbed.p4.gen_expr import Scope, _mask, fname, width_of
 
 
 class PacketGen:
-    def _layout(self, t: ir.HeaderT) -> tuple:
-        """((attr, width, signed/bool kind), ...) of a fixed-size header."""
-        return tuple((fname(f.name), width_of(f.type),
-                      "i" if isinstance(f.type, ir.IntT) else
-                      "b" if isinstance(f.type, ir.BoolT) else "u") for f in t.fields)
+    def _layout(self, t, prefix: str = "") -> tuple:
+        """((attr, width, signed/bool kind), ...) of a fixed-size header, the fields of a
+        struct inside it in line (``p.hi``)."""
+        out = []
+        for f in t.fields:
+            name = prefix + fname(f.name)
+            if isinstance(f.type, ir.StructT):
+                out += self._layout(f.type, name + ".")
+            else:
+                out.append((name, width_of(f.type), "i" if isinstance(f.type, ir.IntT) else
+                            "b" if isinstance(f.type, ir.BoolT) else "u"))
+        return tuple(out)
 
     _CODES = {8: "B", 16: "H", 32: "I", 64: "Q"}
     _SIGNED = {8: "b", 16: "h", 32: "i", 64: "q"}

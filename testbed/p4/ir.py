@@ -367,6 +367,26 @@ class Switch(Stmt):
 
 
 @dataclass
+class For(Stmt):
+    """``for (init; cond; update) body``; the frontend lowers the loops over a header
+    stack or a range to this form too."""
+    init: list                    # Stmts run once, first
+    cond: Optional[Expr]          # tested before each iteration; None: always true
+    update: list                  # Stmts run after each iteration, ``continue`` included
+    body: Stmt
+
+
+@dataclass
+class Break(Stmt):
+    pass
+
+
+@dataclass
+class Continue(Stmt):
+    pass
+
+
+@dataclass
 class Exit(Stmt):
     pass
 

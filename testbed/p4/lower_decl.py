@@ -143,13 +143,16 @@ class Declarations:
             self.err("unsupported: generic header declarations", t.children[2])
         fields = self._fields(t.children[3:], f"header {name}")
         for f, node in zip(fields, t.children[3:]):
-            ok = isinstance(f.type, (ir.BitT, ir.IntT, ir.VarbitT, ir.BoolT)) or (
-                isinstance(f.type, ir.EnumT) and f.type.underlying is not None)
-            if not ok:
+            if not (isinstance(f.type, ir.VarbitT) or _fixed_header_field(f.type)):
                 self.err(f"header field '{f.name}' has type {show(f.type)}; header fields must "
-                         "be bit<W>, int<W>, varbit<W>, bool or a serializable enum", node)
-        if sum(1 for f in fields if isinstance(f.type, ir.VarbitT)) > 1:
+                         "be bit<W>, int<W>, varbit<W>, bool, a serializable enum or a struct "
+                         "of those (varbit aside)", node)
+        varbits = sum(1 for f in fields if isinstance(f.type, ir.VarbitT))
+        if varbits > 1:
             self.err(f"header {name} has more than one varbit field", t)
+        if varbits and any(isinstance(f.type, ir.StructT) for f in fields):
+            self.err(f"unsupported: header {name} has both a varbit field and a struct field",
+                     t)
         self.declare_type(name, ir.HeaderT(name, fields, annos), t.children[1])
 
     def _d_struct_decl(self, t):
@@ -339,3 +342,11 @@ class Declarations:
         self.err(f"unsupported: top-level instance of {tname}; instantiate it inside the "
                  "control or parser that uses it", t)
 
+
+def _fixed_header_field(t) -> bool:
+    """A header field type of fixed width: bit, int, bool, a serializable enum, or a
+    struct (P4_16 1.2.2) whose fields are all such types."""
+    if isinstance(t, ir.StructT):
+        return all(_fixed_header_field(f.type) for f in t.fields)
+    return isinstance(t, (ir.BitT, ir.IntT, ir.BoolT)) or (
+        isinstance(t, ir.EnumT) and t.underlying is not None)

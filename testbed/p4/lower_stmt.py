@@ -37,6 +37,12 @@ class Statements:
             self.check_writable(lhs, t.children[0], "the left side of an assignment")
             rhs = self.expr(t.children[1], scope, lhs.type)
             return ir.Assign(loc, lhs, rhs)
+        if kind == "compound_assignment":
+            return self.compound_assignment(*t.children, scope)
+        if kind in ("for_statement", "for_in_statement", "for_range_statement"):
+            return getattr(self, kind)(t, scope, ctx)
+        if kind in ("break_statement", "continue_statement"):
+            return self.loop_jump(t)
         if kind == "call_statement":
             return self.call_statement(t.children[0], scope, ctx)
         if kind == "if_statement":

@@ -1,6 +1,8 @@
 """Support objects the generated pipeline code calls at run time."""
 from __future__ import annotations
 
+from operator import attrgetter
+
 from testbed.p4 import entries as E
 
 
@@ -170,7 +172,8 @@ def unpack(cls, value, layout):
         v = (value >> shift) & ((1 << w) - 1)
         if kind == "i" and v >> (w - 1):
             v -= 1 << w
-        setattr(obj, name, bool(v) if kind == "b" else v)
+        owner, _, attr = name.rpartition(".")      # "p.hi": a field of a struct field
+        setattr(attrgetter(owner)(obj) if owner else obj, attr, bool(v) if kind == "b" else v)
     obj._v = True
     return obj
 

@@ -42,13 +42,15 @@ class Target:
     backend = "python"
 
     def __init__(self, program: ir.Program, cpu_port: int | None = None,
-                 log: logging.Logger | None = None):
+                 log: logging.Logger | None = None, priority_queues: int = 1):
         self.program = program
         self.cpu_port = cpu_port
+        self.priority_queues = priority_queues
         self.log = log or logging.getLogger("testbed.p4.target")
         self.trace = self.log.isEnabledFor(logging.DEBUG)
         self.clock = time.monotonic
-        self.compiled = compile_program(program, trace=self.trace, clock=lambda: self._clock())
+        self.compiled = compile_program(program, trace=self.trace, clock=lambda: self._clock(),
+                                        priority_queues=priority_queues)
         ns = self.compiled.ns
         ns["_log"] = self.log
         self._ns = ns
@@ -196,6 +198,9 @@ class Target:
 
     def _run_egress(self, job, jobs, passes, out) -> None:
         hdr, meta, sm, payload, port, trunc = job
+        if sm.priority >= self.priority_queues:
+            self._drop("priority_out_of_range")     # BMv2 drops it at the egress queue
+            return
         if self.trace:
             self.log.debug("Egress port is %d (instance type %d, rid %d)", port,
                            sm.instance_type, sm.egress_rid)
@@ -244,7 +249,7 @@ class Target:
             data = data[:limit]
         if self.trace:
             self.log.debug("Transmitting packet of size %d out of port %d", len(data), port)
-        out.append((port, data))
+        out.append((port, data) if self.priority_queues == 1 else (port, data, sm.priority))
 
     def _clone_replicas(self, session_id: int):
         session = self._clones.get(session_id)

@@ -4,12 +4,13 @@
 
 * the P4_16 source text of the program;
 * trainet-p4c's compiled artefact (the ``.json`` it writes, ``testbed.p4.artifact``);
-* either of those wrapped in ``p4.tmp.P4DeviceConfig``, PI's wrapper whose
+* BMv2 JSON, p4c-bm2-ss's output (``testbed.p4.bmv2_json``), whose P4Info the client
+  sends, as with BMv2;
+* any of those wrapped in ``p4.tmp.P4DeviceConfig``, PI's wrapper whose
   ``device_data`` holds the config: the p4lang tutorials' p4runtime_lib and ptf's
   P4Runtime tests send it, as BMv2's server expects.
 
-BMv2 JSON (p4c-bm2-ss's output) is recognised and refused, as is anything else, with a
-:class:`DeviceConfigError` naming the accepted forms.
+Anything else is refused with a :class:`DeviceConfigError` naming the accepted forms.
 
 ``p4.tmp.p4config_pb2`` comes with trainet's distribution (``compat/p4/tmp``, installed
 into the p4 package of p4runtime). Run from a checkout whose install predates it, this
@@ -24,7 +25,7 @@ from pathlib import Path
 from google.protobuf.message import DecodeError
 
 from testbed.errors import TrainetError
-from testbed.p4 import artifact, ir
+from testbed.p4 import artifact, bmv2_json, ir
 from testbed.p4.frontend import load_program, load_source
 
 try:
@@ -34,8 +35,9 @@ except ModuleNotFoundError:
     p4.__path__.append(str(Path(__file__).resolve().parents[2] / "compat" / "p4"))
     from p4.tmp import p4config_pb2
 
-ACCEPTED = ("the P4_16 source text, trainet-p4c's compiled .json, or either wrapped in "
-            "p4.tmp.P4DeviceConfig (in device_data)")
+ACCEPTED = ("the P4_16 source text, trainet-p4c's compiled .json, BMv2 JSON "
+            "(p4c-bm2-ss's output), or any of them wrapped in p4.tmp.P4DeviceConfig "
+            "(in device_data)")
 # first byte of a serialized P4DeviceConfig: the tag of reassign, extras or device_data
 _WRAPPER_TAGS = (0x08, 0x12, 0x1A)
 
@@ -95,8 +97,6 @@ def _from_json(text: str, where: str) -> ir.Program:
                                 f"{ACCEPTED}") from None
     if artifact.is_artifact(doc):
         return artifact.load(doc, where)
-    if isinstance(doc, dict) and ("header_types" in doc or "pipelines" in doc):
-        raise DeviceConfigError(f"{where} is BMv2 JSON (p4c-bm2-ss's output), which "
-                                "trainet's target does not load; compile the program with "
-                                f"trainet-p4c instead and send {ACCEPTED}")
+    if bmv2_json.is_bmv2_json(doc):
+        return bmv2_json.load(doc, where)
     raise DeviceConfigError(f"{where} is JSON but not trainet-p4c's output; send {ACCEPTED}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 import signal
 import sys
+from pathlib import Path
 
 from testbed.errors import TrainetError
 from testbed.switch.egress import Shape
@@ -110,7 +111,26 @@ class _FileHandler(logging.FileHandler):
             super().flush()
 
 
-def _grpc_server(switch, address: str):
+def server_tls(args):
+    """The ``ServerTls`` of ``--grpc-cert``/``--grpc-key``/``--grpc-client-ca``, or None;
+    ``trainet-switch`` hands over a ready one as ``args.tls``."""
+    if hasattr(args, "tls"):
+        return args.tls
+    if not args.grpc_cert and not args.grpc_key:
+        if args.grpc_client_ca:
+            raise TrainetError("--grpc-client-ca needs TLS: give --grpc-cert and --grpc-key "
+                               "too")
+        return None
+    if not args.grpc_cert or not args.grpc_key:
+        missing = "--grpc-key" if args.grpc_cert else "--grpc-cert"
+        raise TrainetError(f"TLS needs both --grpc-cert and --grpc-key: give {missing} too")
+    from testbed.p4runtime.tls import ServerTls
+    return ServerTls(Path(args.grpc_cert), Path(args.grpc_key),
+                     Path(args.grpc_client_ca) if args.grpc_client_ca else None,
+                     require_client_auth=bool(args.grpc_client_ca))
+
+
+def _grpc_server(switch, address: str, tls):
     try:
         from testbed.switch.p4runtime import P4RuntimeServer
     except ModuleNotFoundError as e:
@@ -118,7 +138,7 @@ def _grpc_server(switch, address: str):
             raise
         switch.log.warning("P4Runtime server not available; running without gRPC")
         return None
-    server = P4RuntimeServer(switch, address)
+    server = P4RuntimeServer(switch, address, tls=tls)
     server.start()
     return server
 
@@ -126,10 +146,14 @@ def _grpc_server(switch, address: str):
 def switch(args) -> int:
     from testbed.switch.switch import SoftwareSwitch
 
+    if not 1 <= args.priority_queues <= 8:
+        raise TrainetError(f"--priority-queues {args.priority_queues}: give 1 to 8 "
+                           "(standard_metadata.priority has 3 bits)")
     ports = dict(parse_interface(t) for t in args.interface)
     if len(ports) != len(args.interface):
         raise TrainetError("-i: a port number is given twice; give each port once")
     shapes = dict(parse_port_shape(t) for t in args.port_shape)
+    tls = server_tls(args)
     if args.no_p4 == bool(args.program):
         raise TrainetError("trainet switch: give a P4 program or --no-p4 (to wait for "
                            "SetForwardingPipelineConfig), not both or neither")
@@ -141,19 +165,20 @@ def switch(args) -> int:
     log = _logger(args.device_id, args.log, args.log_level, args.log_flush)
     sw = SoftwareSwitch(ports, device_id=args.device_id, cpu_port=args.cpu_port,
                         shapes=shapes, pcap_dir=args.pcap, log=log,
-                        dump_bytes=args.dump_packet_data, backend=args.backend)
+                        dump_bytes=args.dump_packet_data, backend=args.backend,
+                        priority_queues=args.priority_queues)
     sw.program_file = args.program
     server = None
     try:
         if program is not None:
             sw.load_pipeline(program)
         address = f"{args.grpc_address}:{args.grpc_port}"
-        server = _grpc_server(sw, address)
+        server = _grpc_server(sw, address, tls)
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: sw.stop())
         port_list = " ".join(f"{n}@{i}" for n, i in sorted(ports.items()))
-        grpc_text = (f"P4Runtime on {args.grpc_address}:{server.port}" if server
-                     else "no P4Runtime")
+        grpc_text = (f"P4Runtime on {args.grpc_address}:{server.port}"
+                     f"{' over TLS' if tls else ''}" if server else "no P4Runtime")
         print(f"trainet switch: device {args.device_id} running; ports {port_list}; "
               f"{grpc_text}", flush=True)
         sw.run()

@@ -12,8 +12,16 @@ A packet handed to :meth:`EgressPort.enqueue` goes through, in order:
    reordering is explicit: with probability ``reorder`` a packet skips the delay line.
 
 Rates count Ethernet frame bytes as the switch sends them (no preamble, FCS or gap).
-Everything is computed when the packet arrives: the token bucket is FIFO, so a packet's
-shaper departure time is known at enqueue. Releases are kept in a heap ordered by time;
+With one queue everything is computed when the packet arrives: the token bucket is FIFO,
+so a packet's shaper departure time is known at enqueue.
+
+With ``queues`` > 1 (simple_switch's ``--priority-queues``) a shaped port has one queue
+per priority, each holding up to ``queue_packets``/``queue_bytes``, served in strict
+priority (the highest first) as a tbf over a prio qdisc serves them: when the bucket has
+the tokens for the head of the highest non-empty queue it leaves; a packet of higher
+priority that arrives while that head waits for tokens goes first. So departures are
+decided as time passes (:meth:`pop_due`), not at enqueue. Priority does not matter on a
+port without a rate: nothing waits there. Releases are kept in a heap ordered by time;
 the switch's loop asks :meth:`next_release_ns` for its poll timeout and calls
 :meth:`pop_due` to get the frames to transmit.
 """
@@ -56,7 +64,8 @@ def default_burst(rate_bps: int) -> int:
 class EgressPort:
     """The egress model of one port. Not thread-safe: the switch calls it under its lock."""
 
-    def __init__(self, shape: Shape = NO_SHAPE, rng: random.Random | None = None):
+    def __init__(self, shape: Shape = NO_SHAPE, rng: random.Random | None = None,
+                 queues: int = 1):
         self.shape = shape
         self.rng = rng or random.Random()
         self.burst = shape.burst_bytes or default_burst(shape.rate_bps)
@@ -72,15 +81,23 @@ class EgressPort:
         self.sent_packets = 0
         self.sent_bytes = 0
         self.drops = {"loss": 0, "tail_drop": 0}
+        # strict priority: per priority a deque of (arrival_ns, frame) and its bytes
+        self._prio = [deque() for _ in range(queues)] if queues > 1 and shape.rate_bps \
+            else None
+        self._prio_bytes = [0] * queues
+        self._decide_at = None           # when the next departure is decided, if queued
 
     # ------------------------------------------------------------ enqueue
-    def enqueue(self, frame: bytes, now_ns: int) -> bool:
-        """Admit ``frame`` at time ``now_ns``; False when it is dropped (counted)."""
+    def enqueue(self, frame: bytes, now_ns: int, priority: int = 0) -> bool:
+        """Admit ``frame`` at time ``now_ns``; False when it is dropped (counted).
+        ``priority`` (0 lowest) chooses the queue when the port has several."""
         shape = self.shape
         if shape.loss and self.rng.random() < shape.loss:
             self.drops["loss"] += 1
             return False
         size = len(frame)
+        if self._prio is not None:
+            return self._enqueue_priority(frame, size, now_ns, priority)
         if shape.rate_bps:
             self._expire_backlog(now_ns)
             backlog = self._shaper_backlog
@@ -93,15 +110,7 @@ class EgressPort:
             self._backlog_bytes += size
         else:
             depart = now_ns
-        if shape.reorder and self.rng.random() < shape.reorder:
-            release = depart
-        else:
-            release = depart + self._delay_sample()
-            if release < self._last_release_ns:
-                release = self._last_release_ns
-            self._last_release_ns = release
-        self._seq += 1
-        heapq.heappush(self._heap, (release, self._seq, frame))
+        self._to_delay_line(frame, depart)
         return True
 
     def _delay_sample(self) -> int:
@@ -137,12 +146,72 @@ class EgressPort:
         self._tb_time_ns = depart
         return depart
 
+    def _to_delay_line(self, frame: bytes, depart: int) -> None:
+        shape = self.shape
+        if shape.reorder and self.rng.random() < shape.reorder:
+            release = depart
+        else:
+            release = max(depart + self._delay_sample(), self._last_release_ns)
+            self._last_release_ns = release
+        self._seq += 1
+        heapq.heappush(self._heap, (release, self._seq, frame))
+
+    # ------------------------------------------------------------ strict priority
+    def _enqueue_priority(self, frame: bytes, size: int, now_ns: int, priority: int) -> bool:
+        self._schedule(now_ns)
+        queue, shape = self._prio[priority], self.shape
+        if len(queue) >= shape.queue_packets or (
+                shape.queue_bytes and self._prio_bytes[priority] + size > shape.queue_bytes):
+            self.drops["tail_drop"] += 1
+            return False
+        queue.append((now_ns, frame))
+        self._prio_bytes[priority] += size
+        self._schedule(now_ns)
+        return True
+
+    def _tokens_at(self, t: int) -> float:
+        if not self._tb_started:
+            return float(self.burst)
+        refill = (t - self._tb_time_ns) * self.shape.rate_bps / 8e9
+        return min(float(self.burst), self._tokens + refill)
+
+    def _schedule(self, until_ns: int) -> None:
+        """Send into the delay line every packet whose departure is decided by
+        ``until_ns``; remember when the next one will be."""
+        queues = self._prio
+        self._decide_at = None
+        while True:
+            heads = [(q[0][0], p) for p, q in enumerate(queues) if q]
+            if not heads:
+                return
+            t = min(a for a, _ in heads)
+            if self._tb_started:
+                t = max(t, self._tb_time_ns)
+            while True:       # the head chosen at t may have to wait for its tokens
+                p = max(p for a, p in heads if a <= t)
+                need = min(len(queues[p][0][1]), self.burst)
+                tokens = self._tokens_at(t)
+                if tokens >= need:
+                    break
+                t += max(1, int((need - tokens) * 8e9 / self.shape.rate_bps + 0.5))
+            if t > until_ns:
+                self._decide_at = t
+                return
+            _, frame = queues[p].popleft()
+            self._prio_bytes[p] -= len(frame)
+            self._tokens, self._tb_time_ns, self._tb_started = tokens - need, t, True
+            self._to_delay_line(frame, t)
+
     # ------------------------------------------------------------ release
     def next_release_ns(self) -> int | None:
-        return self._heap[0][0] if self._heap else None
+        times = [t for t in (self._heap[0][0] if self._heap else None, self._decide_at)
+                 if t is not None]
+        return min(times) if times else None
 
     def pop_due(self, now_ns: int) -> list:
         """Frames whose release time has come, in release order (counted as sent)."""
+        if self._prio is not None:
+            self._schedule(now_ns)
         heap = self._heap
         out = []
         while heap and heap[0][0] <= now_ns:
@@ -153,8 +222,8 @@ class EgressPort:
         return out
 
     def pending(self) -> int:
-        """Packets admitted but not yet released (shaper queue plus delay line)."""
-        return len(self._heap)
+        """Packets admitted but not yet released (shaper queues plus delay line)."""
+        return len(self._heap) + sum(len(q) for q in self._prio or ())
 
     def count_passthrough(self, packets: int, nbytes: int) -> None:
         """Count frames sent without entering the model (passthrough shape)."""

@@ -6,6 +6,12 @@ and a ``packet_in_handler`` attribute this server sets. When the device has a ``
 attribute, every call into its target holds it (the software switch's packet thread
 takes the same lock).
 
+Arbitration as the P4Runtime spec has it: the stream with the highest election id is
+primary, and only requests that carry the primary's election id may write, set the
+pipeline or send packets (anything else is PERMISSION_DENIED); every client may read.
+The server listens where it is told, 127.0.0.1 by default, in plain TCP or, given a
+``testbed.p4runtime.tls.ServerTls``, in TLS only.
+
 The forwarding-pipeline "device config" holds the program in one of the forms
 ``testbed.p4runtime.device_config`` reads (P4 source, trainet-p4c's output, either wrapped
 in p4.tmp.P4DeviceConfig); the target compiles the program itself.
@@ -40,6 +46,7 @@ from testbed.errors import TrainetError
 from testbed.p4 import entries as E
 from testbed.p4 import p4info as p4info_builder
 from testbed.p4runtime import convert as C
+from testbed.p4runtime.tls import ServerTls
 from testbed.switch.rpc_status import batch_status, bounded
 from testbed.p4runtime.device_config import DeviceConfigError, program_from_config
 
@@ -873,11 +880,14 @@ class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
 
 class P4RuntimeServer:
     """``P4RuntimeServer(device, "127.0.0.1:9559").start()``; ``port`` is the bound port
-    (useful with ``address="127.0.0.1:0"``)."""
+    (useful with ``address="127.0.0.1:0"``). With ``tls`` (a ``ServerTls``) it speaks
+    only TLS."""
 
     def __init__(self, device, address: str = "127.0.0.1:9559",
-                 log: logging.Logger | None = None, max_streams: int = 8):
+                 log: logging.Logger | None = None, max_streams: int = 8,
+                 tls: ServerTls | None = None):
         self.address = address
+        self.tls = tls
         self.log = log or logging.getLogger(f"trainet.p4runtime.{device.device_id}")
         self.servicer = _Servicer(device, self.log)
         # each open StreamChannel holds a worker thread; keep some for unary calls
@@ -889,8 +899,10 @@ class P4RuntimeServer:
         self.port = None
 
     def start(self) -> "P4RuntimeServer":
+        credentials = self.tls.credentials() if self.tls is not None else None
         try:
-            self.port = self._server.add_insecure_port(self.address)
+            self.port = (self._server.add_secure_port(self.address, credentials) if credentials
+                         else self._server.add_insecure_port(self.address))
         except RuntimeError as e:
             raise TrainetError(f"P4Runtime server: cannot listen on {self.address} ({e}); "
                                "pick a free port") from None
@@ -899,8 +911,9 @@ class P4RuntimeServer:
                                "the port is probably in use, pick another")
         self._server.start()
         host = self.address.rsplit(":", 1)[0]
-        self.log.info("P4Runtime server for device %d on %s:%d",
-                      self.servicer.device.device_id, host, self.port)
+        self.log.info("P4Runtime server for device %d on %s:%d%s",
+                      self.servicer.device.device_id, host, self.port,
+                      " (TLS)" if self.tls is not None else "")
         return self
 
     def stop(self, grace: float = 0.5) -> None:

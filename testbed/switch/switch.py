@@ -33,9 +33,9 @@ SHAPED_BATCH = 16
 class _SwitchPort:
     """A port with its egress model and captures."""
 
-    def __init__(self, port: Port, shape: Shape, pcap_dir: str | None):
+    def __init__(self, port: Port, shape: Shape, pcap_dir: str | None, queues: int):
         self.port = port
-        self.egress = EgressPort(shape)
+        self.egress = EgressPort(shape, queues=queues)
         self.passthrough = shape.passthrough
         self.pcap_in = self.pcap_out = None
         if pcap_dir:
@@ -47,13 +47,15 @@ class SoftwareSwitch:
     def __init__(self, ports: dict, *, device_id: int = 0, cpu_port: int | None = None,
                  shapes: dict | None = None, pcap_dir: str | None = None,
                  log: logging.Logger | None = None, dump_bytes: int = 0,
-                 backend: str = "auto"):
+                 backend: str = "auto", priority_queues: int = 1):
         """``ports``: {port number: interface name}; ``shapes``: {port number: Shape};
         ``dump_bytes``: log that many bytes of every frame in and out at info level
         (simple_switch's --dump-packet-data); ``backend``: the P4 target's
-        (testbed.p4.backend: python, native or auto)."""
+        (testbed.p4.backend: python, native or auto); ``priority_queues``: egress queues
+        per port, chosen by standard_metadata.priority (simple_switch's --priority-queues)."""
         self.device_id = device_id
         self.backend = backend
+        self.priority_queues = priority_queues
         self.cpu_port = cpu_port
         self.log = log or logging.getLogger(f"trainet.switch.{device_id}")
         self.target = None
@@ -69,7 +71,7 @@ class SoftwareSwitch:
             for port_no, ifname in sorted(ports.items()):
                 self._ports[port_no] = _SwitchPort(
                     Port(port_no, ifname), shapes.get(port_no, NO_SHAPE),
-                    pcap_dir)
+                    pcap_dir, priority_queues)
         except BaseException:
             self._close_ports()
             raise
@@ -110,12 +112,13 @@ class SoftwareSwitch:
         registers and PRE state start empty, as after SetForwardingPipelineConfig)."""
         from testbed.p4.backend import make_target
         self.install_target(make_target(program, self.backend, cpu_port=self.cpu_port,
-                                        log=self.log.getChild("pipeline")))
+                                        log=self.log.getChild("pipeline"),
+                                        priority_queues=self.priority_queues))
 
     def install_target(self, target) -> None:
         with self.lock:
             self.target = target
-        self.log.info("pipeline installed (%s backend)", target.backend)
+        self.log.info("pipeline installed (%s backend)", getattr(target, "backend", "custom"))
 
     def packet_out(self, frame: bytes) -> None:
         """A frame from the controller: it enters the pipeline on the CPU port."""
@@ -251,13 +254,14 @@ class SoftwareSwitch:
         return self._emit(outputs, now)
 
     def _emit(self, outputs: list, now: int) -> list:
-        """Hand ``outputs`` (port, frame) to their ports; return the packet-ins."""
+        """Hand ``outputs`` to their ports; return the packet-ins."""
         debug = self._debug
         packet_ins = []
         ports = self._ports
         cpu_port = self.cpu_port
         out_now = {}     # passthrough port -> frames to send at the end of the batch
-        for out_port, out_frame in outputs:
+        for out in outputs:         # (port, frame) or, with priority queues, (.., priority)
+            out_port, out_frame = out[0], out[1]
             sp = ports.get(out_port)
             if sp is not None:
                 if sp.passthrough:
@@ -266,7 +270,7 @@ class SoftwareSwitch:
                         out_now[sp] = [out_frame]
                     else:
                         batch.append(out_frame)
-                elif sp.egress.enqueue(out_frame, now):
+                elif sp.egress.enqueue(out_frame, now, out[2] if len(out) > 2 else 0):
                     if debug:
                         self.log.debug("port %d: %d bytes queued in the egress model",
                                        out_port, len(out_frame))

@@ -23,6 +23,9 @@ EXPERIMENT = {
     "strategies": ["zero3", {"strategy": "zeropp", "label": "zeropp-all",
                              "options": {"qwz": True, "hpz": 2, "qgz": True}}],
     "scale": 1e-5,
+    # 20B under ZeRO-3 on four 64 GiB GCDs does not fit (81 GiB each): the bytes on the
+    # wire are what this test is about, so both run, marked as not fitting.
+    "run_not_fitting": True,
     "timeouts": {"bring_up": "120s", "run": "300s"},
 }
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from hosts import shadow
-from hosts.luwu_layout import shadow_layout
+from hosts.luwu_layout import layers_resident, shadow_layout
 from hosts.optimizer_node import OptimizerNode, _parameters, main as optimizer_main
 from hosts.strategies import registry
 from testbed.experiment.runner import worker_args
@@ -110,6 +110,38 @@ def test_luwu_volumes_streamed_and_resident():
     assert registry.get("luwu-resident").volume_bytes(350e9, 8) == (350e9, 350e9)
 
 
+def test_a_memory_budget_keeps_the_last_layers_that_fit():
+    """GPT-175B's layers are 3.65 GB of bf16: a 40 GB budget keeps the last ten, which
+    come back once with the answer to their gradients instead of being pulled twice."""
+    luwu = registry.get("luwu")
+    options = luwu.parse_options({"memory_budget": "40GB"})
+    layer = 350e9 / 96
+    assert luwu.volume_bytes(350e9, 8, 96, options=options) == \
+        (350e9, pytest.approx((2 * 86 + 10) * layer))
+    memory = luwu.memory(175e9, 8, 96, options=options)
+    assert memory.params_bytes == round(13 * layer) and memory.grads_bytes == round(2 * layer)
+    everything = luwu.parse_options({"memory_budget": "400GB"})
+    assert luwu.volume_bytes(350e9, 8, 96, options=everything)[1] == pytest.approx(350e9)
+    assert luwu.memory(175e9, 8, 96, options=everything).params_bytes == round(96 * layer)
+    with pytest.raises(TrainetError, match="luwu: memory_budget 1000000000 B is smaller than "
+                       "one layer"):
+        luwu.memory(175e9, 8, 96, options=luwu.parse_options({"memory_budget": "1GB"}))
+
+    target = shadow.shadow_model("gpt-1.3b")
+    args = type("Args", (), {"mode": "shadow", "shadow_model": "gpt-1.3b", "scale": 1e-4,
+                             "params": "streamed", "memory_budget": int(2.6e9 / 24 * 5.5)})
+    layout, initial = _parameters(args)
+    assert layout.resident == 5 == layers_resident(target, args.memory_budget)
+    node = OptimizerNode(1, 2, layout, initial, lr=0.1, pull_job=3)
+    grads = np.full(ina.LANES, 1000, dtype=np.int32)
+    answers = [ina.decode_any(node.handle(ina.encode(
+        1, 0, ina.FLAG_RESULT, ina.slot_field(c % 4, 0), 0, c, grads, n_workers=2)))[1]
+        for c in range(layout.chunks_per_step)]
+    with_params = [c for c, lanes in enumerate(answers) if lanes is not None]
+    assert with_params == list(range(layout.first_chunk[5]))     # the last five layers'
+    assert len(layout.pull_positions()) == 2 * (layout.chunks_per_step - len(with_params))
+
+
 def test_custom_models_get_the_layers_of_the_nearest_gpt3():
     assert shadow.shadow_model("gpt-175b").layers == 96
     assert shadow.shadow_model("custom:6B").layers == 32           # GPT-3 6.7B
@@ -125,7 +157,7 @@ def test_shadow_optimizer_node_answers_every_chunk_of_the_workers_buffer(params)
     assert elements * 4 >= 2.6e9 * 1e-4 and len(layout.buckets) == groups
     assert elements % (groups * ina.LANES) == 0
     args = type("Args", (), {"mode": "shadow", "shadow_model": "gpt-1.3b", "scale": 1e-4,
-                             "params": params})
+                             "params": params, "memory_budget": None})
     layout, initial = _parameters(args)
     assert layout.chunks_per_step * ina.LANES == elements and not initial.any()
     node = OptimizerNode(1, 2, layout, initial, lr=0.1)
@@ -144,3 +176,27 @@ def test_optimizer_node_reports_an_unknown_shadow_model(capsys):
     assert optimizer_main(["--job", "1", "--workers", "2", "--mode", "shadow",
                            "--shadow-model", "gpt-9", "--steps", "1"]) == 1
     assert "error: optimizer node: --shadow-model 'gpt-9': choose" in capsys.readouterr().err
+
+
+def test_luwu_against_offload_plans_the_baselines_that_fit():
+    """experiments/luwu-vs-offload.yaml: luwu (streaming every layer, or keeping what
+    fits 48 GiB) and the two offloaded ZeRO-3 variants fit an A100-80GB and run; the
+    in-memory ones are marked as not fitting."""
+    from testbed.experiment.fit import memory_checks
+    plan = load_experiment(REPO / "experiments" / "luwu-vs-offload.yaml")
+    checks = memory_checks(plan)
+    assert [v.name for v in plan.variants()] == ["bandwidth-100Gbit", "bandwidth-200Gbit"]
+    status = {(c.variant, c.label): c.status for c in checks}
+    for variant in ("bandwidth-100Gbit", "bandwidth-200Gbit"):
+        assert [status[variant, s.label] for s in plan.strategies] == \
+            ["fits", "fits", "fits", "fits", "not run", "not run", "not run"]
+    verdicts = {c.label: c.fit.verdict() for c in checks}
+    assert verdicts["zero3"] == "needs 337 GiB of 80 GiB device memory"
+    assert verdicts["luwu"] == "fits: 26.1 GiB of 80 GiB"
+    assert verdicts["luwu-budget"] == "fits: 73.7 GiB of 80 GiB"      # 14 layers kept
+    offloaded = next(c for c in checks if c.label == "zero3-offload").fit.footprint
+    assert offloaded.optimizer == 0 and offloaded.host == 16 * 175e9 / 8
+    args = worker_args(plan, plan.strategy("zero3-infinity"), cpu_adam_rate=1.5e8)
+    assert (args["offload_optimizer"], args["offload_param"], args["gpus_per_host"],
+            args["cpu_adam_rate"]) == ("nvme", "nvme", 1, 1.5e8)
+    assert "cpu_adam_rate" not in worker_args(plan, plan.strategy("luwu"), cpu_adam_rate=1.5e8)

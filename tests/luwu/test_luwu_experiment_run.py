@@ -131,3 +131,46 @@ def test_luwu_converges_as_ddp_and_identically_under_loss(tmp_path):
     rows = {(r["variant"], r["strategy"]): r for r in results.read_summary(out)}
     assert rows["loss-0pct", "luwu"]["mem_optim_emulated_B"] == 0 \
         < rows["loss-0pct", "ddp"]["mem_optim_emulated_B"]
+
+
+def test_luwu_against_offload_skips_what_does_not_fit_and_pays_for_offloading(tmp_path):
+    """A small experiments/luwu-vs-offload.yaml (four workers, GPT-1.3B on devices of
+    8 GiB): zero3 in memory and ddp do not fit and are not run; the offloaded ZeRO-3
+    variants run and report their offload time as modeled; luwu with a budget keeps the
+    last layers and pulls the others."""
+    path, data = renamed_copy(tmp_path, REPO / "experiments" / "luwu-vs-offload.yaml",
+                              workers=4)
+    data.update(sweep={"bandwidth": ["100Gbit"]}, scale=1e-4)
+    data["workload"].update(shadow_model="gpt-1.3b", steps=STEPS, device_memory="8GiB")
+    data["strategies"][1]["options"]["memory_budget"] = "1GB"       # 9 of 24 layers
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    out = tmp_path / "offload"
+    assert main(["run", str(path), "-o", str(out)]) == 0
+    rows = {r["strategy"]: r for r in results.read_summary(out)}
+    assert {s: rows[s]["memory_status"] for s in rows} == {
+        "luwu": "fits", "luwu-budget": "fits", "zero3-offload": "fits",
+        "zero3-infinity": "fits", "zero3": "not run", "luwu-resident": "fits",
+        "ddp": "not run"}
+    assert not (out / "runs" / "bandwidth-100Gbit" / "zero3").exists()
+    assert rows["zero3"]["memory_verdict"].endswith("of 8 GiB device memory")
+    config = yaml.safe_load((out / "config.yaml").read_text())
+    rate = config["cpu_adam_params_per_s_per_core"]
+    assert rate > 0
+    from hosts import devices, offload
+    host = devices.HOSTS["dgx-a100-640gb"]
+    for label, tiers in (("zero3-offload", ("cpu", "none")),
+                         ("zero3-infinity", ("nvme", "nvme"))):
+        modeled = offload.cost(1.3e9 / 4, host, 1, devices.cpu_adam_rate(host, rate, 1),
+                               *tiers).total_s
+        assert rows[label]["offload_s"] == pytest.approx(modeled, rel=0.05)
+        assert rows[label]["interference_s"] > 0
+    assert rows["luwu"]["interference_s"] == 0 and rows["luwu"]["offload_s"] == 0
+    target = shadow.shadow_model("gpt-1.3b")
+    node = json.loads((out / "runs" / "bandwidth-100Gbit" / "luwu-budget" / "rep0" / "metrics"
+                       / "optimizer.summary.json").read_text())
+    layout = shadow_layout(target, 1e-4, True, resident=9)
+    assert node["pulls_answered"] == STEPS * layout.pull_chunks_per_step
+    assert layout.pull_chunks_per_step == 2 * 15 * layout.bucket_chunks(0)
+    assert main(["report", str(out)]) == 0
+    report = (out / "report.md").read_text()
+    assert "| bandwidth-100Gbit | zero3 |" in report and "of 8 GiB device memory" in report

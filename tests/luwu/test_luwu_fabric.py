@@ -12,12 +12,12 @@ from contextlib import contextmanager
 
 import numpy as np
 import pytest
-import torch
 
 from controllers import luwu
 from hosts.luwu_layout import Layout
-from hosts.models import SyntheticCorpus, build_model
+from hosts.models import build_model
 from luwu_setup import LUWU_P4
+from tests.workers.ranks import slice_training
 from testbed.experiment.jobs import job_on, job_workers
 from testbed.experiment.launch import run_workers
 from tests.net.helpers import Snapshot, free_port
@@ -63,27 +63,11 @@ def luwu_job(net, hosts, optimizer_host):
     print("luwu.p4 drops:", counts[0], "handled:", counts[1])
 
 
-def single_process(world):
-    corpus = SyntheticCorpus(0)
-    model = build_model("gpt", 0)
-    opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=0.01)
-    losses = []
-    for s in range(STEPS):
-        with torch.no_grad():
-            losses.append([model.loss(model(x), y).item() for x, y in
-                           (corpus.batch(s, r, world, BATCH, 32) for r in range(world))])
-        x, y = corpus.batch(s, 0, 1, BATCH * world, 32)
-        opt.zero_grad()
-        model.loss(model(x), y).backward()
-        opt.step()
-    return losses, [p.detach() for p in model.parameters()]
-
-
 @pytest.mark.parametrize("strategy", ["luwu", "luwu-resident"])
 def test_luwu_trains_as_one_process_and_workers_hold_no_optimizer_state(net, tmp_path,
                                                                          strategy):
     net, optimizer = net
-    ref_losses, ref_params = single_process(len(WORKERS))
+    ref_losses, ref_params = slice_training(len(WORKERS), STEPS, BATCH, LR)
     model = build_model("gpt", 0)
     if strategy == "luwu":                 # streamed: pulled unit by unit
         layout = Layout.of_units(list(model.parameters()), model.units)

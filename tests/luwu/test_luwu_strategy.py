@@ -5,17 +5,19 @@ state."""
 import queue
 import threading
 
+import numpy as np
 import pytest
 import torch
 
 from controllers import luwu
 from controllers.jobs import TargetDevice
-from hosts.luwu_layout import Layout
+from hosts.luwu_layout import Layout, units_resident
 from hosts.optimizer_node import OptimizerNode
 from hosts.luwu_session import PushPull
 from luwu_setup import (AGG, OPT_IP, OPT_MAC, OPT_PORT, SWITCH_MAC, load_luwu_program, setup_job,
                         tiny_batch, tiny_model, train_ranks, worker_ip, worker_mac)
 from testbed.p4.target import Target
+from testbed.errors import TrainetError
 from testbed.proto import ina
 
 WORLD, STEPS, LR, BATCH = 3, 6, 0.05, 4
@@ -165,6 +167,34 @@ def test_streamed_luwu_matches_single_process_holding_one_unit_at_a_time(drop):
         assert node.repeats > 0 and handled["params_unicast"] > 0
 
 
+def test_partly_resident_luwu_keeps_the_last_unit_and_pulls_the_rest():
+    """A memory budget that holds the last unit (51 parameters) but not both: the last
+    unit stays on the workers, updated by the parameters that answer its gradients; the
+    first is pulled for forward and backward. Training still equals one process's."""
+    ref = single_process()
+    models = [tiny() for _ in range(WORLD)]
+    params = list(models[0].parameters())
+    last_unit = 4 * sum(p.numel() for p in models[0].units[-1].parameters())
+    layout = Layout.of_units(params, models[0].units, resident=1)
+    node = OptimizerNode(1, WORLD, layout, layout.flatten(params), "adamw", lr=LR,
+                         weight_decay=0.01, pull_job=3)
+    hub = Hub(node)
+    results = train_ranks(models, hub.transport, data, STEPS, 4, streamed=True,
+                          memory_budget=last_unit + 100)
+    assert max_diff(node_parameters(node, layout, ref), ref) < 1e-4
+    kept = [p.detach() for p in models[0].units[-1].parameters()]
+    assert max_diff(kept, ref[-len(kept):]) < 1e-4               # the resident unit
+    assert all(p.numel() == 0 for p in models[0].units[0].parameters())
+    first_unit = layout.bucket_chunks(1) * ina.LANES * 4
+    for _, metrics, memory in results:
+        assert memory.params_bytes <= last_unit + 2 * first_unit
+        assert all(m.logical_recv_bytes == (2 * layout.bucket_chunks(1) + layout.bucket_chunks(0))
+                   * ina.LANES * 4 for m in metrics)            # first unit twice, last once
+    assert node.pulls == STEPS * 2 * layout.bucket_chunks(1)
+    with pytest.raises(TrainetError, match="memory_budget 10 B is smaller than one layer"):
+        units_resident(models[0].units, 10)
+
+
 class DeadNode:
     """An optimizer node that died: the switch's sums reach it and nothing answers."""
 
@@ -203,3 +233,51 @@ def test_streaming_a_model_without_units_is_refused_with_what_to_do():
     with pytest.raises(TrainetError, match="Linear needs model.units.*use luwu-resident"):
         strategy.setup(torch.nn.Linear(2, 2))
     strategy.comm.close()
+
+
+def test_shadow_luwu_with_a_budget_pulls_only_the_layers_it_does_not_keep(monkeypatch):
+    """Shadow workers standing for a 2M-parameter model of 12 layers, with a budget of
+    three layers: per step each pulls the nine others twice and gets the three kept
+    ones back once, with the answer to their gradients."""
+    from hosts import shadow
+    from hosts.luwu_layout import shadow_layout
+    from hosts.luwu_session import Demux, Puller, Streams
+    from hosts.strategies import luwu as strategy
+    from hosts.strategies import registry
+    from tests.workers.ranks import run_ranks
+
+    target, scale = shadow.shadow_model("custom:2e6"), 1e-3
+    budget = round(3.5 * shadow.model_bytes(target.params) / target.layers)
+    layout = shadow_layout(target, scale, streamed=True, resident=3)
+    initial = np.zeros(layout.chunks_per_step * ina.LANES, np.float32)
+    node = OptimizerNode(1, WORLD, layout, initial, "adamw", lr=LR, pull_job=3)
+    hub = Hub(node)
+
+    def streams(context):
+        demux = Demux(hub.transport(context.comm.rank))
+        r = context.comm.rank
+        return Streams(context.comm, PushPull(demux.channel(1, 2), 1, 2, r, WORLD, slots=4,
+                                              give_up_s=10),
+                       Puller(demux.channel(3), 3, r, 4, give_up_s=10), demux)
+
+    monkeypatch.setattr(strategy, "streams", streams)
+    info = registry.get("luwu")
+    fast = shadow.Device("fast", 1e18, "compute takes no time")
+
+    def body(comm):
+        s = info.build("shadow", registry.Context(
+            comm, info, info.parse_options({"memory_budget": budget}), target=target,
+            device=fast, batch=1, scale=scale, job=registry.JobRef(AGG, 1, 4)))
+        s.setup()
+        try:
+            return s.layout, [s.step(None) for _ in range(2)]
+        finally:
+            s.close()
+
+    chunk = ina.LANES * 4
+    for worker_layout, metrics in run_ranks(WORLD, body, timeout_s=30, gloo=False):
+        assert worker_layout == layout and layout.resident == 3
+        for m in metrics:
+            assert m.logical_sent_bytes == layout.chunks_per_step * chunk
+            assert m.logical_recv_bytes == (2 * 9 + 3) * layout.bucket_chunks(0) * chunk
+    assert node.pulls == 2 * 2 * 9 * layout.bucket_chunks(0)

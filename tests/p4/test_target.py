@@ -6,10 +6,10 @@ from scapy.all import IP, UDP, Ether
 
 from testbed.p4 import entries as E
 from testbed.p4.entries import ControlPlaneError
-from testbed.p4.frontend import load_program
+from testbed.p4.frontend import load_program, load_source
 from testbed.p4.target import Target
 
-from tests.p4.v1prog import frame, res, target
+from tests.p4.v1prog import frame, res, source, target
 
 BASIC = Path(__file__).resolve().parents[2] / "p4" / "basic.p4"
 
@@ -324,3 +324,36 @@ def test_direct_meter_colors_table_hits_by_entry_config():
     colors = [res(t.process(frame(), 0)[0][1])[0] for _ in range(3)]
     assert colors == [0, 1, 2]
     assert [res(t.process(frame(ether_type=0x1235), 0)[0][1])[0] for _ in range(3)] == [0, 0, 0]
+
+
+PRIORITY = """
+    action set_priority(bit<3> p) { sm.priority = p; }
+    table by_port { key = { sm.ingress_port: exact; } actions = { set_priority; }
+                    default_action = set_priority(0); }
+    apply { sm.egress_spec = 1; by_port.apply(); }"""
+
+
+def test_priority_queues_give_each_packet_its_priority_and_drop_out_of_range():
+    """BMv2's --priority-queues N: standard_metadata.priority picks the queue; a packet
+    whose priority has no queue is dropped."""
+    program = load_source(source(PRIORITY), filename="priority.p4")
+    t = Target(program, priority_queues=4)
+    for port, prio in ((2, 3), (3, 5)):
+        t.table_insert(E.TableEntry("MyIngress.by_port", (E.Exact(port),),
+                                    E.ActionCall("MyIngress.set_priority", {"p": prio})))
+    data = frame(b"\x00" * 16)
+    assert t.process(data, 2) == [(1, data, 3)]
+    assert t.process(data, 0) == [(1, data, 0)]
+    assert t.process(data, 3) == [] and t.drop_counts == {"priority_out_of_range": 1}
+
+
+def test_with_one_queue_both_backends_drop_a_packet_of_priority_one():
+    from testbed.p4.native.target import NativeTarget
+    program = load_source(source(PRIORITY), filename="priority.p4")
+    data = frame(b"\x00" * 16)
+    for kind in (Target, NativeTarget):
+        t = kind(program)
+        t.table_insert(E.TableEntry("MyIngress.by_port", (E.Exact(2),),
+                                    E.ActionCall("MyIngress.set_priority", {"p": 1})))
+        assert t.process(data, 0) == [(1, data)] and t.process(data, 2) == []
+        assert t.drop_counts == {"priority_out_of_range": 1}

@@ -1,6 +1,6 @@
 """SetForwardingPipelineConfig takes device configs as BMv2 clients send them: P4 source,
-trainet-p4c's .json, either wrapped in p4.tmp.P4DeviceConfig; it refuses the rest with
-INVALID_ARGUMENT and keeps the pipeline it has."""
+trainet-p4c's .json, BMv2 JSON, any of them wrapped in p4.tmp.P4DeviceConfig; it refuses
+the rest with INVALID_ARGUMENT and keeps the pipeline it has."""
 import json
 import subprocess
 import sys
@@ -16,13 +16,14 @@ from p4rt_device import PipelineDevice
 from testbed.p4 import p4info
 from testbed.p4.frontend import load_program
 from testbed.p4.p4c import main as p4c
-from testbed.p4runtime.device_config import p4config_pb2
+from testbed.p4runtime.device_config import p4config_pb2, program_from_file
 from testbed.switch.p4runtime import P4RuntimeServer
 
 REPO = Path(__file__).resolve().parents[2]
 BASIC = REPO / "p4" / "basic.p4"
 FEATURES = Path(__file__).parent / "data" / "p4info_features.p4"
 BASIC_INFO = p4info.build(load_program(BASIC))
+BASIC_BMV2 = REPO / "tests" / "p4" / "bmv2" / "basic.json"
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +72,8 @@ def test_other_payloads_are_refused_and_the_pipeline_stays(server):
     client.set_pipeline(BASIC_INFO, BASIC.read_bytes())
     bmv2 = json.dumps({"header_types": [], "pipelines": []}).encode()
     broken = BASIC.read_bytes().replace(b"egressSpec_t;", b"egressSpec_t", 1)
-    cases = [(bmv2, "is BMv2 JSON"), (b"\x00\xff\xfe binary", "binary data"),
+    cases = [(bmv2, "pipelines: no pipeline named 'ingress'"),
+             (b"\x00\xff\xfe binary", "binary data"),
              (b"", "is empty"), (_wrapped(b""), "empty device_data"),
              (b'{"name": "x"}', "not trainet-p4c's output"),
              (b"\x1a\x05abc", "neither text nor a p4.tmp.P4DeviceConfig"),
@@ -81,9 +83,31 @@ def test_other_payloads_are_refused_and_the_pipeline_stays(server):
             client.set_pipeline(BASIC_INFO, config)
         assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert words in e.value.details(), e.value.details()
-        if words != "P4DeviceConfig.device_data):11:1":
+        if words not in ("P4DeviceConfig.device_data):11:1",
+                         "pipelines: no pipeline named 'ingress'"):
             assert "p4.tmp.P4DeviceConfig" in e.value.details()
     assert device.loads == 1
+
+
+def test_bmv2_json_in_a_p4_device_config_with_p4cs_p4info_forwards(server):
+    """As with BMv2, the client sends the P4Info: the JSON holds no P4Runtime ids."""
+    client, device = server
+    client.set_pipeline(BASIC_INFO, _wrapped(BASIC_BMV2.read_bytes()))
+    ids = {o.preamble.name: o.preamble.id for o in [*BASIC_INFO.tables, *BASIC_INFO.actions]}
+    te = pb.TableEntry(table_id=ids["MyIngress.ipv4_lpm"])
+    m = te.match.add(field_id=1)
+    m.lpm.value, m.lpm.prefix_len = bytes([10, 0, 2, 0]), 24
+    te.action.action.action_id = ids["MyIngress.ipv4_forward"]
+    te.action.action.params.add(param_id=1, value=bytes.fromhex("000000000202"))
+    te.action.action.params.add(param_id=2, value=b"\x02")
+    client.write((pb.Update.INSERT, pb.Entity(table_entry=te)))
+    frame = bytes.fromhex("aabbccddeeff000000000001 0800".replace(" ", "")) + bytes.fromhex(
+        "4500001c0001000040110000c0a800010a000207") + b"\x00" * 8
+    device.receive(frame, 1)
+    [(port, out)] = device.sent
+    assert port == 2 and out[:6] == bytes.fromhex("000000000202") and out[22] == 63
+    assert client.read(pb.Entity(table_entry=pb.TableEntry()))[0].table_entry.match[0] \
+        .lpm.prefix_len == 24
 
 
 TUTORIALS_CLIENT = Path(__file__).with_name("tutorials_client.py")
@@ -105,3 +129,9 @@ def test_tutorials_p4runtime_lib_client_runs_unchanged(compiled, tmp_path):
     assert run.returncode == 0 and "programmed" in run.stdout, run.stderr
     entry, = device.target.table_entries("MyIngress.ipv4_lpm")
     assert entry.action.params == {"dstAddr": 0x202, "port": 2}
+
+
+def test_a_switch_program_file_may_be_bmv2_json():
+    """What trainet-switch and trainet switch load for their positional program."""
+    program = program_from_file(BASIC_BMV2)
+    assert list(program.controls["ingress"].tables) == ["MyIngress.ipv4_lpm"]

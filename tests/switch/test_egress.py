@@ -132,3 +132,43 @@ def test_rate_and_delay_combine():
     port.enqueue(frame(1000, 1), 0)
     releases = sorted(r for r, _, _ in port._heap)
     assert releases == [3 * MS, 3 * MS + 1 * MS]
+
+
+def _tags(released) -> list:
+    return [int.from_bytes(f[:4], "big") for _, f in released]
+
+
+def test_priority_queues_serve_the_highest_first():
+    """A backlog of low-priority frames, then high-priority ones: once the bucket is
+    empty each departure takes the highest waiting priority; equal priorities stay FIFO."""
+    port = EgressPort(Shape(rate_bps=8_000_000, burst_bytes=1000, queue_packets=100),
+                      queues=8)
+    for i in range(6):
+        assert port.enqueue(frame(1000, i), 0, priority=0)
+    assert port.enqueue(frame(1000, 100), 10_000, priority=7)
+    assert port.enqueue(frame(1000, 101), 20_000, priority=3)
+    assert port.enqueue(frame(1000, 102), 30_000, priority=7)
+    released = drain(port, 20 * MS)
+    # frame 0 leaves at once on the burst, 1 ms per 1000 bytes after that
+    assert _tags(released) == [0, 100, 102, 101, 1, 2, 3, 4, 5]
+    times = [t for t, _ in released]
+    assert times[:3] == [0, 1 * MS, 2 * MS] and port.pending() == 0
+
+
+def test_a_higher_priority_arrival_overtakes_a_head_waiting_for_tokens():
+    port = EgressPort(Shape(rate_bps=8_000_000, burst_bytes=1000), queues=2)
+    port.enqueue(frame(1000, 1), 0, priority=0)          # leaves at 0 on the burst
+    port.enqueue(frame(1000, 2), 0, priority=0)          # would leave at 1 ms
+    assert port.next_release_ns() == 0
+    port.pop_due(0)
+    assert port.next_release_ns() == 1 * MS
+    port.enqueue(frame(1000, 3), MS // 2, priority=1)    # arrives while 2 waits
+    assert _tags(drain(port, 5 * MS)) == [3, 2]
+
+
+def test_each_priority_queue_has_its_own_limit():
+    port = EgressPort(Shape(rate_bps=8_000, burst_bytes=100, queue_packets=2), queues=2)
+    results = [port.enqueue(frame(100), 0, priority=p) for p in (0, 0, 0, 1, 1, 1)]
+    # one frame of priority 0 leaves on the burst, so three fit in its queue
+    assert results == [True, True, True, True, True, False]
+    assert port.drops["tail_drop"] == 1

@@ -151,6 +151,30 @@ def test_capabilities_and_primary_election(server, info):
         a.close()
 
 
+def test_only_the_primary_writes_and_every_client_reads(client, server, info, ids):
+    """A backup, and a client that names a higher election id than the primary's without
+    arbitrating for it, are refused writes and pipelines; all of them may read."""
+    srv, device = server
+    client.write((INS, routes_entry(ids, b"\x0a\x00\x00\x00\x00\x00", 32)))
+    backup = Client(f"127.0.0.1:{srv.port}", 1, 4)
+    stranger = Client(f"127.0.0.1:{srv.port}", 1, 99)
+    try:
+        assert backup.arbitrate().status.code == 6                   # ALREADY_EXISTS
+        for other in (backup, stranger):
+            with pytest.raises(grpc.RpcError) as e:
+                other.write((INS, routes_entry(ids, b"\x0b\x00\x00\x00\x00\x00", 32)))
+            assert _code(e) == grpc.StatusCode.PERMISSION_DENIED
+            with pytest.raises(grpc.RpcError) as e:
+                other.set_pipeline(info, FEATURES.read_bytes())
+            assert _code(e) == grpc.StatusCode.PERMISSION_DENIED
+            read = other.read(_entity(table_entry=pb.TableEntry(table_id=ids["MyIngress.routes"])))
+            assert len(read) == 1
+    finally:
+        backup.close()
+        stranger.close()
+    assert len(routes_on_target(device)) == 1 and device.loads == 1
+
+
 def _ids(info):
     return {o.preamble.name: o.preamble.id for k in ("tables", "actions")
             for o in getattr(info, k)}
@@ -214,7 +238,7 @@ def test_bad_pipeline_configs_are_invalid_arguments(client, server, info):
     wrong_info = type(info)()
     wrong_info.CopyFrom(info)
     wrong_info.tables[0].preamble.name = "MyIngress.nope"
-    cases = [(info, bmv2, "is BMv2 JSON"), (info, b"control {", "does not compile"),
+    cases = [(info, bmv2, "no pipeline named 'ingress'"), (info, b"control {", "does not compile"),
              (wrong_info, FEATURES.read_bytes(), "MyIngress.nope")]
     profiled = b"#define WITH_ACTION_PROFILE\n" + FEATURES.read_bytes()
     for action in (PIPE.VERIFY, PIPE.VERIFY_AND_COMMIT):

@@ -33,14 +33,14 @@ def test_options_and_defaults():
                        "--log-flush", "--dump-packet-data", "64", "--cpu-port", "64"])
     assert (args.program, args.no_p4, args.pcap, args.cpu_port) == (None, True, ".", 64)
     assert (args.log, args.log_level, args.log_flush) == ("s1.log", "warning", True)
-    assert args.dump_packet_data == 64
+    assert (args.dump_packet_data, args.priority_queues) == (64, 1)
+    assert parse_args(["p.json", "--priority-queues", "8"]).priority_queues == 8
     assert (args.grpc_address, args.grpc_port) == ("127.0.0.1", 9559)
     quiet = parse_args(["prog.json", "--log-file", "x.log"])
     assert quiet.log_flush is False and parse_args(["p.json"]).log_level == "warning"
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["p.json", "--priority-queues", "4"], "one FIFO queue per port"),
     (["p.json", "--", "--grpc-server-addr", "9559"], "expected ADDR:PORT"),
 ])
 def test_bad_options_say_what_to_do(argv, words):
@@ -52,9 +52,11 @@ def test_errors_exit_2_without_a_traceback(tmp_path, capsys):
     bmv2 = tmp_path / "bmv2.json"
     bmv2.write_text('{"header_types": [], "pipelines": []}')
     assert main(["-i", "1@lo", str(bmv2)]) == 2
-    assert "is BMv2 JSON" in capsys.readouterr().err
+    assert "bmv2.json: pipelines: no pipeline named 'ingress'" in capsys.readouterr().err
     assert main(["-i", "1@lo"]) == 2
     assert "--no-p4" in capsys.readouterr().err
+    assert main(["--no-p4", "--priority-queues", "9"]) == 2
+    assert "--priority-queues 9: give 1 to 8" in capsys.readouterr().err
 
 
 def test_console_scripts_name_the_drop_in_entry_points():

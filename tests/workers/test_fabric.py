@@ -6,16 +6,15 @@ import time
 from pathlib import Path
 
 import pytest
-import torch
 
 from hosts import shadow
 from hosts.strategies import registry
-from hosts.models import SyntheticCorpus, build_model
 from contextlib import nullcontext
 
 from testbed.bench.train import ina_job, star_plan
 from testbed.experiment.launch import run_workers
 from tests.net.helpers import Snapshot
+from tests.workers.ranks import slice_training
 
 pytestmark = [pytest.mark.root, pytest.mark.slow]
 
@@ -52,26 +51,9 @@ def net(tmp_path_factory):
     assert worker_pids(results) == {}
 
 
-def reference_losses(world: int) -> list[list[float]]:
-    """Per step, each rank's loss on its slice, training one process on the global batch."""
-    corpus = SyntheticCorpus(0)
-    model = build_model("gpt", 0)
-    opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=0.01)
-    out = []
-    for s in range(STEPS):
-        with torch.no_grad():
-            out.append([model.loss(model(x), y).item() for x, y in
-                        (corpus.batch(s, r, world, BATCH, 32) for r in range(world))])
-        x, y = corpus.batch(s, 0, 1, BATCH * world, 32)
-        opt.zero_grad()
-        model.loss(model(x), y).backward()
-        opt.step()
-    return out
-
-
 @pytest.fixture(scope="module")
 def reference():
-    return reference_losses(len(WORKERS))
+    return slice_training(len(WORKERS), STEPS, BATCH, LR)[0]
 
 
 @pytest.mark.parametrize("strategy", ["ddp", "zero3", "ps", "ina"])

@@ -84,8 +84,19 @@ def test_options_are_validated_with_their_defaults():
     with pytest.raises(TrainetError, match="it takes no option 'slots'; its options: bucket"):
         ddp.parse_options({"slots": 3})
     with pytest.raises(TrainetError, match="zero3: it takes no option 'bucket'; its options: "
-                       "none"):
+                       "offload_optimizer=none"):
         registry.get("zero3").parse_options({"bucket": 3})
+    with pytest.raises(TrainetError, match="ps: it takes no option 'bucket'; its options: "
+                       "none"):
+        registry.get("ps").parse_options({"bucket": 3})
+    zero3 = registry.get("zero3")
+    assert zero3.parse_options({"offload_optimizer": "nvme"}).offload_param == "none"
+    with pytest.raises(TrainetError, match="zero3: offload_optimizer: Input should be 'none', "
+                       "'cpu' or 'nvme'"):
+        zero3.parse_options({"offload_optimizer": "disk"})
+    with pytest.raises(TrainetError, match="offload_param: parameters on the host are updated "
+                       "there; set offload_optimizer too"):
+        zero3.parse_options({"offload_param": "cpu"})
 
 
 def test_patterns_give_each_collective_its_traffic():

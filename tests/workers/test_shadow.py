@@ -21,7 +21,7 @@ def test_volumes_per_worker_follow_the_collectives():
     assert volume("ina") == (5.2e9, 5.2e9)                     # int32 lanes, out and back
     assert registry.get("ps").busiest_link_bytes(m, 4) == 4 * m          # the server's link
     assert registry.get("ddp").busiest_link_bytes(m, 4) == 3.9e9
-    with pytest.raises(TrainetError, match="unknown strategy 'ring'; registered: ddp, "):
+    with pytest.raises(TrainetError, match="unknown strategy 'ring'; registered: axonn, ddp, "):
         registry.get("ring")
 
 
@@ -34,7 +34,8 @@ def test_compute_model():
     assert shadow.device("mi250x-gcd").peak_flops == 191.5e12
     with pytest.raises(TrainetError, match="in \\(0, 1\\]"):
         shadow.compute_time_s(1e9, 1, a100, 1.5)
-    with pytest.raises(TrainetError, match="choose one of a100, h100, mi250x-gcd"):
+    with pytest.raises(TrainetError, match="choose one of a100-40gb, a100-80gb, h100-80gb, "
+                       "h200-141gb, mi250x-gcd, a100, h100"):
         shadow.device("v100")
 
 
@@ -76,3 +77,31 @@ def test_shadow_step_moves_the_scaled_volume_and_sleeps_the_compute(strategy, fa
         assert factor * 0.5 * 40e6 * scale == pytest.approx(m.logical_sent_bytes, rel=0.01)
         assert m.compute_s >= 0.08
         assert m.loss is None
+
+
+def test_collectives_on_the_gpu_slow_the_compute_they_overlap():
+    target = shadow.shadow_model("custom:2e7")
+    dev = shadow.Device("slow", 6 * 2e7 * 2048 / 0.08, "a device computing a step in 80 ms")
+
+    def context(comm, name, interference):
+        info = registry.get(name)
+        return registry.Context(comm, info, info.parse_options({}), target=target, device=dev,
+                                batch=1, scale=1e-3, mfu=1.0, interference=interference)
+
+    def body(comm):
+        s = registry.get("ddp").build("shadow", context(comm, "ddp", 0.5))
+        s.setup()
+        return s.compute_s, [s.step(None) for _ in range(2)][-1]
+
+    for modeled_compute_s, m in run_ranks(2, body):
+        overlapped = min(m.comm_s - m.exposed_comm_s, modeled_compute_s)
+        assert m.interference_s > 0
+        assert m.interference_s == pytest.approx(0.5 * overlapped, rel=0.05, abs=1e-3)
+        assert m.step_s == pytest.approx(m.compute_s + m.exposed_comm_s + m.interference_s)
+    comm = Comm(None, 0, 8)
+    assert shadow.interference_of(context(comm, "zero3", None), 1e9) == 0.189
+    assert shadow.interference_of(context(comm, "zero3", 0), 1e9) == 0
+    for offloaded in ("luwu", "luwu-resident", "ina"):            # the network reduces
+        assert shadow.interference_of(context(comm, offloaded, 0.3), 1e9) == 0
+    with pytest.raises(TrainetError, match="--interference -1: a slowdown is 0 or more"):
+        shadow.interference_of(context(comm, "ddp", -1), 1e9)

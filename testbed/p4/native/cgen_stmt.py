@@ -9,6 +9,7 @@ and out through a temporary, as the reference backend passes them.
 from __future__ import annotations
 
 from testbed.p4 import ir
+from testbed.p4.compiler import MAX_LOOP
 from testbed.p4.native.cgen_expr import CScope, is_composite, mask, tuple_fields
 
 I2E, E2E = 1, 2
@@ -92,6 +93,35 @@ class CStmtGen:
             self.emit(ind, "} else {")
             self.stmt(st.other, s, ind + 1)
         self.emit(ind, "}")
+
+    def s_For(self, st, s, ind):
+        """As the reference backend: the update at the top of every iteration but the
+        first (so ``continue`` runs it), past MAX_LOOP iterations a failed assertion."""
+        self.emit(ind, "{")
+        for x in st.init:
+            self.stmt(x, s, ind + 1)
+        n = s.fresh("n")
+        self.out.asserts.append(f"for loop at {st.loc} (more than {MAX_LOOP} iterations)")
+        self.emit(ind + 1, f"uint32_t {n} = 0;")
+        self.emit(ind + 1, "for (;;) {")
+        if st.update:
+            self.emit(ind + 2, f"if ({n}) {{")
+            for x in st.update:
+                self.stmt(x, s, ind + 3)
+            self.emit(ind + 2, "}")
+        self.emit(ind + 2, f"if (++{n} > {MAX_LOOP}) {{ P->failed = {len(self.out.asserts)}; "
+                           f"P->stop = 1; {s.leave}; }}")
+        if st.cond is not None:
+            self.emit(ind + 2, f"if (!({self.expr(st.cond, s)})) break;")
+        self.stmt(st.body, s, ind + 2)
+        self.emit(ind + 1, "}")
+        self.emit(ind, "}")
+
+    def s_Break(self, st, s, ind):
+        self.emit(ind, "break;")
+
+    def s_Continue(self, st, s, ind):
+        self.emit(ind, "continue;")
 
     def s_Switch(self, st, s, ind):
         v = s.fresh("sw")

@@ -144,6 +144,10 @@ static void run_ingress(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t po
 /* Egress of a packet whose headers, metadata, standard metadata and payload are set,
  * towards ``port``, truncated to ``jtrunc`` bytes (0: whole) by its clone session. */
 static void egress_packet(sw_t *S, pkt_t *P, uint32_t port, uint64_t jtrunc) {
+    if (P->sm.f_priority >= 1) {          /* one egress queue: as BMv2, no queue, dropped */
+        S->base.drops[DROP_PRIORITY]++;
+        return;
+    }
     fresh_state(P);
     P->sm.f_egress_port = port;
     P->sm.f_egress_spec = 0;

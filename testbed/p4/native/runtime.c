@@ -289,7 +289,7 @@ typedef struct { uint32_t n; uint16_t *ports; uint16_t *rids; uint32_t trunc; } 
 typedef struct { uint64_t id; group_t g; } session_t;
 
 enum { DROP_ASSERT, DROP_LOOP, DROP_MCAST, DROP_INGRESS, DROP_EGRESS, DROP_CLONE, DROP_STACK,
-       NDROPS };
+       DROP_PRIORITY, NDROPS };
 #define FAILED_STACK UINT32_MAX      /* pkt_t.failed: a stack index out of bounds */
 
 /* A parser value_set: members of up to MAXK fields, each field matched exactly

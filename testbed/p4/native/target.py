@@ -20,7 +20,7 @@ from testbed.p4.target import Target
 
 DROP_REASONS = ("assert", "loop_limit", "unknown_multicast_group", "ingress_drop",
                 "egress_drop", "unknown_clone_session",
-                "stack_out_of_bounds")                    # runtime.c's order
+                "stack_out_of_bounds", "priority_out_of_range")      # runtime.c's order
 ASSERTS, STACK = DROP_REASONS.index("assert"), DROP_REASONS.index("stack_out_of_bounds")
 
 

@@ -1,0 +1,117 @@
+"""``trainet plan --check RESULTS``: the plan's predictions against a run's measurements.
+
+Each strategy of the run's experiment (its layout in its options) is predicted on the
+experiment's topology (testbed/experiment/plan.py) at the run's global batch (the
+workload's batch per replica times the replicas) and set beside what summary.csv
+measured: step time, exposed communication, their relative errors, and Spearman's rank
+correlation between the predicted and the measured step times (1: the plan orders the
+layouts as the testbed does).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from hosts import shadow
+from hosts.strategies import registry
+from hosts.strategies.axonn import grid_for
+from hosts.strategies.parallel import layout_of
+from testbed.errors import TrainetError
+from testbed.experiment.plan import predict, topology_fabric
+from testbed.experiment.results import read_summary
+from testbed.experiment.spec import load_experiment
+
+
+@dataclass(frozen=True)
+class Check:
+    label: str
+    layout: str
+    predicted_step_s: float
+    measured_step_s: float
+    predicted_exposed_s: float
+    measured_exposed_s: float
+
+    @property
+    def error(self) -> float:
+        return self.predicted_step_s / self.measured_step_s - 1
+
+
+def layout_options(name: str, options: dict, world: int) -> dict:
+    """A strategy's layout with every degree filled in, as the plan names them."""
+    if name == "axonn":
+        g = grid_for(_parsed(name, options), world)
+        return {"g_r": g.g_r, "g_c": g.g_c, "g_d": g.g_d, "g_data": g.g_data}
+    if name == "megatron":
+        layout = layout_of(_parsed(name, options), world, "dp", name)
+        if layout.pp > 1:
+            raise TrainetError(f"strategy {name}: the plan times TP x DP layouts; pp="
+                               f"{layout.pp} is not one")
+        return {"tp": layout.tp, "dp": layout.dp, "pp": 1, "micro_batches": 1}
+    raise TrainetError(f"the plan times axonn and megatron layouts, not {name}")
+
+
+def _parsed(name: str, options: dict):
+    return registry.get(name).parse_options(options)
+
+
+def spearman(a: list[float], b: list[float]) -> float:
+    """Spearman's rank correlation (ties take their mean rank)."""
+    def ranks(xs):
+        order = sorted(range(len(xs)), key=lambda i: xs[i])
+        out = [0.0] * len(xs)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                out[order[k]] = (i + j) / 2
+            i = j + 1
+        return out
+    ra, rb = ranks(a), ranks(b)
+    ma, mb = sum(ra) / len(ra), sum(rb) / len(rb)
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    var = (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
+    return cov / var if var else 1.0
+
+
+def check(results: Path, mfu: float = shadow.DEFAULT_MFU) -> list[Check]:
+    experiment = load_experiment(Path(results) / "experiment.yaml")
+    workload = experiment.spec.workload
+    if workload.mode != "shadow":
+        raise TrainetError(f"{results}: a {workload.mode} run; the plan predicts shadow runs")
+    model = shadow.shadow_model(workload.shadow_model)
+    device = shadow.device(workload.device or "a100")
+    world = len(experiment.workers)
+    fabric = topology_fabric(experiment.topology).first(world)
+    measured = {row["strategy"]: row for row in read_summary(results)
+                if row["step_time_s"] is not None}
+    out = []
+    for s in experiment.strategies:
+        if s.label not in measured:
+            continue
+        options = layout_options(s.info.name, s.options, world)
+        replicas = options.get("g_data", options.get("dp"))
+        p = predict(fabric, model, s.info.name, options, (workload.batch or 8) * replicas,
+                    device, mfu)
+        row = measured[s.label]
+        out.append(Check(s.label, p.layout, p.step_s, row["step_time_s"], p.exposed_s,
+                         row["exposed_comm_s"] or 0.0))
+    if not out:
+        raise TrainetError(f"{results}: no measured axonn or megatron run in summary.csv")
+    return out
+
+
+def main(args) -> int:
+    checks = check(Path(args.check), args.mfu)
+    print(f"{'run':<22}{'layout':<12}{'predicted':>11}{'measured':>11}{'error':>8}"
+          f"{'exp. pred.':>12}{'exp. meas.':>12}")
+    for c in sorted(checks, key=lambda c: c.measured_step_s):
+        print(f"{c.label:<22}{c.layout:<12}{c.predicted_step_s * 1e3:>9.1f}ms"
+              f"{c.measured_step_s * 1e3:>9.1f}ms{c.error:>+8.0%}"
+              f"{c.predicted_exposed_s * 1e3:>10.1f}ms{c.measured_exposed_s * 1e3:>10.1f}ms")
+    rho = spearman([c.predicted_step_s for c in checks], [c.measured_step_s for c in checks])
+    mean = sum(abs(c.error) for c in checks) / len(checks)
+    print(f"Spearman rank correlation {rho:.2f}; mean |error| {mean:.0%} over "
+          f"{len(checks)} layouts")
+    return 0

@@ -1,0 +1,125 @@
+"""``trainet plan``: bandwidths per group placement, the ranking, bad input."""
+from pathlib import Path
+
+import pytest
+
+from hosts import shadow
+from hosts.strategies.grid import Grid
+from testbed import cli
+from testbed.errors import TrainetError
+from testbed.experiment.plan import NominalFabric, group_bandwidth, plan, topology_fabric
+from testbed.experiment.spec import load_experiment
+from testbed.topology.generators import leaf_spine
+
+A100 = shadow.device("a100")
+
+
+def test_groups_inside_a_node_get_the_node_and_spread_ones_share_nics():
+    fabric = NominalFabric(8, 4, 1600e9, 200e9, 1e-6)
+    grid = Grid(2, 2, 2, 1)                     # rows and columns inside a node of 4
+    assert group_bandwidth(fabric, grid.groups("row"))[0] == 1600e9
+    assert group_bandwidth(fabric, grid.groups("column"))[0] == 1600e9
+    bps, latency = group_bandwidth(fabric, grid.groups("depth"))      # 0-4, 1-5, ...
+    assert bps == 200e9 and latency == 2e-6
+    # one ring over all 8: its two node-crossing hops each have a NIC to themselves
+    assert group_bandwidth(fabric, [list(range(8))])[0] == 200e9
+
+
+def test_rings_that_share_a_link_share_its_bandwidth():
+    """Two racks of 4 joined through 2 spines: the 4 depth rings of a 1x4x2x1 grid all
+    cross between the racks, each with one hop each way; shortest paths all take
+    spine1, so each leaf's uplink carries 4 hops."""
+    topology = leaf_spine(leaves=2, spines=2, hosts_per_leaf=4, nic="roce-100g",
+                          fabric="roce-100g")
+    fabric = topology_fabric(topology)
+    depth = Grid(1, 4, 2, 1).groups("depth")                      # [0, 4], [1, 5], ...
+    bps, _ = group_bandwidth(fabric, depth)
+    assert bps == pytest.approx(100e9 / 4)
+    assert group_bandwidth(fabric, Grid(1, 4, 2, 1).groups("column"))[0] == 100e9  # in a rack
+
+
+def test_plan_ranks_every_valid_layout_and_prefers_fast_groups():
+    model = shadow.PRESETS["gpt-20b"]
+    fabric = NominalFabric(16, 4, 1600e9, 25e9, 1e-6)
+    predictions = plan(fabric, model, 16, 32, A100, 0.4)
+    steps = [p.step_s for p in predictions]
+    assert steps == sorted(steps)
+    assert {p.strategy for p in predictions} == {"axonn", "megatron"}
+    assert len([p for p in predictions if p.strategy == "megatron"]) == 5   # tp 1..16
+    by_layout = {(p.strategy, p.layout): p for p in predictions}
+    # rows fill a node of 4, the data groups take one rank of each node
+    assert by_layout["axonn", "4x1x1x4"].bandwidths == {"row": 1600e9, "dp": 25e9,
+                                                        "batch": 25e9}
+    tensor_inside = by_layout["megatron", "tp4 x dp4"]
+    tensor_across = by_layout["megatron", "tp16 x dp1"]
+    assert tensor_inside.exposed_s < tensor_across.exposed_s
+    for p in predictions:
+        assert p.step_s == pytest.approx(p.compute_s + p.exposed_s)
+        assert p.exposed_s <= p.comm_s + 1e-12
+
+
+def test_a_fabric_needs_a_host_per_rank():
+    with pytest.raises(TrainetError, match="has 8 worker hosts for 16 ranks; choose a "
+                       "world of at most 8"):
+        plan(NominalFabric(8, 4, 1e12, 1e11, 0), shadow.PRESETS["gpt-1.3b"], 16, 32, A100,
+             0.4)
+
+
+def test_plan_command_prints_the_ranking(capsys):
+    assert cli.main(["plan", "--world", "8", "--model", "gpt-1.3b", "--top", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "valid layouts" in out
+    assert out.count("axonn") + out.count("megatron") >= 3
+    assert "best megatron (TP x DP)" in out
+
+
+def test_the_axonn_experiment_runs_megatrons_best_layout_and_six_grids():
+    """experiments/axonn.yaml loads; at its global batch (2 replicas of 8 sequences) its
+    megatron layout is the plan's best TP x DP and its axonn grids are valid layouts."""
+    experiment = load_experiment(Path(__file__).parents[2] / "experiments" / "axonn.yaml")
+    workload = experiment.spec.workload
+    model = shadow.shadow_model(workload.shadow_model)
+    world = len(experiment.workers)
+    predictions = plan(topology_fabric(experiment.topology), model, world,
+                       2 * workload.batch, shadow.device(workload.device), 0.4)
+    layouts = {(p.strategy, tuple(sorted(p.options.items()))) for p in predictions}
+    grids = [s for s in experiment.strategies if s.info.name == "axonn"]
+    assert len(grids) >= 6
+    for s in grids:
+        assert ("axonn", tuple(sorted(s.options.items()))) in layouts
+    megatron = experiment.strategy("megatron-tp4-dp2")
+    best = next(p for p in predictions if p.strategy == "megatron")
+    assert (best.options["tp"], best.options["dp"]) == (megatron.options["tp"],
+                                                        megatron.options["dp"])
+
+
+def test_plan_check_sets_predictions_beside_a_runs_measurements(tmp_path, capsys):
+    """A results directory of experiments/axonn.yaml whose measured steps are the
+    predictions times 1.25: every error is -20 %, the ranking agrees (rho 1)."""
+    from testbed.experiment import plan_check
+    source = Path(__file__).parents[2] / "experiments" / "axonn.yaml"
+    (tmp_path / "experiment.yaml").write_text(source.read_text())
+    experiment = load_experiment(source)
+    fabric = topology_fabric(experiment.topology)
+    model, batch = shadow.shadow_model("gpt-1.3b"), experiment.spec.workload.batch
+    rows = ["variant,strategy,step_time_s,exposed_comm_s"]
+    for s in experiment.strategies:
+        options = plan_check.layout_options(s.info.name, s.options, 8)
+        replicas = options.get("g_data", options.get("dp"))
+        p = plan(fabric, model, 8, batch * replicas, A100, 0.4)
+        mine = next(q for q in p if q.strategy == s.info.name and q.options == options)
+        rows.append(f"base,{s.label},{mine.step_s * 1.25},{mine.exposed_s}")
+    (tmp_path / "summary.csv").write_text("\n".join(rows) + "\n")
+    checks = plan_check.check(tmp_path)
+    assert len(checks) == 7
+    assert all(c.error == pytest.approx(-0.2) for c in checks)
+    assert cli.main(["plan", "--check", str(tmp_path)]) == 0
+    assert "Spearman rank correlation 1.00; mean |error| 20% over 7 layouts" in \
+        capsys.readouterr().out
+
+
+def test_spearman():
+    from testbed.experiment.plan_check import spearman
+    assert spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1)
+    assert spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1)
+    assert spearman([1, 2, 3], [1, 3, 2]) == pytest.approx(0.5)

@@ -1,0 +1,67 @@
+"""finsy, an asyncio P4Runtime client from PyPI, runs a controller's whole session
+against our server.
+
+finsy needs protobuf 4.21 or newer, trainet's venv protobuf 3.x (p4runtime 1.4.1's
+bindings), so vagrant/install.sh installs finsy alone into a second venv, .venv-clients;
+the flow (tests/switch/finsy_flow.py) runs under that venv's Python in a child process.
+"""
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from certs import self_signed
+from p4rt_device import PipelineDevice
+from testbed.p4 import p4info
+from testbed.p4.frontend import load_program
+from testbed.p4runtime.tls import ServerTls
+from testbed.switch.p4runtime import P4RuntimeServer
+
+REPO = Path(__file__).resolve().parents[2]
+CLIENTS_PYTHON = REPO / ".venv-clients" / "bin" / "python"
+FLOW = Path(__file__).with_name("finsy_flow.py")
+FEATURES = Path(__file__).parent / "data" / "p4info_features.p4"
+
+
+def _finsy_python() -> Path:
+    if not CLIENTS_PYTHON.exists():
+        pytest.skip(".venv-clients (finsy) is not built: vagrant/install.sh skipped it "
+                    "offline; run `make setup` with PyPI reachable")
+    return CLIENTS_PYTHON
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("channel", ["plain TCP", "TLS"])
+def test_finsy_full_flow(tmp_path, channel):
+    """Connect, set the pipeline, insert, read, modify, delete, counters, registers,
+    then finsy's delete_all: every writable entry gone, defaults back to the program's."""
+    python = _finsy_python()
+    info = tmp_path / "features.p4info.txt"
+    p4info.write(p4info.build(load_program(FEATURES)), info)
+    tls, trust = None, []
+    if channel == "TLS":
+        if shutil.which("openssl") is None:
+            pytest.skip("no openssl command to make a test certificate: apt-get install openssl")
+        cert, key = self_signed(tmp_path, "server")
+        tls, trust = ServerTls(cert, key), [str(cert)]
+    device = PipelineDevice(device_id=1)
+    server = P4RuntimeServer(device, "127.0.0.1:0", tls=tls).start()
+    try:
+        run = subprocess.run([str(python), str(FLOW), f"127.0.0.1:{server.port}", str(info),
+                              str(FEATURES), *trust], capture_output=True, text=True,
+                             timeout=120)
+    finally:
+        server.stop()
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[:6] == ["PRIMARY True", "READ [2, 3]", "MODIFIED [4]", "DELETED 0",
+                         "COUNTER [7]", "REGISTER [256]"], run.stdout + run.stderr
+    assert device.loads == 1
+    assert device.target.counter_read("MyIngress.port_counter", 2) == (7, 0)
+    assert device.target.register_read("MyIngress.last_seen", 3) == 256
+    # delete_all leaves only the const table's two entries, and fwd's default is drop again
+    assert lines[6:] == ["TABLES ['classify', 'classify']", "DEFAULT ['drop']",
+                         "REPLICATION 0"], run.stdout + run.stderr
+    assert device.target.mc_groups() == {} and device.target.clone_sessions() == {}
+    assert device.target.table_get_default("MyIngress.fwd").action == "MyIngress.drop"
