@@ -2,11 +2,12 @@
 
 ``python`` is the reference (generated Python), ``native`` the C backend
 (testbed/p4/native); ``auto`` takes native and falls back to python, saying why in one
-line, when the machine has no C compiler, the program uses a construct the C generator
-does not translate, ``log`` is at debug level (the per-packet pipeline trace is the
-Python backend's) or the switch has more than one priority queue per port (the native
-path has one egress queue and drops a packet of priority 1 or more, as BMv2 does with
-one queue). Both present the same Target API.
+line, when the machine has no C compiler, the program is not a v1model program (PSA
+runs on python), it uses a construct the C generator does not translate, ``log`` is at
+debug level (the per-packet pipeline trace is the Python backend's) or the switch has
+more than one priority queue per port (the native path has one egress queue and drops a
+packet of priority 1 or more, as BMv2 does with one queue). Both present the same
+Target API.
 """
 from __future__ import annotations
 
@@ -24,20 +25,26 @@ def make_target(program, backend: str = "python", cpu_port: int | None = None,
     """A Target (testbed.p4.target) for ``program`` (an ir.Program) on ``backend``."""
     if backend not in BACKENDS:
         raise TrainetError(f"backend {backend!r}: choose one of {', '.join(BACKENDS)}")
-    from testbed.p4.target import Target
+    from testbed.p4.targets import python_target
 
     def python():
-        return Target(program, cpu_port=cpu_port, log=log, priority_queues=priority_queues)
+        return python_target(program, cpu_port=cpu_port, log=log,
+                             priority_queues=priority_queues)
+
+    def fall_back(why: str):
+        if backend == "native":
+            raise TrainetError(f"backend native: {why}; use --backend python or auto")
+        (log or logging.getLogger("testbed.p4.target")).warning(
+            "P4 backend: python, not native: %s", why)
+        return python()
 
     if backend == "python":
         return python()
+    if program.arch != "v1model":
+        return fall_back(f"the native backend runs v1model programs, not {program.arch}")
     if priority_queues > 1:
-        if backend == "native":
-            raise TrainetError(f"--priority-queues {priority_queues}: the native backend has "
-                               "one egress queue per port; use --backend python or auto")
-        (log or logging.getLogger("testbed.p4.target")).warning(
-            "P4 backend: python, not native: %d priority queues per port", priority_queues)
-        return python()
+        return fall_back(f"{priority_queues} priority queues per port; the native backend "
+                         "has one egress queue per port")
     if backend == "auto" and log is not None and log.isEnabledFor(logging.DEBUG):
         log.warning("P4 backend: python, not native: the debug log's pipeline trace is "
                     "the python backend's")
@@ -50,6 +57,4 @@ def make_target(program, backend: str = "python", cpu_port: int | None = None,
     except (NoCompiler, NativeUnsupported) as e:
         if backend == "native":
             raise
-        (log or logging.getLogger("testbed.p4.target")).warning(
-            "P4 backend: python, not native: %s", str(e).splitlines()[0])
-        return python()
+        return fall_back(str(e).splitlines()[0])
