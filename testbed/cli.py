@@ -21,6 +21,11 @@ def _p4_args(p: argparse.ArgumentParser) -> None:
                    help="define a preprocessor macro")
 
 
+def _backend_arg(p: argparse.ArgumentParser) -> None:
+    from testbed.p4.backend import BACKEND_HELP, BACKENDS
+    p.add_argument("--backend", choices=BACKENDS, default="auto", help=BACKEND_HELP)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="trainet", description="Network-emulation testbed for distributed training over "
@@ -41,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     _p4_args(p)
     p.add_argument("stf", help="STF test file")
     p.add_argument("-v", "--verbose", action="store_true", help="print every expectation")
+    _backend_arg(p)
     p.set_defaults(handler="testbed.p4.commands:stf")
 
     p = verbs.add_parser("switch", help="run a software P4 switch on Linux interfaces")
@@ -72,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="egress model of a port: PORT:rate=100mbit,burst=32kb,delay=5ms,"
                    "jitter=1ms,loss=1%%,reorder=0.5%%,queue=1000 (queue in packets, or bytes "
                    "with a unit: queue=256kb)")
+    _backend_arg(p)
     p.add_argument("--priority-queues", type=int, default=1, metavar="N",
                    help="egress queues per port, served in strict priority by "
                    "standard_metadata.priority (0..N-1, higher first) on ports with a rate; "
@@ -202,6 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "between network namespaces, against a Linux bridge")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--seconds", type=float, default=3.0, help="duration of each measurement")
+    _backend_arg(p)
     p.set_defaults(handler="testbed.bench.switch:main")
     p = bench.add_parser("p4runtime", help="P4Runtime Write/Read entries/s against the "
                          "target's own API")
