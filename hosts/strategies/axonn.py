@@ -270,6 +270,21 @@ def timing(world: int, options=None) -> Timing:
                                    for c in pattern])
 
 
+def layouts(world: int, model=None, batch: int = 8) -> list[dict]:
+    """Every power-of-two grid that splits the model's hidden size and heads and whose
+    replicas and depth split the global batch (AxoNN's search, arXiv 2305.13525, sec. V)."""
+    hidden = shadow.hidden_size(model) if model is not None else 128
+    heads = model.attention_heads if model is not None else None
+    out = []
+    for g in grids(world):
+        if any(x & (x - 1) for x in (g.g_r, g.g_c, g.g_d, g.g_data)):
+            continue
+        if batch % g.g_data or (batch // g.g_data) % g.g_d or fits(g, hidden, heads):
+            continue
+        out.append({"g_r": g.g_r, "g_c": g.g_c, "g_d": g.g_d, "g_data": g.g_data})
+    return out
+
+
 # ---------------------------------------------------------------- shadow mode
 class ShadowAxonn(shadow.ShadowStrategy):
     """A nominal model's step: per pass, ``shadow.CHUNKS`` groups of layers, each
@@ -364,4 +379,4 @@ register(StrategyInfo(
     "collectives overlapped with compute",
     real=lambda c: AxonnTraining(c.comm, c.options, lr=c.lr),
     shadow=ShadowAxonn, pattern=pattern, memory=memory, options=AxonnOptions,
-    timing=timing))
+    timing=timing, layouts=layouts))

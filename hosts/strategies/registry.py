@@ -139,7 +139,10 @@ class StrategyInfo:
     (``gpu``, ``node``) the strategy places its partitions by: the runner passes each
     rank's (hosts/strategies/hierarchy.py). ``timing(world)`` says how a step spends
     its time (hosts/strategies/timing.py: replicas, group placement, overlap, pipeline),
-    for the analytical model; it takes the same keywords as the pattern and ``device``."""
+    for the analytical model; it takes the same keywords as the pattern and ``device``.
+    ``layouts(world)`` lists the options worth trying when the model searches for the
+    best layout (keywords ``model``, ``batch``: the global batch, ``sizes``); None: the
+    default options only, an empty list: leave the strategy out of searches."""
 
     name: str
     description: str
@@ -153,6 +156,7 @@ class StrategyInfo:
     service: Service | None = None
     tiers: tuple[str, ...] = ()
     timing: Callable[..., Timing] = default_timing
+    layouts: Callable[..., list[dict]] | None = None
 
     @property
     def modes(self) -> tuple[str, ...]:
@@ -189,6 +193,12 @@ class StrategyInfo:
                     device=None) -> Timing:
         return _call(self.timing, world, options=options, sizes=sizes, model=model,
                      batch=batch, device=device)
+
+    def candidate_options(self, world: int, model=None, batch: int | None = None,
+                          sizes: dict | None = None) -> list[dict]:
+        if self.layouts is None:
+            return [{}]
+        return _call(self.layouts, world, model=model, batch=batch, sizes=sizes)
 
     def nominal_memory(self, params: float, world: int, layers: int | None = None,
                        options: Options | None = None, sizes: dict | None = None) -> Memory:

@@ -239,4 +239,5 @@ INFO = register(StrategyInfo(
     memory=memory,
     options=ZeroPPOptions,
     timing=timing,
+    layouts=lambda world, sizes=None: [{"qwz": True, "qgz": True, "hpz": _sizes(world, sizes)}],
     tiers=("node",)))

@@ -106,9 +106,10 @@ def _send(t, s, op, i, end, p, link_free, arrive, events, transfer_event) -> Non
     if transfer_event is not None:
         phase = "forward" if op == "F" else "backward"
         for who, kind, peer in ((s, "send", to), (to, "recv", s)):
+            fields = {**transfer_event[boundary], "op": kind, "peer": peer,
+                      "lane": f"pp-{kind}"}
             events[who].append(Event("collective", f"{kind} {phase} {i + 1}", phase, start,
-                                     t.transfer_s[boundary], op=kind, peer=peer,
-                                     lane=f"pp-{kind}", **transfer_event[boundary]))
+                                     t.transfer_s[boundary], **fields))
 
 
 def _closed_form(t: StageTimes) -> list[StageStep]:

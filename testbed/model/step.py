@@ -92,8 +92,8 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
     by_tier = defaultdict(float)
     for e in slowest.collectives():
         by_tier[e.tier] += e.exposed_s
-    fp = footprint.footprint(info, model, world, _memory_batch(replica_batch, timing),
-                             workload.recompute, parsed, sizes)
+    fp = _footprint(info, model, world, replica_batch, timing, workload.recompute, parsed,
+                    sizes)
     fit = footprint.check(fp, workload.device, workload.gpus_per_host)
     tflops = workload.step_flops(workload.global_batch * model.seq) / world / step / 1e12
     return StepPrediction(
@@ -117,10 +117,20 @@ def _tier_sizes(fabric, world: int) -> dict:
     return {}
 
 
-def _memory_batch(replica_batch: int, timing: Timing) -> int:
-    if timing.pipeline is not None:
-        return max(1, replica_batch // timing.pipeline.micro_batches)
-    return replica_batch
+def _footprint(info, model, world: int, replica_batch: int, timing: Timing, recompute: bool,
+               options, sizes) -> footprint.Footprint:
+    """The strategy's footprint (hosts/footprint.py); a pipeline stage holds the
+    activations of at most ``stages`` micro-batches of its ``layers / stages`` layers,
+    split over its tensor-parallel ranks: one micro-batch through every layer, over
+    the ranks a stage's layers are split across."""
+    fp = footprint.footprint(info, model, world, replica_batch, recompute, options, sizes)
+    pipe = timing.pipeline
+    if pipe is None:
+        return fp
+    micro = max(1, replica_batch // pipe.micro_batches)
+    split = world // timing.replicas // pipe.stages
+    return dataclasses.replace(fp, activations=footprint.activation_bytes(model, micro,
+                                                                          recompute) / split)
 
 
 def _layout(timing: Timing) -> str:
@@ -227,7 +237,8 @@ def _pipelined(pattern, overlaps, timing: Timing, rank_compute_even: float, fabr
         events = list(st.events)
         end = st.end_s
         if st.bubble_s > 0:
-            tier = transfer_events[min(s, p - 2)]["tier"] if p > 1 else "-"
+            slowest_link = max(range(p - 1), key=lambda b: transfer[b]) if p > 1 else None
+            tier = transfer_events[slowest_link]["tier"] if slowest_link is not None else "-"
             events.append(Event("collective", "pipeline bubble", "step", 0.0, st.bubble_s,
                                 op="bubble", group="pp", group_size=p, tier=tier,
                                 exposed_s=st.bubble_s))
