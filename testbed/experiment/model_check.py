@@ -153,8 +153,6 @@ def _keys(items: list[Sample]) -> tuple[set, set]:
     for s in items:
         for role in predicted(s, DEFAULT).roles:
             for e in role.collectives():
-                if e.op in ("bubble",):
-                    continue
                 op = "send-recv" if e.op in ("send", "recv") else e.op
                 collectives.add(f"{op}/{e.route or 'ring'}")
                 profiles.add(e.tier)

@@ -17,6 +17,7 @@ with the transfers ``x`` added), with the slowest stage and link standing for al
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from hosts.strategies.pipeline import schedule
@@ -43,57 +44,78 @@ class StageStep:
     events: tuple[Event, ...]
 
 
-def simulate(t: StageTimes, inline_event: dict | None = None,
-             transfer_event: dict | None = None) -> list[StageStep]:
+def simulate(t: StageTimes, inline_event: list[dict] | None = None,
+             transfer_event: list[dict] | None = None) -> list[StageStep]:
+    """Every stage's step; ``inline_event`` (per stage) and ``transfer_event`` (per
+    boundary) are the Event fields of its collectives, None: compute events only."""
     p, m = len(t.forward_s), t.micro_batches
     if 2 * p * m > SIMULATED:
         return _closed_form(t)
     orders = [schedule(t.kind, s, p, m) for s in range(p)]
-    done = {}                                   # (stage, op, micro) -> end time
     arrive = {}                                 # (stage, op, micro) -> input arrival
     link_free = {}                              # (boundary, direction) -> free at
-    clock, position = [0.0] * p, [0] * p
-    bubble = [0.0] * p
-    events: list[list[Event]] = [[] for _ in range(p)]
+    clock, position, bubble = [0.0] * p, [0] * p, [0.0] * p
+    stages = [_Stage() for _ in range(p)]
     remaining = sum(len(o) for o in orders)
     while remaining:
         progressed = False
         for s in range(p):
             while position[s] < len(orders[s]):
                 op, i = orders[s][position[s]]
-                needs = (s - 1, "F", i) if op == "F" and s > 0 else \
-                    (s + 1, "B", i) if op == "B" and s + 1 < p else None
-                if needs is not None and (s, op, i) not in arrive:
+                needs = (op == "F" and s > 0) or (op == "B" and s + 1 < p)
+                if needs and (s, op, i) not in arrive:
                     break
-                ready = arrive.get((s, op, i), 0.0)
-                start = max(clock[s], ready)
+                start = max(clock[s], arrive.get((s, op, i), 0.0))
                 bubble[s] += start - clock[s]
-                compute = t.forward_s[s] if op == "F" else t.backward_s[s]
-                name = f"{'forward' if op == 'F' else 'backward'} {i + 1}/{m}"
                 phase = "forward" if op == "F" else "backward"
-                events[s].append(Event("compute", name, phase, start, compute))
-                end = start + compute
+                stage = stages[s]
+                stage.add(Event("compute", f"{phase} {i + 1}/{m}", phase, start,
+                                t.forward_s[s] if op == "F" else t.backward_s[s]),
+                          [stage.last, stage.received.pop((op, i), None)], last=True)
+                end = start + stage.events[-1].duration_s
                 if t.inline_s[s] and inline_event:
-                    events[s].append(Event("collective", f"{inline_event['op']} "
-                                           f"{inline_event['group']}", phase, end,
-                                           t.inline_s[s], exposed_s=t.inline_s[s],
-                                           lane="comm", **inline_event))
+                    fields = inline_event[s]
+                    stage.add(Event("collective", f"{fields['op']} {fields['group']}", phase,
+                                    end, t.inline_s[s], exposed_s=t.inline_s[s], lane="comm",
+                                    **fields), [stage.last], last=True)
                 end += t.inline_s[s]
-                clock[s], done[s, op, i] = end, end
-                _send(t, s, op, i, end, p, link_free, arrive, events, transfer_event)
+                clock[s] = end
+                _send(t, s, op, i, end, p, link_free, arrive, stages, transfer_event)
                 position[s] += 1
                 remaining -= 1
                 progressed = True
         if not progressed:
             raise RuntimeError("pipeline schedule deadlocked")
-    out = []
-    for s in range(p):
-        events[s].sort(key=lambda e: (e.start_s, e.kind != "compute"))
-        out.append(StageStep(clock[s] + t.after_s, bubble[s], tuple(events[s])))
-    return out
+    return [StageStep(clock[s] + t.after_s, bubble[s], stages[s].linked()) for s in range(p)]
 
 
-def _send(t, s, op, i, end, p, link_free, arrive, events, transfer_event) -> None:
+class _Stage:
+    """A stage's events in the order they happen, each with the events (by that order)
+    it follows on this rank: a pass the previous pass (with its blocking collective)
+    and the receive of its input; a blocking collective or a send the pass before it. A
+    receive follows nothing on its own rank (its sender is ``peer``)."""
+
+    def __init__(self):
+        self.events, self.deps = [], []
+        self.last = None
+        self.received = {}              # (op, micro) -> the receive of that input
+
+    def add(self, event: Event, deps, last: bool = False) -> int:
+        self.events.append(event)
+        self.deps.append([d for d in deps if d is not None])
+        if last:
+            self.last = len(self.events) - 1
+        return len(self.events) - 1
+
+    def linked(self) -> tuple[Event, ...]:
+        order = sorted(range(len(self.events)),
+                       key=lambda k: (self.events[k].start_s, self.events[k].kind != "compute", k))
+        where = {k: n for n, k in enumerate(order)}
+        return tuple(dataclasses.replace(self.events[k], after=tuple(sorted(
+            where[d] for d in self.deps[k]))) for k in order)
+
+
+def _send(t, s, op, i, end, p, link_free, arrive, stages, transfer_event) -> None:
     """The pass's output to the next stage (forward) or the previous (backward)."""
     to = s + 1 if op == "F" else s - 1
     if not 0 <= to < p:
@@ -108,8 +130,12 @@ def _send(t, s, op, i, end, p, link_free, arrive, events, transfer_event) -> Non
         for who, kind, peer in ((s, "send", to), (to, "recv", s)):
             fields = {**transfer_event[boundary], "op": kind, "peer": peer,
                       "lane": f"pp-{kind}"}
-            events[who].append(Event("collective", f"{kind} {phase} {i + 1}", phase, start,
-                                     t.transfer_s[boundary], **fields))
+            event = Event("collective", f"{kind} {phase} {i + 1}", phase, start,
+                          t.transfer_s[boundary], **fields)
+            if kind == "send":
+                stages[who].add(event, [stages[who].last])
+            else:
+                stages[who].received[op, i] = stages[who].add(event, [])
 
 
 def _closed_form(t: StageTimes) -> list[StageStep]:

@@ -6,9 +6,15 @@ A lane runs its collectives one after another in issue order (hosts/strategies/c
 lanes run at the same time. Waiting for a collective blocks the compute until it ends;
 that time is *exposed*, and is charged to the collectives the lane ran meanwhile (the
 one waited for and those queued before it), so the exposed time adds up by tier.
+
+Each event lists what it cannot start before (``Event.after``, indices into the role's
+events): a compute phase the previous compute phase and the collectives waited for
+before it; a collective the compute phase it was issued after, the collective before it
+on its lane and the collectives waited for since that compute phase.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from testbed.model.prediction import Event
@@ -31,6 +37,13 @@ class _Issued:
     start: float
     end: float
     exposed: float = 0.0
+    deps: list = field(default_factory=list)
+
+
+@dataclass
+class _Compute:
+    event: Event
+    deps: list
 
 
 @dataclass
@@ -38,11 +51,15 @@ class Lanes:
     free: dict = field(default_factory=dict)
     issued: list = field(default_factory=list)
     by_lane: dict = field(default_factory=dict)
+    last_compute: object = None
+    waited: list = field(default_factory=list)
 
     def issue(self, item: Item, t: float) -> _Issued:
         lane = item.overlap.lane
         start = max(t, self.free.get(lane, 0.0))
-        done = _Issued(item, start, start + item.seconds)
+        before = self.by_lane.get(lane, [])[-1:]
+        deps = [d for d in [self.last_compute, *before, *self.waited] if d is not None]
+        done = _Issued(item, start, start + item.seconds, deps=deps)
         self.free[lane] = done.end
         self.issued.append(done)
         self.by_lane.setdefault(lane, []).append(done)
@@ -50,6 +67,8 @@ class Lanes:
 
     def wait(self, done: _Issued, t: float) -> float:
         """The time the waiting compute resumes; the wait charged to the lane's work."""
+        if done not in self.waited:
+            self.waited.append(done)
         if done.end <= t:
             return t
         for other in self.by_lane[done.item.overlap.lane]:
@@ -96,8 +115,11 @@ def simulate(forward_s: float, backward_s: float, chunks: int, items: list[Item]
                 t = lanes.wait(queued[id(i)].pop(0), t)
                 if k + len(queued[id(i)]) + 1 < chunks and i.overlap.ahead:
                     queued[id(i)].append(lanes.issue(i, t))
-            compute.append(Event("compute", f"{phase} {k + 1}/{chunks}", phase, t,
-                                 seconds / chunks))
+            node = _Compute(Event("compute", f"{phase} {k + 1}/{chunks}", phase, t,
+                                  seconds / chunks),
+                            [d for d in [lanes.last_compute, *lanes.waited] if d is not None])
+            compute.append(node)
+            lanes.last_compute, lanes.waited = node, []
             t += seconds / chunks
             for done in running:
                 t = lanes.wait(done, t)
@@ -116,16 +138,30 @@ def simulate(forward_s: float, backward_s: float, chunks: int, items: list[Item]
     for i in items:
         if i.overlap.mode == "after":
             t = lanes.wait(lanes.issue(i, t), t)
-    events = compute + [Event("collective", d.item.name, _phase(d, compute), d.start,
-                              d.end - d.start, exposed_s=d.exposed, lane=d.item.overlap.lane,
-                              **d.item.event) for d in lanes.issued]
-    events.sort(key=lambda e: (e.start_s, e.kind != "compute"))
     computed = forward_s + backward_s
-    return Simulated(t, computed, t - computed, lanes.busy_s(), tuple(events))
+    return Simulated(t, computed, t - computed, lanes.busy_s(), _events(compute, lanes.issued))
 
 
-def _phase(done: _Issued, compute: list[Event]) -> str:
-    before = [e.phase for e in compute if e.start_s <= done.start]
-    if done.item.overlap.mode in ("before", "after") or not before:
+def _events(compute: list[_Compute], issued: list[_Issued]) -> tuple[Event, ...]:
+    """Every node as an Event, by start time, with its dependencies as indices."""
+    nodes = [(n.event.start_s, 0, n) for n in compute] + \
+        [(d.start, 1, d) for d in issued]
+    nodes.sort(key=lambda x: (x[0], x[1]))
+    index = {id(n): i for i, (_, _, n) in enumerate(nodes)}
+    out = []
+    for _, _, n in nodes:
+        after = tuple(sorted({index[id(d)] for d in n.deps}))
+        if isinstance(n, _Compute):
+            out.append(dataclasses.replace(n.event, after=after))
+        else:
+            out.append(Event("collective", n.item.name, _phase(n), n.start, n.end - n.start,
+                             exposed_s=n.exposed, lane=n.item.overlap.lane, after=after,
+                             **n.item.event))
+    return tuple(out)
+
+
+def _phase(done: _Issued) -> str:
+    last = next((d for d in done.deps if isinstance(d, _Compute)), None)
+    if done.item.overlap.mode in ("before", "after") or last is None:
         return "step"
-    return before[-1]
+    return last.event.phase

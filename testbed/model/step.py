@@ -88,10 +88,11 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
     host = timing.host_s(calibration.cpu_adam_rate, workload.gpus_per_host) \
         if timing.host_s else 0.0
     step = slowest.step_s + interference + host
-    bubble = sum(e.exposed_s for e in slowest.events if e.op in ("bubble",))
     by_tier = defaultdict(float)
     for e in slowest.collectives():
         by_tier[e.tier] += e.exposed_s
+    if slowest.bubble_s:
+        by_tier[slowest.bubble_tier] += slowest.bubble_s
     fp = _footprint(info, model, world, replica_batch, timing, workload.recompute, parsed,
                     sizes)
     fit = footprint.check(fp, workload.device, workload.gpus_per_host)
@@ -101,12 +102,21 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
         options=parsed.model_dump(exclude_defaults=True), model=model.name,
         device=workload.device.name, fabric=fabric.name, calibration=calibration.name,
         world=world, global_batch=workload.global_batch, replicas=timing.replicas,
-        step_s=step, compute_s=compute, exposed_s=waited, bubble_s=bubble,
+        step_s=step, compute_s=compute, exposed_s=waited, bubble_s=slowest.bubble_s,
         interference_s=interference, host_s=host, comm_s=comm_s,
         exposed_by_tier={k: v for k, v in by_tier.items() if v > 0},
         tflops_per_gpu=tflops, memory_per_gpu_B=fp.device,
         memory_capacity_B=workload.device.memory_bytes, memory_verdict=fit.verdict(),
-        roles=tuple(roles))
+        roles=tuple(roles),
+        placement={k: (v.size, v.stride) for k, v in timing.groups.items()},
+        stage_order=tuple(_order(timing, fabric, world)))
+
+
+def _order(timing: Timing, fabric, world: int) -> list[int]:
+    pipe = timing.pipeline
+    if pipe is None:
+        return []
+    return _stage_order(fabric, world, pipe.stages) if pipe.reorder else list(range(pipe.stages))
 
 
 def _tier_sizes(fabric, world: int) -> dict:
@@ -228,7 +238,7 @@ def _pipelined(pattern, overlaps, timing: Timing, rank_compute_even: float, fabr
                                 [inline[s][0] * n / (model.layers / p)
                                  for s, n in enumerate(layers)],
                                 transfer, 0.0, m, pipe.schedule)
-    inline_fields = inline[0][1] or None
+    inline_fields = [fields for _, fields in inline] if inline[0][1] else None
     steps = pipeline.simulate(times, inline_fields, transfer_events)
     roles, busy = [], 0.0
     for s, st in enumerate(steps):
@@ -236,22 +246,18 @@ def _pipelined(pattern, overlaps, timing: Timing, rank_compute_even: float, fabr
         t_after *= share[s] * p
         events = list(st.events)
         end = st.end_s
-        if st.bubble_s > 0:
-            slowest_link = max(range(p - 1), key=lambda b: transfer[b]) if p > 1 else None
-            tier = transfer_events[slowest_link]["tier"] if slowest_link is not None else "-"
-            events.append(Event("collective", "pipeline bubble", "step", 0.0, st.bubble_s,
-                                op="bubble", group="pp", group_size=p, tier=tier,
-                                exposed_s=st.bubble_s))
+        slowest_link = max(range(p - 1), key=lambda b: transfer[b]) if p > 1 else None
+        tier = transfer_events[slowest_link]["tier"] if slowest_link is not None else ""
         if t_after:
             events.append(Event("collective", f"{after_fields['op']} {after_fields['group']}",
                                 "step", end, t_after, lane="comm", exposed_s=t_after,
+                                after=(len(events) - 1,) if events else (),
                                 **{**after_fields, "nbytes": after_fields["nbytes"]
                                    * share[s] * p}))
             end += t_after
-        comm = sum(e.duration_s for e in events if e.kind == "collective" and e.op != "bubble"
-                   and e.op != "recv")
+        comm = sum(e.duration_s for e in events if e.kind == "collective" and e.op != "recv")
         busy = max(busy, comm)
-        roles.append(Role(f"stage {s}", span, end, tuple(events)))
+        roles.append(Role(f"stage {s}", span, end, tuple(events), s, st.bubble_s, tier))
     return roles, busy
 
 
