@@ -9,9 +9,10 @@ run's own interference factor and measured CPU optimizer rate.
 
 Calibration fits, by coordinate search on a log scale, each collective's efficiency
 (per operation and route) and, per link profile, a latency per ring step and a
-bandwidth factor, to minimise the squared relative errors of the predicted step time and
-communication time over the samples; a profile's bandwidth factor is held near 1 (a
-penalty on its logarithm) so that what every profile shares goes to the collectives.
+bandwidth factor, to minimise the squared relative errors of the predicted step time
+(and, weighted by a quarter, of the communication time, which tells latency from
+bandwidth) over the samples; a profile's bandwidth factor is held near 1 (a penalty on
+its logarithm) so that what every profile shares goes to the collectives.
 """
 from __future__ import annotations
 
@@ -28,8 +29,10 @@ from testbed.model.step import Workload, predict
 from testbed.topology.spec import Topology
 
 FACTORS = (0.5, 0.7, 0.85, 0.93, 1.07, 1.18, 1.4, 2.0)
+LATENCIES = (1e-5, 1e-4, 3e-4, 1e-3, 3e-3)     # first tries of a latency not yet added
 ROUNDS = 3
 BANDWIDTH_PENALTY = 0.5
+COMM_WEIGHT = 0.25          # the step time is what is predicted; comm_s keeps terms apart
 
 
 @dataclass(frozen=True)
@@ -142,7 +145,7 @@ def _loss(items: list[Sample], calibration: Calibration) -> float:
         p = predicted(s, calibration)
         total += (p.step_s / s.measured_step_s - 1) ** 2
         if s.measured_comm_s > 0:
-            total += (p.comm_s / s.measured_comm_s - 1) ** 2
+            total += COMM_WEIGHT * (p.comm_s / s.measured_comm_s - 1) ** 2
     total += BANDWIDTH_PENALTY * sum(math.log(f) ** 2 for f in calibration.bandwidth.values())
     return total
 
@@ -167,19 +170,18 @@ def _with(calibration: Calibration, where: str, key: str, value: float) -> Calib
 
 def fit(items: list[Sample], name: str) -> Calibration:
     collectives, profiles = _keys(items)
-    latency = {p: fabrics.profiles.PROFILES[p].latency_s if p in fabrics.profiles.PROFILES
-               else 0.0 for p in profiles}
     best = Calibration(name=name, collectives={k: 1.0 for k in sorted(collectives)},
                        bandwidth={p: 1.0 for p in sorted(profiles)},
-                       latency_s={p: max(v, 1e-6) for p, v in sorted(latency.items())},
+                       latency_s={p: 0.0 for p in sorted(profiles)},
                        sources=sorted({s.results for s in items}))
     before = loss = _loss(items, best)
     for _ in range(ROUNDS):
         for where in ("collectives", "latency_s", "bandwidth"):
             for key in list(getattr(best, where)):
                 value = getattr(best, where)[key]
-                for factor in FACTORS:
-                    trial = _with(best, where, key, _bounded(where, value * factor))
+                steps = [value * f for f in FACTORS] if value else LATENCIES
+                for candidate in steps:
+                    trial = _with(best, where, key, _bounded(where, candidate))
                     trial_loss = _loss(items, trial)
                     if trial_loss < loss:
                         best, loss = trial, trial_loss
@@ -194,7 +196,7 @@ def _bounded(where: str, value: float) -> float:
         return min(1.0, max(0.05, value))
     if where == "bandwidth":
         return min(2.0, max(0.05, value))
-    return min(1.0, max(1e-7, value))
+    return min(1.0, max(0.0, value))
 
 
 @dataclass(frozen=True)
@@ -230,7 +232,7 @@ def calibrate_main(args) -> int:
     print("collective efficiencies: " + ", ".join(f"{k} {v:.2f}" for k, v in
                                                   calibration.collectives.items()))
     print("per profile: " + ", ".join(
-        f"{p} latency {calibration.latency_s[p] * 1e6:.1f} us bandwidth x"
+        f"{p} latency +{calibration.latency_s[p] * 1e6:.0f} us/step, bandwidth x"
         f"{calibration.bandwidth[p]:.2f}" for p in calibration.latency_s))
     print(f"mean |step error| {calibration.fit['mean_abs_step_error']:.1%} over "
           f"{calibration.fit['samples']} runs; written to {', '.join(map(str, paths))}")

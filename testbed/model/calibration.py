@@ -12,9 +12,10 @@ Uncalibrated (:data:`DEFAULT`):
 * collectives on the GPU slow the compute they overlap by 18.9 % (hosts/shadow.py:
   Lee et al. 2025, arXiv 2507.03114).
 
-Calibrated (``trainet model calibrate``, testbed/experiment/calibrate.py): per profile,
-a latency per ring step and a bandwidth factor; per collective (operation and route),
-an efficiency; the CPU optimizer's rate. A calibration is a JSON file, written next to
+Calibrated (``trainet model calibrate``, testbed/experiment/model_check.py): per
+profile, a latency added to each ring step (what the hosts' stacks and the switches add
+to the links' own) and a bandwidth factor; per collective (operation and route), an
+efficiency; the CPU optimizer's rate. A calibration is a JSON file, written next to
 the results it was fitted from (``calibration.json``) or by name under
 ``~/.trainet/calibrations/NAME.json``; ``--calibration`` takes either.
 """
@@ -41,7 +42,7 @@ def store() -> Path:
 @dataclass(frozen=True)
 class Calibration:
     name: str = "uncalibrated"
-    latency_s: dict[str, float] = field(default_factory=dict)      # profile -> per step
+    latency_s: dict[str, float] = field(default_factory=dict)      # profile -> added/step
     bandwidth: dict[str, float] = field(default_factory=dict)      # profile -> factor
     collectives: dict[str, float] = field(default_factory=dict)    # "op/route" -> eff.
     cpu_adam_rate: float = DEFAULT_CPU_ADAM_RATE
@@ -54,12 +55,11 @@ class Calibration:
 
     def adjust(self, route: Route) -> Route:
         """The route with this calibration's terms for its profile."""
-        latency = self.latency_s.get(route.profile)
+        added = self.latency_s.get(route.profile, 0.0)
         factor = self.bandwidth.get(route.profile, 1.0)
-        if latency is None and factor == 1.0:
+        if not added and factor == 1.0:
             return route
-        return replace(route, bps=route.bps * factor,
-                       latency_s=route.latency_s if latency is None else latency)
+        return replace(route, bps=route.bps * factor, latency_s=route.latency_s + added)
 
     def save(self, path: Path) -> Path:
         path = Path(path)

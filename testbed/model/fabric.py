@@ -202,6 +202,31 @@ class GraphFabric:
         return Route(profile, bps, delay, profile)
 
 
+class NominalFabric(GraphFabric):
+    """Nodes of ``per_node`` GPUs: a GPU reaches its node's switch at ``intra`` and the
+    core through its own NIC at ``inter`` (``trainet plan``'s fabric without a topology)."""
+
+    def __init__(self, gpus: int, per_node: int, intra_bps: float, inter_bps: float,
+                 latency_s: float):
+        if gpus < 1 or per_node < 1 or gpus % per_node:
+            raise TrainetError(f"nominal fabric: {gpus} GPUs in nodes of {per_node}; give "
+                               "a GPU count that is a multiple of --gpus-per-node")
+        links = {}
+        for g in range(gpus):
+            name, node = f"gpu{g}", f"node{g // per_node}"
+            for a, b, bps, kind in ((name, node, intra_bps, "intra-node"),
+                                    (name, "core", inter_bps, "inter-node")):
+                links[a, b] = links[b, a] = (bps, latency_s, kind)
+        super().__init__(f"{gpus} GPUs, {per_node} per node",
+                         tuple(f"gpu{g}" for g in range(gpus)), links)
+        self.per_node = per_node
+
+    def _search(self, a: str, b: str) -> list[tuple[str, str]]:
+        na, nb = (f"node{int(x[3:]) // self.per_node}" for x in (a, b))
+        via = na if na == nb else "core"
+        return [(a, via), (via, b)]
+
+
 def topology_fabric(topology: Topology) -> GraphFabric:
     """The topology's workers and links; an unshaped link counts as 100 Gb/s."""
     links = {}
