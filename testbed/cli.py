@@ -208,6 +208,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--target-only", action="store_true",
                    help="only the switch's aggregation rate on the P4 target")
     p.set_defaults(handler="testbed.bench.allreduce:main")
+    p = bench.add_parser("model", help="predicted steps per second of the analytical model, "
+                         "8 to 100,000 GPUs, against routing every link")
+    p.add_argument("--repeat", type=int, default=3, help="predictions per point (default 3)")
+    p.set_defaults(handler="testbed.bench.model:main")
     p = bench.add_parser("overlap", help="exposed communication of axonn's shadow ranks with "
                          "each overlap switch on, against all off")
     p.add_argument("--grid", default="2x2x2x1", help="G_r x G_c x G_d x G_data of 8 ranks "

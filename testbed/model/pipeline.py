@@ -17,7 +17,6 @@ with the transfers ``x`` added), with the slowest stage and link standing for al
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 from hosts.strategies.pipeline import schedule
@@ -69,15 +68,15 @@ def simulate(t: StageTimes, inline_event: list[dict] | None = None,
                 bubble[s] += start - clock[s]
                 phase = "forward" if op == "F" else "backward"
                 stage = stages[s]
-                stage.add(Event("compute", f"{phase} {i + 1}/{m}", phase, start,
-                                t.forward_s[s] if op == "F" else t.backward_s[s]),
+                stage.add(_Draft("compute", f"{phase} {i + 1}/{m}", phase, start,
+                                 t.forward_s[s] if op == "F" else t.backward_s[s]),
                           [stage.last, stage.received.pop((op, i), None)], last=True)
                 end = start + stage.events[-1].duration_s
                 if t.inline_s[s] and inline_event:
                     fields = inline_event[s]
-                    stage.add(Event("collective", f"{fields['op']} {fields['group']}", phase,
-                                    end, t.inline_s[s], exposed_s=t.inline_s[s], lane="comm",
-                                    **fields), [stage.last], last=True)
+                    stage.add(_Draft("collective", f"{fields['op']} {fields['group']}", phase,
+                                     end, t.inline_s[s], exposed_s=t.inline_s[s],
+                                     lane="comm", **fields), [stage.last], last=True)
                 end += t.inline_s[s]
                 clock[s] = end
                 _send(t, s, op, i, end, p, link_free, arrive, stages, transfer_event)
@@ -87,6 +86,15 @@ def simulate(t: StageTimes, inline_event: list[dict] | None = None,
         if not progressed:
             raise RuntimeError("pipeline schedule deadlocked")
     return [StageStep(clock[s] + t.after_s, bubble[s], stages[s].linked()) for s in range(p)]
+
+
+class _Draft:
+    """An event whose dependencies are not known yet (Event is frozen)."""
+
+    def __init__(self, kind, name, phase, start_s, duration_s, **fields):
+        self.kind, self.name, self.phase = kind, name, phase
+        self.start_s, self.duration_s = start_s, duration_s
+        self.__dict__.update(fields)
 
 
 class _Stage:
@@ -100,7 +108,7 @@ class _Stage:
         self.last = None
         self.received = {}              # (op, micro) -> the receive of that input
 
-    def add(self, event: Event, deps, last: bool = False) -> int:
+    def add(self, event, deps, last: bool = False) -> int:
         self.events.append(event)
         self.deps.append([d for d in deps if d is not None])
         if last:
@@ -111,8 +119,12 @@ class _Stage:
         order = sorted(range(len(self.events)),
                        key=lambda k: (self.events[k].start_s, self.events[k].kind != "compute", k))
         where = {k: n for n, k in enumerate(order)}
-        return tuple(dataclasses.replace(self.events[k], after=tuple(sorted(
-            where[d] for d in self.deps[k]))) for k in order)
+        out = []
+        for k in order:
+            e = self.events[k]
+            e.after = tuple(sorted(where[d] for d in self.deps[k]))
+            out.append(Event(**e.__dict__))
+        return tuple(out)
 
 
 def _send(t, s, op, i, end, p, link_free, arrive, stages, transfer_event) -> None:
@@ -130,8 +142,8 @@ def _send(t, s, op, i, end, p, link_free, arrive, stages, transfer_event) -> Non
         for who, kind, peer in ((s, "send", to), (to, "recv", s)):
             fields = {**transfer_event[boundary], "op": kind, "peer": peer,
                       "lane": f"pp-{kind}"}
-            event = Event("collective", f"{kind} {phase} {i + 1}", phase, start,
-                          t.transfer_s[boundary], **fields)
+            event = _Draft("collective", f"{kind} {phase} {i + 1}", phase, start,
+                           t.transfer_s[boundary], **fields)
             if kind == "send":
                 stages[who].add(event, [stages[who].last])
             else:

@@ -189,7 +189,7 @@ def _stage_groups(kind: Placement, world: int, stage: int, stage_span: int) -> l
 def _stage_route_cost(c: Collective, kind: Placement, fabric, world: int, calibration,
                       groups: list[list[int]] | None) -> collectives.Cost:
     """The collective over this stage's groups only where the fabric tells them apart."""
-    if groups and hasattr(fabric, "group_bandwidth") and kind.size > 1:
+    if groups and kind.size > 1:
         bps, latency, profile = fabric.group_bandwidth(groups)
         route = calibration.adjust(collectives.Route(profile, bps, latency, profile))
         return collectives.ring(c.op, c.nbytes, kind.size, route,
@@ -215,7 +215,8 @@ def _pipelined(pattern, overlaps, timing: Timing, rank_compute_even: float, fabr
         out = []
         for s in range(p):
             one = dataclasses.replace(c, nbytes=c.nbytes * scale)
-            groups = _stage_groups(kind, world, order[s], span) if span > 1 else None
+            groups = _stage_groups(kind, world, order[s], span) \
+                if span > 1 and hasattr(fabric, "group_bandwidth") else None
             cost = _stage_route_cost(one, kind, fabric, world, calibration, groups)
             out.append((cost.seconds, _event_fields(c, cost, one.nbytes, kind.size)))
         return out
