@@ -72,11 +72,13 @@ def cost(c: Collective, kind: Placement, fabric, world: int, calibration) -> Cos
     if c.route == "server":
         route = calibration.adjust(fabric.server_route())
         return point(n * c.nbytes, route, efficiency, algorithm="server")
+    if c.route == "switch":            # every rank's own link, and the server's if any
+        route = calibration.adjust(min(fabric.edge_route(), fabric.server_route(),
+                                       key=lambda r: r.bps))
+        return point(c.nbytes, route, efficiency, hops=2, algorithm="switch")
     if n <= 1 or c.nbytes <= 0:
         return Cost(0.0, "none", calibration.adjust(fabric.route(kind, world)), 0.0, 0.0)
     route = calibration.adjust(fabric.route(kind, world))
-    if c.route == "switch":
-        return point(c.nbytes, route, efficiency, hops=2, algorithm="switch")
     if c.op == "send-recv":
         return point(c.nbytes, route, efficiency)
     options = [ring(c.op, c.nbytes, n, route, efficiency)]

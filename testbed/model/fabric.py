@@ -108,6 +108,8 @@ class TieredFabric:
         t = self.tiers[-1]
         return Route(t.name, t.bps, t.latency_s, t.profile)
 
+    edge_route = server_route       # a rank's own way into the network
+
 
 class GraphFabric:
     """Nodes joined by links (bit/s, one-way delay, profile); ``gpus`` are the nodes
@@ -197,7 +199,13 @@ class GraphFabric:
     def server_route(self) -> Route:
         """The link of the first server or optimizer host (the workers' first one's
         when there is none)."""
-        host = self.servers[0] if self.servers else self.gpus[0]
+        return self._link_of(self.servers[0] if self.servers else self.gpus[0])
+
+    def edge_route(self) -> Route:
+        """The first worker's own link into the network."""
+        return self._link_of(self.gpus[0])
+
+    def _link_of(self, host: str) -> Route:
         bps, delay, profile = next(v for (a, _), v in self.links.items() if a == host)
         return Route(profile, bps, delay, profile)
 

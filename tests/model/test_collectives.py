@@ -75,10 +75,11 @@ def test_hierarchical_all_reduce_wins_across_many_nodes():
     assert c.algorithm in ("hierarchical", "tree") and c.seconds < flat.seconds
 
 
-def test_calibration_adjusts_a_profile():
+def test_calibration_adds_latency_and_scales_bandwidth_of_a_profile():
     cal = Calibration(latency_s={"roce-100g": 1e-3}, bandwidth={"roce-100g": 0.5})
     adjusted = cal.adjust(ROUTE)
-    assert (adjusted.bps, adjusted.latency_s) == (50e9, 1e-3)
+    assert adjusted.bps == 50e9 and adjusted.latency_s == pytest.approx(1e-3 + 5e-6)
+    assert Calibration(latency_s={"ib-hdr200": 1.0}).adjust(ROUTE) == ROUTE
 
 
 def test_a_fabric_needs_an_unbounded_outer_tier():
