@@ -107,3 +107,16 @@ def hierarchical(op: str, nbytes: float, split: tuple[Placement, Placement], fab
     slowest = min((r_in, r_out), key=lambda r: r.bps)
     return Cost(sum(p.seconds for p in parts), "hierarchical", slowest,
                 sum(p.bandwidth_s for p in parts), sum(p.latency_s for p in parts))
+
+
+def event_fields(c: Collective, cost: Cost, nbytes: float, size: int) -> dict:
+    """The Event fields (testbed/model/prediction.py) of one instance of ``c``."""
+    return {"op": c.op, "group": c.group, "group_size": size, "nbytes": nbytes,
+            "route": c.route, "algorithm": cost.algorithm, "tier": cost.route.tier}
+
+
+def placement_of(groups: dict, c: Collective, world: int) -> Placement:
+    """Where ``c``'s groups sit: its kind's placement (a strategy's timing), its own
+    size when it gives one."""
+    kind = groups.get(c.group, Placement(world))
+    return Placement(c.size or kind.size, kind.stride)
