@@ -58,7 +58,7 @@ from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_byte
 from hosts.strategies.grid import Grid, fits, grid_of, grid_text, grids
 from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import Options, StrategyInfo, register
-from hosts.strategies.timing import Overlap, Placement, Timing
+from hosts.strategies.timing import Overlap as CommOverlap, Placement, Timing
 from testbed.errors import TrainetError
 
 
@@ -257,16 +257,16 @@ def timing(world: int, options=None) -> Timing:
               "depth": Placement(g.g_d, g.g_r * g.g_c),
               "dp": Placement(g.g_data, g.tensor),
               "batch": Placement(g.g_d * g.g_data, g.g_r * g.g_c)}
-    outputs = Overlap("inline", lagged=("backward",) if o.overlap_all_reduce else ())
-    overlaps = {("all-gather", "depth"): Overlap("prefetch", lane=DEPTH_LANE,
+    outputs = CommOverlap("inline", lagged=("backward",) if o.overlap_all_reduce else ())
+    overlaps = {("all-gather", "depth"): CommOverlap("prefetch", lane=DEPTH_LANE,
                                                  ahead=shadow.CHUNKS if o.overlap_all_gather
                                                  else 0),
-                ("reduce-scatter", "depth"): Overlap("backward", lane=DEPTH_LANE)
-                if o.overlap_reduce_scatter else Overlap("inline", passes=("backward",)),
+                ("reduce-scatter", "depth"): CommOverlap("backward", lane=DEPTH_LANE)
+                if o.overlap_reduce_scatter else CommOverlap("inline", passes=("backward",)),
                 ("all-reduce", "row"): outputs, ("all-reduce", "column"): outputs,
                 ("all-gather", "row"): outputs}
     return Timing(g.g_data, groups,
-                  lambda pattern: [overlaps.get((c.op, c.group), Overlap("after"))
+                  lambda pattern: [overlaps.get((c.op, c.group), CommOverlap("after"))
                                    for c in pattern])
 
 
