@@ -11,8 +11,10 @@ Calibration fits, by coordinate search on a log scale, each collective's efficie
 (per operation and route) and, per link profile, a latency per ring step and a
 bandwidth factor, to minimise the squared relative errors of the predicted step time
 (and, weighted by a quarter, of the communication time, which tells latency from
-bandwidth) over the samples; a profile's bandwidth factor is held near 1 (a penalty on
-its logarithm) so that what every profile shares goes to the collectives.
+bandwidth) over the samples. Efficiencies and bandwidth factors stay within [0.5, 1]
+and added latencies within [0, 10 ms]; a profile's bandwidth factor is also held near 1
+(a penalty on its logarithm) so that what every profile shares goes to the collectives.
+A collective the runs did not have takes its route's mean efficiency (``*/route``).
 """
 from __future__ import annotations
 
@@ -176,6 +178,12 @@ def fit(items: list[Sample], name: str) -> Calibration:
                        sources=sorted({s.results for s in items}))
     before = loss = _loss(items, best)
     for _ in range(ROUNDS):
+        for candidate in [best.hop_latency_s * f for f in FACTORS] if best.hop_latency_s \
+                else LATENCIES:
+            trial = replace(best, hop_latency_s=_bounded("hop", candidate))
+            trial_loss = _loss(items, trial)
+            if trial_loss < loss:
+                best, loss = trial, trial_loss
         for where in ("collectives", "latency_s", "bandwidth"):
             for key in list(getattr(best, where)):
                 value = getattr(best, where)[key]
@@ -185,18 +193,28 @@ def fit(items: list[Sample], name: str) -> Calibration:
                     trial_loss = _loss(items, trial)
                     if trial_loss < loss:
                         best, loss = trial, trial_loss
+    best = replace(best, collectives={**best.collectives, **_route_means(best.collectives)})
     errors = [predicted(s, best).step_s / s.measured_step_s - 1 for s in items]
     return replace(best, fit={"samples": len(items), "loss_before": before,
                               "loss_after": loss,
                               "mean_abs_step_error": sum(map(abs, errors)) / len(errors)})
 
 
+def _route_means(collectives: dict) -> dict:
+    """``*/route``: the mean efficiency of the route's fitted collectives, for the ones
+    the runs did not have."""
+    by_route: dict = {}
+    for key, value in collectives.items():
+        by_route.setdefault(key.split("/")[1], []).append(value)
+    return {f"*/{r}": sum(v) / len(v) for r, v in by_route.items()}
+
+
 def _bounded(where: str, value: float) -> float:
-    if where == "collectives":
-        return min(1.0, max(0.05, value))
-    if where == "bandwidth":
-        return min(2.0, max(0.05, value))
-    return min(1.0, max(0.0, value))
+    """Efficiencies and bandwidth factors in [0.5, 1] (a link carries at least half its
+    rate and never more), added latencies in [0, 10 ms]."""
+    if where in ("collectives", "bandwidth"):
+        return min(1.0, max(0.5, value))
+    return min(10e-3, max(0.0, value))
 
 
 @dataclass(frozen=True)
@@ -229,6 +247,7 @@ def calibrate_main(args) -> int:
     paths = [calibration.save(Path(d) / FILE) for d in args.results]
     if args.name:
         paths.append(calibration.save(store() / f"{args.name}.json"))
+    print(f"latency per switch traversed {calibration.hop_latency_s * 1e6:.0f} us")
     print("collective efficiencies: " + ", ".join(f"{k} {v:.2f}" for k, v in
                                                   calibration.collectives.items()))
     print("per profile: " + ", ".join(

@@ -12,10 +12,10 @@ Uncalibrated (:data:`DEFAULT`):
 * collectives on the GPU slow the compute they overlap by 18.9 % (hosts/shadow.py:
   Lee et al. 2025, arXiv 2507.03114).
 
-Calibrated (``trainet model calibrate``, testbed/experiment/model_check.py): per
-profile, a latency added to each ring step (what the hosts' stacks and the switches add
-to the links' own) and a bandwidth factor; per collective (operation and route), an
-efficiency; the CPU optimizer's rate. A calibration is a JSON file, written next to
+Calibrated (``trainet model calibrate``, testbed/experiment/model_check.py): a latency
+per switch a message traverses; per profile, a latency added to each ring step (what
+the hosts' stacks add to the links' own) and a bandwidth factor; per collective
+(operation and route), an efficiency; the CPU optimizer's rate. A calibration is a JSON file, written next to
 the results it was fitted from (``calibration.json``) or by name under
 ``~/.trainet/calibrations/NAME.json``; ``--calibration`` takes either.
 """
@@ -42,6 +42,7 @@ def store() -> Path:
 @dataclass(frozen=True)
 class Calibration:
     name: str = "uncalibrated"
+    hop_latency_s: float = 0.0                                     # per switch traversed
     latency_s: dict[str, float] = field(default_factory=dict)      # profile -> added/step
     bandwidth: dict[str, float] = field(default_factory=dict)      # profile -> factor
     collectives: dict[str, float] = field(default_factory=dict)    # "op/route" -> eff.
@@ -51,11 +52,12 @@ class Calibration:
     fit: dict = field(default_factory=dict)       # residuals and samples, as fitted
 
     def efficiency(self, op: str, route: str) -> float:
-        return self.collectives.get(f"{op}/{route}", 1.0)
+        """The collective's fitted efficiency, else its route's mean (``*/route``), else 1."""
+        return self.collectives.get(f"{op}/{route}", self.collectives.get(f"*/{route}", 1.0))
 
     def adjust(self, route: Route) -> Route:
         """The route with this calibration's terms for its profile."""
-        added = self.latency_s.get(route.profile, 0.0)
+        added = self.latency_s.get(route.profile, 0.0) + route.hops * self.hop_latency_s
         factor = self.bandwidth.get(route.profile, 1.0)
         if not added and factor == 1.0:
             return route

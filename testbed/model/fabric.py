@@ -41,6 +41,7 @@ class Route:
     bps: float              # bit/s one rank's ring hop gets
     latency_s: float        # one ring step
     profile: str            # the NIC or link profile behind it (calibration key)
+    hops: int = 1           # switches a ring step traverses
 
 
 @dataclass(frozen=True)
@@ -157,27 +158,28 @@ class GraphFabric:
             node = before[node]
         return hops[::-1]
 
-    def group_bandwidth(self, groups: list[list[int]]) -> tuple[float, float, str]:
-        """(bit/s, latency s per ring step, profile of the bottleneck link) of the
-        slowest of ``groups`` when all run their rings at once."""
+    def group_bandwidth(self, groups: list[list[int]]) -> tuple[float, float, str, int]:
+        """(bit/s, latency s per ring step, profile of the bottleneck link, switches on
+        the longest hop) of the slowest of ``groups`` when all run their rings at once."""
         rings = [[(self.gpus[g[i]], self.gpus[g[(i + 1) % len(g)]]) for i in range(len(g))]
                  for g in groups if len(g) > 1]
         paths = {hop: self.path(*hop) for ring in rings for hop in ring}
         load = Counter(link for path in paths.values() for link in path)
-        worst_bps, worst_latency, worst_profile = math.inf, 0.0, "-"
+        worst_bps, worst_latency, worst_profile, switches = math.inf, 0.0, "-", 1
         for path in paths.values():
             for ln in path:
                 share = self.links[ln][0] / load[ln]
                 if share < worst_bps:
                     worst_bps, worst_profile = share, self.links[ln][2]
             worst_latency = max(worst_latency, sum(self.links[ln][1] for ln in path))
-        return worst_bps, worst_latency, worst_profile
+            switches = max(switches, len(path) - 1)
+        return worst_bps, worst_latency, worst_profile, switches
 
     def route(self, kind: Placement, world: int) -> Route:
         key = (kind, world)
         if key not in self._routes:
-            bps, latency, profile = self.group_bandwidth(kind.groups(world))
-            self._routes[key] = Route(profile, bps, latency, profile)
+            bps, latency, profile, hops = self.group_bandwidth(kind.groups(world))
+            self._routes[key] = Route(profile, bps, latency, profile, hops)
         return self._routes[key]
 
     def tier_sizes(self, world: int) -> dict:
@@ -193,8 +195,8 @@ class GraphFabric:
     def transfer(self, pairs: list[tuple[int, int]], world: int) -> Route:
         """What transfers between the ranks of each pair get, all at once (pipeline
         neighbours of every replica)."""
-        bps, latency, profile = self.group_bandwidth([list(p) for p in pairs])
-        return Route(profile, bps, latency, profile)
+        bps, latency, profile, hops = self.group_bandwidth([list(p) for p in pairs])
+        return Route(profile, bps, latency, profile, hops)
 
     def server_route(self) -> Route:
         """The link of the first server or optimizer host (the workers' first one's

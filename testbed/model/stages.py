@@ -24,8 +24,8 @@ def _stage_route_cost(c: Collective, kind: Placement, fabric, world: int, calibr
                       groups: list[list[int]] | None) -> collectives.Cost:
     """The collective over this stage's groups only where the fabric tells them apart."""
     if groups and kind.size > 1:
-        bps, latency, profile = fabric.group_bandwidth(groups)
-        route = calibration.adjust(collectives.Route(profile, bps, latency, profile))
+        bps, latency, profile, hops = fabric.group_bandwidth(groups)
+        route = calibration.adjust(collectives.Route(profile, bps, latency, profile, hops))
         return collectives.ring(c.op, c.nbytes, kind.size, route,
                                 calibration.efficiency(c.op, c.route)) \
             if c.op != "send-recv" else collectives.point(c.nbytes, route, 1.0)
@@ -75,7 +75,7 @@ def pipelined(pattern, overlaps, timing: Timing, rank_compute_even: float, fabri
                                 transfer, 0.0, m, pipe.schedule)
     inline_fields = [fields for _, fields in inline] if inline[0][1] else None
     steps = pipeline.simulate(times, inline_fields, transfer_events)
-    roles, busy = [], 0.0
+    roles, busy = [], []
     for s, st in enumerate(steps):
         t_after, after_fields = after[s]
         t_after *= share[s] * p
@@ -90,10 +90,23 @@ def pipelined(pattern, overlaps, timing: Timing, rank_compute_even: float, fabri
                                 **{**after_fields, "nbytes": after_fields["nbytes"]
                                    * share[s] * p}))
             end += t_after
-        comm = sum(e.duration_s for e in events if e.kind == "collective" and e.op != "recv")
-        busy = max(busy, comm)
+        busy.append(_busy(events))
         roles.append(Role(f"stage {s}", span, end, tuple(events), s, st.bubble_s, tier))
-    return roles, busy
+    return roles, sum(busy) / len(busy)
+
+
+def _busy(events: list[Event]) -> float:
+    """The time some communication of the stage runs: a receive runs from the start of
+    the step (every receive is posted ahead, hosts/strategies/parallel.py) until its
+    message arrives, the others while they move."""
+    spans = sorted((0.0 if e.op == "recv" else e.start_s, e.end_s) for e in events
+                   if e.kind == "collective")
+    total, until = 0.0, 0.0
+    for lo, hi in spans:
+        if hi > until:
+            total += hi - max(lo, until)
+            until = hi
+    return total
 
 
 def _balanced(per_layer: list[float], layers: int) -> list[int]:
