@@ -75,7 +75,7 @@ def pipelined(pattern, overlaps, timing: Timing, rank_compute_even: float, fabri
                                 transfer, 0.0, m, pipe.schedule)
     inline_fields = [fields for _, fields in inline] if inline[0][1] else None
     steps = pipeline.simulate(times, inline_fields, transfer_events)
-    roles, busy = [], []
+    roles, busy, active = [], [], []
     for s, st in enumerate(steps):
         t_after, after_fields = after[s]
         t_after *= share[s] * p
@@ -90,17 +90,19 @@ def pipelined(pattern, overlaps, timing: Timing, rank_compute_even: float, fabri
                                 **{**after_fields, "nbytes": after_fields["nbytes"]
                                    * share[s] * p}))
             end += t_after
-        busy.append(_busy(events))
+        busy.append(_busy(events, posted=True))
+        active.append(_busy(events, posted=False))
         roles.append(Role(f"stage {s}", span, end, tuple(events), s, st.bubble_s, tier))
-    return roles, sum(busy) / len(busy)
+    return roles, sum(busy) / len(busy), sum(active) / len(active)
 
 
-def _busy(events: list[Event]) -> float:
-    """The time some communication of the stage runs: a receive runs from the start of
-    the step (every receive is posted ahead, hosts/strategies/parallel.py) until its
-    message arrives, the others while they move."""
-    spans = sorted((0.0 if e.op == "recv" else e.start_s, e.end_s) for e in events
-                   if e.kind == "collective")
+def _busy(events: list[Event], posted: bool) -> float:
+    """The time some communication of the stage runs; with ``posted`` a receive runs
+    from the start of the step (every receive is posted ahead,
+    hosts/strategies/parallel.py, and the workers count it as running) until its
+    message arrives, else only while its message moves."""
+    spans = sorted((0.0 if posted and e.op == "recv" else e.start_s, e.end_s)
+                   for e in events if e.kind == "collective")
     total, until = 0.0, 0.0
     for lo, hi in spans:
         if hi > until:

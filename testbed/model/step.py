@@ -75,15 +75,18 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
     if timing.pipeline is None:
         roles, comm_s = _data_parallel(pattern, overlaps, timing, rank_compute, fabric, world,
                                        calibration)
+        active_s = comm_s
     else:
-        roles, comm_s = stages.pipelined(pattern, overlaps, timing, replica_compute / world
-                                         * timing.replicas, fabric, world, calibration,
-                                         model)
+        roles, comm_s, active_s = stages.pipelined(pattern, overlaps, timing, replica_compute
+                                                   / world * timing.replicas, fabric, world,
+                                                   calibration, model)
     slowest = max(roles, key=lambda r: r.step_s)
     compute = sum(e.duration_s for e in slowest.compute())
     waited = slowest.step_s - compute
     ring = any(c.route == "ring" for c in pattern)
-    interference = calibration.interference * min(max(0.0, comm_s - waited), compute) \
+    # collectives moving data while the compute runs slow it (a posted receive waiting
+    # for its message does not)
+    interference = calibration.interference * min(max(0.0, active_s - waited), compute) \
         if ring else 0.0
     host = timing.host_s(calibration.cpu_adam_rate, workload.gpus_per_host) \
         if timing.host_s else 0.0
