@@ -30,9 +30,9 @@ from testbed.model.calibration import DEFAULT, FILE, Calibration
 from testbed.model.step import Workload, predict
 from testbed.topology.spec import Topology
 
-FACTORS = (0.5, 0.7, 0.85, 0.93, 1.07, 1.18, 1.4, 2.0)
+FACTORS = (0.5, 0.7, 0.85, 0.93, 0.97, 1.03, 1.07, 1.18, 1.4, 2.0)
 LATENCIES = (1e-5, 1e-4, 3e-4, 1e-3, 3e-3)     # first tries of a latency not yet added
-ROUNDS = 3
+ROUNDS = 6                  # at most; the search stops when a round gains nothing
 BANDWIDTH_PENALTY = 0.5
 COMM_WEIGHT = 0.25          # the step time is what is predicted; comm_s keeps terms apart
 
@@ -178,6 +178,7 @@ def fit(items: list[Sample], name: str) -> Calibration:
                        sources=sorted({s.results for s in items}))
     before = loss = _loss(items, best)
     for _ in range(ROUNDS):
+        start = loss
         for candidate in [best.hop_latency_s * f for f in FACTORS] if best.hop_latency_s \
                 else LATENCIES:
             trial = replace(best, hop_latency_s=_bounded("hop", candidate))
@@ -193,6 +194,8 @@ def fit(items: list[Sample], name: str) -> Calibration:
                     trial_loss = _loss(items, trial)
                     if trial_loss < loss:
                         best, loss = trial, trial_loss
+        if loss > 0.999 * start:
+            break
     best = replace(best, collectives={**best.collectives, **_route_means(best.collectives)})
     errors = [predicted(s, best).step_s / s.measured_step_s - 1 for s in items]
     return replace(best, fit={"samples": len(items), "loss_before": before,
