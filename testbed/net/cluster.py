@@ -107,12 +107,12 @@ class Server:
                                   stdin=sender.stdout, capture_output=True)
         sender.stdout.close()
         err = sender.stderr.read().decode(errors="replace").strip()
-        if sender.wait() != 0 or receiver.returncode not in (0,):
-            empty = receiver.stderr.strip() == b"" or b"does not look like" in receiver.stderr
-            if sender.returncode == 0 and empty:
-                return                    # nothing there to copy
-            raise TrainetError(f"server {self.name}: copying {remote_dir} back failed: "
-                               f"{err or receiver.stderr.decode(errors='replace').strip()}")
+        if sender.wait() != 0:
+            raise TrainetError(f"server {self.name}: copying {remote_dir} back failed: {err}")
+        # an empty stream (nothing there) is not an archive; anything else is an error
+        if receiver.returncode != 0 and b"does not look like" not in receiver.stderr:
+            raise TrainetError(f"server {self.name}: unpacking {remote_dir} into {local_dir} "
+                               f"failed: {receiver.stderr.decode(errors='replace').strip()}")
 
 
 @dataclass

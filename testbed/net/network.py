@@ -26,6 +26,7 @@ from testbed.net.plan import NetPlan
 from testbed.net.probe import Capabilities, probe
 
 SWITCH_CLASSES = {"software": SoftwareP4Switch, "bmv2": Bmv2Switch}
+TUNNEL_TAP = "tap9"     # the name mininet.examples.cluster's RemoteSSHLink creates first
 
 
 def host_intf_name(host: str, port: int) -> str:
@@ -145,7 +146,7 @@ class Network:
             out = server.run("ip -o link show").stdout.decode(errors="replace")
             present = {line.split(": ", 2)[1].split("@")[0] for line in out.splitlines()
                        if line.count(": ") >= 2}
-            taken = sorted((self._root_interfaces(name) | {"tap9"}) & present)
+            taken = sorted((self._root_interfaces(name) | {TUNNEL_TAP}) & present)
             if taken:
                 raise TrainetError(f"server {name}: interface(s) {', '.join(taken[:5])} already "
                                    "exist there (another network, or a tunnel left behind); "
@@ -157,13 +158,16 @@ class Network:
         from dataclasses import asdict
 
         from testbed.net.remote import Site
+        # Mininet's SSH tunnels start as tap9 on both ends and are renamed once up
+        spare = [TUNNEL_TAP] if self.cluster.link == "ssh" else []
         for name in sorted(set(self.placement.values()) - {LOCAL}):
             site = Site(self.cluster.server(name), self.state.run_id)
             self.sites[name] = site
-            self.state.servers[name] = {"server": asdict(site.server),
-                                        "interfaces": sorted(self._root_interfaces(name)),
-                                        "shells": {}}
+            self.state.servers[name] = {"server": asdict(site.server), "shells": {},
+                                        "interfaces": sorted(self._root_interfaces(name))
+                                        + spare}
         if self.sites:
+            self.state.interfaces += spare
             # every process this one starts (Mininet's ssh clients and tunnels among
             # them) carries the marker, so the local cleanup finds them too
             os.environ[RUN_MARKER] = self.state.run_id
