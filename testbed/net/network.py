@@ -155,6 +155,8 @@ class Network:
     def _record_sites(self) -> None:
         """Sites of the servers this network uses besides this one, in the run state
         before anything exists there, so `trainet down` can reach them after a crash."""
+        if self.cluster is None:
+            return
         from dataclasses import asdict
 
         from testbed.net.remote import Site

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,34 @@ def test_an_experiment_runs_across_two_servers_and_its_results_come_back(server)
     assert leftovers(server) == before
 
 
+def test_a_run_killed_mid_step_is_removed_from_both_servers_by_trainet_down(server,
+                                                                            tmp_path):
+    before = leftovers(server)
+    state = {"TRAINET_STATE_DIR": str(tmp_path / "state")}   # this run's records only
+    experiment = tmp_path / "long.yaml"
+    experiment.write_text(EXPERIMENT.read_text().replace("steps: 3", "steps: 500"))
+    out = server.hidden / "killed"
+    run = subprocess.Popen(server.command([sys.executable, "-m", "testbed.cli", "run",
+                                           str(experiment), "-o", str(out), "--servers",
+                                           f"localhost,{ADDRESS}"]),
+                           env={**os.environ, "PYTHONPATH": str(REPO), **state}, cwd=REPO,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    remote_rank = out / "runs" / "base" / "ddp" / "rep0" / "metrics" / "rank3.jsonl"
+    deadline = time.monotonic() + 180
+    while not (remote_rank.exists() and remote_rank.read_text().strip()):
+        assert run.poll() is None and time.monotonic() < deadline, "no step from rank 3"
+        time.sleep(0.2)
+    run.kill()                      # no teardown of its own: trainet down must do it all
+    run.wait()
+    assert leftovers(server) != before
+    env = {**os.environ, "PYTHONPATH": str(REPO), **state}
+    down = subprocess.run(server.command([sys.executable, "-m", "testbed.cli", "down"]),
+                          env=env, capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert down.returncode == 0, down.stderr
+    assert f"server {ADDRESS}: stopped" in down.stdout, down.stdout
+    assert leftovers(server) == before
+
+
 def _copy_install(to: Path) -> Path:
     for top in ("testbed", "hosts", "controllers", "p4"):
         shutil.copytree(REPO / top, to / top, ignore=shutil.ignore_patterns("__pycache__"))
@@ -105,7 +134,7 @@ def test_bad_servers_and_placements_fail_before_anything_starts(server, case, tm
         net_py = other / "mininet" / "net.py"
         net_py.write_text(net_py.read_text().replace("VERSION = ", "VERSION = '2.2.0' or ", 1))
         text += f"cluster: {{servers: [localhost, {ADDRESS}], root: {other}}}\n"
-        expected = f"mininet '2.2.0' there, '{mininet.net.VERSION}' here"
+        expected = f"mininet '2.2.0' there, '{VERSION}' here"
     else:
         args = ["--placement", "s_b=localhost,s_c=localhost"]
         expected = "names node(s) s_c that"
