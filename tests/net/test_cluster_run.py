@@ -129,6 +129,7 @@ def test_bad_servers_and_placements_fail_before_anything_starts(server, case, tm
     elif case == "mininet":
         other = _copy_install(server.dir / "other-mininet")
         import mininet
+        from mininet.net import VERSION
         shutil.copytree(Path(mininet.__file__).parent, other / "mininet",
                         ignore=shutil.ignore_patterns("__pycache__"))
         net_py = other / "mininet" / "net.py"
