@@ -191,7 +191,8 @@ class Streams:
             flat = self.puller(chunks)
             self._account(params=nbytes)
             return flat
-        return self.comm.submit("LuWu pull", pull, recv=nbytes, lane="pull")
+        return self.comm.submit("LuWu pull", pull, recv=nbytes, lane="pull", op="pull",
+                                route="switch")
 
     def prefetch(self, chunks: list[int], depth: int = 2) -> "Prefetch":
         """Pulls of ``chunks[0]``, ``chunks[1]``, ... chunks, ``depth`` ahead of use."""
@@ -214,7 +215,9 @@ class Streams:
             finally:
                 self._account(grads=-nbytes)
         future = self.comm.submit("LuWu push", push, sent=nbytes,
-                                  recv=nbytes if returns_params else 0, lane="push")
+                                  recv=nbytes if returns_params else 0, lane="push",
+                                  op="push-pull" if returns_params else "push", nbytes=nbytes,
+                                  route="switch")
         self._in_flight.append(future)
         return future
 

@@ -249,7 +249,8 @@ def run(args) -> int:
                    "mem_params_bytes": mem.params_bytes, "mem_grads_bytes": mem.grads_bytes,
                    "mem_optimizer_bytes": mem.optimizer_bytes,
                    "replicas": strategy.data_shard()[1],
-                   "rss_peak_bytes": rss_peak_bytes(), "time_unix_s": time.time()}
+                   "rss_peak_bytes": rss_peak_bytes(), "time_unix_s": time.time(),
+                   "timeline": comm.timeline()}
             if args.mode == "shadow":
                 nominal = strategy.nominal_memory()
                 row.update(nominal_mem_params_bytes=nominal.params_bytes,

@@ -172,6 +172,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", metavar="RESULTS", help="instead: the predictions for a "
                    "`trainet run` of axonn and megatron layouts against its measurements")
     p.set_defaults(handler="testbed.experiment.plan:main")
+    trace = verbs.add_parser("trace", help="execution traces (MLCommons Chakra) for "
+                             "simulators").add_subparsers(dest="traceverb", required=True,
+                                                          metavar="TRACEVERB")
+    p = trace.add_parser("export", help="per-rank Chakra traces NAME.RANK.et of a `trainet "
+                         "run` (measured) or of a strategy's declared step at any scale")
+    p.add_argument("results", nargs="?", metavar="RESULTS", help="results directory of "
+                   "`trainet run`: one trace per run, OUT/VARIANT/STRATEGY-repR.RANK.et")
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="directory to write")
+    p.add_argument("--model", help="instead of RESULTS: a shadow model, gpt-1.3b, gpt-20b, "
+                   "gpt-175b or custom:PARAMS")
+    p.add_argument("--gpus", type=int, help="ranks of the modelled step")
+    p.add_argument("--strategy", help="a registered strategy (trainet strategies)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a strategy option, e.g. --option tp=4 (repeat for each)")
+    p.add_argument("--batch", type=int, help="global batch in sequences (default 2 per GPU)")
+    p.add_argument("--layers", type=int, help="layers of a custom model")
+    p.add_argument("--device", default="a100", help="device whose compute is modelled")
+    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
+    p.add_argument("--gpus-per-node", type=int, default=8, help="GPUs per node (default 8)")
+    p.add_argument("--gcds-per-gpu", type=int, default=1, help="ranks per GPU package, "
+                   "e.g. 2 for MI250X (default 1)")
+    p.add_argument("--intra", default="1.6Tb/s", help="GPU to node bandwidth (default "
+                   "1.6Tb/s)")
+    p.add_argument("--inter", default="200Gb/s", help="each GPU's NIC (default 200Gb/s)")
+    p.add_argument("--latency", default="2us", help="delay per link (default 2us)")
+    p.add_argument("--name", help="trace name (default MODEL-STRATEGY-NgpuS)")
+    p.set_defaults(handler="testbed.trace.commands:export")
     p = verbs.add_parser("report", help="plots (PNG) and report.md of a `trainet run` "
                          "results directory")
     p.add_argument("results", metavar="RESULTS", help="results directory of `trainet run`")

@@ -30,6 +30,12 @@ over the group it belongs to.
 Point-to-point :meth:`Comm.send` and :meth:`Comm.recv` (pipeline stages passing
 activations and gradients) run on the lane their caller names and are matched by tag;
 their tags start at ``P2P_TAG``, clear of the step numbers the rings use as tags.
+
+Each step also keeps a timeline (:meth:`Comm.timeline`) for execution traces
+(testbed/trace): every operation with its kind, group, lane, payload and when it was
+submitted, started and ended, and every wait of the training thread with the operation
+it waited for; times in seconds from the step's start. Recording is a few list appends
+per operation.
 """
 from __future__ import annotations
 
@@ -75,16 +81,42 @@ class Comm:
             self.sent_bytes = 0
             self.recv_bytes = 0
             self._busy_since = time.perf_counter()
+            self._step_start = self._busy_since
+            self._ops: list[dict] = []
+            self._waits: list[dict] = []
         self.blocked_s = 0.0
 
+    def timeline(self) -> dict:
+        """This step's operations and waits so far (see the module's docstring)."""
+        with self._lock:
+            return {"ops": [dict(op) for op in self._ops],
+                    "waits": [dict(w) for w in self._waits]}
+
     def submit(self, what: str, fn, *args, sent: int = 0, recv: int = 0,
-               lane: str = "comm") -> Future:
-        """Run ``fn(*args)`` on the thread of ``lane``; count its time and bytes."""
+               lane: str = "comm", op: str | None = None, nbytes: int | None = None,
+               ranks=None, peer: int | None = None, route: str = "ring") -> Future:
+        """Run ``fn(*args)`` on the thread of ``lane``; count its time and bytes. For the
+        timeline: ``op``, the operation's kind (those of hosts/strategies/pattern.py, or
+        ``send``/``recv`` with their ``peer``; default ``what``), ``nbytes`` its payload
+        as the pattern counts it (default the larger of sent and received), ``ranks`` its
+        group (default every rank) and ``route``."""
+        now = time.perf_counter()
+        record = {"op": op or what, "lane": lane, "route": route,
+                  "group": list(range(self.world)) if ranks is None else list(ranks),
+                  "bytes": max(sent, recv) if nbytes is None else nbytes,
+                  "sent": sent, "recv": recv, "submit_s": now - self._step_start}
+        if peer is not None:
+            record["peer"] = peer
+        with self._lock:
+            index, ops, start = len(self._ops), self._ops, self._step_start
+            ops.append(record)
+
         def run():
             with self._lock:
                 if self._running == 0:
                     self._busy_since = time.perf_counter()
                 self._running += 1
+            record["start_s"] = time.perf_counter() - start
             try:
                 return fn(*args)
             except Exception as err:
@@ -92,6 +124,7 @@ class Comm:
                 gone = f" ({peer} is gone or unreachable)" if peer else ""
                 raise CommError(f"rank {self.rank}: {what} failed{gone}: {err}") from err
             finally:
+                record["end_s"] = time.perf_counter() - start
                 with self._lock:
                     self._running -= 1
                     if self._running == 0:
@@ -100,14 +133,22 @@ class Comm:
                     self.recv_bytes += recv
         if lane not in self._pools:
             self._pools[lane] = ThreadPoolExecutor(1, thread_name_prefix=f"{lane}{self.rank}")
-        return self._pools[lane].submit(run)
+        future = self._pools[lane].submit(run)
+        future.timeline_op = (ops, index)
+        return future
 
     def wait(self, future: Future):
         start = time.perf_counter()
         try:
             return future.result()
         finally:
-            self.blocked_s += time.perf_counter() - start
+            end = time.perf_counter()
+            self.blocked_s += end - start
+            ops, index = getattr(future, "timeline_op", (None, None))
+            with self._lock:     # an operation of an earlier step: no index
+                self._waits.append({"op": index if ops is self._ops else None,
+                                    "start_s": start - self._step_start,
+                                    "end_s": end - self._step_start})
 
     def close(self) -> None:
         for pool in self._pools.values():
@@ -119,11 +160,12 @@ class Comm:
         is the sum."""
         ranks = self._group(ranks)
         nbytes = _ring_bytes(tensor, len(ranks)) * 2
+        size = tensor.numel() * tensor.element_size()
         if len(ranks) == self.world:
             return self.submit("all-reduce", self._all_reduce, tensor, sent=nbytes,
-                               recv=nbytes)
+                               recv=nbytes, nbytes=size)
         return self.submit("all-reduce", ring_all_reduce, self.pg, ranks, self.rank, tensor,
-                           sent=nbytes, recv=nbytes)
+                           sent=nbytes, recv=nbytes, nbytes=size, ranks=ranks)
 
     def _all_reduce(self, tensor):
         if self.world > 1:
@@ -143,11 +185,12 @@ class Comm:
         other lane talks to its members meanwhile (ring steps reuse their tags)."""
         ranks = self._group(ranks)
         nbytes = shard.numel() * shard.element_size() * (len(ranks) - 1)
+        size = shard.numel() * shard.element_size() * len(ranks)
         if len(ranks) == self.world:
             return self.submit("all-gather", self._all_gather, shard, sent=nbytes,
-                               recv=nbytes, lane=lane)
+                               recv=nbytes, lane=lane, nbytes=size)
         return self.submit("all-gather", ring_all_gather, self.pg, ranks, self.rank, shard,
-                           sent=nbytes, recv=nbytes, lane=lane)
+                           sent=nbytes, recv=nbytes, lane=lane, nbytes=size, ranks=ranks)
 
     def _all_gather(self, shard):
         if self.world == 1:
@@ -163,7 +206,8 @@ class Comm:
         ranks = self._group(ranks)
         nbytes = _ring_bytes(flat, len(ranks))
         return self.submit("reduce-scatter", ring_reduce_scatter, self.pg, ranks, self.rank,
-                           flat, sent=nbytes, recv=nbytes, lane=lane)
+                           flat, sent=nbytes, recv=nbytes, lane=lane,
+                           nbytes=flat.numel() * flat.element_size(), ranks=ranks)
 
     def all_to_all(self, flat: torch.Tensor, ranks=None) -> Future:
         """Chunk ``i`` of ``flat`` (n equal chunks for a group of n) goes to the group's
@@ -172,21 +216,24 @@ class Comm:
         ranks = self._group(ranks)
         nbytes = _ring_bytes(flat, len(ranks))
         return self.submit("all-to-all", pairwise_all_to_all, self.pg, ranks, self.rank,
-                           flat, sent=nbytes, recv=nbytes)
+                           flat, sent=nbytes, recv=nbytes,
+                           nbytes=flat.numel() * flat.element_size(), ranks=ranks)
 
     def send(self, tensor: torch.Tensor, dst: int, tag: int, lane: str) -> Future:
         """Send ``tensor`` to rank ``dst`` on ``lane`` (point to point; the receiver posts
         a :meth:`recv` with the same tag)."""
         nbytes = tensor.numel() * tensor.element_size()
         return self.submit(f"send to rank {dst}", _send, self.pg, tensor.contiguous(), dst,
-                           P2P_TAG + tag, sent=nbytes, lane=lane)
+                           P2P_TAG + tag, sent=nbytes, lane=lane, op="send",
+                           ranks=[self.rank, dst], peer=dst)
 
     def recv(self, shape, src: int, tag: int, lane: str, dtype=torch.float32) -> Future:
         """A tensor of ``shape`` from rank ``src`` (the future's result)."""
         out = torch.empty(shape, dtype=dtype)
         nbytes = out.numel() * out.element_size()
         return self.submit(f"receive from rank {src}", _recv, self.pg, out, src,
-                           P2P_TAG + tag, recv=nbytes, lane=lane)
+                           P2P_TAG + tag, recv=nbytes, lane=lane, op="recv",
+                           ranks=[src, self.rank], peer=src)
 
     def reduce_scatter_levels(self, flat: torch.Tensor, levels: list[list[int]],
                               stage=None, wire=None) -> Future:
@@ -197,7 +244,8 @@ class Comm:
         wire = wire or (lambda numel: numel * flat.element_size())
         nbytes = hierarchical_bytes(flat.numel(), levels, wire)
         return self.submit("reduce-scatter", hierarchical, stage or ring_reduce_scatter,
-                           self.pg, levels, self.rank, flat, sent=nbytes, recv=nbytes)
+                           self.pg, levels, self.rank, flat, sent=nbytes, recv=nbytes,
+                           nbytes=flat.numel() * flat.element_size())
 
 
 P2P_TAG = 1 << 20       # point-to-point tags start here, above the rings' step numbers

@@ -26,7 +26,7 @@ class InaComm:
     def all_reduce(self, tensor):
         nbytes = tensor.numel() * 4
         return self.comm.submit("in-network all-reduce", self.reducer.all_reduce, tensor,
-                                sent=nbytes, recv=nbytes)
+                                sent=nbytes, recv=nbytes, op="all-reduce", route="switch")
 
     def __getattr__(self, name):
         return getattr(self.comm, name)

@@ -70,7 +70,8 @@ class Luwu(Strategy):
                 self.params[i].grad = None        # gone to the network: not kept here
             nbytes = flat.size * 4
             self._futures[b] = self.comm.submit("LuWu push-pull", self.push_pull, flat,
-                                                sent=nbytes, recv=nbytes)
+                                                sent=nbytes, recv=nbytes, op="push-pull",
+                                                route="switch")
 
     def _step(self, batch) -> float:
         x, y = batch
@@ -216,7 +217,8 @@ class ShadowLuwuResident(shadow.ShadowStrategy):
         for k in range(shadow.CHUNKS):                      # backward, group by group
             time.sleep(self.compute_s * 2 / 3 / shadow.CHUNKS)
             futures.append(self.comm.submit("LuWu push-pull", self.push_pull,
-                                            self.grads.numpy(), sent=nbytes, recv=nbytes))
+                                            self.grads.numpy(), sent=nbytes, recv=nbytes,
+                                            op="push-pull", route="switch"))
         for k, future in enumerate(futures):
             params = torch.from_numpy(self.comm.wait(future))
             self.buffer[k * self.chunk:(k + 1) * self.chunk].copy_(params)

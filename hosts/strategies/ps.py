@@ -39,7 +39,8 @@ class ParameterServer(Strategy):
         grad = torch.cat([p.grad.reshape(-1) for p in self.params])
         nbytes = grad.numel() * 4
         flat = self.comm.wait(self.comm.submit("push/pull", self.client.push_pull, grad,
-                                               self.pulled, sent=nbytes, recv=nbytes))
+                                               self.pulled, sent=nbytes, recv=nbytes,
+                                               op="push-pull", route="server"))
         offset = 0
         with torch.no_grad():
             for p in self.params:
@@ -72,7 +73,8 @@ class ShadowPS(shadow.ShadowStrategy):
         time.sleep(self.compute_s)
         nbytes = self.elements * 4
         self.comm.wait(self.comm.submit("push/pull", self.client.push_pull, self.buffer,
-                                        self.pulled, sent=nbytes, recv=nbytes))
+                                        self.pulled, sent=nbytes, recv=nbytes,
+                                        op="push-pull", route="server"))
 
     def close(self) -> None:
         self.client.close()

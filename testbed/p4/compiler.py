@@ -1,4 +1,5 @@
-"""Compile an IR program into Python source for the v1model pipeline, exec'd once.
+"""Compile an IR program into Python source for its pipeline (v1model, or PSA through
+``gen_psa``), exec'd once.
 
 The generated module defines one class per header/struct/union type and one function
 per parser, control, action and table, so the per-packet path never looks at the IR.
@@ -21,10 +22,11 @@ import logging
 import time
 
 from testbed.errors import P4Error
-from testbed.p4 import externs, ir, runtime
+from testbed.p4 import externs, ir, psa_externs, runtime
 from testbed.p4.gen_expr import ExprGen, Scope, _ident, _is_composite, _mask, fname, width_of
 from testbed.p4.gen_externs import ExternGen
 from testbed.p4.gen_packet import PacketGen
+from testbed.p4.gen_psa import PSA_EXTERNS, PsaGen
 from testbed.p4.hoist import hoistable
 from testbed.p4.scratch_locals import scratch_locals
 from testbed.p4.table_setup import table_state
@@ -49,7 +51,7 @@ class Compiled:
         self.field_lists = {}      # index -> [field path]
 
 
-class Compiler(ExprGen, PacketGen, ExternGen):
+class Compiler(PsaGen, ExprGen, PacketGen, ExternGen):
     """Generates the Python module of one program, then loads it.
 
     ``generate`` walks the IR once, in the module's order: extern instances, functions,
@@ -95,7 +97,7 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         return self.errors[name]
 
     def fail(self, msg: str, loc) -> None:
-        raise P4Error(f"{msg} (not supported by the v1model target)", loc)
+        raise P4Error(f"{msg} (not supported by the {self.p.arch} target)", loc)
 
     def cls(self, t) -> str:
         if t.name not in self.classes:
@@ -424,6 +426,7 @@ class Compiler(ExprGen, PacketGen, ExternGen):
             self.emit(1, "L = None")
         if self.trace:
             self.emit(1, f"_log.debug('Pipeline %s: start', {ctl.name!r})")
+        self.clear_per_packet(ctl, 1)
         self.emit(1, "try:")
         for st in ctl.locals:
             if not (isinstance(st, ir.VarDecl) and st.name in scratch):
@@ -462,8 +465,15 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         s.sm = cs.sm
         s.outs = self._scalar_outs(act.params)
         params = [self.x_Var(ir.Var(p.type, p.loc, p.name), s) for p in act.params]
+        ctl_names = cs.ctl_params.split(", ")
+        if set(params) & set(ctl_names):
+            # a top-level action (PSA's send_to_port(meta, ...)) whose parameters share
+            # the control's parameter names, which its body cannot see anyway
+            renamed = [f"_c{i}" for i in range(len(ctl_names))]
+            s.ctl_params = ", ".join(renamed)
+            s.sm = renamed[ctl_names.index(cs.sm)] if cs.sm in ctl_names else None
         fn = self.action_fns[(ctl.name, act.name)]
-        self.emit(0, f"def {fn}({', '.join([cs.ctl_params] + params)}):")
+        self.emit(0, f"def {fn}({', '.join([s.ctl_params] + params)}):")
         if self.trace:
             self.emit(1, f"_log.debug('Action %s', {act.name!r})")
         self.hoist(act.body, s, set(s.locals_attr) | {p.name for p in act.params
@@ -533,6 +543,8 @@ class Compiler(ExprGen, PacketGen, ExternGen):
                     obj = externs.Meter(inst.name, args[0], self._meter_kind(inst.args),
                                         self.clock)
                     self.out.meters[inst.name] = obj
+                elif inst.extern in PSA_EXTERNS:
+                    obj = self.psa_instance(inst)
                 else:
                     obj = inst
                 self.globals[g] = obj
@@ -606,9 +618,8 @@ class Compiler(ExprGen, PacketGen, ExternGen):
     def generate(self) -> str:
         """The Python source of the program."""
         p = self.p
-        if p.arch != "v1model":
-            raise P4Error(f"architecture {p.arch!r}: this target runs v1model programs "
-                          "(V1Switch)")
+        if p.arch == "psa":
+            return self.generate_psa()
         self.setup_instances()
         for fn in p.functions.values():
             self.gen_function(fn)
@@ -657,7 +668,7 @@ def _runtime_namespace(clock) -> dict:
         "_hash": externs.hash_value, "_random": externs.random_between,
         "_ALG": externs.ALGORITHMS, "_to_bytes": externs.to_bytes,
         "_format_log": externs.format_log, "_clock": clock, "_P": None,
-        "_PacketState": runtime.PacketState,
+        "_PacketState": runtime.PacketState, "_psa_color": psa_externs.meter_color,
     }
 
 

@@ -1,4 +1,4 @@
-"""P4_16 frontend for v1model: source -> preprocessed text -> syntax tree -> typed IR.
+"""P4_16 frontend for v1model and PSA: source -> preprocessed text -> syntax tree -> typed IR.
 
 ``load_program``/``load_source`` are the entry points. The lowering resolves names and
 types, folds constants, instantiates the ``main`` package's parser and controls (inlining
@@ -73,6 +73,8 @@ class Lowering(Declarations, Blocks, Expressions, Statements, Loops):
         self.controls: dict = {}
         self.var_syms: dict = {}
         self.package = None
+        self.arch = None
+        self.package_instances: list = []   # package instances other than main
         self.blocks: dict = {}
         self.lowered: set = set()        # parser/control declarations lowered at least once
         self.global_instances: list = []  # top-level extern instances
@@ -133,20 +135,25 @@ class Lowering(Declarations, Blocks, Expressions, Statements, Loops):
     def program(self, tree: Tree) -> ir.Program:
         main = None
         for decl in tree.children:
-            if decl.data == "instantiation" and self._is_package(decl):
+            if decl.data == "instantiation" and self._is_package(decl) \
+                    and self.name_of(decl.children[3]) == "main":
                 if main is not None:
-                    self.err("a program has one package instantiation; remove this one", decl)
+                    self.err("a program has one package instance named 'main'; rename or "
+                             "remove this one", decl)
                 main = decl
                 continue
             self.declaration(decl)
         if main is None:
+            if self.package_instances:
+                self.err("the package instance must be named 'main'",
+                         self.package_instances[0].children[3])
             self.err("no package instantiation; add e.g. V1Switch(MyParser(), ...) main;", None)
         self.instantiate_package(main)
         self._check_unused_blocks()
         controller_headers = [t for t in self.types.values() if isinstance(t, ir.HeaderT)
                               and ir.annotation(t.annotations, "controller_header")]
         return ir.Program(
-            source=self.source, arch="v1model", types=self.types, errors=self.error_names,
+            source=self.source, arch=self.arch, types=self.types, errors=self.error_names,
             match_kinds=self.match_kinds, constants=self.constants, functions=self.functions,
             actions=self.actions, parsers=self.parsers, controls=self.controls,
             package=self.package, blocks=self.blocks, digests=self.digests,

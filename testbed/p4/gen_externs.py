@@ -7,6 +7,7 @@ from __future__ import annotations
 from testbed.errors import P4Error
 from testbed.p4 import externs, ir
 from testbed.p4.gen_expr import _mask, fname, width_of
+from testbed.p4.gen_psa import PSA_EXTERNS
 
 
 class ExternGen:
@@ -20,9 +21,10 @@ class ExternGen:
     @staticmethod
 
     def _meter_kind(args) -> str:
+        """packets, bytes or packets_and_bytes (v1model's members, PSA's in capitals)."""
         for a in args:
             if isinstance(a, ir.EnumConst):
-                return a.member
+                return a.member.lower()
         return "packets"
 
     def _inst_name(self, target, s) -> ir.Instance:
@@ -40,6 +42,8 @@ class ExternGen:
         inst = self._inst_name(c.target, s)
         if inst is None:
             self.fail(f"extern {c.extern} instance {c.target.name!r} not found", c.loc)
+        if c.extern in PSA_EXTERNS:
+            return self.psa_extern_method(c, inst, s, ind)
         g = self.pyname("X", inst.name)
         a = [self.expr(x, s) if not isinstance(x, ir.DontCare) else None for x in c.args]
         if c.extern == "register":

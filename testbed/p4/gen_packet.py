@@ -212,14 +212,15 @@ class PacketGen:
             return f"{PacketGen._describe(e.expr)}[{idx}]"
         return type(e).__name__
 
-    def gen_parser(self, parser: ir.Parser) -> None:
+    def gen_parser(self, parser: ir.Parser, fn: str = "parse") -> None:
         s = Scope(parser)
         self.cur_parser = parser
         params = ", ".join(self.x_Var(ir.Var(p.type, p.loc, p.name), s)
                            for p in parser.params[1:])
-        self.emit(0, f"def parse(_d, {params}):")
+        self.emit(0, f"def {fn}(_d, {params}):")
         self.emit(1, "_o = 0")
         self.emit(1, "_n = len(_d) << 3")
+        self.clear_per_packet(parser, 1)
         for inst in parser.value_sets:
             self.out.value_sets[inst.name] = []
         for st in parser.locals:
@@ -399,13 +400,14 @@ class PacketGen:
                 found.append(None)          # anything else: keep the general form
         return found
 
-    def gen_deparser(self, ctl: ir.Control) -> None:
+    def gen_deparser(self, ctl: ir.Control, fn: str = "deparse") -> None:
         s = Scope(ctl)
         params = ", ".join(self.x_Var(ir.Var(p.type, p.loc, p.name), s)
                            for p in ctl.params[1:])
         self.byte_parts = all(t is not None and self._byte_aligned(t)
                               for t in self._emitted_types(ctl.body.stmts))
-        self.emit(0, f"def deparse({params}, _payload):")
+        self.emit(0, f"def {fn}({params}, _payload):")
+        self.clear_per_packet(ctl, 1)
         if self.byte_parts:
             self.emit(1, "_p = []")
         else:

@@ -544,10 +544,31 @@ class Control:
     annotations: Annotations = ()
 
 
+# PSA's extern types the control plane reaches as v1model's counter, meter, register ...
+RESOURCE_KINDS = {"Counter": "counter", "DirectCounter": "direct_counter", "Meter": "meter",
+                  "DirectMeter": "direct_meter", "Register": "register",
+                  "ActionProfile": "action_profile", "ActionSelector": "action_selector"}
+
+
+def resource_kind(extern: str) -> str:
+    """The v1model name of an extern type's kind of resource (itself when it has none)."""
+    return RESOURCE_KINDS.get(extern, extern)
+
+
+# the roles of a package's blocks (Program.blocks' keys), in the package's order
+V1SWITCH_ROLES = ("parser", "verify_checksum", "ingress", "egress", "compute_checksum",
+                  "deparser")
+PSA_ROLES = ("ingress_parser", "ingress", "ingress_deparser", "egress_parser", "egress",
+             "egress_deparser")
+# PSA_PacketPath_t's members
+PSA_PATHS = ("NORMAL", "NORMAL_UNICAST", "NORMAL_MULTICAST", "CLONE_I2E", "CLONE_E2E",
+             "RESUBMIT", "RECIRCULATE")
+
+
 @dataclass
 class Program:
     source: str                   # main file path
-    arch: str                     # "v1model"
+    arch: str                     # "v1model" or "psa"
     types: dict                   # name -> Type (headers, structs, unions, enums, ...)
     errors: list                  # error members, in declaration order (NoError first)
     match_kinds: list
@@ -556,9 +577,8 @@ class Program:
     actions: dict                 # top-level actions (NoAction, user)
     parsers: dict                 # name -> Parser (the inlined package blocks)
     controls: dict                # name -> Control
-    package: str                  # e.g. "V1Switch"
-    blocks: dict                  # role -> block name: parser, verify_checksum, ingress,
-                                  # egress, compute_checksum, deparser
+    package: str                  # "V1Switch" or "PSA_Switch"
+    blocks: dict                  # role -> block name; roles: V1SWITCH_ROLES or PSA_ROLES
     digests: list = field(default_factory=list)    # Types passed to digest<T>() calls
     controller_headers: list = field(default_factory=list)  # @controller_header HeaderTs
 

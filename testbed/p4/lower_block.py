@@ -1,6 +1,6 @@
-"""Block lowering of the frontend (mixin of ``Lowering``): the V1Switch package, its
-parser and controls, their locals, actions, extern instances, and inlined sub-parsers and
-sub-controls."""
+"""Block lowering of the frontend (mixin of ``Lowering``): the V1Switch or PSA_Switch
+package, its parsers and controls, their locals, actions, extern instances, and inlined
+sub-parsers and sub-controls."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -12,8 +12,28 @@ from testbed.p4.p4types import show
 from testbed.p4.symbols import (ActionSym, ConstSym, InstanceSym, Scope, SubBlockSym,
                                 SubParserSym, TopInstanceSym, ValueSetSym, VarSym)
 
-V1SWITCH_ROLES = ("parser", "verify_checksum", "ingress", "egress", "compute_checksum",
-                  "deparser")
+# the packages the target runs: name -> (architecture, the roles of their blocks in order)
+PACKAGES = {"V1Switch": ("v1model", ir.V1SWITCH_ROLES), "PSA_Switch": ("psa", ir.PSA_ROLES)}
+# the architecture's metadata the target reads and writes, by (role, parameter position):
+# a program that declares these structs itself must keep these fields
+_V1MODEL_SM = ("ingress_port", "egress_spec", "egress_port", "instance_type",
+               "packet_length", "enq_timestamp", "ingress_global_timestamp",
+               "egress_global_timestamp", "mcast_grp", "egress_rid", "checksum_error",
+               "parser_error", "priority")
+ARCH_FIELDS = {
+    "v1model": {("ingress", 2): _V1MODEL_SM, ("egress", 2): _V1MODEL_SM},
+    "psa": {("ingress_parser", 3): ("ingress_port", "packet_path"),
+            ("ingress", 2): ("ingress_port", "packet_path", "ingress_timestamp",
+                             "parser_error"),
+            ("ingress", 3): ("class_of_service", "clone", "clone_session_id", "drop",
+                             "resubmit", "multicast_group", "egress_port"),
+            ("egress_parser", 3): ("egress_port", "packet_path"),
+            ("egress", 2): ("class_of_service", "egress_port", "packet_path", "instance",
+                            "egress_timestamp", "parser_error"),
+            ("egress", 3): ("clone", "clone_session_id", "drop"),
+            ("egress_deparser", 6): ("egress_port",)},
+}
+
 
 
 @dataclass
@@ -47,23 +67,21 @@ class Blocks:
     """Mixin of ``Lowering``: the package and its blocks."""
     # ------------------------------------------------------------------ package
     def instantiate_package(self, t):
+        """The ``main`` package: its parsers and controls (nested packages such as PSA's
+        IngressPipeline flattened, in order) lowered under the roles of its architecture."""
         ctor = t.children[1]
         pname = str(ctor.children[0].children[0])
-        if pname != "V1Switch":
-            self.err(f"unsupported: package {pname}; this target implements v1model's V1Switch",
-                     ctor)
-        if self.name_of(t.children[3]) != "main":
-            self.err("the package instance must be named 'main'", t.children[3])
+        if pname not in PACKAGES:
+            self.err(f"unsupported: package {pname}; this target implements v1model's "
+                     "V1Switch and PSA's PSA_Switch", ctor)
         self.package = pname
-        pdecl = self.block_decls[pname]
-        args = self.arg_trees(t.children[2])
-        if len(args) != len(pdecl.params):
-            self.err(f"{pname} takes {len(pdecl.params)} arguments, {len(args)} given", t)
+        self.arch, roles = PACKAGES[pname]
+        leaves = list(self._package_blocks(self.block_decls[pname], self.arg_trees(t.children[2]),
+                                           {}, t))
         used = {}
         bindings: dict = {}
-        for role, psig, arg in zip(V1SWITCH_ROLES, pdecl.params, args):
+        for role, (psig, want, arg, names) in zip(roles, leaves):
             decl, ctor_args = self._package_arg(arg)
-            want = self.block_decls[str(self._base_type_name(psig.type_tree))]
             if decl.kind != want.kind:
                 self.err(f"argument '{psig.name}' of {pname} must be a {want.kind}, "
                          f"{decl.name} is a {decl.kind}", arg)
@@ -71,7 +89,7 @@ class Blocks:
                 self.err(f"{decl.name} is used as {pname}'s {psig.name} ({want.name}), which has "
                          f"{len(want.params)} parameters; {decl.name} has {len(decl.params)}",
                          arg)
-            self._check_block_params(decl, want, bindings)
+            self._check_block_params(decl, want, bindings, names)
             if decl.name in used:
                 # one IR block serves both roles; only sound when it keeps no state
                 ctl = self.controls[decl.name]
@@ -87,10 +105,70 @@ class Blocks:
                 self.parsers[decl.name] = self.lower_parser(decl, ctor_args, arg)
             else:
                 self.controls[decl.name] = self.lower_control(decl, ctor_args, arg)
+        self._check_arch_metadata()
 
-    def _check_block_params(self, decl, want, bindings: dict):
+    def _check_arch_metadata(self):
+        """The target reads and writes the architecture's metadata by field name; a
+        program that declares those types itself (its own copy of v1model.p4) must keep
+        the fields, or the target would fail on the first packet."""
+        blocks = {**self.parsers, **self.controls}
+        include = "v1model.p4" if self.arch == "v1model" else "psa.p4"
+        for (role, index), names in ARCH_FIELDS[self.arch].items():
+            param = blocks[self.blocks[role]].params[index]
+            fields = {f.name for f in getattr(param.type, "fields", ())}
+            missing = [n for n in names if n not in fields]
+            if missing:
+                self.err(f"parameter '{param.name}' has type {show(param.type)}, which lacks "
+                         f"the field{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                         f"that the {self.arch} target sets and reads; declare the type as "
+                         f"{include} does", param.loc)
+        path = self.types.get("PSA_PacketPath_t")
+        if self.arch == "psa" and isinstance(path, ir.EnumT):
+            missing = [m for m in ir.PSA_PATHS if m not in path.members]
+            if missing:
+                self.err(f"enum PSA_PacketPath_t lacks {', '.join(missing)}, which the psa "
+                         "target gives packets; declare it as psa.p4 does",
+                         blocks[self.blocks["ingress"]].params[2].loc)
+
+    def _package_blocks(self, pdecl, args, names: dict, node):
+        """(parameter, block type, argument, type parameter names) per parser or control
+        of package ``pdecl`` given ``args``, nested packages' blocks in their place. The
+        names map each block type's type parameters (Ingress's H) to the outermost
+        package's (PSA_Switch's IH), so the blocks that share one are checked together.
+        Extern arguments (PSA's PacketReplicationEngine()) are checked and skipped."""
+        if len(args) != len(pdecl.params):
+            self.err(f"{pdecl.name} takes {len(pdecl.params)} arguments, {len(args)} given", node)
+        for psig, arg in zip(pdecl.params, args):
+            base = str(self._base_type_name(psig.type_tree))
+            if base in self.externs:
+                if not (isinstance(arg, Tree) and arg.data == "ctor_call"
+                        and str(arg.children[0].children[0].children[0]) == base):
+                    self.err(f"argument '{psig.name}' of {pdecl.name} must be {base}()", arg)
+                continue
+            want = self.block_decls[base]
+            inner = self._type_arg_names(psig.type_tree)
+            sub = {tp: names.get(n, n) for tp, n in zip(want.type_params, inner) if n}
+            if want.kind != "package":
+                yield psig, want, arg, sub
+                continue
+            decl, ctor_args = self._package_arg(arg)
+            if decl.name != want.name:
+                self.err(f"argument '{psig.name}' of {pdecl.name} must be a {want.name}, "
+                         f"not {decl.name}", arg)
+            yield from self._package_blocks(want, ctor_args, sub, arg)
+
+    @staticmethod
+    def _type_arg_names(type_tree) -> list:
+        """The names of a specialized type's arguments (None where one is not a name)."""
+        if type_tree.data != "specialized_type":
+            return []
+        return [str(a.children[0]) if isinstance(a, Tree) and a.data == "type_name" else None
+                for a in type_tree.children[2].children]
+
+    def _check_block_params(self, decl, want, bindings: dict, names: dict):
         """A block's parameters must match the package's block type (v1model's Ingress<H, M>
-        ...): same directions and types, with H and M the same type in every block."""
+        ...): same directions and types, with a type parameter of the package (``names``
+        maps the block type's to the package's) the same type in every block."""
         for p, w in zip(decl.params, want.params):
             typ = self.resolve_type(p.type_tree, {})
             if p.direction != w.direction:
@@ -100,6 +178,7 @@ class Blocks:
             generic = want.type_params
             wname = str(w.type_tree.children[0]) if w.type_tree.data == "type_name" else None
             if wname in generic:
+                wname = names.get(wname, wname)
                 if wname in bindings and bindings[wname][0] != typ:
                     self.err(f"{decl.name}: parameter '{p.name}' has type {show(typ)}, but "
                              f"{bindings[wname][1]} uses {show(bindings[wname][0])}", p.type_tree)
@@ -120,7 +199,7 @@ class Blocks:
         if isinstance(arg, Tree) and arg.data == "ctor_call":
             tname = str(arg.children[0].children[0].children[0])
             decl = self.block_decls.get(tname)
-            if decl is None or decl.tree is None:
+            if decl is None or (decl.tree is None and decl.kind != "package"):
                 self.err(f"'{tname}' is not a parser or control declared in this program", arg)
             return decl, self.arg_trees(arg.children[1])
         if isinstance(arg, Tree) and arg.data == "var":

@@ -329,7 +329,9 @@ class Declarations:
         tname = str(ctor.children[0].children[0])
         name = self.name_of(t.children[3])
         decl = self.block_decls.get(tname)
-        if decl is not None and decl.tree is not None:
+        if decl is not None and (decl.tree is not None or decl.kind == "package"):
+            if decl.kind == "package":      # a part of main, e.g. PSA's IngressPipeline
+                self.package_instances.append(t)
             self.declare(self.global_scope, name,
                          TopInstanceSym(decl, self.arg_trees(t.children[2])), t.children[3])
             return

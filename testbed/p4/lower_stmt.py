@@ -11,8 +11,14 @@ from testbed.p4.p4types import is_fixed, show
 from testbed.p4.symbols import (ActionSym, InstanceSym, Scope, SubBlockSym, SubParserSym,
                                 TableSym, ValueSetSym, VarSym)
 
-_TABLE_DIRECT = {"counters": "direct_counter", "meters": "direct_meter",
-                 "implementation": ("action_profile", "action_selector")}
+# table properties naming an extern instance: property -> (ir.Table attribute, the extern
+# types it may name); v1model's names, then PSA's
+_TABLE_DIRECT = {"counters": ("counters", ("direct_counter",)),
+                 "meters": ("meters", ("direct_meter",)),
+                 "implementation": ("implementation", ("action_profile", "action_selector")),
+                 "psa_direct_counter": ("counters", ("DirectCounter",)),
+                 "psa_direct_meter": ("meters", ("DirectMeter",)),
+                 "psa_implementation": ("implementation", ("ActionProfile", "ActionSelector"))}
 
 
 class Statements:
@@ -330,7 +336,8 @@ class Statements:
                 self.err(f"table size must be positive, not {table.size}", value_t)
             return
         if pname in _TABLE_DIRECT:
-            setattr(table, pname, self._table_instance(table, pname, value_t, scope, ctx))
+            setattr(table, _TABLE_DIRECT[pname][0],
+                    self._table_instance(table, pname, value_t, scope, ctx))
             return
         if pname == "largest_priority_wins":
             e = self.expr(value_t, scope, ir.BoolT())
@@ -344,8 +351,7 @@ class Statements:
         table.properties[pname] = self.expr(value_t, scope)
 
     def _table_instance(self, table, pname, value_t, scope, ctx) -> str:
-        want = _TABLE_DIRECT[pname]
-        want = want if isinstance(want, tuple) else (want,)
+        want = _TABLE_DIRECT[pname][1]
         if isinstance(value_t, Tree) and value_t.data == "ctor_call":
             fake = Tree("instantiation", [None, value_t.children[0], value_t.children[1],
                                           Tree("name", [Token("NAME",

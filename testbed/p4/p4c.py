@@ -36,8 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--p4v", choices=["16", "14"], help="language version; only 16")
     p.add_argument("--std", choices=["p4-16", "p4_16", "p4-14", "p4_14"],
                    help="language version; only p4-16")
-    p.add_argument("--arch", default="v1model", help="architecture: v1model (psa is "
-                   "not supported yet)")
+    p.add_argument("--arch", default="v1model", help="architecture: v1model (V1Switch) "
+                   "or psa (PSA_Switch)")
     p.add_argument("--target", "-b", dest="target", help="driver form: bmv2; -o is then a "
                    "directory")
     p.add_argument("--p4runtime-files", metavar="FILES", help="comma-separated P4Info "
@@ -55,11 +55,7 @@ def _check_language(args) -> None:
                            "(convert with p4test --p4v 14 --pp out.p4)")
     if args.arch not in ARCHES:
         raise TrainetError(f"trainet-p4c: --arch {args.arch}: unknown architecture; use "
-                           "v1model")
-    if args.arch == "psa":
-        raise TrainetError("trainet-p4c: --arch psa: trainet's target runs v1model programs "
-                           "only, PSA is not supported yet; run PSA programs on BMv2's "
-                           "psa_switch, or port the program to v1model")
+                           "v1model or psa")
     if args.target not in (None, "bmv2"):
         raise TrainetError(f"trainet-p4c: --target {args.target}: the only target is bmv2 "
                            "(trainet's switch loads what it writes)")
@@ -106,6 +102,10 @@ def compile_(args) -> None:
     p4info_files = _p4info_files(args)
     program, compiled = artifact.compile_file(args.program, args.include,
                                               parse_defines(args.define))
+    if program.arch != args.arch:
+        raise TrainetError(f"trainet-p4c: {args.program} is a {program.arch} program "
+                           f"({program.package} main), not {args.arch}; give --arch "
+                           f"{program.arch}")
     if p4info_files:
         info = p4info.build(program)
         for path, kind in p4info_files:

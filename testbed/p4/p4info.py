@@ -1,4 +1,4 @@
-"""P4Info of a v1model program, as p4c's ``--p4runtime-files`` writes it.
+"""P4Info of a v1model or PSA program, as p4c's ``--p4runtime-files`` writes it.
 
 Ids are computed the way p4c computes them, so a controller written against BMv2's
 P4Info of the same program works unchanged:
@@ -197,7 +197,7 @@ def _const_int(expr, what: str) -> int:
 
 
 def _enum_member(expr) -> str:
-    return expr.member if isinstance(expr, ir.EnumConst) else ""
+    return expr.member.lower() if isinstance(expr, ir.EnumConst) else ""
 
 
 class _TypeSpecs:
@@ -335,6 +335,8 @@ class _Builder:
                 s.add(P.VALUE_SET, vs.name, _id_annotation(vs, _where(vs)), _where(vs))
         for i, t in enumerate(self.program.digests):
             s.add(P.DIGEST, _digest_name(t, i))
+        for inst in self._digest_instances():
+            s.add(P.DIGEST, inst.name, _id_annotation(inst, _where(inst)), _where(inst))
         for h in self.program.controller_headers:
             s.add(P.CONTROLLER_HEADER, h.name, _id_annotation(h, f"header {h.name}"),
                   f"header {h.name}")
@@ -345,7 +347,7 @@ class _Builder:
         return {"counter": P.COUNTER, "direct_counter": P.DIRECT_COUNTER, "meter": P.METER,
                 "direct_meter": P.DIRECT_METER, "register": P.REGISTER,
                 "action_profile": P.ACTION_PROFILE,
-                "action_selector": P.ACTION_PROFILE}.get(inst.extern)
+                "action_selector": P.ACTION_PROFILE}.get(ir.resource_kind(inst.extern))
 
     def build(self) -> p4info_pb2.P4Info:
         self.collect()
@@ -364,6 +366,9 @@ class _Builder:
                     self._value_set(vs)
         for i, t in enumerate(self.program.digests):
             self._digest(t, i)
+        for inst in self._digest_instances():
+            if not _hidden(inst.annotations):
+                self._digest(inst.type_args[0], 0, inst.name, inst.annotations)
         for h in self.program.controller_headers:
             if not _hidden(h.annotations):
                 self._controller_header(h)
@@ -428,7 +433,7 @@ class _Builder:
             _copy_annotations(pm, p.annotations)
 
     def _instance(self, inst: ir.Instance) -> None:
-        s, kind = self.symbols, inst.extern
+        s, kind = self.symbols, ir.resource_kind(inst.extern)
         where = f"{inst.loc}: {kind} {inst.name}"
         if kind == "counter":
             msg = self.info.counters.add()
@@ -488,10 +493,14 @@ class _Builder:
             msg.match.add(id=1, bitwidth=type_width(vs.type),
                           match_type=p4info_pb2.MatchField.EXACT)
 
-    def _digest(self, t: ir.Type, index: int) -> None:
-        name = _digest_name(t, index)
+    def _digest_instances(self) -> list:
+        """PSA's Digest<T> instances: each is a digest named by the instance."""
+        return [i for i in self.instances.values() if i.extern == "Digest"]
+
+    def _digest(self, t: ir.Type, index: int, name: str | None = None, annos=()) -> None:
+        name = name or _digest_name(t, index)
         msg = self.info.digests.add()
-        _preamble(msg, self.symbols, P.DIGEST, name)
+        _preamble(msg, self.symbols, P.DIGEST, name, annos)
         msg.type_spec.CopyFrom(self.types.spec(t))
 
     def _controller_header(self, h: ir.HeaderT) -> None:

@@ -1,4 +1,4 @@
-"""Run an STF test file against the v1model target and report each expectation.
+"""Run an STF test file against the target (v1model or PSA) and report each expectation.
 
 Semantics follow p4c's BMv2 test driver (``backends/bmv2/bmv2stf.py``):
 
@@ -142,8 +142,8 @@ def run_file(program: ir.Program, path: str, target=None) -> Report:
     :class:`~testbed.p4.target.Target` for ``program``); report each check."""
     commands = parse_file(path)
     if target is None:
-        from testbed.p4.target import Target
-        target = Target(program)
+        from testbed.p4.targets import python_target
+        target = python_target(program)
     try:
         return _Run(program, target, path).run(commands)
     except P4Error as e:
@@ -399,7 +399,7 @@ class _Run:
 
     # ------------------------------------------------------------ externs
     def _extern(self, tok: Token, kinds: tuple) -> ir.Instance:
-        names = [n for n, i in self.instances.items() if i.extern in kinds]
+        names = [n for n, i in self.instances.items() if ir.resource_kind(i.extern) in kinds]
         return self.instances[_resolve(tok, " or ".join(kinds), names)]
 
     def _counter_read(self, cmd, name, index):

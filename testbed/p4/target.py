@@ -53,6 +53,14 @@ class Target:
         ns = self.compiled.ns
         ns["_log"] = self.log
         self._ns = ns
+        self._bind(ns)
+        self._mc = {}
+        self._clones = {}
+        self.digest_handler = None
+        self.drop_counts = {}
+
+    def _bind(self, ns: dict) -> None:
+        """Take the generated pipeline's entry points."""
         self._parse = ns["parse"]
         self._verify = ns["verify_checksum"]
         self._ingress = ns["ingress"]
@@ -63,10 +71,6 @@ class Target:
         self._new_meta = ns["new_meta"]
         self._new_sm = ns["new_sm"]
         self._unicast = ns["unicast"]
-        self._mc = {}
-        self._clones = {}
-        self.digest_handler = None
-        self.drop_counts = {}
 
     @property
     def clock(self):

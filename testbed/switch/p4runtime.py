@@ -376,9 +376,9 @@ class _Servicer(p4runtime_pb2_grpc.P4RuntimeServicer):
     @staticmethod
     def _check_target_accepts(program) -> None:
         """A trial compile: VERIFY must reject what COMMIT would fail to load."""
-        from testbed.p4.target import Target
+        from testbed.p4.targets import python_target
         try:
-            Target(program)
+            python_target(program)
         except TrainetError as e:
             raise RpcError("INVALID_ARGUMENT", f"the target cannot run this program: {e}") \
                 from None

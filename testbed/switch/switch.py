@@ -106,10 +106,10 @@ class SoftwareSwitch:
     def load_pipeline(self, program) -> None:
         """Replace the forwarding pipeline by a fresh target for ``program`` (tables,
         registers and PRE state start empty, as after SetForwardingPipelineConfig)."""
-        from testbed.p4.target import Target
-        self.install_target(Target(program, cpu_port=self.cpu_port,
-                                   log=self.log.getChild("pipeline"),
-                                   priority_queues=self.priority_queues))
+        from testbed.p4.targets import python_target
+        self.install_target(python_target(program, cpu_port=self.cpu_port,
+                                          log=self.log.getChild("pipeline"),
+                                          priority_queues=self.priority_queues))
 
     def install_target(self, target) -> None:
         with self.lock:

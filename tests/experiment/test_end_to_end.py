@@ -1,5 +1,6 @@
-"""On emulated networks: ``trainet run experiments/demo.yaml`` and ``trainet report``,
-a run stopped by SIGTERM, and ``trainet inspect`` on captures of a real INA all-reduce."""
+"""On emulated networks: ``trainet run experiments/demo.yaml``, ``trainet report`` and
+``trainet trace export``, a run stopped by SIGTERM, and ``trainet inspect`` on captures
+of a real INA all-reduce."""
 import json
 import os
 import signal
@@ -15,6 +16,8 @@ from testbed.cli import main
 from testbed.experiment import results
 from testbed.experiment.inspect import read_capture, summarize
 from testbed.experiment.spec import load_experiment
+from testbed.trace import chakra
+from testbed.trace.schema import et_def_pb2 as et
 
 pytestmark = [pytest.mark.root, pytest.mark.slow]
 
@@ -80,6 +83,24 @@ def test_demo_runs_and_reports(tmp_path):
     assert "Status: **completed**" in md and "| bandwidth-200Gbit | zero3 |" in md
     for name in ("step_breakdown", "speedup_bandwidth", "links_bandwidth-100Gbit"):
         assert (out / "plots" / f"{name}.png").stat().st_size > 10_000
+    # the workers' timelines as Chakra traces: ZeRO-3 gathers 2 M and reduce-scatters M
+    # per step, and its compute nodes add up to the compute it measured
+    assert main(["trace", "export", str(out), "-o", str(tmp_path / "traces")]) == 0
+    assert len(list((tmp_path / "traces").rglob("*.et"))) == 4 * 3
+    records = results.measured_steps(results.read_metrics(
+        out / "runs" / "bandwidth-100Gbit" / "zero3" / "rep0")[0])
+    _, nodes = chakra.read(tmp_path / "traces" / "bandwidth-100Gbit" / "zero3-rep0.0.et")
+    sizes = {}
+    for n in nodes:
+        if n.type == et.COMM_COLL_NODE:
+            kind = chakra.attribute(n, "comm_type")
+            sizes[kind] = sizes.get(kind, 0) + chakra.attribute(n, "comm_size")
+    m = 2 * 1.3e9 * len(records)
+    assert sizes == {et.ALL_GATHER: pytest.approx(2 * m, rel=0.01),
+                     et.REDUCE_SCATTER: pytest.approx(m, rel=0.01)}
+    compute = sum(n.duration_micros for n in nodes if n.type == et.COMP_NODE) / 1e6
+    assert compute == pytest.approx(sum(r["compute_s"] + r["interference_s"]
+                                        for r in records), abs=0.01)
 
 
 def test_ina_against_the_ring(tmp_path):

@@ -265,3 +265,31 @@ def test_control_with_tables_cannot_serve_two_roles():
         load_source(src, "t.p4")
     assert str(e.value.loc) == "t.p4:19:26"
     assert e.value.message.startswith("unsupported: I used twice in V1Switch with tables")
+
+
+def test_architecture_metadata_declared_without_a_field_the_target_uses(tmp_path):
+    """A program with its own copy of v1model.p4 whose standard_metadata_t lacks a
+    field the target sets is refused where the type is used, not on the first packet."""
+    from testbed.p4.preprocess import BUILTIN_INCLUDE
+    v1model = (BUILTIN_INCLUDE / "v1model.p4").read_text()
+    line = '    @alias("intrinsic_metadata.mcast_grp") bit<16> mcast_grp;\n'
+    assert line in v1model
+    (tmp_path / "v1model.p4").write_text(v1model.replace(line, ""))
+    prog = tmp_path / "p.p4"
+    prog.write_text((HEAD + INGRESS + "apply { }\n}\n" + TAIL)
+                    .replace("#include <v1model.p4>", '#include "v1model.p4"'))
+    with pytest.raises(P4Error) as e:
+        load_program(str(prog))
+    assert (e.value.loc.line, e.value.loc.col) == (6, 44)     # its type, in Ingress
+    assert "parameter 'sm' has type standard_metadata_t, which lacks the field mcast_grp " \
+           "that the v1model target sets and reads; declare the type as v1model.p4 does" \
+           in e.value.message
+
+
+def test_top_level_action_whose_parameter_shares_a_control_parameter_name():
+    """The generated function of such an action once had two parameters of one name."""
+    from testbed.p4.target import Target
+    program = load_source(HEAD + """
+action to_port(inout standard_metadata_t sm, bit<9> port) { sm.egress_spec = port; }
+""" + INGRESS + "apply { to_port(sm, 3); }\n}\n" + TAIL, "t.p4")
+    assert [port for port, _ in Target(program).process(b"\x01\x00\x02", 0)] == [3]

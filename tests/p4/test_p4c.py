@@ -67,7 +67,8 @@ def test_bad_input_is_refused_with_what_to_do(tmp_path, capsys):
     out = tmp_path / "x.json"
     cases = [(["--p4runtime-files", str(tmp_path / "x.yaml")], "unknown P4Info file extension"),
              (["--p4v", "14"], "P4_14 is not supported"),
-             (["--arch", "psa"], "PSA is not supported yet"),
+             (["--arch", "psa"], "is a v1model program (V1Switch main), not psa; give "
+                                 "--arch v1model"),
              (["--arch", "tna"], "unknown architecture"),
              (["--target", "tofino"], "the only target is bmv2")]
     for extra, words in cases:

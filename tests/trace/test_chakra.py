@@ -1,0 +1,217 @@
+"""``trainet trace export``: Chakra traces of measured runs and of modelled steps, read
+back with the bindings generated from Chakra's schema."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from hosts import shadow
+from hosts.strategies import registry
+from hosts.strategies.threads import run_ranks
+from testbed.cli import main
+from testbed.errors import TrainetError
+from testbed.trace import chakra, modeled
+from testbed.trace.schema import et_def_pb2 as et
+
+SCHEMA = Path(chakra.__file__).parent / "schema" / "et_def.proto"
+SCALE = 1e-3
+TARGET = shadow.shadow_model("custom:2e7")          # 40 MB of bf16 parameters
+DEVICE = shadow.Device("slow", 6 * 2e7 * 2048 / 0.04, "a device computing 2048 tokens in 40 ms")
+
+
+def load(prefix: Path, world: int):
+    """rank -> (metadata, {id: node}), and the communicators by pg_name."""
+    out = {}
+    for rank in range(world):
+        meta, nodes = chakra.read(Path(f"{prefix}.{rank}.et"))
+        assert meta.version == "0.0.4" and chakra.attribute(meta, "rank") == rank
+        out[rank] = (meta, {n.id: n for n in nodes})
+    return out, json.loads(Path(f"{prefix}.comm_groups.json").read_text())
+
+
+def check_graph(rank: int, nodes: dict, groups: dict, world: int) -> None:
+    """Ids run 0..n-1, every dependency points to an earlier node that started no later,
+    every node runs on the accelerator, every collective's group holds the rank."""
+    assert sorted(nodes) == list(range(len(nodes)))
+    for node in nodes.values():
+        assert chakra.attribute(node, "is_cpu_op") is False
+        for dep in node.data_deps:
+            assert dep < node.id
+            assert nodes[dep].start_time_micros <= node.start_time_micros + 1
+        if node.type == et.COMM_COLL_NODE:
+            pg = chakra.attribute(node, "pg_name")
+            members = list(range(world)) if pg == chakra.WORLD_GROUP else groups[pg]
+            assert rank in members
+
+
+def check_transfers(traces: dict) -> int:
+    """Every send has the receive of the same source, destination, tag and size."""
+    ends = {et.COMM_SEND_NODE: [], et.COMM_RECV_NODE: []}
+    for _, nodes in traces.values():
+        for n in nodes.values():
+            if n.type in ends:
+                ends[n.type].append(tuple(chakra.attribute(n, k) for k in
+                                          ("comm_src", "comm_dst", "comm_tag", "comm_size")))
+    assert sorted(ends[et.COMM_SEND_NODE]) == sorted(ends[et.COMM_RECV_NODE])
+    return len(ends[et.COMM_SEND_NODE])
+
+
+def test_bindings_hold_every_field_and_value_of_the_schema():
+    text = SCHEMA.read_text()
+    assert text.startswith('syntax = "proto3";\n\npackage ChakraProtoMsg;')
+    blocks = re.findall(r"^(message|enum) (\w+) \{(.*?)^\}", text, re.S | re.M)
+    assert len(blocks) == len(et.DESCRIPTOR.message_types_by_name) + \
+        len(et.DESCRIPTOR.enum_types_by_name) == 22
+    for kind, name, body in blocks:
+        if kind == "enum":
+            values = {v.name: v.number for v in et.DESCRIPTOR.enum_types_by_name[name].values}
+            assert values == {k: int(n) for k, n in re.findall(r"(\w+) = (\d+);", body)}
+        else:
+            fields = {f.name: f.number for f in et.DESCRIPTOR.message_types_by_name[name].fields}
+            assert fields == {k: int(n) for k, n in
+                              re.findall(r"^\s*(?:repeated )?\w+ (\w+) = (\d+);", body, re.M)}
+
+
+def modelled(tmp_path, strategy, gpus, *options, batch=None):
+    args = ["trace", "export", "--model", "gpt-20b", "--gpus", str(gpus), "--strategy",
+            strategy, "-o", str(tmp_path)]
+    for option in options:
+        args += ["--option", option]
+    if batch:
+        args += ["--batch", str(batch)]
+    assert main(args) == 0
+    return load(tmp_path / f"gpt-20b-{strategy}-{gpus}gpus", gpus)
+
+
+@pytest.mark.parametrize("strategy,gpus,options", [
+    ("zero3", 16, ()), ("zeropp", 16, ("hpz=8", "qgz=true")), ("megatron", 16, ("tp=2", "pp=4")),
+    ("axonn", 16, ("g_r=2", "g_c=2", "g_d=2"))])
+def test_a_modelled_step_reads_back_as_the_registry_declares_it(tmp_path, strategy, gpus,
+                                                                 options):
+    traces, groups = modelled(tmp_path, strategy, gpus, *options)
+    setup = modeled.Setup("gpt-20b", gpus, strategy, dict(o.split("=") for o in options))
+    pattern, batch, target = modeled.pattern_of(setup)
+    compute_us = round(shadow.compute_time_s(target.params, batch * target.seq,
+                                             shadow.device("a100"), 0.4) / gpus * 1e6)
+    for rank, (meta, nodes) in traces.items():
+        check_graph(rank, nodes, groups, gpus)
+        assert chakra.attribute(meta, "strategy") == strategy
+        assert nodes[0].type == et.COMP_NODE and nodes[0].duration_micros == compute_us
+        collectives = [n for n in nodes.values() if n.type == et.COMM_COLL_NODE]
+        ring = [c for c in pattern if c.op != "send-recv"]
+        assert [chakra.attribute(n, "comm_size") for n in collectives] == \
+            [round(c.nbytes) for c in ring]
+        for node, c in zip(collectives, ring):
+            pg = chakra.attribute(node, "pg_name")
+            assert len(groups.get(pg, range(gpus))) == (c.size or gpus)
+            assert node.duration_micros > 0
+    sends = check_transfers(traces)
+    for c in (c for c in pattern if c.op == "send-recv"):     # the stages' mean, as declared
+        total = sum(chakra.attribute(n, "comm_size") for _, nodes in traces.values()
+                    for n in nodes.values() if n.type == et.COMM_SEND_NODE)
+        assert sends and total / gpus == pytest.approx(c.nbytes, rel=1e-6)
+
+
+def test_a_modelled_trace_at_scale(tmp_path):
+    traces, groups = modelled(tmp_path, "megatron", 1024, "tp=8", "pp=8", batch=1024)
+    assert len(list(tmp_path.glob("*.et"))) == 1024
+    dp_groups = [g for g in groups.values() if len(g) == 16]
+    assert len(dp_groups) == 64 and sorted(r for g in dp_groups for r in g) == list(range(1024))
+
+
+def measured_run(tmp_path: Path, strategy: str, options: dict) -> tuple[Path, dict]:
+    """Two shadow ranks as threads, 3 steps, written as `trainet run` writes results."""
+    def body(comm):
+        info = registry.get(strategy)
+        s = info.build("shadow", registry.Context(comm, info, info.parse_options(options),
+                                                  target=TARGET, device=DEVICE, batch=2,
+                                                  scale=SCALE, mfu=1.0))
+        s.setup()
+        rows = [{"step": step, "rank": comm.rank, **s.step(None).as_dict(),
+                 "timeline": comm.timeline()} for step in range(3)]
+        s.close()
+        return rows
+
+    rows = run_ranks(2, body)
+    root = tmp_path / "results"
+    metrics = root / "runs" / "v" / strategy / "rep0" / "metrics"
+    metrics.mkdir(parents=True)
+    for rank, records in enumerate(rows):
+        (metrics / f"rank{rank}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    config = {"experiment": {"workload": {"mode": "shadow"}}, "scale": SCALE,
+              "variants": [{"name": "v"}], "strategies": [strategy]}
+    (root / "config.yaml").write_text(yaml.safe_dump(config))
+    return root, {rank: records[1:] for rank, records in enumerate(rows)}
+
+
+@pytest.mark.parametrize("strategy,options,sizes", [
+    ("ddp", {}, {et.ALL_REDUCE: 1}), ("zero3", {}, {et.ALL_GATHER: 2, et.REDUCE_SCATTER: 1}),
+    ("megatron", {"pp": 2, "micro_batches": 2}, {})])
+def test_a_measured_run_reads_back_with_its_measured_times(tmp_path, strategy, options, sizes):
+    root, steps = measured_run(tmp_path, strategy, options)
+    assert main(["trace", "export", str(root), "-o", str(tmp_path / "out")]) == 0
+    traces, groups = load(tmp_path / "out" / "v" / f"{strategy}-rep0", 2)
+    model_bytes = shadow.model_bytes(TARGET.params)
+    for rank, (meta, nodes) in traces.items():
+        check_graph(rank, nodes, groups, 2)
+        assert chakra.attribute(meta, "time_units") == "nominal"
+        records = steps[rank]
+        ops = [op for r in records for op in r["timeline"]["ops"]]
+        comm = [n for n in nodes.values() if n.type != et.COMP_NODE]
+        assert len(comm) == len(ops)
+        for node, op in zip(comm, ops):        # measured run time, nominal payload
+            assert abs(node.duration_micros - (op["end_s"] - op["start_s"]) * 1e6) <= 1
+            assert chakra.attribute(node, "comm_size") == round(op["bytes"] / SCALE)
+        start = 0.0
+        for record in records:                 # compute: the step less the waits
+            end = start + record["step_s"]
+            compute = [n for n in nodes.values() if n.type == et.COMP_NODE and
+                       start * 1e6 - 1 <= n.start_time_micros < end * 1e6 - 1]
+            waited = sum(w["end_s"] - w["start_s"] for w in record["timeline"]["waits"])
+            events = len(record["timeline"]["ops"]) + len(record["timeline"]["waits"]) + 1
+            assert abs(sum(n.duration_micros for n in compute) -
+                       (record["step_s"] - waited) * 1e6) <= 2 * events
+            assert sum(n.duration_micros for n in compute) / 1e6 == pytest.approx(
+                record["compute_s"] + record["interference_s"], abs=2e-3)
+            start = end
+        per_step = {}
+        for n in comm:
+            if n.type == et.COMM_COLL_NODE:
+                kind = chakra.attribute(n, "comm_type")
+                per_step[kind] = per_step.get(kind, 0) + chakra.attribute(n, "comm_size") / 2
+        for kind, factor in sizes.items():     # the pattern's bytes, chunked and padded
+            assert per_step[kind] == pytest.approx(factor * model_bytes, rel=0.01)
+    if strategy == "megatron":
+        assert check_transfers(traces) > 0
+
+
+def test_bad_input_is_a_clear_error(tmp_path, capsys):
+    def error(*args):
+        assert main(["trace", "export", *args, "-o", str(tmp_path / "out")]) != 0
+        return capsys.readouterr().err
+
+    assert "not a results directory of `trainet run`" in error(str(tmp_path))
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(
+        {"scale": 1, "variants": [{"name": "v"}], "strategies": ["ddp"]}))
+    assert "no step records under runs/" in error(str(tmp_path))
+    metrics = tmp_path / "runs" / "v" / "ddp" / "rep0" / "metrics"
+    metrics.mkdir(parents=True)
+    (metrics / "rank0.jsonl").write_text(json.dumps({"step": 0, "step_s": 1.0}) + "\n")
+    assert "step 0 has no timeline" in error(str(tmp_path))
+    assert "unknown strategy 'ring'" in error("--model", "gpt-20b", "--gpus", "8",
+                                             "--strategy", "ring")
+    assert "choose gpt-1.3b" in error("--model", "gpt-7b", "--gpus", "8", "--strategy", "ddp")
+    assert "does not divide the 8 workers" in error("--model", "gpt-20b", "--gpus", "8", "--strategy",
+                                   "megatron", "--option", "tp=3", "--option", "pp=1")
+    assert "fills whole nodes" in error("--model", "gpt-20b", "--gpus", "12", "--strategy",
+                                        "zero3")
+    assert "also give --strategy" in error("--model", "gpt-20b", "--gpus", "8")
+    assert "not both" in error(str(tmp_path), "--model", "gpt-20b")
+    assert main(["trace", "export", "--model", "gpt-1.3b", "--gpus", "2", "--strategy",
+                 "ddp", "-o", str(tmp_path / "t")]) == 0
+    path = tmp_path / "t" / "gpt-1.3b-ddp-2gpus.0.et"
+    path.write_bytes(path.read_bytes()[:-3])
+    with pytest.raises(TrainetError, match="byte .*: a message of .* bytes runs past the end"):
+        chakra.read(path)
