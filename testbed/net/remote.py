@@ -25,6 +25,7 @@ import shlex
 import subprocess
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from mininet.examples.cluster import RemoteMixin
@@ -62,6 +63,7 @@ class Site:
         return " ".join(f"{k}={shlex.quote(v)}" for k, v in values.items())
 
 
+@lru_cache(maxsize=None)
 def on_this_machine(cls):
     """``cls`` as a node of a cluster network on this machine: Mininet's tunnels ask
     every node for its server and run commands through its RemoteMixin methods."""
