@@ -42,9 +42,14 @@ def leftovers(server) -> dict:
     shells = subprocess.run(["pgrep", "-af", "mininet:"], capture_output=True,
                             text=True).stdout.split("\n")
     return {"here": interfaces(), "there": interfaces(NETNS),
-            "processes": marked_processes(),
-            "shells": sorted(line for line in shells if "bash" in line),
-            "dirs": sorted(p.name for p in Path("/tmp").glob("trainet-*"))}
+            "processes": set(marked_processes()),
+            "shells": {line for line in shells if "bash" in line},
+            "dirs": {p.name for p in Path("/tmp").glob("trainet-*")}}
+
+
+def added(before: dict, after: dict) -> dict:
+    """What is there now and was not before (what others removed meanwhile is theirs)."""
+    return {kind: found - before[kind] for kind, found in after.items() if found - before[kind]}
 
 
 def test_an_experiment_runs_across_two_servers_and_its_results_come_back(server):
@@ -73,7 +78,7 @@ def test_an_experiment_runs_across_two_servers_and_its_results_come_back(server)
     links = (run / "links.csv").read_text()
     assert "s_b-eth3" in links and "s_a-eth3" in links
     assert json.loads((out / "status.json").read_text())["status"] == "completed"
-    assert leftovers(server) == before
+    assert added(before, leftovers(server)) == {}
 
 
 def test_a_run_killed_mid_step_is_removed_from_both_servers_by_trainet_down(server,
@@ -95,13 +100,13 @@ def test_a_run_killed_mid_step_is_removed_from_both_servers_by_trainet_down(serv
         time.sleep(0.2)
     run.kill()                      # no teardown of its own: trainet down must do it all
     run.wait()
-    assert leftovers(server) != before
+    assert added(before, leftovers(server))
     env = {**os.environ, "PYTHONPATH": str(REPO), **state}
     down = subprocess.run(server.command([sys.executable, "-m", "testbed.cli", "down"]),
                           env=env, capture_output=True, text=True, timeout=120, cwd=REPO)
     assert down.returncode == 0, down.stderr
     assert f"server {ADDRESS}: stopped" in down.stdout, down.stdout
-    assert leftovers(server) == before
+    assert added(before, leftovers(server)) == {}
 
 
 def _copy_install(to: Path) -> Path:
@@ -146,4 +151,4 @@ def test_bad_servers_and_placements_fail_before_anything_starts(server, case, tm
     assert done.returncode == 2, done.stdout + done.stderr
     assert expected in done.stderr, done.stderr
     assert not out.exists()
-    assert leftovers(server) == before
+    assert added(before, leftovers(server)) == {}
