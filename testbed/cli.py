@@ -26,6 +26,16 @@ def _backend_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", choices=BACKENDS, default="auto", help=BACKEND_HELP)
 
 
+def _cluster_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--servers", metavar="A,B", help="spread the network over these servers "
+                   "(localhost: this machine; see README, Cluster mode)")
+    p.add_argument("--placement", metavar="NAME|NODE=SERVER,...",
+                   help="switch-bin (default: each switch with its hosts, switches spread "
+                   "evenly), round-robin, or nodes pinned by name")
+    p.add_argument("--link", choices=["ssh", "gre"],
+                   help="tunnels between servers (default ssh)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="trainet", description="Network-emulation testbed for distributed training over "
@@ -94,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "topology.json (default: found from its runtime JSON's bmv2_json)")
     p.add_argument("--no-cli", action="store_true",
                    help="no Mininet CLI: stay up until Ctrl-C, SIGTERM or `trainet down`")
+    _cluster_args(p)
     p.set_defaults(handler="testbed.net.commands:up")
     p = verbs.add_parser("down", help="remove every network, switch process and interface "
                          "that trainet made, also after a crash")
@@ -139,6 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("experiment", help="experiment file (.yaml), e.g. experiments/demo.yaml")
     p.add_argument("-o", "--output", metavar="RESULTS", help="results directory to create "
                    "(default: results/NAME-YYYYmmdd-HHMMSS)")
+    _cluster_args(p)
     p.set_defaults(handler="testbed.experiment.runner:main")
     p = verbs.add_parser("strategies", help="list the registered training strategies: "
                          "description, modes, options, what they need on the fabric")
