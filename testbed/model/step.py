@@ -17,7 +17,6 @@ from collections import defaultdict
 
 from hosts import footprint, shadow
 from hosts.strategies import registry
-from hosts.strategies.pattern import Collective
 from hosts.strategies.timing import Overlap, Timing
 from testbed.errors import TrainetError
 from testbed.model import collectives, schedule, stages
