@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import torch
 
-from hosts import devices
+from hosts import devices, shapes
 from hosts.strategies.base import Memory, Strategy, tensor_bytes
 from testbed.errors import TrainetError
 from testbed.units import UnitError, parse_count
@@ -62,20 +62,18 @@ class ShadowModel:
     source: str
     hidden: int | None = None      # d_model; None: from the parameters (hidden_size)
     heads: int = 0                 # attention heads; 0: d_model / 128
+    vocab: int = 50257             # tokens (GPT-2's vocabulary unless the shape says)
 
     @property
     def attention_heads(self) -> int:
         return self.heads or max(1, hidden_size(self) // 128)
 
 
-PRESETS = {m.name: m for m in (
-    ShadowModel("gpt-1.3b", 1.3e9, 2048, 24, "GPT-3 XL, Brown et al. 2020, table 2.1: 1.3B "
-                "parameters, 24 layers, d_model 2048, 24 heads, context 2048", 2048, 24),
-    ShadowModel("gpt-20b", 20e9, 2048, 44, "GPT-NeoX-20B, Black et al. 2022: 20B "
-                "parameters, 44 layers, d_model 6144, 64 heads, context 2048", 6144, 64),
-    ShadowModel("gpt-175b", 175e9, 2048, 96, "GPT-3, Brown et al. 2020, table 2.1: 175B "
-                "parameters, 96 layers, d_model 12288, 96 heads, context 2048", 12288, 96),
-)}
+PRESETS = {name: ShadowModel(name, params, seq, layers,
+                             f"{source}: {params / 1e9:g}B parameters, {layers} layers, "
+                             f"d_model {hidden}, {heads} heads, context {seq}",
+                             hidden, heads, vocab)
+           for name, params, layers, hidden, heads, seq, vocab, source in shapes.SHAPES}
 
 # (parameters, layers) of the GPT-3 family, Brown et al. 2020, table 2.1: a custom
 # model gets the layer count of the nearest in parameters (on a log scale)
@@ -103,6 +101,7 @@ def hidden_size(model: ShadowModel) -> int:
 def shadow_model(spec: str, layers: int | None = None) -> ShadowModel:
     """A preset name or ``custom:PARAMS`` (e.g. ``custom:6.7e9`` or ``custom:6.7B``);
     a custom model has ``layers`` layers when given."""
+    spec = shapes.ALIASES.get(spec, spec)
     if spec in PRESETS:
         return PRESETS[spec]
     if spec.startswith("custom:"):

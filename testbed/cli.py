@@ -21,6 +21,21 @@ def _p4_args(p: argparse.ArgumentParser) -> None:
                    help="define a preprocessor macro")
 
 
+def _backend_arg(p: argparse.ArgumentParser) -> None:
+    from testbed.p4.backend import BACKEND_HELP, BACKENDS
+    p.add_argument("--backend", choices=BACKENDS, default="auto", help=BACKEND_HELP)
+
+
+def _cluster_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--servers", metavar="A,B", help="spread the network over these servers "
+                   "(localhost: this machine; see README, Cluster mode)")
+    p.add_argument("--placement", metavar="NAME|NODE=SERVER,...",
+                   help="switch-bin (default: each switch with its hosts, switches spread "
+                   "evenly), round-robin, or nodes pinned by name")
+    p.add_argument("--link", choices=["ssh", "gre"],
+                   help="tunnels between servers (default ssh)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="trainet", description="Network-emulation testbed for distributed training over "
@@ -41,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     _p4_args(p)
     p.add_argument("stf", help="STF test file")
     p.add_argument("-v", "--verbose", action="store_true", help="print every expectation")
+    _backend_arg(p)
     p.set_defaults(handler="testbed.p4.commands:stf")
 
     p = verbs.add_parser("switch", help="run a software P4 switch on Linux interfaces")
@@ -72,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="egress model of a port: PORT:rate=100mbit,burst=32kb,delay=5ms,"
                    "jitter=1ms,loss=1%%,reorder=0.5%%,queue=1000 (queue in packets, or bytes "
                    "with a unit: queue=256kb)")
+    _backend_arg(p)
     p.add_argument("--priority-queues", type=int, default=1, metavar="N",
                    help="egress queues per port, served in strict priority by "
                    "standard_metadata.priority (0..N-1, higher first) on ports with a rate; "
@@ -87,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "topology.json (default: found from its runtime JSON's bmv2_json)")
     p.add_argument("--no-cli", action="store_true",
                    help="no Mininet CLI: stay up until Ctrl-C, SIGTERM or `trainet down`")
+    _cluster_args(p)
     p.set_defaults(handler="testbed.net.commands:up")
     p = verbs.add_parser("down", help="remove every network, switch process and interface "
                          "that trainet made, also after a crash")
@@ -134,6 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default: results/NAME-YYYYmmdd-HHMMSS)")
     p.add_argument("--resume", action="store_true", help="continue the run in -o RESULTS "
                    "(stopped, failed or killed): keep the runs that finished, run the rest")
+    _cluster_args(p)
     p.set_defaults(handler="testbed.experiment.runner:main")
     p = verbs.add_parser("strategies", help="list the registered training strategies: "
                          "description, modes, options, what they need on the fabric")
@@ -189,6 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--latency", default="2us", help="delay per link (default 2us)")
     p.add_argument("--name", help="trace name (default MODEL-STRATEGY-NgpuS)")
     p.set_defaults(handler="testbed.trace.commands:export")
+    _model_verbs(verbs)
     p = verbs.add_parser("report", help="plots (PNG) and report.md of a `trainet run` "
                          "results directory")
     p.add_argument("results", metavar="RESULTS", help="results directory of `trainet run`")
@@ -204,6 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "between network namespaces, against a Linux bridge")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--seconds", type=float, default=3.0, help="duration of each measurement")
+    _backend_arg(p)
     p.set_defaults(handler="testbed.bench.switch:main")
     p = bench.add_parser("p4runtime", help="P4Runtime Write/Read entries/s against the "
                          "target's own API")
@@ -236,6 +257,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--target-only", action="store_true",
                    help="only the switch's aggregation rate on the P4 target")
     p.set_defaults(handler="testbed.bench.allreduce:main")
+    p = bench.add_parser("model", help="predicted steps per second of the analytical model, "
+                         "8 to 100,000 GPUs, against routing every link")
+    p.add_argument("--repeat", type=int, default=3, help="predictions per point (default 3)")
+    p.set_defaults(handler="testbed.bench.model:main")
     p = bench.add_parser("overlap", help="exposed communication of axonn's shadow ranks with "
                          "each overlap switch on, against all off")
     p.add_argument("--grid", default="2x2x2x1", help="G_r x G_c x G_d x G_data of 8 ranks "
@@ -269,6 +294,55 @@ def build_parser() -> argparse.ArgumentParser:
                    help="directory for logs and metrics")
     p.set_defaults(handler="testbed.bench.train:main")
     return parser
+
+
+def _model_verbs(verbs) -> None:
+    model = verbs.add_parser("model", help="the analytical model of a training step: "
+                             "predict at any scale, compare, calibrate, validate"
+                             ).add_subparsers(dest="modelverb", required=True, metavar="WHAT")
+    calibration = {"metavar": "CAL", "help": "a calibration: file, results directory "
+                   "holding calibration.json, or stored name (default: uncalibrated)"}
+    p = model.add_parser("predict", help="step time, breakdown, TFLOP/s and memory per GPU")
+    p.add_argument("--model", required=True, help="a published shape (gpt-125m .. gpt-175b, "
+                   "gpt-20b, megatron-1.7b .. megatron-1t) or custom:PARAMS")
+    p.add_argument("--gpus", type=int, nargs="+", required=True, metavar="N",
+                   help="GPU counts (several: a scaling plot)")
+    p.add_argument("--batch", type=int, help="global batch in sequences (default 2 per GPU)")
+    p.add_argument("--seq", type=int, help="sequence length (default the model's)")
+    p.add_argument("--device", default="a100-80gb", help="device profile (default a100-80gb)")
+    p.add_argument("--strategy", nargs="+", metavar="S", help="NAME or NAME:KEY=VALUE,... "
+                   "(e.g. megatron:tp=8,pp=4); default: the best layout found")
+    p.add_argument("--fabric", default="dgx-a100", help="dgx-a100, dgx-h100, frontier, "
+                   "roce-100g-cluster, eth-25g-cluster, geo, star:PROFILE or a topology or "
+                   "experiment file (default dgx-a100)")
+    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation of the "
+                   "device's peak (default 0.4)")
+    p.add_argument("--gpus-per-host", type=int, help="GPUs sharing a host (offloading)")
+    p.add_argument("--calibration", **calibration)
+    p.add_argument("--json", action="store_true", help="JSON, a step_time_s field per row")
+    p.add_argument("--events", action="store_true", help="with --json: every rank role's "
+                   "compute phases and collectives in order")
+    p.add_argument("--plot", default="model-scaling.png", help="scaling plot to write "
+                   "(default model-scaling.png; '' for none)")
+    p.set_defaults(handler="testbed.model.commands:predict_main")
+    p = model.add_parser("compare", help="the seed systems' setups side by side")
+    p.add_argument("--calibration", **calibration)
+    p.add_argument("--json", action="store_true", help="JSON, a step_time_s field per row")
+    p.set_defaults(handler="testbed.model.commands:compare_main")
+    p = model.add_parser("calibrate", help="fit latency, bandwidth and collective "
+                         "efficiencies from `trainet run` results")
+    p.add_argument("results", nargs="+", metavar="RESULTS_DIR")
+    p.add_argument("--name", help="also store the calibration under this name")
+    p.set_defaults(handler="testbed.experiment.model_check:calibrate_main")
+    p = model.add_parser("validate", help="predicted against measured step times of "
+                         "`trainet run` results")
+    p.add_argument("results", nargs="+", metavar="RESULTS_DIR")
+    p.add_argument("--calibration", **calibration)
+    p.set_defaults(handler="testbed.experiment.model_check:validate_main")
+    p = model.add_parser("published", help="predicted against Narayanan et al. 2021, "
+                         "table 1 (1.7B to 1T parameters, 32 to 3072 A100)")
+    p.add_argument("--calibration", **calibration)
+    p.set_defaults(handler="testbed.model.published:main")
 
 
 def main(argv=None) -> int:

@@ -58,6 +58,7 @@ from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_byte
 from hosts.strategies.grid import Grid, fits, grid_of, grid_text, grids
 from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import Options, StrategyInfo, register
+from hosts.strategies.timing import Overlap as CommOverlap, Placement, Timing
 from testbed.errors import TrainetError
 
 
@@ -242,6 +243,48 @@ def memory(params: float, world: int, layers: int | None, options=None) -> Memor
     return shadow.adam_memory(weights / grid.tensor + params - weights)
 
 
+def timing(world: int, options=None) -> Timing:
+    """Replicas: G_data; groups in the grid's rank order (row fastest, then column, depth,
+    data). Per layer group: the depth all-gathers prefetched on their own lane (all of a
+    pass's at its start with ``overlap_all_gather``, else each when needed), the row and
+    column collectives after the group's compute (in backward waited for after the next
+    group with ``overlap_all_reduce``), the depth reduce-scatters left running on the
+    depth lane (``overlap_reduce_scatter``) or waited for; the data and batch all-reduces
+    after the step."""
+    o = options or AxonnOptions()
+    g = grid_for(o, world)
+    groups = {"row": Placement(g.g_r), "column": Placement(g.g_c, g.g_r),
+              "depth": Placement(g.g_d, g.g_r * g.g_c),
+              "dp": Placement(g.g_data, g.tensor),
+              "batch": Placement(g.g_d * g.g_data, g.g_r * g.g_c)}
+    outputs = CommOverlap("inline", lagged=("backward",) if o.overlap_all_reduce else ())
+    overlaps = {("all-gather", "depth"): CommOverlap("prefetch", lane=DEPTH_LANE,
+                                                 ahead=shadow.CHUNKS if o.overlap_all_gather
+                                                 else 0),
+                ("reduce-scatter", "depth"): CommOverlap("backward", lane=DEPTH_LANE)
+                if o.overlap_reduce_scatter else CommOverlap("inline", passes=("backward",)),
+                ("all-reduce", "row"): outputs, ("all-reduce", "column"): outputs,
+                ("all-gather", "row"): outputs}
+    return Timing(g.g_data, groups,
+                  lambda pattern: [overlaps.get((c.op, c.group), CommOverlap("after"))
+                                   for c in pattern])
+
+
+def layouts(world: int, model=None, batch: int = 8) -> list[dict]:
+    """Every power-of-two grid that splits the model's hidden size and heads and whose
+    replicas and depth split the global batch (AxoNN's search, arXiv 2305.13525, sec. V)."""
+    hidden = shadow.hidden_size(model) if model is not None else 128
+    heads = model.attention_heads if model is not None else None
+    out = []
+    for g in grids(world):
+        if any(x & (x - 1) for x in (g.g_r, g.g_c, g.g_d, g.g_data)):
+            continue
+        if batch % g.g_data or (batch // g.g_data) % g.g_d or fits(g, hidden, heads):
+            continue
+        out.append({"g_r": g.g_r, "g_c": g.g_c, "g_d": g.g_d, "g_data": g.g_data})
+    return out
+
+
 # ---------------------------------------------------------------- shadow mode
 class ShadowAxonn(shadow.ShadowStrategy):
     """A nominal model's step: per pass, ``shadow.CHUNKS`` groups of layers, each
@@ -335,4 +378,5 @@ register(StrategyInfo(
     "rows or columns, gradients reduce-scattered over depth) times G_data replicas, "
     "collectives overlapped with compute",
     real=lambda c: AxonnTraining(c.comm, c.options, lr=c.lr),
-    shadow=ShadowAxonn, pattern=pattern, memory=memory, options=AxonnOptions))
+    shadow=ShadowAxonn, pattern=pattern, memory=memory, options=AxonnOptions,
+    timing=timing, layouts=layouts))

@@ -18,6 +18,7 @@ from hosts import shadow
 from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_bytes
 from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import Options, Size, StrategyInfo, register
+from hosts.strategies.timing import Overlap, data_parallel, each
 
 DEFAULT_BUCKET_BYTES = 256 * 1024
 
@@ -95,6 +96,11 @@ def pattern(model_bytes: float, world: int, layers: int | None) -> list[Collecti
     return [Collective("all-reduce", model_bytes)]
 
 
+def timing(world: int):
+    """Every rank a replica; each layer group's gradients all-reduced after its backward."""
+    return data_parallel(world, overlap=each(Overlap("backward")))
+
+
 INFO = register(StrategyInfo(
     name="ddp",
     description="data parallelism: bucketed gradient all-reduce (gloo's ring), "
@@ -103,4 +109,5 @@ INFO = register(StrategyInfo(
     shadow=ShadowDDP,
     pattern=pattern,
     memory=lambda params, world, layers: shadow.adam_memory(params),
-    options=DdpOptions))
+    options=DdpOptions,
+    timing=timing))

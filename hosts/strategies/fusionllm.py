@@ -46,6 +46,7 @@ from hosts.strategies.opdag import OpDag, Segment, trace
 from hosts.strategies.parallel import BF16, PipelineStage, activation_bytes, micro_batch_size
 from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import Options, StrategyInfo, register
+from hosts.strategies.timing import Overlap, Pipeline, Placement, Timing
 from testbed.errors import TrainetError
 
 NAME = "fusionllm"
@@ -348,6 +349,19 @@ def _pattern(model_bytes: float, world: int, layers: int | None, options=None, m
     return [Collective("send-recv", edge * m * act, group="pp", size=world)]
 
 
+def _timing(world: int, options=None) -> Timing:
+    """One pipeline over every rank, its layers balanced over the stages, the stages
+    ordered so the slowest links are skipped (OP-Fence); AdaTopK keeps on each boundary
+    what its link carries while the slowest stage computes, at least ``ratio``; uniform
+    top-k keeps ``ratio`` everywhere."""
+    o = options or FusionOptions()
+    compress = None if o.compression == "none" else o.ratio
+    pipeline = Pipeline(world, o.micro_batches, o.schedule, balanced=True, reorder=True,
+                        compress_to=compress, compress_all=o.compression == "uniform")
+    return Timing(1, {"pp": Placement(world)},
+                  lambda pattern: [Overlap("pipeline")] * len(pattern), pipeline)
+
+
 def _memory(params: float, world: int, layers: int | None) -> Memory:
     return shadow.adam_memory(params / world)
 
@@ -357,4 +371,5 @@ INFO = register(StrategyInfo(
     "geo-distributed workers by OP-Fence (clusters by bandwidth, small cuts on slow "
     "links), AdaTopK on the slow links (a reconstruction)",
     real=lambda c: FusionTraining(c.comm, c.options, lr=c.lr, batch=c.batch),
-    shadow=ShadowFusion, pattern=_pattern, memory=_memory, options=FusionOptions))
+    shadow=ShadowFusion, pattern=_pattern, memory=_memory, options=FusionOptions,
+    timing=_timing, layouts=lambda world: []))   # a geo fabric's strategy: asked by name

@@ -148,4 +148,4 @@ INFO = register_layout(
     "holmes", "dp", "Holmes: DP x PP x TP across clusters of different NICs; tensor and "
     "data parallel groups inside the fastest clusters, the pipeline across them, layers "
     "per stage balanced from measured speed and bandwidth (a reconstruction)",
-    placement=place, tiers=("cluster", "nic"))
+    placement=place, tiers=("cluster", "nic"), balanced=True)

@@ -12,7 +12,7 @@ import dataclasses
 
 from hosts import shadow
 from hosts.ina_allreduce import InaAllReduce, UdpTransport
-from hosts.strategies.ddp import DDP, DdpOptions, ShadowDDP
+from hosts.strategies.ddp import DDP, DdpOptions, ShadowDDP, timing
 from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import StrategyInfo, SwitchJob, register
 
@@ -79,5 +79,6 @@ INFO = register(StrategyInfo(
     pattern=pattern,
     memory=lambda params, world, layers: shadow.adam_memory(params),
     options=DdpOptions,
+    timing=timing,
     gloo=False,
     switch_job=SwitchJob(section="ina", controller="controllers.ina", program="p4/ina.p4")))

@@ -34,6 +34,7 @@ from hosts.strategies.base import Memory, Strategy, recompute_backward, tensor_b
 from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import (Options, Service, Size, StrategyInfo, SwitchJob,
                                        register)
+from hosts.strategies.timing import Overlap, data_parallel
 from testbed.errors import TrainetError
 from testbed.proto import ina
 
@@ -352,6 +353,25 @@ def resident_pattern(model_bytes: float, world: int, layers: int | None) -> list
     return [Collective("push", model_bytes, "switch"), Collective("pull", model_bytes, "switch")]
 
 
+PUSHES = Overlap("backward", lane="push")
+
+
+def streamed_timing(world: int, model=None):
+    """Each layer's gradients pushed after its backward; its parameters pulled for
+    forward and again for backward, two layers ahead; pushes and pulls on lanes of their
+    own (one per direction of the link)."""
+    pulls = Overlap("prefetch", lane="pull", ahead=2)
+    layers = model.layers if model is not None else shadow.CHUNKS
+    return data_parallel(world, overlap=lambda pattern: [PUSHES, pulls], chunks=layers)
+
+
+def resident_timing(world: int):
+    """Each layer group's gradients pushed after its backward, its new parameters
+    pulled back at once."""
+    return data_parallel(world, overlap=lambda pattern: [PUSHES, Overlap("backward",
+                                                                         lane="pull")])
+
+
 def streamed_memory(params: float, world: int, layers: int | None,
                     options: StreamedOptions | None = None) -> Memory:
     """No optimizer state, no master weights (both on the optimizer node); at most three
@@ -399,6 +419,7 @@ STREAMED = register(StrategyInfo(
     pattern=streamed_pattern,
     memory=streamed_memory,
     options=StreamedOptions,
+    timing=streamed_timing,
     gloo=False,
     switch_job=SWITCH_JOB,
     service=OPTIMIZER_NODE))
@@ -412,6 +433,7 @@ RESIDENT = register(StrategyInfo(
     pattern=resident_pattern,
     memory=resident_memory,
     options=LuwuOptions,
+    timing=resident_timing,
     gloo=False,
     switch_job=SWITCH_JOB,
     service=OPTIMIZER_NODE))

@@ -44,6 +44,7 @@ from hosts.strategies.pattern import Collective
 from hosts.strategies.pipeline import schedule
 from hosts.strategies.registry import Options, StrategyInfo, register
 from hosts.strategies.tensor_parallel import check_tensor_parallel, shard
+from hosts.strategies.timing import Overlap, Pipeline, Placement, Timing
 from testbed.errors import TrainetError
 
 BF16 = 2
@@ -330,6 +331,47 @@ def _pattern(rest: str, name: str):
     return pattern
 
 
+# per collective of the pattern: tensor-parallel all-reduces inside every pass, blocking;
+# pipeline sends and receives between neighbours; the data-parallel all-reduce after
+PARALLEL_OVERLAP = {"tp": Overlap("inline"), "pp": Overlap("pipeline"), "dp": Overlap("after")}
+
+
+def _timing(rest: str, name: str, balanced: bool):
+    def timing(world: int, options=None) -> Timing:
+        """Replicas: the data-parallel degree; groups in Megatron-LM's order (tensor
+        fastest, then data, then pipeline)."""
+        options = options or ParallelOptions()
+        layout = layout_of(options, world, rest, name)
+        groups = {"tp": Placement(layout.tp), "dp": Placement(layout.dp, layout.tp),
+                  "pp": Placement(layout.pp, layout.tp * layout.dp)}
+        pipeline = Pipeline(layout.pp, options.micro_batches, options.schedule, balanced)
+        return Timing(layout.dp, groups,
+                      lambda pattern: [PARALLEL_OVERLAP[c.group] for c in pattern],
+                      pipeline)
+    return timing
+
+
+def megatron_layouts(world: int, model=None, batch: int = 8,
+                     sizes: dict | None = None) -> list[dict]:
+    """Tensor parallelism of 1 to 8 inside a node (dividing the heads), pipelines of any
+    depth up to the layers, data parallelism over the rest (dividing the batch);
+    micro-batches of one sequence when pipelined (as Narayanan et al. 2021 mostly ran)."""
+    node = (sizes or {}).get("node", 8)
+    heads = model.attention_heads if model is not None else 1
+    layers = model.layers if model is not None else 1
+    out = []
+    for tp in (1, 2, 4, 8):
+        if tp > node or world % tp or heads % tp:
+            continue
+        for pp in range(1, min(layers, world // tp) + 1):
+            dp = world // (tp * pp)
+            if (world // tp) % pp or batch % dp:
+                continue
+            m = batch // dp if pp > 1 else 1
+            out.append({"tp": tp, "pp": pp, "dp": dp, "micro_batches": m})
+    return out
+
+
 def _memory(rest: str, name: str):
     def memory(params: float, world: int, layers: int | None, options=None) -> Memory:
         """Each rank holds its stage's share of the model, split tp ways."""
@@ -339,11 +381,13 @@ def _memory(rest: str, name: str):
 
 
 def register_layout(name: str, rest: str, description: str, placement=None,
-                    tiers: tuple[str, ...] = ()) -> StrategyInfo:
+                    tiers: tuple[str, ...] = (), balanced: bool = False,
+                    layouts=lambda world: []) -> StrategyInfo:
     """Register a DP x PP x TP strategy: ``rest`` is the degree that takes the workers the
     options leave; ``placement(context, layout)`` returns the placed layout (Megatron's
     order by default) and a ``partition(stage, unit_flops)`` that returns the units per
-    stage (None: as even as possible)."""
+    stage (None: as even as possible; ``balanced`` says the partition evens out the
+    stages' times, for the analytical model)."""
     def placed(c):
         layout = layout_of(c.options, c.comm.world, rest, name)
         return placement(c, layout) if placement else (layout, None)
@@ -360,7 +404,8 @@ def register_layout(name: str, rest: str, description: str, placement=None,
     return register(StrategyInfo(name=name, description=description, real=real,
                                  shadow=shadow_, pattern=_pattern(rest, name),
                                  memory=_memory(rest, name), options=ParallelOptions,
-                                 tiers=tiers))
+                                 tiers=tiers, timing=_timing(rest, name, balanced),
+                                 layouts=layouts))
 
 
 register_layout("pp", "pp", "pipeline parallelism: the layers in stages on successive "
@@ -370,4 +415,5 @@ register_layout("tp", "tp", "Megatron-LM tensor parallelism: column- then row-pa
                 "attention and MLP, two all-reduces per block and pass")
 register_layout("megatron", "dp", "DP x PP x TP in Megatron-LM's rank order (tensor "
                 "fastest, then data, then pipeline): pipeline stages of tensor-parallel "
-                "blocks, gradients all-reduced per stage across replicas")
+                "blocks, gradients all-reduced per stage across replicas",
+                layouts=megatron_layouts)

@@ -15,6 +15,7 @@ from hosts.param_server import ParameterServerClient
 from hosts.strategies.base import Memory, Strategy, tensor_bytes
 from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import Service, StrategyInfo, register
+from hosts.strategies.timing import data_parallel
 
 
 class ParameterServer(Strategy):
@@ -104,6 +105,7 @@ INFO = register(StrategyInfo(
     shadow=ShadowPS,
     pattern=pattern,
     memory=memory,
+    timing=lambda world: data_parallel(world),   # push, then pull, after the compute
     gloo=False,
     service=Service(role="server", label="parameter server", module="hosts.param_server",
                     options=server_options, port_offset=1)))

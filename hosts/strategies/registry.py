@@ -27,6 +27,7 @@ from pydantic import BeforeValidator, Field, ValidationError
 
 from hosts.strategies.base import Memory
 from hosts.strategies.pattern import Collective, busiest_link, per_worker
+from hosts.strategies.timing import Timing, default_timing
 from testbed.errors import TrainetError
 from testbed.topology.specfile import Spec
 from testbed.units import parse_size
@@ -136,7 +137,12 @@ class StrategyInfo:
     activation volumes), and gets them when they are known. ``real(context)`` and ``shadow(context)`` build the rank's
     :class:`~hosts.strategies.base.Strategy`. ``tiers`` are the host group kinds
     (``gpu``, ``node``) the strategy places its partitions by: the runner passes each
-    rank's (hosts/strategies/hierarchy.py)."""
+    rank's (hosts/strategies/hierarchy.py). ``timing(world)`` says how a step spends
+    its time (hosts/strategies/timing.py: replicas, group placement, overlap, pipeline),
+    for the analytical model; it takes the same keywords as the pattern and ``device``.
+    ``layouts(world)`` lists the options worth trying when the model searches for the
+    best layout (keywords ``model``, ``batch``: the global batch, ``sizes``); None: the
+    default options only, an empty list: leave the strategy out of searches."""
 
     name: str
     description: str
@@ -149,6 +155,9 @@ class StrategyInfo:
     switch_job: SwitchJob | None = None
     service: Service | None = None
     tiers: tuple[str, ...] = ()
+    timing: Callable[..., Timing] = default_timing
+    layouts: Callable[..., list[dict]] | None = None
+
     @property
     def modes(self) -> tuple[str, ...]:
         return tuple(m for m, f in (("real", self.real), ("shadow", self.shadow)) if f)
@@ -178,6 +187,18 @@ class StrategyInfo:
                     model=None, batch: int | None = None) -> list[Collective]:
         return _call(self.pattern, model_bytes, world, layers, options=options, sizes=sizes,
                      model=model, batch=batch)
+
+    def step_timing(self, world: int, options: Options | None = None,
+                    sizes: dict | None = None, model=None, batch: int | None = None,
+                    device=None) -> Timing:
+        return _call(self.timing, world, options=options, sizes=sizes, model=model,
+                     batch=batch, device=device)
+
+    def candidate_options(self, world: int, model=None, batch: int | None = None,
+                          sizes: dict | None = None) -> list[dict]:
+        if self.layouts is None:
+            return [{}]
+        return _call(self.layouts, world, model=model, batch=batch, sizes=sizes)
 
     def nominal_memory(self, params: float, world: int, layers: int | None = None,
                        options: Options | None = None, sizes: dict | None = None) -> Memory:

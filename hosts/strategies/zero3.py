@@ -40,6 +40,7 @@ from hosts.strategies.base import (Memory, Strategy, optimizer_bytes, recompute_
                                    tensor_bytes)
 from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import Options, StrategyInfo, register
+from hosts.strategies.timing import Overlap, data_parallel
 
 Tier = Literal["none", "cpu", "nvme"]
 
@@ -253,6 +254,30 @@ def pattern(model_bytes: float, world: int, layers: int | None) -> list[Collecti
             Collective("reduce-scatter", model_bytes)]
 
 
+GATHERS = [Overlap("prefetch", passes=("forward",)), Overlap("prefetch", passes=("backward",))]
+
+
+def overlap(pattern: list[Collective]) -> list[Overlap]:
+    """The forward and the backward gathers each prefetched one layer group ahead; the
+    rest (the gradient reductions) after each backward layer group."""
+    return GATHERS + [Overlap("backward")] * (len(pattern) - 2)
+
+
+def timing(world: int, options=None, sizes: dict | None = None, model=None, device=None):
+    """Every rank a replica; with the optimizer offloaded, the host's share of the step
+    (hosts/offload.py) after it."""
+    host_s = None
+    if getattr(options, "offload_optimizer", "none") != "none" and model is not None:
+        host = devices.host_of(device or devices.device(devices.ALIASES["a100"]))
+
+        def host_s(rate: float, share: int | None) -> float:
+            share = share or host.gpus
+            return offload.cost(model.params / world, host, share,
+                                devices.cpu_adam_rate(host, rate, share),
+                                options.offload_optimizer, options.offload_param).total_s
+    return data_parallel(world, sizes, overlap, host_s=host_s)
+
+
 class Zero3Options(Options):
     offload_optimizer: Tier = Field(
         default="none", description="DeepSpeed's offload_optimizer device: AdamW state and "
@@ -299,4 +324,5 @@ INFO = register(StrategyInfo(
     shadow=ShadowZero3,
     pattern=pattern,
     memory=memory,
-    options=Zero3Options))
+    options=Zero3Options,
+    timing=timing))

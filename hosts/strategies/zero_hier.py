@@ -35,7 +35,8 @@ from hosts.strategies.base import Memory, tensor_bytes
 from hosts.strategies.hierarchy import Layout
 from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import StrategyInfo, register
-from hosts.strategies.zero3 import ShadowZero3, Zero3
+from hosts.strategies.timing import Overlap, data_parallel
+from hosts.strategies.zero3 import GATHERS, ShadowZero3, Zero3
 
 
 class Tiers:
@@ -154,6 +155,12 @@ def pattern(model_bytes: float, world: int, layers: int | None,
             Collective("reduce-scatter", model_bytes / node, group="inter-node", size=nodes)]
 
 
+def overlap(pattern: list[Collective]) -> list[Overlap]:
+    """The gather across nodes before the step, the node gather prefetched in forward,
+    the package gather in backward, the reductions after each backward layer group."""
+    return [Overlap("before"), *GATHERS, *[Overlap("backward")] * 3]
+
+
 def memory(params: float, world: int, layers: int | None,
            sizes: dict | None = None) -> Memory:
     """Gradients and optimizer state over every rank; bf16 parameters held as the node
@@ -174,4 +181,5 @@ INFO = register(StrategyInfo(
     shadow=ShadowZeroHier,
     pattern=pattern,
     memory=memory,
+    timing=lambda world, sizes=None: data_parallel(world, sizes, overlap),
     tiers=("gpu", "node")))

@@ -44,7 +44,7 @@ from hosts.strategies.pattern import Collective
 from hosts.strategies.quantize import (check_block, dequantize, quantize, wire_bytes,
                                        wire_ratio)
 from hosts.strategies.registry import Options, StrategyInfo, register
-from hosts.strategies.zero3 import ShadowZero3, Zero3
+from hosts.strategies.zero3 import ShadowZero3, Zero3, timing
 from testbed.errors import TrainetError
 
 WEIGHT_BITS, GRADIENT_BITS = 8, 4
@@ -238,4 +238,6 @@ INFO = register(StrategyInfo(
     pattern=pattern,
     memory=memory,
     options=ZeroPPOptions,
+    timing=timing,
+    layouts=lambda world, sizes=None: [{"qwz": True, "qgz": True, "hpz": _sizes(world, sizes)}],
     tiers=("node",)))

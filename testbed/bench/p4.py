@@ -12,15 +12,13 @@ a slot and is multicast back to the 4 workers.
 
 The INA job is set up by ``controllers.ina``, as on a real switch.
 
-When the native backend loads (a C compiler is present), basic.p4 runs on it too, over
-the same frames and routes: whole batches of frames in one native call, the rate that of
-the fastest of several batches, reported next to the Python backend's with their ratio.
+When the native backend loads (a C compiler is present), basic.p4 and the INA program
+run on it too, next to basic.p4 written by hand in C (``p4_native``).
 """
 from __future__ import annotations
 
 import json
 import struct
-import sys
 import time
 from pathlib import Path
 
@@ -147,8 +145,9 @@ def _basic(packets: int) -> tuple:
 
 
 def _ina(packets: int) -> tuple:
-    """(process, frames) for p4/ina.p4: one frame per packet of the measurement, since
-    the slots remember the chunks they have aggregated."""
+    """(programmed, frames) for p4/ina.p4: ``programmed(Target class)`` is a target
+    with the job set up; one frame per packet of the measurement, since the slots
+    remember the chunks they have aggregated."""
     import numpy as np
 
     from controllers import ina as ctl
@@ -170,8 +169,8 @@ def _ina(packets: int) -> tuple:
         frames.append((w + 1, ina.frame(workers[w].mac, "08:00:00:00:ff:00", workers[w].ip,
                                         job.aggregator_ip, payload)))
 
-    def programmed():
-        target = Target(program)
+    def programmed(target_class=Target):
+        target = target_class(program)
         ctl.setup(TargetDevice(target), job)
         return target
 
@@ -180,48 +179,16 @@ def _ina(packets: int) -> tuple:
     if outs[:-1] != [[]] * (n_workers - 1) or len(outs[-1]) != n_workers:
         raise TrainetError("benchmark self-check failed: p4/ina.p4 did not multicast a "
                            "completed slot to every worker")
-    return programmed().process, frames
-
-
-def _native(packets: int) -> float | None:
-    """Packets/s of basic.p4 on the native backend (fastest of 5 batches of ``packets``
-    frames), or None when it does not load on this machine."""
-    from testbed.errors import TrainetError as Unavailable
-    from testbed.p4.frontend import load_program
-    from testbed.p4.native.target import NativeTarget
-
-    try:
-        target = NativeTarget(load_program(str(BASIC)))
-    except Unavailable as e:
-        print(f"native backend unavailable: {str(e).splitlines()[0]}", file=sys.stderr)
-        return None
-    for prefix, plen, port, mac in _routes():
-        target.table_insert(E.TableEntry("MyIngress.ipv4_lpm", (E.Lpm(prefix, plen),),
-                                         E.ActionCall("MyIngress.ipv4_forward",
-                                                      {"dstAddr": mac, "port": port})))
-    frames = [(1, f) for f in _frames()]
-    baseline = Baseline(_routes())
-    for _, f in frames[:50]:
-        if target.process(f, 1) != baseline.process(f, 1):
-            raise TrainetError("benchmark self-check failed: the native backend and the "
-                               "baseline forward a frame differently")
-    repeat = max(packets // len(frames), 1)
-    best = float("inf")
-    for _ in range(5):
-        t0 = time.perf_counter()
-        sent = target.process_batch(frames, repeat)
-        best = min(best, time.perf_counter() - t0)
-    if sent != repeat * len(frames):
-        raise TrainetError(f"benchmark self-check failed: the native backend sent {sent} of "
-                           f"{repeat * len(frames)} frames")
-    return repeat * len(frames) / best
+    return programmed, frames
 
 
 def run(packets: int) -> dict:
     p4_run, base_run, n_routes = _basic(packets)
     runs = [p4_run, base_run]
+    ina_programmed = None
     if INA.exists():
-        runs.append(_ina(packets))
+        ina_programmed, ina_frames = _ina(packets)
+        runs.append((ina_programmed().process, ina_frames))
     rates = _best_rates(runs, packets)
     result = {
         "program": str(BASIC.relative_to(REPO)),
@@ -234,16 +201,27 @@ def run(packets: int) -> dict:
         "baseline_us_per_packet": round(1e6 / rates[1], 2),
         "ratio_p4_to_baseline": round(rates[0] / rates[1], 2),
     }
-    native = _native(packets)
+    from testbed.bench import p4_native
+    native = p4_native.rates(BASIC, packets, _routes(), p4_run[1],
+                             (ina_programmed, ina_frames) if ina_programmed else None)
     if native is not None:
-        result["native_kpps"] = round(native / 1e3, 1)
-        result["native_us_per_packet"] = round(1e6 / native, 3)
-        result["ratio_native_to_python"] = round(native / rates[0], 1)
+        result["native_kpps"] = round(native["native"] / 1e3, 1)
+        result["native_us_per_packet"] = round(1e6 / native["native"], 3)
+        result["ratio_native_to_python"] = round(native["native"] / rates[0], 1)
+        result["c_kpps"] = round(native["c"] / 1e3, 1)
+        result["c_us_per_packet"] = round(1e6 / native["c"], 3)
+        result["ratio_native_to_c"] = round(native["native"] / native["c"], 2)
     if len(rates) > 2:
         result["ina"] = {"program": str(INA.relative_to(REPO)), "workers": 4,
                          "frame_bytes": len(runs[2][1][0][1]),
                          "kpps": round(rates[2] / 1e3, 1),
                          "us_per_packet": round(1e6 / rates[2], 2)}
+        if native is not None and "ina" in native:
+            from testbed.proto.ina import LANES
+            result["ina"].update(native_kpps=round(native["ina"] / 1e3, 1),
+                                 lanes=LANES,
+                                 native_m_elements_per_s=round(native["ina"] * LANES / 1e6, 1),
+                                 m_elements_per_s=round(rates[2] * LANES / 1e6, 2))
     return result
 
 
@@ -263,6 +241,9 @@ def main(args) -> int:
     if "native_kpps" in result:
         print(f"{'P4 target, native backend':<28}{result['native_kpps']:>10.1f} kpps"
               f"{result['native_us_per_packet']:>13.3f} µs")
+    if "c_kpps" in result:
+        print(f"{'hand-written C':<28}{result['c_kpps']:>10.1f} kpps"
+              f"{result['c_us_per_packet']:>13.3f} µs")
     print(f"{'hand-written Python':<28}{result['baseline_kpps']:>10.1f} kpps"
           f"{result['baseline_us_per_packet']:>13.2f} µs")
     if "ina" in result:
@@ -270,7 +251,14 @@ def main(args) -> int:
         print(f"{'P4 target, ' + ina['program']:<28}{ina['kpps']:>10.1f} kpps"
               f"{ina['us_per_packet']:>13.2f} µs   ({ina['workers']} workers, "
               f"{ina['frame_bytes']} B gradient packets in)")
+        if "native_kpps" in ina:
+            print(f"{'  native backend':<28}{ina['native_kpps']:>10.1f} kpps"
+                  f"{1e3 / ina['native_kpps']:>13.3f} µs")
+            print(f"INA aggregation ({ina['lanes']} lanes a packet): python "
+                  f"{ina['m_elements_per_s']:.2f} M elements/s, native "
+                  f"{ina['native_m_elements_per_s']:.1f} M elements/s")
     print(f"P4 target / hand-written (basic.p4): {result['ratio_p4_to_baseline']:.2f}x")
     if "native_kpps" in result:
         print(f"native / python backend (basic.p4): {result['ratio_native_to_python']:.1f}x")
+        print(f"native backend / hand-written C (basic.p4): {result['ratio_native_to_c']:.2f}x")
     return 0

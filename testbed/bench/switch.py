@@ -66,10 +66,10 @@ def _bridge(lab: VethLab, size: int, seconds: float) -> dict:
         subprocess.run(["ip", "link", "del", bridge], check=True)
 
 
-def _switch(lab: VethLab, program, size: int, seconds: float) -> dict:
+def _switch(lab: VethLab, program, size: int, seconds: float, backend: str) -> dict:
     from testbed.switch.switch import SoftwareSwitch
     h2 = lab.hosts[1]
-    sw = SoftwareSwitch(lab.ports())
+    sw = SoftwareSwitch(lab.ports(), backend=backend)
     try:
         sw.load_pipeline(program)
         sw.target.table_insert(TableEntry(
@@ -94,12 +94,13 @@ def _switch(lab: VethLab, program, size: int, seconds: float) -> dict:
         # switch would forward with a core of its own, whatever else the machine runs
         result["cpu_us_per_packet"] = cpu["seconds"] / received * 1e6 if received else None
         result["drops"] = {k: v for k, v in sw.drop_counts().items() if v}
+        result["backend"] = sw.target.backend
         return result
     finally:
         sw.close()
 
 
-def run(seconds: float = 3.0, sizes=SIZES) -> list:
+def run(seconds: float = 3.0, sizes=SIZES, backend: str = "auto") -> list:
     from testbed.p4.frontend import load_program
     if os.geteuid() != 0:
         raise TrainetError("bench switch: needs root (network namespaces, raw sockets)")
@@ -108,19 +109,20 @@ def run(seconds: float = 3.0, sizes=SIZES) -> list:
     with VethLab(n_hosts=2, addresses=False) as lab:
         for size in sizes:
             bridge = _bridge(lab, size, seconds)
-            switch = _switch(lab, program, size, seconds)
+            switch = _switch(lab, program, size, seconds, backend)
             rows.append({"frame_bytes": size, "switch": switch, "bridge": bridge,
                          "ratio": switch["pps"] / bridge["pps"] if bridge["pps"] else None})
     return rows
 
 
 def main(args) -> int:
-    rows = run(args.seconds)
+    rows = run(args.seconds, backend=args.backend)
     if args.json:
         print(json.dumps({"program": "p4/basic.p4", "seconds": args.seconds, "rows": rows},
                          indent=2))
         return 0
-    print(f"software switch (p4/basic.p4) vs Linux bridge, {args.seconds:g} s per point, "
+    print(f"software switch (p4/basic.p4, {rows[0]['switch']['backend']} backend) vs Linux "
+          f"bridge, {args.seconds:g} s per point, "
           "sender: raw socket in h1, receiver: h2 interface counters")
     print(f"{'frame':>7} {'switch':>12} {'switch':>10} {'switch CPU':>14} {'bridge':>12} "
           f"{'bridge':>10} {'offered':>12} {'ratio':>6}")

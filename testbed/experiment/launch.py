@@ -8,6 +8,11 @@ on ``server_host``. Each process logs to
 ``<out_dir>/logs/<host>.log``; workers write ``<out_dir>/metrics/rank<R>.jsonl`` (and a
 ``.summary.json`` when they finish).
 
+On a host of another server (cluster mode) the same command runs there with that
+server's interpreter, writing under the server's mirror of ``out_dir``; each rank's
+metrics file is streamed back as it grows and the whole of ``out_dir`` is copied back
+when the run ends, so the results look the same as from a local run.
+
 Fault handling: when a process exits non-zero, the others get ``stop_grace_s`` to notice
 the dead peer and stop on their own, then are killed; when the network reports a part of
 it dead (``net.failure()``: a switch process, a link), all are killed at once; when no
@@ -79,6 +84,21 @@ def _env(run_id: str | None) -> dict:
     return env
 
 
+class _Where:
+    """Where a host's programs run: the interpreter and the path of ``out_dir`` there
+    (this machine's, or its server's in cluster mode)."""
+
+    def __init__(self, node, out_dir: Path):
+        from testbed.net.remote import site_of
+        self.node, self.site = node, site_of(node)
+        self.python = self.site.server.python if self.site else sys.executable
+        self.out_dir = Path(self.site.path(out_dir)) if self.site else out_dir
+
+    def follow(self, remote_path: Path, local_path: Path):
+        """For a remote host, stream a file it writes to ``local_path``; else None."""
+        return self.node.follow(str(remote_path), local_path) if self.site else None
+
+
 class _Proc:
     def __init__(self, net, host: str, cmd: list[str], log_path: Path, rank: int | None,
                  role: str = "service"):
@@ -89,6 +109,7 @@ class _Proc:
         self.popen = net.net[host].popen(cmd, stdout=self.log, stderr=subprocess.STDOUT,
                                          stdin=subprocess.DEVNULL, env=_env(run_id),
                                          cwd=str(REPO))
+        self.followers: list = []
 
     @property
     def label(self) -> str:
@@ -112,6 +133,9 @@ class _Proc:
             self.popen.kill()
         self.popen.wait()
         self.log.close()
+        for follower in self.followers:
+            follower.terminate()
+            follower.wait()
 
 
 class _Metrics:
@@ -165,7 +189,8 @@ def run_workers(net, hosts: list[str], strategy: str, worker_args: dict, out_dir
                            f"pass server_host, a host of role {info.service.role} (e.g. "
                            f"of a star generated with {info.service.role}s=1)")
     port = master_port or random.randint(20000, 29999)
-    py = sys.executable
+    where = {h: _Where(net.net[h], out_dir) for h in hosts + ([server_host] if server_host
+                                                              else [])}
     args = {"timeout": timeout_s, **worker_args}
     paths = {r: out_dir / "metrics" / f"rank{r}.jsonl" for r in range(len(hosts))}
     for p in paths.values():
@@ -175,22 +200,31 @@ def run_workers(net, hosts: list[str], strategy: str, worker_args: dict, out_dir
     start = time.monotonic()
     try:
         if info.service:
+            there = where[server_host]
             procs.append(_Proc(net, server_host, service_command(
-                info, len(hosts), args, net.net[server_host].IP(), port, out_dir, timeout_s),
+                info, len(hosts), args, net.net[server_host].IP(), port, there.out_dir,
+                timeout_s, there.python),
                 out_dir / "logs" / f"{server_host}.log", None, info.service.label))
             if info.service.port_offset is not None:
                 args["service"] = f"{net.net[server_host].IP()}:{port + info.service.port_offset}"
         master = f"{net.net[hosts[0]].IP()}:{port}"
         for rank, h in enumerate(hosts):
-            cmd = [py, "-m", "hosts.worker", "--rank", str(rank), "--world-size",
+            there = where[h]
+            metrics_out = there.out_dir / paths[rank].relative_to(out_dir)
+            cmd = [there.python, "-m", "hosts.worker", "--rank", str(rank), "--world-size",
                    str(len(hosts)), "--master", master, "--strategy", strategy,
-                   "--metrics-out", str(paths[rank])] + _flags(args)
+                   "--metrics-out", str(metrics_out)] + _flags(args)
             procs.append(_Proc(net, h, cmd, out_dir / "logs" / f"{h}.log", rank))
+            follower = there.follow(metrics_out, paths[rank])
+            if follower is not None:
+                procs[-1].followers.append(follower)
         failed, reason, broken = _watch(procs, _Metrics(paths), timeout_s, stop_grace_s,
                                         progress, getattr(net, "failure", None))
     finally:
         for p in procs:
             p.stop()
+        if any(w.site for w in where.values()):
+            net.fetch(out_dir)              # whole metrics files replace the streamed ones
     metrics = _Metrics(paths)
     metrics.poll()
     summaries = {}
@@ -210,7 +244,7 @@ def run_workers(net, hosts: list[str], strategy: str, worker_args: dict, out_dir
 
 
 def service_command(info, n_workers: int, worker_args: dict, ip: str, port: int,
-                    out_dir: Path, timeout_s: float) -> list[str]:
+                    out_dir: Path, timeout_s: float, python: str = sys.executable) -> list[str]:
     """The argv of the strategy's service for these workers (its registration says
     which program with which options)."""
     service = info.service
@@ -218,7 +252,7 @@ def service_command(info, n_workers: int, worker_args: dict, ip: str, port: int,
         info, n_workers, worker_args, ip,
         port + service.port_offset if service.port_offset is not None else None,
         Path(out_dir), timeout_s)
-    return [sys.executable, "-m", service.module] + _flags(service.options(context))
+    return [python, "-m", service.module] + _flags(service.options(context))
 
 
 def _watch(procs, metrics: _Metrics, timeout_s: float, stop_grace_s: float, progress,

@@ -12,14 +12,13 @@ strategy's declared pattern (hosts/strategies/pattern.py) timed on the fabric:
   link shared by ``k`` of the kind's hops gives each ``1/k`` of its bandwidth. A group's
   bandwidth is its slowest hop's share, the kind's the slowest group's, so groups that
   stay inside a node get the node's bandwidth and groups spread over nodes share NICs;
-* **time**: a collective's bytes per rank (:meth:`Collective.per_worker`) over its
-  kind's bandwidth, plus a latency per ring step (2 (n-1) for an all-reduce, n-1
-  otherwise) of its slowest hop's path;
-* **step**: the compute model (``hosts/shadow.py``: 6 P tokens FLOPs at the device's
-  peak times the MFU) split over the ranks of a replica, plus the communication that
-  cannot hide behind it. For ``axonn`` the depth group's all-gathers and reduce-scatters
-  overlap compute (what ``overlap_all_gather`` and ``overlap_reduce_scatter`` do), so
-  only what exceeds the compute is exposed; every other collective is exposed.
+* **time and step**: the analytical model's (testbed/model): each collective's
+  alpha-beta cost over its kind's bandwidth with a latency per ring step of its slowest
+  hop's path, placed against the compute model (``hosts/shadow.py``) as the strategy
+  declares its overlap (hosts/strategies/timing.py: for ``axonn`` the depth gathers
+  prefetched and the reduce-scatters left running, the row and column collectives
+  after each layer group), without interference, so layouts are ranked by their
+  communication.
 
 A nominal fabric is ``gpus`` GPUs in nodes of ``gpus_per_node``: inside a node every GPU
 reaches the node's switch at ``intra`` (NVLink-like), and has a NIC of ``inter`` into one
@@ -27,109 +26,23 @@ non-blocking core. A topology file is read as it is: its links' bandwidths and d
 """
 from __future__ import annotations
 
-from collections import Counter, deque
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, replace
 
 from hosts import shadow
-from hosts.strategies import registry
 from hosts.strategies.grid import Grid, fits, grids
-from hosts.strategies.layout import ParallelLayout
-from hosts.strategies.pattern import Collective
 from testbed.errors import TrainetError
-from testbed.topology.spec import Topology
+from testbed.model.calibration import DEFAULT
+from testbed.model.fabric import (GraphFabric, NominalFabric, fabric_topology,  # noqa: F401
+                                  topology_fabric)
+from testbed.model.step import Workload, predict as model_predict
 
-OVERLAPPED = {("all-gather", "depth"), ("reduce-scatter", "depth")}
-
-
-class Fabric:
-    """A graph of nodes joined by links (bit/s, one-way delay); ``gpus`` are the nodes that
-    run ranks, in rank order."""
-
-    def __init__(self, name: str, gpus: tuple[str, ...], links: dict):
-        self.name, self.gpus, self.links = name, gpus, links   # (a, b) -> (bit/s, delay s)
-        self._adjacent: dict = {}
-        for a, b in links:
-            self._adjacent.setdefault(a, []).append(b)
-        self._paths: dict = {}
-
-    def first(self, world: int) -> "Fabric":
-        """The same fabric with ranks on its first ``world`` GPUs only."""
-        fabric = Fabric(self.name, self.gpus[:world], {})
-        fabric.links, fabric._adjacent, fabric._paths = self.links, self._adjacent, self._paths
-        return fabric
-
-    def path(self, a: str, b: str) -> list[tuple[str, str]]:
-        """The hops of a shortest path (fewest links) from ``a`` to ``b``."""
-        if (a, b) not in self._paths:
-            self._paths[a, b] = self._search(a, b)
-        return self._paths[a, b]
-
-    def _search(self, a: str, b: str) -> list[tuple[str, str]]:
-        before, queue = {a: None}, deque([a])
-        while queue and b not in before:
-            node = queue.popleft()
-            for nxt in self._adjacent.get(node, ()):
-                if nxt not in before:
-                    before[nxt] = node
-                    queue.append(nxt)
-        if b not in before:
-            raise TrainetError(f"fabric {self.name}: no path from {a} to {b}; link every "
-                               "worker host to the network")
-        hops, node = [], b
-        while before[node] is not None:
-            hops.append((before[node], node))
-            node = before[node]
-        return hops[::-1]
+Fabric = GraphFabric
 
 
-class NominalFabric(Fabric):
-    """Nodes of ``per_node`` GPUs: a GPU reaches its node's switch at ``intra`` and the
-    core through its own NIC at ``inter``."""
-
-    def __init__(self, gpus: int, per_node: int, intra_bps: float, inter_bps: float,
-                 latency_s: float):
-        if gpus < 1 or per_node < 1 or gpus % per_node:
-            raise TrainetError(f"nominal fabric: {gpus} GPUs in nodes of {per_node}; give "
-                               "a GPU count that is a multiple of --gpus-per-node")
-        links = {}
-        for g in range(gpus):
-            name, node = f"gpu{g}", f"node{g // per_node}"
-            for a, b, bps in ((name, node, intra_bps), (name, "core", inter_bps)):
-                links[a, b] = links[b, a] = (bps, latency_s)
-        super().__init__(f"{gpus} GPUs, {per_node} per node", tuple(f"gpu{g}" for g in
-                                                                    range(gpus)), links)
-        self.per_node = per_node
-
-    def _search(self, a: str, b: str) -> list[tuple[str, str]]:
-        na, nb = (f"node{int(x[3:]) // self.per_node}" for x in (a, b))
-        via = na if na == nb else "core"
-        return [(a, via), (via, b)]
-
-
-def topology_fabric(topology: Topology) -> Fabric:
-    """The topology's workers and links; an unshaped link counts as 100 Gb/s."""
-    links = {}
-    for link in topology.links:
-        params = topology.link_params(link)
-        a, b = (end.node for end in topology.endpoints(link))
-        links[a, b] = links[b, a] = (params.bw_bps or 100e9, params.delay_s)
-    workers = tuple(h.name for h in topology.hosts if h.role == "worker")
-    return Fabric(topology.name, workers, links)
-
-
-def group_bandwidth(fabric: Fabric, groups: list[list[int]]) -> tuple[float, float]:
+def group_bandwidth(fabric: GraphFabric, groups: list[list[int]]) -> tuple[float, float]:
     """(bit/s, latency s per ring step) of the slowest of ``groups`` when all run their
     rings at once over ``fabric``."""
-    rings = [[(fabric.gpus[g[i]], fabric.gpus[g[(i + 1) % len(g)]]) for i in range(len(g))]
-             for g in groups if len(g) > 1]
-    paths = {hop: fabric.path(*hop) for ring in rings for hop in ring}
-    load = Counter(link for path in paths.values() for link in path)
-    worst_bps, worst_latency = float("inf"), 0.0
-    for path in paths.values():
-        worst_bps = min(worst_bps, min(fabric.links[ln][0] / load[ln] for ln in path))
-        worst_latency = max(worst_latency, sum(fabric.links[ln][1] for ln in path))
-    return worst_bps, worst_latency
+    return fabric.group_bandwidth(groups)[:2]
 
 
 @dataclass(frozen=True)
@@ -143,16 +56,6 @@ class Prediction:
     step_s: float
     tflops_per_gpu: float
     bandwidths: dict           # group -> bit/s
-
-
-def _layout_groups(strategy: str, options: dict, world: int) -> dict[str, list[list[int]]]:
-    if strategy == "axonn":
-        grid = Grid(options["g_r"], options["g_c"], options["g_d"], options["g_data"])
-        kinds = {"row": "row", "column": "column", "depth": "depth", "dp": "data",
-                 "batch": "batch"}
-        return {k: grid.groups(v) for k, v in kinds.items()}
-    layout = ParallelLayout(dp=options["dp"], pp=1, tp=options["tp"])
-    return {k: layout.groups(k) for k in ("tp", "dp")}
 
 
 def candidates(model: shadow.ShadowModel, world: int, batch: int) -> list[tuple[str, dict]]:
@@ -174,34 +77,24 @@ def candidates(model: shadow.ShadowModel, world: int, batch: int) -> list[tuple[
 
 def predict(fabric: Fabric, model: shadow.ShadowModel, strategy: str, options: dict,
             batch: int, device: shadow.Device, mfu: float) -> Prediction:
+    """The layout's step as the analytical model (testbed/model) times it: its
+    strategy's declared pattern and overlap on the fabric, with the bandwidth its group
+    placement gets; no interference, so the plan compares the layouts' communication."""
     world = len(fabric.gpus)
-    info = registry.get(strategy)
-    parsed = info.parse_options(options)
-    replicas = options.get("g_data", options.get("dp"))
-    per_replica = batch // replicas
-    pattern: list[Collective] = info.collectives(shadow.model_bytes(model.params), world,
-                                                 model.layers, options=parsed, model=model,
-                                                 batch=per_replica)
-    groups = _layout_groups(strategy, options, world)
-    bandwidths = {k: group_bandwidth(fabric, v) for k, v in groups.items()
-                  if any(len(g) > 1 for g in v)}
-    compute = shadow.compute_time_s(model.params, per_replica * model.seq, device, mfu) \
-        / (world // replicas)
-    total = hidden = 0.0
-    for c in pattern:
-        bps, latency = bandwidths[c.group]
-        steps = 2 * (c.size - 1) if c.op == "all-reduce" else c.size - 1
-        seconds = c.per_worker(world)[0] * 8 / bps + steps * latency
-        total += seconds
-        if (c.op, c.group) in OVERLAPPED:
-            hidden += seconds
-    exposed = total - hidden + max(0.0, hidden - compute)
-    step = compute + exposed
-    flops = shadow.step_flops(model.params, batch * model.seq)
+    p = model_predict(strategy, Workload(model, device, batch, mfu=mfu), fabric, world,
+                      options, replace(DEFAULT, interference=0.0))
+    bandwidths = {kind: fabric.route(_placement(p, kind), world).bps
+                  for kind, (size, _) in p.placement.items()
+                  if size > 1 and kind not in ("world", "gpu", "node", "inter-node")}
     layout = (Grid(**options).describe() if strategy == "axonn"
               else f"tp{options['tp']} x dp{options['dp']}")
-    return Prediction(strategy, layout, options, compute, total, exposed, step,
-                      flops / world / step / 1e12, {k: v[0] for k, v in bandwidths.items()})
+    return Prediction(strategy, layout, options, p.compute_s, p.comm_s, p.exposed_s,
+                      p.step_s, p.tflops_per_gpu, bandwidths)
+
+
+def _placement(p, kind: str):
+    from hosts.strategies.timing import Placement
+    return Placement(*p.placement[kind])
 
 
 def plan(fabric: Fabric, model: shadow.ShadowModel, world: int, batch: int,
@@ -218,22 +111,6 @@ def plan(fabric: Fabric, model: shadow.ShadowModel, world: int, batch: int,
                            f"sequences; give a batch that is a multiple of {world}")
     out = [predict(fabric, model, s, o, batch, device, mfu) for s, o in layouts]
     return sorted(out, key=lambda p: p.step_s)
-
-
-def fabric_topology(path: str) -> Topology:
-    """The topology of a topology file, or of an experiment file (it has strategies)."""
-    import yaml
-
-    from testbed.experiment.spec import load_experiment
-    from testbed.topology.load import load_topology
-    try:
-        data = yaml.safe_load(Path(path).read_text())
-    except (OSError, yaml.YAMLError) as err:
-        raise TrainetError(f"{path}: cannot read it as YAML: {err}; give a topology or "
-                           "experiment file") from None
-    if isinstance(data, dict) and "strategies" in data:
-        return load_experiment(path).topology
-    return load_topology(path)
 
 
 def main(args) -> int:

@@ -134,12 +134,16 @@ def environment(caps) -> dict:
 
 
 class LinkSampler:
-    """Samples /sys/class/net/IFACE/statistics of the switch interfaces into links.csv."""
+    """Samples the byte counters of the switch interfaces into links.csv: through
+    ``read(interfaces) -> {interface: (rx, tx)}`` (a network's ``interface_counters``,
+    which also reads servers of a cluster), else /sys/class/net here."""
 
-    def __init__(self, interfaces: list[str], path: Path, period_s: float = LINK_SAMPLE_S):
+    def __init__(self, interfaces: list[str], path: Path, period_s: float = LINK_SAMPLE_S,
+                 read=None):
         self.interfaces = interfaces
         self.path = path
         self.period_s = period_s
+        self.read = read or self._read_sysfs
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -151,21 +155,25 @@ class LinkSampler:
         self._stop.set()
         self._thread.join()
 
-    def _read(self, iface: str, counter: str) -> int | None:
-        try:
-            return int(Path(f"/sys/class/net/{iface}/statistics/{counter}").read_text())
-        except (OSError, ValueError):
-            return None
+    @staticmethod
+    def _read_sysfs(interfaces: list[str]) -> dict:
+        out = {}
+        for iface in interfaces:
+            try:
+                base = Path(f"/sys/class/net/{iface}/statistics")
+                out[iface] = (int((base / "rx_bytes").read_text()),
+                              int((base / "tx_bytes").read_text()))
+            except (OSError, ValueError):
+                pass
+        return out
 
     def _run(self) -> None:
         with self.path.open("w") as f:
             f.write("time_s,interface,rx_bytes,tx_bytes\n")
             while True:
                 now = time.time()
-                for iface in self.interfaces:
-                    rx, tx = self._read(iface, "rx_bytes"), self._read(iface, "tx_bytes")
-                    if rx is not None and tx is not None:
-                        f.write(f"{now:.6f},{iface},{rx},{tx}\n")
+                for iface, (rx, tx) in sorted(self.read(self.interfaces).items()):
+                    f.write(f"{now:.6f},{iface},{rx},{tx}\n")
                 f.flush()
                 if self._stop.wait(self.period_s):
                     break
@@ -201,7 +209,7 @@ def _deadline(seconds: float, what: str):
 
 class Runner:
     def __init__(self, plan: ExperimentPlan, out: Path, console=None, caps=None,
-                 network_factory=None, launch=None, resume: bool = False):
+                 network_factory=None, launch=None, cluster=None, resume: bool = False):
         from rich.console import Console
         self.plan = plan
         self.out = Path(out)
@@ -210,6 +218,7 @@ class Runner:
             self.console.width = max(self.console.width, 150)
         self.caps = caps
         self._network_factory = network_factory
+        self.cluster = cluster                # testbed.net.cluster.Cluster, or None
         self._launch = launch
         self.resume = resume
         self.failures: list[str] = []
@@ -218,6 +227,7 @@ class Runner:
 
     # -- set-up ----------------------------------------------------------------------
     def prepare(self) -> list[tuple[Variant, object]]:
+        from testbed.net.topology import plan_from_topology
         self.out.mkdir(parents=True, exist_ok=True)
         now = time.strftime("%Y-%m-%dT%H:%M:%S%z")
         times = {"started": now}
@@ -248,8 +258,14 @@ class Runner:
         for check in self.checks:
             config["memory"].setdefault(check.variant, {})[check.label] = check.record()
         (self.out / results.CONFIG).write_text(yaml.safe_dump(config, sort_keys=False))
+        env = environment(self.caps)
+        if self.cluster is not None:
+            env["cluster"] = {"servers": self.cluster.servers, "link": self.cluster.link,
+                              "installs": self.cluster.checked,
+                              "placement": {v.name: self.cluster.place(plan_from_topology(t))
+                                            for v, t in variants}}
         (self.out / "environment.json").write_text(
-            json.dumps(environment(self.caps), indent=2, default=str) + "\n")
+            json.dumps(env, indent=2, default=str) + "\n")
         return variants
 
     def _network(self, net_plan, directory: Path):
@@ -257,7 +273,7 @@ class Runner:
             return self._network_factory(net_plan, directory)
         from testbed.net.network import Network
         return Network(net_plan, directory, self.caps, pcap=self.plan.spec.pcap,
-                       log=lambda text: self.console.print(text))
+                       log=lambda text: self.console.print(text), cluster=self.cluster)
 
     def _run_workers(self):
         if self._launch is not None:
@@ -410,7 +426,8 @@ class Runner:
                else nullcontext())
         result = None
         try:
-            with job, LinkSampler(net.switch_interfaces(), run / results.LINKS):
+            with job, LinkSampler(net.switch_interfaces(), run / results.LINKS,
+                                  read=getattr(net, "interface_counters", None)):
                 result = self._run_workers()(net, workers, strategy.info.name,
                                              worker_args(self.plan, strategy, variant,
                                                          self.cpu_adam_rate), run,
@@ -481,4 +498,20 @@ def main(args) -> int:
     if not caps.mininet:
         raise TrainetError("trainet run needs Mininet; install it (vagrant/install.sh)")
     print(render(caps), flush=True)
-    return Runner(plan, out, caps=caps, resume=args.resume).run()
+    cluster = cluster_of(plan, args)
+    return Runner(plan, out, caps=caps, cluster=cluster, resume=args.resume).run()
+
+
+def cluster_of(plan: ExperimentPlan, args):
+    """The experiment's cluster with the command line's over it, its servers checked
+    and the base topology placed: every error before anything starts."""
+    from testbed.net.cluster import cluster_from
+    from testbed.net.topology import plan_from_topology
+    section = plan.spec.cluster.model_dump(exclude_none=True) if plan.spec.cluster else None
+    cluster = cluster_from(section, args.servers, args.placement, args.link)
+    if cluster is not None:
+        cluster.place(plan_from_topology(plan.topology, plan.source))
+        cluster.check()
+        print(f"cluster: {', '.join(cluster.servers)} checked (same trainet and Mininet)",
+              flush=True)
+    return cluster

@@ -33,6 +33,12 @@ link variations to sweep.
     ina: {aggregator: 10.0.255.1, job: 1, slots: 32}    # the switch job of strategies
     luwu: {aggregator: 10.0.255.1, job: 1, slots: 32}   # that need one, per section
     timeouts: {bring_up: 120s, run: 600s}
+    cluster:                        # spread the network over servers (README, Cluster
+      servers: [localhost, 10.0.0.2]    # mode); --servers/--placement override these
+      placement: switch-bin         # or round-robin, or {s1: localhost, s2: 10.0.0.2}
+      link: ssh                     # tunnels between servers: ssh or gre
+      python: /opt/trainet/.venv/bin/python   # trainet on the servers (default: the
+      root: /opt/trainet                      # same paths as here)
 
 What a strategy needs besides its workers comes from its registration
 (hosts/strategies/registry.py): its switch job's section (``ina``, ``luwu``: switch,
@@ -118,6 +124,17 @@ class Timeouts(Spec):
     run: Duration = 600.0          # one strategy on one variant
 
 
+class ClusterSection(Spec):
+    """Servers to spread the network over (testbed/net/cluster.py)."""
+
+    servers: list[str] = Field(min_length=1)
+    placement: Literal["switch-bin", "round-robin"] | dict[str, str] = "switch-bin"
+    link: Literal["ssh", "gre"] = "ssh"
+    user: str | None = None
+    python: str | None = None
+    root: str | None = None
+
+
 class StrategyEntry(Spec):
     """One strategy to compare: a registered name, its options, and the label of its
     runs (directories and tables; default: the name)."""
@@ -171,6 +188,7 @@ class ExperimentBase(Spec):
     pcap: bool = False
     run_not_fitting: bool = False       # every strategy: run those that do not fit, marked
     timeouts: Timeouts = Field(default_factory=Timeouts)
+    cluster: ClusterSection | None = None
 
     @field_validator("strategies")
     @classmethod
@@ -316,6 +334,7 @@ def load_experiment(path: str | Path) -> ExperimentPlan:
         strategies = [_strategy_plan(spec, i, topology, workers)
                       for i in range(len(spec.strategies))]
         _check_node_sweep(spec, path.resolve().parent, strategies)
+        _check_placement(spec, topology)
     except ValidationError as e:
         raise from_validation(e).located(str(path), marks) from None
     except TopologyError as e:
@@ -347,6 +366,21 @@ def _topology(spec: Experiment, base_dir: Path, nodes: int | None = None) -> Top
     if spec.scale is not None:
         topology = Topology.from_data({**topology.model_dump(mode="json"), "scale": spec.scale})
     return topology
+
+
+def _check_placement(spec: Experiment, topology: Topology) -> None:
+    """A placement by name names nodes of the topology and servers of the cluster."""
+    if spec.cluster is None or not isinstance(spec.cluster.placement, dict):
+        return
+    nodes = [n.name for n in topology.hosts] + [n.name for n in topology.switches]
+    for node, server in spec.cluster.placement.items():
+        at = ("cluster", "placement", node)
+        if node not in nodes:
+            raise TopologyError([Issue(at, f"{node!r} is not a node of the topology; its "
+                                       f"nodes: {', '.join(nodes)}")])
+        if server not in spec.cluster.servers:
+            raise TopologyError([Issue(at, f"server {server!r} is not in cluster.servers "
+                                       f"({', '.join(spec.cluster.servers)})")])
 
 
 def _workers(spec: Experiment, topology: Topology) -> list[str]:

@@ -31,6 +31,9 @@ class RunState:
     switches: dict = field(default_factory=dict)      # node name -> pid
     hosts: dict = field(default_factory=dict)         # node name -> shell pid
     interfaces: list = field(default_factory=list)    # root-namespace interface names
+    # cluster mode: server name -> {"server": Server fields, "interfaces": [...],
+    # "shells": {node: pid}} of what the run made there (its root namespace)
+    servers: dict = field(default_factory=dict)
 
     @property
     def path(self) -> Path:
@@ -148,6 +151,8 @@ def _is_cli(cmdline: str) -> bool:
 def remove_run(state: RunState) -> list[str]:
     """Remove everything ``state`` lists; return a line per kind of thing removed."""
     done = []
+    for name, record in state.servers.items():
+        done += [f"server {name}: {line}" for line in remove_on_server(state.run_id, record)]
     if (state.owner_pid != os.getpid() and _alive(state.owner_pid)
             and _cmdline(state.owner_pid) == state.owner_cmd and _is_cli(state.owner_cmd)):
         stop_processes([state.owner_pid])
@@ -254,3 +259,72 @@ def switch_processes_by_command_line() -> list[int]:
                 found.append(int(entry.name))
                 break
     return found
+
+
+def remove_on_server(run_id: str, record: dict) -> list[str]:
+    """Run :func:`remove_remote` on a server of a cluster run (``record`` as RunState
+    keeps it); its report, or the line saying why the server could not be reached."""
+    import shlex
+    from testbed.net.cluster import Server
+    server = Server(**record["server"])
+    args = [run_id, "--dir", remote_base(run_id)]
+    args += ["--interfaces", *record.get("interfaces", [])] if record.get("interfaces") else []
+    args += ["--shells", *(f"{n}={p}" for n, p in record.get("shells", {}).items())] \
+        if record.get("shells") else []
+    try:
+        done = server.run(server.python_line("testbed.net.cleanup " +
+                                             " ".join(shlex.quote(a) for a in args)))
+    except Exception as err:          # noqa: BLE001 - reported, the local cleanup goes on
+        return [f"not reached ({err}); run `trainet down` there"]
+    if done.returncode != 0:
+        return [f"cleanup failed ({done.stderr.decode(errors='replace').strip()[-300:]}); "
+                "run `trainet down` there"]
+    return [line for line in done.stdout.decode(errors="replace").splitlines() if line]
+
+
+def remote_base(run_id: str) -> str:
+    """The directory a cluster run keeps on each server."""
+    return f"/tmp/trainet-{run_id}"
+
+
+def remove_remote(run_id: str, interfaces: list[str], shells: dict, base: str) -> list[str]:
+    """On a server of a cluster run: stop its marked processes and node shells, delete
+    its interfaces in the root namespace and its directory."""
+    import shutil
+    done = []
+    procs = marked_processes(run_id)
+    if procs:
+        stop_processes(procs)
+        done.append(f"stopped {len(procs)} process(es)")
+    live = [pid for name, pid in shells.items() if f"mininet:{name}" in _cmdline(int(pid))]
+    if live:
+        stop_processes([int(p) for p in live], grace_s=0.5)
+        done.append(f"stopped {len(live)} node shell(s)")
+    leftover = [i for i in interfaces if i in existing_interfaces()]
+    for name in leftover:
+        _delete_interface(name)
+    if leftover:
+        done.append(f"deleted {len(leftover)} interface(s)")
+    if base == remote_base(run_id) and Path(base).exists():
+        shutil.rmtree(base, ignore_errors=True)
+        done.append(f"removed {base}")
+    return done
+
+
+def main(argv=None) -> int:
+    import argparse
+    p = argparse.ArgumentParser(prog="python -m testbed.net.cleanup",
+                                description="remove what a cluster run left on this server")
+    p.add_argument("run_id")
+    p.add_argument("--dir", required=True)
+    p.add_argument("--interfaces", nargs="*", default=[])
+    p.add_argument("--shells", nargs="*", default=[], metavar="NODE=PID")
+    args = p.parse_args(argv)
+    shells = dict(item.split("=", 1) for item in args.shells)
+    for line in remove_remote(args.run_id, args.interfaces, shells, args.dir):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

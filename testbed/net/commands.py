@@ -24,6 +24,10 @@ def summary(network) -> str:
     nodes = [[h.name, "host", h.ip, h.mac, ""] for h in plan.hosts]
     nodes += [[s.name, f"P4 switch ({s.kind})", f"gRPC 127.0.0.1:{s.grpc_port}",
                f"device {s.device_id}", s.p4] for s in plan.switches]
+    header = ["node", "kind", "address", "id", "program"]
+    if network.placement:                    # cluster mode: where each node runs
+        nodes = [row + [network.server_of(row[0])] for row in nodes]
+        header.append("server")
     links = []
     for link in plan.links:
         sh = link.shape
@@ -36,7 +40,7 @@ def summary(network) -> str:
     return "\n".join([
         f"{plan.source}: {len(plan.hosts)} hosts, {len(plan.switches)} switches, "
         f"{len(plan.links)} links, co-scaling factor {plan.scale:g}",
-        table(nodes, ["node", "kind", "address", "id", "program"]), "",
+        table(nodes, header), "",
         table(links, ["link", "nominal rate", "emulated rate", "one-way delay", "jitter",
                       "loss"]), "",
         f"bring-up: {timings}",
@@ -44,6 +48,7 @@ def summary(network) -> str:
 
 
 def up(args) -> int:
+    from testbed.net.cluster import cluster_from
     from testbed.net.network import Network
     from testbed.net.probe import probe, render
     from testbed.net.topology import load_plan
@@ -55,8 +60,9 @@ def up(args) -> int:
     if not caps.mininet:
         raise TrainetError("trainet up needs Mininet; install it (vagrant/install.sh)")
     plan = load_plan(args.topology, p4=args.p4)
+    cluster = cluster_from(None, args.servers, args.placement, args.link)
     signal.signal(signal.SIGTERM, _interrupt)
-    with Network(plan, args.results, caps, pcap=args.pcap) as network:
+    with Network(plan, args.results, caps, pcap=args.pcap, cluster=cluster) as network:
         print(summary(network), flush=True)
         if args.no_cli:
             print("network up; stop it with Ctrl-C, SIGTERM or `trainet down`", flush=True)

@@ -163,6 +163,10 @@ class TrainetCLI(CLI):
             if iface in self.captures:
                 continue
             node = self.network.node_of(iface)
+            if getattr(node, "site", None) is not None:
+                raise TrainetError(f"pcap on {iface}: {node.name} runs on "
+                                   f"{node.site.server.name}; bring the network up with "
+                                   "--pcap to capture there (the captures come back here)")
             path = out_dir / f"{iface}.pcap"
             device = node.intfs[port_of(iface)].name
             proc = node.popen(["tcpdump", "-q", "-U", "--immediate-mode", "-i", device,

@@ -21,12 +21,14 @@ from testbed.errors import TrainetError
 from testbed.net import shaping
 from testbed.net.cleanup import (RUN_MARKER, RunState, existing_interfaces, remove_orphans,
                                   remove_run, wait_interfaces_gone)
+from testbed.net.cluster import LOCAL
 from testbed.net.limits import raise_limits
 from testbed.net.nodes import Bmv2Switch, P4Host, SoftwareP4Switch
 from testbed.net.plan import NetPlan
 from testbed.net.probe import Capabilities, probe
 
 SWITCH_CLASSES = {"software": SoftwareP4Switch, "bmv2": Bmv2Switch}
+TUNNEL_TAP = "tap9"     # the name mininet.examples.cluster's RemoteSSHLink creates first
 
 
 def host_intf_name(host: str, port: int) -> str:
@@ -60,10 +62,25 @@ def _marked(run_id: str):
             os.environ[RUN_MARKER] = previous
 
 
+def proc_net_dev(text: str, names: list[str]) -> dict:
+    """{interface: (rx bytes, tx bytes)} of ``names`` in the text of /proc/net/dev."""
+    out = {}
+    for line in text.splitlines()[2:]:
+        name, sep, rest = line.partition(":")
+        fields = rest.split()
+        if sep and name.strip() in names and len(fields) >= 9:
+            out[name.strip()] = (int(fields[0]), int(fields[8]))
+    return out
+
+
 class Network:
     def __init__(self, plan: NetPlan, results_dir: str | Path = "results",
-                 caps: Capabilities | None = None, pcap: bool = False, log=print):
+                 caps: Capabilities | None = None, pcap: bool = False, log=print,
+                 cluster=None):
         self.plan = plan
+        self.cluster = cluster             # cluster.Cluster, or None: all on this machine
+        self.placement: dict = {}          # node -> server name (cluster mode)
+        self.sites: dict = {}              # server name -> remote.Site (cluster mode)
         self.results_dir = Path(results_dir).resolve()
         self.caps = caps or probe()
         self.shaping = self.caps.plan()
@@ -76,6 +93,7 @@ class Network:
         self.programmed: dict = {}         # switch name -> objects written
         self.p4infos: dict = {}            # P4 path -> P4Info
         self.runtime_configs: dict = {}    # switch name -> controllers.routing.RuntimeConfig
+        self._artifacts: dict = {}         # remote switch name -> its program's artefact
 
     # ------------------------------------------------------------ bring-up
     def __enter__(self) -> "Network":
@@ -88,12 +106,16 @@ class Network:
     def start(self) -> "Network":
         t0 = time.monotonic()
         try:
+            if self.cluster is not None:
+                self.cluster.check()
+                self.placement = self.cluster.place(self.plan)
             self._prepare_programs()
             for line in remove_orphans():
                 self.log(f"note: removed what a run that is gone left behind: {line}")
             self._check_free()
             self.state = RunState.new(str(self.results_dir))
             self.state.interfaces = sorted(self._root_interfaces())
+            self._record_sites()
             self.state.save()
             with _marked(self.state.run_id):
                 self._build()
@@ -120,26 +142,64 @@ class Network:
         self.timings["total"] = time.monotonic() - t0
         return self
 
-    def _root_interfaces(self) -> set[str]:
-        """Interfaces this network creates in the root namespace (the switches')."""
+    def server_of(self, node: str) -> str:
+        return self.placement.get(node, LOCAL)
+
+    def _root_interfaces(self, server: str = LOCAL) -> set[str]:
+        """Interfaces this network creates in ``server``'s root namespace (the
+        switches')."""
         names = set()
         for link in self.plan.links:
             for node, port in ((link.a, link.a_port), (link.b, link.b_port)):
                 names.add(host_intf_name(node, port))
         hosts = {h.name for h in self.plan.hosts}
-        return {n for n in names if n.rsplit("-eth", 1)[0] not in hosts}
+        return {n for n in names if n.rsplit("-eth", 1)[0] not in hosts
+                and self.server_of(n.rsplit("-eth", 1)[0]) == server}
 
     def _check_free(self) -> None:
         taken = sorted(self._root_interfaces() & existing_interfaces())
         if taken:
             raise TrainetError(f"interface(s) {', '.join(taken[:5])} already exist: another "
                                "network is up; stop it (`trainet down`) before starting this one")
+        for name in sorted(set(self.placement.values()) - {LOCAL}):
+            server = self.cluster.server(name)
+            out = server.run("ip -o link show").stdout.decode(errors="replace")
+            present = {line.split(": ", 2)[1].split("@")[0] for line in out.splitlines()
+                       if line.count(": ") >= 2}
+            taken = sorted((self._root_interfaces(name) | {TUNNEL_TAP}) & present)
+            if taken:
+                raise TrainetError(f"server {name}: interface(s) {', '.join(taken[:5])} already "
+                                   "exist there (another network, or a tunnel left behind); "
+                                   "run `trainet down` there first")
+
+    def _record_sites(self) -> None:
+        """Sites of the servers this network uses besides this one, in the run state
+        before anything exists there, so `trainet down` can reach them after a crash."""
+        if self.cluster is None:
+            return
+        from dataclasses import asdict
+
+        from testbed.net.remote import Site
+        # Mininet's SSH tunnels start as tap9 on both ends and are renamed once up
+        spare = [TUNNEL_TAP] if self.cluster.link == "ssh" else []
+        for name in sorted(set(self.placement.values()) - {LOCAL}):
+            site = Site(self.cluster.server(name), self.state.run_id)
+            self.sites[name] = site
+            self.state.servers[name] = {"server": asdict(site.server), "shells": {},
+                                        "interfaces": sorted(self._root_interfaces(name))
+                                        + spare}
+        if self.sites:
+            self.state.interfaces += spare
+            # every process this one starts (Mininet's ssh clients and tunnels among
+            # them) carries the marker, so the local cleanup finds them too
+            os.environ[RUN_MARKER] = self.state.run_id
 
     def _build(self) -> None:
         setLogLevel("warning")
         raise_limits(self.log)   # one plain line, not Mininet's warning, where limits stay
         self.net = Mininet(topo=None, build=False, controller=None, host=P4Host,
-                           link=Link, autoSetMacs=False, autoStaticArp=False, waitConnected=False)
+                           link=self._link_class(), autoSetMacs=False, autoStaticArp=False,
+                           waitConnected=False)
         is_switch = {s.name for s in self.plan.switches}
         shapes_at = {}   # (node, port) -> EndpointShape
         for link in self.plan.links:
@@ -148,13 +208,14 @@ class Network:
             shapes_at[(link.a, link.a_port)] = a
             shapes_at[(link.b, link.b_port)] = b
         for h in self.plan.hosts:
-            self.net.addHost(h.name, ip=h.ip, mac=h.mac)
+            self.net.addHost(h.name, ip=h.ip, mac=h.mac, **self._remote_params(h.name))
         for index, s in enumerate(self.plan.switches, start=1):
             if s.kind == "bmv2" and not self.caps.bmv2:
                 self.log(f"note: {s.name} asks for BMv2, which is not installed; it runs the "
                          "software switch")
                 s.kind = "software"
-            cls = SWITCH_CLASSES[s.kind]
+            remote = self._remote_params(s.name, switch=s)
+            cls = remote.pop("cls", SWITCH_CLASSES[s.kind])
             switch_shapes = {port: shaping.switch_shape_text(side)
                              for (node, port), side in shapes_at.items()
                              if node == s.name and side.switch_shaped}
@@ -164,19 +225,45 @@ class Network:
                                grpc_port=s.grpc_port,
                                device_id=s.device_id, cpu_port=s.cpu_port,
                                results_dir=str(self.results_dir), pcap=self.pcap,
-                               shapes=switch_shapes, run_id=self.state.run_id)
+                               shapes=switch_shapes, run_id=self.state.run_id, **remote)
         for link in self.plan.links:
             self.net.addLink(link.a, link.b, port1=link.a_port, port2=link.b_port,
                              intfName1=host_intf_name(link.a, link.a_port),
                              intfName2=host_intf_name(link.b, link.b_port))
         self.net.build()
-        self.state.hosts = {h.name: h.pid for h in self.net.hosts}
+        self.state.hosts = {h.name: h.pid for h in self.net.hosts if not hasattr(h, "site")}
+        for node in self.net.hosts + self.net.switches:
+            if hasattr(node, "site"):
+                self.state.servers[node.server]["shells"][node.name] = node.pid
         self.state.save()
         for (node, port), side in shapes_at.items():
             intf = host_intf_name(node, port)
             self.endpoint_shapes[intf] = side
             self._apply_tc(node, intf, side)
         self._configure_hosts()
+
+    def _link_class(self):
+        if not self.sites:
+            return Link
+        from mininet.examples.cluster import RemoteGRELink, RemoteSSHLink
+        return RemoteGRELink if self.cluster.link == "gre" else RemoteSSHLink
+
+    def _remote_params(self, node: str, switch=None) -> dict:
+        """Node parameters that put ``node`` on its server in cluster mode."""
+        if not self.sites:
+            return {}
+        from testbed.net import remote
+        site = self.sites.get(self.server_of(node))
+        if site is None:
+            cls = P4Host if switch is None else SWITCH_CLASSES[switch.kind]
+            return {"cls": remote.on_this_machine(cls), "server": LOCAL}
+        if switch is None:
+            return {"cls": remote.RemoteP4Host, "site": site}
+        if switch.kind != "software":
+            raise TrainetError(f"switch {switch.name}: only the software switch runs on "
+                               "another server; place this one on localhost")
+        return {"cls": remote.RemoteSoftwareP4Switch, "site": site,
+                "json_path": str(self._artifacts[switch.name])}
 
     def device_name(self, intf: str) -> str:
         """The Linux name of a link interface ``NODE-ethPORT`` (hosts' is eth0)."""
@@ -216,6 +303,8 @@ class Network:
         for s in self.plan.switches:
             if s.p4 not in infos:
                 infos[s.p4] = p4info_builder.build(load_program(s.p4))
+            if self.server_of(s.name) != LOCAL:
+                self._artifacts[s.name] = self._write_artifact(s)
         for s in self.plan.switches:
             runtime, where = s.runtime, f"switch {s.name} runtime"
             if isinstance(runtime, dict) or runtime is None:
@@ -223,6 +312,15 @@ class Network:
             else:
                 config = RuntimeConfig.load(infos[s.p4], runtime)
             self.runtime_configs[s.name] = config
+
+    def _write_artifact(self, s) -> Path:
+        """trainet-p4c's self-contained form of a remote switch's program, the device
+        config this machine sends it (no P4 file or include needs to exist there)."""
+        from testbed.p4 import artifact
+        path = self.results_dir / "build" / f"{s.name}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        artifact.write(artifact.compile_file(s.p4)[1], path)
+        return path
 
     def _device_config(self, s) -> str:
         return str(getattr(self.net[s.name], "json_path", None) or s.p4)
@@ -255,11 +353,13 @@ class Network:
 
     def failure(self) -> str | None:
         """What of the running network has died, or None: a switch process that exited,
-        a link whose switch-side interface is gone or down. Cheap enough to poll (one
-        sysfs read per switch port)."""
+        a link whose switch-side interface is gone or down, on this server. Cheap
+        enough to poll (one sysfs read per switch port)."""
         if self.net is None:
             return None
         for switch in self.net.switches:
+            if self.server_of(switch.name) != LOCAL:
+                continue
             proc = getattr(switch, "process", None)
             if proc is not None and proc.poll() is not None:
                 rc = proc.returncode
@@ -269,7 +369,7 @@ class Network:
         switches = {s.name for s in self.plan.switches}
         for link in self.plan.links:
             for node, port, peer in ((link.a, link.a_port, link.b), (link.b, link.b_port, link.a)):
-                if node not in switches:
+                if node not in switches or self.server_of(node) != LOCAL:
                     continue
                 intf = host_intf_name(node, port)
                 try:
@@ -279,6 +379,26 @@ class Network:
                 if state not in ("up", "unknown"):
                     return f"link {intf} -- {peer} is down (interface {intf}: {state})"
         return None
+
+    def interface_counters(self, names: list[str]) -> dict:
+        """{interface: (rx bytes, tx bytes)} of switch interfaces, on whichever server
+        each is (a remote one is read from /proc/net/dev through its switch's shell)."""
+        counters, remote = {}, {}
+        for name in names:
+            node = name.rsplit("-eth", 1)[0]
+            if self.server_of(node) == LOCAL:
+                try:
+                    base = Path(f"/sys/class/net/{name}/statistics")
+                    counters[name] = (int((base / "rx_bytes").read_text()),
+                                      int((base / "tx_bytes").read_text()))
+                except (OSError, ValueError):
+                    pass
+            else:
+                remote.setdefault(self.server_of(node), []).append(name)
+        for server, wanted in remote.items():
+            switch = self.net[wanted[0].rsplit("-eth", 1)[0]]
+            counters.update(proc_net_dev(switch.cmd("cat /proc/net/dev"), wanted))
+        return counters
 
     def switch_interfaces(self) -> list[str]:
         switches = {s.name for s in self.plan.switches}
@@ -339,6 +459,11 @@ class Network:
                        device_config=self._device_config(spec))
 
     # ------------------------------------------------------------ teardown
+    def fetch(self, local_dir) -> None:
+        """Copy what the programs on other servers wrote under ``local_dir`` here."""
+        for site in self.sites.values():
+            site.fetch(local_dir)
+
     def stop(self) -> None:
         net, self.net = self.net, None
         if net is not None:
@@ -353,5 +478,12 @@ class Network:
                     # remove_run delete whatever is still there after the wait.
                     self.state.interfaces = wait_interfaces_gone(self.state.interfaces)
         if self.state is not None:
+            for site in self.sites.values():
+                try:
+                    site.fetch(self.results_dir)
+                except TrainetError as err:
+                    self.log(f"warning: {err}")
             remove_run(self.state)
             self.state = None
+        if self.sites and os.environ.get(RUN_MARKER):
+            del os.environ[RUN_MARKER]

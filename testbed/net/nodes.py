@@ -88,21 +88,30 @@ class P4Switch(Switch):
             env[RUN_MARKER] = self.run_id
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT),
                                                           env.get("PYTHONPATH")]))
-        with open(self.results_dir / "logs" / f"{self.name}.stdout", "wb") as out:
+        with open(self._stdout_path(), "wb") as out:
             self.process = subprocess.Popen(self.command(), stdout=out, stderr=subprocess.STDOUT,
                                             stdin=subprocess.DEVNULL, env=env, cwd=REPO_ROOT,
                                             start_new_session=True)
+
+    def _stdout_path(self) -> Path:
+        return self.results_dir / "logs" / f"{self.name}.stdout"
+
+    def _output_tail(self) -> str:
+        return _tail(self._stdout_path())
+
+    def _ready(self) -> bool:
+        return port_answers(self.grpc_port)
 
     def wait_ready(self, deadline: float) -> None:
         """Wait until the gRPC port answers; raise TrainetError with the log if the
         process exits or ``deadline`` (monotonic time) passes."""
         while True:
             if self.process.poll() is not None:
-                out = self.results_dir / "logs" / f"{self.name}.stdout"
                 raise TrainetError(
                     f"switch {self.name} exited with status {self.process.returncode} while "
-                    f"starting; its output ({out}):\n{_tail(out)}\nlog: {self.log_path}")
-            if port_answers(self.grpc_port):
+                    f"starting; its output ({self._stdout_path()}):\n{self._output_tail()}\n"
+                    f"log: {self.log_path}")
+            if self._ready():
                 return
             if time.monotonic() > deadline:
                 raise TrainetError(f"switch {self.name}: gRPC port {self.grpc_port} does not "
@@ -124,7 +133,7 @@ class P4Switch(Switch):
                 proc.kill()
                 proc.wait()
         for switch in switches:
-            switch.process = None
+            switch.stop_process()          # exited by now; releases what it held besides
             Switch.stop(switch, deleteIntfs=True)
         return switches
 
@@ -232,6 +241,11 @@ class P4Host(Host):
                          "gro off >/dev/null 2>&1")
         return result
 
+    def write_file(self, path: Path, text: str) -> str:
+        """Write a file the host's commands read; its path as the host sees it."""
+        Path(path).write_text(text)
+        return str(path)
+
     def set_routes(self, gateway: str | None, gateway_mac: str | None, peers: dict,
                    batch_dir: Path) -> None:
         """Default route (via ``gateway`` when given, else on-link) and a static ARP
@@ -248,8 +262,7 @@ class P4Host(Host):
             lines.append(f"route replace default dev {intf}")
         lines += [f"neigh replace {ip} lladdr {mac} dev {intf} nud permanent"
                   for ip, mac in peers.items()]
-        batch = batch_dir / f"{self.name}.ip"
-        batch.write_text("\n".join(lines) + "\n")
+        batch = self.write_file(batch_dir / f"{self.name}.ip", "\n".join(lines) + "\n")
         out = self.cmd(f"ip -batch {batch} 2>&1")
         if out.strip():
             raise TrainetError(f"host {self.name}: setting routes and ARP entries failed "

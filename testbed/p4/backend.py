@@ -3,34 +3,52 @@
 ``python`` is the reference (generated Python), ``native`` the C backend
 (testbed/p4/native); ``auto`` takes native and falls back to python, saying why in one
 line, when the machine has no C compiler, the program is not a v1model program (PSA
-runs on python) or it uses a construct the C generator does not translate. Both present
-the same Target API.
+runs on python), it uses a construct the C generator does not translate, ``log`` is at
+debug level (the per-packet pipeline trace is the Python backend's) or the switch has
+more than one priority queue per port (the native path has one egress queue and drops a
+packet of priority 1 or more, as BMv2 does with one queue). Both present the same
+Target API.
 """
 from __future__ import annotations
 
 import logging
 
 from testbed.errors import TrainetError
-from testbed.p4 import ir
-from testbed.p4.target import Target
-from testbed.p4.targets import python_target
 
 BACKENDS = ("python", "native", "auto")
+BACKEND_HELP = ("the P4 target's per-packet path: native (C, compiled at load), python "
+                "(the reference) or auto (native, else python with one line why; default)")
 
 
-def make_target(program: ir.Program, backend: str = "python", cpu_port: int | None = None,
-                log: logging.Logger | None = None) -> Target:
+def make_target(program, backend: str = "python", cpu_port: int | None = None,
+                log: logging.Logger | None = None, priority_queues: int = 1):
+    """A Target (testbed.p4.target) for ``program`` (an ir.Program) on ``backend``."""
     if backend not in BACKENDS:
         raise TrainetError(f"backend {backend!r}: choose one of {', '.join(BACKENDS)}")
-    if backend == "python":
-        return python_target(program, cpu_port=cpu_port, log=log)
-    if program.arch != "v1model":
-        why = f"the native backend runs v1model programs, not {program.arch}"
+    from testbed.p4.targets import python_target
+
+    def python():
+        return python_target(program, cpu_port=cpu_port, log=log,
+                             priority_queues=priority_queues)
+
+    def fall_back(why: str):
         if backend == "native":
             raise TrainetError(f"backend native: {why}; use --backend python or auto")
         (log or logging.getLogger("testbed.p4.target")).warning(
             "P4 backend: python, not native: %s", why)
-        return python_target(program, cpu_port=cpu_port, log=log)
+        return python()
+
+    if backend == "python":
+        return python()
+    if program.arch != "v1model":
+        return fall_back(f"the native backend runs v1model programs, not {program.arch}")
+    if priority_queues > 1:
+        return fall_back(f"{priority_queues} priority queues per port; the native backend "
+                         "has one egress queue per port")
+    if backend == "auto" and log is not None and log.isEnabledFor(logging.DEBUG):
+        log.warning("P4 backend: python, not native: the debug log's pipeline trace is "
+                    "the python backend's")
+        return python()
     from testbed.p4.native.build import NoCompiler
     from testbed.p4.native.cgen import NativeUnsupported
     from testbed.p4.native.target import NativeTarget
@@ -39,6 +57,4 @@ def make_target(program: ir.Program, backend: str = "python", cpu_port: int | No
     except (NoCompiler, NativeUnsupported) as e:
         if backend == "native":
             raise
-        (log or logging.getLogger("testbed.p4.target")).warning(
-            "P4 backend: python, not native: %s", str(e).splitlines()[0])
-        return python_target(program, cpu_port=cpu_port, log=log)
+        return fall_back(str(e).splitlines()[0])

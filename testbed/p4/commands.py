@@ -31,6 +31,8 @@ def info(args) -> int:
 
 def stf(args) -> int:
     from testbed.p4 import stf as stf_runner
-    report = stf_runner.run_file(_load(args), args.stf)
+    from testbed.p4.backend import make_target
+    program = _load(args)
+    report = stf_runner.run_file(program, args.stf, make_target(program, args.backend))
     print(report.render(verbose=args.verbose))
     return 0 if report.passed else 1

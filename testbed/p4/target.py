@@ -39,6 +39,7 @@ class Target:
     function returning seconds) may be replaced, e.g. by tests, to drive meters and
     timestamps.
     """
+    backend = "python"
 
     def __init__(self, program: ir.Program, cpu_port: int | None = None,
                  log: logging.Logger | None = None, priority_queues: int = 1):

@@ -165,7 +165,7 @@ def switch(args) -> int:
     log = _logger(args.device_id, args.log, args.log_level, args.log_flush)
     sw = SoftwareSwitch(ports, device_id=args.device_id, cpu_port=args.cpu_port,
                         shapes=shapes, pcap_dir=args.pcap, log=log,
-                        dump_bytes=args.dump_packet_data,
+                        dump_bytes=args.dump_packet_data, backend=args.backend,
                         priority_queues=args.priority_queues)
     sw.program_file = args.program
     server = None

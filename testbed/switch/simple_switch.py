@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from testbed.errors import TrainetError, run_command
+from testbed.p4.backend import BACKEND_HELP, BACKENDS
 from testbed.switch.commands import switch
 
 DEFAULT_GRPC = "127.0.0.1:9559"
@@ -59,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="egress queues per port, by standard_metadata.priority, strict "
                    "priority (1..8; only ports with a rate ever queue)")
     p.add_argument("--cpu-port", type=int, help="also a target option")
+    p.add_argument("--backend", choices=BACKENDS, default="auto", help=BACKEND_HELP)
     p.add_argument("--thrift-port", type=int)
     p.add_argument("--nanolog", metavar="ADDR")
     p.add_argument("--debugger", action="store_true")
@@ -123,7 +125,8 @@ def parse_args(argv) -> argparse.Namespace:
         pcap=args.pcap, log=args.log_file,
         log_level=LOG_LEVELS[args.log_level] if logging_on else "warning",
         log_flush=args.log_flush or not args.log_file, no_p4=args.no_p4, port_shape=[],
-        dump_packet_data=args.dump_packet_data, priority_queues=args.priority_queues)
+        dump_packet_data=args.dump_packet_data, backend=args.backend,
+        priority_queues=args.priority_queues)
 
 
 def main(argv=None) -> int:

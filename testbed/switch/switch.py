@@ -3,7 +3,9 @@ model and Linux interfaces out. It is the *device* the P4Runtime server serves.
 
 One thread runs :meth:`SoftwareSwitch.run`: it waits (``select``) for frames on any port
 or for the next egress release time, reads a batch per ready port, runs each frame
-through the target and hands the outputs to the egress model of their port. The
+through the target and hands the outputs to the egress model of their port. A native
+target takes the batch in one call, straight from the port's receive ring when nothing
+needs the frames in Python (no input capture, no debug log). The
 P4Runtime server calls :meth:`load_pipeline`, :meth:`packet_out` and the target's
 control-plane methods from its own threads; everything touching the target or the
 egress models holds :attr:`lock`, taken once per batch on the packet path.
@@ -45,12 +47,14 @@ class SoftwareSwitch:
     def __init__(self, ports: dict, *, device_id: int = 0, cpu_port: int | None = None,
                  shapes: dict | None = None, pcap_dir: str | None = None,
                  log: logging.Logger | None = None, dump_bytes: int = 0,
-                 priority_queues: int = 1):
+                 backend: str = "auto", priority_queues: int = 1):
         """``ports``: {port number: interface name}; ``shapes``: {port number: Shape};
         ``dump_bytes``: log that many bytes of every frame in and out at info level
-        (simple_switch's --dump-packet-data); ``priority_queues``: egress queues per
-        port, chosen by standard_metadata.priority (simple_switch's --priority-queues)."""
+        (simple_switch's --dump-packet-data); ``backend``: the P4 target's
+        (testbed.p4.backend: python, native or auto); ``priority_queues``: egress queues
+        per port, chosen by standard_metadata.priority (simple_switch's --priority-queues)."""
         self.device_id = device_id
+        self.backend = backend
         self.priority_queues = priority_queues
         self.cpu_port = cpu_port
         self.log = log or logging.getLogger(f"trainet.switch.{device_id}")
@@ -106,15 +110,15 @@ class SoftwareSwitch:
     def load_pipeline(self, program) -> None:
         """Replace the forwarding pipeline by a fresh target for ``program`` (tables,
         registers and PRE state start empty, as after SetForwardingPipelineConfig)."""
-        from testbed.p4.targets import python_target
-        self.install_target(python_target(program, cpu_port=self.cpu_port,
-                                          log=self.log.getChild("pipeline"),
-                                          priority_queues=self.priority_queues))
+        from testbed.p4.backend import make_target
+        self.install_target(make_target(program, self.backend, cpu_port=self.cpu_port,
+                                        log=self.log.getChild("pipeline"),
+                                        priority_queues=self.priority_queues))
 
     def install_target(self, target) -> None:
         with self.lock:
             self.target = target
-        self.log.info("pipeline installed")
+        self.log.info("pipeline installed (%s backend)", getattr(target, "backend", "custom"))
 
     def packet_out(self, frame: bytes) -> None:
         """A frame from the controller: it enters the pipeline on the CPU port."""
@@ -167,6 +171,12 @@ class SoftwareSwitch:
                     sp = by_fd.get(fd)
                     if sp is None:
                         self._drain_wakeups()
+                        continue
+                    in_place = getattr(self.target, "process_ring", None)
+                    if in_place is not None and sp.pcap_in is None and not self._debug:
+                        outputs, got, skipped = in_place(sp.port, batch, sp.port.port_no)
+                        sp.port.count_received(got, skipped)
+                        packet_ins += self._emit(outputs, now)
                         continue
                     frames = sp.port.recv_batch(batch)
                     if frames:
@@ -233,48 +243,60 @@ class SoftwareSwitch:
                 self.log.debug("port %d: %d frames dropped: no pipeline loaded",
                                in_port, len(frames))
             return []
+        if debug:
+            for frame in frames:
+                self._log_frame("rx", in_port, frame)
+        process_many = getattr(target, "process_many", None)
+        if process_many is not None:
+            outputs = process_many(frames, in_port)
+        else:
+            outputs = [out for frame in frames for out in self._process_one(frame, in_port)]
+        return self._emit(outputs, now)
+
+    def _emit(self, outputs: list, now: int) -> list:
+        """Hand ``outputs`` to their ports; return the packet-ins."""
+        debug = self._debug
         packet_ins = []
         ports = self._ports
         cpu_port = self.cpu_port
         out_now = {}     # passthrough port -> frames to send at the end of the batch
-        for frame in frames:
-            if debug:
-                self._log_frame("rx", in_port, frame)
-            try:
-                outputs = target.process(frame, in_port)
-            except Exception:
-                self.drops["pipeline_error"] += 1
-                self.log.exception("port %d: pipeline failed on a %d-byte frame "
-                                   "(dropped): %s", in_port, len(frame), frame.hex())
-                continue
-            for out in outputs:
-                out_port, out_frame = out[0], out[1]
-                sp = ports.get(out_port)
-                if sp is not None:
-                    if sp.passthrough:
-                        batch = out_now.get(sp)
-                        if batch is None:
-                            out_now[sp] = [out_frame]
-                        else:
-                            batch.append(out_frame)
-                    elif sp.egress.enqueue(out_frame, now, out[2] if len(out) > 2 else 0):
-                        if debug:
-                            self.log.debug("port %d: %d bytes queued in the egress model",
-                                           out_port, len(out_frame))
-                    elif debug:
-                        self.log.debug("port %d: %d bytes dropped by the egress model",
-                                       out_port, len(out_frame))
-                elif out_port == cpu_port:
-                    packet_ins.append(out_frame)
-                else:
-                    self.drops["unknown_port"] += 1
+        for out in outputs:         # (port, frame) or, with priority queues, (.., priority)
+            out_port, out_frame = out[0], out[1]
+            sp = ports.get(out_port)
+            if sp is not None:
+                if sp.passthrough:
+                    batch = out_now.get(sp)
+                    if batch is None:
+                        out_now[sp] = [out_frame]
+                    else:
+                        batch.append(out_frame)
+                elif sp.egress.enqueue(out_frame, now, out[2] if len(out) > 2 else 0):
                     if debug:
-                        self.log.debug("drop: egress port %d is not a port of this switch",
-                                       out_port)
+                        self.log.debug("port %d: %d bytes queued in the egress model",
+                                       out_port, len(out_frame))
+                elif debug:
+                    self.log.debug("port %d: %d bytes dropped by the egress model",
+                                   out_port, len(out_frame))
+            elif out_port == cpu_port:
+                packet_ins.append(out_frame)
+            else:
+                self.drops["unknown_port"] += 1
+                if debug:
+                    self.log.debug("drop: egress port %d is not a port of this switch",
+                                   out_port)
         for sp, batch in out_now.items():
             self._transmit(sp, batch, now)
             sp.egress.count_passthrough(len(batch), sum(map(len, batch)))
         return packet_ins
+
+    def _process_one(self, frame: bytes, in_port: int) -> list:
+        try:
+            return self.target.process(frame, in_port)
+        except Exception:
+            self.drops["pipeline_error"] += 1
+            self.log.exception("port %d: pipeline failed on a %d-byte frame (dropped): %s",
+                               in_port, len(frame), frame.hex())
+            return []
 
     def _transmit(self, sp: _SwitchPort, frames: list, now: int) -> None:
         if sp.pcap_out is None and not self._debug:

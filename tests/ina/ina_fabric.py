@@ -29,9 +29,9 @@ def load_ina_program():
     return load_program(str(INA_P4))
 
 
-def new_target(program):
-    from testbed.p4.target import Target
-    return Target(program)
+def new_target(program, backend: str = "python"):
+    from testbed.p4.backend import make_target
+    return make_target(program, backend)
 
 
 def worker_ip(rack: int, w: int) -> str:

@@ -19,9 +19,9 @@ def program():
     return load_ina_program()
 
 
-@pytest.fixture
-def target(program):
-    return new_target(program)
+@pytest.fixture(params=["python", "native"])
+def target(program, request):
+    return new_target(program, request.param)
 
 
 @pytest.fixture
@@ -141,6 +141,7 @@ def test_shadow_set_keeps_previous_result_while_next_round_runs(target, job):
     ("bad_length", {"truncate": 4}),
 ])
 def test_bad_input_is_dropped_counted_and_never_corrupts_a_slot(target, job, reason, kwargs):
+    kwargs = dict(kwargs)          # shared by the backends' runs of a case
     ctl.setup(TargetDevice(target), ctl.Job(2, AGG, [
         ctl.Worker(w, w + 1, worker_mac(1, w), worker_ip(1, w)) for w in range(2)],
         slot_base=8, slot_count=8))

@@ -20,10 +20,10 @@ def program():
     return load_luwu_program()
 
 
-@pytest.fixture
-def target(program):
-    from testbed.p4.target import Target
-    t = Target(program)
+@pytest.fixture(params=["python", "native"])
+def target(program, request):
+    from testbed.p4.backend import make_target
+    t = make_target(program, request.param)
     setup_job(t)
     return t
 

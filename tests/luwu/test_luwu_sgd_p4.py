@@ -19,10 +19,10 @@ N, CHUNKS, LR, MU = 3, 2, 0.05, 0.9
 RETRANSMIT = ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT
 
 
-@pytest.fixture(scope="module")
-def target():
-    from testbed.p4.target import Target
-    t = Target(load_sgd_program())
+@pytest.fixture(scope="module", params=["python", "native"])
+def target(request):
+    from testbed.p4.backend import make_target
+    t = make_target(load_sgd_program(), request.param)
     add_routes(t, N)
     return t
 

@@ -22,7 +22,12 @@ def test_json_and_table_report_rates_with_units(capsys):
     assert result["ina"]["kpps"] > 0
     assert result["ratio_native_to_python"] == pytest.approx(
         result["native_kpps"] / result["p4_kpps"], rel=0.05)
+    assert result["ratio_native_to_c"] == pytest.approx(
+        result["native_kpps"] / result["c_kpps"], rel=0.05)
+    assert result["ina"]["native_m_elements_per_s"] == pytest.approx(
+        result["ina"]["native_kpps"] * result["ina"]["lanes"] / 1e3, rel=0.05)
     assert main(["bench", "p4", "--packets", "300"]) == 0
     table = capsys.readouterr().out
     assert "kpps" in table and "µs" in table and "hand-written Python" in table
     assert "native / python backend (basic.p4)" in table
+    assert "hand-written C" in table and "M elements/s" in table

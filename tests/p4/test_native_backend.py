@@ -45,6 +45,15 @@ def test_auto_without_a_c_compiler_runs_python(monkeypatch, caplog):
     assert "does not run" in caplog.records[0].getMessage()
 
 
+def test_auto_at_debug_level_runs_python_for_the_pipeline_trace(caplog):
+    log = logging.getLogger("test.native.debug")
+    log.setLevel(logging.DEBUG)
+    with caplog.at_level(logging.WARNING):
+        target = make_target(load_program(str(REPO / "p4" / "basic.p4")), "auto", log=log)
+    assert type(target) is Target and target.trace
+    assert "pipeline trace" in caplog.records[0].getMessage()
+
+
 def test_unknown_backend_is_an_error():
     with pytest.raises(TrainetError, match="choose one of python, native, auto"):
         make_target(load_program(str(REPO / "p4" / "basic.p4")), "fast")
@@ -58,6 +67,19 @@ def test_a_c_compile_error_names_the_p4_statement(monkeypatch, tmp_path):
     with pytest.raises(P4Error, match=r"basic\.p4:\d+:\d+: error: the native backend's C code "
                                       r"does not compile: .*nope"):
         build.load(source, target.native.locate)
+
+
+def test_the_stf_command_takes_the_backend(capsys, caplog):
+    from testbed import cli
+    assert cli.main(["p4", "stf", "--backend", "native", str(REPO / "p4" / "basic.p4"),
+                     str(Path(__file__).with_name("basic.stf"))]) == 0
+    assert "3/3 checks passed" in capsys.readouterr().out
+    varbit = [str(CORPUS / "varbit.p4"), str(CORPUS / "varbit.stf")]
+    assert cli.main(["p4", "stf", "--backend", "native", *varbit]) == 2
+    assert "not supported by the native backend" in capsys.readouterr().err
+    with caplog.at_level(logging.WARNING):
+        assert cli.main(["p4", "stf", *varbit]) == 0
+    assert "P4 backend: python, not native" in caplog.text
 
 
 def test_a_temporary_directory_on_another_file_system_is_no_obstacle(monkeypatch, tmp_path):

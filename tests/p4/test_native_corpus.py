@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import struct
+from itertools import groupby
 from pathlib import Path
 
 import numpy as np
@@ -97,8 +98,9 @@ def ina_program():
     return load_program(str(REPO / "p4" / "ina.p4"))
 
 
-def test_random_packets_through_the_ina_program(ina_program):
-    rng = random.Random(20)
+def ina_case(rng: random.Random, run: int = 1) -> tuple:
+    """(setup, frames) of an aggregation job of three workers: random contributions,
+    pulls and malformed frames, the sending worker changing every ``run`` frames."""
     n_workers, slots = 3, 8
     workers = [ctl.Worker(w, w + 1, f"08:00:00:00:01:{w + 1:02x}", f"10.0.1.{w + 1}")
                for w in range(n_workers)]
@@ -110,8 +112,9 @@ def test_random_packets_through_the_ina_program(ina_program):
             t.table_insert(route_entry(w.ip, w.mac, w.port))
 
     frames = []
-    for _ in range(PACKETS):
-        w = rng.randrange(n_workers + 1)
+    for i in range(PACKETS):
+        if i % run == 0:
+            w = rng.randrange(n_workers + 1)
         chunk = rng.randrange(4 * slots)
         slot = ina.slot_field(chunk % slots, (chunk // slots) % 2)
         values = np.array([rng.randrange(-2**28, 2**28) for _ in range(ina.LANES)],
@@ -121,5 +124,26 @@ def test_random_packets_through_the_ina_program(ina_program):
         frame = ina.frame(f"08:00:00:00:01:{w + 1:02x}", "08:00:00:00:ff:00",
                           f"10.0.1.{w + 1}", job.aggregator_ip, payload)
         frames.append((w + 1, mutate(rng, frame)))
+    return setup, frames
+
+
+def test_random_packets_through_the_ina_program(ina_program):
+    setup, frames = ina_case(random.Random(20))
     sent = compare(both(ina_program, setup), frames)
-    assert sent.count(n_workers) and sent.count(1) and sent.count(0)   # multicast, unicast
+    assert sent.count(3) and sent.count(1) and sent.count(0)   # multicast, unicast, drop
+
+
+def test_a_batch_sends_what_its_frames_send_one_by_one(ina_program):
+    """``process_many`` (the switch's path) against the reference, frame by frame."""
+    setup, frames = ina_case(random.Random(21), run=40)
+    ref, native = both(ina_program, setup)
+    batches = 0
+    for port, run in groupby(frames, key=lambda pf: pf[0]):
+        run = [f for _, f in run]
+        for start in range(0, len(run), 32):
+            batch = run[start:start + 32]
+            want = [out for f in batch for out in ref.process(f, port)]
+            assert native.process_many(batch, port) == want, f"batch {batches}"
+            batches += 1
+    assert state(native) == state(ref)
+    assert batches < len(frames) / 16

@@ -18,20 +18,6 @@ STFS = sorted(CORPUS.glob("*.stf"))
 
 # Programs using what the C generator does not translate yet, and the construct named.
 UNSUPPORTED = {
-    "digest": "digest",
-    "direct_meter": "extern direct_meter",
-    "header_union": "union",
-    "log_assert": "extern function log_msg",
-    "meter_indexed": "extern meter",
-    "parser_lookahead_advance": "lookahead of HeaderT",
-    "parser_loop": "stack",
-    "parser_value_set": "value_set",
-    "random_fixed": "extern function random",
-    "stack_out_of_bounds": "stack",
-    "stack_pop_index": "stack",
-    "stack_push_front": "stack",
-    "tuples": "tuple",
-    "valid_and_stack_keys": "stack",
     "varbit": "varbit",
     "wide_arith": "bit value",
 }

@@ -202,7 +202,7 @@ def test_bad_input_is_a_clear_error(tmp_path, capsys):
     assert "step 0 has no timeline" in error(str(tmp_path))
     assert "unknown strategy 'ring'" in error("--model", "gpt-20b", "--gpus", "8",
                                              "--strategy", "ring")
-    assert "choose gpt-1.3b" in error("--model", "gpt-7b", "--gpus", "8", "--strategy", "ddp")
+    assert "gpt-1.3b, gpt-2.7b" in error("--model", "gpt-7b", "--gpus", "8", "--strategy", "ddp")
     assert "does not divide the 8 workers" in error("--model", "gpt-20b", "--gpus", "8", "--strategy",
                                    "megatron", "--option", "tp=3", "--option", "pp=1")
     assert "fills whole nodes" in error("--model", "gpt-20b", "--gpus", "12", "--strategy",

@@ -109,4 +109,4 @@ def test_bench_train_rejects_unknown_models_before_building_anything(capsys):
     from testbed.cli import main
     assert main(["bench", "train", "--shadow-model", "gpt-7b"]) == 2
     err = capsys.readouterr().err
-    assert "--shadow-model 'gpt-7b': choose gpt-1.3b, gpt-20b, gpt-175b or custom:PARAMS" in err
+    assert "--shadow-model 'gpt-7b': choose gpt-125m, gpt-350m, gpt-760m, gpt-1.3b" in err

@@ -19,14 +19,13 @@ from pathlib import Path
 from testbed.errors import P4Error
 from testbed.p4 import ir
 from testbed.p4.gen_expr import width_of
-from testbed.p4.native.cgen_expr import CExprGen, CScope, is_composite
+from testbed.p4.native.cgen_expr import MAX_KEYS, CExprGen, CScope, is_composite
 from testbed.p4.native.cgen_packet import CPacketGen
 from testbed.p4.native.cgen_stmt import CStmtGen
 
 HERE = Path(__file__).parent
-MAX_KEYS = 8             # runtime.c's MAXK
 MAX_ACTION_DATA = 16     # runtime.c's MAXA
-DIRECT_EXTERNS = ("register", "counter", "direct_counter")
+DIRECT_EXTERNS = ("register", "counter", "direct_counter", "meter", "direct_meter")
 
 
 class NativeUnsupported(P4Error):
@@ -53,7 +52,11 @@ class CProgram:
     tables: dict = field(default_factory=dict)      # fq name -> TableInfo
     registers: dict = field(default_factory=dict)   # fq name -> index
     counters: dict = field(default_factory=dict)    # fq name -> index
+    meters: dict = field(default_factory=dict)      # fq name -> index
+    value_sets: dict = field(default_factory=dict)  # fq name -> index
+    direct_meters: dict = field(default_factory=dict)  # fq name -> index of its colour
     asserts: list = field(default_factory=list)     # messages of assert/assume, 1-based
+    log_formats: list = field(default_factory=list)  # log_msg's formats, by id
     locs: list = field(default_factory=list)        # (C line, P4 Loc), ascending
 
     def locate(self, line: int):
@@ -94,20 +97,42 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
         return self.errors[name]
 
     def ctype(self, t, loc) -> str:
-        if isinstance(t, (ir.HeaderT, ir.StructT)):
+        if isinstance(t, (ir.HeaderT, ir.StructT, ir.UnionT)):
             return self.type_name(t, loc)
-        if isinstance(t, (ir.UnionT, ir.StackT, ir.TupleT, ir.VarbitT)):
+        if isinstance(t, ir.StackT) and isinstance(t.elem, ir.HeaderT):
+            return self.stack_name(t, loc)
+        if isinstance(t, ir.TupleT):
+            return self.tuple_name(t, loc)
+        if isinstance(t, (ir.StackT, ir.VarbitT)):
             self.unsupported(f"a {type(t).__name__[:-1].lower()} type", loc)
         self.width(t, loc)
         return "uint64_t"
+
+    def stack_name(self, t: ir.StackT, loc) -> str:
+        """A header stack: its elements ``h`` and ``next``, P4's nextIndex."""
+        key = ("stack", t.elem.name, t.size)
+        if key not in self.type_names:
+            elem = self.type_name(t.elem, loc)
+            name = f"K_{len(self.type_names)}_{ident(t.elem.name)}_{t.size}"
+            self.type_names[key] = name
+            self.types.append(f"typedef struct {{ {elem} h[{t.size}]; uint32_t next; }} "
+                              f"{name};")
+        return self.type_names[key]
+
+    def tuple_name(self, t: ir.TupleT, loc) -> str:
+        if t not in self.type_names:
+            fields = " ".join(f"{self.ctype(et, loc)} e{i};" for i, et in enumerate(t.elems))
+            name = self.type_names[t] = f"U_{len(self.type_names)}"
+            self.types.append(f"typedef struct {{ {fields or 'uint8_t _empty;'} }} {name};")
+        return self.type_names[t]
 
     def type_name(self, t, loc) -> str:
         if t.name in self.type_names:
             return self.type_names[t.name]
         fields = []
         for f in t.fields:
-            if isinstance(f.type, (ir.HeaderT, ir.StructT)):
-                fields.append(f"{self.type_name(f.type, loc)} f_{f.name};")
+            if isinstance(f.type, (ir.HeaderT, ir.StructT, ir.StackT, ir.UnionT)):
+                fields.append(f"{self.ctype(f.type, loc)} f_{f.name};")
             else:
                 fields.append(f"{storage(self.ctype(f.type, loc), f.type)} f_{f.name};")
         name = f"T_{len(self.type_names)}_{ident(t.name)}"
@@ -116,6 +141,11 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
         body = " ".join(head + fields) or "uint8_t _empty;"
         self.types.append(f"typedef struct {{ {body} }} {name};")
         return name
+
+    @staticmethod
+    def meter_kind(inst) -> str:
+        """packets or bytes, from the MeterType argument (the reference's reading)."""
+        return next((a.member for a in inst.args if isinstance(a, ir.EnumConst)), "packets")
 
     def bind_params(self, params, s: CScope) -> None:
         """Block parameters: the headers, metadata and standard_metadata of the packet."""
@@ -141,6 +171,11 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
                 elif inst.extern == "counter":
                     k = self.out.counters[inst.name] = len(self.out.counters)
                     self.sw_fields.append(f"uint64_t CP{k}[{size}]; uint64_t CB{k}[{size}];")
+                elif inst.extern == "meter":
+                    k = self.out.meters[inst.name] = len(self.out.meters)
+                    self.sw_fields.append(f"meter_t M{k}[{size}];")
+                elif inst.extern == "direct_meter":
+                    self.out.direct_meters[inst.name] = len(self.out.direct_meters)
         self.instances = {inst.name: inst for blk in self.p.controls.values()
                           for inst in blk.instances}
 
@@ -201,8 +236,6 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
     def gen_table(self, ctl, t: ir.Table, actions: dict, cs: CScope) -> None:
         if len(t.keys) > MAX_KEYS:
             self.unsupported(f"table {t.name} with more than {MAX_KEYS} keys", t.loc)
-        if t.meters:
-            self.unsupported(f"direct meter {t.meters}", t.loc)
         names = [r.action for r in t.actions]
         if t.default_action.action not in names:
             names.append(t.default_action.action)
@@ -230,6 +263,11 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
         self.emit(1, f"const entry_t *_r = _e ? _e : &P->S->tables[{k}].deflt;")
         if t.counters:
             self.emit(1, "if (_e) { _e->packets++; _e->bytes += P->plen; }")
+        if t.meters:
+            inst = self.instances[t.meters]
+            amount = "P->plen" if self.meter_kind(inst) == "bytes" else "1"
+            self.emit(1, f"if (_e) P->colors[{self.out.direct_meters[t.meters]}] = "
+                         f"meter_execute(&_e->meter, {amount}, P->S->base.secs);")
         self.emit(1, "switch (_r->action) {")
         for i, name in enumerate(names):
             act, ref = actions[name], refs[name]
@@ -253,8 +291,6 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
         p = self.p
         if p.arch != "v1model":
             self.unsupported(f"architecture {p.arch}", None)
-        if p.digests:
-            self.unsupported("digest", p.controls[p.blocks["ingress"]].loc)
         ingress = p.controls[p.blocks["ingress"]]
         hdr_t, meta_t, sm_t = (prm.type for prm in ingress.params)
         self.roles = {hdr_t.name: "hdr", meta_t.name: "meta", sm_t.name: "sm"}
@@ -278,6 +314,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
             "typedef struct { int hit; int action; } tres_t;",
             "typedef struct pkt {", "    sw_t *S;", "    hdr_t hdr;", "    meta_t meta;",
             "    sm_t sm;", *("    " + f for f in self.locals_fields),
+            f"    uint64_t colors[{max(len(self.out.direct_meters), 1)}];",
             "    uint32_t plen, off, payload_len, failed;",
             "    int stop, clone_type, clone_fl, resubmit_fl, recirc_fl;",
             "    uint64_t clone_session, trunc, checksum_error;",
@@ -330,6 +367,20 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
             self.emit(1, "default: return NULL;")
             self.emit(1, "}")
             self.emit(0, "}")
+        self.emit(0, "vset_t *sw_vset(sw_t *S, int id) {")
+        self.emit(1, "switch (id) {")
+        for k in self.out.value_sets.values():
+            self.emit(1, f"case {k}: return &S->VS{k};")
+        self.emit(1, "default: return NULL;")
+        self.emit(1, "}")
+        self.emit(0, "}")
+        self.emit(0, "meter_t *sw_meter(sw_t *S, int id) {")
+        self.emit(1, "switch (id) {")
+        for name, k in self.out.meters.items():
+            self.emit(1, f"case {k}: return S->M{k};")
+        self.emit(1, "default: return NULL;")
+        self.emit(1, "}")
+        self.emit(0, "}")
         self.emit(0, "static void init_tables(sw_t *S) {")
         for name, info in self.out.tables.items():
             t = self.find_table(name)

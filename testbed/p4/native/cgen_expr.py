@@ -11,6 +11,7 @@ from testbed.p4 import ir
 from testbed.p4.gen_expr import width_of
 
 MAX_WIDTH = 64
+MAX_KEYS = 8             # runtime.c's MAXK: fields of a table key or a value_set
 
 
 def mask(w: int) -> str:
@@ -18,7 +19,12 @@ def mask(w: int) -> str:
 
 
 def is_composite(t) -> bool:
-    return isinstance(t, (ir.HeaderT, ir.StructT, ir.UnionT, ir.StackT))
+    return isinstance(t, (ir.HeaderT, ir.StructT, ir.UnionT, ir.StackT, ir.TupleT))
+
+
+def tuple_fields(t: ir.TupleT) -> list:
+    """A tuple's elements as the fields of its C struct: e0, e1, ..."""
+    return [ir.Field(f"{i}", et) for i, et in enumerate(t.elems)]
 
 
 class CScope:
@@ -86,9 +92,56 @@ class CExprGen:
                 return f"(!{r}.hit)"
             self.unsupported("action_run outside a switch", e.loc)
         base_t = e.expr.type
+        if isinstance(base_t, ir.StackT):
+            return self.stack_member(e, s)
+        if isinstance(base_t, ir.UnionT):
+            return f"{self.expr(e.expr, s)}.f_{e.field}"
+        if isinstance(base_t, ir.TupleT):
+            return f"{self.expr(e.expr, s)}.e{e.field}"
         if not isinstance(base_t, (ir.HeaderT, ir.StructT)):
             self.unsupported(f"member {e.field} of {type(base_t).__name__}", e.loc)
         return f"{self.expr(e.expr, s)}.f_{e.field}"
+
+    def union_others_invalid(self, member, s, ind) -> None:
+        """``member`` of a header_union becomes the valid one: the others go invalid."""
+        if isinstance(member, ir.Member) and isinstance(member.expr.type, ir.UnionT):
+            u = self.expr(member.expr, s)
+            for f in member.expr.type.fields:
+                if f.name != member.field:
+                    self.emit(ind, f"{u}.f_{f.name}._v = 0;")
+
+    # ------------------------------------------------------------ header stacks
+    def stack_member(self, e, s) -> str:
+        base, size = self.expr(e.expr, s), e.expr.type.size
+        if e.field == "size":
+            return f"UINT64_C({size})"
+        if e.field == "nextIndex":
+            return f"((uint64_t){base}.next)"
+        if e.field == "lastIndex":
+            return f"((uint64_t)({base}.next - 1) & UINT64_C(0xFFFFFFFF))"
+        if e.field in ("next", "last"):
+            index = f"{base}.next" if e.field == "next" else f"(uint64_t)({base}.next - 1)"
+            return self.stack_at(base, size, index, e, s)
+        self.unsupported(f"stack member {e.field}", e.loc)
+
+    def x_Index(self, e, s):
+        base, size = self.expr(e.expr, s), e.expr.type.size
+        if isinstance(e.index, ir.Const):
+            return f"{base}.h[{e.index.value}]"
+        return self.stack_at(base, size, self.expr(e.index, s), e, s)
+
+    def stack_at(self, base: str, size: int, index: str, e, s) -> str:
+        """The element ``index`` of a stack, an lvalue; out of bounds, the parser fails
+        with StackOutOfBounds and a control drops the packet, as the reference does."""
+        if self.in_parser:
+            out = f"_err = {self.err('StackOutOfBounds')}; goto _fail;"
+        elif s.leave in ("return", "goto _end"):
+            out = f"P->failed = FAILED_STACK; P->stop = 1; {s.leave};"
+        else:
+            self.unsupported("a stack index computed at run time here", e.loc)
+        i = s.fresh("i")
+        return (f"(*({{ uint64_t {i} = {index}; if ({i} >= {size}) {{ {out} }} "
+                f"&{base}.h[{i}]; }}))")
 
     def x_Slice(self, e, s):
         w = e.hi - e.lo + 1
@@ -184,6 +237,9 @@ class CExprGen:
 
     def x_Call(self, e, s):
         if e.kind == "builtin" and e.method == "isValid":
+            if isinstance(e.target.type, ir.UnionT):
+                u = self.expr(e.target, s)
+                return "(" + " || ".join(f"{u}.f_{f.name}._v" for f in e.target.type.fields) + ")"
             if not isinstance(e.target.type, ir.HeaderT):
                 self.unsupported(f"isValid() of {type(e.target.type).__name__}", e.loc)
             return f"({self.expr(e.target, s)}._v)"
@@ -196,9 +252,18 @@ class CExprGen:
             return self.call_function(e, s)
         if e.kind == "extern_method" and e.method == "lookahead" and self.in_parser:
             t = e.type_args[0] if e.type_args else e.type
+            short = f"if (_o + {{}} > _n) {{{{ _err = {self.err('PacketTooShort')}; goto _fail; }}}}"
+            if isinstance(t, ir.HeaderT):
+                v, pos = s.fresh("la"), 0
+                code = [f"{self.ctype(t, e.loc)} {v};",
+                        short.format(self.width_fields(t, e.loc))]
+                for f in t.fields:
+                    fw = width_of(f.type)
+                    code.append(f"{v}.f_{f.name} = get_bits(_d, _o + {pos}, {fw});")
+                    pos += fw
+                return f"({{ {' '.join(code)} {v}._v = 1; {v}; }})"
             if not isinstance(t, (ir.BitT, ir.IntT)):
                 self.unsupported(f"lookahead of {type(t).__name__}", e.loc)
             w = self.width(t, e.loc)
-            return (f"({{ if (_o + {w} > _n) {{ _err = {self.err('PacketTooShort')}; "
-                    f"goto _fail; }} get_bits(_d, _o, {w}); }})")
+            return f"({{ {short.format(w)} get_bits(_d, _o, {w}); }})"
         self.unsupported(f"{e.kind} {e.method} as an expression", e.loc)

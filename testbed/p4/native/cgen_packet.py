@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from testbed.p4 import ir
 from testbed.p4.gen_expr import width_of
-from testbed.p4.native.cgen_expr import CScope, mask
+from testbed.p4.native.cgen_expr import MAX_KEYS, CScope, mask, tuple_fields
 
 ALGORITHMS = {"crc16": "ALG_CRC16", "crc32": "ALG_CRC32", "csum16": "ALG_CSUM16",
               "xor16": "ALG_XOR16", "identity": "ALG_IDENTITY"}
@@ -19,8 +19,9 @@ PARSER_STEPS = 1000
 class CPacketGen:
     # ------------------------------------------------------------ parser
     def gen_parser(self, parser: ir.Parser) -> None:
-        if parser.value_sets:
-            self.unsupported("value_set", parser.value_sets[0].loc)
+        for vs in parser.value_sets:
+            k = self.out.value_sets[vs.name] = len(self.out.value_sets)
+            self.sw_fields.append(f"vset_t VS{k};")
         s = CScope(parser, leave="goto _end")
         self.bind_params(parser.params[1:], s)
         self.in_parser = True
@@ -67,8 +68,11 @@ class CPacketGen:
             self.emit(2, f"uint64_t {k} = {self.expr(e, s)};")
             keys.append((k, e.type))
         for case in tr.cases:
-            conds = [c for (k, t), ks in zip(keys, case.keysets)
-                     if (c := self.keyset(k, t, ks, s))]
+            if len(case.keysets) == 1 and isinstance(case.keysets[0], ir.ValueSetRef):
+                conds = [self.value_set_match(case.keysets[0], [k for k, _ in keys])]
+            else:
+                conds = [c for (k, t), ks in zip(keys, case.keysets)
+                         if (c := self.keyset(k, t, ks, s))]
             self.emit(2, f"if ({' && '.join(conds) or '1'}) {{")
             self.goto(case.next_state, 3)
             self.emit(2, "}")
@@ -87,8 +91,14 @@ class CPacketGen:
                 k, lo, hi = (self.signed(x, t) for x in (k, lo, hi))
             return f"({lo} <= {k} && {k} <= {hi})"
         if isinstance(ks, ir.ValueSetRef):
-            self.unsupported("value_set", ks.loc)
+            return self.value_set_match(ks, [k])
         return f"({k} == {self.expr(ks, s)})"
+
+    def value_set_match(self, ks: ir.ValueSetRef, keys: list) -> str:
+        if len(keys) > MAX_KEYS:
+            self.unsupported(f"a value_set of more than {MAX_KEYS} fields", ks.loc)
+        return (f"vset_match(&P->S->VS{self.out.value_sets[ks.name]}, "
+                f"(const uint64_t[]){{{', '.join(keys)}}})")
 
     def goto(self, name: str, ind: int) -> None:
         if name == "accept":
@@ -108,16 +118,26 @@ class CPacketGen:
             target = c.args[0]
             if not isinstance(target.type, ir.HeaderT):
                 self.unsupported(f"extract into {type(target.type).__name__}", c.loc)
-            h = self.expr(target, s)
+            into_stack = (isinstance(target, ir.Member) and target.field == "next"
+                          and isinstance(target.expr.type, ir.StackT))
+            hp = s.fresh("hp")
+            self.emit(ind, "{")
+            self.emit(ind + 1, f"{self.ctype(target.type, c.loc)} *{hp} = "
+                               f"&{self.expr(target, s)};")
+            h = f"(*{hp})"
+            self.union_others_invalid(target, s, ind + 1)
             w = self.width_fields(target.type, c.loc)
-            self.emit(ind, f"if (_o + {w} > _n) {{ _err = {short}; goto _fail; }}")
+            self.emit(ind + 1, f"if (_o + {w} > _n) {{ _err = {short}; goto _fail; }}")
             pos = 0
             for f in target.type.fields:
                 fw = width_of(f.type)
-                self.emit(ind, f"{h}.f_{f.name} = get_bits(_d, _o + {pos}, {fw});")
+                self.emit(ind + 1, f"{h}.f_{f.name} = get_bits(_d, _o + {pos}, {fw});")
                 pos += fw
-            self.emit(ind, f"{h}._v = 1;")
-            self.emit(ind, f"_o += {w};")
+            self.emit(ind + 1, f"{h}._v = 1;")
+            self.emit(ind + 1, f"_o += {w};")
+            if into_stack:
+                self.emit(ind + 1, f"{self.expr(target.expr, s)}.next++;")
+            self.emit(ind, "}")
         elif c.method == "advance":
             n = s.fresh("a")
             self.emit(ind, f"{{ uint64_t {n} = {self.expr(c.args[0], s)};")
@@ -157,14 +177,21 @@ class CPacketGen:
         if not self.in_deparser:
             self.unsupported("packet_out.emit outside the deparser", e.loc)
         t = e.type
-        if isinstance(t, ir.StructT):
+        if isinstance(t, (ir.StructT, ir.UnionT)):
             for f in t.fields:
                 self.emit_headers(ir.Member(f.type, e.loc, e, f.name), s, ind)
             return
+        if isinstance(t, ir.StackT) and isinstance(t.elem, ir.HeaderT):
+            base = self.expr(e, s)
+            for i in range(t.size):
+                self.emit_header(f"{base}.h[{i}]", t.elem, e.loc, ind)
+            return
         if not isinstance(t, ir.HeaderT):
             self.unsupported(f"emit of {type(t).__name__}", e.loc)
-        h = self.expr(e, s)
-        w = self.width_fields(t, e.loc)
+        self.emit_header(self.expr(e, s), t, e.loc, ind)
+
+    def emit_header(self, h: str, t: ir.HeaderT, loc, ind) -> None:
+        w = self.width_fields(t, loc)
         self.hdr_bits += w
         self.emit(ind, f"if ({h}._v) {{")
         pos = 0
@@ -181,10 +208,11 @@ class CPacketGen:
         t = e.type
         if isinstance(e, ir.ListExpr):
             return [x for el in e.elems for x in self.leaves(el, s)]
-        if isinstance(t, (ir.HeaderT, ir.StructT)):
-            return [x for f in t.fields
+        if isinstance(t, (ir.HeaderT, ir.StructT, ir.TupleT)):
+            fields = tuple_fields(t) if isinstance(t, ir.TupleT) else t.fields
+            return [x for f in fields
                     for x in self.leaves(ir.Member(f.type, e.loc, e, f.name), s)]
-        if isinstance(t, (ir.TupleT, ir.StackT, ir.UnionT, ir.VarbitT)):
+        if isinstance(t, (ir.StackT, ir.UnionT, ir.VarbitT)):
             self.unsupported(f"{type(t).__name__} in a field list", e.loc)
         return [(self.expr(e, s), self.width(t, e.loc))]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from testbed.p4 import ir
 from testbed.p4.compiler import MAX_LOOP
-from testbed.p4.native.cgen_expr import CScope, is_composite, mask
+from testbed.p4.native.cgen_expr import CScope, is_composite, mask, tuple_fields
 
 I2E, E2E = 1, 2
 
@@ -70,9 +70,11 @@ class CStmtGen:
             self.emit(ind, f"{target} = {code};")
         elif is_composite(lhs.type):
             if isinstance(rhs, (ir.ListExpr, ir.StructInit)):
+                fields = (tuple_fields(lhs.type) if isinstance(lhs.type, ir.TupleT)
+                          else lhs.type.fields)
                 values = (rhs.elems if isinstance(rhs, ir.ListExpr)
-                          else [rhs.fields[f.name] for f in lhs.type.fields])
-                for f, v in zip(lhs.type.fields, values):
+                          else [rhs.fields[f.name] for f in fields])
+                for f, v in zip(fields, values):
                     self.assign(ir.Member(f.type, lhs.loc, lhs, f.name), v, s, ind)
                 if isinstance(lhs.type, ir.HeaderT):
                     self.emit(ind, f"{target}._v = 1;")
@@ -178,10 +180,22 @@ class CStmtGen:
             self.unsupported(f"call kind {c.kind}", c.loc)
 
     def builtin(self, c, s, ind):
+        if isinstance(c.target.type, ir.StackT) and c.method in ("push_front", "pop_front"):
+            t = c.target.type
+            self.emit(ind, f"stack_{c.method}(&{self.expr(c.target, s)}, "
+                           f"sizeof({self.ctype(t.elem, c.loc)}), {t.size}, "
+                           f"{self.expr(c.args[0], s)});")
+            return
+        if isinstance(c.target.type, ir.UnionT) and c.method == "setInvalid":
+            u = self.expr(c.target, s)
+            for f in c.target.type.fields:
+                self.emit(ind, f"{u}.f_{f.name}._v = 0;")
+            return
         if not isinstance(c.target.type, ir.HeaderT):
             self.unsupported(f"{c.method} on {type(c.target.type).__name__}", c.loc)
         h = self.expr(c.target, s)
         if c.method == "setValid":
+            self.union_others_invalid(c.target, s, ind)
             self.emit(ind, f"if (!{h}._v) {{ memset(&{h}, 0, sizeof {h}); {h}._v = 1; }}")
         elif c.method == "setInvalid":
             self.emit(ind, f"{h}._v = 0;")
@@ -281,8 +295,27 @@ class CStmtGen:
                            f"{{ P->S->CP{k}[{i}]++; P->S->CB{k}[{i}] += P->plen; }} }}")
         elif c.extern == "direct_counter" and c.method == "count":
             pass        # counted on every hit of the table, as BMv2 does
+        elif c.extern == "direct_meter" and c.method == "read":
+            self.assign(c.args[0], f"P->colors[{self.out.direct_meters[inst.name]}]", s, ind)
+        elif c.extern == "meter" and c.method == "execute_meter":
+            k = self.out.meters[inst.name]
+            size = next((a.value for a in inst.args if isinstance(a, ir.Const)), 1)
+            amount = "P->plen" if self.meter_kind(inst) == "bytes" else "1"
+            i = s.fresh("i")
+            self.emit(ind, "{")
+            self.emit(ind + 1, f"uint64_t {i} = {self.expr(c.args[0], s)};")
+            self.assign(c.args[1], f"({i} < {size} ? meter_execute(&P->S->M{k}[{i}], "
+                                   f"{amount}, P->S->base.secs) : 0)", s, ind + 1)
+            self.emit(ind, "}")
         else:
             self.unsupported(f"{c.extern}.{c.method}", c.loc)
+
+    def event(self, kind: str, id_: int, data, s, ind) -> None:
+        """A record (id, the scalars of ``data``) for the control plane (digests) or the
+        log, read back after the call."""
+        vals = [code for code, _ in self.leaves(data, s)] if data is not None else []
+        self.emit(ind, f"{{ uint64_t _ev[] = {{{', '.join(vals) or '0'}}}; "
+                       f"event_push(&P->S->base.{kind}, {id_}, {len(vals)}, _ev); }}")
 
     def extern_function(self, c, s, ind):
         m, args = c.method, c.args
@@ -306,6 +339,16 @@ class CStmtGen:
             self.emit(ind, f"P->recirc_fl = {self.expr(args[0], s)};")
         elif m == "truncate":
             self.emit(ind, f"P->trunc = {self.expr(args[0], s)};")
+        elif m == "random":
+            self.assign(args[0], f"random_between(&P->S->base, {self.expr(args[1], s)}, "
+                                 f"{self.expr(args[2], s)})", s, ind)
+        elif m == "digest":
+            t = c.type_args[0] if c.type_args else args[1].type
+            self.event("digests", self.p.digests.index(t), args[1], s, ind)
+        elif m == "log_msg":
+            self.out.log_formats.append(args[0].value)
+            self.event("logs", len(self.out.log_formats) - 1,
+                       args[1] if len(args) > 1 else None, s, ind)
         elif m in ("assert", "assume"):
             self.out.asserts.append(f"{m} at {c.loc}")
             self.emit(ind, f"if (!{self.expr(args[0], s)}) {{ P->failed = "

@@ -35,11 +35,16 @@ static pass_t *push_pass(void) {
 }
 
 static void fail(sw_t *S, pkt_t *P) {
+    if (P->failed == FAILED_STACK) {
+        S->base.drops[DROP_STACK]++;
+        return;
+    }
     S->base.drops[DROP_ASSERT]++;
     S->base.failed_at = P->failed;
 }
 
 static void fresh_state(pkt_t *P) {
+    memset(P->colors, 0, sizeof P->colors);
     P->stop = 0;
     P->failed = 0;
     P->clone_type = 0;
@@ -74,6 +79,8 @@ static void egress_job(pkt_t *P, uint32_t port, uint64_t trunc) {
     j->port = port;
     j->trunc = trunc;
 }
+
+static void egress_packet(sw_t *S, pkt_t *P, uint32_t port, uint64_t jtrunc);
 
 static void traffic_manager(sw_t *S, pkt_t *P, const uint8_t *frame, uint32_t len,
                             uint32_t port) {
@@ -111,71 +118,72 @@ static void traffic_manager(sw_t *S, pkt_t *P, const uint8_t *frame, uint32_t le
         S->base.drops[DROP_INGRESS]++;
         return;
     }
-    egress_job(P, P->sm.f_egress_spec, P->trunc);
+    if (Q.jhead == Q.jtail)       /* nothing queued before it: egress now, in place */
+        egress_packet(S, P, P->sm.f_egress_spec, P->trunc);
+    else
+        egress_job(P, P->sm.f_egress_spec, P->trunc);
 }
 
 static void run_ingress(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port,
                         uint32_t itype, int fl, const meta_t *kept) {
     pkt_t P;
+    uint32_t digests = S->base.digests.len;   /* a failed packet sends none */
     parsed(S, &P, frame, len, port, itype, fl, kept);
     ctl_verify_checksum(&P);
     if (P.failed) return fail(S, &P);
     P.sm.f_checksum_error = P.checksum_error;
     P.stop = 0;
     ctl_ingress(&P);
-    if (P.failed) return fail(S, &P);
+    if (P.failed) {
+        S->base.digests.len = digests;
+        return fail(S, &P);
+    }
     traffic_manager(S, &P, frame, len, port);
 }
 
-static void run_egress(sw_t *S, const job_t *j) {
-    if (j->sm.f_priority >= 1) {          /* one egress queue: as BMv2, no queue, dropped */
+/* Egress of a packet whose headers, metadata, standard metadata and payload are set,
+ * towards ``port``, truncated to ``jtrunc`` bytes (0: whole) by its clone session. */
+static void egress_packet(sw_t *S, pkt_t *P, uint32_t port, uint64_t jtrunc) {
+    if (P->sm.f_priority >= 1) {          /* one egress queue: as BMv2, no queue, dropped */
         S->base.drops[DROP_PRIORITY]++;
         return;
     }
-    pkt_t P;
-    memset(&P, 0, sizeof P);
-    P.S = S;
-    fresh_state(&P);
-    P.hdr = j->hdr;
-    P.meta = j->meta;
-    P.sm = j->sm;
-    P.sm.f_egress_port = j->port;
-    P.sm.f_egress_spec = 0;
-    P.sm.f_enq_timestamp = S->base.now & 0xFFFFFFFFu;
-    P.sm.f_egress_global_timestamp = S->base.now;
-    P.plen = P.sm.f_packet_length;
-    P.payload = j->payload;
-    P.payload_len = j->payload_len;
-    ctl_egress(&P);
-    if (P.failed) return fail(S, &P);
-    if (P.clone_type == E2E_T) {
-        group_t *g = session_find(&S->base, P.clone_session);
+    fresh_state(P);
+    P->sm.f_egress_port = port;
+    P->sm.f_egress_spec = 0;
+    P->sm.f_enq_timestamp = S->base.now & 0xFFFFFFFFu;
+    P->sm.f_egress_global_timestamp = S->base.now;
+    P->plen = P->sm.f_packet_length;
+    ctl_egress(P);
+    if (P->failed) return fail(S, P);
+    if (P->clone_type == E2E_T) {
+        group_t *g = session_find(&S->base, P->clone_session);
         if (!g) S->base.drops[DROP_CLONE]++;
         for (uint32_t i = 0; g && i < g->n; i++) {
             pkt_t c;
             memset(&c, 0, sizeof c);
-            c.hdr = P.hdr;
-            restore_fields(P.clone_fl, &c.meta, &P.meta);
-            c.sm.f_ingress_port = P.sm.f_ingress_port;
-            c.sm.f_packet_length = P.sm.f_packet_length;
-            c.sm.f_ingress_global_timestamp = P.sm.f_ingress_global_timestamp;
+            c.hdr = P->hdr;
+            restore_fields(P->clone_fl, &c.meta, &P->meta);
+            c.sm.f_ingress_port = P->sm.f_ingress_port;
+            c.sm.f_packet_length = P->sm.f_packet_length;
+            c.sm.f_ingress_global_timestamp = P->sm.f_ingress_global_timestamp;
             c.sm.f_instance_type = E2E_T;
             c.sm.f_egress_rid = g->rids[i];
-            c.payload = P.payload;
-            c.payload_len = P.payload_len;
+            c.payload = P->payload;
+            c.payload_len = P->payload_len;
             egress_job(&c, g->ports[i], g->trunc);
         }
     }
-    if (P.sm.f_egress_spec == DROP_PORT) {
+    if (P->sm.f_egress_spec == DROP_PORT) {
         S->base.drops[DROP_EGRESS]++;
         return;
     }
-    P.stop = 0;
-    ctl_compute_checksum(&P);
-    if (P.failed) return fail(S, &P);
-    uint8_t *data = out_reserve(&S->base, HDR_BYTES + P.payload_len);
-    uint32_t n = deparse(&P, data);
-    if (P.recirc_fl >= 0) {
+    P->stop = 0;
+    ctl_compute_checksum(P);
+    if (P->failed) return fail(S, P);
+    uint8_t *data = out_reserve(&S->base, HDR_BYTES + P->payload_len);
+    uint32_t n = deparse(P, data);
+    if (P->recirc_fl >= 0) {
         uint8_t *copy = malloc(n ? n : 1);
         memcpy(copy, data, n);
         if (Q.nowned == Q.ocap) {
@@ -184,21 +192,29 @@ static void run_egress(sw_t *S, const job_t *j) {
         }
         Q.owned[Q.nowned++] = copy;
         pass_t *p = push_pass();
-        *p = (pass_t){copy, n, P.sm.f_ingress_port, RECIRC, P.recirc_fl, P.meta};
+        *p = (pass_t){copy, n, P->sm.f_ingress_port, RECIRC, P->recirc_fl, P->meta};
         return;
     }
-    uint64_t limit = P.trunc && j->trunc ? (P.trunc < j->trunc ? P.trunc : j->trunc)
-                                         : (P.trunc ? P.trunc : j->trunc);
+    uint64_t limit = P->trunc && jtrunc ? (P->trunc < jtrunc ? P->trunc : jtrunc)
+                                         : (P->trunc ? P->trunc : jtrunc);
     if (limit && limit < n) n = limit;
-    out_commit(&S->base, j->port, n);
+    out_commit(&S->base, port, n);
 }
 
-/* One frame through the pipeline; the frames that leave are in the output arena. */
-uint32_t sw_process(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port,
-                    uint64_t now) {
-    S->base.now = now;
-    S->base.out_n = 0;
-    S->base.out_len = 0;
+static void run_egress(sw_t *S, const job_t *j) {
+    pkt_t P;
+    memset(&P, 0, sizeof P);
+    P.S = S;
+    P.hdr = j->hdr;
+    P.meta = j->meta;
+    P.sm = j->sm;
+    P.payload = j->payload;
+    P.payload_len = j->payload_len;
+    egress_packet(S, &P, j->port, j->trunc);
+}
+
+/* One frame through the pipeline, its outputs appended to the output arena. */
+static void run_frame(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port) {
     Q.jhead = Q.jtail = Q.phead = Q.ptail = 0;
     run_ingress(S, frame, len, port, NORMAL, -1, NULL);
     int count = 1;
@@ -217,6 +233,73 @@ uint32_t sw_process(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port,
     }
     for (uint32_t i = 0; i < Q.nowned; i++) free(Q.owned[i]);
     Q.nowned = 0;
+}
+
+static void out_clear(sw_t *S, uint64_t now) {
+    S->base.now = now;
+    S->base.out_n = 0;
+    S->base.out_len = 0;
+    S->base.digests.len = S->base.logs.len = 0;
+}
+
+/* One frame through the pipeline; the frames that leave are in the output arena. */
+uint32_t sw_process(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port,
+                    uint64_t now) {
+    out_clear(S, now);
+    run_frame(S, frame, len, port);
+    return S->base.out_n;
+}
+
+/* ``n`` frames received on ``port`` (frame i at data + offs[i], lens[i] bytes), in
+ * order; the frames that leave, all of them, are in the output arena. */
+uint32_t sw_process_many(sw_t *S, const uint8_t *data, const uint32_t *offs,
+                         const uint32_t *lens, uint32_t n, uint32_t port, uint64_t now) {
+    out_clear(S, now);
+    for (uint32_t i = 0; i < n; i++) run_frame(S, data + offs[i], lens[i], port);
+    return S->base.out_n;
+}
+
+/* The frames waiting in a PACKET_MMAP receive ring (TPACKET_V2) of ``slots`` slots of
+ * ``slot_bytes``, from slot *next on, at most ``limit``: each run through the pipeline
+ * where it lies (a VLAN tag the kernel took out put back first), its slot handed back to
+ * the kernel; frames cut by the ring (larger than a slot) are skipped. ``counts``:
+ * frames run, frames skipped. testbed/switch/ports.py reads the same ring in Python. */
+typedef struct { uint32_t status, len, snaplen; uint16_t mac, net; uint32_t sec, nsec;
+                 uint16_t tci, tpid; } tpacket2_t;
+enum { TP_USER = 1, TP_VLAN_VALID = 0x10, TP_VLAN_TPID_VALID = 0x40 };
+
+uint32_t sw_process_ring(sw_t *S, uint8_t *ring, uint32_t slot_bytes, uint32_t slots,
+                         uint32_t *next, uint32_t limit, uint32_t port, uint64_t now,
+                         uint32_t *counts) {
+    out_clear(S, now);
+    counts[0] = counts[1] = 0;
+    uint32_t i = *next;
+    for (uint32_t k = 0; k < limit; k++) {
+        tpacket2_t *h = (tpacket2_t *)(ring + (size_t)i * slot_bytes);
+        uint32_t status = __atomic_load_n(&h->status, __ATOMIC_ACQUIRE);
+        if (!(status & TP_USER)) break;
+        const uint8_t *frame = (const uint8_t *)h + h->mac;
+        uint32_t len = h->snaplen;
+        if (len != h->len) {
+            counts[1]++;
+        } else {
+            if (status & TP_VLAN_VALID && len >= 12) {
+                uint16_t tpid = status & TP_VLAN_TPID_VALID ? h->tpid : 0x8100;
+                uint8_t *tagged = scratch(&S->base, len + 4);
+                memcpy(tagged, frame, 12);
+                tagged[12] = tpid >> 8; tagged[13] = (uint8_t)tpid;
+                tagged[14] = h->tci >> 8; tagged[15] = (uint8_t)h->tci;
+                memcpy(tagged + 16, frame + 12, len - 12);
+                frame = tagged;
+                len += 4;
+            }
+            run_frame(S, frame, len, port);
+            counts[0]++;
+        }
+        __atomic_store_n(&h->status, 0, __ATOMIC_RELEASE);
+        i = i + 1 < slots ? i + 1 : 0;
+    }
+    *next = i;
     return S->base.out_n;
 }
 
@@ -260,6 +343,10 @@ void sw_free(sw_t *S) {
         free(S->base.sessions[i].g.rids);
     }
     free(S->base.sessions);
+    for (int i = 0; sw_vset(S, i); i++) free(sw_vset(S, i)->m);
+    free(S->base.scratch);
+    free(S->base.digests.v);
+    free(S->base.logs.v);
     free(S->base.out_data);
     free(S->base.out_port);
     free(S->base.out_off);
@@ -269,10 +356,12 @@ void sw_free(sw_t *S) {
 
 void sw_tbl_put(sw_t *S, int t, int slot, const uint64_t *v, const uint64_t *m,
                 const uint64_t *hi, const uint8_t *range, int64_t prio, uint32_t plen,
-                int action, const uint64_t *args, int keep) {
+                int action, const uint64_t *args, int keep, const double *meter,
+                double now) {
     table_t *tb = &S->tables[t];
     entry_t *e = &tb->slots[slot];
     uint64_t packets = keep ? e->packets : 0, bytes = keep ? e->bytes : 0;
+    meter_t kept = e->meter;
     uint64_t seq = keep ? e->seq : ++tb->seq;
     memset(e, 0, sizeof *e);
     memcpy(e->v, v, sizeof(uint64_t) * tb->nkeys);
@@ -287,6 +376,10 @@ void sw_tbl_put(sw_t *S, int t, int slot, const uint64_t *v, const uint64_t *m,
     e->seq = seq;
     e->packets = packets;
     e->bytes = bytes;
+    if (meter)            /* (cir, cburst, pir, pburst): a fresh configured meter */
+        e->meter = (meter_t){meter[0], meter[1], meter[2], meter[3], meter[1], meter[3], now, 1};
+    else if (keep)
+        e->meter = kept;
     tb->dirty = 1;
 }
 
@@ -338,6 +431,34 @@ void sw_clone_del(sw_t *S, uint64_t id) {
         S->base.sessions[i] = S->base.sessions[--S->base.nsessions];
         return;
     }
+}
+
+void sw_vset_set(sw_t *S, int id, uint32_t n, uint32_t nkeys, const uint8_t *kinds,
+                 const uint64_t *a, const uint64_t *b) {
+    vset_t *vs = sw_vset(S, id);
+    vs->m = realloc(vs->m, sizeof(vmember_t) * (n ? n : 1));
+    vs->n = n;
+    vs->nkeys = nkeys;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < nkeys; k++) {
+            vs->m[i].kind[k] = kinds[i * nkeys + k];
+            vs->m[i].a[k] = a[i * nkeys + k];
+            vs->m[i].b[k] = b[i * nkeys + k];
+        }
+}
+
+void sw_clock(sw_t *S, double secs) { S->base.secs = secs; }
+
+void sw_meter_set(sw_t *S, int id, uint32_t index, double cir, double cburst, double pir,
+                  double pburst, double now) {
+    meter_t *m = &sw_meter(S, id)[index];
+    *m = (meter_t){cir, cburst, pir, pburst, cburst, pburst, now, 1};
+}
+
+uint32_t sw_events(sw_t *S, int logs, uint64_t **v) {
+    events_t *e = logs ? &S->base.logs : &S->base.digests;
+    *v = e->v;
+    return e->len;
 }
 
 uint64_t *sw_drops(sw_t *S) { return S->base.drops; }

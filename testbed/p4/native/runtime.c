@@ -11,6 +11,11 @@
 
 static inline uint64_t get_bits(const uint8_t *d, uint32_t bit, unsigned w) {
     const uint8_t *p = d + (bit >> 3);
+    if (!(bit & 7) && !(w & 7) && w <= 64) {     /* whole bytes: the common case */
+        uint64_t v = 0;
+        for (unsigned i = 0; i < w / 8; i++) v = (v << 8) | p[i];
+        return v;
+    }
     unsigned s = bit & 7, nb = (s + w + 7) >> 3;
     unsigned __int128 acc = 0;
     for (unsigned i = 0; i < nb; i++) acc = (acc << 8) | p[i];
@@ -20,6 +25,10 @@ static inline uint64_t get_bits(const uint8_t *d, uint32_t bit, unsigned w) {
 /* ORs the low w bits of v into a zeroed buffer at bit offset ``bit``. */
 static inline void put_bits(uint8_t *d, uint32_t bit, unsigned w, uint64_t v) {
     uint8_t *p = d + (bit >> 3);
+    if (!(bit & 7) && !(w & 7) && w <= 64) {     /* whole bytes: stored, not ORed */
+        for (unsigned i = w / 8; i-- > 0; v >>= 8) p[i] = (uint8_t)v;
+        return;
+    }
     unsigned s = bit & 7, nb = (s + w + 7) >> 3;
     unsigned __int128 acc = (unsigned __int128)(v & MASK(w)) << (nb * 8 - s - w);
     for (int i = nb - 1; i >= 0; i--) { p[i] |= (uint8_t)acc; acc >>= 8; }
@@ -55,6 +64,29 @@ static inline int64_t floor_mod(int64_t a, int64_t b) {
     if (r && ((r < 0) != (b < 0))) r += b;
     return r;
 }
+
+/* push_front/pop_front of a header stack of ``size`` elements of ``elem`` bytes each
+ and its ``next`` (P4's nextIndex): shifted ``count`` places, the vacated
+ * elements zeroed (invalid). */
+static void stack_move(void *elements, uint32_t *next, size_t elem, uint32_t size,
+                       uint64_t count, int push) {
+    uint8_t *h = elements;
+    if (count > size) count = size;
+    size_t keep = elem * (size - count), moved = elem * count;
+    if (push) {
+        memmove(h + moved, h, keep);
+        memset(h, 0, moved);
+        *next = *next + count > size ? size : *next + (uint32_t)count;
+    } else {
+        memmove(h, h + moved, keep);
+        memset(h + keep, 0, moved);
+        *next = *next > count ? *next - (uint32_t)count : 0;
+    }
+}
+#define stack_push_front(st, elem, size, count) \
+    stack_move((st)->h, &(st)->next, elem, size, count, 1)
+#define stack_pop_front(st, elem, size, count) \
+    stack_move((st)->h, &(st)->next, elem, size, count, 0)
 
 /* ------------------------------------------------------------------ hash algorithms */
 enum { ALG_CRC16, ALG_CRC32, ALG_CSUM16, ALG_XOR16, ALG_IDENTITY };
@@ -119,6 +151,25 @@ static uint64_t hash_value(int alg, const uint8_t *d, size_t n, uint64_t base, u
     return max ? base + h % max : base + h;
 }
 
+/* A two-rate three-color marker (RFC 2698, colour-blind) in the reference's arithmetic
+ * (testbed/p4/externs.py TokenMeter): rates in units per second, bursts in units, an
+ * unconfigured cell marks GREEN (0); YELLOW 1, RED 2. */
+typedef struct { double cir, cburst, pir, pburst, tc, tp, last; int on; } meter_t;
+
+static uint64_t meter_execute(meter_t *m, double amount, double now) {
+    if (!m->on) return 0;
+    double elapsed = now > m->last ? now - m->last : 0.0;
+    m->last = now;
+    double tc = m->tc + elapsed * m->cir, tp = m->tp + elapsed * m->pir;
+    m->tc = m->cburst < tc ? m->cburst : tc;
+    m->tp = m->pburst < tp ? m->pburst : tp;
+    if (m->tp < amount) return 2;
+    m->tp -= amount;
+    if (m->tc < amount) return 1;
+    m->tc -= amount;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ tables */
 #define MAXK 8
 #define MAXA 16
@@ -134,6 +185,7 @@ typedef struct {
     uint8_t used;
     uint64_t args[MAXA];
     uint64_t packets, bytes;
+    meter_t meter;                         /* the table's direct meter, if it has one */
 } entry_t;
 
 typedef struct {
@@ -236,8 +288,42 @@ static inline entry_t *tbl_lookup(table_t *t, const uint64_t *key) {
 typedef struct { uint32_t n; uint16_t *ports; uint16_t *rids; uint32_t trunc; } group_t;
 typedef struct { uint64_t id; group_t g; } session_t;
 
-enum { DROP_ASSERT, DROP_LOOP, DROP_MCAST, DROP_INGRESS, DROP_EGRESS, DROP_CLONE,
+enum { DROP_ASSERT, DROP_LOOP, DROP_MCAST, DROP_INGRESS, DROP_EGRESS, DROP_CLONE, DROP_STACK,
        DROP_PRIORITY, NDROPS };
+#define FAILED_STACK UINT32_MAX      /* pkt_t.failed: a stack index out of bounds */
+
+/* A parser value_set: members of up to MAXK fields, each field matched exactly
+ * (kind 0: a), by mask (1: key & b == a, as the reference compares), by range (2: a <= key <= b) or not at all (3). */
+typedef struct { uint8_t kind[MAXK]; uint64_t a[MAXK], b[MAXK]; } vmember_t;
+typedef struct { vmember_t *m; uint32_t n, nkeys; } vset_t;
+
+static int vset_match(const vset_t *vs, const uint64_t *key) {
+    for (uint32_t i = 0; i < vs->n; i++) {
+        const vmember_t *m = &vs->m[i];
+        uint32_t k = 0;
+        for (; k < vs->nkeys; k++) {
+            uint64_t x = key[k];
+            if (m->kind[k] == 0 ? x != m->a[k] : m->kind[k] == 1 ? (x & m->b[k]) != m->a[k]
+                : m->kind[k] == 2 ? x < m->a[k] || x > m->b[k] : 0) break;
+        }
+        if (k == vs->nkeys) return 1;
+    }
+    return 0;
+}
+
+/* Records for the control plane, collected during one call: id, count, values. */
+typedef struct { uint64_t *v; uint32_t len, cap; } events_t;
+
+static void event_push(events_t *e, uint64_t id, uint32_t n, const uint64_t *vals) {
+    if (e->len + n + 2 > e->cap) {
+        e->cap = (e->len + n + 2) * 2;
+        e->v = realloc(e->v, sizeof(uint64_t) * e->cap);
+    }
+    e->v[e->len++] = id;
+    e->v[e->len++] = n;
+    memcpy(e->v + e->len, vals, sizeof(uint64_t) * n);
+    e->len += n;
+}
 
 /* What every program's switch holds besides its tables and externs: multicast groups
  * (ports == NULL: not set), clone sessions, the frames that left during one call, drops
@@ -253,7 +339,22 @@ typedef struct {
     uint64_t drops[NDROPS];
     uint32_t failed_at;                   /* the assert of the last failure, 1-based */
     uint64_t now;
+    double secs;                          /* the meters' clock, seconds */
+    uint8_t *scratch;                     /* a received frame with its VLAN tag back */
+    size_t scratch_cap;
+    events_t digests, logs;
+    uint64_t rng;                         /* random()'s xorshift state */
 } base_t;
+
+/* random(lo, hi): uniform in [lo, hi]; lo when hi < lo, as the reference backend. */
+static uint64_t random_between(base_t *b, uint64_t lo, uint64_t hi) {
+    if (hi <= lo) return lo;
+    uint64_t x = b->rng ? b->rng : UINT64_C(0x9E3779B97F4A7C15);
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    b->rng = x;
+    uint64_t span = hi - lo + 1;
+    return span ? lo + x % span : x;
+}
 
 static void group_fill(group_t *g, uint32_t n, const uint16_t *ports, const uint16_t *rids) {
     free(g->ports);
@@ -269,6 +370,14 @@ static group_t *session_find(base_t *b, uint64_t id) {
     for (int i = 0; i < b->nsessions; i++)
         if (b->sessions[i].id == id) return &b->sessions[i].g;
     return NULL;
+}
+
+static uint8_t *scratch(base_t *b, size_t n) {
+    if (n > b->scratch_cap) {
+        b->scratch_cap = n;
+        b->scratch = realloc(b->scratch, n);
+    }
+    return b->scratch;
 }
 
 static uint8_t *out_reserve(base_t *b, size_t n) {

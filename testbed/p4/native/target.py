@@ -9,19 +9,24 @@ structures on the next packet, so a batch of writes is one rebuild.
 from __future__ import annotations
 
 import logging
+from itertools import accumulate
 
 from testbed.p4 import entries as E
 from testbed.p4 import ir
+from testbed.p4.externs import format_log
 from testbed.p4.native.build import load
 from testbed.p4.native.cgen import MAX_ACTION_DATA, MAX_KEYS, generate
 from testbed.p4.target import Target
 
 DROP_REASONS = ("assert", "loop_limit", "unknown_multicast_group", "ingress_drop",
                 "egress_drop", "unknown_clone_session",
-                "priority_out_of_range")   # runtime.c's order
+                "stack_out_of_bounds", "priority_out_of_range")      # runtime.c's order
+ASSERTS, STACK = DROP_REASONS.index("assert"), DROP_REASONS.index("stack_out_of_bounds")
 
 
 class NativeTarget(Target):
+    backend = "native"
+
     def __init__(self, program: ir.Program, cpu_port: int | None = None,
                  log: logging.Logger | None = None):
         super().__init__(program, cpu_port, log)
@@ -31,7 +36,11 @@ class NativeTarget(Target):
         self._out = [self.ffi.new(f"{t} **") for t in ("uint32_t", "uint32_t", "uint32_t",
                                                        "uint8_t")]
         self._drops = self.lib.sw_drops(self.sw)
-        self._asserts_seen = 0
+        self._events_at = self.ffi.new("uint64_t **")
+        self._ring_next = self.ffi.new("uint32_t *")
+        self._ring_counts = self.ffi.new("uint32_t[2]")
+        self._digest_names = [getattr(t, "name", "digest") for t in program.digests]
+        self._asserts_seen = self._stack_drops_seen = 0
         self._slots = {}                # table -> {entry key: slot}
         for name, state in self.compiled.tables.items():
             self._slots[name] = {}
@@ -51,35 +60,86 @@ class NativeTarget(Target):
 
     # ---------------------------------------------------------------- data plane
     def process(self, frame: bytes, ingress_port: int) -> list:
-        now = round((self._clock() - self._t0) * 1e6) & 0xFFFFFFFFFFFF
-        n = self.lib.sw_process(self.sw, frame, len(frame), ingress_port, now)
-        if self._drops[0] != self._asserts_seen:
-            self._asserts_seen = self._drops[0]
+        n = self.lib.sw_process(self.sw, frame, len(frame), ingress_port, self._timestamp())
+        return self._outputs(n)
+
+    def process_many(self, frames: list, ingress_port: int) -> list:
+        """The outputs (port, frame) of ``frames`` received on ``ingress_port``, in order:
+        one native call for the whole batch."""
+        lens = [len(f) for f in frames]
+        offs = [0, *accumulate(lens)]
+        n = self.lib.sw_process_many(self.sw, b"".join(frames), offs, lens, len(frames),
+                                     ingress_port, self._timestamp())
+        return self._outputs(n)
+
+    def process_ring(self, ring, limit: int, ingress_port: int) -> tuple:
+        """Run the frames waiting in ``ring`` (a PACKET_MMAP receive ring: ``memory``,
+        ``slot_bytes``, ``slots``, ``next_slot``, which advances), at most ``limit``, in
+        one native call without copying them out; (outputs, frames run, frames skipped
+        as larger than a slot)."""
+        self._ring_next[0] = ring.next_slot
+        n = self.lib.sw_process_ring(self.sw, self.ffi.from_buffer(ring.memory),
+                                     ring.slot_bytes, ring.slots, self._ring_next, limit,
+                                     ingress_port, self._timestamp(), self._ring_counts)
+        ring.next_slot = self._ring_next[0]
+        return self._outputs(n), self._ring_counts[0], self._ring_counts[1]
+
+    def _timestamp(self) -> int:
+        """Microseconds since the clock was set, for the timestamps; the meters get
+        the clock's seconds."""
+        secs = self._clock()
+        if self.native.meters or self.native.direct_meters:
+            self.lib.sw_clock(self.sw, secs)
+        return round((secs - self._t0) * 1e6) & 0xFFFFFFFFFFFF
+
+    def _outputs(self, n: int) -> list:
+        """The ``n`` frames in the output arena; logs the packets an assert or a stack
+        index dropped, then the log_msg lines, and hands over the digests."""
+        if self._drops[ASSERTS] != self._asserts_seen:
             where = self.native.asserts[self.lib.sw_failed_at(self.sw) - 1]
-            self.log.error("%s failed: packet dropped", where)
+            self.log.error("%s failed: %d packet(s) dropped", where,
+                           self._drops[ASSERTS] - self._asserts_seen)
+            self._asserts_seen = self._drops[ASSERTS]
+        if self._drops[STACK] != self._stack_drops_seen:
+            self.log.error("header stack index out of bounds in a control: %d packet(s) "
+                           "dropped", self._drops[STACK] - self._stack_drops_seen)
+            self._stack_drops_seen = self._drops[STACK]
+        self._events()
         if not n:
             return []
         self.lib.sw_outputs(self.sw, *self._out)
         ports, offs, sizes, data = (p[0] for p in self._out)
-        buf = self.ffi.buffer(data, offs[n - 1] + sizes[n - 1])
+        buf = self.ffi.buffer(data, offs[n - 1] + sizes[n - 1])[:]
         return [(ports[i], buf[offs[i]:offs[i] + sizes[i]]) for i in range(n)]
+
+    def _events(self) -> None:
+        """The log_msg lines and digests of the last call, in order."""
+        for id_, values in self._records(1):
+            self.log.info("%s", format_log(self.native.log_formats[id_], values))
+        if self.digest_handler is not None:
+            for id_, values in self._records(0):
+                self.digest_handler(self._digest_names[id_], values)
+
+    def _records(self, logs: int):
+        n = self.lib.sw_events(self.sw, logs, self._events_at)
+        v, i = self._events_at[0], 0
+        while i < n:
+            count = v[i + 1]
+            yield v[i], tuple(v[i + 2:i + 2 + count])
+            i += 2 + count
 
     def process_batch(self, frames: list, repeat: int = 1) -> int:
         """Run every (port, frame) of ``frames`` ``repeat`` times in one native call;
         the number of frames that left (the benchmark's inner loop)."""
-        data = b"".join(f for _, f in frames)
-        offs, pos = [], 0
-        for _, f in frames:
-            offs.append(pos)
-            pos += len(f)
-        now = round((self._clock() - self._t0) * 1e6) & 0xFFFFFFFFFFFF
+        lens = [len(f) for _, f in frames]
         return self.lib.sw_process_batch(
-            self.sw, data, self.ffi.new("uint32_t[]", offs),
-            self.ffi.new("uint32_t[]", [len(f) for _, f in frames]),
-            self.ffi.new("uint32_t[]", [p for p, _ in frames]), len(frames), repeat, now)
+            self.sw, b"".join(f for _, f in frames), [0, *accumulate(lens)], lens,
+            [p for p, _ in frames], len(frames), repeat, self._timestamp())
 
     # ---------------------------------------------------------------- tables
-    def _put(self, table: str, entry: E.TableEntry, keep: bool) -> None:
+    def _put(self, table: str, entry: E.TableEntry, keep: bool, meter=None) -> None:
+        """Write ``entry`` into its native slot; ``keep``: its counters and direct meter
+        stay, unless ``meter`` (cir, cburst, pir, pburst) configures a fresh one."""
         info = self.native.tables[table]
         slots = self._slots[table]
         key = entry.key()
@@ -102,7 +162,8 @@ class NativeTarget(Target):
                 v[i], hi[i], rng[i] = match.low, match.high, 1
         action, args = self._action(info, entry.action)
         self.lib.sw_tbl_put(self.sw, info.index, slot, v, m, hi, rng, entry.priority, plen,
-                            action, args, int(keep))
+                            action, args, int(keep),
+                            self.ffi.NULL if meter is None else list(meter), self._clock())
 
     @staticmethod
     def _action(info, call: E.ActionCall) -> tuple:
@@ -119,11 +180,13 @@ class NativeTarget(Target):
 
     def table_insert(self, entry: E.TableEntry) -> None:
         super().table_insert(entry)
-        self._put(entry.table, self._stored(entry), keep=False)
+        stored = self._stored(entry)
+        self._put(entry.table, stored, keep=False, meter=stored.meter_config)
 
     def table_modify(self, entry: E.TableEntry) -> None:
+        meter = entry.meter_config          # None: the entry keeps its meter
         super().table_modify(entry)
-        self._put(entry.table, self._stored(entry), keep=True)
+        self._put(entry.table, self._stored(entry), keep=True, meter=meter)
 
     def table_delete(self, entry: E.TableEntry) -> None:
         super().table_delete(entry)
@@ -176,6 +239,29 @@ class NativeTarget(Target):
         super().counter_write(name, index, packets, bytes_)
         self._cells("counter", name, index, 0)[index] = packets
         self._cells("counter", name, index, 1)[index] = bytes_
+
+    def meter_set(self, name: str, index: int, cir: int, cburst: int, pir: int,
+                  pburst: int) -> None:
+        super().meter_set(name, index, cir, cburst, pir, pburst)
+        self.lib.sw_meter_set(self.sw, self.native.meters[name], index, cir, cburst, pir,
+                              pburst, self._clock())
+
+    def value_set_set(self, name: str, matches) -> None:
+        super().value_set_set(name, matches)
+        members = self.compiled.value_sets[name]
+        nkeys = max((len(m) for m in members), default=1)
+        kinds, a, b = [], [], []
+        for member in members:
+            for m in (*member, *[None] * (nkeys - len(member))):
+                kind, lo, hi = ((3, 0, 0) if m is None or isinstance(m, E.Lpm) else
+                                (1, m.value, m.mask) if isinstance(m, E.Ternary) else
+                                (2, m.low, m.high) if isinstance(m, E.Range) else
+                                (0, m.value, 0))
+                kinds.append(kind)
+                a.append(lo)
+                b.append(hi)
+        self.lib.sw_vset_set(self.sw, self.native.value_sets[name], len(members), nkeys,
+                             kinds or [0], a or [0], b or [0])
 
     # ---------------------------------------------------------------- packet replication
     def _replicas(self, replicas) -> tuple:

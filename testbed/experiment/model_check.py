@@ -1,0 +1,280 @@
+"""The analytical model against the testbed: ``trainet model calibrate`` and ``trainet
+model validate``.
+
+Every measured shadow-mode run of a results directory (a variant x strategy row of
+summary.csv, from the ranks' per-step records) becomes a *sample*: the strategy, its
+options, the workload, and the variant's resolved topology as the fabric (the workers in
+launch order). The model predicts each sample's step (testbed/model/step.py) with the
+run's own interference factor and measured CPU optimizer rate.
+
+Calibration fits, by coordinate search on a log scale, each collective's efficiency
+(per operation and route) and, per link profile, a latency per ring step and a
+bandwidth factor, to minimise the squared relative errors of the predicted step time
+(and, weighted by a quarter, of the communication time, which tells latency from
+bandwidth) over the samples. Efficiencies and bandwidth factors stay within [0.5, 1]
+and added latencies within [0, 10 ms]; a profile's bandwidth factor is also held near 1
+(a penalty on its logarithm) so that what every profile shares goes to the collectives.
+A collective the runs did not have takes its route's mean efficiency (``*/route``).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from hosts import shadow
+from testbed.errors import TrainetError
+from testbed.experiment.results import read_config, read_summary
+from testbed.model import fabric as fabrics
+from testbed.model.calibration import DEFAULT, FILE, Calibration
+from testbed.model.step import Workload, predict
+from testbed.topology.spec import Topology
+
+FACTORS = (0.5, 0.7, 0.85, 0.93, 0.97, 1.03, 1.07, 1.18, 1.4, 2.0)
+LATENCIES = (1e-5, 1e-4, 3e-4, 1e-3, 3e-3)     # first tries of a latency not yet added
+ROUNDS = 6                  # at most; the search stops when a round gains nothing
+BANDWIDTH_PENALTY = 0.5
+COMM_WEIGHT = 0.25          # the step time is what is predicted; comm_s keeps terms apart
+
+
+@dataclass(frozen=True)
+class Sample:
+    results: str
+    experiment: str
+    variant: str
+    label: str
+    strategy: str
+    options: dict
+    workload: Workload
+    fabric: object
+    world: int
+    measured_step_s: float
+    measured_comm_s: float
+    measured_exposed_s: float
+    interference: float | None
+    cpu_rate: float | None
+
+
+def samples(results_dirs: list[str]) -> list[Sample]:
+    out = []
+    for d in results_dirs:
+        out += _samples_of(Path(d))
+    if not out:
+        raise TrainetError(f"{', '.join(results_dirs)}: no measured shadow-mode run; give "
+                           "results directories of `trainet run` whose runs completed")
+    return out
+
+
+def _samples_of(root: Path) -> list[Sample]:
+    config = read_config(root)
+    spec = config["experiment"]
+    w = spec["workload"]
+    if w.get("mode") != "shadow":
+        raise TrainetError(f"{root}: a {w.get('mode')}-mode run (its compute is this "
+                           "machine's); the model predicts shadow-mode runs, whose compute "
+                           "is the device model")
+    model = shadow.shadow_model(w.get("shadow_model") or "gpt-1.3b")
+    device = shadow.device(w.get("device") or "a100")
+    strategies = {s.get("label") or s["strategy"]: s for s in spec["strategies"]}
+    rows = [r for r in read_summary(root) if r.get("step_time_s") is not None]
+    if not rows:
+        raise TrainetError(f"{root}: summary.csv and the per-step records hold no measured "
+                           "step (step_s); the run did not complete a step")
+    out, fabric_of = [], {}
+    for row in rows:
+        if row.get("comm_s") is None:
+            raise TrainetError(f"{root}: run {row['variant']}/{row['strategy']} has no "
+                               "comm_s in its records; calibration needs the workers' "
+                               "per-step comm_s (hosts.worker writes it)")
+        variant = row["variant"]
+        if variant not in fabric_of:
+            path = root / "variants" / variant / "topology.yaml"
+            if not path.exists():
+                raise TrainetError(f"{path}: missing; calibration needs each variant's "
+                                   "resolved topology, which `trainet run` writes")
+            fabric_of[variant] = _fabric(_links_of(path), config["workers"])
+        s = strategies[row["strategy"]]
+        world = int(row["workers"])
+        replicas = int(row.get("replicas") or world)
+        workload = Workload(model, device, int(w.get("batch") or 8) * replicas,
+                            gpus_per_host=w.get("gpus_per_host"))
+        out.append(Sample(str(root), spec["name"], variant, row["strategy"], s["strategy"],
+                          s.get("options") or {}, workload, fabric_of[variant].first(world),
+                          world, row["step_time_s"], row["comm_s"],
+                          row.get("exposed_comm_s") or 0.0, w.get("interference"),
+                          config.get("cpu_adam_params_per_s_per_core")))
+    return out
+
+
+def _links_of(path: Path) -> Topology:
+    """A variant's resolved topology, hosts and links only: the switches' programs and
+    tables are not the model's concern (and may have moved since the run)."""
+    import yaml
+    data = yaml.safe_load(path.read_text())
+    data.pop("program", None)
+    for sw in data.get("switches", []):
+        sw.pop("program", None)
+        sw.pop("runtime", None)
+    return Topology.from_data(data, source=str(path), base_dir=path.parent)
+
+
+def _fabric(topology, workers: list[str]):
+    """The variant's fabric with its workers in launch order (a node sweep launches every
+    worker of each variant's topology, in its order)."""
+    fabric = fabrics.topology_fabric(topology)
+    if sorted(workers) != sorted(fabric.gpus):
+        return fabric
+    order = [fabric.gpus.index(h) for h in workers]
+    fabric.gpus = tuple(fabric.gpus[i] for i in order)
+    fabric.labels = {k: [v[i] for i in order] for k, v in fabric.labels.items()}
+    fabric.max_ranks = len(fabric.gpus)
+    return fabric
+
+
+def predicted(sample: Sample, calibration: Calibration):
+    c = calibration
+    if sample.interference is not None:
+        c = replace(c, interference=sample.interference)
+    if sample.cpu_rate:
+        c = replace(c, cpu_adam_rate=sample.cpu_rate)
+    return predict(sample.strategy, sample.workload, sample.fabric, sample.world,
+                   sample.options, c, label=sample.label)
+
+
+def _loss(items: list[Sample], calibration: Calibration) -> float:
+    total = 0.0
+    for s in items:
+        p = predicted(s, calibration)
+        total += (p.step_s / s.measured_step_s - 1) ** 2
+        if s.measured_comm_s > 0:
+            total += COMM_WEIGHT * (p.comm_s / s.measured_comm_s - 1) ** 2
+    total += BANDWIDTH_PENALTY * sum(math.log(f) ** 2 for f in calibration.bandwidth.values())
+    return total
+
+
+def _keys(items: list[Sample]) -> tuple[set, set]:
+    """The collectives ("op/route") and link profiles the samples use."""
+    collectives, profiles = set(), set()
+    for s in items:
+        for role in predicted(s, DEFAULT).roles:
+            for e in role.collectives():
+                op = "send-recv" if e.op in ("send", "recv") else e.op
+                collectives.add(f"{op}/{e.route or 'ring'}")
+                profiles.add(e.tier)
+    return collectives, profiles
+
+
+def _with(calibration: Calibration, where: str, key: str, value: float) -> Calibration:
+    table = dict(getattr(calibration, where))
+    table[key] = value
+    return replace(calibration, **{where: table})
+
+
+def fit(items: list[Sample], name: str) -> Calibration:
+    collectives, profiles = _keys(items)
+    best = Calibration(name=name, collectives={k: 1.0 for k in sorted(collectives)},
+                       bandwidth={p: 1.0 for p in sorted(profiles)},
+                       latency_s={p: 0.0 for p in sorted(profiles)},
+                       sources=sorted({s.results for s in items}))
+    before = loss = _loss(items, best)
+    for _ in range(ROUNDS):
+        start = loss
+        for candidate in [best.hop_latency_s * f for f in FACTORS] if best.hop_latency_s \
+                else LATENCIES:
+            trial = replace(best, hop_latency_s=_bounded("hop", candidate))
+            trial_loss = _loss(items, trial)
+            if trial_loss < loss:
+                best, loss = trial, trial_loss
+        for where in ("collectives", "latency_s", "bandwidth"):
+            for key in list(getattr(best, where)):
+                value = getattr(best, where)[key]
+                steps = [value * f for f in FACTORS] if value else LATENCIES
+                for candidate in steps:
+                    trial = _with(best, where, key, _bounded(where, candidate))
+                    trial_loss = _loss(items, trial)
+                    if trial_loss < loss:
+                        best, loss = trial, trial_loss
+        if loss > 0.999 * start:
+            break
+    best = replace(best, collectives={**best.collectives, **_route_means(best.collectives)})
+    errors = [predicted(s, best).step_s / s.measured_step_s - 1 for s in items]
+    return replace(best, fit={"samples": len(items), "loss_before": before,
+                              "loss_after": loss,
+                              "mean_abs_step_error": sum(map(abs, errors)) / len(errors)})
+
+
+def _route_means(collectives: dict) -> dict:
+    """``*/route``: the mean efficiency of the route's fitted collectives, for the ones
+    the runs did not have."""
+    by_route: dict = {}
+    for key, value in collectives.items():
+        by_route.setdefault(key.split("/")[1], []).append(value)
+    return {f"*/{r}": sum(v) / len(v) for r, v in by_route.items()}
+
+
+def _bounded(where: str, value: float) -> float:
+    """Efficiencies and bandwidth factors in [0.5, 1] (a link carries at least half its
+    rate and never more), added latencies in [0, 10 ms]."""
+    if where in ("collectives", "bandwidth"):
+        return min(1.0, max(0.5, value))
+    return min(10e-3, max(0.0, value))
+
+
+@dataclass(frozen=True)
+class Check:
+    sample: Sample
+    uncalibrated_s: float
+    calibrated_s: float
+
+    @property
+    def error(self) -> float:
+        return self.calibrated_s / self.sample.measured_step_s - 1
+
+    @property
+    def uncalibrated_error(self) -> float:
+        return self.uncalibrated_s / self.sample.measured_step_s - 1
+
+
+def validate(items: list[Sample], calibration: Calibration) -> list[Check]:
+    return [Check(s, predicted(s, DEFAULT).step_s, predicted(s, calibration).step_s)
+            for s in items]
+
+
+def calibrate_main(args) -> int:
+    from testbed.model.calibration import store
+    items = samples(args.results)
+    print(f"calibrating on {len(items)} measured runs from {len(args.results)} results "
+          "directories ...", flush=True)
+    name = args.name or Path(args.results[0]).resolve().name
+    calibration = fit(items, name)
+    paths = [calibration.save(Path(d) / FILE) for d in args.results]
+    if args.name:
+        paths.append(calibration.save(store() / f"{args.name}.json"))
+    print(f"latency per switch traversed {calibration.hop_latency_s * 1e6:.0f} us")
+    print("collective efficiencies: " + ", ".join(f"{k} {v:.2f}" for k, v in
+                                                  calibration.collectives.items()))
+    print("per profile: " + ", ".join(
+        f"{p} latency +{calibration.latency_s[p] * 1e6:.0f} us/step, bandwidth x"
+        f"{calibration.bandwidth[p]:.2f}" for p in calibration.latency_s))
+    print(f"mean |step error| {calibration.fit['mean_abs_step_error']:.1%} over "
+          f"{calibration.fit['samples']} runs; written to {', '.join(map(str, paths))}")
+    return 0
+
+
+def validate_main(args) -> int:
+    from testbed.model.calibration import load
+    calibration = load(args.calibration)
+    checks = validate(samples(args.results), calibration)
+    print(f"{'experiment':<22}{'variant':<24}{'run':<18}{'measured':>10}{'model':>10}"
+          f"{'error':>8}{'calibrated':>12}{'error':>8}")
+    for c in checks:
+        s = c.sample
+        print(f"{s.experiment:<22}{s.variant[:23]:<24}{s.label[:17]:<18}"
+              f"{s.measured_step_s:>9.3f}s{c.uncalibrated_s:>9.3f}s"
+              f"{c.uncalibrated_error:>+8.1%}{c.calibrated_s:>11.3f}s{c.error:>+8.1%}")
+    within = sum(abs(c.error) <= 0.10 for c in checks)
+    mean = sum(abs(c.error) for c in checks) / len(checks)
+    raw = sum(abs(c.uncalibrated_error) for c in checks) / len(checks)
+    print(f"{len(checks)} runs; calibration {calibration.name}: mean |error| {mean:.1%} "
+          f"(uncalibrated {raw:.1%}), {within} of {len(checks)} within 10%")
+    return 0

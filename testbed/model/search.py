@@ -1,0 +1,36 @@
+"""The best layout: every registered strategy's candidate options
+(``StrategyInfo.layouts``) predicted, the fastest that fits its device first."""
+from __future__ import annotations
+
+from hosts.strategies import registry
+from testbed.errors import TrainetError
+from testbed.model.calibration import DEFAULT
+from testbed.model.step import Workload, predict
+
+
+def candidates(world: int, workload: Workload, sizes: dict) -> list[tuple[str, dict]]:
+    out = []
+    for info in registry.strategies():
+        for options in info.candidate_options(world, model=workload.model,
+                                              batch=workload.global_batch, sizes=sizes):
+            out.append((info.name, options))
+    return out
+
+
+def search(workload: Workload, fabric, world: int, calibration=DEFAULT,
+           strategies: list[tuple[str, dict]] | None = None):
+    """(predictions fastest first, fitting ones before the others; reasons candidates
+    were left out)."""
+    sizes = fabric.tier_sizes(world) if hasattr(fabric, "tier_sizes") else {}
+    out, skipped = [], []
+    for name, options in strategies or candidates(world, workload, sizes):
+        try:
+            out.append(predict(name, workload, fabric, world, options, calibration,
+                               sizes=sizes))
+        except TrainetError as err:
+            skipped.append(f"{name} {options or ''}: {err}")
+    if not out:
+        raise TrainetError(f"no layout of {world} GPUs could be predicted for "
+                           f"{workload.model.name}: " + "; ".join(skipped[:3]))
+    out.sort(key=lambda p: (not p.fits, p.step_s))
+    return out, skipped

@@ -1,0 +1,174 @@
+"""``predict``: one training step of a registered strategy on a fabric, from what the
+strategy declares (its pattern, hosts/strategies/pattern.py, and its timing,
+hosts/strategies/timing.py): nothing here names a strategy.
+
+Compute is the shadow workers' model (hosts/shadow.py: 6 x parameters x tokens FLOPs at
+the device's peak times the MFU, forward a third and backward two thirds), split over a
+replica's ranks; each collective is timed on the fabric (testbed/model/collectives.py)
+and placed against the compute as the strategy overlaps it
+(testbed/model/schedule.py, or testbed/model/pipeline.py for pipelines). Collectives on
+the GPU (ring routes) slow the compute they overlap by the interference factor, and an
+offloaded optimizer adds its host time, as in the shadow workers.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+
+from hosts import footprint, shadow
+from hosts.strategies import registry
+from hosts.strategies.timing import Overlap, Timing
+from testbed.errors import TrainetError
+from testbed.model import collectives, schedule, stages
+from testbed.model.calibration import DEFAULT, Calibration
+from testbed.model.prediction import Role, StepPrediction
+
+LAYOUT_KINDS = ("tp", "pp", "dp", "row", "column", "depth")
+
+
+@dataclasses.dataclass(frozen=True)
+class Workload:
+    model: shadow.ShadowModel
+    device: shadow.Device
+    global_batch: int                   # sequences per step, every replica together
+    mfu: float = shadow.DEFAULT_MFU
+    flops: object = None                # (model, tokens) -> FLOPs; default 6 P T
+    recompute: bool = True              # activations recomputed (memory only)
+    gpus_per_host: int | None = None
+
+    def step_flops(self, tokens: int) -> float:
+        if self.flops is not None:
+            return self.flops(self.model, tokens)
+        return shadow.step_flops(self.model.params, tokens)
+
+    def compute_s(self, tokens: int) -> float:
+        if not 0 < self.mfu <= 1:
+            raise TrainetError(f"--mfu {self.mfu}: the utilisation must be in (0, 1], "
+                               "e.g. 0.4")
+        return self.step_flops(tokens) / (self.device.peak_flops * self.mfu)
+
+
+def predict(strategy: str, workload: Workload, fabric, world: int, options: dict | None = None,
+            calibration: Calibration = DEFAULT, sizes: dict | None = None,
+            label: str | None = None) -> StepPrediction:
+    """The step of ``strategy`` (with ``options``) on ``world`` ranks of ``fabric``."""
+    info = registry.get(strategy)
+    parsed = info.parse_options(options or {}, where=f"strategy {strategy}")
+    if fabric.max_ranks is not None and world > fabric.max_ranks:
+        raise TrainetError(f"fabric {fabric.name} has {fabric.max_ranks} GPUs for {world} "
+                           f"ranks; give --gpus {fabric.max_ranks} or less")
+    sizes = sizes or _tier_sizes(fabric, world)
+    model = workload.model
+    timing = info.step_timing(world, options=parsed, sizes=sizes, model=model,
+                              device=workload.device)
+    if workload.global_batch % timing.replicas:
+        raise TrainetError(f"strategy {strategy}: a global batch of {workload.global_batch} "
+                           f"sequences does not split over its {timing.replicas} replicas; "
+                           f"give --batch a multiple of {timing.replicas}")
+    replica_batch = workload.global_batch // timing.replicas
+    pattern = info.collectives(shadow.model_bytes(model.params), world, model.layers,
+                               options=parsed, sizes=sizes, model=model, batch=replica_batch)
+    replica_compute = workload.compute_s(replica_batch * model.seq)
+    rank_compute = replica_compute * timing.replicas / world
+    overlaps = timing.overlap(pattern)
+    if timing.pipeline is None:
+        roles, comm_s = _data_parallel(pattern, overlaps, timing, rank_compute, fabric, world,
+                                       calibration)
+        active_s = comm_s
+    else:
+        roles, comm_s, active_s = stages.pipelined(pattern, overlaps, timing, replica_compute
+                                                   / world * timing.replicas, fabric, world,
+                                                   calibration, model)
+    slowest = max(roles, key=lambda r: r.step_s)
+    compute = sum(e.duration_s for e in slowest.compute())
+    waited = slowest.step_s - compute
+    ring = any(c.route == "ring" for c in pattern)
+    # collectives moving data while the compute runs slow it (a posted receive waiting
+    # for its message does not)
+    interference = calibration.interference * min(max(0.0, active_s - waited), compute) \
+        if ring else 0.0
+    host = timing.host_s(calibration.cpu_adam_rate, workload.gpus_per_host) \
+        if timing.host_s else 0.0
+    step = slowest.step_s + interference + host
+    by_tier = defaultdict(float)
+    for e in slowest.collectives():
+        by_tier[e.tier] += e.exposed_s
+    if slowest.bubble_s:
+        by_tier[slowest.bubble_tier] += slowest.bubble_s
+    fp = _footprint(info, model, world, replica_batch, timing, workload.recompute, parsed,
+                    sizes)
+    fit = footprint.check(fp, workload.device, workload.gpus_per_host)
+    tflops = workload.step_flops(workload.global_batch * model.seq) / world / step / 1e12
+    return StepPrediction(
+        strategy=info.name, label=label or info.name, layout=_layout(timing),
+        options=parsed.model_dump(exclude_defaults=True), model=model.name,
+        device=workload.device.name, fabric=fabric.name, calibration=calibration.name,
+        world=world, global_batch=workload.global_batch, replicas=timing.replicas,
+        step_s=step, compute_s=compute, exposed_s=waited, bubble_s=slowest.bubble_s,
+        interference_s=interference, host_s=host, comm_s=comm_s,
+        exposed_by_tier={k: v for k, v in by_tier.items() if v > 0},
+        tflops_per_gpu=tflops, memory_per_gpu_B=fp.device,
+        memory_capacity_B=workload.device.memory_bytes, memory_verdict=fit.verdict(),
+        roles=tuple(roles),
+        placement={k: (v.size, v.stride) for k, v in timing.groups.items()},
+        stage_order=tuple(_order(timing, fabric, world)))
+
+
+def _order(timing: Timing, fabric, world: int) -> list[int]:
+    pipe = timing.pipeline
+    if pipe is None:
+        return []
+    return stages.stage_order(fabric, world, pipe.stages) if pipe.reorder \
+        else list(range(pipe.stages))
+
+
+def _tier_sizes(fabric, world: int) -> dict:
+    """Ranks per GPU package and per node as the fabric has them (hierarchical
+    strategies place their partitions by these)."""
+    if hasattr(fabric, "tier_sizes"):
+        return fabric.tier_sizes(world)
+    return {}
+
+
+def _footprint(info, model, world: int, replica_batch: int, timing: Timing, recompute: bool,
+               options, sizes) -> footprint.Footprint:
+    """The strategy's footprint (hosts/footprint.py); a pipeline stage holds the
+    activations of at most ``stages`` micro-batches of its ``layers / stages`` layers,
+    split over its tensor-parallel ranks: one micro-batch through every layer, over
+    the ranks a stage's layers are split across."""
+    fp = footprint.footprint(info, model, world, replica_batch, recompute, options, sizes)
+    pipe = timing.pipeline
+    if pipe is None:
+        return fp
+    micro = max(1, replica_batch // pipe.micro_batches)
+    split = world // timing.replicas // pipe.stages
+    return dataclasses.replace(fp, activations=footprint.activation_bytes(model, micro,
+                                                                          recompute) / split)
+
+
+def _layout(timing: Timing) -> str:
+    parts = [f"{k}{p.size}" for k, p in timing.groups.items()
+             if k in LAYOUT_KINDS and p.size > 1]
+    return " x ".join(parts) or f"{timing.replicas} replicas"
+
+
+def _instances(overlap: Overlap, chunks: int) -> int:
+    if overlap.mode in ("before", "after"):
+        return 1
+    if overlap.mode == "backward":
+        return chunks
+    return chunks * len(overlap.passes)
+
+
+def _data_parallel(pattern, overlaps, timing: Timing, compute_s: float, fabric, world: int,
+                   calibration) -> tuple[list[Role], float]:
+    items = []
+    for c, o in zip(pattern, overlaps):
+        n = _instances(o, timing.chunks)
+        one = dataclasses.replace(c, nbytes=c.nbytes / n)
+        kind = collectives.placement_of(timing.groups, c, world)
+        cost = collectives.cost(one, kind, fabric, world, calibration)
+        items.append(schedule.Item(f"{c.op} {c.group}", o, n, cost.seconds,
+                                   collectives.event_fields(c, cost, one.nbytes, kind.size)))
+    sim = schedule.simulate(compute_s / 3, compute_s * 2 / 3, timing.chunks, items)
+    return [Role("every rank", world, sim.step_s, sim.events)], sim.comm_s

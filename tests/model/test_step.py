@@ -1,0 +1,75 @@
+"""One step: overlap as declared, pipeline bubbles, the structure traces read."""
+import pytest
+
+from hosts import shadow
+from testbed.errors import TrainetError
+from testbed.model import pipeline
+from testbed.model.calibration import Calibration
+from testbed.model.fabric import fabric
+from testbed.model.step import Workload, predict
+
+A100 = shadow.device("a100-80gb")
+NO_INTERFERENCE = Calibration(interference=0.0)
+
+
+def workload(model="gpt-1.3b", batch=8):
+    return Workload(shadow.PRESETS[model], A100, batch)
+
+
+def test_ddp_hides_all_but_the_last_bucket_behind_backward():
+    """8 buckets, each all-reduced after its share of backward: with communication
+    faster than compute only the last bucket's all-reduce is exposed."""
+    p = predict("ddp", workload(batch=64), fabric("star:roce-200g", 8), 8,
+                calibration=NO_INTERFERENCE)
+    role = p.roles[0]
+    buckets = role.collectives()
+    assert len(buckets) == 8 and buckets[0].duration_s < p.compute_s * 2 / 3 / 8
+    assert p.exposed_s == pytest.approx(buckets[-1].duration_s)
+    assert p.step_s == pytest.approx(p.compute_s + p.exposed_s)
+    assert sum(e.exposed_s for e in buckets) == pytest.approx(p.exposed_s)
+
+
+def test_slower_links_expose_more_and_interference_slows_overlapped_compute():
+    fast = predict("zero3", workload(), fabric("star:roce-200g", 8), 8)
+    slow = predict("zero3", workload(), fabric("star:eth-25g-tcp", 8), 8)
+    assert slow.exposed_s > fast.exposed_s
+    assert fast.interference_s > 0
+    assert predict("ina", workload(), fabric("star:roce-200g", 8), 8).interference_s == 0
+
+
+def test_ideal_pipeline_bubble():
+    """Equal stages, free transfers: a flushed 1F1B pipeline idles (p - 1) / (m + p - 1)."""
+    p, m, f = 4, 8, 1.0
+    steps = pipeline.simulate(pipeline.StageTimes([f] * p, [2 * f] * p, [0.0] * p,
+                                                  [0.0] * (p - 1), 0.0, m))
+    step = max(s.end_s for s in steps)
+    assert step == pytest.approx((m + p - 1) * 3 * f)
+    assert 1 - m * 3 * f / step == pytest.approx((p - 1) / (m + p - 1))
+
+
+def test_pipeline_roles_list_stages_with_their_transfers_and_dependencies():
+    p = predict("megatron", workload(batch=16), fabric("dgx-a100", 16), 16,
+                {"tp": 2, "pp": 4, "dp": 2, "micro_batches": 4})
+    assert [r.name for r in p.roles] == [f"stage {s}" for s in range(4)]
+    assert p.members(p.roles[1]) == [4, 5, 6, 7]
+    assert p.group_ranks("dp", 5) == [5, 7] and p.group_ranks("tp", 5) == [4, 5]
+    middle = p.roles[1]
+    ops = {e.op for e in middle.collectives()}
+    assert {"send", "recv", "all-reduce"} <= ops
+    for i, e in enumerate(middle.events):
+        assert all(j < i for j in e.after)
+    assert p.bubble_s > 0 and p.step_s > p.compute_s
+
+
+def test_json_shape_has_the_step_and_breakdown():
+    d = predict("zero3", workload(), fabric("dgx-a100", 8), 8).as_dict()
+    for key in ("step_s", "compute_s", "exposed_s", "exposed_by_tier", "tflops_per_gpu",
+                "memory_per_gpu_B", "fits"):
+        assert key in d
+
+
+def test_a_layout_the_gpus_cannot_hold_is_an_error():
+    with pytest.raises(TrainetError, match="megatron"):
+        predict("megatron", workload(), fabric("dgx-a100", 8), 8, {"tp": 3})
+    with pytest.raises(TrainetError, match="does not split over its 8 replicas"):
+        predict("ddp", workload(batch=4), fabric("dgx-a100", 8), 8)
