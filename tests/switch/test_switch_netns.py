@@ -212,15 +212,23 @@ def _kernel_stat(host, counter, inside=False):
     return int(Path(path).read_text())
 
 
-def _settled(sw):
-    """Wait until the switch has read everything the kernel queued for it (on a loaded
-    machine it may still be working through the fuzz)."""
+def _settled(sw, hosts):
+    """The switch's port counters and the kernel's receive counters of the switch-side
+    interfaces, read once neither moved for 0.3 s: on a loaded machine the switch may
+    still be working through the fuzz, and the hosts' kernels send frames of their own
+    (IPv6 neighbour discovery) that both count."""
+    def snapshot():
+        return ({p: c["rx_packets"] for p, c in sw.port_counters().items()},
+                {h.index: _kernel_stat(h, "rx_packets") for h in hosts})
     deadline = time.monotonic() + 60
+    last = snapshot()
     while time.monotonic() < deadline:
-        before = sum(c["rx_packets"] for c in sw.port_counters().values())
         time.sleep(0.3)
-        if sum(c["rx_packets"] for c in sw.port_counters().values()) == before:
-            return
+        now = snapshot()
+        if now == last:
+            break
+        last = now
+    return last[1]
 
 
 @pytest.mark.parametrize("backend", ["python", "native"])
@@ -243,9 +251,8 @@ def test_fuzzed_frames_are_forwarded_or_counted(lab, basic, backend):
                 pass         # the kernel refuses some fuzzed frames (e.g. too short)
             if i % 256 == 0:
                 time.sleep(0.002)   # stay under the switch's rate: drops here are not ours
-        _settled(sw)
-        kernel_in = {h.index: _kernel_stat(h, "rx_packets") - in_before[h.index]
-                     for h in lab.hosts}
+        kernel_now = _settled(sw, lab.hosts)
+        kernel_in = {h.index: kernel_now[h.index] - in_before[h.index] for h in lab.hosts}
         refused = _kernel_stat(h1, "tx_dropped", inside=True) - refused_before
         drops = sw.drop_counts()
         counters = sw.port_counters()
