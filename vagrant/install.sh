@@ -113,6 +113,12 @@ missing=$(missing_packages "${PACKAGES[@]}")
 if [ -n "$missing" ]; then
   echo "[3/5] installing system packages: $(echo $missing)"
   apt_install $missing   # with recommends: Mininet then brings the Open vSwitch tools it calls
+  if [[ " $missing " == *" openssh-server "* ]] && command -v systemctl >/dev/null &&
+     systemctl disable --now ssh >/dev/null 2>&1; then
+    # a server listening on every interface is the user's choice, not a side effect of
+    # setting up: cluster servers turn it on (README, Cluster mode)
+    echo "      sshd installed, not started: a cluster server enables it (systemctl enable --now ssh)"
+  fi
 else
   echo "[3/5] system packages present"
 fi

@@ -47,12 +47,15 @@ def _ina_program():
     return load_program(str(INA_P4))
 
 
-def target_rate(n_workers: int, chunks: int = 400, slots: int = 64, repeats: int = 3) -> dict:
-    """Aggregation rate of ina.p4 on the software target: ``chunks`` slots completed by
-    ``n_workers`` packets each, results multicast. The best of ``repeats`` runs (each on
-    a fresh target) is kept: the machine's other load only ever slows a run down."""
+def target_rate(n_workers: int, chunks: int = 400, slots: int = 64, repeats: int = 3,
+                backend: str = "python") -> dict:
+    """Aggregation rate of ina.p4 on the software target's ``backend``: ``chunks`` slots
+    completed by ``n_workers`` packets each, results multicast. The python backend runs
+    the frames one ``process`` call each, the native one in one batched call (as the
+    switch hands it a receive ring's frames). The best of ``repeats`` runs (each on a
+    fresh target) is kept: the machine's other load only ever slows a run down."""
     from testbed.net.topology import plan_from_topology
-    from testbed.p4.target import Target
+    from testbed.p4.backend import make_target
     # the star's addresses and ports; its links play no part here
     job = star_job(plan_from_topology(star_topology(n_workers, "1Gbit", 1.0)), slots)
     rng = np.random.default_rng(0)
@@ -65,22 +68,34 @@ def target_rate(n_workers: int, chunks: int = 400, slots: int = 64, repeats: int
                 INA_JOB, w.worker_id, ina.FLAG_GRADIENT, slot, 0, c, lanes[w.worker_id]))))
     elapsed = []
     for _ in range(repeats):
-        target = Target(_ina_program())
+        target = make_target(_ina_program(), backend)
         ctl.setup(TargetDevice(target), job)
         process = target.process
         start = time.perf_counter()
-        out = 0
-        for port, frame in frames:
-            out += len(process(frame, port))
+        if backend == "native":
+            out = target.process_batch(frames)
+        else:
+            out = sum(len(process(frame, port)) for port, frame in frames)
         elapsed.append(time.perf_counter() - start)
         if out != chunks * n_workers:
             raise TrainetError(f"target benchmark: expected {chunks * n_workers} result "
                                f"packets, got {out}; p4/ina.p4 and controllers/ina.py disagree")
     best = min(elapsed)
-    return {"workers": n_workers, "chunks": chunks, "seconds": best, "repeats": repeats,
+    return {"workers": n_workers, "backend": backend, "chunks": chunks, "seconds": best,
+            "repeats": repeats,
             "packets_in_per_s": len(frames) / best,
             "elements_per_s": chunks * ina.LANES / best,
             "input_elements_per_s": len(frames) * ina.LANES / best}
+
+
+def _backends() -> list[str]:
+    """python, and native where this machine can compile it."""
+    from testbed.p4.native.build import NoCompiler, compiler
+    try:
+        compiler()
+    except NoCompiler:
+        return ["python"]
+    return ["python", "native"]
 
 
 # ------------------------------------------------------------------ emulated fabric
@@ -232,11 +247,14 @@ def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: i
 
 # ------------------------------------------------------------------ command
 def _render(report: dict) -> str:
-    lines = ["switch aggregation rate on the P4 target (Target.process, no network):"]
+    lines = ["switch aggregation rate on the P4 target (one core, no network):"]
+    python = {r["workers"]: r for r in report["target"] if r["backend"] == "python"}
     for r in report["target"]:
-        lines.append(f"  {r['workers']} workers: {r['elements_per_s'] / 1e3:8.1f} k "
-                     f"elements/s aggregated ({r['packets_in_per_s']:7.0f} packets/s in, "
-                     f"{ina.LANES} lanes/packet)")
+        ratio = r["elements_per_s"] / python[r["workers"]]["elements_per_s"]
+        lines.append(f"  {r['backend']:>6} {r['workers']} workers: "
+                     f"{r['elements_per_s'] / 1e6:8.2f} M elements/s aggregated "
+                     f"({r['packets_in_per_s']:9.0f} packets/s in, {ina.LANES} lanes/packet; "
+                     f"{ratio:5.1f}x python)")
     if report.get("fabric"):
         r0 = report["fabric"][0]
         lines.append(f"all-reduce on the emulated star: links {r0['link_nominal_bps'] / 1e9:g} "
@@ -260,7 +278,7 @@ def _render(report: dict) -> str:
 def main(args) -> int:
     workers = args.workers or [2, 4, 8]
     report = {"lanes_per_packet": ina.LANES, "scale": args.scale, "link": args.bw,
-              "target": [target_rate(n) for n in workers]}
+              "target": [target_rate(n, backend=b) for n in workers for b in _backends()]}
     log = (lambda *a: print(*a, file=sys.stderr)) if args.json else print
     if args.target_only:
         report["fabric_skipped"] = "--target-only"

@@ -8,9 +8,10 @@ from testbed.bench import allreduce as bench
 from testbed.proto import ina
 
 
-def test_target_rate_counts_every_result():
-    r = bench.target_rate(3, chunks=20, slots=4, repeats=2)
-    assert r["workers"] == 3 and r["chunks"] == 20
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_target_rate_counts_every_result(backend):
+    r = bench.target_rate(3, chunks=20, slots=4, repeats=2, backend=backend)
+    assert r["workers"] == 3 and r["chunks"] == 20 and r["backend"] == backend
     assert r["packets_in_per_s"] == pytest.approx(60 / r["seconds"])
     assert r["elements_per_s"] == pytest.approx(20 * ina.LANES / r["seconds"])
 
