@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from testbed.model.prediction import StepPrediction
 from testbed.model.step import Workload
-from testbed.trace.phases import TRANSFERS, Phase, collective, compute, transfer
+from testbed.trace.phases import TRANSFERS, Group, Phase, collective, compute, transfer
 
 
 def phases(prediction: StepPrediction) -> dict[int, list[Phase]]:
@@ -38,7 +38,7 @@ def phases(prediction: StepPrediction) -> dict[int, list[Phase]]:
                 else:
                     key = (e.group, e.group_size, rank)
                     if key not in groups:
-                        group = tuple(prediction.group_ranks(e.group, rank, e.group_size))
+                        group = Group(prediction.group_ranks(e.group, rank, e.group_size))
                         groups.update(((e.group, e.group_size, r), group) for r in group)
                     out.append(collective(e.op, groups[key], e.nbytes, e.duration_s,
                                           e.after, e.route, e.start_s, e.name, e.lane))
