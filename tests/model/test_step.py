@@ -75,6 +75,16 @@ def test_events_come_after_what_they_wait_for_and_groups_have_their_events_size(
     assert p.group_ranks("node", 5) == list(range(8))
 
 
+def test_a_long_pipeline_in_closed_form_keeps_its_passes_in_order():
+    """Beyond pipeline.SIMULATED passes each stage is its forwards, then its backwards,
+    then its data-parallel all-reduce, one after another."""
+    p = predict("megatron", workload(batch=2 * 4096), fabric("dgx-a100", 16), 16,
+                {"tp": 2, "pp": 4, "dp": 2, "micro_batches": 4096})
+    for role in p.roles:
+        assert [(e.name, e.after) for e in role.events] == [
+            ("forward x4096", ()), ("backward x4096", (0,)), ("all-reduce dp", (1,))]
+
+
 def test_json_shape_has_the_step_and_breakdown():
     d = predict("zero3", workload(), fabric("dgx-a100", 8), 8).as_dict()
     for key in ("step_s", "compute_s", "exposed_s", "exposed_by_tier", "tflops_per_gpu",
