@@ -17,8 +17,9 @@ demo: setup
 	@d=results/demo-$$(date +%Y%m%d-%H%M%S); \
 	$(ROOT) .venv/bin/trainet run experiments/demo.yaml -o $$d && $(ROOT) .venv/bin/trainet report $$d
 
+# PYTEST_ARGS narrows the run, e.g. make test PYTEST_ARGS='-m "not slow"'
 test: setup
-	$(ROOT) .venv/bin/python -m pytest -q -rs ; rc=$$?; [ $$rc -eq 5 ] && echo "no tests collected" && rc=0; exit $$rc
+	$(ROOT) .venv/bin/python -m pytest -q -rs $(PYTEST_ARGS) ; rc=$$?; [ $$rc -eq 5 ] && echo "no tests collected" && rc=0; exit $$rc
 
 clean:
 	-$(ROOT) .venv/bin/trainet down

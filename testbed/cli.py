@@ -154,6 +154,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("experiment", help="experiment file (.yaml), e.g. experiments/demo.yaml")
     p.add_argument("-o", "--output", metavar="RESULTS", help="results directory to create "
                    "(default: results/NAME-YYYYmmdd-HHMMSS)")
+    p.add_argument("--resume", action="store_true", help="continue the run in -o RESULTS "
+                   "(stopped, failed or killed): keep the runs that finished, run the rest")
     _cluster_args(p)
     p.set_defaults(handler="testbed.experiment.runner:main")
     p = verbs.add_parser("strategies", help="list the registered training strategies: "

@@ -14,9 +14,11 @@ metrics file is streamed back as it grows and the whole of ``out_dir`` is copied
 when the run ends, so the results look the same as from a local run.
 
 Fault handling: when a process exits non-zero, the others get ``stop_grace_s`` to notice
-the dead peer and stop on their own, then are killed; when no rank reports a step for
-``timeout_s`` (start-up included: leave room for importing torch), all are killed. Either way the result names the rank (and host) that
-failed first, and the metrics written so far are returned.
+the dead peer and stop on their own, then are killed; when the network reports a part of
+it dead (``net.failure()``: a switch process, a link), all are killed at once; when no
+rank reports a step for ``timeout_s`` (start-up included: leave room for importing
+torch), all are killed. Either way the result says what failed first (the rank and host,
+or the network's part), and the metrics written so far are returned.
 """
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ from pathlib import Path
 
 from hosts.strategies import registry
 from testbed.errors import TrainetError
+from testbed.net.cleanup import RUN_MARKER
 
 REPO = Path(__file__).resolve().parents[2]
 POLL_S = 0.2
@@ -52,6 +55,7 @@ class RunResult:
     dead_rank: int | None = None          # the worker that failed first
     dead_host: str | None = None          # its host (or the parameter server's)
     reason: str | None = None
+    broken: str | None = None             # what of the network died, if that stopped it
 
     def log(self, host: str) -> str:
         path = self.out_dir / "logs" / f"{host}.log"
@@ -69,10 +73,14 @@ def _flags(args: dict) -> list[str]:
     return out
 
 
-def _env() -> dict:
+def _env(run_id: str | None) -> dict:
+    """The processes' environment; ``run_id`` marks them as the network's (RUN_MARKER),
+    so removing the network's leftovers stops them too (testbed/net/cleanup.py)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     env["OMP_NUM_THREADS"] = "1"
+    if run_id:
+        env[RUN_MARKER] = run_id
     return env
 
 
@@ -97,8 +105,10 @@ class _Proc:
         self.host, self.rank, self.role = host, rank, role
         self.log_path = log_path
         self.log = log_path.open("wb")
+        run_id = getattr(getattr(net, "state", None), "run_id", None)
         self.popen = net.net[host].popen(cmd, stdout=self.log, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, env=_env(), cwd=str(REPO))
+                                         stdin=subprocess.DEVNULL, env=_env(run_id),
+                                         cwd=str(REPO))
         self.followers: list = []
 
     @property
@@ -208,7 +218,8 @@ def run_workers(net, hosts: list[str], strategy: str, worker_args: dict, out_dir
             follower = there.follow(metrics_out, paths[rank])
             if follower is not None:
                 procs[-1].followers.append(follower)
-        failed, reason = _watch(procs, _Metrics(paths), timeout_s, stop_grace_s, progress)
+        failed, reason, broken = _watch(procs, _Metrics(paths), timeout_s, stop_grace_s,
+                                        progress, getattr(net, "failure", None))
     finally:
         for p in procs:
             p.stop()
@@ -221,11 +232,12 @@ def run_workers(net, hosts: list[str], strategy: str, worker_args: dict, out_dir
         s = path.with_suffix(".summary.json")
         if s.exists():
             summaries[rank] = json.loads(s.read_text())
-    result = RunResult(ok=failed is None, strategy=strategy, hosts=list(hosts),
-                       out_dir=out_dir, elapsed_s=time.monotonic() - start,
+    result = RunResult(ok=failed is None and broken is None, strategy=strategy,
+                       hosts=list(hosts), out_dir=out_dir, elapsed_s=time.monotonic() - start,
                        returncodes={p.host: p.popen.returncode for p in procs},
                        steps_done=metrics.steps(), metrics=metrics.rows,
-                       summaries=summaries, server_host=server_host, reason=reason)
+                       summaries=summaries, server_host=server_host, reason=reason,
+                       broken=broken)
     if failed is not None:
         result.dead_rank, result.dead_host = failed.rank, failed.host
     return result
@@ -243,11 +255,18 @@ def service_command(info, n_workers: int, worker_args: dict, ip: str, port: int,
     return [python, "-m", service.module] + _flags(service.options(context))
 
 
-def _watch(procs, metrics: _Metrics, timeout_s: float, stop_grace_s: float, progress):
-    """Wait for every process; return (the process that failed first, why) or (None, None)."""
+def _watch(procs, metrics: _Metrics, timeout_s: float, stop_grace_s: float, progress,
+           health=None):
+    """Wait for every process; return (the process that failed first, why, what of the
+    network died): (None, None, None) when all finished. ``health()`` names a dead part
+    of the network, or returns None; it is asked first, so a rank that fails because its
+    switch died is not taken for the cause."""
     last_activity = time.monotonic()
     while True:
         time.sleep(POLL_S)
+        broken = health() if health is not None else None
+        if broken:
+            return None, f"the network failed: {broken}", broken
         if metrics.poll():
             last_activity = time.monotonic()
             if progress is not None:
@@ -258,18 +277,18 @@ def _watch(procs, metrics: _Metrics, timeout_s: float, stop_grace_s: float, prog
             first = _first_failure(bad)
             reason = first.describe_exit()
             _grace(procs, stop_grace_s)
-            return first, reason
+            return first, reason, None
         if len(exited) == len(procs):
             metrics.poll()
             if progress is not None:
                 progress(metrics.steps())
-            return None, None
+            return None, None, None
         if time.monotonic() - last_activity > timeout_s:
             steps = metrics.steps()
             slowest = min((p for p in procs if p.rank is not None and p.popen.poll() is None),
                           key=lambda p: steps[p.rank], default=procs[0])
             return slowest, (f"no rank reported a step for {timeout_s:g} s; {slowest.label} "
-                             f"is at step {steps.get(slowest.rank, 0)} (stalled)")
+                             f"is at step {steps.get(slowest.rank, 0)} (stalled)"), None
 
 
 def _first_failure(bad: list[_Proc]) -> _Proc:

@@ -10,7 +10,8 @@
       summary.csv            one row per variant x strategy
       variants/V/topology.yaml   the variant's resolved topology
       variants/V/net/        the network's logs/ and pcaps/ (IFACE_in.pcap, IFACE_out.pcap)
-      runs/V/S/repR/         one run: per-rank metrics (*.jsonl), logs, links.csv
+      runs/V/S/repR/         one run: per-rank metrics (*.jsonl), logs, links.csv, and
+                             done.json once every rank finished (what --resume keeps)
       report.md, plots/      written by ``trainet report``
 
 Metrics lines are hosts.worker's, one JSON object per step and rank: step, rank, loss,
@@ -47,6 +48,7 @@ STATUS = "status.json"
 CONFIG = "config.yaml"
 SUMMARY = "summary.csv"
 LINKS = "links.csv"
+DONE = "done.json"
 
 SUMMARY_COLUMNS = [
     "variant", "strategy", "runs", "workers", "steps_measured", "scale",
@@ -82,6 +84,16 @@ _MEMORY = ("params", "grads", "optimizer")
 
 def run_dir(root: Path, variant: str, strategy: str, repetition: int) -> Path:
     return Path(root) / "runs" / variant / strategy / f"rep{repetition}"
+
+
+def mark_done(run: Path, elapsed_s: float) -> None:
+    """Record that every rank of ``run`` finished: ``trainet run --resume`` keeps it."""
+    (Path(run) / DONE).write_text(json.dumps({
+        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "elapsed_s": elapsed_s}) + "\n")
+
+
+def is_done(run: Path) -> bool:
+    return (Path(run) / DONE).exists()
 
 
 def write_status(root: Path, status: str, **fields) -> None:

@@ -8,8 +8,11 @@ are sampled into links.csv for the utilization plots.
 
 The status file always tells how the run ended. Ctrl-C and SIGTERM stop the run,
 tear the network down and leave ``status: interrupted``; any other failure leaves
-``status: failed`` with the error; a strategy run that fails is recorded and the others
-still run.
+``status: failed`` with the error; a strategy run that fails (a worker or a service
+died, a rank stalled) is recorded and the others still run. When a part of the network
+dies (a switch process, a link: ``Network.failure``), the experiment stops at once,
+naming it. Every run whose ranks all finished is marked done (results.DONE);
+``trainet run EXP -o RESULTS --resume`` runs what is not, in the same directory.
 """
 from __future__ import annotations
 
@@ -41,6 +44,10 @@ LINK_SAMPLE_S = 0.25
 
 class BringUpTimeout(TrainetError):
     pass
+
+
+class NetworkFailed(TrainetError):
+    """A part of the network died during a run."""
 
 
 def worker_args(plan: ExperimentPlan, strategy: StrategyPlan,
@@ -172,6 +179,15 @@ class LinkSampler:
                     break
 
 
+def _command_of(pid: int) -> str | None:
+    """The command line of process ``pid``, None when there is no such process."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(
+            errors="replace")
+    except OSError:
+        return None
+
+
 def _raise_interrupt(signum, frame):
     raise KeyboardInterrupt
 
@@ -193,7 +209,7 @@ def _deadline(seconds: float, what: str):
 
 class Runner:
     def __init__(self, plan: ExperimentPlan, out: Path, console=None, caps=None,
-                 network_factory=None, launch=None, cluster=None):
+                 network_factory=None, launch=None, cluster=None, resume: bool = False):
         from rich.console import Console
         self.plan = plan
         self.out = Path(out)
@@ -204,6 +220,7 @@ class Runner:
         self._network_factory = network_factory
         self.cluster = cluster                # testbed.net.cluster.Cluster, or None
         self._launch = launch
+        self.resume = resume
         self.failures: list[str] = []
         self.checks: list = []              # fit.MemoryCheck per variant and strategy
         self.cpu_adam_rate: float | None = None   # measured when a strategy offloads
@@ -212,13 +229,19 @@ class Runner:
     def prepare(self) -> list[tuple[Variant, object]]:
         from testbed.net.topology import plan_from_topology
         self.out.mkdir(parents=True, exist_ok=True)
-        results.write_status(self.out, "running", started=time.strftime("%Y-%m-%dT%H:%M:%S%z"))
+        now = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+        times = {"started": now}
+        if self.resume:        # how the earlier try ended no longer holds
+            times = {"started": results.read_status(self.out).get("started"), "resumed": now}
+            (self.out / results.STATUS).unlink()
+        results.write_status(self.out, "running", pid=os.getpid(),
+                             command=_command_of(os.getpid()), **times)
         shutil.copyfile(self.plan.source, self.out / "experiment.yaml")
         variants = []
         for variant in self.plan.variants():
             topology = variant.apply(self.plan.base_topology(variant))
             vdir = self.out / "variants" / variant.name
-            vdir.mkdir(parents=True)
+            vdir.mkdir(parents=True, exist_ok=self.resume)
             (vdir / "topology.yaml").write_text(topology.to_yaml())
             variants.append((variant, topology))
         config = {"experiment": self.plan.spec.model_dump(mode="json"),
@@ -264,9 +287,11 @@ class Runner:
                                    TimeElapsedColumn)
         from testbed.net.topology import plan_from_topology
 
-        if self.out.exists() and any(self.out.iterdir()):
+        if self.resume:
+            self._check_resumable()
+        elif self.out.exists() and any(self.out.iterdir()):
             raise TrainetError(f"{self.out}: results directory exists and is not empty; give "
-                               "another -o or remove it")
+                               "another -o, remove it, or add --resume to run what it lacks")
         self.checks = memory_checks(self.plan)
         short = fit_table(self.checks)
         if short is not None:
@@ -286,6 +311,10 @@ class Runner:
                           TimeElapsedColumn(), console=self.console) as bars:
                 overall = bars.add_task("experiment", total=total)
                 for variant, topology in variants:
+                    if self._all_done(variant):
+                        self.console.print(f"{variant.name}: every run finished before; kept")
+                        bars.advance(overall, len(self.plan.strategies) * spec.repetitions)
+                        continue
                     vdir = self.out / "variants" / variant.name
                     net_plan = plan_from_topology(topology, f"{self.plan.source} "
                                                   f"({variant.name})")
@@ -302,6 +331,12 @@ class Runner:
                                 bars.advance(overall, spec.repetitions)
                                 continue
                             for rep in range(spec.repetitions):
+                                run = results.run_dir(self.out, variant.name, strategy.label,
+                                                      rep)
+                                if results.is_done(run):
+                                    bars.advance(overall)
+                                    continue
+                                shutil.rmtree(run, ignore_errors=True)   # an unfinished try
                                 bars.update(overall, description=f"{variant.name}: "
                                             f"{strategy.label} "
                                             f"(repetition {rep + 1}/{spec.repetitions})")
@@ -316,14 +351,15 @@ class Runner:
         except KeyboardInterrupt:
             self._finish_partial("interrupted", "stopped by Ctrl-C or SIGTERM")
             self.console.print(f"[yellow]interrupted[/]; network torn down; partial results "
-                               f"in {self.out}")
+                               f"in {self.out}; {self._resume_hint()}")
             raise
         except BaseException as err:
             message = str(err) if isinstance(err, TrainetError) else \
                 f"{type(err).__name__}: {err}"
             self._finish_partial("failed", message, traceback.format_exc())
             raise TrainetError(f"experiment failed: {message}\n(network torn down; partial "
-                               f"results and status.json in {self.out})") from err
+                               f"results and status.json in {self.out}; {self._resume_hint()})"
+                               ) from err
         finally:
             signal.signal(signal.SIGTERM, previous)
         status = "failed" if self.failures else "completed"
@@ -331,8 +367,35 @@ class Runner:
                              **({"error": "; ".join(self.failures)} if self.failures else {}))
         self.console.print(summary_table(rows))
         self.console.print(f"results: {self.out} (status: {status}); render plots with "
-                           f"`trainet report {self.out}`")
+                           f"`trainet report {self.out}`"
+                           + (f"; {self._resume_hint()}" if self.failures else ""))
         return 1 if self.failures else 0
+
+    def _resume_hint(self) -> str:
+        return (f"to run what did not finish: trainet run {self.plan.source} -o {self.out} "
+                "--resume")
+
+    def _check_resumable(self) -> None:
+        """--resume continues a run of the same experiment that is not running."""
+        status = results.read_status(self.out)
+        if not status:
+            raise TrainetError(f"{self.out}: nothing to resume (no {results.STATUS}); give "
+                               "the directory an earlier `trainet run -o` wrote")
+        kept = self.out / "experiment.yaml"
+        if not kept.exists() or kept.read_bytes() != Path(self.plan.source).read_bytes():
+            raise TrainetError(f"{self.out} was run from another experiment ({kept} differs "
+                               f"from {self.plan.source}); resume with the file it was run "
+                               "from, or give a new -o")
+        pid = status.get("pid")
+        if status.get("status") == "running" and pid and \
+                _command_of(pid) == status.get("command"):
+            raise TrainetError(f"{self.out} is being run by process {pid}; wait for it or "
+                               "stop it first")
+
+    def _all_done(self, variant: Variant) -> bool:
+        return all(results.is_done(results.run_dir(self.out, variant.name, s.label, rep))
+                   for s in self.plan.strategies for rep in range(self.plan.spec.repetitions)
+                   if (check := check_of(self.checks, variant, s)) is None or check.runs)
 
     def _finish_partial(self, status: str, error: str, trace: str | None = None) -> None:
         try:
@@ -361,6 +424,7 @@ class Runner:
 
         job = (aggregation_job(net, self.plan, strategy) if strategy.job is not None
                else nullcontext())
+        result = None
         try:
             with job, LinkSampler(net.switch_interfaces(), run / results.LINKS,
                                   read=getattr(net, "interface_counters", None)):
@@ -369,10 +433,19 @@ class Runner:
                                                          self.cpu_adam_rate), run,
                                              self.plan.spec.timeouts.run, progress=progress,
                                              server_host=strategy.service_host)
+        except Exception:
+            if result is None or not result.broken:
+                raise
+            # the job's tear-down fails on a switch that died: the death is the news
         finally:
             bars.remove_task(task)
+        if result.broken:
+            raise NetworkFailed(f"{variant.name} {label} repetition {rep + 1}: "
+                                f"{result.broken}")
         error = run_error(result)
-        if error:
+        if not error:
+            results.mark_done(run, result.elapsed_s)
+        else:
             self.failures.append(f"{variant.name}/{label}/rep{rep}: {error}")
             self.console.print(f"[red]{variant.name} {label} repetition {rep + 1} failed:[/] "
                                f"{error}")
@@ -414,6 +487,8 @@ def summary_table(rows: list[dict]):
 def main(args) -> int:
     plan = load_experiment(args.experiment)
     check_presets(plan)
+    if args.resume and not args.output:
+        raise TrainetError("--resume needs -o RESULTS: the directory of the run to continue")
     out = Path(args.output) if args.output else \
         Path("results") / f"{plan.spec.name}-{time.strftime('%Y%m%d-%H%M%S')}"
     from testbed.net.probe import probe, render
@@ -424,7 +499,7 @@ def main(args) -> int:
         raise TrainetError("trainet run needs Mininet; install it (vagrant/install.sh)")
     print(render(caps), flush=True)
     cluster = cluster_of(plan, args)
-    return Runner(plan, out, caps=caps, cluster=cluster).run()
+    return Runner(plan, out, caps=caps, cluster=cluster, resume=args.resume).run()
 
 
 def cluster_of(plan: ExperimentPlan, args):

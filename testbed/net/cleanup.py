@@ -3,8 +3,10 @@
 Each bring-up writes ``<state dir>/run-<pid>.json`` (switch and host-shell PIDs, interface
 names) before it creates anything, and updates it as it goes. ``trainet down`` reads
 every such file and removes what is listed; processes are matched by the
-``TRAINET_RUN`` marker in their environment (switches) or their Mininet shell name
-(hosts), so a reused PID is never killed by mistake.
+``TRAINET_RUN`` marker in their environment (switches, and the workers and services an
+experiment starts on the hosts) or their Mininet shell name (hosts), so a reused PID is
+never killed by mistake. Every bring-up first removes what runs whose process is gone
+left behind (``remove_orphans``), so a run killed with SIGKILL is cleaned by the next.
 """
 from __future__ import annotations
 
@@ -155,12 +157,12 @@ def remove_run(state: RunState) -> list[str]:
             and _cmdline(state.owner_pid) == state.owner_cmd and _is_cli(state.owner_cmd)):
         stop_processes([state.owner_pid])
         done.append(f"stopped the bring-up process {state.owner_pid}")
-    switches = [p for p in state.switches.values()
-                if _environ(p).get(RUN_MARKER) == state.run_id]
-    switches += [p for p in marked_processes(state.run_id) if p not in switches]
-    if switches:
-        stop_processes(switches)
-        done.append(f"stopped {len(switches)} switch process(es)")
+    marked = [p for p in state.switches.values()
+              if _environ(p).get(RUN_MARKER) == state.run_id]
+    marked += [p for p in marked_processes(state.run_id) if p not in marked]
+    if marked:
+        stop_processes(marked)
+        done.append(f"stopped {len(marked)} switch or host process(es)")
     shells = [pid for name, pid in state.hosts.items()
               if f"mininet:{name}" in _cmdline(pid)]
     if shells:
@@ -195,6 +197,27 @@ def _orphaned(run_id: str) -> bool:
     return not owner.isdigit() or not _alive(int(owner))
 
 
+def _stop_strays() -> list[str]:
+    """Stop marked processes whose run is orphaned (its record may be gone)."""
+    strays = [pid for pid in marked_processes() if _orphaned(_environ(pid).get(RUN_MARKER, ""))]
+    if not strays:
+        return []
+    stop_processes(strays)
+    return [f"stopped {len(strays)} unrecorded switch or host process(es)"]
+
+
+def remove_orphans() -> list[str]:
+    """Remove what runs whose bring-up process is gone (killed, crashed) left behind:
+    their recorded switches, host shells (and so their namespaces), interfaces and
+    marked processes. What a live run made is left alone."""
+    report = []
+    runs, _ = load_runs()
+    for state in runs:
+        if _orphaned(state.run_id) or _cmdline(state.owner_pid) != state.owner_cmd:
+            report += [f"run {state.run_id}: {line}" for line in remove_run(state)]
+    return report + _stop_strays()
+
+
 def down(mininet_cleanup: bool = False) -> list[str]:
     """Remove every recorded run, then switch processes whose record is gone and whose
     bring-up process is dead.
@@ -208,10 +231,7 @@ def down(mininet_cleanup: bool = False) -> list[str]:
     for state in runs:
         for line in remove_run(state):
             report.append(f"run {state.run_id}: {line}")
-    strays = [pid for pid in marked_processes() if _orphaned(_environ(pid).get(RUN_MARKER, ""))]
-    if strays:
-        stop_processes(strays)
-        report.append(f"stopped {len(strays)} unrecorded switch process(es)")
+    report += _stop_strays()
     for path in broken:
         path.unlink(missing_ok=True)
     if mininet_cleanup or broken:

@@ -7,8 +7,10 @@ runtime config, and on exit (or on any failure during bring-up) removes everythi
 from __future__ import annotations
 
 import os
+import signal
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 from mininet.link import Link
@@ -17,8 +19,8 @@ from mininet.net import Mininet
 
 from testbed.errors import TrainetError
 from testbed.net import shaping
-from testbed.net.cleanup import (RUN_MARKER, RunState, existing_interfaces, remove_run,
-                                  wait_interfaces_gone)
+from testbed.net.cleanup import (RUN_MARKER, RunState, existing_interfaces, remove_orphans,
+                                  remove_run, wait_interfaces_gone)
 from testbed.net.cluster import LOCAL
 from testbed.net.limits import raise_limits
 from testbed.net.nodes import Bmv2Switch, P4Host, SoftwareP4Switch
@@ -43,6 +45,21 @@ def run_controller(s) -> None:
         raise TrainetError(f"switch {s.name}: controller {s.controller.entry!r} cannot be "
                            f"loaded ({err}); give an importable 'package.module:function'")
     func(f"127.0.0.1:{s.grpc_port}", s.device_id, dict(s.controller.args))
+
+
+@contextmanager
+def _marked(run_id: str):
+    """Processes started in the block carry ``run_id`` as their RUN_MARKER (Mininet's
+    host shells among them), so a run killed before it recorded them is still cleaned."""
+    previous = os.environ.get(RUN_MARKER)
+    os.environ[RUN_MARKER] = run_id
+    try:
+        yield
+    finally:
+        if previous is None:
+            del os.environ[RUN_MARKER]
+        else:
+            os.environ[RUN_MARKER] = previous
 
 
 def proc_net_dev(text: str, names: list[str]) -> dict:
@@ -93,12 +110,15 @@ class Network:
                 self.cluster.check()
                 self.placement = self.cluster.place(self.plan)
             self._prepare_programs()
+            for line in remove_orphans():
+                self.log(f"note: removed what a run that is gone left behind: {line}")
             self._check_free()
             self.state = RunState.new(str(self.results_dir))
             self.state.interfaces = sorted(self._root_interfaces())
             self._record_sites()
             self.state.save()
-            self._build()
+            with _marked(self.state.run_id):
+                self._build()
             self.timings["build"] = time.monotonic() - t0
             t1 = time.monotonic()
             self.net.start()
@@ -330,6 +350,35 @@ class Network:
             raise TrainetError(f"no interface {intf!r}: interfaces are NODE-ethPORT, e.g. "
                                f"{next(iter(self.endpoint_shapes), 's1-eth1')}")
         return self.net[node]
+
+    def failure(self) -> str | None:
+        """What of the running network has died, or None: a switch process that exited,
+        a link whose switch-side interface is gone or down, on this server. Cheap
+        enough to poll (one sysfs read per switch port)."""
+        if self.net is None:
+            return None
+        for switch in self.net.switches:
+            if self.server_of(switch.name) != LOCAL:
+                continue
+            proc = getattr(switch, "process", None)
+            if proc is not None and proc.poll() is not None:
+                rc = proc.returncode
+                how = (f"was killed by signal {-rc} ({signal.Signals(-rc).name})" if rc < 0
+                       else f"exited with code {rc}")
+                return f"switch {switch.name} {how}; its log: {switch.log_path}"
+        switches = {s.name for s in self.plan.switches}
+        for link in self.plan.links:
+            for node, port, peer in ((link.a, link.a_port, link.b), (link.b, link.b_port, link.a)):
+                if node not in switches or self.server_of(node) != LOCAL:
+                    continue
+                intf = host_intf_name(node, port)
+                try:
+                    state = Path(f"/sys/class/net/{intf}/operstate").read_text().strip()
+                except OSError:
+                    return f"link {intf} -- {peer} is gone (its interface {intf} was removed)"
+                if state not in ("up", "unknown"):
+                    return f"link {intf} -- {peer} is down (interface {intf}: {state})"
+        return None
 
     def interface_counters(self, names: list[str]) -> dict:
         """{interface: (rx bytes, tx bytes)} of switch interfaces, on whichever server

@@ -53,8 +53,9 @@ class FakeLaunch:
     """Writes metrics like hosts.worker; ``compute`` and ``comm`` per step depend on
     the strategy and on the bandwidth of the network it runs on."""
 
-    def __init__(self, log, fail=None, interrupt_at=None):
+    def __init__(self, log, fail=None, interrupt_at=None, broken_at=None):
         self.log, self.fail, self.interrupt_at = log, fail, interrupt_at
+        self.broken_at = broken_at          # the call at which the switch dies
         self.calls = []
 
     def __call__(self, net, hosts, strategy, worker_args, out_dir, timeout_s, progress=None,
@@ -72,18 +73,22 @@ class FakeLaunch:
                 "".join(json.dumps(r) + "\n" for r in rows))
             progress({r: worker_args["steps"] for r in range(rank + 1)})
         ok = strategy != self.fail
+        if len(self.calls) == self.broken_at:
+            return RunResult(ok=False, strategy=strategy, hosts=list(hosts), out_dir=out_dir,
+                             elapsed_s=0.1, returncodes={}, steps_done={}, metrics={},
+                             broken="switch s1 was killed by signal 9 (SIGKILL)")
         return RunResult(ok=ok, strategy=strategy, hosts=list(hosts), out_dir=out_dir,
                          elapsed_s=0.1, returncodes={}, steps_done={}, metrics={},
                          reason=None if ok else "rank 1 (w2) exited with code 1: error: boom")
 
 
-def make_runner(tmp_path, launch, log, text=EXPERIMENT, network=None):
+def make_runner(tmp_path, launch, log, text=EXPERIMENT, network=None, resume=False):
     path = tmp_path / "exp.yaml"
     path.write_text(textwrap.dedent(text))
     factory = network or (lambda net_plan, directory: FakeNetwork(log, net_plan, directory))
     console = Console(file=io.StringIO(), width=160)
     return Runner(load_experiment(path), tmp_path / "out", console=console,
-                  network_factory=factory, launch=launch), console
+                  network_factory=factory, launch=launch, resume=resume), console
 
 
 def test_every_variant_strategy_and_repetition_runs_into_the_layout(tmp_path):
@@ -198,3 +203,57 @@ def test_bring_up_that_hangs_is_stopped_by_its_timeout(tmp_path):
         runner.run()
     assert time.monotonic() - started < 2
     assert results.read_status(tmp_path / "out")["status"] == "failed"
+
+
+# ---------------------------------------------------------------- faults and --resume
+def test_a_dead_switch_stops_the_experiment_and_resume_runs_only_the_rest(tmp_path):
+    log = []
+    runner, _ = make_runner(tmp_path, FakeLaunch(log, broken_at=6), log)
+    with pytest.raises(TrainetError, match="bandwidth-200Gbit ddp repetition 2: switch s1 was "
+                       "killed by signal 9") as info:
+        runner.run()
+    assert "--resume" in str(info.value)
+    out = tmp_path / "out"
+    status = results.read_status(out)
+    assert status["status"] == "failed" and "switch s1 was killed" in status["error"]
+    assert [(r["variant"], r["strategy"]) for r in results.read_summary(out)] == [
+        ("bandwidth-100Gbit", "ddp"), ("bandwidth-100Gbit", "zero3"),
+        ("bandwidth-200Gbit", "ddp")]                  # what finished is kept
+
+    log.clear()
+    launch = FakeLaunch(log)
+    again, console = make_runner(tmp_path, launch, log, resume=True)
+    assert again.run() == 0
+    assert [c[0] for c in launch.calls] == ["ddp", "zero3", "zero3"]   # rep 2 of ddp, zero3
+    assert log == [("build", 200e9), ("start",), ("stop",)]       # 100 Gbit/s is not redone
+    assert "bandwidth-100Gbit: every run finished before; kept" in console.file.getvalue()
+    status = results.read_status(out)
+    assert status["status"] == "completed" and "error" not in status and "resumed" in status
+    rows = {(r["variant"], r["strategy"]): r for r in results.read_summary(out)}
+    assert all(r["runs"] == 2 for r in rows.values()) and len(rows) == 4
+
+
+def test_resume_runs_again_the_runs_that_failed(tmp_path):
+    log = []
+    runner, console = make_runner(tmp_path, FakeLaunch(log, fail="zero3"), log)
+    assert runner.run() == 1
+    assert "--resume" in console.file.getvalue()
+    launch = FakeLaunch(log)
+    again, _ = make_runner(tmp_path, launch, log, resume=True)
+    assert again.run() == 0
+    assert [c[0] for c in launch.calls] == ["zero3"] * 4
+    assert results.read_status(tmp_path / "out")["status"] == "completed"
+
+
+def test_resume_refuses_another_experiment_and_an_empty_directory(tmp_path):
+    log = []
+    runner, _ = make_runner(tmp_path, FakeLaunch(log, fail="zero3"), log)
+    runner.run()
+    changed, _ = make_runner(tmp_path, FakeLaunch(log), log, resume=True,
+                             text=EXPERIMENT.replace("steps: 3", "steps: 4"))
+    with pytest.raises(TrainetError, match="was run from another experiment"):
+        changed.run()
+    (tmp_path / "new").mkdir()
+    nothing, _ = make_runner(tmp_path / "new", FakeLaunch(log), log, resume=True)
+    with pytest.raises(TrainetError, match="nothing to resume"):
+        nothing.run()

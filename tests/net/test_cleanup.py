@@ -49,7 +49,7 @@ def test_a_recorded_run_is_removed_and_an_unmarked_pid_survives(state_dir):
         assert "tncl-eth1" not in cleanup.existing_interfaces()
         assert "tncl-eth2" not in cleanup.existing_interfaces()
         assert list(state_dir.glob("run-*.json")) == []
-        assert any("stopped 1 switch process" in line for line in report)
+        assert any("stopped 1 switch or host process" in line for line in report)
         assert any("deleted 1 interface" in line for line in report)
     finally:
         for proc in (switch, bystander):
@@ -66,7 +66,7 @@ def test_switches_of_a_dead_run_without_record_are_stopped(state_dir):
         report = cleanup.down()
         assert _gone(orphan)
         assert live_run.poll() is None
-        assert report == ["stopped 1 unrecorded switch process(es)"]
+        assert report == ["stopped 1 unrecorded switch or host process(es)"]
     finally:
         for proc in (orphan, live_run):
             proc.kill()

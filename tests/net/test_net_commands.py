@@ -138,7 +138,7 @@ def test_down_after_a_killed_up_removes_everything(tmp_path, state_dir):
             up.wait()
         down = _trainet("down")
     assert down.returncode == 0, down.stderr
-    assert "stopped 1 switch process(es)" in down.stdout
+    assert "stopped 1 switch or host process(es)" in down.stdout
     assert not {"k1-eth1", "k1-eth2"} & existing_interfaces()
     for pid in list(state["switches"].values()) + list(state["hosts"].values()):
         assert _ended(pid), f"process {pid} survived"

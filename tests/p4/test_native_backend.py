@@ -80,3 +80,16 @@ def test_the_stf_command_takes_the_backend(capsys, caplog):
     with caplog.at_level(logging.WARNING):
         assert cli.main(["p4", "stf", *varbit]) == 0
     assert "P4 backend: python, not native" in caplog.text
+
+
+def test_a_temporary_directory_on_another_file_system_is_no_obstacle(monkeypatch, tmp_path):
+    """The library is built beside the cache: a tmpfs TMPDIR under a cache on disk (as in
+    a fresh Debian root whose /tmp is tmpfs) cannot take part in the final rename."""
+    shm = Path("/dev/shm")
+    if not shm.is_dir() or shm.stat().st_dev == tmp_path.stat().st_dev:
+        pytest.skip("needs /dev/shm on a file system of its own")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr("tempfile.tempdir", str(shm))
+    program = load_program(str(REPO / "p4" / "basic.p4"))
+    assert NativeTarget(program).lib is not None
+    assert list((tmp_path / "trainet" / "native").glob("*.so"))

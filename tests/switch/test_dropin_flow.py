@@ -5,15 +5,14 @@ from the .json (in p4.tmp.P4DeviceConfig) and writes routes; the hosts ping."""
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from installed import REPO, InstalledLayout
+from switch_process import free_port, wait_listening
 from testbed.switch.lab import VethLab
 
 pytestmark = [pytest.mark.root, pytest.mark.slow]
@@ -35,24 +34,6 @@ run: all
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_listening(port: int, proc, timeout=60.0) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        assert proc.poll() is None, proc.communicate()
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    pytest.fail(f"the switch did not listen on {port} within {timeout} s")
-
-
 def test_makefile_with_trainet_commands_builds_runs_programs_and_pings(tmp_path):
     layout = InstalledLayout(tmp_path / "installed")
     env = layout.env()
@@ -64,7 +45,7 @@ def test_makefile_with_trainet_commands_builds_runs_programs_and_pings(tmp_path)
     subprocess.run(["make", *words], cwd=work, env=env, check=True, timeout=300)
     assert (work / "build" / "basic.json").is_file()
     assert (work / "build" / "basic.p4.p4info.txtpb").read_text().startswith("pkg_info {")
-    port = _free_port()
+    port = free_port()
     with VethLab(n_hosts=2, prefix=f"td{port % 0xFFF:03x}") as lab:
         h1, h2 = lab.hosts
         switch = subprocess.Popen(
@@ -72,7 +53,7 @@ def test_makefile_with_trainet_commands_builds_runs_programs_and_pings(tmp_path)
              f"GRPC_PORT={port}"], cwd=work, env=env, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True, start_new_session=True)
         try:
-            _wait_listening(port, switch)
+            wait_listening(port, switch)
             routes = [f"{h.ip},{h.mac},{h.index}" for h in lab.hosts]
             client = subprocess.run(
                 [sys.executable, str(Path(__file__).with_name("tutorials_client.py")),

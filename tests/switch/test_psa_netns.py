@@ -6,7 +6,6 @@ import queue
 import signal
 import socket
 import subprocess
-import time
 
 import grpc
 import pytest
@@ -15,29 +14,12 @@ from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 
 from installed import REPO, InstalledLayout
+from switch_process import free_port, wait_listening
 from testbed.switch.lab import VethLab
 
 pytestmark = [pytest.mark.root, pytest.mark.slow]
 
 FORWARD = REPO / "tests" / "p4" / "psa" / "forward.p4"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_listening(port: int, proc, timeout=60.0) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        assert proc.poll() is None, proc.communicate()
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    pytest.fail(f"the switch did not listen on {port} within {timeout} s")
 
 
 def _program(addr: str, p4info: p4info_pb2.P4Info, device_config: bytes, hosts) -> None:
@@ -86,7 +68,7 @@ def test_psa_program_forwards_between_namespaces(tmp_path):
                     "-o", str(json_path), str(FORWARD)], env=env, check=True, timeout=120)
     p4info = text_format.Parse(info_path.read_text(), p4info_pb2.P4Info())
     assert p4info.pkg_info.arch == "psa"
-    port = _free_port()
+    port = free_port()
     with VethLab(n_hosts=2, prefix=f"tp{port % 0xFFF:03x}") as lab:
         h1, h2 = lab.hosts
         switch = subprocess.Popen(
@@ -96,7 +78,7 @@ def test_psa_program_forwards_between_namespaces(tmp_path):
             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             start_new_session=True)
         try:
-            _wait_listening(port, switch)
+            wait_listening(port, switch)
             _program(f"127.0.0.1:{port}", p4info, json_path.read_bytes(), lab.hosts)
             ping = h1.run("ping", "-c", "3", "-i", "0.2", "-W", "2", h2.ip,
                           capture_output=True, text=True, timeout=60)

@@ -106,7 +106,9 @@ def build(source: str, locate=None) -> Path:
 
 
 def _compile(cc: str, source: str, lib: Path, locate) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
+    # built beside the cache, not in TMPDIR: os.replace cannot cross file systems (a
+    # tmpfs /tmp under a cache on disk)
+    with tempfile.TemporaryDirectory(dir=lib.parent) as tmp:
         src = Path(tmp) / "pipeline.c"
         src.write_text(source)
         out = Path(tmp) / "pipeline.so"
