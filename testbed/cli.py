@@ -13,6 +13,10 @@ import sys
 from testbed.errors import run_command
 
 
+CALIBRATION = {"metavar": "CAL", "help": "a calibration: file, results directory holding "
+               "calibration.json, or stored name (default: uncalibrated)"}
+
+
 def _p4_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("program", help="P4_16 source file (v1model)")
     p.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
@@ -189,23 +193,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("results", nargs="?", metavar="RESULTS", help="results directory of "
                    "`trainet run`: one trace per run, OUT/VARIANT/STRATEGY-repR.RANK.et")
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="directory to write")
-    p.add_argument("--model", help="instead of RESULTS: a shadow model, gpt-1.3b, gpt-20b, "
-                   "gpt-175b or custom:PARAMS")
-    p.add_argument("--gpus", type=int, help="ranks of the modelled step")
-    p.add_argument("--strategy", help="a registered strategy (trainet strategies)")
+    p.add_argument("--model", help="instead of RESULTS: a published shape (gpt-125m .. "
+                   "gpt-175b, gpt-20b, megatron-1.7b .. megatron-1t) or custom:PARAMS")
+    p.add_argument("--gpus", type=int, metavar="N", help="ranks of the modelled step")
+    p.add_argument("--strategy", metavar="S", help="NAME or NAME:KEY=VALUE,... (e.g. "
+                   "megatron:tp=8,pp=4; trainet strategies)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a strategy option, e.g. --option tp=4 (repeat for each)")
-    p.add_argument("--batch", type=int, help="global batch in sequences (default 2 per GPU)")
-    p.add_argument("--layers", type=int, help="layers of a custom model")
-    p.add_argument("--device", default="a100", help="device whose compute is modelled")
-    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
-    p.add_argument("--gpus-per-node", type=int, default=8, help="GPUs per node (default 8)")
-    p.add_argument("--gcds-per-gpu", type=int, default=1, help="ranks per GPU package, "
-                   "e.g. 2 for MI250X (default 1)")
-    p.add_argument("--intra", default="1.6Tb/s", help="GPU to node bandwidth (default "
-                   "1.6Tb/s)")
-    p.add_argument("--inter", default="200Gb/s", help="each GPU's NIC (default 200Gb/s)")
-    p.add_argument("--latency", default="2us", help="delay per link (default 2us)")
+    _workload_args(p)
     p.add_argument("--name", help="trace name (default MODEL-STRATEGY-NgpuS)")
     p.set_defaults(handler="testbed.trace.commands:export")
     _model_verbs(verbs)
@@ -296,29 +291,33 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _model_verbs(verbs) -> None:
-    model = verbs.add_parser("model", help="the analytical model of a training step: "
-                             "predict at any scale, compare, calibrate, validate"
-                             ).add_subparsers(dest="modelverb", required=True, metavar="WHAT")
-    calibration = {"metavar": "CAL", "help": "a calibration: file, results directory "
-                   "holding calibration.json, or stored name (default: uncalibrated)"}
-    p = model.add_parser("predict", help="step time, breakdown, TFLOP/s and memory per GPU")
-    p.add_argument("--model", required=True, help="a published shape (gpt-125m .. gpt-175b, "
-                   "gpt-20b, megatron-1.7b .. megatron-1t) or custom:PARAMS")
-    p.add_argument("--gpus", type=int, nargs="+", required=True, metavar="N",
-                   help="GPU counts (several: a scaling plot)")
+def _workload_args(p) -> None:
+    """What a step of the analytical model runs on, as `trainet model predict` and
+    `trainet trace export --model` take it."""
     p.add_argument("--batch", type=int, help="global batch in sequences (default 2 per GPU)")
     p.add_argument("--seq", type=int, help="sequence length (default the model's)")
     p.add_argument("--device", default="a100-80gb", help="device profile (default a100-80gb)")
-    p.add_argument("--strategy", nargs="+", metavar="S", help="NAME or NAME:KEY=VALUE,... "
-                   "(e.g. megatron:tp=8,pp=4); default: the best layout found")
     p.add_argument("--fabric", default="dgx-a100", help="dgx-a100, dgx-h100, frontier, "
                    "roce-100g-cluster, eth-25g-cluster, geo, star:PROFILE or a topology or "
                    "experiment file (default dgx-a100)")
     p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation of the "
                    "device's peak (default 0.4)")
+    p.add_argument("--calibration", **CALIBRATION)
+
+
+def _model_verbs(verbs) -> None:
+    model = verbs.add_parser("model", help="the analytical model of a training step: "
+                             "predict at any scale, compare, calibrate, validate"
+                             ).add_subparsers(dest="modelverb", required=True, metavar="WHAT")
+    p = model.add_parser("predict", help="step time, breakdown, TFLOP/s and memory per GPU")
+    p.add_argument("--model", required=True, help="a published shape (gpt-125m .. gpt-175b, "
+                   "gpt-20b, megatron-1.7b .. megatron-1t) or custom:PARAMS")
+    p.add_argument("--gpus", type=int, nargs="+", required=True, metavar="N",
+                   help="GPU counts (several: a scaling plot)")
+    p.add_argument("--strategy", nargs="+", metavar="S", help="NAME or NAME:KEY=VALUE,... "
+                   "(e.g. megatron:tp=8,pp=4); default: the best layout found")
+    _workload_args(p)
     p.add_argument("--gpus-per-host", type=int, help="GPUs sharing a host (offloading)")
-    p.add_argument("--calibration", **calibration)
     p.add_argument("--json", action="store_true", help="JSON, a step_time_s field per row")
     p.add_argument("--events", action="store_true", help="with --json: every rank role's "
                    "compute phases and collectives in order")
@@ -326,7 +325,7 @@ def _model_verbs(verbs) -> None:
                    "(default model-scaling.png; '' for none)")
     p.set_defaults(handler="testbed.model.commands:predict_main")
     p = model.add_parser("compare", help="the seed systems' setups side by side")
-    p.add_argument("--calibration", **calibration)
+    p.add_argument("--calibration", **CALIBRATION)
     p.add_argument("--json", action="store_true", help="JSON, a step_time_s field per row")
     p.set_defaults(handler="testbed.model.commands:compare_main")
     p = model.add_parser("calibrate", help="fit latency, bandwidth and collective "
@@ -337,11 +336,11 @@ def _model_verbs(verbs) -> None:
     p = model.add_parser("validate", help="predicted against measured step times of "
                          "`trainet run` results")
     p.add_argument("results", nargs="+", metavar="RESULTS_DIR")
-    p.add_argument("--calibration", **calibration)
+    p.add_argument("--calibration", **CALIBRATION)
     p.set_defaults(handler="testbed.experiment.model_check:validate_main")
     p = model.add_parser("published", help="predicted against Narayanan et al. 2021, "
                          "table 1 (1.7B to 1T parameters, 32 to 3072 A100)")
-    p.add_argument("--calibration", **calibration)
+    p.add_argument("--calibration", **CALIBRATION)
     p.set_defaults(handler="testbed.model.published:main")
 
 

@@ -32,17 +32,10 @@ from hosts import shadow
 from hosts.strategies.grid import Grid, fits, grids
 from testbed.errors import TrainetError
 from testbed.model.calibration import DEFAULT
-from testbed.model.fabric import (GraphFabric, NominalFabric, fabric_topology,  # noqa: F401
-                                  topology_fabric)
+from testbed.model.fabric import GraphFabric, NominalFabric, fabric_topology, topology_fabric
 from testbed.model.step import Workload, predict as model_predict
 
 Fabric = GraphFabric
-
-
-def group_bandwidth(fabric: GraphFabric, groups: list[list[int]]) -> tuple[float, float]:
-    """(bit/s, latency s per ring step) of the slowest of ``groups`` when all run their
-    rings at once over ``fabric``."""
-    return fabric.group_bandwidth(groups)[:2]
 
 
 @dataclass(frozen=True)

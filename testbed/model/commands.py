@@ -17,20 +17,27 @@ from testbed.model.search import search
 from testbed.model.step import Workload, predict
 
 
+def parse_option(text: str, error: str) -> tuple[str, object]:
+    """``KEY=VALUE``, the value read as a YAML scalar; anything else is ``error``."""
+    key, eq, value = text.partition("=")
+    if not eq or not key.strip():
+        raise TrainetError(error)
+    return key.strip(), yaml.safe_load(value)
+
+
 def parse_strategy(text: str) -> tuple[str, dict]:
     """``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE`` (values read as YAML scalars)."""
     name, _, rest = text.partition(":")
-    options = {}
-    for part in filter(None, rest.split(",")):
-        key, eq, value = part.partition("=")
-        if not eq:
-            raise TrainetError(f"--strategy {text!r}: write NAME or NAME:KEY=VALUE,..., "
-                               "e.g. megatron:tp=8,pp=4")
-        options[key.strip()] = yaml.safe_load(value)
-    return name, options
+    error = (f"--strategy {text!r}: write NAME or NAME:KEY=VALUE,..., e.g. "
+             "megatron:tp=8,pp=4")
+    return name, dict(parse_option(part, error) for part in filter(None, rest.split(",")))
 
 
-def _workload(args, gpus: int) -> Workload:
+def workload_of(args, gpus: int) -> Workload:
+    """The workload of ``--model``, ``--seq``, ``--batch``, ``--device`` and ``--mfu``
+    (and ``--gpus-per-host`` where the command has it) on ``gpus`` GPUs."""
+    if gpus < 1:
+        raise TrainetError(f"--gpus {gpus}: give a number of GPUs of at least 1")
     model = shadow.shadow_model(args.model)
     if args.seq:
         model = shadow.ShadowModel(model.name, model.params, args.seq, model.layers,
@@ -38,16 +45,14 @@ def _workload(args, gpus: int) -> Workload:
                                    model.hidden, model.heads, model.vocab)
     batch = args.batch or 2 * gpus
     return Workload(model, shadow.device(args.device), batch, mfu=args.mfu,
-                    gpus_per_host=args.gpus_per_host)
+                    gpus_per_host=getattr(args, "gpus_per_host", None))
 
 
 def _rows(args) -> list[StepPrediction]:
     calibration = load(args.calibration)
     out = []
     for gpus in args.gpus:
-        if gpus < 1:
-            raise TrainetError(f"--gpus {gpus}: give a number of GPUs of at least 1")
-        workload = _workload(args, gpus)
+        workload = workload_of(args, gpus)
         fabric = fabrics.fabric(args.fabric, gpus)
         if args.strategy:
             for text in args.strategy:

@@ -160,6 +160,6 @@ def _closed_form(t: StageTimes) -> list[StageStep]:
         own = m * (t.forward_s[s] + t.backward_s[s] + 2 * t.inline_s[s])
         events = (Event("compute", f"forward x{m}", "forward", 0.0, m * t.forward_s[s]),
                   Event("compute", f"backward x{m}", "backward", m * t.forward_s[s],
-                        m * t.backward_s[s]))
+                        m * t.backward_s[s], after=(0,)))
         out.append(StageStep(step + t.after_s, step - own, events))
     return out

@@ -102,9 +102,12 @@ class StepPrediction:
     placement: dict[str, tuple[int, int]] = field(default_factory=dict)
     stage_order: tuple[int, ...] = ()
 
-    def group_ranks(self, kind: str, rank: int) -> list[int]:
-        """The ranks of ``rank``'s group of ``kind`` (a group kind of the placement)."""
-        size, stride = self.placement.get(kind, (self.world, 1))
+    def group_ranks(self, kind: str, rank: int, size: int | None = None) -> list[int]:
+        """The ranks of ``rank``'s group of ``kind`` (a group kind of the placement);
+        with ``size`` (an event's ``group_size``), its group of that many ranks at the
+        kind's stride, as the model times a collective that gives its own size."""
+        kind_size, stride = self.placement.get(kind, (self.world, 1))
+        size = size or kind_size
         span = size * stride
         base = rank // span * span + rank % stride
         return [base + i * stride for i in range(size)]

@@ -143,10 +143,13 @@ def simulate(forward_s: float, backward_s: float, chunks: int, items: list[Item]
 
 
 def _events(compute: list[_Compute], issued: list[_Issued]) -> tuple[Event, ...]:
-    """Every node as an Event, by start time, with its dependencies as indices."""
+    """Every node as an Event, by start time, with its dependencies as indices. Among
+    nodes starting at once, one comes after those it depends on (a compute phase after
+    a collective of no duration it waited for), else compute first."""
+    depth = _depths([*compute, *issued])
     nodes = [(n.event.start_s, 0, n) for n in compute] + \
         [(d.start, 1, d) for d in issued]
-    nodes.sort(key=lambda x: (x[0], x[1]))
+    nodes.sort(key=lambda x: (x[0], depth[id(x[2])], x[1]))
     index = {id(n): i for i, (_, _, n) in enumerate(nodes)}
     out = []
     for _, _, n in nodes:
@@ -158,6 +161,23 @@ def _events(compute: list[_Compute], issued: list[_Issued]) -> tuple[Event, ...]
                              exposed_s=n.exposed, lane=n.item.overlap.lane, after=after,
                              **n.item.event))
     return tuple(out)
+
+
+def _depths(nodes: list) -> dict[int, int]:
+    """Per node (by id) the longest chain of dependencies ending at it; a node depends
+    only on nodes made before it, so there is no cycle."""
+    depth: dict[int, int] = {}
+    for root in nodes:
+        stack = [root]
+        while stack:
+            node = stack[-1]
+            todo = [d for d in node.deps if id(d) not in depth]
+            if todo:
+                stack.extend(todo)
+                continue
+            depth[id(node)] = 1 + max((depth[id(d)] for d in node.deps), default=0)
+            stack.pop()
+    return depth
 
 
 def _phase(done: _Issued) -> str:

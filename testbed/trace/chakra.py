@@ -136,17 +136,25 @@ def write(out_dir: Path, name: str, ranks: dict[int, list[Phase]], world: int,
     out_dir.mkdir(parents=True, exist_ok=True)
     pg_names = _communicators(ranks, world)
     tags: dict = {}
+    shared = et.GlobalMetadata(version=VERSION, attr=[_attr(k, v) for k, v in metadata.items()]
+                               ).SerializeToString()
+    encoded: dict = {}      # (index, phase) -> its bytes: ranks of one role share them
     files, nodes = [], 0
     for rank in sorted(ranks):
         check_order(rank, ranks[rank])
         path = out_dir / f"{name}.{rank}.et"
-        meta = et.GlobalMetadata(version=VERSION)
-        meta.attr.extend(_attr(k, v) for k, v in {**metadata, "rank": rank,
-                                                   "world": world}.items())
+        # serialized messages concatenated are one message with both's fields
+        meta = shared + et.GlobalMetadata(attr=[_attr("rank", rank), _attr("world", world)]
+                                          ).SerializeToString()
         with path.open("wb") as f:
-            _put(f, meta)
+            f.write(_VarintBytes(len(meta)) + meta)
             for i, phase in enumerate(ranks[rank]):
-                _put(f, _node(i, phase, rank, pg_names, tags))
+                if phase.op in TRANSFER_TYPES:          # its tag counts the pair's messages
+                    f.write(_delimited(_node(i, phase, rank, pg_names, tags)))
+                    continue
+                if (i, phase) not in encoded:
+                    encoded[i, phase] = _delimited(_node(i, phase, rank, pg_names, tags))
+                f.write(encoded[i, phase])
         files.append(path)
         nodes += len(ranks[rank])
     groups = out_dir / f"{name}.comm_groups.json"
@@ -155,9 +163,9 @@ def write(out_dir: Path, name: str, ranks: dict[int, list[Phase]], world: int,
     return Written(name, out_dir / name, files, groups, nodes)
 
 
-def _put(f, message) -> None:
+def _delimited(message) -> bytes:
     data = message.SerializeToString()
-    f.write(_VarintBytes(len(data)) + data)
+    return _VarintBytes(len(data)) + data
 
 
 def read(path: Path) -> tuple[et.GlobalMetadata, list[et.Node]]:

@@ -1,21 +1,11 @@
-"""``trainet trace export``: Chakra execution traces of a measured run or of a modelled
-step."""
+"""``trainet trace export``: Chakra execution traces of a measured run or of the step
+the analytical model predicts."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from testbed.errors import TrainetError
 from testbed.trace import chakra
-
-
-def _options(pairs: list[str]) -> dict:
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise TrainetError(f"--option {pair!r}: write KEY=VALUE, e.g. --option tp=4")
-        out[key.replace("-", "_")] = value
-    return out
 
 
 def export(args) -> int:
@@ -30,15 +20,7 @@ def export(args) -> int:
         missing = [f"--{k}" for k in ("model", "gpus", "strategy") if getattr(args, k) is None]
         if missing:
             raise TrainetError(f"trainet trace export --model: also give {', '.join(missing)}")
-        from testbed.trace import modeled
-        from testbed.units import parse_duration, parse_rate
-        setup = modeled.Setup(args.model, args.gpus, args.strategy, _options(args.option),
-                              args.batch, args.device, args.mfu, args.layers,
-                              args.gpus_per_node, args.gcds_per_gpu, parse_rate(args.intra),
-                              parse_rate(args.inter), parse_duration(args.latency))
-        ranks, metadata = modeled.phases(setup)
-        name = args.name or f"{args.model}-{args.strategy}-{args.gpus}gpus"
-        written = [chakra.write(Path(args.output), name, ranks, args.gpus, metadata)]
+        written = [_modeled(args)]
     else:
         raise TrainetError("trainet trace export: give a results directory of `trainet "
                            "run`, or --model NAME --gpus N --strategy S")
@@ -47,3 +29,23 @@ def export(args) -> int:
               f"nodes; ASTRA-sim: --workload-configuration={w.prefix} "
               f"--comm-group-configuration={w.comm_groups}")
     return 0
+
+
+def _modeled(args) -> chakra.Written:
+    """The traces of the step ``trainet model predict`` predicts for the same flags."""
+    from testbed.model import fabric
+    from testbed.model.calibration import load
+    from testbed.model.commands import parse_option, parse_strategy, workload_of
+    from testbed.model.step import predict
+    from testbed.trace import modeled
+    strategy, options = parse_strategy(args.strategy)
+    options.update(parse_option(pair, f"--option {pair!r}: write KEY=VALUE, e.g. "
+                                "--option tp=4") for pair in args.option)
+    workload = workload_of(args, args.gpus)
+    prediction = predict(strategy, workload, fabric.fabric(args.fabric, args.gpus),
+                         args.gpus, options, load(args.calibration))
+    print(f"{prediction.label} ({prediction.layout}) on {prediction.fabric}: predicted step "
+          f"{prediction.step_s:.3g} s, calibration {prediction.calibration}")
+    name = args.name or f"{args.model}-{strategy}-{args.gpus}gpus"
+    return chakra.write(Path(args.output), name, modeled.phases(prediction), args.gpus,
+                        modeled.metadata(prediction, workload))

@@ -19,6 +19,17 @@ KINDS = ("compute", "collective")
 TRANSFERS = ("send", "recv")
 
 
+class Group(tuple):
+    """The ranks of a group, hashed once: the ranks of a group share one, and a trace
+    looks up its communicator for every collective of every rank (a world of 16384
+    ranks would otherwise hash 16384 numbers each time)."""
+
+    def __hash__(self):
+        if "hash" not in self.__dict__:
+            self.__dict__["hash"] = tuple.__hash__(self)
+        return self.__dict__["hash"]
+
+
 @dataclass(frozen=True)
 class Phase:
     kind: str
@@ -48,7 +59,8 @@ def collective(op: str, group, nbytes: float, duration_s: float, after=(),
                route: str = "ring", start_s: float | None = None,
                name: str | None = None, lane: str = "") -> Phase:
     return Phase("collective", name or op, duration_s, tuple(after), start_s, op,
-                 tuple(group), nbytes, route=route, lane=lane)
+                 group if isinstance(group, Group) else Group(group), nbytes, route=route,
+                 lane=lane)
 
 
 def transfer(op: str, rank: int, peer: int, nbytes: float, duration_s: float, after=(),

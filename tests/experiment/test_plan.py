@@ -7,11 +7,17 @@ from hosts import shadow
 from hosts.strategies.grid import Grid
 from testbed import cli
 from testbed.errors import TrainetError
-from testbed.experiment.plan import NominalFabric, group_bandwidth, plan, topology_fabric
+from testbed.experiment.plan import plan
+from testbed.model.fabric import NominalFabric, topology_fabric
 from testbed.experiment.spec import load_experiment
 from testbed.topology.generators import leaf_spine
 
 A100 = shadow.device("a100")
+
+
+def group_bandwidth(fabric, groups):
+    """(bit/s, latency s per ring step) of the slowest of ``groups`` running at once."""
+    return fabric.group_bandwidth(groups)[:2]
 
 
 def test_groups_inside_a_node_get_the_node_and_spread_ones_share_nics():

@@ -61,6 +61,30 @@ def test_pipeline_roles_list_stages_with_their_transfers_and_dependencies():
     assert p.bubble_s > 0 and p.step_s > p.compute_s
 
 
+def test_events_come_after_what_they_wait_for_and_groups_have_their_events_size():
+    """zero-hier: on DGX A100 nodes (packages of one GPU) its package gathers take no
+    time and start with the compute that waits for them; on Frontier its node
+    reduce-scatter joins the node's 4 packages, 4 of the node's 8 ranks."""
+    for name in ("dgx-a100", "frontier"):
+        p = predict("zero-hier", workload(batch=16), fabric(name, 16), 16)
+        for i, e in enumerate(p.roles[0].events):
+            assert all(j < i for j in e.after)
+    reduce = next(e for e in p.roles[0].events if e.op == "reduce-scatter" and
+                  e.group == "node")
+    assert reduce.group_size == 4 and p.group_ranks("node", 5, reduce.group_size) == [4, 5, 6, 7]
+    assert p.group_ranks("node", 5) == list(range(8))
+
+
+def test_a_long_pipeline_in_closed_form_keeps_its_passes_in_order():
+    """Beyond pipeline.SIMULATED passes each stage is its forwards, then its backwards,
+    then its data-parallel all-reduce, one after another."""
+    p = predict("megatron", workload(batch=2 * 4096), fabric("dgx-a100", 16), 16,
+                {"tp": 2, "pp": 4, "dp": 2, "micro_batches": 4096})
+    for role in p.roles:
+        assert [(e.name, e.after) for e in role.events] == [
+            ("forward x4096", ()), ("backward x4096", (0,)), ("all-reduce dp", (1,))]
+
+
 def test_json_shape_has_the_step_and_breakdown():
     d = predict("zero3", workload(), fabric("dgx-a100", 8), 8).as_dict()
     for key in ("step_s", "compute_s", "exposed_s", "exposed_by_tier", "tflops_per_gpu",
