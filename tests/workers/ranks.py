@@ -52,3 +52,19 @@ def slice_training(world: int, steps: int, batch: int, lr: float, seed: int = 0
         model.loss(model(x), y).backward()
         opt.step()
     return losses, [p.detach() for p in model.parameters()]
+
+
+def shadow_steps(world: int, info, options, *, target, device, batch: int, scale: float,
+                 steps: int = 2, timeout_s: float = 30.0) -> list:
+    """``steps`` shadow-mode steps of strategy ``info`` on ``world`` ranks as threads, at
+    full MFU on ``device``: each rank's (strategy, metrics of its last step)."""
+    from hosts.strategies import registry
+
+    def body(comm):
+        s = info.build("shadow", registry.Context(comm, info, options, target=target,
+                                                  device=device, batch=batch, scale=scale,
+                                                  mfu=1.0))
+        s.setup()
+        return s, [s.step(None) for _ in range(steps)][-1]
+
+    return run_ranks(world, body, timeout_s=timeout_s)

@@ -12,7 +12,7 @@ from hosts.models import SyntheticCorpus, build_model
 from hosts.strategies import registry
 from hosts.strategies.axonn import AxonnOptions, AxonnTraining
 from hosts.strategies.grid import Grid, grids
-from ranks import run_ranks, single_process
+from ranks import run_ranks, shadow_steps, single_process
 from testbed.errors import TrainetError
 
 CORPUS = SyntheticCorpus(0)
@@ -99,14 +99,9 @@ def test_shadow_axonn_moves_the_declared_volume():
     def run(**switches):
         options = info.parse_options({"g_r": 2, "g_c": 2, "g_d": 2, **switches})
 
-        def body(comm):
-            s = info.build("shadow", registry.Context(comm, info, options, target=target,
-                                                      device=dev, batch=batch, scale=scale,
-                                                      mfu=1.0))
-            s.setup()
-            return [s.step(None) for _ in range(2)][-1]
-
-        metrics = run_ranks(world, body, timeout_s=60)
+        metrics = [m for _, m in shadow_steps(world, info, options, target=target,
+                                               device=dev, batch=batch, scale=scale,
+                                               timeout_s=60)]
         declared = info.volume_bytes(shadow.model_bytes(target.params), world, target.layers,
                                      options=options, model=target, batch=batch)[0]
         sent = sum(m.logical_sent_bytes for m in metrics) / world

@@ -17,7 +17,7 @@ from hosts import shadow
 from hosts.models import SyntheticCorpus, build_model
 from hosts.strategies import adatopk, fusionllm, opfence, registry
 from hosts.strategies.opdag import Segment, trace
-from ranks import run_ranks, single_process
+from ranks import run_ranks, shadow_steps, single_process
 from testbed.errors import TrainetError
 
 CORPUS = SyntheticCorpus(0)
@@ -246,13 +246,8 @@ def test_shadow_fusionllm_moves_its_boundaries_bytes(monkeypatch):
     dev = shadow.Device("slow", 6 * 2e7 * 2048 * 4 / 0.2, "a 200 ms step")
     options = INFO.parse_options({"micro_batches": 2, "ratio": 0.01})
 
-    def body(comm):
-        s = INFO.build("shadow", registry.Context(comm, INFO, options, target=target,
-                                                  device=dev, batch=4, scale=scale, mfu=1.0))
-        s.setup()
-        return s, [s.step(None) for _ in range(2)][-1]
-
-    results = run_ranks(6, body, timeout_s=60)
+    results = shadow_steps(6, INFO, options, target=target, device=dev, batch=4, scale=scale,
+                           timeout_s=60)
     stages = sorted(results, key=lambda r: r[0].at.pp)
     assert [r[0].comm.rank // 2 for r in stages] in ([1, 1, 0, 0, 2, 2], [2, 2, 0, 0, 1, 1])
     fractions = stages[0][0].fractions

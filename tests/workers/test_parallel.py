@@ -15,7 +15,7 @@ from hosts.strategies import holmes, registry
 from hosts.strategies.layout import ParallelLayout, split_units
 from hosts.strategies.parallel import ParallelOptions, ParallelTraining, layout_of
 from hosts.strategies.pipeline import ideal_bubble, in_flight, schedule
-from ranks import run_ranks, single_process
+from ranks import run_ranks, shadow_steps, single_process
 from testbed.errors import TrainetError
 
 CORPUS = SyntheticCorpus(0)
@@ -141,14 +141,8 @@ def test_shadow_3d_moves_the_declared_volume_and_shows_the_bubble():
     info = registry.get("megatron")
     options = info.parse_options({"dp": 2, "pp": 2, "tp": 2, "micro_batches": 2})
 
-    def body(comm):
-        s = info.build("shadow", registry.Context(comm, info, options, target=target,
-                                                  device=dev, batch=batch, scale=scale,
-                                                  mfu=1.0))
-        s.setup()
-        return [s.step(None) for _ in range(2)][-1]
-
-    metrics = run_ranks(world, body, timeout_s=60)
+    metrics = [m for _, m in shadow_steps(world, info, options, target=target, device=dev,
+                                           batch=batch, scale=scale, timeout_s=60)]
     sent = sum(m.logical_sent_bytes for m in metrics) / world
     declared = info.volume_bytes(shadow.model_bytes(target.params), world, target.layers,
                                  options=options, model=target, batch=batch)[0]

@@ -5,7 +5,7 @@ import pytest
 from hosts import shadow
 from hosts.strategies import registry
 from hosts.strategies.comm import Comm
-from ranks import run_ranks
+from ranks import run_ranks, shadow_steps
 from testbed.errors import TrainetError
 
 
@@ -62,15 +62,9 @@ def test_shadow_step_moves_the_scaled_volume_and_sleeps_the_compute(strategy, fa
     target = shadow.shadow_model("custom:2e7")                 # M = 40 MB nominal
     dev = shadow.Device("slow", 6 * 2e7 * 2048 / 0.08, "a device computing a step in 80 ms")
 
-    def body(comm: Comm):
-        info = registry.get(strategy)
-        s = info.build("shadow", registry.Context(comm, info, info.parse_options({}),
-                                                  target=target, device=dev, batch=1,
-                                                  scale=scale, mfu=1.0))
-        s.setup()
-        return [s.step(None) for _ in range(2)][-1]
-
-    for m in run_ranks(world, body):
+    info = registry.get(strategy)
+    for _, m in shadow_steps(world, info, info.parse_options({}), target=target, device=dev,
+                             batch=1, scale=scale):
         nominal = registry.get(strategy).volume_bytes(shadow.model_bytes(target.params),
                                                       world)[0]
         assert m.logical_sent_bytes == pytest.approx(nominal * scale, rel=0.01)
