@@ -184,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top", type=int, default=10, help="layouts to print (default 10)")
     p.add_argument("--check", metavar="RESULTS", help="instead: the predictions for a "
                    "`trainet run` of axonn and megatron layouts against its measurements")
-    p.set_defaults(handler="testbed.experiment.plan:main")
+    p.set_defaults(handler="testbed.experiment.plan_command:main")
     trace = verbs.add_parser("trace", help="execution traces (MLCommons Chakra) for "
                              "simulators").add_subparsers(dest="traceverb", required=True,
                                                           metavar="TRACEVERB")

@@ -107,9 +107,7 @@ def plan(fabric: Fabric, model: shadow.ShadowModel, world: int, batch: int,
 
 
 def main(args) -> int:
-    if args.check:
-        from testbed.experiment import plan_check
-        return plan_check.main(args)
+    """``trainet plan`` without ``--check`` (that is testbed/experiment/plan_check.py)."""
     if not args.world:
         raise TrainetError("trainet plan: give --world N, the ranks to place (or --check "
                            "RESULTS)")
