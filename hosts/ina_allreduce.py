@@ -34,17 +34,26 @@ import numpy as np
 import torch
 
 from hosts import ina_fixedpoint as fx
+from hosts import ina_native
 from hosts.addresses import local_address
 from hosts.ina_session import Exchange, JobStream
+from testbed.errors import TrainetError
 from testbed.proto import ina
 
 
 class UdpTransport:
     """The worker's UDP socket: sends to the aggregator address, port 0xBEE0, and receives
     on ``bind``, by default the host's own address towards the aggregator (the switch
-    sends results there), not every interface."""
+    sends results there), not every interface. ``client`` says who runs the window loop
+    of an exchange on it (:mod:`hosts.ina_native`): ``native`` (C), ``python``, or
+    ``auto`` (C where the machine can build it)."""
 
-    def __init__(self, aggregator: str, bind: str | None = None, port: int = ina.UDP_PORT):
+    def __init__(self, aggregator: str, bind: str | None = None, port: int = ina.UDP_PORT,
+                 client: str = "auto"):
+        if client not in ina_native.CLIENTS:
+            raise TrainetError(f"INA client {client!r}: choose one of "
+                               f"{', '.join(ina_native.CLIENTS)}")
+        self.client = client
         self.peer = (aggregator, port)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
@@ -67,12 +76,21 @@ class UdpTransport:
         except (socket.timeout, BlockingIOError):
             return None
 
+    @property
+    def native(self):
+        """The C loop for this socket's exchanges, or None (built on first use)."""
+        return ina_native.loop(self.client)
+
     def close(self) -> None:
         self.sock.close()
 
 
 def run_exchange(exchange: Exchange, transport, clock=time.monotonic) -> Exchange:
-    """Drive one exchange to completion over ``transport`` (send / recv(timeout))."""
+    """Drive one exchange to completion over ``transport`` (send / recv(timeout)), in C
+    when the transport offers the native loop and the exchange reads ina.p4's answers."""
+    native = getattr(transport, "native", None) if exchange.native_loop else None
+    if native is not None:
+        return native.run(exchange, transport.sock, transport.peer)
     for payload in exchange.start(clock()):
         transport.send(payload)
     while not exchange.done:

@@ -107,6 +107,9 @@ class Exchange:
                     "job is running")
     # how answers are read: (header, lanes); LuWu answers may be header only (lanes None)
     decode = staticmethod(ina.decode)
+    # hosts/ina_client.c runs this class's loop (ina.p4's answers); subclasses that read
+    # answers differently turn it off
+    native_loop = True
 
     def __init__(self, stream: JobStream, lanes: np.ndarray, exponent: int):
         if lanes.ndim != 2 or lanes.shape[1] != ina.LANES:
@@ -223,8 +226,10 @@ class Exchange:
             _, i = heapq.heappop(self._heap)
             out.append(self._send(i, now, True))
         if out and now - self._last_progress > self.stream.give_up_s:
-            raise AggregationTimeout(
-                f"job {self.stream.job_id} worker {self.stream.worker_id}: no result for "
-                f"{now - self._last_progress:.1f} s ({self.remaining} of {self.n} chunks "
-                f"missing); {self.missing_hint}")
+            raise AggregationTimeout(self.give_up_message(now - self._last_progress))
         return out
+
+    def give_up_message(self, stalled_s: float) -> str:
+        return (f"job {self.stream.job_id} worker {self.stream.worker_id}: no result for "
+                f"{stalled_s:.1f} s ({self.remaining} of {self.n} chunks missing); "
+                f"{self.missing_hint}")

@@ -40,6 +40,7 @@ class ParamsExchange(Exchange):
                     "counters show no bad_exponent drops)")
     fixed_point = False
     acknowledged = False
+    native_loop = False           # the C loop reads ina.p4's answers only
 
     def on_payload(self, payload: bytes, now: float) -> list[bytes]:
         if ina.peek_flags(payload) & ina.FLAG_FIXED:
