@@ -1,0 +1,203 @@
+"""The INA worker's C window loop (hosts/ina_client.c) against the Python Exchange: both
+drive real UDP sockets to p4/ina.p4 on the software target, behind a relay that loses
+and reorders packets with a seed; the sums must be exact and the same bit for bit."""
+import random
+import socket
+import threading
+
+import numpy as np
+import pytest
+import torch
+
+from hosts import ina_native
+from hosts.ina_allreduce import InaAllReduce, UdpTransport, run_exchange
+from hosts.ina_session import AggregationTimeout, Exchange, JobStream
+from ina_fabric import SWITCH_MAC, load_ina_program, new_target, single_switch_job
+from testbed.proto import ina
+
+AGG = "10.0.255.1"
+SLOTS = 8
+
+
+@pytest.fixture(scope="module")
+def program():
+    return load_ina_program()
+
+
+class UdpSwitch(threading.Thread):
+    """The target behind a UDP socket on loopback: a worker's datagram enters on the
+    worker's port, each output goes back to the socket of the worker on its port. Every
+    datagram, either way, is lost with probability ``loss`` or, with probability
+    ``reorder``, held back until after the next one."""
+
+    def __init__(self, target, job, loss=0.0, reorder=0.0, seed=7):
+        super().__init__(daemon=True)
+        self.target, self.job = target, job
+        self.loss, self.reorder = loss, reorder
+        self.rng = random.Random(seed)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.settimeout(0.005)
+        self.address = self.sock.getsockname()
+        self.worker_at = {}             # worker's socket address -> ctl.Worker
+        self.address_of = {}            # switch port -> worker's socket address
+        self.held = None
+        self.stopping = False
+
+    def attach(self, worker, transport) -> None:
+        transport.peer = self.address
+        addr = transport.sock.getsockname()
+        self.worker_at[addr] = worker
+        self.address_of[worker.port] = addr
+
+    def _pass(self, deliver, item) -> None:
+        if self.rng.random() < self.loss:
+            return
+        if self.held is None and self.rng.random() < self.reorder:
+            self.held = (deliver, item)
+            return
+        deliver(*item)
+        if self.held is not None:
+            (held_deliver, held_item), self.held = self.held, None
+            held_deliver(*held_item)
+
+    def _into_target(self, payload, addr) -> None:
+        w = self.worker_at[addr]
+        for port, frame in self.target.process(
+                ina.frame(w.mac, SWITCH_MAC, w.ip, AGG, payload), w.port):
+            self._pass(self.sock.sendto, (frame[ina.FRAME_OFFSET:], self.address_of[port]))
+
+    def run(self):
+        while not self.stopping:
+            try:
+                payload, addr = self.sock.recvfrom(4096)
+            except socket.timeout:
+                if self.held is not None:       # nothing came after it: let it go
+                    (deliver, item), self.held = self.held, None
+                    deliver(*item)
+                continue
+            self._pass(self._into_target, (payload, addr))
+
+    def stop(self):
+        self.stopping = True
+        self.join(5)
+        self.sock.close()
+
+
+def run_workers(program, clients, work, loss=0.0, reorder=0.0):
+    """Run ``work(i, transport)`` for each worker i (client ``clients[i]``) on threads
+    over one switch; return their results."""
+    target = new_target(program)
+    job = single_switch_job(target, n_workers=len(clients), slot_count=SLOTS)
+    switch = UdpSwitch(target, job, loss, reorder)
+    transports = []
+    for w, client in zip(job.workers, clients):
+        t = UdpTransport("127.0.0.1", bind="127.0.0.1", port=0, client=client)
+        switch.attach(w, t)
+        transports.append(t)
+    switch.start()
+    results, errors = [None] * len(clients), []
+
+    def one(i):
+        try:
+            results[i] = work(i, transports[i])
+        except Exception as err:        # surfaced below, in the test's thread
+            errors.append(err)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(len(clients))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    switch.stop()
+    for t in transports:
+        t.close()
+    assert not errors, errors
+    return results
+
+
+# chunks per exchange, one after another on each worker's stream: a partial window,
+# several windows (both shadow sets, slots reused) and a single chunk
+EXCHANGES = (5, 3 * SLOTS + 3, 1)
+
+
+def lanes_of(worker: int) -> list:
+    rng = np.random.default_rng(worker)
+    return [rng.integers(-2**28, 2**28, (n, ina.LANES)).astype(np.int32) for n in EXCHANGES]
+
+
+def exchanges(i, transport):
+    stream = JobStream(1, i, SLOTS)
+    out = []
+    for k, lanes in enumerate(lanes_of(i)):
+        ex = run_exchange(Exchange(stream, lanes, exponent=k - 1), transport)
+        assert ex.done and ex.result_exponent == k - 1
+        out.append((ex.result, ex.retransmissions))
+    assert stream.next_chunk == sum(EXCHANGES) and stream.srtt is not None
+    return out
+
+
+@pytest.mark.parametrize("loss, reorder", [(0.0, 0.0), (0.05, 0.1)])
+def test_native_python_and_mixed_workers_get_the_exact_sums(program, loss, reorder):
+    exact = [sum(lanes_of(w)[k] for w in range(3)) for k in range(len(EXCHANGES))]
+    runs = {}
+    for clients in (("python",) * 3, ("native",) * 3, ("native", "python", "native")):
+        runs[clients] = run_workers(program, clients, exchanges, loss, reorder)
+    for clients, per_worker in runs.items():
+        for results in per_worker:
+            for k, (result, _) in enumerate(results):
+                assert np.array_equal(result, exact[k]), (clients, k)
+        if loss:
+            assert sum(r for results in per_worker for _, r in results) > 0, clients
+
+
+def test_float_all_reduce_is_bit_identical_across_clients_under_loss(program):
+    gen = torch.Generator().manual_seed(4)
+    inputs = [torch.randn(3000, generator=gen) * 5 for _ in range(3)]
+
+    def all_reduce(i, transport):
+        t = inputs[i].clone()
+        InaAllReduce(transport, 1, i, 3, SLOTS).all_reduce(t)
+        return t
+
+    python = run_workers(program, ["python"] * 3, all_reduce, loss=0.05, reorder=0.1)
+    native = run_workers(program, ["native"] * 3, all_reduce, loss=0.05, reorder=0.1)
+    for t in python + native:
+        assert torch.equal(t, python[0])
+    exact = sum(x.double() for x in inputs)
+    assert float((python[0].double() - exact).abs().max()) < 1e-5
+
+
+def test_native_client_gives_up_naming_what_is_missing():
+    silent = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)     # never answers
+    silent.bind(("127.0.0.1", 0))
+    transport = UdpTransport("127.0.0.1", bind="127.0.0.1", port=0, client="native")
+    transport.peer = silent.getsockname()
+    stream = JobStream(1, 0, 4, timeout_s=0.005, give_up_s=0.05)
+    ex = Exchange(stream, np.zeros((6, ina.LANES), dtype=np.int32), 0)
+    try:
+        with pytest.raises(AggregationTimeout, match=r"job 1 worker 0: no result for "
+                           r"0\.\d s \(6 of 6 chunks missing\); check that the switch"):
+            run_exchange(ex, transport)
+    finally:
+        transport.close()
+        silent.close()
+    assert ex.retransmissions > 0 and stream.backoff > 1     # timeouts backed off
+
+
+def test_without_a_compiler_auto_falls_back_to_python_with_one_line(monkeypatch, capsys):
+    from testbed.p4.native.build import NoCompiler
+    monkeypatch.setenv("CC", "/nonexistent/cc")
+    ina_native.loop.cache_clear()
+    ina_native._library.cache_clear()
+    try:
+        assert ina_native.loop("auto") is None
+        assert ina_native.loop("auto") is None
+        lines = capsys.readouterr().err.splitlines()
+        assert len(lines) == 1 and "runs its window loop in Python" in lines[0]
+        with pytest.raises(NoCompiler):
+            ina_native.loop("native")
+    finally:
+        ina_native.loop.cache_clear()
+        ina_native._library.cache_clear()
