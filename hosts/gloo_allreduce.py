@@ -37,6 +37,7 @@ def main(argv=None) -> int:
         start = time.perf_counter()
         dist.all_reduce(t)
         times.append(time.perf_counter() - start)
+    dist.barrier()            # no rank exits while another still times a round
     dist.destroy_process_group()
     json.dump({"rank": args.rank, "times_s": times}, sys.stdout)
     print()

@@ -164,9 +164,12 @@ def main(argv=None) -> int:
                    "(default: --worker; differs from it across racks)")
     p.add_argument("--check", action="store_true",
                    help="also compute the exact sum locally and report the largest error")
+    p.add_argument("--client", choices=ina_native.CLIENTS, default="auto",
+                   help="who runs the window loop: native (C), python, or auto (C where "
+                   "a C compiler is present; default)")
     args = p.parse_args(argv)
     rank = args.worker if args.rank is None else args.rank
-    transport = UdpTransport(args.aggregator)
+    transport = UdpTransport(args.aggregator, client=args.client)
     reducer = InaAllReduce(transport, args.job, args.worker, args.workers, args.slots,
                            args.timeout_ms / 1000)
     gens = [torch.Generator().manual_seed(args.seed * 1000 + w) for w in range(args.workers)]
@@ -187,10 +190,15 @@ def main(argv=None) -> int:
             # fixed-point bound plus rounding the float64 sum to float32
             bounds.append(fx.error_bound(e, args.workers)
                           + float(exact.abs().max()) * 2.0 ** -24)
+    # An untimed round as a barrier: it completes only once every worker has finished
+    # its timed rounds, so none exits (a torch interpreter's exit takes tens of ms of
+    # CPU) while another still times one.
+    reducer.agree_exponent(0.0)
     transport.close()
     json.dump({"worker": args.worker, "times_s": times, "packets": reducer.packets,
                "retransmissions": reducer.retransmissions, "result_sha256": digest,
-               "max_error": errors, "error_bound": bounds}, sys.stdout)
+               "max_error": errors, "error_bound": bounds,
+               "client": "python" if transport.native is None else "native"}, sys.stdout)
     print()
     return 0
 

@@ -247,6 +247,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "the larger tensors then exceed the shapers' 15 KB bursts)")
     p.add_argument("--rounds", type=int, default=3, help="all-reduces per measurement")
     p.add_argument("--slots", type=int, default=32, help="INA window (slots per job)")
+    p.add_argument("--ina-clients", nargs="+", choices=["native", "python"], metavar="CLIENT",
+                   help="the workers' window loop, each measured: native (C), python "
+                   "(default: both where a C compiler is present, else python)")
     p.add_argument("--results", default="results/bench-allreduce",
                    help="directory for the network's logs")
     p.add_argument("--target-only", action="store_true",

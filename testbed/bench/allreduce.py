@@ -9,7 +9,11 @@ Two measurements:
   hosts/ina_allreduce.py against torch.distributed's gloo ring all-reduce, for tensors
   of 1-64 MB nominal (``scale`` times that emulated). Times are wall-clock on the
   emulated fabric, which with co-scaling stand for nominal times as long as the link,
-  not the CPU, is the bottleneck: the report gives both so the reader can judge.
+  not the CPU, is the bottleneck: the report gives both so the reader can judge. INA
+  runs with each worker client (``--ina-clients``: the window loop in C, the Python
+  reference). A round's time is the slowest worker's; the first round (start-up) is not
+  counted, and both programs end with an untimed barrier, since eight torch interpreters
+  exiting on two cores while others still time their last round added 5-30 ms to it.
 
 The star, the host commands and running them on the emulated hosts also serve the
 emulated-fabric tests.
@@ -164,13 +168,15 @@ def run_on_hosts(net, commands: dict, timeout_s: float) -> dict:
 
 
 def ina_commands(job: ctl.Job, hosts: list[str], elements: int, rounds: int, seed: int = 0,
-                 check: bool = False) -> dict:
-    """The INA all-reduce of ``job`` on ``hosts`` (host ``hosts[w]`` is worker ``w``)."""
+                 check: bool = False, client: str = "auto") -> dict:
+    """The INA all-reduce of ``job`` on ``hosts`` (host ``hosts[w]`` is worker ``w``);
+    ``client``: who runs the workers' window loop (hosts/ina_native.py)."""
     py = sys.executable
     return {h: [py, "-m", "hosts.ina_allreduce", "--job", str(job.job_id), "--worker",
                 str(w), "--workers", str(len(hosts)), "--aggregator", job.aggregator_ip,
                 "--elements", str(elements), "--rounds", str(rounds), "--slots",
-                str(job.slot_count), "--seed", str(seed)] + (["--check"] if check else [])
+                str(job.slot_count), "--seed", str(seed), "--client", client]
+            + (["--check"] if check else [])
             for w, h in enumerate(hosts)}
 
 
@@ -210,7 +216,9 @@ def ring_link_time(elements: int, n_workers: int, rate_bps: float) -> float:
 
 
 def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: int,
-                slots: int, results_dir: str, log) -> list:
+                slots: int, results_dir: str, log, clients: list) -> list:
+    """One row per tensor size and INA client (``clients``), each against gloo measured
+    once per size in the same network."""
     from testbed.experiment.jobs import job_on
     from testbed.net.network import Network
     from testbed.net.topology import plan_from_topology
@@ -224,24 +232,29 @@ def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: i
             nominal_bytes = mb * 2**20
             elements = max(int(nominal_bytes * scale / 4), 1)
             log(f"  {n_workers} workers, {mb} MB nominal = {elements * 4} B emulated ...")
-            with job_on(net, SWITCH, ctl, job):    # new workers need clean slots
-                ina_res = run_on_hosts(net, ina_commands(job, hosts, elements, rounds),
-                                       timeout_s=300)
+            ina_runs = {}
+            for client in clients:
+                with job_on(net, SWITCH, ctl, job):    # new workers need clean slots
+                    ina_runs[client] = run_on_hosts(net, ina_commands(
+                        job, hosts, elements, rounds, client=client), timeout_s=300)
             gloo_res = run_on_hosts(net, gloo_commands(net, hosts, elements, rounds,
                                                        29500 + k), timeout_s=300)
-            t_ina, t_gloo = round_time(ina_res), round_time(gloo_res)
+            t_gloo = round_time(gloo_res)
             rate = parse_rate(bw) * scale
-            rows.append({
-                "workers": n_workers, "nominal_MB": mb, "emulated_bytes": elements * 4,
-                "elements": elements, "link_nominal_bps": parse_rate(bw),
-                "link_emulated_bps": rate,
-                "ina_s": t_ina, "gloo_s": t_gloo,
-                "ina_link_bound_s": ina_link_time(elements, rate),
-                "ring_link_bound_s": ring_link_time(elements, n_workers, rate),
-                "ina_algbw_nominal_Gbps": nominal_bytes * 8 / t_ina / 1e9,
-                "gloo_algbw_nominal_Gbps": nominal_bytes * 8 / t_gloo / 1e9,
-                "speedup_ina_over_gloo": t_gloo / t_ina,
-                "ina_retransmissions": sum(r["retransmissions"] for r in ina_res.values())})
+            for client, ina_res in ina_runs.items():
+                t_ina = round_time(ina_res)
+                rows.append({
+                    "workers": n_workers, "nominal_MB": mb, "emulated_bytes": elements * 4,
+                    "ina_client": next(iter(ina_res.values()))["client"],
+                    "elements": elements, "link_nominal_bps": parse_rate(bw),
+                    "link_emulated_bps": rate,
+                    "ina_s": t_ina, "gloo_s": t_gloo,
+                    "ina_link_bound_s": ina_link_time(elements, rate),
+                    "ring_link_bound_s": ring_link_time(elements, n_workers, rate),
+                    "ina_algbw_nominal_Gbps": nominal_bytes * 8 / t_ina / 1e9,
+                    "gloo_algbw_nominal_Gbps": nominal_bytes * 8 / t_gloo / 1e9,
+                    "speedup_ina_over_gloo": t_gloo / t_ina,
+                    "ina_retransmissions": sum(r["retransmissions"] for r in ina_res.values())})
     return rows
 
 
@@ -261,11 +274,12 @@ def _render(report: dict) -> str:
                      f"Gb/s nominal = {r0['link_emulated_bps'] / 1e6:g} Mb/s emulated "
                      f"(co-scaling {report['scale']:g}); times are wall-clock = nominal; "
                      "'bound' is the link-only time")
-        lines.append("  workers  tensor(nominal)  emulated   INA time (bound)       "
+        lines.append("  workers  tensor(nominal)  emulated  client   INA time (bound)       "
                      "gloo time (bound)      INA algbw    gloo algbw   gloo/INA")
         for r in report["fabric"]:
             lines.append(
                 f"  {r['workers']:7d}  {r['nominal_MB']:9g} MB  {r['emulated_bytes']:8d} B  "
+                f"{r['ina_client']:>6}  "
                 f"{r['ina_s'] * 1e3:8.1f} ms ({r['ina_link_bound_s'] * 1e3:6.1f} ms)  "
                 f"{r['gloo_s'] * 1e3:8.1f} ms ({r['ring_link_bound_s'] * 1e3:6.1f} ms)  "
                 f"{r['ina_algbw_nominal_Gbps']:7.2f} Gb/s  {r['gloo_algbw_nominal_Gbps']:7.2f} "
@@ -277,6 +291,9 @@ def _render(report: dict) -> str:
 
 def main(args) -> int:
     workers = args.workers or [2, 4, 8]
+    # the C window loop builds where the native backend does
+    args.ina_clients = getattr(args, "ina_clients", None) or (
+        ["native", "python"] if "native" in _backends() else ["python"])
     report = {"lanes_per_packet": ina.LANES, "scale": args.scale, "link": args.bw,
               "target": [target_rate(n, backend=b) for n in workers for b in _backends()]}
     log = (lambda *a: print(*a, file=sys.stderr)) if args.json else print
@@ -288,6 +305,6 @@ def main(args) -> int:
         report["fabric"] = []
         for n in workers:
             report["fabric"] += fabric_rows(n, args.sizes_mb, args.bw, args.scale, args.rounds,
-                                            args.slots, args.results, log)
+                                            args.slots, args.results, log, args.ina_clients)
     print(json.dumps(report, indent=2) if args.json else _render(report))
     return 0
