@@ -245,7 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scale", type=float, default=1e-3,
                    help="co-scaling factor for bandwidth and tensor bytes (default 1e-3: "
                    "the larger tensors then exceed the shapers' 15 KB bursts)")
-    p.add_argument("--rounds", type=int, default=3, help="all-reduces per measurement")
+    p.add_argument("--rounds", type=int, default=10, help="all-reduces per measurement "
+                   "(default 10; the first is not counted, the median of the rest is)")
     p.add_argument("--slots", type=int, default=32, help="INA window (slots per job)")
     p.add_argument("--ina-clients", nargs="+", choices=["native", "python"], metavar="CLIENT",
                    help="the workers' window loop, each measured: native (C), python "
