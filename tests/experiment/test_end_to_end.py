@@ -176,7 +176,8 @@ def test_inspect_captures_of_an_ina_all_reduce(tmp_path):
     captures = [read_capture(p) for p in sorted((tmp_path / "pcaps").glob("s8-*.pcap"))]
     summary = summarize(captures)
     (job_summary,) = summary["jobs"]
-    chunks = rounds * (1 + -(-elements // ina.LANES))     # an exponent chunk per round
+    # an exponent chunk per round, and the closing barrier's chunk
+    chunks = rounds * (1 + -(-elements // ina.LANES)) + 1
     assert job_summary["job"] == bench.INA_JOB and job_summary["workers"] == [0, 1, 2]
     assert (job_summary["rounds"], job_summary["incomplete_rounds"]) == (chunks, 0)
     assert job_summary["retransmissions"] == sum(r["retransmissions"] for r in reports.values())

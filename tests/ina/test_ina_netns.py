@@ -31,7 +31,7 @@ def teardown_over_p4runtime(net, job):
     return handled, drops
 
 
-def run_star(tmp_path, loss_pct, reorder):
+def run_star(tmp_path, loss_pct, reorder, client):
     from testbed.net.network import Network
     from testbed.net.topology import plan_from_topology
     topo = bench.star_topology(WORKERS, "100Mbit", 1.0, loss_pct=loss_pct, delay="1ms")
@@ -48,18 +48,20 @@ def run_star(tmp_path, loss_pct, reorder):
             "workers": [vars(w) for w in job.workers]}]})
         start = time.monotonic()
         results = bench.run_on_hosts(net, bench.ina_commands(
-            job, hosts, ELEMENTS, rounds=2, seed=5, check=True), timeout_s=240)
+            job, hosts, ELEMENTS, rounds=2, seed=5, check=True, client=client), timeout_s=240)
         elapsed = time.monotonic() - start
         handled, drops = teardown_over_p4runtime(net, job)
         return results, elapsed, handled, drops
 
 
 def test_all_reduce_is_exact_to_the_bound_and_identical_under_loss(tmp_path):
+    """The same sums with and without loss, from the C client and the Python one."""
     digests = {}
-    for loss_pct, reorder in ((0.0, 0.0), (1.0, 0.05), (5.0, 0.05)):
-        results, elapsed, handled, drops = run_star(tmp_path, loss_pct, reorder)
-        # 2 rounds x (1 exponent chunk + 47 data chunks)
-        assert handled["multicast"] == 2 * (1 + -(-ELEMENTS // ina.LANES))
+    for loss_pct, reorder, client in ((0.0, 0.0, "auto"), (1.0, 0.05, "python"),
+                                      (5.0, 0.05, "auto")):
+        results, elapsed, handled, drops = run_star(tmp_path, loss_pct, reorder, client)
+        # 2 rounds x (1 exponent chunk + 47 data chunks) + the closing barrier's chunk
+        assert handled["multicast"] == 2 * (1 + -(-ELEMENTS // ina.LANES)) + 1
         assert drops["bad_length"] == drops["unknown_job"] == drops["bad_worker"] == 0
         assert elapsed < 120, f"{loss_pct}% loss: all-reduce took {elapsed:.0f} s"
         for r in results.values():
