@@ -32,6 +32,7 @@ import numpy as np
 
 from controllers import ina as ctl
 from controllers.jobs import TargetDevice
+from testbed.bench.ina_client import client_cost
 from testbed.errors import TrainetError
 from testbed.proto import ina
 from testbed.topology.routing import switch_mac
@@ -268,6 +269,14 @@ def _render(report: dict) -> str:
                      f"{r['elements_per_s'] / 1e6:8.2f} M elements/s aggregated "
                      f"({r['packets_in_per_s']:9.0f} packets/s in, {ina.LANES} lanes/packet; "
                      f"{ratio:5.1f}x python)")
+    python = {r["client"]: r for r in report["client"]}.get("python")
+    lines.append("worker window loop, CPU time per packet (one worker, a loopback peer that "
+                 "answers at once):")
+    for r in report["client"]:
+        ratio = (f" ({python['cpu_s'] / r['cpu_s']:4.1f}x less than python)"
+                 if python and r is not python else "")
+        lines.append(f"  {r['client']:>6}: {r['cpu_us_per_packet']:6.1f} us/packet over "
+                     f"{r['chunks']} packets{ratio}")
     if report.get("fabric"):
         r0 = report["fabric"][0]
         lines.append(f"all-reduce on the emulated star: links {r0['link_nominal_bps'] / 1e9:g} "
@@ -295,7 +304,8 @@ def main(args) -> int:
     args.ina_clients = getattr(args, "ina_clients", None) or (
         ["native", "python"] if "native" in _backends() else ["python"])
     report = {"lanes_per_packet": ina.LANES, "scale": args.scale, "link": args.bw,
-              "target": [target_rate(n, backend=b) for n in workers for b in _backends()]}
+              "target": [target_rate(n, backend=b) for n in workers for b in _backends()],
+              "client": client_cost(args.ina_clients)}
     log = (lambda *a: print(*a, file=sys.stderr)) if args.json else print
     if args.target_only:
         report["fabric_skipped"] = "--target-only"

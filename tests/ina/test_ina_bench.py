@@ -39,3 +39,11 @@ def test_target_only_report_is_json_with_units(capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["fabric_skipped"] == "--target-only"
     assert report["target"][0]["elements_per_s"] > 0
+
+
+def test_client_cost_counts_each_clients_packets():
+    rows = bench.client_cost(["python", "native"], chunks=40, repeats=1)
+    assert [r["client"] for r in rows] == ["python", "native"]
+    for r in rows:
+        assert r["chunks"] == 40 and r["cpu_us_per_packet"] == pytest.approx(
+            r["cpu_s"] / 40 * 1e6)
