@@ -113,7 +113,9 @@ static int wait_fd(int fd, short events, double seconds) {
     struct timespec ts = {.tv_sec = (time_t)seconds,
                           .tv_nsec = (long)((seconds - (time_t)seconds) * 1e9)};
     int r = ppoll(&p, 1, &ts, NULL);
-    return r < 0 && errno != EINTR ? -errno : r;
+    if (r < 0)      /* a signal: look again (Python runs its handler after the call) */
+        return errno == EINTR ? 0 : -errno;
+    return r;
 }
 
 /* Send every queued packet; a full socket buffer is waited for, as the Python
