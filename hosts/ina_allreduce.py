@@ -37,7 +37,6 @@ from hosts import ina_fixedpoint as fx
 from hosts import ina_native
 from hosts.addresses import local_address
 from hosts.ina_session import Exchange, JobStream
-from testbed.errors import TrainetError
 from testbed.proto import ina
 
 
@@ -50,10 +49,7 @@ class UdpTransport:
 
     def __init__(self, aggregator: str, bind: str | None = None, port: int = ina.UDP_PORT,
                  client: str = "auto"):
-        if client not in ina_native.CLIENTS:
-            raise TrainetError(f"INA client {client!r}: choose one of "
-                               f"{', '.join(ina_native.CLIENTS)}")
-        self.client = client
+        self.client = ina_native.check(client)
         self.peer = (aggregator, port)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)

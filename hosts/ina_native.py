@@ -53,13 +53,17 @@ def _library():
     return load(SOURCE.read_text(), declarations=DECLARATIONS)
 
 
+def check(client: str) -> str:
+    if client not in CLIENTS:
+        raise TrainetError(f"INA client {client!r}: choose one of {', '.join(CLIENTS)}")
+    return client
+
+
 @functools.lru_cache(maxsize=None)
 def loop(client: str = "auto") -> "NativeLoop | None":
     """The C loop for ``client`` (auto, native, python): None for python, and for auto
     on a machine that cannot build it (said once, on stderr)."""
-    if client not in CLIENTS:
-        raise TrainetError(f"INA client {client!r}: choose one of {', '.join(CLIENTS)}")
-    if client == "python":
+    if check(client) == "python":
         return None
     from testbed.p4.native.build import NoCompiler
     try:

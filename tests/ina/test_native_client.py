@@ -201,3 +201,10 @@ def test_without_a_compiler_auto_falls_back_to_python_with_one_line(monkeypatch,
     finally:
         ina_native.loop.cache_clear()
         ina_native._library.cache_clear()
+
+
+def test_an_unknown_client_is_refused_naming_the_choices():
+    from testbed.errors import TrainetError
+    with pytest.raises(TrainetError, match="INA client 'fast': choose one of auto, native, "
+                       "python"):
+        UdpTransport("127.0.0.1", bind="127.0.0.1", port=0, client="fast")
