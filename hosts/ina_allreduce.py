@@ -194,6 +194,7 @@ def main(argv=None) -> int:
     json.dump({"worker": args.worker, "times_s": times, "packets": reducer.packets,
                "retransmissions": reducer.retransmissions, "result_sha256": digest,
                "max_error": errors, "error_bound": bounds,
+               "srtt_s": reducer.stream.srtt, "rto_s": reducer.stream.rto,
                "client": "python" if transport.native is None else "native"}, sys.stdout)
     print()
     return 0
