@@ -1,7 +1,7 @@
 """The INA worker's window loop in C (hosts/ina_client.c), for exchanges on a UDP socket.
 
 The Python loop (:func:`hosts.ina_allreduce.run_exchange` over
-:class:`hosts.ina_session.Exchange`) costs about 29 us of CPU per packet (encode, send,
+:class:`hosts.ina_session.Exchange`) costs 25-29 us of CPU per packet (encode, send,
 receive, decode, timers); eight workers on two cores then spend more time in it than on
 the links. The C loop sends and receives the same packets with the same window and
 retransmission rules, a batch per system call, and keeps the stream's RTT estimate and
