@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from hosts import shadow
 from hosts.strategies.grid import Grid, fits, grids
 from testbed.errors import TrainetError
+from testbed.model import measured
 from testbed.model.calibration import DEFAULT
 from testbed.model.fabric import GraphFabric, NominalFabric, fabric_topology, topology_fabric
 from testbed.model.step import Workload, predict as model_predict
@@ -76,13 +77,20 @@ def predict(fabric: Fabric, model: shadow.ShadowModel, strategy: str, options: d
     world = len(fabric.gpus)
     p = model_predict(strategy, Workload(model, device, batch, mfu=mfu), fabric, world,
                       options, replace(DEFAULT, interference=0.0))
-    bandwidths = {kind: fabric.route(_placement(p, kind), world).bps
+    bandwidths = {kind: _bandwidth(fabric, _placement(p, kind), world)
                   for kind, (size, _) in p.placement.items()
                   if size > 1 and kind not in ("world", "gpu", "node", "inter-node")}
     layout = (Grid(**options).describe() if strategy == "axonn"
               else f"tp{options['tp']} x dp{options['dp']}")
     return Prediction(strategy, layout, options, p.compute_s, p.comm_s, p.exposed_s,
                       p.step_s, p.tflops_per_gpu, bandwidths)
+
+
+def _bandwidth(fabric: Fabric, kind, world: int) -> float:
+    """bit/s of a rank's ring hop in groups placed as ``kind``: the measured all-reduce's
+    bus bandwidth where the fabric has a table entry, else its links'."""
+    entry = fabric.table.entry("all-reduce", kind, world) if fabric.table else None
+    return entry.bandwidth_Bps * 8 if entry else fabric.route(kind, world).bps
 
 
 def _placement(p, kind: str):
@@ -122,6 +130,7 @@ def main(args) -> int:
     else:
         fabric = NominalFabric(args.world, args.gpus_per_node, parse_rate(args.intra),
                                parse_rate(args.inter), parse_duration(args.latency))
+    fabric = measured.attach(fabric, measured.load(args.bandwidth_table))
     batch = args.batch or 2 * args.world
     predictions = plan(fabric, model, args.world, batch, shadow.device(args.device),
                        args.mfu)
@@ -139,6 +148,8 @@ def main(args) -> int:
                       f"{p.comm_s * 1e3:.1f} ms", f"{p.exposed_s * 1e3:.1f} ms",
                       f"{p.step_s * 1e3:.1f} ms", f"{p.tflops_per_gpu:.1f}", bws)
     console.print(table)
+    if fabric.table is not None and fabric.table.note():
+        console.print(fabric.table.note())
     best = next((p for p in predictions if p.strategy == "megatron"), None)
     if best:
         console.print(f"best megatron (TP x DP): {best.layout}, step "

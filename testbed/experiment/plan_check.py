@@ -19,6 +19,7 @@ from hosts.strategies.parallel import layout_of
 from testbed.errors import TrainetError
 from testbed.experiment.plan import predict, topology_fabric
 from testbed.experiment.results import read_summary
+from testbed.model.measured import attach, load as load_table
 from testbed.experiment.spec import load_experiment
 
 
@@ -75,7 +76,10 @@ def spearman(a: list[float], b: list[float]) -> float:
     return cov / var if var else 1.0
 
 
-def check(results: Path, mfu: float = shadow.DEFAULT_MFU) -> list[Check]:
+def check(results: Path, mfu: float = shadow.DEFAULT_MFU, table=None) -> list[Check]:
+    """Each axonn and megatron run of ``results`` predicted and measured; with a
+    bandwidth ``table`` (testbed/model/measured.py) its placements' collectives are
+    timed from it."""
     experiment = load_experiment(Path(results) / "experiment.yaml")
     workload = experiment.spec.workload
     if workload.mode != "shadow":
@@ -83,7 +87,7 @@ def check(results: Path, mfu: float = shadow.DEFAULT_MFU) -> list[Check]:
     model = shadow.shadow_model(workload.shadow_model)
     device = shadow.device(workload.device or "a100")
     world = len(experiment.workers)
-    fabric = topology_fabric(experiment.topology).first(world)
+    fabric = attach(topology_fabric(experiment.topology), table).first(world)
     measured = {row["strategy"]: row for row in read_summary(results)
                 if row["step_time_s"] is not None}
     out = []
@@ -103,7 +107,8 @@ def check(results: Path, mfu: float = shadow.DEFAULT_MFU) -> list[Check]:
 
 
 def main(args) -> int:
-    checks = check(Path(args.check), args.mfu)
+    table = load_table(args.bandwidth_table)
+    checks = check(Path(args.check), args.mfu, table)
     print(f"{'run':<22}{'layout':<12}{'predicted':>11}{'measured':>11}{'error':>8}"
           f"{'exp. pred.':>12}{'exp. meas.':>12}")
     for c in sorted(checks, key=lambda c: c.measured_step_s):
@@ -112,6 +117,8 @@ def main(args) -> int:
               f"{c.predicted_exposed_s * 1e3:>10.1f}ms{c.measured_exposed_s * 1e3:>10.1f}ms")
     rho = spearman([c.predicted_step_s for c in checks], [c.measured_step_s for c in checks])
     mean = sum(abs(c.error) for c in checks) / len(checks)
-    print(f"Spearman rank correlation {rho:.2f}; mean |error| {mean:.0%} over "
+    print(f"Spearman rank correlation {rho:.2f}; mean |error| {mean:.1%} over "
           f"{len(checks)} layouts")
+    if table is not None and table.note():
+        print(table.note())
     return 0

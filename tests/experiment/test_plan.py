@@ -120,7 +120,7 @@ def test_plan_check_sets_predictions_beside_a_runs_measurements(tmp_path, capsys
     assert len(checks) == 7
     assert all(c.error == pytest.approx(-0.2) for c in checks)
     assert cli.main(["plan", "--check", str(tmp_path)]) == 0
-    assert "Spearman rank correlation 1.00; mean |error| 20% over 7 layouts" in \
+    assert "Spearman rank correlation 1.00; mean |error| 20.0% over 7 layouts" in \
         capsys.readouterr().out
 
 
