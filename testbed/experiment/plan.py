@@ -70,13 +70,15 @@ def candidates(model: shadow.ShadowModel, world: int, batch: int) -> list[tuple[
 
 
 def predict(fabric: Fabric, model: shadow.ShadowModel, strategy: str, options: dict,
-            batch: int, device: shadow.Device, mfu: float) -> Prediction:
+            batch: int, device: shadow.Device, mfu: float,
+            interference: float = 0.0) -> Prediction:
     """The layout's step as the analytical model (testbed/model) times it: its
     strategy's declared pattern and overlap on the fabric, with the bandwidth its group
-    placement gets; no interference, so the plan compares the layouts' communication."""
+    placement gets; by default no interference, so the plan compares the layouts'
+    communication (``--check`` gives the run's, as its shadow workers slept it)."""
     world = len(fabric.gpus)
     p = model_predict(strategy, Workload(model, device, batch, mfu=mfu), fabric, world,
-                      options, replace(DEFAULT, interference=0.0))
+                      options, replace(DEFAULT, interference=interference))
     bandwidths = {kind: _bandwidth(fabric, _placement(p, kind), world)
                   for kind, (size, _) in p.placement.items()
                   if size > 1 and kind not in ("world", "gpu", "node", "inter-node")}

@@ -2,8 +2,9 @@
 
 Each strategy of the run's experiment (its layout in its options) is predicted on the
 experiment's topology (testbed/experiment/plan.py) at the run's global batch (the
-workload's batch per replica times the replicas) and set beside what summary.csv
-measured: step time, exposed communication, their relative errors, and Spearman's rank
+workload's batch per replica times the replicas) with the run's interference (the
+compute slowdown its shadow workers slept while collectives overlapped it), and with a
+measured bandwidth table when one is given, and set beside what summary.csv measured: step time, exposed communication, their relative errors, and Spearman's rank
 correlation between the predicted and the measured step times (1: the plan orders the
 layouts as the testbed does).
 """
@@ -87,6 +88,8 @@ def check(results: Path, mfu: float = shadow.DEFAULT_MFU, table=None) -> list[Ch
     model = shadow.shadow_model(workload.shadow_model)
     device = shadow.device(workload.device or "a100")
     world = len(experiment.workers)
+    interference = shadow.DEFAULT_INTERFERENCE if workload.interference is None \
+        else workload.interference          # the compute slowdown the workers slept
     fabric = attach(topology_fabric(experiment.topology), table).first(world)
     measured = {row["strategy"]: row for row in read_summary(results)
                 if row["step_time_s"] is not None}
@@ -97,7 +100,7 @@ def check(results: Path, mfu: float = shadow.DEFAULT_MFU, table=None) -> list[Ch
         options = layout_options(s.info.name, s.options, world)
         replicas = options.get("g_data", options.get("dp"))
         p = predict(fabric, model, s.info.name, options, (workload.batch or 8) * replicas,
-                    device, mfu)
+                    device, mfu, interference)
         row = measured[s.label]
         out.append(Check(s.label, p.layout, p.step_s, row["step_time_s"], p.exposed_s,
                          row["exposed_comm_s"] or 0.0))
