@@ -79,8 +79,8 @@ def test_the_plan_ranks_by_the_measured_table():
 def test_placements_the_table_lacks_take_the_links_and_are_noted():
     f = fabric()
     only_pairs = table_of(f.gpus, lambda size, stride: 1e9, only={(2, 4)}, path="pairs.json")
-    with_table = {(p.strategy, p.layout): p
-                  for p in plan(measured.attach(fabric(), only_pairs), MODEL, 8, 16, A100, 0.4)}
+    partly = measured.attach(fabric(), only_pairs)
+    with_table = {(p.strategy, p.layout): p for p in plan(partly, MODEL, 8, 16, A100, 0.4)}
     without = {(p.strategy, p.layout): p for p in plan(f, MODEL, 8, 16, A100, 0.4)}
     # 1x4x1x2's column groups (4x1) are not in the table, its data groups (2x4) are
     assert with_table["axonn", "1x4x1x2"].comm_s != without["axonn", "1x4x1x2"].comm_s
