@@ -11,7 +11,9 @@ strategy's declared pattern (hosts/strategies/pattern.py) timed on the fabric:
   its ring at once; each ring hop takes the fabric's path between its two ranks, and a
   link shared by ``k`` of the kind's hops gives each ``1/k`` of its bandwidth. A group's
   bandwidth is its slowest hop's share, the kind's the slowest group's, so groups that
-  stay inside a node get the node's bandwidth and groups spread over nodes share NICs;
+  stay inside a node get the node's bandwidth and groups spread over nodes share NICs.
+  With ``--bandwidth-table`` (``trainet model measure``, testbed/model/measured.py) a
+  placement the table has takes its measured latency and bandwidth instead;
 * **time and step**: the analytical model's (testbed/model): each collective's
   alpha-beta cost over its kind's bandwidth with a latency per ring step of its slowest
   hop's path, placed against the compute model (``hosts/shadow.py``) as the strategy
