@@ -1,6 +1,8 @@
-"""Bandwidth tables in the model: the fit of an entry, the planner timing collectives
-from a table, the fallback for placements it lacks, a table of other hosts refused."""
+"""Bandwidth tables in the model: the fit of an entry, the planner and its check timing
+collectives from a table, the fallback for placements it lacks, a table of other hosts
+refused."""
 import json
+from pathlib import Path
 
 import pytest
 
@@ -9,8 +11,10 @@ from hosts.strategies.pattern import Collective
 from hosts.strategies.timing import Placement
 from testbed import cli
 from testbed.errors import TrainetError
+from testbed.experiment import plan_check
 from testbed.experiment.bandwidth import placements
-from testbed.experiment.plan import plan
+from testbed.experiment.plan import plan, predict
+from testbed.experiment.spec import load_experiment
 from testbed.model import collectives, measured
 from testbed.model.calibration import DEFAULT
 from testbed.model.fabric import fabric_topology, topology_fabric
@@ -111,3 +115,23 @@ def test_plan_and_predict_take_a_table_file(tmp_path, capsys):
     assert cli.main(["plan", "--topology", EXPERIMENT, "--world", "8",
                      "--bandwidth-table", str(tmp_path / "bad.json")]) != 0
     assert "not a table written by `trainet model measure`" in capsys.readouterr().err
+
+
+def test_plan_check_times_the_runs_from_the_table(tmp_path):
+    """Measured steps that are the table's predictions: every error is zero with the
+    table and not without it."""
+    source = Path(EXPERIMENT)
+    (tmp_path / "experiment.yaml").write_text(source.read_text())
+    experiment = load_experiment(source)
+    table = table_of(fabric().gpus, lambda size, stride: 2e9 if stride < 4 else 1e9)
+    timed = measured.attach(fabric(), table).first(8)
+    rows = ["variant,strategy,step_time_s,exposed_comm_s"]
+    for s in experiment.strategies:
+        options = plan_check.layout_options(s.info.name, s.options, 8)
+        replicas = options.get("g_data", options.get("dp"))
+        p = predict(timed, MODEL, s.info.name, options, 8 * replicas, A100, 0.4,
+                    shadow.DEFAULT_INTERFERENCE)
+        rows.append(f"base,{s.label},{p.step_s},{p.exposed_s}")
+    (tmp_path / "summary.csv").write_text("\n".join(rows) + "\n")
+    assert all(abs(c.error) < 1e-9 for c in plan_check.check(tmp_path, table=table))
+    assert all(abs(c.error) > 0.01 for c in plan_check.check(tmp_path))
