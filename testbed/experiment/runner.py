@@ -58,7 +58,7 @@ def worker_args(plan: ExperimentPlan, strategy: StrategyPlan,
     w = plan.spec.workload
     args = {"model": w.model, "mode": w.mode, "steps": w.steps, "scale": plan.scale}
     if w.mode == "shadow":
-        args.update(shadow_model=w.shadow_model, device=w.device,
+        args.update(shadow_model=w.shadow_model, device=plan.device_flag(variant),
                     gpus_per_host=w.gpus_per_host, interference=w.interference)
         if offloads(strategy):
             args["cpu_adam_rate"] = cpu_adam_rate
