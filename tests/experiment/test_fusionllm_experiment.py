@@ -6,9 +6,10 @@ from pathlib import Path
 import pytest
 
 from hosts import shadow, worker
-from hosts.strategies.comm import Comm
 from hosts.strategies import adatopk, fusionllm, opfence
+from hosts.strategies.comm import Comm
 from hosts.strategies.parallel import BF16
+from testbed.errors import TrainetError
 from testbed.experiment.launch import _flags
 from testbed.experiment.runner import worker_args
 from testbed.experiment.spec import Variant, load_experiment
@@ -80,3 +81,11 @@ def test_op_fence_plans_the_geo_fabric_around_its_slowest_link():
     wan = [b for b in range(5) if sites[b] != sites[b + 1]]
     assert all(kept[b] == 1.0 for b in range(5) if b not in wan)  # inside a site: dense
     assert min(kept[b] for b in wan) < 0.1                        # the 100 Mb/s link
+
+
+def test_a_device_list_gives_one_profile_per_rank():
+    args = worker.parse_args("--rank 1 --world-size 3 --master 10.0.1.1:1 --strategy pp "
+                             "--metrics-out - --device h100,a100".split())
+    with pytest.raises(TrainetError, match="--device h100,a100: 2 profiles for 3 ranks; "
+                       "give one, or one per rank"):
+        worker.rank_device(args)
