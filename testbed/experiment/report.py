@@ -345,6 +345,11 @@ def render_markdown(root: Path, config: dict, rows: list[dict], plots: list[Path
               f"- co-scaling factor: {config.get('scale')} (emulated rates and bytes are the "
               "nominal ones times this factor; times are not scaled)",
               f"- repetitions: {spec.get('repetitions', 1)}"]
+    for variant in config.get("variants", []):
+        if variant.get("devices"):
+            where = f" ({variant['name']})" if len(config["variants"]) > 1 else ""
+            lines.append(f"- devices{where}: " + ", ".join(
+                f"{worker} {device}" for worker, device in variant["devices"].items()))
     if env:
         lines.append(f"- machine: {env.get('platform', '?')}, {env.get('cpus', '?')} CPUs, "
                      f"Python {env.get('python', '?')}, torch {env.get('torch', '?')}")

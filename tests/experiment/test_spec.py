@@ -305,13 +305,19 @@ GEO_DEVICES = """\
 
 
 def test_hosts_name_their_devices_and_the_workers_get_one_per_rank(tmp_path):
-    from testbed.experiment.runner import worker_args
+    from testbed.experiment.report import render_markdown
+    from testbed.experiment.runner import variant_config, worker_args
     from testbed.experiment.spec import Variant
     plan = load_experiment(write(tmp_path, GEO_DEVICES.replace("DEVICE", "mi250x-gcd")
                                  .replace("MODE", "shadow")))
     assert plan.devices_of(Variant("base")) == ["h100", "h100", "mi250x-gcd"]
     assert worker_args(plan, plan.strategy("ddp"), Variant("base"))["device"] == \
         "h100,h100,mi250x-gcd"
+    recorded = variant_config(plan, Variant("base"), plan.topology)["devices"]
+    assert recorded == {"a1": "h100", "a2": "h100", "b1": "mi250x-gcd"}
+    report = render_markdown(tmp_path, {"variants": [{"name": "base", "devices": recorded}]},
+                             [], [])
+    assert "- devices: a1 h100, a2 h100, b1 mi250x-gcd" in report
     same = load_experiment(write(tmp_path, GEO_DEVICES.replace(", device: DEVICE", "")
                                  .replace(", device: h100", "").replace("MODE", "shadow")))
     assert worker_args(same, same.strategy("ddp"), Variant("base"))["device"] == "a100-40gb"
