@@ -4,10 +4,10 @@ A shadow experiment's workers stand for devices with a memory capacity
 (hosts/devices.py); each strategy's whole footprint per worker (hosts/footprint.py) is
 held against it, and against the worker's share of host memory and NVMe when it
 offloads. Workers on different devices (the topology's hosts name them) are each held
-against their own; the check reports the tightest. A strategy that does not fit is reported ("needs X GiB of Y GiB device
-memory") and not run, unless the experiment or its entry says ``run_not_fitting``; it
-then runs marked as not fitting. Real runs train a small model on this machine: nothing
-to check.
+against their own; the check reports the tightest. A strategy that does not fit is
+reported ("needs X GiB of Y GiB device memory") and not run, unless the experiment or
+its entry says ``run_not_fitting``; it then runs marked as not fitting. Real runs train
+a small model on this machine: nothing to check.
 """
 from __future__ import annotations
 
