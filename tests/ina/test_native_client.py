@@ -30,10 +30,11 @@ class UdpSwitch(threading.Thread):
     datagram, either way, is lost with probability ``loss`` or, with probability
     ``reorder``, held back until after the next one."""
 
-    def __init__(self, target, job, loss=0.0, reorder=0.0, seed=7):
+    def __init__(self, target, job, loss=0.0, reorder=0.0, seed=7, drop=None):
         super().__init__(daemon=True)
         self.target, self.job = target, job
         self.loss, self.reorder = loss, reorder
+        self.drop = drop                # payload from a worker -> lose it (a chosen loss)
         self.rng = random.Random(seed)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
@@ -63,6 +64,8 @@ class UdpSwitch(threading.Thread):
             held_deliver(*held_item)
 
     def _into_target(self, payload, addr) -> None:
+        if self.drop is not None and self.drop(payload):
+            return
         w = self.worker_at[addr]
         for port, frame in self.target.process(
                 ina.frame(w.mac, SWITCH_MAC, w.ip, AGG, payload), w.port):
@@ -85,12 +88,12 @@ class UdpSwitch(threading.Thread):
         self.sock.close()
 
 
-def run_workers(program, clients, work, loss=0.0, reorder=0.0):
+def run_workers(program, clients, work, loss=0.0, reorder=0.0, drop=None):
     """Run ``work(i, transport)`` for each worker i (client ``clients[i]``) on threads
     over one switch; return their results."""
     target = new_target(program)
     job = single_switch_job(target, n_workers=len(clients), slot_count=SLOTS)
-    switch = UdpSwitch(target, job, loss, reorder)
+    switch = UdpSwitch(target, job, loss, reorder, drop=drop)
     transports = []
     for w, client in zip(job.workers, clients):
         t = UdpTransport("127.0.0.1", bind="127.0.0.1", port=0, client=client)
@@ -167,6 +170,34 @@ def test_float_all_reduce_is_bit_identical_across_clients_under_loss(program):
         assert torch.equal(t, python[0])
     exact = sum(x.double() for x in inputs)
     assert float((python[0].double() - exact).abs().max()) < 1e-5
+
+
+def test_a_lost_chunk_is_resent_after_three_later_results_not_after_a_timeout(program):
+    """Both clients resend chunk 1 once three later chunks have results, without a
+    timeout (none could fire within 5 s) and so without backing off. The chunks of its
+    slot in later laps of the window leave after their successors and are resent the
+    same way (the reference's rule counts later chunks by number): the same number of
+    times by both clients."""
+    def exchange(i, transport):
+        stream = JobStream(1, i, SLOTS, timeout_s=5.0)
+        ex = run_exchange(Exchange(stream, lanes_of(0)[1], 0), transport)
+        return ex.result, ex.retransmissions, stream.backoff
+
+    runs = {}
+    for client in ("python", "native"):
+        lost = []
+
+        def lose_the_first_copy_of_chunk_1(payload):
+            if ina.decode(payload)[0].chunk == 1 and not lost:
+                lost.append(payload)
+                return True
+            return False
+
+        ((result, retransmissions, backoff),) = run_workers(
+            program, [client], exchange, drop=lose_the_first_copy_of_chunk_1)
+        assert lost and np.array_equal(result, lanes_of(0)[1]) and backoff == 1
+        runs[client] = retransmissions
+    assert runs["native"] == runs["python"] >= 1
 
 
 def test_native_client_gives_up_naming_what_is_missing():
