@@ -15,6 +15,9 @@ Two-level aggregation (racks, then a spine) needs nothing different here: a work
 to its rack switch's aggregator address with its rack job id and worker id, and passes
 the total number of workers across racks as ``n_workers`` (it sets the scale).
 
+Each exchange's window loop runs in C where the machine has a C compiler, else in Python
+(:mod:`hosts.ina_native`; ``client`` of :class:`UdpTransport`, ``--client`` below).
+
 Run as a program on an emulated host::
 
     python -m hosts.ina_allreduce --job 1 --worker 0 --workers 2 --aggregator 10.0.255.1 \
