@@ -121,6 +121,39 @@ def test_forwards_by_lpm_entries(lab, basic, backend):
         s.close()
 
 
+def _forwarded(lab, basic, backend):
+    """What h2 and h3 receive of 60 frames from h1 (sizes 64 to 1500 bytes, TTLs 1 to
+    255, routed to either or to nowhere), and the switch's counters."""
+    h1, h2, h3 = lab.hosts
+    s1, s2, s3 = (h.socket() for h in lab.hosts)
+    frames = []
+    for i in range(60):
+        f = bytearray(frame_to(h1, (h2, h3, h2)[i % 3], size=64 + i * 24, seq=i))
+        f[14 + 8] = 1 + i * 4                                # TTL
+        frames.append(bytes(f if i % 7 else f[:30] + bytes([10, 9]) + f[32:]))  # no route
+    with running(lab, basic, [route(h2.ip, h2, 2), route(h3.ip, h3, 3)],
+                 backend=backend) as sw:
+        direct = [sp.port.port_no for sp in sw._direct]
+        for f in frames:
+            s1.send(f)
+        got = collect(s2, 34), collect(s3, 17)
+        counters = sw.port_counters()
+    for s in (s1, s2, s3):
+        s.close()
+    return got, {p: c["tx_packets"] for p, c in counters.items()}, direct
+
+
+def test_native_transmit_sends_what_the_python_backend_sends(lab, basic):
+    """The native switch sends from its output arena with sendmmsg (every port is
+    unshaped and uncaptured); h2 and h3 get the python backend's frames, one for one."""
+    native, native_tx, direct = _forwarded(lab, basic, "native")
+    python, python_tx, none = _forwarded(lab, basic, "python")
+    assert (direct, none) == ([1, 2, 3], [])
+    assert [len(got) for got in native] == [34, 17]
+    assert native == python
+    assert native_tx == python_tx == {1: 0, 2: 34, 3: 17}
+
+
 @pytest.mark.parametrize("backend", ["native", "python"])
 def test_multicast_and_clone(lab, backend):
     h1, h2, h3 = lab.hosts
