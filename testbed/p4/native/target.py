@@ -134,9 +134,10 @@ class NativeTarget(Target):
 
     def _events(self) -> None:
         """The log_msg lines and digests of the last call, in order."""
-        for id_, values in self._records(1):
-            self.log.info("%s", format_log(self.native.log_formats[id_], values))
-        if self.digest_handler is not None:
+        if self.native.log_formats:
+            for id_, values in self._records(1):
+                self.log.info("%s", format_log(self.native.log_formats[id_], values))
+        if self.digest_handler is not None and self._digest_names:
             for id_, values in self._records(0):
                 self.digest_handler(self._digest_names[id_], values)
 
