@@ -6,8 +6,7 @@
  * sendmmsg, not a PACKET_MMAP TX ring: on a veth (kernel 6.18) a C sender offered 64-byte
  * frames at 830-860 kpps with sendmmsg against 720-770 kpps with a TX ring, at 1500 bytes
  * 810 against 660 kpps, batches of 16 to 256 frames, with and without
- * PACKET_QDISC_BYPASS; a ring also leaves a slot's pages referenced by a frame the
- * receiving side may still hold after the slot is handed back. */
+ * PACKET_QDISC_BYPASS. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdint.h>
