@@ -108,3 +108,13 @@ def test_the_probe_falls_back_without_a_c_compiler(pair, monkeypatch, tmp_path):
     assert tx is None
     assert line.startswith(f"{transmit.PER_FRAME}: the C compiler {tmp_path / 'no-cc'} "
                            "does not run")
+
+
+def test_the_generator_sends_copies_of_its_frame(pair):
+    ours, peer = pair
+    ours.setblocking(False)          # the peer's queue fills: the rest are refused
+    frame = udp_frame("02:00:00:00:00:01", "02:00:00:00:00:02", "10.0.0.1", "10.0.0.2", 64)
+    sent, seconds = transmit.library().generate(ours.fileno(), frame, 0.05)
+    got = received(peer)
+    assert sent == len(got) > 0 and set(got) == {frame}
+    assert seconds >= 0.05
