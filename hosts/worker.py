@@ -51,7 +51,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="gpt-1.3b, gpt-20b, gpt-175b or custom:PARAMS (shadow mode)")
     p.add_argument("--device", default="a100", help="a device profile of hosts/devices.py: "
                    "a100-40gb, a100-80gb (a100), h100-80gb (h100), h200-141gb or mi250x-gcd "
-                   "(shadow mode)")
+                   "(shadow mode); one per rank in rank order, comma-separated, for "
+                   "heterogeneous devices, e.g. h100,h100,a100,a100")
     p.add_argument("--gpus-per-host", type=int,
                    help="GPUs sharing the device's host (its memory, CPU, NVMe); default: "
                    "the host profile's (offloading)")
@@ -176,11 +177,23 @@ def make_strategy(args, comm):
         _split_address(args.service, "--service")
         context.service = args.service
     from hosts import devices
-    context.device = devices.device(args.device)    # real mode: its host, for offloading
+    context.device = devices.device(rank_device(args))   # real mode: its host, for offloading
     if args.mode == "shadow":
         from hosts import shadow
         context.target = shadow.shadow_model(args.shadow_model)
     return info.build(args.mode, context)
+
+
+def rank_device(args) -> str:
+    """This rank's device profile: ``--device`` names one for every rank, or one per
+    rank (heterogeneous devices, from the topology's hosts)."""
+    names = [n.strip() for n in args.device.split(",")]
+    if len(names) == 1:
+        return names[0]
+    if len(names) != args.world_size:
+        raise TrainetError(f"--device {args.device}: {len(names)} profiles for "
+                           f"{args.world_size} ranks; give one, or one per rank")
+    return names[args.rank]
 
 
 # ------------------------------------------------------------------ metrics
@@ -205,7 +218,7 @@ def summarize(rows: list[dict], args) -> dict:
         for key in ("mem_params_bytes", "mem_grads_bytes", "mem_optimizer_bytes"):
             out[f"peak_{key}"] = max(r[key] for r in rows)
     if args.mode == "shadow":
-        out.update(shadow_model=args.shadow_model, device=args.device, scale=args.scale)
+        out.update(shadow_model=args.shadow_model, device=rank_device(args), scale=args.scale)
     return out
 
 

@@ -4,10 +4,11 @@ across geo-distributed devices, scheduled by OP-Fence, with AdaTopK on the slow 
 
 A reconstruction from the paper's prose (its code is not used here). At start every rank
 traces the model into the same OP-DAG (hosts/strategies/opdag.py), profiles each
-operator (real mode: timed on this host; shadow mode: the device model applied to each
-operator's FLOPs), and measures the bandwidth and latency to every other rank (one pair
-at a time: a round trip and two one-way probes, see :func:`measure_fabric`). The ranks share the figures, so
-each computes the same OP-Fence plan (hosts/strategies/opfence.py): clusters of
+operator (real mode: timed on this host; shadow mode: the compute model of the rank's
+own device, its topology host's when that names one, applied to each operator's
+FLOPs), and measures the bandwidth and latency to every other rank (one pair at a time:
+a round trip and two one-way probes, see :func:`measure_fabric`). The ranks share the
+figures, so each computes the same OP-Fence plan (hosts/strategies/opfence.py): clusters of
 well-connected devices, the pipeline order of the devices and the cut points. Each rank
 then runs its segment of the DAG as a pipeline stage (the ``pp`` engine's schedules):
 activations forward and gradients backward over real sends, the tensors crossing a cut
@@ -34,7 +35,7 @@ import time
 from typing import Literal
 
 import torch
-from pydantic import Field, field_validator
+from pydantic import Field
 from torch import nn
 
 from hosts import shadow
@@ -70,24 +71,6 @@ class FusionOptions(Options):
         "to the next message of the same boundary and micro-batch slot")
     cluster_gap: float = Field(default=4.0, ge=1, description="devices are one cluster "
                                "when links within this factor of the fastest join them")
-    speeds: list[float] | None = Field(default=None, description="shadow mode: each "
-                                       "rank's device speed relative to --device, in "
-                                       "rank order, e.g. 1,1,0.5,0.5 (default all 1)")
-
-    @field_validator("speeds", mode="before")
-    @classmethod
-    def _listed(cls, value):
-        """The command line gives the list as text: ``1,0.5`` or ``[1.0, 0.5]``."""
-        if isinstance(value, str):
-            value = [v for v in value.strip("[] ").replace(",", " ").split()]
-        return value
-
-    @field_validator("speeds")
-    @classmethod
-    def _positive(cls, value):
-        if value is not None and min(value, default=1.0) <= 0:
-            raise ValueError("every speed must be above 0")
-        return value
 
 
 def measure_fabric(comm, scale: float) -> opfence.Fabric:
@@ -181,9 +164,6 @@ class FusionTraining(FusionStage, Strategy):
         self.options, self.batch, self.name = options, batch, NAME
 
     def setup(self, model) -> None:
-        if self.options.speeds is not None:
-            raise TrainetError(f"strategy {NAME}: speeds model devices in shadow mode; in "
-                               "real mode each host's operators are timed; drop speeds")
         m = self.options.micro_batches
         micro = micro_batch_size(self.batch, m, NAME)
         seq = getattr(getattr(model, "cfg", None), "seq", 32)
@@ -298,12 +278,8 @@ class ShadowFusion(FusionStage, shadow.ShadowStrategy):
         m = self.options.micro_batches
         dag = nominal_dag(self.target, micro_batch_size(self.batch, m, NAME))
         speed = shadow.step_flops(self.target.params, self.batch * self.target.seq) \
-            / self.compute_s
-        speeds = self.options.speeds or [1.0] * self.comm.world
-        if len(speeds) != self.comm.world:
-            raise TrainetError(f"strategy {NAME}: speeds gives {len(speeds)} devices for "
-                               f"{self.comm.world} ranks; give one per rank")
-        seconds = [[3 * n.flops / (speed * f) for n in dag.nodes] for f in speeds]
+            / self.compute_s                 # this rank's device (its host's, if named)
+        seconds = _gather(self.comm, [3 * n.flops / speed for n in dag.nodes])
         plan = self.plan(dag, seconds, BF16, self.scale)
         stage = self.at.pp
         self.forward_s = plan.stage_s[stage] / 3

@@ -3,10 +3,11 @@
 A shadow experiment's workers stand for devices with a memory capacity
 (hosts/devices.py); each strategy's whole footprint per worker (hosts/footprint.py) is
 held against it, and against the worker's share of host memory and NVMe when it
-offloads. A strategy that does not fit is reported ("needs X GiB of Y GiB device
-memory") and not run, unless the experiment or its entry says ``run_not_fitting``; it
-then runs marked as not fitting. Real runs train a small model on this machine: nothing
-to check.
+offloads. Workers on different devices (the topology's hosts name them) are each held
+against their own; the check reports the tightest. A strategy that does not fit is
+reported ("needs X GiB of Y GiB device memory") and not run, unless the experiment or
+its entry says ``run_not_fitting``; it then runs marked as not fitting. Real runs train
+a small model on this machine: nothing to check.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from testbed.errors import TrainetError
 from testbed.experiment.spec import ExperimentPlan, StrategyPlan, Variant
 from testbed.topology.specfile import Issue, TopologyError
 
-DEFAULT_MODEL, DEFAULT_DEVICE = "gpt-1.3b", "a100"     # hosts.worker's defaults
+DEFAULT_MODEL = "gpt-1.3b"     # hosts.worker's default
 
 
 @dataclass(frozen=True)
@@ -56,11 +57,12 @@ def memory_checks(plan: ExperimentPlan) -> list[MemoryCheck]:
     from hosts import devices, footprint, shadow
     from hosts.strategies.hierarchy import Layout
     target = shadow.shadow_model(w.shadow_model or DEFAULT_MODEL)
-    dev = devices.device(w.device or DEFAULT_DEVICE, w.device_memory)
     batch = w.batch or 8
-    checks = []
+    checks, used = [], {}
     for variant in plan.variants():
         workers = plan.workers_of(variant)
+        devs = [used.setdefault(name, devices.device(name, w.device_memory))
+                for name in dict.fromkeys(plan.devices_of(variant))]
         for i, strategy in enumerate(plan.strategies):
             tiers = plan.tiers_of(strategy, variant)
             sizes = (Layout.of(0, len(workers), tiers, strategy.info.tiers,
@@ -69,13 +71,21 @@ def memory_checks(plan: ExperimentPlan) -> list[MemoryCheck]:
             try:
                 fp = footprint.footprint(strategy.info, target, len(workers), batch,
                                          w.recompute, options=options, sizes=sizes)
-                fit = footprint.check(fp, dev, w.gpus_per_host)
+                fit = min((footprint.check(fp, dev, w.gpus_per_host) for dev in devs),
+                          key=_headroom)
             except TrainetError as e:
                 _fail(plan, ("strategies", i, "options"), f"strategy {strategy.label}: {e}")
             checks.append(MemoryCheck(variant.name, strategy.label, fit,
                                       not fit.fits and strategy.run_not_fitting))
-    _check_capacity(plan, dev, checks)
+    _check_capacity(plan, min(used.values(), key=lambda d: d.memory_bytes or float("inf")),
+                    checks)
     return checks
+
+
+def _headroom(fit) -> tuple:
+    """Orders fits tightest first: those that do not fit, then by free device bytes."""
+    free = fit.device_bytes - fit.footprint.device if fit.device_bytes else float("inf")
+    return fit.fits, free
 
 
 def _check_capacity(plan: ExperimentPlan, dev, checks: list[MemoryCheck]) -> None:

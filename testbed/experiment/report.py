@@ -7,7 +7,8 @@ Plots, in RESULTS/plots/:
   and exposed (not overlapped) communication;
 - links_<variant>.png: utilization of every switch port over time, per strategy run
   (transmitted bits per sampling interval over the port's emulated rate);
-- loss.png: training loss per step, one line per variant and strategy (rank 0);
+- loss.png: training loss per step, one line per variant and strategy (the first rank
+  that reports one: rank 0, or a pipeline's last stage);
 - speedup_bandwidth.png: per strategy, speedup of the step time against the slowest
   bottleneck bandwidth of the sweep (only when the sweep varies bandwidth);
 - scaling.png: per strategy, TFLOPS per GPU and scaling efficiency against the workers
@@ -125,18 +126,25 @@ def plot_links(root: Path, config: dict, variant: dict, path: Path) -> Path | No
     return path
 
 
-def plot_loss(root: Path, config: dict, path: Path) -> Path | None:
+def loss_lines(root: Path, config: dict) -> list[tuple[str, list[tuple[int, float]]]]:
+    """Per variant and strategy (first repetition), the (step, loss) points of the first
+    rank that reports losses: rank 0, or a pipeline's last stage, wherever it was placed."""
     lines = []
     for variant in config["variants"]:
         for strategy in config["strategies"]:
             rep = results.run_dir(root, variant["name"], strategy, 0)
             ranks = results.read_metrics(rep)
-            if not ranks:
-                continue
-            recs = sorted(ranks[min(ranks)], key=lambda r: r.get("step", 0))
-            points = [(r["step"], r["loss"]) for r in recs if r.get("loss") is not None]
-            if points:
-                lines.append((f"{variant['name']} {strategy}", points))
+            for rank in sorted(ranks):      # the first that reports (a pipeline's last stage)
+                recs = sorted(ranks[rank], key=lambda r: r.get("step", 0))
+                points = [(r["step"], r["loss"]) for r in recs if r.get("loss") is not None]
+                if points:
+                    lines.append((f"{variant['name']} {strategy}", points))
+                    break
+    return lines
+
+
+def plot_loss(root: Path, config: dict, path: Path) -> Path | None:
+    lines = loss_lines(root, config)
     if not lines:
         return None
     plt = _pyplot()
@@ -146,7 +154,7 @@ def plot_loss(root: Path, config: dict, path: Path) -> Path | None:
                 linestyle=("-", "--", ":", "-.")[i % 4], label=label)
     ax.set_xlabel("step")
     ax.set_ylabel("training loss (cross-entropy)")
-    ax.set_title("Loss curves (rank 0, first repetition)")
+    ax.set_title("Loss curves (first rank reporting a loss, first repetition)")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7)
     fig.tight_layout()
@@ -337,6 +345,11 @@ def render_markdown(root: Path, config: dict, rows: list[dict], plots: list[Path
               f"- co-scaling factor: {config.get('scale')} (emulated rates and bytes are the "
               "nominal ones times this factor; times are not scaled)",
               f"- repetitions: {spec.get('repetitions', 1)}"]
+    for variant in config.get("variants", []):
+        if variant.get("devices"):
+            where = f" ({variant['name']})" if len(config["variants"]) > 1 else ""
+            lines.append(f"- devices{where}: " + ", ".join(
+                f"{worker} {device}" for worker, device in variant["devices"].items()))
     if env:
         lines.append(f"- machine: {env.get('platform', '?')}, {env.get('cpus', '?')} CPUs, "
                      f"Python {env.get('python', '?')}, torch {env.get('torch', '?')}")

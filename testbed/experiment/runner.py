@@ -58,7 +58,7 @@ def worker_args(plan: ExperimentPlan, strategy: StrategyPlan,
     w = plan.spec.workload
     args = {"model": w.model, "mode": w.mode, "steps": w.steps, "scale": plan.scale}
     if w.mode == "shadow":
-        args.update(shadow_model=w.shadow_model, device=w.device,
+        args.update(shadow_model=w.shadow_model, device=plan.device_flag(variant),
                     gpus_per_host=w.gpus_per_host, interference=w.interference)
         if offloads(strategy):
             args["cpu_adam_rate"] = cpu_adam_rate
@@ -95,8 +95,9 @@ def aggregation_job(net, plan: ExperimentPlan, strategy: StrategyPlan):
 
 
 def variant_config(plan: ExperimentPlan, variant: Variant, topology) -> dict:
-    """What the report needs to know about a variant: its sweep values, bottleneck
-    bandwidth and the emulated rate of every switch port."""
+    """What the report needs to know about a variant: its sweep values, each worker's
+    device (shadow mode), bottleneck bandwidth and the emulated rate of every switch
+    port."""
     from testbed.net.network import host_intf_name
     from testbed.net.topology import plan_from_topology
 
@@ -108,7 +109,9 @@ def variant_config(plan: ExperimentPlan, variant: Variant, topology) -> dict:
             if node in switches and link.shape.rate_bps:
                 port_rates[host_intf_name(node, port)] = link.shape.rate_bps
     nominal = [link.shape.nominal_bps for link in net_plan.links if link.shape.nominal_bps]
-    return {"name": variant.name, **variant.overrides(),
+    devices = dict(zip(plan.workers_of(variant), plan.devices_of(variant))) \
+        if plan.spec.workload.mode == "shadow" else None
+    return {"name": variant.name, **variant.overrides(), "devices": devices,
             "bottleneck_nominal_bps": min(nominal) if nominal else None,
             "bottleneck_emulated_bps": min(port_rates.values()) if port_rates else None,
             "port_rates_bps": port_rates}

@@ -10,6 +10,7 @@ link variations to sweep.
     workers: [w1, w2, w3]           # default: the topology's hosts of role worker; the
                                     # strategy ps runs its server on a host of role server
     workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, device: a100, steps: 5,
+               # device: the workers' accelerator, unless their topology host names one
                device_memory: 40GiB,      # instead of the device profile's capacity
                recompute: true,           # activations recomputed in backward
                gpus_per_host: 8,          # sharing a host's memory, CPU and NVMe
@@ -46,6 +47,11 @@ aggregator, job, slots), a host of the role its service runs on (``ps``: a host 
 server; ``luwu``: of role optimizer, linked to the job's switch), the host groups it
 places partitions by (``zeropp``: node; ``zero-hier``: gpu and node), which every worker
 host must have.
+
+A worker host's ``device`` (topology, or a geo site's ``device``) is the accelerator its
+shadow worker stands for, in every strategy; hosts without one take the workload's
+``device``. Heterogeneous devices reach each rank as ``--device`` with one profile per
+rank, so every strategy's compute model sleeps its own device's time.
 
 Every error names the file, line and column and the field path (``sweep.bandwidth[1]``),
 including errors inside an inline or generated topology.
@@ -223,6 +229,7 @@ class StrategyPlan:
 
 
 AS_BUILT = "as-built"      # a NIC sweep value: every host keeps the NIC its topology gives
+DEFAULT_DEVICE = "a100"    # hosts.worker's --device
 
 
 @dataclass(frozen=True)
@@ -289,6 +296,19 @@ class ExperimentPlan:
         return self.workers if variant.nodes is None else \
             _workers(self.spec, self.base_topology(variant))
 
+    def devices_of(self, variant: Variant) -> list[str]:
+        """Each worker's device profile on the variant's fabric, in rank order: its
+        host's, else the workload's, else hosts.worker's default."""
+        hosts = {h.name: h for h in self.base_topology(variant).hosts}
+        default = self.spec.workload.device or DEFAULT_DEVICE
+        return [hosts[w].device or default for w in self.workers_of(variant)]
+
+    def device_flag(self, variant: Variant | None) -> str:
+        """hosts.worker's ``--device``: one profile when every worker has the same, else
+        one per rank, comma-separated."""
+        names = self.devices_of(variant or Variant("base"))
+        return names[0] if len(set(names)) == 1 else ",".join(names)
+
     def tiers_of(self, strategy: StrategyPlan, variant: Variant) -> dict | None:
         """Each worker's tier labels on the variant's fabric (its node count and NICs)."""
         if (variant.nodes is None and variant.nic is None) or not strategy.info.tiers:
@@ -331,6 +351,7 @@ def load_experiment(path: str | Path) -> ExperimentPlan:
         spec = Experiment.model_validate(data)
         topology = _topology(spec, path.resolve().parent)
         workers = _workers(spec, topology)
+        _check_devices(spec, topology, workers)
         strategies = [_strategy_plan(spec, i, topology, workers)
                       for i in range(len(spec.strategies))]
         _check_node_sweep(spec, path.resolve().parent, strategies)
@@ -366,6 +387,26 @@ def _topology(spec: Experiment, base_dir: Path, nodes: int | None = None) -> Top
     if spec.scale is not None:
         topology = Topology.from_data({**topology.model_dump(mode="json"), "scale": spec.scale})
     return topology
+
+
+def _check_devices(spec: Experiment, topology: Topology, workers: list[str]) -> None:
+    """The worker hosts' devices are known profiles, and only in shadow mode (a real
+    run computes on this machine)."""
+    from hosts import devices
+    for host in (topology.host(w) for w in workers):
+        if host.device is None:
+            continue
+        if spec.workload.mode == "real":
+            raise TopologyError([Issue(("topology",), f"worker host {host.name} names device "
+                                       f"{host.device!r}, but a real run computes on this "
+                                       "machine; drop the hosts' devices or set workload "
+                                       "mode: shadow")])
+        try:
+            devices.device(host.device)
+        except TrainetError as e:
+            raise TopologyError([Issue(("topology",), f"worker host {host.name}: device "
+                                       f"{host.device!r} is unknown; "
+                                       f"{str(e).split(': ', 1)[-1]}")]) from None
 
 
 def _check_placement(spec: Experiment, topology: Topology) -> None:

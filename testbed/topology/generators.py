@@ -50,7 +50,8 @@ class _Fabric:
         return f"{sw}-p{self._ports[sw]}"
 
     def host(self, name: str, sw: str, nic: str, role: str = "worker",
-             groups: dict | None = None, link_profile: str | None = None) -> str:
+             groups: dict | None = None, link_profile: str | None = None,
+             device: str | None = None) -> str:
         if sw not in self._edges:
             self._edges[sw] = len(self._edges) + 1
             self._hosts_on[sw] = 0
@@ -66,6 +67,8 @@ class _Fabric:
             "name": name, "ip": f"10.0.{subnet}.{n}/24", "mac": f"08:00:00:00:{subnet:02x}:{n:02x}",
             "nic": nic, "role": role, "groups": groups or {},
             "gateway": f"10.0.{subnet}.254", "gateway_mac": switch_mac(index)})
+        if device is not None:
+            self.data["hosts"][-1]["device"] = device
         link = {"a": name, "b": self._port(sw)}
         if link_profile:
             link["profile"] = link_profile
@@ -163,6 +166,7 @@ class SiteSpec(BaseModel):
     name: str = Field(pattern=r"^[A-Za-z0-9]{1,3}$")
     hosts: Positive = 2
     nic: str = "eth-100g-tcp"
+    device: str | None = None       # the site's accelerator (hosts/devices.py), shadow mode
 
 
 GEO_SITES = (SiteSpec(name="eu"), SiteSpec(name="us"), SiteSpec(name="as"))
@@ -174,7 +178,8 @@ def geo_data(sites: tuple[SiteSpec, ...] = GEO_SITES,
              scale: float = 1.0, program: str | None = None) -> dict:
     """FusionLLM-style: one switch per site (s_eu, ...), hosts eu1, eu2, ... in group
     site; site switches fully meshed by WAN links. ``wan`` gives the tier of each site
-    pair in order (1-2, 1-3, ..., 2-3, ...); a single tier applies to every pair."""
+    pair in order (1-2, 1-3, ..., 2-3, ...); a single tier applies to every pair. A
+    site's ``device`` is every one of its hosts' (heterogeneous sites)."""
     pairs = [(a, b) for i, a in enumerate(sites) for b in sites[i + 1:]]
     if len(wan) not in (1, len(pairs)):
         raise ValueError(f"wan: give 1 tier or one per site pair ({len(pairs)}), "
@@ -183,7 +188,8 @@ def geo_data(sites: tuple[SiteSpec, ...] = GEO_SITES,
     for site in sites:
         sw = fab.switch(f"s_{site.name}")
         for i in range(1, site.hosts + 1):
-            fab.host(f"{site.name}{i}", sw, site.nic, groups={"site": site.name})
+            fab.host(f"{site.name}{i}", sw, site.nic, groups={"site": site.name},
+                     device=site.device)
     for (a, b), tier in zip(pairs, tuple(wan) * len(pairs) if len(wan) == 1 else wan):
         fab.connect(f"s_{a.name}", f"s_{b.name}", tier)
     return fab.data

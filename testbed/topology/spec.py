@@ -14,7 +14,10 @@ Conventions:
   profile and optional overrides of it (``bw``, ``latency``, ``mtu``). ``gateway`` and
   ``gateway_mac`` give the default route and its static ARP entry; ``static_arp(host)``
   lists every entry a host needs (P4 switches running basic.p4 answer no ARP).
-  ``commands`` run in the host after that.
+  ``commands`` run in the host after that. ``device`` names the accelerator a shadow
+  worker on the host stands for (a profile of hosts/devices.py, e.g. ``h100-80gb``;
+  the experiment checks the name and falls back to its workload's ``device``), so
+  every strategy run on the fabric sees the same devices.
 - Link endpoints are a host name (``h1``) or a switch port (``s1-p2``), as in the
   tutorials' topology.json; a two-item list ``[h1, s1-p1]`` is short for ``{a: h1, b: s1-p1}``.
 - Link parameters, attribute by attribute: the link's own field, else its ``profile``,
@@ -119,6 +122,7 @@ class Host(Spec):
     gateway_mac: Mac | None = None
     role: Role = "worker"
     groups: dict[GroupKind, str] = Field(default_factory=dict)
+    device: str | None = None         # a device profile (hosts/devices.py), shadow mode
     commands: list[str] = Field(default_factory=list)
 
 
@@ -466,7 +470,8 @@ class Topology(Spec):
         for host in self.hosts:
             groups = ", ".join(f"{k}={v}" for k, v in host.groups.items())
             lines.append(f"  host {host.name}: {host.ip} {host.mac or ''} {host.role} "
-                         f"nic={host.nic or '-'} {groups}".rstrip())
+                         f"nic={host.nic or '-'} {groups}".rstrip()
+                         + (f" device={host.device}" if host.device else ""))
         for link in self.links:
             lines.append(f"  link {link.a} <-> {link.b}: "
                          f"{self.link_params(link).describe(self.scale)}")

@@ -114,3 +114,20 @@ def test_the_cpu_optimizer_rate_is_measured_once_and_given_to_offloading_workers
     assert args["cpu"]["cpu_adam_rate"] == rate and "cpu_adam_rate" not in args["none"]
     report = write_report(tmp_path / "out").read_text()
     assert f"{rate / 1e6:.0f} M parameters/s on one core" in report
+
+
+def test_workers_on_different_devices_are_held_against_the_smallest(tmp_path):
+    path = tmp_path / "exp.yaml"
+    path.write_text(textwrap.dedent("""\
+        name: mixed
+        topology:
+          generator:
+            name: geo
+            sites: [{name: a, hosts: 1, device: h100-80gb}, {name: b, hosts: 1,
+                     device: a100-40gb}]
+            wan: [wan-10g]
+        workload: {mode: shadow, shadow_model: gpt-1.3b, steps: 2}
+        strategies: [ddp]
+        """))
+    (check,) = memory_checks(load_experiment(path))
+    assert check.fit.verdict().endswith(" of 40 GiB")

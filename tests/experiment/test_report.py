@@ -1,5 +1,6 @@
 """Summary and report of a results directory with known numbers."""
 import csv
+import json
 
 import pytest
 
@@ -143,3 +144,17 @@ def test_a_nic_sweep_is_a_bandwidth_sweep_for_the_speedup():
                     "step_time_s": 0.3} for r in rows]     # bandwidth swept too
     curves = report.speedups(both)
     assert set(curves) == {("ddp", "roce-100g", None, None), ("ddp", "roce-200g", None, None)}
+
+
+def test_the_loss_curve_comes_from_the_rank_that_reports_losses(root):
+    """A pipeline's losses come from its last stage, whichever rank that is."""
+    metrics = root / "runs" / "bandwidth-100Gbit" / "zero3" / "rep0" / "metrics"
+    for rank in (0, 1):
+        path = metrics / f"rank{rank}.jsonl"
+        recs = [json.loads(line) for line in path.read_text().splitlines()]
+        path.write_text("".join(json.dumps({**r, "loss": None}) + "\n" for r in recs))
+    config = results.read_config(root)
+    lines = dict(report.loss_lines(root, config))
+    reported = [json.loads(line)["loss"] for line in (metrics / "rank2.jsonl").open()]
+    assert [loss for _, loss in lines["bandwidth-100Gbit zero3"]] == reported
+    assert len(lines) == 4

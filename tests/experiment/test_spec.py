@@ -290,3 +290,48 @@ def test_a_nic_sweep_names_its_values(tmp_path):
         sweep: {nic: [roce-100g, as-bilt]}
         """)
     assert "unknown NIC profile 'as-bilt'; allowed: as-built (each host's own)" in error_of(path)
+
+
+GEO_DEVICES = """\
+    name: devices
+    topology:
+      generator:
+        name: geo
+        sites: [{name: a, hosts: 2, device: h100}, {name: b, hosts: 1, device: DEVICE}]
+        wan: [wan-10g]
+    workload: {mode: MODE, device: a100-40gb}
+    strategies: [ddp]
+    """
+
+
+def test_hosts_name_their_devices_and_the_workers_get_one_per_rank(tmp_path):
+    from testbed.experiment.report import render_markdown
+    from testbed.experiment.runner import variant_config, worker_args
+    from testbed.experiment.spec import Variant
+    plan = load_experiment(write(tmp_path, GEO_DEVICES.replace("DEVICE", "mi250x-gcd")
+                                 .replace("MODE", "shadow")))
+    assert plan.devices_of(Variant("base")) == ["h100", "h100", "mi250x-gcd"]
+    assert worker_args(plan, plan.strategy("ddp"), Variant("base"))["device"] == \
+        "h100,h100,mi250x-gcd"
+    recorded = variant_config(plan, Variant("base"), plan.topology)["devices"]
+    assert recorded == {"a1": "h100", "a2": "h100", "b1": "mi250x-gcd"}
+    report = render_markdown(tmp_path, {"variants": [{"name": "base", "devices": recorded}]},
+                             [], [])
+    assert "- devices: a1 h100, a2 h100, b1 mi250x-gcd" in report
+    same = load_experiment(write(tmp_path, GEO_DEVICES.replace(", device: DEVICE", "")
+                                 .replace(", device: h100", "").replace("MODE", "shadow")))
+    assert worker_args(same, same.strategy("ddp"), Variant("base"))["device"] == "a100-40gb"
+
+
+@pytest.mark.parametrize("device,mode,message", [
+    ("b200", "shadow", "topology: worker host b1: device 'b200' is unknown; choose one of "
+     "a100-40gb"),
+    ("a100", "real", "topology: worker host a1 names device 'h100', but a real run computes "
+     "on this machine"),
+])
+def test_a_hosts_device_is_a_known_profile_in_shadow_mode(tmp_path, device, mode, message):
+    text = GEO_DEVICES.replace("DEVICE", device).replace("MODE", mode)
+    if mode == "real":
+        text = text.replace(", device: a100-40gb", "")
+    path = write(tmp_path, text)
+    assert f"{path}:2:" in error_of(path) and message in error_of(path)

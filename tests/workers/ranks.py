@@ -57,12 +57,14 @@ def slice_training(world: int, steps: int, batch: int, lr: float, seed: int = 0
 def shadow_steps(world: int, info, options, *, target, device, batch: int, scale: float,
                  steps: int = 2, timeout_s: float = 30.0) -> list:
     """``steps`` shadow-mode steps of strategy ``info`` on ``world`` ranks as threads, at
-    full MFU on ``device``: each rank's (strategy, metrics of its last step)."""
+    full MFU on ``device`` (or a list: each rank's): each rank's (strategy, metrics of
+    its last step)."""
     from hosts.strategies import registry
 
     def body(comm):
+        own = device[comm.rank] if isinstance(device, list) else device
         s = info.build("shadow", registry.Context(comm, info, options, target=target,
-                                                  device=device, batch=batch, scale=scale,
+                                                  device=own, batch=batch, scale=scale,
                                                   mfu=1.0))
         s.setup()
         return s, [s.step(None) for _ in range(steps)][-1]

@@ -236,36 +236,40 @@ def test_adatopk_leaves_links_that_keep_up_dense(monkeypatch, factor):
 
 
 def test_shadow_fusionllm_moves_its_boundaries_bytes(monkeypatch):
-    """Six shadow ranks on the three-site fabric: the pipeline avoids the slowest link,
-    AdaTopK compresses the boundary on the 100 kB/s eu-as link, and each stage sends its
-    boundaries' co-scaled wire bytes per micro-batch."""
+    """Six shadow ranks on the three-site fabric, eu's devices three times as fast as the
+    others: the pipeline avoids the slowest link, AdaTopK compresses the boundary on the
+    100 kB/s eu-as link, each stage computes its operators at its own device's speed and
+    sends its boundaries' co-scaled wire bytes per micro-batch."""
     scale = 1e-3
     monkeypatch.setattr(fusionllm, "measure_fabric",
                         lambda comm, s: three_sites(tiers=(1e9, 1e5, 1e4)))
     target = shadow.shadow_model("custom:2e7", layers=4)
-    dev = shadow.Device("slow", 6 * 2e7 * 2048 * 4 / 0.2, "a 200 ms step")
+    slow = shadow.Device("slow", 6 * 2e7 * 2048 * 4 / 0.2, "a 200 ms step")
+    fast = shadow.Device("fast", 3 * slow.peak_flops, "a 67 ms step")
+    devices = [fast, fast] + [slow] * 4
     options = INFO.parse_options({"micro_batches": 2, "ratio": 0.01})
 
-    results = shadow_steps(6, INFO, options, target=target, device=dev, batch=4, scale=scale,
-                           timeout_s=60)
+    results = shadow_steps(6, INFO, options, target=target, device=devices, batch=4,
+                           scale=scale, timeout_s=60)
     stages = sorted(results, key=lambda r: r[0].at.pp)
     assert [r[0].comm.rank // 2 for r in stages] in ([1, 1, 0, 0, 2, 2], [2, 2, 0, 0, 1, 1])
     fractions = stages[0][0].fractions
     assert fractions[1] == 1.0 and fractions[3] < 1.0        # us-eu dense, eu-as not
+    dag = fusionllm.nominal_dag(target, 2)
     for s, m in stages:          # activations forward, gradients back, per micro-batch
         assert m.logical_sent_bytes == 2 * (s.outbound.numel() + s.inbound.numel()) * 4
+        start, end = s.segment_bounds
+        flops = sum(n.flops for n in dag.nodes[start:end])
+        assert s.forward_s == pytest.approx(flops / devices[s.comm.rank].peak_flops)
     assert all(m.compute_s > 0 for _, m in stages)
 
 
 def test_options_from_the_command_line_and_their_errors():
-    assert INFO.parse_options({"speeds": "[1.0, 0.5]"}).speeds == [1.0, 0.5]
-    assert INFO.parse_options({"speeds": "1,0.25"}).speeds == [1.0, 0.25]
-    with pytest.raises(TrainetError, match="speeds: every speed must be above 0"):
-        INFO.parse_options({"speeds": [1, 0]})
+    assert INFO.parse_options({"ratio": "0.05"}).ratio == 0.05
     with pytest.raises(TrainetError, match="compression"):
         INFO.parse_options({"compression": "int8"})
-    with pytest.raises(TrainetError, match="speeds model devices in shadow mode"):
-        train(1, speeds=[1.0, 1.0, 1.0])
+    with pytest.raises(TrainetError, match="ratio"):
+        INFO.parse_options({"ratio": 0})
 
 
 def test_the_links_are_measured_once_per_pair_and_shared():
