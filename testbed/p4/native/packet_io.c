@@ -35,8 +35,8 @@ uint32_t io_send(int fd, const uint8_t *data, const uint32_t *offs, const uint32
             msgs[k].msg_hdr.msg_iovlen = 1;
         }
         int r = sendmmsg(fd, msgs, m, MSG_DONTWAIT);
-        if (r < 0) {
-            if (errno == EINTR) continue;
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) {                 /* never 0 for m > 0; a refusal if it were */
             counts[2]++;
             counts[3] += iov[0].iov_len;
             done++;
