@@ -15,6 +15,9 @@ from testbed.errors import run_command
 
 CALIBRATION = {"metavar": "CAL", "help": "a calibration: file, results directory holding "
                "calibration.json, or stored name (default: uncalibrated)"}
+BANDWIDTH_TABLE = {"metavar": "FILE", "help": "a bandwidth table of `trainet model measure`: "
+                   "collectives over the placements it has take its measured latency and "
+                   "bandwidth instead of the links' nominal figures"}
 
 
 def _p4_args(p: argparse.ArgumentParser) -> None:
@@ -184,6 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top", type=int, default=10, help="layouts to print (default 10)")
     p.add_argument("--check", metavar="RESULTS", help="instead: the predictions for a "
                    "`trainet run` of axonn and megatron layouts against its measurements")
+    p.add_argument("--bandwidth-table", **BANDWIDTH_TABLE)
     p.set_defaults(handler="testbed.experiment.plan_command:main")
     trace = verbs.add_parser("trace", help="execution traces (MLCommons Chakra) for "
                              "simulators").add_subparsers(dest="traceverb", required=True,
@@ -318,6 +322,7 @@ def _model_verbs(verbs) -> None:
                    "(e.g. megatron:tp=8,pp=4); default: the best layout found")
     _workload_args(p)
     p.add_argument("--gpus-per-host", type=int, help="GPUs sharing a host (offloading)")
+    p.add_argument("--bandwidth-table", **BANDWIDTH_TABLE)
     p.add_argument("--json", action="store_true", help="JSON, a step_time_s field per row")
     p.add_argument("--events", action="store_true", help="with --json: every rank role's "
                    "compute phases and collectives in order")
@@ -337,7 +342,22 @@ def _model_verbs(verbs) -> None:
                          "`trainet run` results")
     p.add_argument("results", nargs="+", metavar="RESULTS_DIR")
     p.add_argument("--calibration", **CALIBRATION)
+    p.add_argument("--bandwidth-table", **BANDWIDTH_TABLE)
     p.set_defaults(handler="testbed.experiment.model_check:validate_main")
+    p = model.add_parser("measure", help="measure a bandwidth table on the emulated fabric: "
+                         "latency and bandwidth of all-reduce, all-gather and reduce-scatter "
+                         "per group placement (root: brings the network up)")
+    p.add_argument("fabric", metavar="FABRIC", help="a topology or experiment file")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="table to write "
+                   "(JSON); the network's logs go to FILE-net/")
+    p.add_argument("--world", type=int, help="ranks, on the first N workers (default all)")
+    p.add_argument("--sizes", nargs="+", metavar="SIZE", help="nominal payloads (default "
+                   "64MiB 256MiB 1GiB; the file's co-scaling gives the emulated ones)")
+    p.add_argument("--rounds", type=int, default=3, help="rounds per point, the median "
+                   "kept (default 3)")
+    p.add_argument("--repeat", type=int, default=3, help="collectives timed back to back "
+                   "per round, after an untimed one (default 3)")
+    p.set_defaults(handler="testbed.experiment.bandwidth:main")
     p = model.add_parser("published", help="predicted against Narayanan et al. 2021, "
                          "table 1 (1.7B to 1T parameters, 32 to 3072 A100)")
     p.add_argument("--calibration", **CALIBRATION)

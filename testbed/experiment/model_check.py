@@ -262,9 +262,13 @@ def calibrate_main(args) -> int:
 
 
 def validate_main(args) -> int:
+    from testbed.experiment.plan_check import spearman
     from testbed.model.calibration import load
+    from testbed.model.measured import attach, load as load_table
     calibration = load(args.calibration)
-    checks = validate(samples(args.results), calibration)
+    table = load_table(args.bandwidth_table)
+    items = [replace(s, fabric=attach(s.fabric, table)) for s in samples(args.results)]
+    checks = validate(items, calibration)
     print(f"{'experiment':<22}{'variant':<24}{'run':<18}{'measured':>10}{'model':>10}"
           f"{'error':>8}{'calibrated':>12}{'error':>8}")
     for c in checks:
@@ -275,6 +279,13 @@ def validate_main(args) -> int:
     within = sum(abs(c.error) <= 0.10 for c in checks)
     mean = sum(abs(c.error) for c in checks) / len(checks)
     raw = sum(abs(c.uncalibrated_error) for c in checks) / len(checks)
-    print(f"{len(checks)} runs; calibration {calibration.name}: mean |error| {mean:.1%} "
-          f"(uncalibrated {raw:.1%}), {within} of {len(checks)} within 10%")
+    measured = [c.sample.measured_step_s for c in checks]
+    rho = spearman([c.calibrated_s for c in checks], measured)
+    rho_raw = spearman([c.uncalibrated_s for c in checks], measured)
+    with_table = f" and bandwidth table {table.source}" if table else ""
+    print(f"{len(checks)} runs; calibration {calibration.name}{with_table}: mean |error| "
+          f"{mean:.1%} (uncalibrated {raw:.1%}), {within} of {len(checks)} within 10%; "
+          f"Spearman rank correlation {rho:.2f} (uncalibrated {rho_raw:.2f})")
+    if table is not None and table.note():
+        print(table.note())
     return 0

@@ -11,7 +11,9 @@ strategy's declared pattern (hosts/strategies/pattern.py) timed on the fabric:
   its ring at once; each ring hop takes the fabric's path between its two ranks, and a
   link shared by ``k`` of the kind's hops gives each ``1/k`` of its bandwidth. A group's
   bandwidth is its slowest hop's share, the kind's the slowest group's, so groups that
-  stay inside a node get the node's bandwidth and groups spread over nodes share NICs;
+  stay inside a node get the node's bandwidth and groups spread over nodes share NICs.
+  With ``--bandwidth-table`` (``trainet model measure``, testbed/model/measured.py) a
+  placement the table has takes its measured latency and bandwidth instead;
 * **time and step**: the analytical model's (testbed/model): each collective's
   alpha-beta cost over its kind's bandwidth with a latency per ring step of its slowest
   hop's path, placed against the compute model (``hosts/shadow.py``) as the strategy
@@ -31,6 +33,7 @@ from dataclasses import dataclass, replace
 from hosts import shadow
 from hosts.strategies.grid import Grid, fits, grids
 from testbed.errors import TrainetError
+from testbed.model import measured
 from testbed.model.calibration import DEFAULT
 from testbed.model.fabric import GraphFabric, NominalFabric, fabric_topology, topology_fabric
 from testbed.model.step import Workload, predict as model_predict
@@ -69,20 +72,29 @@ def candidates(model: shadow.ShadowModel, world: int, batch: int) -> list[tuple[
 
 
 def predict(fabric: Fabric, model: shadow.ShadowModel, strategy: str, options: dict,
-            batch: int, device: shadow.Device, mfu: float) -> Prediction:
+            batch: int, device: shadow.Device, mfu: float,
+            interference: float = 0.0) -> Prediction:
     """The layout's step as the analytical model (testbed/model) times it: its
     strategy's declared pattern and overlap on the fabric, with the bandwidth its group
-    placement gets; no interference, so the plan compares the layouts' communication."""
+    placement gets; by default no interference, so the plan compares the layouts'
+    communication (``--check`` gives the run's, as its shadow workers slept it)."""
     world = len(fabric.gpus)
     p = model_predict(strategy, Workload(model, device, batch, mfu=mfu), fabric, world,
-                      options, replace(DEFAULT, interference=0.0))
-    bandwidths = {kind: fabric.route(_placement(p, kind), world).bps
+                      options, replace(DEFAULT, interference=interference))
+    bandwidths = {kind: _bandwidth(fabric, _placement(p, kind), world)
                   for kind, (size, _) in p.placement.items()
                   if size > 1 and kind not in ("world", "gpu", "node", "inter-node")}
     layout = (Grid(**options).describe() if strategy == "axonn"
               else f"tp{options['tp']} x dp{options['dp']}")
     return Prediction(strategy, layout, options, p.compute_s, p.comm_s, p.exposed_s,
                       p.step_s, p.tflops_per_gpu, bandwidths)
+
+
+def _bandwidth(fabric: Fabric, kind, world: int) -> float:
+    """bit/s of a rank's ring hop in groups placed as ``kind``: the measured all-reduce's
+    bus bandwidth where the fabric has a table entry, else its links'."""
+    entry = fabric.table.entry("all-reduce", kind, world) if fabric.table else None
+    return entry.bandwidth_Bps * 8 if entry else fabric.route(kind, world).bps
 
 
 def _placement(p, kind: str):
@@ -122,6 +134,7 @@ def main(args) -> int:
     else:
         fabric = NominalFabric(args.world, args.gpus_per_node, parse_rate(args.intra),
                                parse_rate(args.inter), parse_duration(args.latency))
+    fabric = measured.attach(fabric, measured.load(args.bandwidth_table))
     batch = args.batch or 2 * args.world
     predictions = plan(fabric, model, args.world, batch, shadow.device(args.device),
                        args.mfu)
@@ -139,6 +152,8 @@ def main(args) -> int:
                       f"{p.comm_s * 1e3:.1f} ms", f"{p.exposed_s * 1e3:.1f} ms",
                       f"{p.step_s * 1e3:.1f} ms", f"{p.tflops_per_gpu:.1f}", bws)
     console.print(table)
+    if fabric.table is not None and fabric.table.note():
+        console.print(fabric.table.note())
     best = next((p for p in predictions if p.strategy == "megatron"), None)
     if best:
         console.print(f"best megatron (TP x DP): {best.layout}, step "

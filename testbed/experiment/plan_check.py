@@ -2,8 +2,9 @@
 
 Each strategy of the run's experiment (its layout in its options) is predicted on the
 experiment's topology (testbed/experiment/plan.py) at the run's global batch (the
-workload's batch per replica times the replicas) and set beside what summary.csv
-measured: step time, exposed communication, their relative errors, and Spearman's rank
+workload's batch per replica times the replicas) with the run's interference (the
+compute slowdown its shadow workers slept while collectives overlapped it), and with a
+measured bandwidth table when one is given, and set beside what summary.csv measured: step time, exposed communication, their relative errors, and Spearman's rank
 correlation between the predicted and the measured step times (1: the plan orders the
 layouts as the testbed does).
 """
@@ -19,6 +20,7 @@ from hosts.strategies.parallel import layout_of
 from testbed.errors import TrainetError
 from testbed.experiment.plan import predict, topology_fabric
 from testbed.experiment.results import read_summary
+from testbed.model.measured import attach, load as load_table
 from testbed.experiment.spec import load_experiment
 
 
@@ -75,7 +77,10 @@ def spearman(a: list[float], b: list[float]) -> float:
     return cov / var if var else 1.0
 
 
-def check(results: Path, mfu: float = shadow.DEFAULT_MFU) -> list[Check]:
+def check(results: Path, mfu: float = shadow.DEFAULT_MFU, table=None) -> list[Check]:
+    """Each axonn and megatron run of ``results`` predicted and measured; with a
+    bandwidth ``table`` (testbed/model/measured.py) its placements' collectives are
+    timed from it."""
     experiment = load_experiment(Path(results) / "experiment.yaml")
     workload = experiment.spec.workload
     if workload.mode != "shadow":
@@ -83,7 +88,9 @@ def check(results: Path, mfu: float = shadow.DEFAULT_MFU) -> list[Check]:
     model = shadow.shadow_model(workload.shadow_model)
     device = shadow.device(workload.device or "a100")
     world = len(experiment.workers)
-    fabric = topology_fabric(experiment.topology).first(world)
+    interference = shadow.DEFAULT_INTERFERENCE if workload.interference is None \
+        else workload.interference          # the compute slowdown the workers slept
+    fabric = attach(topology_fabric(experiment.topology), table).first(world)
     measured = {row["strategy"]: row for row in read_summary(results)
                 if row["step_time_s"] is not None}
     out = []
@@ -93,7 +100,7 @@ def check(results: Path, mfu: float = shadow.DEFAULT_MFU) -> list[Check]:
         options = layout_options(s.info.name, s.options, world)
         replicas = options.get("g_data", options.get("dp"))
         p = predict(fabric, model, s.info.name, options, (workload.batch or 8) * replicas,
-                    device, mfu)
+                    device, mfu, interference)
         row = measured[s.label]
         out.append(Check(s.label, p.layout, p.step_s, row["step_time_s"], p.exposed_s,
                          row["exposed_comm_s"] or 0.0))
@@ -103,7 +110,8 @@ def check(results: Path, mfu: float = shadow.DEFAULT_MFU) -> list[Check]:
 
 
 def main(args) -> int:
-    checks = check(Path(args.check), args.mfu)
+    table = load_table(args.bandwidth_table)
+    checks = check(Path(args.check), args.mfu, table)
     print(f"{'run':<22}{'layout':<12}{'predicted':>11}{'measured':>11}{'error':>8}"
           f"{'exp. pred.':>12}{'exp. meas.':>12}")
     for c in sorted(checks, key=lambda c: c.measured_step_s):
@@ -112,6 +120,8 @@ def main(args) -> int:
               f"{c.predicted_exposed_s * 1e3:>10.1f}ms{c.measured_exposed_s * 1e3:>10.1f}ms")
     rho = spearman([c.predicted_step_s for c in checks], [c.measured_step_s for c in checks])
     mean = sum(abs(c.error) for c in checks) / len(checks)
-    print(f"Spearman rank correlation {rho:.2f}; mean |error| {mean:.0%} over "
+    print(f"Spearman rank correlation {rho:.2f}; mean |error| {mean:.1%} over "
           f"{len(checks)} layouts")
+    if table is not None and table.note():
+        print(table.note())
     return 0

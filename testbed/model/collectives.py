@@ -21,6 +21,9 @@ server (push, pull)   n S / (e B) + alpha: the server's link carries every rank'
 
 For all-reduce the fastest of ring, tree and (on a tiered fabric) hierarchical is
 taken, as NCCL picks by size; all-gather and reduce-scatter take ring or hierarchical.
+On a fabric with a measured bandwidth table (testbed/model/measured.py), an all-reduce,
+all-gather or reduce-scatter whose placement the table has is its entry's line instead:
+measured latency plus the ring's share of the payload at the measured bus bandwidth.
 """
 from __future__ import annotations
 
@@ -79,6 +82,9 @@ def cost(c: Collective, kind: Placement, fabric, world: int, calibration) -> Cos
     if n <= 1 or c.nbytes <= 0:
         return Cost(0.0, "none", calibration.adjust(fabric.route(kind, world)), 0.0, 0.0)
     route = calibration.adjust(fabric.route(kind, world))
+    found = measured(c, kind, fabric, world, route)
+    if found is not None:
+        return found
     if c.op == "send-recv":
         return point(c.nbytes, route, efficiency)
     options = [ring(c.op, c.nbytes, n, route, efficiency)]
@@ -89,6 +95,16 @@ def cost(c: Collective, kind: Placement, fabric, world: int, calibration) -> Cos
         options.append(hierarchical(c.op, c.nbytes, split, fabric, world, calibration,
                                     efficiency))
     return min(options, key=lambda x: x.seconds)
+
+
+def measured(c: Collective, kind: Placement, fabric, world: int, route: Route) -> Cost | None:
+    """``c`` as the fabric's bandwidth table measured its placement, or None when the
+    fabric has no table or the table lacks it."""
+    entry = fabric.table.entry(c.op, kind, world) if fabric.table else None
+    if entry is None:
+        return None
+    latency, data = entry.seconds(c.nbytes)
+    return Cost(latency + data, "measured", route, data, latency)
 
 
 def hierarchical(op: str, nbytes: float, split: tuple[Placement, Placement], fabric,

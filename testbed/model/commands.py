@@ -12,6 +12,7 @@ from hosts import shadow
 from testbed.errors import TrainetError
 from testbed.model import fabric as fabrics
 from testbed.model.calibration import load
+from testbed.model.measured import attach, load as load_table
 from testbed.model.prediction import StepPrediction
 from testbed.model.search import search
 from testbed.model.step import Workload, predict
@@ -50,10 +51,11 @@ def workload_of(args, gpus: int) -> Workload:
 
 def _rows(args) -> list[StepPrediction]:
     calibration = load(args.calibration)
+    table = load_table(args.bandwidth_table)
     out = []
     for gpus in args.gpus:
         workload = workload_of(args, gpus)
-        fabric = fabrics.fabric(args.fabric, gpus)
+        fabric = attach(fabrics.fabric(args.fabric, gpus), table)
         if args.strategy:
             for text in args.strategy:
                 name, options = parse_strategy(text)
@@ -62,6 +64,8 @@ def _rows(args) -> list[StepPrediction]:
         else:
             found, _ = search(workload, fabric, gpus, calibration)
             out.append(found[0])
+    if table is not None and table.note():
+        print(table.note())
     return out
 
 

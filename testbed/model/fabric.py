@@ -60,6 +60,7 @@ class TieredFabric:
                                "(ranks None)")
         self.name, self.tiers, self.source = name, tiers, source
         self.max_ranks = None
+        self.table = None           # no measured bandwidth table: nothing to measure on
 
     def tier_sizes(self, world: int) -> dict:
         """Ranks per GPU package (the innermost of two or more bounded tiers) and per
@@ -122,6 +123,7 @@ class GraphFabric:
         self.labels = labels or {}          # host group kind -> label per GPU
         self.max_ranks = len(gpus)
         self.source = "links as the topology gives them"
+        self.table = None           # testbed/model/measured.py, when one is attached
         self._adjacent: dict = {}
         for a, b in links:
             self._adjacent.setdefault(a, []).append(b)
@@ -133,6 +135,7 @@ class GraphFabric:
         fabric = GraphFabric(self.name, self.gpus[:world], {}, self.servers,
                              {k: v[:world] for k, v in self.labels.items()})
         fabric.links, fabric._adjacent, fabric._paths = self.links, self._adjacent, self._paths
+        fabric.table = self.table
         return fabric
 
     def path(self, a: str, b: str) -> list[tuple[str, str]]:

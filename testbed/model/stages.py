@@ -22,10 +22,16 @@ def _stage_groups(kind: Placement, world: int, stage: int, stage_span: int) -> l
 
 def _stage_route_cost(c: Collective, kind: Placement, fabric, world: int, calibration,
                       groups: list[list[int]] | None) -> collectives.Cost:
-    """The collective over this stage's groups only where the fabric tells them apart."""
+    """The collective over this stage's groups only where the fabric tells them apart;
+    a measured bandwidth table's entry for the kind's placement (every stage's groups
+    at once, as the stages run) where it has one."""
     if groups and kind.size > 1:
         bps, latency, profile, hops = fabric.group_bandwidth(groups)
         route = calibration.adjust(collectives.Route(profile, bps, latency, profile, hops))
+        found = collectives.measured(c, Placement(c.size or kind.size, kind.stride), fabric,
+                                     world, route)
+        if found is not None:
+            return found
         return collectives.ring(c.op, c.nbytes, kind.size, route,
                                 calibration.efficiency(c.op, c.route)) \
             if c.op != "send-recv" else collectives.point(c.nbytes, route, 1.0)

@@ -212,8 +212,10 @@ def test_a_measured_run_reads_back_with_its_measured_times(tmp_path, strategy, o
             events = len(record["timeline"]["ops"]) + len(record["timeline"]["waits"]) + 1
             assert abs(sum(n.duration_micros for n in compute) -
                        (record["step_s"] - waited) * 1e6) <= 2 * events
-            assert sum(n.duration_micros for n in compute) / 1e6 == pytest.approx(
-                record["compute_s"] + record["interference_s"], abs=2e-3)
+            # the modelled compute was slept inside the step; what the machine's load adds
+            # to a step outside the waits only ever lengthens it
+            assert sum(n.duration_micros for n in compute) / 1e6 >= (
+                record["compute_s"] + record["interference_s"] - 1e-3)
             start = end
         per_step = {}
         for n in comm:
