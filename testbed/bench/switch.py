@@ -2,9 +2,16 @@
 with a Linux bridge on the same veths in the same run as the baseline.
 
 Layout: namespace h1 -- veth -- port 1 [switch in this namespace] port 2 -- veth -- h2.
-A raw-socket sender in h1 offers UDP frames as fast as it can; the rate is what h2's
-interface receives in the steady part of the run. h2 has no address, so its stack drops
-the frames silently (no ICMP comes back through the switch).
+A raw-socket sender in h1 (testbed/switch/traffic.py: sendmmsg from native code, past
+the qdisc of its unshaped link) offers UDP frames as fast as it can; the offered rate is
+what h1's interface sends, the forwarded rate what h2's receives, both over the same
+steady part of the run. h2 has no address, so its stack drops the frames silently (no
+ICMP comes back through the switch).
+
+On a veth the kernel runs the receiving side of a frame on the core that sent it: the
+bridge forwards (and h2's stack drops) each frame on the sender's core, so the bridge's
+rate is also what that core can offer; the switch takes the frames off the sender's core
+at its port and forwards them on its own.
 """
 from __future__ import annotations
 
@@ -33,13 +40,14 @@ def measure(lab: VethLab, size: int, seconds: float, rate_pps: float = 0) -> dic
     sender = h1.popen(sys.executable, "-m", "testbed.switch.traffic", "send",
                       "--iface", h1.ifname, "--src-mac", h1.mac, "--dst-mac", h2.mac,
                       "--src-ip", h1.ip, "--dst-ip", DST_IP, "--size", str(size),
-                      "--duration", str(seconds + 0.8), "--rate-pps", str(rate_pps), stdout=subprocess.PIPE, text=True,
+                      "--duration", str(seconds + 0.8), "--rate-pps", str(rate_pps),
+                      "--qdisc-bypass", stdout=subprocess.PIPE, text=True,
                       cwd=str(Path(__file__).resolve().parents[2]))
     try:
         time.sleep(0.5)
-        p0, t0 = h2.rx_stats()[0], time.monotonic()
+        o0, p0, t0 = h1.tx_stats()[0], h2.rx_stats()[0], time.monotonic()
         time.sleep(seconds)
-        p1, t1 = h2.rx_stats()[0], time.monotonic()
+        o1, p1, t1 = h1.tx_stats()[0], h2.rx_stats()[0], time.monotonic()
         out, _ = sender.communicate(timeout=seconds + 30)
     finally:
         if sender.poll() is None:
@@ -48,10 +56,9 @@ def measure(lab: VethLab, size: int, seconds: float, rate_pps: float = 0) -> dic
     if sender.returncode != 0:
         raise TrainetError(f"bench switch: the traffic sender failed (exit "
                            f"{sender.returncode}); run as root")
-    offered = json.loads(out)
     pps = (p1 - p0) / (t1 - t0)
-    return {"pps": pps, "gbps": pps * size * 8 / 1e9,
-            "offered_pps": offered["sent_packets"] / offered["seconds"]}
+    return {"pps": pps, "gbps": pps * size * 8 / 1e9, "offered_pps": (o1 - o0) / (t1 - t0),
+            "sender": json.loads(out)["sender"]}
 
 
 def _bridge(lab: VethLab, size: int, seconds: float) -> dict:
@@ -95,6 +102,7 @@ def _switch(lab: VethLab, program, size: int, seconds: float, backend: str) -> d
         result["cpu_us_per_packet"] = cpu["seconds"] / received * 1e6 if received else None
         result["drops"] = {k: v for k, v in sw.drop_counts().items() if v}
         result["backend"] = sw.target.backend
+        result["transmit"] = sw.transmit_line
         return result
     finally:
         sw.close()
@@ -121,17 +129,20 @@ def main(args) -> int:
         print(json.dumps({"program": "p4/basic.p4", "seconds": args.seconds, "rows": rows},
                          indent=2))
         return 0
-    print(f"software switch (p4/basic.p4, {rows[0]['switch']['backend']} backend) vs Linux "
-          f"bridge, {args.seconds:g} s per point, "
-          "sender: raw socket in h1, receiver: h2 interface counters")
-    print(f"{'frame':>7} {'switch':>12} {'switch':>10} {'switch CPU':>14} {'bridge':>12} "
-          f"{'bridge':>10} {'offered':>12} {'ratio':>6}")
+    first = rows[0]["switch"]
+    print(f"software switch (p4/basic.p4, {first['backend']} backend; {first['transmit']}) "
+          f"vs Linux bridge, {args.seconds:g} s per point; sender: {first['sender']} "
+          "sendmmsg in h1; rates: h1's and h2's interface counters")
+    print(f"{'frame':>7} {'bridge offered':>15} {'bridge':>21} {'switch offered':>15} "
+          f"{'switch':>21} {'switch CPU':>14} {'ratio':>6}")
     for r in rows:
         s, b = r["switch"], r["bridge"]
-        print(f"{r['frame_bytes']:>5} B {s['pps'] / 1e3:>8.1f} kpps {s['gbps']:>6.3f} Gb/s "
-              f"{s['cpu_us_per_packet']:>6.2f} us/pkt "
+        print(f"{r['frame_bytes']:>5} B {b['offered_pps'] / 1e3:>10.1f} kpps "
               f"{b['pps'] / 1e3:>8.1f} kpps {b['gbps']:>6.3f} Gb/s "
-              f"{b['offered_pps'] / 1e3:>8.1f} kpps {r['ratio']:>6.3f}")
-    print("offered: the sender's rate during the bridge run; switch CPU: CPU time of the "
-          "switch's packet thread per received frame")
+              f"{s['offered_pps'] / 1e3:>10.1f} kpps "
+              f"{s['pps'] / 1e3:>8.1f} kpps {s['gbps']:>6.3f} Gb/s "
+              f"{s['cpu_us_per_packet']:>6.2f} us/pkt {r['ratio']:>6.3f}")
+    print("offered: what h1 sent; bridge, switch: what h2 received (forwarded); switch CPU: "
+          "CPU time of the switch's packet thread per received frame; ratio: switch/bridge "
+          "forwarded")
     return 0

@@ -80,8 +80,15 @@ class Host:
 
     def rx_stats(self) -> tuple:
         """(packets, bytes) received by the host's interface."""
-        base = f"/sys/class/net/{self.ifname}/statistics/"
-        out = self.run("cat", base + "rx_packets", base + "rx_bytes",
+        return self._stats("rx")
+
+    def tx_stats(self) -> tuple:
+        """(packets, bytes) sent by the host's interface."""
+        return self._stats("tx")
+
+    def _stats(self, direction: str) -> tuple:
+        base = f"/sys/class/net/{self.ifname}/statistics/{direction}_"
+        out = self.run("cat", base + "packets", base + "bytes",
                        capture_output=True, text=True, check=True).stdout.split()
         return int(out[0]), int(out[1])
 

@@ -13,8 +13,12 @@ ring also saves the switch's thread about 1 us of CPU per 1500-byte frame over `
 The ring (``memory``, ``slot_bytes``, ``slots``, ``next_slot``) is also read in place by
 a native pipeline (``NativeTarget.process_ring``), which counts into ``rx_packets`` and
 ``rx_truncated`` through :meth:`count_received`.
-Frames are sent with one ``send`` each: on veths a TX ring (3.2 us/frame against
-2.3 us/frame) and ``recvmmsg`` (1.68 against 1.71 us/frame) did not pay.
+Frames are sent through the interface's qdisc (no PACKET_QDISC_BYPASS, see below).
+:meth:`send_many` sends a batch with one ``sendmmsg`` from native code when the switch's
+probe found it works (``transmit``, testbed/switch/transmit.py), else one ``send`` per
+frame; a native pipeline sends the frames of an unshaped, uncaptured port itself
+(``NativeTarget.send_directly``). A PACKET_MMAP TX ring measured slower than sendmmsg on
+veths (testbed/p4/native/packet_io.c says by how much).
 """
 from __future__ import annotations
 
@@ -107,6 +111,7 @@ class Port:
         self.slots = RING_BYTES // self.slot_bytes
         self.next_slot = 0
         self._send = sock.send
+        self.transmit = None      # a transmit.BatchTransmit, when the switch's probe chose it
         self.rx_packets = 0
         self.tx_packets = 0
         self.tx_errors = 0
@@ -161,6 +166,11 @@ class Port:
 
     def send_many(self, frames: list) -> int:
         """Transmit frames in order; return how many the kernel took."""
+        if self.transmit is not None:
+            sent, refused = self.transmit.send(self.sock.fileno(), frames)
+            self.tx_packets += sent
+            self.tx_errors += refused
+            return sent
         send = self._send
         sent = 0
         for frame in frames:

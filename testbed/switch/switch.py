@@ -5,7 +5,10 @@ One thread runs :meth:`SoftwareSwitch.run`: it waits (``select``) for frames on 
 or for the next egress release time, reads a batch per ready port, runs each frame
 through the target and hands the outputs to the egress model of their port. A native
 target takes the batch in one call, straight from the port's receive ring when nothing
-needs the frames in Python (no input capture, no debug log). The
+needs the frames in Python (no input capture, no debug log), and sends what leaves by an
+unshaped port without an output capture itself, batched (sendmmsg), so such a frame never
+becomes a Python object. Frames Python holds leave in batches too (``Port.send_many``)
+when the start-up probe (testbed/switch/transmit.py) found sendmmsg works. The
 P4Runtime server calls :meth:`load_pipeline`, :meth:`packet_out` and the target's
 control-plane methods from its own threads; everything touching the target or the
 egress models holds :attr:`lock`, taken once per batch on the packet path.
@@ -23,6 +26,7 @@ from testbed.p4.entries import ControlPlaneError
 from testbed.switch.egress import NO_SHAPE, EgressPort, Shape
 from testbed.switch.pcap import PcapWriter
 from testbed.switch.ports import Port
+from testbed.switch.transmit import choose
 
 BATCH = 64
 # With delay lines to serve, read fewer frames between two release checks: 16 frames of
@@ -77,6 +81,12 @@ class SoftwareSwitch:
             raise
         self._by_fd = {sp.port.fileno(): sp for sp in self._ports.values()}
         self._shaped = [sp for sp in self._ports.values() if not sp.passthrough]
+        self._direct = []         # ports a native target sends on itself
+        self.transmit, line = choose(next(iter(self._ports.values())).port.fileno())
+        (self.log.info if self.transmit else self.log.warning)("%s", line)
+        self.transmit_line = line
+        for sp in self._ports.values():
+            sp.port.transmit = self.transmit
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
@@ -117,7 +127,16 @@ class SoftwareSwitch:
 
     def install_target(self, target) -> None:
         with self.lock:
+            self._count_direct()           # what the target being replaced sent
             self.target = target
+            self._direct = []
+            if (self.transmit is not None and hasattr(target, "send_directly")
+                    and not self._debug):
+                # unshaped ports without an output capture: the native pipeline sends
+                self._direct = [sp for sp in self._ports.values()
+                                if sp.passthrough and sp.pcap_out is None]
+                for sp in self._direct:
+                    target.send_directly(sp.port.port_no, sp.port.fileno())
         self.log.info("pipeline installed (%s backend)", getattr(target, "backend", "custom"))
 
     def packet_out(self, frame: bytes) -> None:
@@ -136,9 +155,22 @@ class SoftwareSwitch:
         self._deliver_packet_ins(packet_ins)
         self._wake()
 
+    def _count_direct(self) -> None:
+        """Move what the native pipeline sent on the direct ports into the ports' and
+        egress models' counters (read when asked, not per batch)."""
+        if not self._direct:
+            return
+        for port_no, (sent, nbytes, refused, refused_bytes) in \
+                self.target.direct_counts().items():
+            sp = self._ports[port_no]
+            sp.egress.count_passthrough(sent + refused, nbytes + refused_bytes)
+            sp.port.tx_packets += sent
+            sp.port.tx_errors += refused
+
     def drop_counts(self) -> dict:
         """Drops by reason: the target's, the switch's and the egress models'."""
         with self.lock:
+            self._count_direct()
             counts = dict(self.target.drop_counts) if self.target is not None else {}
             for reason, n in self.drops.items():
                 counts[reason] = counts.get(reason, 0) + n
@@ -152,6 +184,7 @@ class SoftwareSwitch:
     def port_counters(self) -> dict:
         """{port: {rx_packets, tx_packets, tx_bytes, queued}}."""
         with self.lock:
+            self._count_direct()
             return {n: {"rx_packets": sp.port.rx_packets, "tx_packets": sp.egress.sent_packets,
                         "tx_bytes": sp.egress.sent_bytes, "queued": sp.egress.pending()}
                     for n, sp in self._ports.items()}

@@ -1,10 +1,12 @@
 """Raw-socket traffic generator and receiver for switch measurements.
 
 ``send`` writes one UDP/IPv4 frame over and over with ``sendmmsg`` (one system call per
-batch, which is what lets a Python sender offer more than a million frames/s on a veth),
-optionally paced to a rate, optionally with a sequence number and a send timestamp
-(CLOCK_MONOTONIC, which every network namespace shares) in the payload. ``recv`` counts
-the frames carrying our marker and reports throughput over a window and one-way delays.
+batch), from native code (testbed/switch/transmit.py) when it builds on this machine,
+else from Python through ctypes, optionally paced to a rate, optionally bypassing the
+interface's qdisc (``--qdisc-bypass``, for an unshaped link), optionally with a sequence
+number and a send timestamp (CLOCK_MONOTONIC, which every network namespace shares) in
+the payload, one frame per call. ``recv`` counts the frames carrying our marker and
+reports throughput over a window and one-way delays.
 
 Run inside a host's namespace: ``ip netns exec H python -m testbed.switch.traffic send ...``;
 each command prints one JSON object (``recv`` prints ``ready`` first).
@@ -20,6 +22,7 @@ import struct
 import sys
 import time
 
+from testbed.errors import TrainetError
 from testbed.p4runtime.values import parse_ipv4, parse_mac
 
 MAGIC = b"TRNT"
@@ -27,6 +30,8 @@ UDP_PORT = 9            # discard
 HEADERS = 14 + 20 + 8
 MIN_FRAME = HEADERS + len(MAGIC) + 16
 PAYLOAD = struct.Struct("!4sQQ")   # magic, sequence, send time (ns)
+SOL_PACKET = 263
+PACKET_QDISC_BYPASS = 20
 
 
 def _mac(text: str) -> bytes:
@@ -100,9 +105,26 @@ class BatchSender:
         return max(sent, 0)
 
 
+def _native_generator():
+    from testbed.switch.transmit import library
+    try:
+        return library()
+    except TrainetError:
+        return None
+
+
 def send(ifname: str, frame_args: dict, size: int, duration: float, rate_pps: float = 0,
-         stamp: bool = False) -> dict:
+         stamp: bool = False, qdisc_bypass: bool = False) -> dict:
     sock = open_raw(ifname)
+    if qdisc_bypass:
+        sock.setsockopt(SOL_PACKET, PACKET_QDISC_BYPASS, 1)
+    native = None if stamp else _native_generator()
+    if native is not None:
+        sent, seconds = native.generate(sock.fileno(), udp_frame(size=size, **frame_args),
+                                        duration, rate_pps)
+        sock.close()
+        return {"sent_packets": sent, "seconds": seconds, "frame_bytes": size,
+                "sender": "native"}
     start = time.monotonic_ns()
     end = start + int(duration * 1e9)
     sent = 0
@@ -132,7 +154,8 @@ def send(ifname: str, frame_args: dict, size: int, duration: float, rate_pps: fl
             now = time.monotonic_ns()
     seconds = (time.monotonic_ns() - start) / 1e9
     sock.close()
-    return {"sent_packets": sent, "seconds": seconds, "frame_bytes": size}
+    return {"sent_packets": sent, "seconds": seconds, "frame_bytes": size,
+            "sender": "python"}
 
 
 def recv(ifname: str, duration: float, warmup: float = 0.0, idle: float = 1.0) -> dict:
@@ -194,6 +217,9 @@ def main(argv=None) -> int:
     p.add_argument("--duration", type=float, default=1.0, help="seconds")
     p.add_argument("--rate-pps", type=float, default=0, help="frames/s; 0: as fast as possible")
     p.add_argument("--stamp", action="store_true", help="sequence number and send time")
+    p.add_argument("--qdisc-bypass", action="store_true",
+                   help="skip the interface's qdisc (PACKET_QDISC_BYPASS): only where the "
+                        "sender's link is not shaped")
     p = verbs.add_parser("recv")
     p.add_argument("--iface", required=True)
     p.add_argument("--duration", type=float, default=5.0, help="seconds")
@@ -204,7 +230,7 @@ def main(argv=None) -> int:
         frame_args = {"src_mac": args.src_mac, "dst_mac": args.dst_mac,
                       "src_ip": args.src_ip, "dst_ip": args.dst_ip}
         result = send(args.iface, frame_args, args.size, args.duration, args.rate_pps,
-                      args.stamp)
+                      args.stamp, args.qdisc_bypass)
     else:
         result = recv(args.iface, args.duration, args.warmup, args.idle)
     print(json.dumps(result), flush=True)

@@ -35,6 +35,8 @@ uint32_t sw_process_many(sw_t *S, const uint8_t *data, const uint32_t *offs,
 uint32_t sw_process_ring(sw_t *S, uint8_t *ring, uint32_t slot_bytes, uint32_t slots,
                          uint32_t *next, uint32_t limit, uint32_t port, uint64_t now,
                          uint32_t *counts);
+void sw_direct(sw_t *S, uint32_t port, int32_t fd);
+uint64_t *sw_direct_counts(sw_t *S);
 uint64_t sw_process_batch(sw_t *S, const uint8_t *data, const uint32_t *offs,
                           const uint32_t *lens, const uint32_t *ports, uint32_t n,
                           uint32_t repeat, uint64_t now);

@@ -1,7 +1,7 @@
 """Generate C for the v1model pipeline of an IR program: the native backend's one walk.
 
-The output is one translation unit: ``runtime.c`` (bit access, algorithms, tables,
-replication state), the program's types, a ``sw_t`` holding every table and extern of
+The output is one translation unit: ``packet_io.c`` (batched transmit),
+``runtime.c`` (bit access, algorithms, tables, replication state), the program's types, a ``sw_t`` holding every table and extern of
 one switch, one function per action, table, control, the parser and the deparser, then
 ``pipeline.c`` (the traffic manager, as testbed/p4/target.py runs it) and the
 control-plane entry points the Python side calls. Every generated function takes the
@@ -304,7 +304,8 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
         self.gen_deparser(p.controls[p.blocks["deparser"]])
         self.gen_field_lists(meta_t)
         body, self.lines = self.lines, []
-        head = [(HERE / "runtime.c").read_text()] + self.types + [
+        support = [(HERE / name).read_text() for name in ("packet_io.c", "runtime.c")]
+        head = support + self.types + [
             f"typedef {types[0]} hdr_t;", f"typedef {types[1]} meta_t;",
             f"typedef {types[2]} sm_t;",
             f"#define NTABLES {max(len(self.out.tables), 1)}",

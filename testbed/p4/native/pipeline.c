@@ -242,6 +242,49 @@ static void out_clear(sw_t *S, uint64_t now) {
     S->base.digests.len = S->base.logs.len = 0;
 }
 
+/* The outputs towards a port with a socket of its own (sw_direct) leave on it, batched
+ * (packet_io.c), are counted and taken out of the output arena; the caller gets the
+ * others, in their order. */
+static void send_direct(sw_t *S) {
+    base_t *b = &S->base;
+    if (!b->ndirect || !b->out_n) return;
+    if (b->out_n > b->pick_cap) {
+        b->pick_cap = b->out_n * 2;
+        b->pick = realloc(b->pick, sizeof(uint32_t) * b->pick_cap);
+    }
+    for (uint32_t d = 0; d < b->ndirect; d++) {
+        uint32_t port = b->direct_ports[d], m = 0;
+        for (uint32_t i = 0; i < b->out_n; i++)
+            if (b->out_port[i] == port) b->pick[m++] = i;
+        if (m) io_send(b->direct_fd[port], b->out_data, b->out_off, b->out_size, b->pick, m,
+                       b->direct[port]);
+    }
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < b->out_n; i++) {
+        uint32_t port = b->out_port[i];
+        if (port < NPORTS && b->direct_fd[port] >= 0) continue;
+        b->out_port[kept] = port;
+        b->out_off[kept] = b->out_off[i];
+        b->out_size[kept++] = b->out_size[i];
+    }
+    b->out_n = kept;
+}
+
+/* From now on ``port``'s outputs of sw_process_many and sw_process_ring leave on the
+ * socket ``fd`` (-1: they stay in the output arena again). */
+void sw_direct(sw_t *S, uint32_t port, int32_t fd) {
+    base_t *b = &S->base;
+    if (port >= NPORTS) return;
+    b->direct_fd[port] = fd;
+    b->ndirect = 0;
+    for (uint32_t p = 0; p < NPORTS; p++)
+        if (b->direct_fd[p] >= 0) b->direct_ports[b->ndirect++] = p;
+}
+
+/* Per port: frames sent on its socket, their bytes, frames the kernel refused, their
+ * bytes. */
+uint64_t *sw_direct_counts(sw_t *S) { return &S->base.direct[0][0]; }
+
 /* One frame through the pipeline; the frames that leave are in the output arena. */
 uint32_t sw_process(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port,
                     uint64_t now) {
@@ -251,11 +294,13 @@ uint32_t sw_process(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port,
 }
 
 /* ``n`` frames received on ``port`` (frame i at data + offs[i], lens[i] bytes), in
- * order; the frames that leave, all of them, are in the output arena. */
+ * order; the frames that leave, but those sent on a port's own socket, are in the output
+ * arena. */
 uint32_t sw_process_many(sw_t *S, const uint8_t *data, const uint32_t *offs,
                          const uint32_t *lens, uint32_t n, uint32_t port, uint64_t now) {
     out_clear(S, now);
     for (uint32_t i = 0; i < n; i++) run_frame(S, data + offs[i], lens[i], port);
+    send_direct(S);
     return S->base.out_n;
 }
 
@@ -300,6 +345,7 @@ uint32_t sw_process_ring(sw_t *S, uint8_t *ring, uint32_t slot_bytes, uint32_t s
         i = i + 1 < slots ? i + 1 : 0;
     }
     *next = i;
+    send_direct(S);
     return S->base.out_n;
 }
 
@@ -324,6 +370,7 @@ void sw_outputs(sw_t *S, uint32_t **ports, uint32_t **offs, uint32_t **sizes,
 
 sw_t *sw_new(void) {
     sw_t *S = calloc(1, sizeof(sw_t));
+    for (int i = 0; i < NPORTS; i++) S->base.direct_fd[i] = -1;
     init_tables(S);
     return S;
 }
@@ -345,6 +392,7 @@ void sw_free(sw_t *S) {
     free(S->base.sessions);
     for (int i = 0; sw_vset(S, i); i++) free(sw_vset(S, i)->m);
     free(S->base.scratch);
+    free(S->base.pick);
     free(S->base.digests.v);
     free(S->base.logs.v);
     free(S->base.out_data);

@@ -288,6 +288,7 @@ static inline entry_t *tbl_lookup(table_t *t, const uint64_t *key) {
 typedef struct { uint32_t n; uint16_t *ports; uint16_t *rids; uint32_t trunc; } group_t;
 typedef struct { uint64_t id; group_t g; } session_t;
 
+#define NPORTS 512                   /* egress ports are 9 bits */
 enum { DROP_ASSERT, DROP_LOOP, DROP_MCAST, DROP_INGRESS, DROP_EGRESS, DROP_CLONE, DROP_STACK,
        DROP_PRIORITY, NDROPS };
 #define FAILED_STACK UINT32_MAX      /* pkt_t.failed: a stack index out of bounds */
@@ -344,6 +345,10 @@ typedef struct {
     size_t scratch_cap;
     events_t digests, logs;
     uint64_t rng;                         /* random()'s xorshift state */
+    int32_t direct_fd[NPORTS];            /* a socket the port's frames leave on, or -1 */
+    uint64_t direct[NPORTS][4];           /* per port: io_send's counts */
+    uint16_t direct_ports[NPORTS];        /* the ports with a socket, ndirect of them */
+    uint32_t ndirect, *pick, pick_cap;
 } base_t;
 
 /* random(lo, hi): uniform in [lo, hi]; lo when hi < lo, as the reference backend. */

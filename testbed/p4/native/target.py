@@ -39,6 +39,8 @@ class NativeTarget(Target):
         self._events_at = self.ffi.new("uint64_t **")
         self._ring_next = self.ffi.new("uint32_t *")
         self._ring_counts = self.ffi.new("uint32_t[2]")
+        self._direct_counts = self.lib.sw_direct_counts(self.sw)
+        self._direct_ports = set()
         self._digest_names = [getattr(t, "name", "digest") for t in program.digests]
         self._asserts_seen = self._stack_drops_seen = 0
         self._slots = {}                # table -> {entry key: slot}
@@ -84,6 +86,24 @@ class NativeTarget(Target):
         ring.next_slot = self._ring_next[0]
         return self._outputs(n), self._ring_counts[0], self._ring_counts[1]
 
+    def send_directly(self, port: int, fd: int) -> None:
+        """From now on the outputs ``process_many`` and ``process_ring`` send to ``port``
+        leave on the socket ``fd`` from native code, batched with sendmmsg, and are not
+        returned (``fd`` -1: returned again); :meth:`direct_counts` counts them."""
+        self.lib.sw_direct(self.sw, port, fd)
+        (self._direct_ports.add if fd >= 0 else self._direct_ports.discard)(port)
+
+    def direct_counts(self) -> dict:
+        """{port: (frames sent, their bytes, frames the kernel refused, their bytes)}
+        on the ports sending directly, since the last call, which resets them."""
+        counts = self._direct_counts
+        taken = {}
+        for port in self._direct_ports:
+            i = 4 * port
+            taken[port] = tuple(counts[i:i + 4])
+            counts[i] = counts[i + 1] = counts[i + 2] = counts[i + 3] = 0
+        return taken
+
     def _timestamp(self) -> int:
         """Microseconds since the clock was set, for the timestamps; the meters get
         the clock's seconds."""
@@ -114,9 +134,10 @@ class NativeTarget(Target):
 
     def _events(self) -> None:
         """The log_msg lines and digests of the last call, in order."""
-        for id_, values in self._records(1):
-            self.log.info("%s", format_log(self.native.log_formats[id_], values))
-        if self.digest_handler is not None:
+        if self.native.log_formats:
+            for id_, values in self._records(1):
+                self.log.info("%s", format_log(self.native.log_formats[id_], values))
+        if self.digest_handler is not None and self._digest_names:
             for id_, values in self._records(0):
                 self.digest_handler(self._digest_names[id_], values)
 
