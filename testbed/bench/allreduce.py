@@ -34,6 +34,7 @@ from controllers import ina as ctl
 from controllers.jobs import TargetDevice
 from testbed.bench.ina_client import client_cost
 from testbed.errors import TrainetError
+from testbed.net.host_programs import run_json
 from testbed.proto import ina
 from testbed.topology.routing import switch_mac
 
@@ -134,40 +135,6 @@ def star_job(plan, slots: int, switch: str = SWITCH) -> ctl.Job:
     return ctl.Job(INA_JOB, AGGREGATOR, job_workers(plan, switch, hosts), 0, slots)
 
 
-def _python_env() -> dict:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    env["OMP_NUM_THREADS"] = "1"
-    return env
-
-
-def run_on_hosts(net, commands: dict, timeout_s: float) -> dict:
-    """Run one command per host concurrently; return host -> parsed JSON of its stdout."""
-    import subprocess
-    procs = {h: net.net[h].popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 env=_python_env(), cwd=str(REPO))
-             for h, cmd in commands.items()}
-    deadline = time.monotonic() + timeout_s
-    out = {}
-    try:
-        for h, p in procs.items():
-            try:
-                stdout, stderr = p.communicate(timeout=max(deadline - time.monotonic(), 0.1))
-            except subprocess.TimeoutExpired:
-                raise TrainetError(f"{h}: {' '.join(commands[h][:4])} did not finish within "
-                                   f"{timeout_s:.0f} s") from None
-            if p.returncode != 0:
-                raise TrainetError(f"{h}: {' '.join(commands[h][:4])} failed "
-                                   f"(exit {p.returncode}): {stderr.decode()[-800:]}")
-            out[h] = json.loads(stdout.decode().strip().splitlines()[-1])
-    finally:
-        for p in procs.values():
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-    return out
-
-
 def ina_commands(job: ctl.Job, hosts: list[str], elements: int, rounds: int, seed: int = 0,
                  check: bool = False, client: str = "auto") -> dict:
     """The INA all-reduce of ``job`` on ``hosts`` (host ``hosts[w]`` is worker ``w``);
@@ -236,9 +203,9 @@ def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: i
             ina_runs = {}
             for client in clients:
                 with job_on(net, SWITCH, ctl, job):    # new workers need clean slots
-                    ina_runs[client] = run_on_hosts(net, ina_commands(
+                    ina_runs[client] = run_json(net, ina_commands(
                         job, hosts, elements, rounds, client=client), timeout_s=300)
-            gloo_res = run_on_hosts(net, gloo_commands(net, hosts, elements, rounds,
+            gloo_res = run_json(net, gloo_commands(net, hosts, elements, rounds,
                                                        29500 + k), timeout_s=300)
             t_gloo = round_time(gloo_res)
             rate = parse_rate(bw) * scale

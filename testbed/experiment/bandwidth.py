@@ -21,16 +21,14 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 from hosts.collective_probe import OPS, key
 from hosts.strategies.timing import Placement
 from testbed.errors import TrainetError
 from testbed.model.measured import BandwidthTable, fit_entry
-from testbed.net.cleanup import RUN_MARKER
+from testbed.net.host_programs import run_json
 from testbed.units import parse_size
 
 REPO = Path(__file__).resolve().parents[2]
@@ -85,34 +83,10 @@ def run_probes(net, hosts: list[str], plan: dict, timeout_s: float) -> dict:
     """hosts/collective_probe.py on every host at once; host -> its JSON line."""
     port = random.randint(20000, 29999)
     master = f"{net.net[hosts[0]].IP()}:{port}"
-    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH",
-                                                                               ""),
-           "OMP_NUM_THREADS": "1", RUN_MARKER: net.state.run_id}
-    procs = {h: net.net[h].popen(
-        [sys.executable, "-m", "hosts.collective_probe", "--rank", str(rank), "--world",
-         str(len(hosts)), "--master", master, "--plan", json.dumps(plan)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=str(REPO))
-        for rank, h in enumerate(hosts)}
-    deadline = time.monotonic() + timeout_s
-    out = {}
-    try:
-        for h, p in procs.items():
-            try:
-                stdout, stderr = p.communicate(timeout=max(deadline - time.monotonic(), 1))
-            except subprocess.TimeoutExpired:
-                raise TrainetError(f"{h}: the collectives' measurement did not finish "
-                                   f"within {timeout_s:.0f} s; give fewer --sizes or "
-                                   "--rounds") from None
-            if p.returncode != 0:
-                raise TrainetError(f"{h}: python -m hosts.collective_probe failed (exit "
-                                   f"{p.returncode}): {stderr.decode()[-800:]}")
-            out[h] = json.loads(stdout.decode().strip().splitlines()[-1])
-    finally:
-        for p in procs.values():
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-    return out
+    commands = {h: [sys.executable, "-m", "hosts.collective_probe", "--rank", str(rank),
+                    "--world", str(len(hosts)), "--master", master, "--plan", json.dumps(plan)]
+                for rank, h in enumerate(hosts)}
+    return run_json(net, commands, timeout_s, hint="give fewer --sizes or --rounds")
 
 
 def measure(path: str, world: int | None, sizes: list[float], rounds: int, repeat: int,

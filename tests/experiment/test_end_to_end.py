@@ -16,6 +16,7 @@ from testbed.cli import main
 from testbed.experiment import results
 from testbed.experiment.inspect import read_capture, summarize
 from testbed.experiment.spec import load_experiment
+from testbed.net.host_programs import run_json
 from testbed.trace import chakra
 from testbed.trace.schema import et_def_pb2 as et
 
@@ -171,7 +172,7 @@ def test_inspect_captures_of_an_ina_all_reduce(tmp_path):
         ctl.install(s8.grpc_address, s8.device_id, {"jobs": [{
             "job_id": job.job_id, "aggregator_ip": job.aggregator_ip, "slot_count": slots,
             "workers": [vars(w) for w in job.workers]}]})
-        reports = bench.run_on_hosts(net, bench.ina_commands(
+        reports = run_json(net, bench.ina_commands(
             job, [h.name for h in topo.hosts], elements, rounds=rounds, seed=3), timeout_s=240)
     captures = [read_capture(p) for p in sorted((tmp_path / "pcaps").glob("s8-*.pcap"))]
     summary = summarize(captures)

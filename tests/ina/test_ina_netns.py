@@ -10,6 +10,7 @@ from emulated_fabric import (add_reordering, two_level_commands, two_level_jobs,
                              two_level_topology)
 from testbed.bench import allreduce as bench
 from testbed.experiment.jobs import job_on
+from testbed.net.host_programs import run_json
 from testbed.proto import ina
 from testbed.topology.routing import route_entry
 
@@ -47,7 +48,7 @@ def run_star(tmp_path, loss_pct, reorder, client):
             "job_id": job.job_id, "aggregator_ip": job.aggregator_ip, "slot_count": SLOTS,
             "workers": [vars(w) for w in job.workers]}]})
         start = time.monotonic()
-        results = bench.run_on_hosts(net, bench.ina_commands(
+        results = run_json(net, bench.ina_commands(
             job, hosts, ELEMENTS, rounds=2, seed=5, check=True, client=client), timeout_s=240)
         elapsed = time.monotonic() - start
         handled, drops = teardown_over_p4runtime(net, job)
@@ -85,7 +86,7 @@ def test_two_level_aggregation_racks_then_spine(tmp_path):
             device = installed.enter_context(job_on(net, switch, ctl, job))
             for ip, mac, port in routes:
                 device.insert(route_entry(ip, mac, port))
-        results = bench.run_on_hosts(net, two_level_commands(
+        results = run_json(net, two_level_commands(
             topo, jobs, ELEMENTS, rounds=2, seed=5, check=True), timeout_s=240)
     assert sorted(results) == ["h10", "h11", "h20", "h21"]
     for r in results.values():
