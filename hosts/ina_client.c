@@ -36,6 +36,8 @@
 #define BATCH 64
 #define RECV_BYTES 2048
 
+/* interface: hosts/ina_native.py hands the text between the markers to cffi */
+/* interface begin */
 typedef struct {
     /* the job stream, read and written back */
     uint8_t job_id, worker_id;
@@ -55,6 +57,9 @@ typedef struct {
     uint32_t remaining;
     double stalled_s;
 } ina_xchg_t;
+int ina_run(ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port,
+            const int32_t *lanes, int32_t *result);
+/* interface end */
 
 typedef struct {
     ina_xchg_t *x;

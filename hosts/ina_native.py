@@ -24,26 +24,9 @@ from hosts.ina_session import AggregationTimeout, Exchange
 from testbed.errors import TrainetError
 
 SOURCE = Path(__file__).with_name("ina_client.c")
-DECLARATIONS = """
-typedef struct {
-    uint8_t job_id, worker_id;
-    uint32_t slots;
-    double timeout_s, max_timeout_s, give_up_s;
-    int has_srtt;
-    double srtt, rttvar, quiet_until;
-    int64_t backoff;
-    uint64_t first;
-    uint32_t n;
-    int32_t exponent;
-    int32_t result_exponent;
-    int has_result_exponent;
-    uint64_t sent_packets, retransmissions;
-    uint32_t remaining;
-    double stalled_s;
-} ina_xchg_t;
-int ina_run(ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port,
-            const int32_t *lanes, int32_t *result);
-"""
+# the struct and entry point as the C source declares them, between its markers
+DECLARATIONS = SOURCE.read_text().split("/* interface begin */")[1].split(
+    "/* interface end */")[0]
 CLIENTS = ("auto", "native", "python")
 
 
