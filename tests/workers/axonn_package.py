@@ -47,6 +47,7 @@ import torch
 import torch.distributed as dist
 
 from hosts.models import SyntheticCorpus, build_model
+from ranks import single_process_losses
 
 TRANSPOSED = ("proj", "out")         # AxoNN's pairs: the second layer of each transposed
 LINEARS = ("qkv", "proj", "fc", "out")
@@ -79,18 +80,8 @@ def frozen_biases(model, train_biases: bool):
 
 def reference(steps: int, lr: float, batch: int, train_biases: bool) -> list[float]:
     """One process's losses on the whole global batch of ``batch`` samples."""
-    corpus = SyntheticCorpus(0)
-    model = frozen_biases(build_model("gpt", 1), train_biases)
-    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=lr)
-    losses = []
-    for s in range(steps):
-        x, y = corpus.batch(s, 0, 1, batch, 32)
-        opt.zero_grad()
-        loss = model.loss(model(x), y)
-        loss.backward()
-        opt.step()
-        losses.append(loss.item())
-    return losses
+    return single_process_losses("gpt", steps, lr, batch,
+                                 prepare=lambda model: frozen_biases(model, train_biases))
 
 
 def parallel_gpt(seed: int):

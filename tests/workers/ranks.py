@@ -10,18 +10,21 @@ from hosts.strategies.threads import run_ranks  # noqa: F401  (the tests import 
 
 
 def single_process_losses(name: str, steps: int, lr: float, batch: int = 8,
-                          seed: int = 1) -> list[float]:
+                          seed: int = 1, prepare=None) -> list[float]:
     """Losses of one process training ``name`` with AdamW on ``batch`` sequences of the
-    corpus per step: what a data-parallel job's ranks must average to."""
-    return single_process(name, steps, lr, batch, seed)[0]
+    corpus per step: what a data-parallel job's ranks must average to. ``prepare``
+    changes the built model first (e.g. freezes some of its parameters)."""
+    return single_process(name, steps, lr, batch, seed, prepare)[0]
 
 
-def single_process(name: str, steps: int, lr: float, batch: int = 8,
-                   seed: int = 1) -> tuple[list[float], list[torch.Tensor]]:
+def single_process(name: str, steps: int, lr: float, batch: int = 8, seed: int = 1,
+                   prepare=None) -> tuple[list[float], list[torch.Tensor]]:
     """The losses and the final parameters of :func:`single_process_losses`' training."""
     torch.set_num_threads(1)
     corpus = SyntheticCorpus(0)
     model = build_model(name, seed)
+    if prepare is not None:
+        prepare(model)
     opt = torch.optim.AdamW(model.parameters(), lr=lr)
     losses = []
     for s in range(steps):
