@@ -45,14 +45,8 @@ def placements(world: int) -> list[tuple[int, int]]:
 def fabric_of(path: str):
     """(topology with its co-scaling, worker hosts in launch order) of a topology or
     experiment file."""
-    from testbed.model.fabric import fabric_topology
-    import yaml
-    try:
-        data = yaml.safe_load(Path(path).read_text())
-    except (OSError, yaml.YAMLError) as err:
-        raise TrainetError(f"{path}: cannot read it as YAML ({err}); give a topology or "
-                           "experiment file") from None
-    if isinstance(data, dict) and "strategies" in data:
+    from testbed.model.fabric import fabric_topology, is_experiment, read_fabric_file
+    if is_experiment(read_fabric_file(path)):
         from testbed.experiment.spec import load_experiment
         plan = load_experiment(path)
         return plan.topology, plan.workers

@@ -341,17 +341,25 @@ def fabric(spec: str, gpus: int):
     raise TrainetError(f"unknown fabric {spec!r}; choose one of {', '.join(names())}")
 
 
-def fabric_topology(path: str) -> Topology:
-    """The topology of a topology file, or of an experiment file (it has strategies)."""
+def read_fabric_file(path: str):
+    """The YAML of a topology or experiment file; an experiment's has ``strategies``."""
     import yaml
-
-    from testbed.topology.load import load_topology
     try:
-        data = yaml.safe_load(Path(path).read_text())
+        return yaml.safe_load(Path(path).read_text())
     except (OSError, yaml.YAMLError) as err:
         raise TrainetError(f"{path}: cannot read it as YAML: {err}; give a topology or "
                            "experiment file") from None
-    if isinstance(data, dict) and "strategies" in data:
+
+
+def is_experiment(data) -> bool:
+    return isinstance(data, dict) and "strategies" in data
+
+
+def fabric_topology(path: str) -> Topology:
+    """The topology of a topology file, or of an experiment file (it has strategies)."""
+    from testbed.topology.load import load_topology
+    data = read_fabric_file(path)
+    if is_experiment(data):
         from testbed.topology.generators import expand_generator
         topo = data.get("topology")
         if isinstance(topo, dict) and "generator" in topo:
