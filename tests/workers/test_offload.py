@@ -73,8 +73,9 @@ def test_a_real_offloaded_step_holds_its_modeled_parts():
     the CPU optimizer's time at the rate measured on this machine for a tensor of the
     shard's size before and after the run. The link and NVMe parts are slept and the
     optimizer runs for real, so the machine's other load can only lengthen a step: the
-    offloaded part of every step holds at least the slept parts plus half the CPU
-    optimizer's measured time (a step that skipped either falls below it)."""
+    offloaded part of every step holds at least the slept parts plus a quarter of the
+    CPU optimizer's time as measured on one thread (the step's optimizer may use more
+    threads; a step that skipped either part falls below the bound)."""
     slow = devices.Host("slow", 1, 267e6, 64 * GIB, 0.8e9, 0.8e9, 64 * GIB, 1, 1e11,
                         "a host link and NVMe slow enough to time")
     where = Offload("nvme", "none", slow, 1)
@@ -95,6 +96,6 @@ def test_a_real_offloaded_step_holds_its_modeled_parts():
     assert strategy.transfers().link_s == pytest.approx(2 * shard * 4 / 267e6)
     assert cpu_s > 0.02 * modeled
     for m in metrics[1:]:
-        assert m.offload_s >= strategy.transfers().total_s + 0.5 * cpu_s
+        assert m.offload_s >= strategy.transfers().total_s + 0.25 * cpu_s
     for m in metrics:
         assert m.step_s == pytest.approx(m.compute_s + m.exposed_comm_s + m.offload_s)
