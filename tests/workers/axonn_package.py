@@ -1,11 +1,14 @@
 """The public axonn package (0.2.0, University of Maryland's AxoNN) training the small GPT
 on CPU over gloo, as a cross-check of hosts/strategies/axonn.py.
 
-axonn is not a dependency of trainet: the test that uses this module runs only where
+axonn is not a dependency of trainet: the tests that use this module run only where
 ``AXONN_PACKAGE`` names a directory holding the package (an unpacked wheel, e.g.
-``unzip axonn-0.2.0-py3-none-any.whl -d DIR``), and each rank is a local process
-(``torch.multiprocessing``), since axonn's groups live in torch.distributed's default
-process group, one per process.
+``unzip axonn-0.2.0-py3-none-any.whl -d DIR``). Each rank is a process of its own, since
+axonn's groups live in torch.distributed's default process group, one per process:
+either local processes (:func:`train`, ``torch.multiprocessing`` over loopback) or one
+process per emulated host, started as a program (:func:`main`: ``python
+tests/workers/axonn_package.py --rank R --world W --master IP:PORT --iface IF --grid
+R,C,D,DATA``, printing the rank's losses as one JSON line).
 
 axonn 0.2.0 is written for GPUs with NCCL. What stands in its way on CPU over gloo, and
 the shim (:func:`cpu_shim`, applied in each rank's process only, nothing of the package
@@ -40,6 +43,8 @@ false, here and in :func:`reference`) it agrees within float32 rounding.
 """
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import sys
 
@@ -104,14 +109,12 @@ def parallel_gpt(seed: int):
     return model
 
 
-def rank_main(rank: int, world: int, grid: tuple, port: int, steps: int, batch: int,
-              lr: float, train_biases: bool, out) -> None:
-    """One rank: ``steps`` of AdamW on its slice of ``batch`` samples; puts (rank,
-    losses) on ``out``."""
+def rank_losses(rank: int, world: int, init_method: str, grid: tuple, steps: int,
+                batch: int, lr: float, train_biases: bool) -> list[float]:
+    """One rank: ``steps`` of AdamW on its slice of ``batch`` samples; its losses."""
     sys.path.insert(0, os.environ["AXONN_PACKAGE"])
     torch.set_num_threads(1)
-    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
-                            world_size=world)
+    dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=world)
     cpu_shim()
     from axonn import axonn as ax
     from axonn.intra_layer import fully_connected, sync_gradients
@@ -130,7 +133,19 @@ def rank_main(rank: int, world: int, grid: tuple, port: int, steps: int, batch: 
         opt.step()
         losses.append(loss.item())
     dist.destroy_process_group()
-    out.put((rank, losses))
+    return losses
+
+
+def rank_main(rank: int, world: int, grid: tuple, port: int, steps: int, batch: int,
+              lr: float, train_biases: bool, out) -> None:
+    """A local rank over loopback; puts (rank, losses) on ``out``."""
+    out.put((rank, rank_losses(rank, world, f"tcp://127.0.0.1:{port}", grid, steps, batch,
+                               lr, train_biases)))
+
+
+def mean_over_ranks(losses: dict) -> list[float]:
+    """The mean over the ranks (rank -> losses) of each step's loss."""
+    return [sum(step) / len(losses) for step in zip(*(losses[r] for r in sorted(losses)))]
 
 
 def train(grid: tuple, steps: int, batch: int, lr: float, port: int,
@@ -149,4 +164,30 @@ def train(grid: tuple, steps: int, batch: int, lr: float, port: int,
     results = dict(out.get(timeout=300) for _ in procs)
     for p in procs:
         p.join(timeout=30)
-    return [sum(step) / world for step in zip(*(results[r] for r in range(world)))]
+    return mean_over_ranks(results)
+
+
+def main(argv=None) -> int:
+    """One rank on an emulated host: gloo binds ``--iface`` (else it binds the address
+    the hostname resolves to, which every host shares); prints {"rank", "losses"}."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rank", type=int, required=True)
+    p.add_argument("--world", type=int, required=True)
+    p.add_argument("--master", required=True, help="IP:PORT of rank 0")
+    p.add_argument("--iface", required=True, help="interface gloo binds to")
+    p.add_argument("--grid", required=True, help="G_r,G_c,G_d,G_data")
+    p.add_argument("--steps", type=int, default=10)
+    p.add_argument("--batch", type=int, default=1, help="samples per rank and step")
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--train-biases", action="store_true")
+    args = p.parse_args(argv)
+    os.environ["GLOO_SOCKET_IFNAME"] = args.iface
+    grid = tuple(int(g) for g in args.grid.split(","))
+    losses = rank_losses(args.rank, args.world, f"tcp://{args.master}", grid, args.steps,
+                         args.batch, args.lr, args.train_biases)
+    print(json.dumps({"rank": args.rank, "losses": losses}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
