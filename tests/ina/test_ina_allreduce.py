@@ -10,6 +10,7 @@ import torch
 
 from hosts import ina_fixedpoint as fx
 from hosts.ina_allreduce import InaAllReduce
+from hosts.strategies.threads import run_ranks
 from ina_fabric import SWITCH_MAC, load_ina_program, new_target, single_switch_job
 from testbed.proto import ina
 
@@ -63,22 +64,14 @@ def all_reduce_on_target(program, tensors, loss=0.0, slots=8):
     switch.start()
     reducers = [InaAllReduce(Transport(switch, w), 1, w.worker_id, len(tensors), slots)
                 for w in job.workers]
-    errors = []
+    def work(comm):
+        for t in tensors[comm.rank]:
+            reducers[comm.rank].all_reduce(t)
 
-    def work(i):
-        try:
-            for t in tensors[i]:
-                reducers[i].all_reduce(t)
-        except Exception as err:        # surfaced below, in the test's thread
-            errors.append(err)
-
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(tensors))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    switch.inbox.put(None)
-    assert not errors, errors
+    try:
+        run_ranks(len(tensors), work, timeout_s=30, gloo=False)
+    finally:
+        switch.inbox.put(None)
     return reducers
 
 

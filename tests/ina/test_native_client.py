@@ -12,6 +12,7 @@ import torch
 from hosts import ina_native
 from hosts.ina_allreduce import InaAllReduce, UdpTransport, run_exchange
 from hosts.ina_session import AggregationTimeout, Exchange, JobStream
+from hosts.strategies.threads import run_ranks
 from ina_fabric import SWITCH_MAC, load_ina_program, new_target, single_switch_job
 from testbed.proto import ina
 
@@ -100,23 +101,13 @@ def run_workers(program, clients, work, loss=0.0, reorder=0.0, drop=None):
         switch.attach(w, t)
         transports.append(t)
     switch.start()
-    results, errors = [None] * len(clients), []
-
-    def one(i):
-        try:
-            results[i] = work(i, transports[i])
-        except Exception as err:        # surfaced below, in the test's thread
-            errors.append(err)
-
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(len(clients))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    switch.stop()
-    for t in transports:
-        t.close()
-    assert not errors, errors
+    try:
+        results = run_ranks(len(clients), lambda comm: work(comm.rank, transports[comm.rank]),
+                            timeout_s=60, gloo=False)
+    finally:
+        switch.stop()
+        for t in transports:
+            t.close()
     return results
 
 
