@@ -36,7 +36,7 @@
 #define BATCH 64
 #define RECV_BYTES 2048
 
-/* interface: hosts/ina_native.py hands the text between the markers to cffi */
+/* what hosts/ina_native.py declares to cffi (testbed/p4/native/build.py interface) */
 /* interface begin */
 typedef struct {
     /* the job stream, read and written back */

@@ -24,16 +24,14 @@ from hosts.ina_session import AggregationTimeout, Exchange
 from testbed.errors import TrainetError
 
 SOURCE = Path(__file__).with_name("ina_client.c")
-# the struct and entry point as the C source declares them, between its markers
-DECLARATIONS = SOURCE.read_text().split("/* interface begin */")[1].split(
-    "/* interface end */")[0]
 CLIENTS = ("auto", "native", "python")
 
 
 @functools.lru_cache(maxsize=1)
 def _library():
-    from testbed.p4.native.build import load
-    return load(SOURCE.read_text(), declarations=DECLARATIONS)
+    from testbed.p4.native.build import interface, load
+    source = SOURCE.read_text()
+    return load(source, declarations=interface(source))
 
 
 def check(client: str) -> str:

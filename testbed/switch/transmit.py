@@ -19,13 +19,6 @@ from pathlib import Path
 
 from testbed.errors import TrainetError
 
-DECLARATIONS = """
-uint32_t io_send(int fd, const uint8_t *data, const uint32_t *offs, const uint32_t *sizes,
-                 const uint32_t *pick, uint32_t n, uint64_t *counts);
-int io_probe(int fd);
-uint64_t io_generate(int fd, const uint8_t *frame, uint32_t len, double seconds,
-                     double rate_pps, double *elapsed);
-"""
 PER_FRAME = "transmit: one send() per frame, not batched"
 
 
@@ -60,7 +53,7 @@ def library() -> BatchTransmit:
     built on this machine."""
     from testbed.p4.native import build
     source = (Path(build.__file__).with_name("packet_io.c")).read_text()
-    return BatchTransmit(*build.load(source, declarations=DECLARATIONS))
+    return BatchTransmit(*build.load(source, declarations=build.interface(source)))
 
 
 def choose(fd: int) -> tuple:

@@ -130,6 +130,16 @@ def _compile_error(stderr: str, locate) -> P4Error:
     return P4Error(f"the native backend's C code does not compile: {m.group(2)}", loc)
 
 
+INTERFACE_BEGIN, INTERFACE_END = "/* interface begin */", "/* interface end */"
+
+
+def interface(source: str) -> str:
+    """The declarations a hand-written C source gives its Python callers: the text
+    between its ``/* interface begin */`` and ``/* interface end */`` markers, so the
+    struct and prototypes cffi reads are written once, in the C."""
+    return source.split(INTERFACE_BEGIN, 1)[1].split(INTERFACE_END, 1)[0]
+
+
 def load(source: str, locate=None, declarations: str = DECLARATIONS):
     """(ffi, library) of ``source``, whose functions ``declarations`` declares (by
     default a generated pipeline's)."""

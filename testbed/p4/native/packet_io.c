@@ -16,6 +16,15 @@
 
 #define IO_BATCH 64
 
+/* what testbed/switch/transmit.py declares to cffi (build.py interface) */
+/* interface begin */
+uint32_t io_send(int fd, const uint8_t *data, const uint32_t *offs, const uint32_t *sizes,
+                 const uint32_t *pick, uint32_t n, uint64_t *counts);
+int io_probe(int fd);
+uint64_t io_generate(int fd, const uint8_t *frame, uint32_t len, double seconds,
+                     double rate_pps, double *elapsed);
+/* interface end */
+
 /* Frames pick[0..n) (or 0..n) of the arena (frame i at data + offs[i], sizes[i] bytes)
  * on ``fd`` in order, without blocking. A frame the kernel refuses (the call's first
  * fails) is skipped; counts: frames sent, their bytes, frames refused, their bytes. */
