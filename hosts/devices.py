@@ -88,6 +88,7 @@ DEVICES = {d.name: d for d in (
            64 * GIB, "frontier-node"),
 )}
 ALIASES = {"a100": "a100-80gb", "h100": "h100-80gb"}
+DEFAULT = "a100"          # the device a shadow worker stands for unless one is named
 
 
 def device(name: str, memory: float | None = None) -> Device:

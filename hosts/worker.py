@@ -25,6 +25,7 @@ from pathlib import Path
 
 import torch
 
+from hosts import devices
 from hosts.addresses import interface_of, local_address
 from hosts.strategies import registry
 from hosts.strategies.hierarchy import parse_tiers
@@ -49,10 +50,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--metrics-out", required=True, metavar="FILE.jsonl")
     p.add_argument("--shadow-model", default="gpt-1.3b",
                    help="gpt-1.3b, gpt-20b, gpt-175b or custom:PARAMS (shadow mode)")
-    p.add_argument("--device", default="a100", help="a device profile of hosts/devices.py: "
-                   "a100-40gb, a100-80gb (a100), h100-80gb (h100), h200-141gb or mi250x-gcd "
-                   "(shadow mode); one per rank in rank order, comma-separated, for "
-                   "heterogeneous devices, e.g. h100,h100,a100,a100")
+    p.add_argument("--device", default=devices.DEFAULT,
+                   help="a device profile of hosts/devices.py: a100-40gb, a100-80gb "
+                   "(a100), h100-80gb (h100), h200-141gb or mi250x-gcd (shadow mode); one "
+                   "per rank in rank order, comma-separated, for heterogeneous devices, "
+                   "e.g. h100,h100,a100,a100")
     p.add_argument("--gpus-per-host", type=int,
                    help="GPUs sharing the device's host (its memory, CPU, NVMe); default: "
                    "the host profile's (offloading)")
@@ -176,7 +178,6 @@ def make_strategy(args, comm):
                                f"{info.service.label}")
         _split_address(args.service, "--service")
         context.service = args.service
-    from hosts import devices
     context.device = devices.device(rank_device(args))   # real mode: its host, for offloading
     if args.mode == "shadow":
         from hosts import shadow

@@ -10,6 +10,7 @@ import argparse
 import importlib
 import sys
 
+from hosts import devices
 from testbed.errors import run_command
 
 
@@ -182,7 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default 200Gb/s)")
     p.add_argument("--latency", default="2us", help="nominal fabric: delay per link "
                    "(default 2us)")
-    p.add_argument("--device", default="a100", help="device whose compute is modelled")
+    p.add_argument("--device", default=devices.DEFAULT,
+                   help="device whose compute is modelled")
     p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
     p.add_argument("--top", type=int, default=10, help="layouts to print (default 10)")
     p.add_argument("--check", metavar="RESULTS", help="instead: the predictions for a "
@@ -269,7 +271,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--grid", default="2x2x2x1", help="G_r x G_c x G_d x G_data of 8 ranks "
                    "(default 2x2x2x1)")
     p.add_argument("--model", default="gpt-1.3b", help="shadow model (default gpt-1.3b)")
-    p.add_argument("--device", default="a100", help="modelled device (default a100)")
+    p.add_argument("--device", default=devices.DEFAULT,
+                   help=f"modelled device (default {devices.DEFAULT})")
     p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
     p.add_argument("--batch", type=int, default=2, help="sequences per replica (default 2)")
     p.add_argument("--scale", type=float, default=1e-4, help="co-scaling of the volumes "
@@ -283,7 +286,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=4, help="worker hosts (default 4)")
     p.add_argument("--shadow-model", default="gpt-1.3b",
                    help="gpt-1.3b, gpt-20b, gpt-175b or custom:PARAMS (default gpt-1.3b)")
-    p.add_argument("--device", default="a100", help="compute model: a100, h100, mi250x-gcd")
+    p.add_argument("--device", default=devices.DEFAULT,
+                   help="compute model: a100, h100, mi250x-gcd")
     p.add_argument("--nics", nargs="+", default=["roce-100g", "roce-200g"], metavar="PROFILE",
                    help="NIC profiles to compare (default: roce-100g roce-200g)")
     p.add_argument("--strategies", nargs="+", metavar="NAME",

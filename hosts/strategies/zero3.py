@@ -62,7 +62,7 @@ def offload_of(context) -> Offload | None:
     tier = getattr(context.options, "offload_optimizer", "none")
     if tier == "none":
         return None
-    host = devices.host_of(context.device or devices.device(devices.ALIASES["a100"]))
+    host = devices.host_of(context.device or devices.device(devices.DEFAULT))
     return Offload(tier, context.options.offload_param, host,
                    context.gpus_per_host or host.gpus)
 
@@ -268,7 +268,7 @@ def timing(world: int, options=None, sizes: dict | None = None, model=None, devi
     (hosts/offload.py) after it."""
     host_s = None
     if getattr(options, "offload_optimizer", "none") != "none" and model is not None:
-        host = devices.host_of(device or devices.device(devices.ALIASES["a100"]))
+        host = devices.host_of(device or devices.device(devices.DEFAULT))
 
         def host_s(rate: float, share: int | None) -> float:
             share = share or host.gpus

@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from hosts import shadow
+from hosts import devices, shadow
 from testbed.errors import TrainetError
 from testbed.experiment.results import read_config, read_summary
 from testbed.model import fabric as fabrics
@@ -74,7 +74,7 @@ def _samples_of(root: Path) -> list[Sample]:
                            "machine's); the model predicts shadow-mode runs, whose compute "
                            "is the device model")
     model = shadow.shadow_model(w.get("shadow_model") or "gpt-1.3b")
-    device = shadow.device(w.get("device") or "a100")
+    device = shadow.device(w.get("device") or devices.DEFAULT)
     strategies = {s.get("label") or s["strategy"]: s for s in spec["strategies"]}
     rows = [r for r in read_summary(root) if r.get("step_time_s") is not None]
     if not rows:

@@ -4,16 +4,17 @@ Each strategy of the run's experiment (its layout in its options) is predicted o
 experiment's topology (testbed/experiment/plan.py) at the run's global batch (the
 workload's batch per replica times the replicas) with the run's interference (the
 compute slowdown its shadow workers slept while collectives overlapped it), and with a
-measured bandwidth table when one is given, and set beside what summary.csv measured: step time, exposed communication, their relative errors, and Spearman's rank
-correlation between the predicted and the measured step times (1: the plan orders the
-layouts as the testbed does).
+measured bandwidth table when one is given, and set beside what summary.csv measured:
+step time, exposed communication, their relative errors, and Spearman's rank correlation
+between the predicted and the measured step times (1: the plan orders the layouts as the
+testbed does).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from hosts import shadow
+from hosts import devices, shadow
 from hosts.strategies import registry
 from hosts.strategies.axonn import grid_for
 from hosts.strategies.parallel import layout_of
@@ -86,7 +87,7 @@ def check(results: Path, mfu: float = shadow.DEFAULT_MFU, table=None) -> list[Ch
     if workload.mode != "shadow":
         raise TrainetError(f"{results}: a {workload.mode} run; the plan predicts shadow runs")
     model = shadow.shadow_model(workload.shadow_model)
-    device = shadow.device(workload.device or "a100")
+    device = shadow.device(workload.device or devices.DEFAULT)
     world = len(experiment.workers)
     interference = shadow.DEFAULT_INTERFERENCE if workload.interference is None \
         else workload.interference          # the compute slowdown the workers slept

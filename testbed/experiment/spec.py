@@ -66,6 +66,7 @@ from typing import Annotated, Literal
 from pydantic import (BeforeValidator, Field, ValidationError, create_model, field_validator,
                       model_validator)
 
+from hosts import devices
 from hosts.strategies import registry
 from hosts.strategies.registry import Size
 from testbed.errors import TrainetError
@@ -229,7 +230,6 @@ class StrategyPlan:
 
 
 AS_BUILT = "as-built"      # a NIC sweep value: every host keeps the NIC its topology gives
-DEFAULT_DEVICE = "a100"    # hosts.worker's --device
 
 
 @dataclass(frozen=True)
@@ -300,7 +300,7 @@ class ExperimentPlan:
         """Each worker's device profile on the variant's fabric, in rank order: its
         host's, else the workload's, else hosts.worker's default."""
         hosts = {h.name: h for h in self.base_topology(variant).hosts}
-        default = self.spec.workload.device or DEFAULT_DEVICE
+        default = self.spec.workload.device or devices.DEFAULT
         return [hosts[w].device or default for w in self.workers_of(variant)]
 
     def device_flag(self, variant: Variant | None) -> str:
@@ -392,7 +392,6 @@ def _topology(spec: Experiment, base_dir: Path, nodes: int | None = None) -> Top
 def _check_devices(spec: Experiment, topology: Topology, workers: list[str]) -> None:
     """The worker hosts' devices are known profiles, and only in shadow mode (a real
     run computes on this machine)."""
-    from hosts import devices
     for host in (topology.host(w) for w in workers):
         if host.device is None:
             continue

@@ -3,8 +3,8 @@
 The shared library is cached on disk ($XDG_CACHE_HOME/trainet/native, else
 ~/.cache/trainet/native) under a hash of the source, the compiler's version and the
 flags, so a program is compiled once per machine; switches that load one program at the
-same time wait for one compile (a lock file beside the library). cffi's ABI mode (``dlopen``) needs no
-Python headers, only a C compiler and libc's headers.
+same time wait for one compile (a lock file beside the library). cffi's ABI mode
+(``dlopen``) needs no Python headers, only a C compiler and libc's headers.
 """
 from __future__ import annotations
 

@@ -1,12 +1,13 @@
 """Generate C for the v1model pipeline of an IR program: the native backend's one walk.
 
-The output is one translation unit: ``packet_io.c`` (batched transmit),
-``runtime.c`` (bit access, algorithms, tables, replication state), the program's types, a ``sw_t`` holding every table and extern of
-one switch, one function per action, table, control, the parser and the deparser, then
-``pipeline.c`` (the traffic manager, as testbed/p4/target.py runs it) and the
-control-plane entry points the Python side calls. Every generated function takes the
-packet ``pkt_t *P`` (headers, metadata, standard_metadata, the control-level locals and
-the per-packet v1model state) whose ``S`` is the switch.
+The output is one translation unit: ``packet_io.c`` (batched transmit), ``runtime.c``
+(bit access, algorithms, tables, replication state), the program's types, a ``sw_t``
+holding every table and extern of one switch, one function per action, table, control,
+the parser and the deparser, then ``pipeline.c`` (the traffic manager, as
+testbed/p4/target.py runs it) and the control-plane entry points the Python side calls.
+Every generated function takes the packet ``pkt_t *P`` (headers, metadata,
+standard_metadata, the control-level locals and the per-packet v1model state) whose
+``S`` is the switch.
 
 What the generator cannot translate raises :class:`NativeUnsupported` naming the
 construct at its P4 source location; no partial program is ever run.
