@@ -185,7 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default 2us)")
     p.add_argument("--device", default=devices.DEFAULT,
                    help="device whose compute is modelled")
-    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
+    p.add_argument("--mfu", type=float, default=None, help="model FLOPs utilisation "
+                   "(default: the shape-aware compute model, hosts/compute.py)")
     p.add_argument("--top", type=int, default=10, help="layouts to print (default 10)")
     p.add_argument("--check", metavar="RESULTS", help="instead: the predictions for a "
                    "`trainet run` of axonn and megatron layouts against its measurements")
@@ -273,7 +274,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", default="gpt-1.3b", help="shadow model (default gpt-1.3b)")
     p.add_argument("--device", default=devices.DEFAULT,
                    help=f"modelled device (default {devices.DEFAULT})")
-    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
+    p.add_argument("--mfu", type=float, default=None, help="model FLOPs utilisation "
+                   "(default: the shape-aware compute model, hosts/compute.py)")
     p.add_argument("--batch", type=int, default=2, help="sequences per replica (default 2)")
     p.add_argument("--scale", type=float, default=1e-4, help="co-scaling of the volumes "
                    "(default 1e-4)")
@@ -312,8 +314,9 @@ def _workload_args(p) -> None:
     p.add_argument("--fabric", default="dgx-a100", help="dgx-a100, dgx-h100, frontier, "
                    "roce-100g-cluster, eth-25g-cluster, geo, star:PROFILE or a topology or "
                    "experiment file (default dgx-a100)")
-    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation of the "
-                   "device's peak (default 0.4)")
+    p.add_argument("--mfu", type=float, default=None, help="one model FLOPs utilisation "
+                   "of the device's peak instead of the shape-aware compute model "
+                   "(hosts/compute.py)")
     p.add_argument("--calibration", **CALIBRATION)
 
 

@@ -38,14 +38,23 @@ def _stage_route_cost(c: Collective, kind: Placement, fabric, world: int, calibr
     return collectives.cost(c, kind, fabric, world, calibration)
 
 
-def pipelined(pattern, overlaps, timing: Timing, rank_compute_even: float, fabric,
-               world: int, calibration, model) -> tuple[list[Role], float]:
+def pipelined(pattern, overlaps, timing: Timing, passes, fabric, world: int, calibration,
+              model, virtual: int = 1, overlap_grad: bool = False
+              ) -> tuple[list[Role], float, float]:
+    """``passes``: (one layer, the head) per micro-batch on one rank of a stage
+    (hosts/compute.Pass). ``virtual`` model chunks per stage (interleaved 1F1B): the
+    schedule is played with one chunk per stage, then each stage's bubble is cut to
+    ``1 / virtual`` and each boundary carries ``virtual`` times the messages (Narayanan
+    et al. 2021, sec. 2.2.2: bubble ``(p - 1) / (v m)``), a closed-form reconstruction
+    rather than the interleaved order played op by op. ``overlap_grad``: the
+    data-parallel gradient all-reduce runs during the stage's last backward (Megatron-LM's
+    --overlap-grad-reduce), only what outlasts it exposed."""
+    layer, head = passes
     pipe = timing.pipeline
     p, m = pipe.stages, pipe.micro_batches
     span = world // p                              # ranks per stage (tp x dp)
     by_mode = {o.mode: (c, o) for c, o in zip(pattern, overlaps)}
     order = stage_order(fabric, world, p) if pipe.reorder else list(range(p))
-    stage_compute = rank_compute_even * p          # a rank's compute if it held every layer
 
     def per_stage(mode: str, scale: float) -> list[tuple[float, dict]]:
         if mode not in by_mode:
@@ -63,15 +72,18 @@ def pipelined(pattern, overlaps, timing: Timing, rank_compute_even: float, fabri
 
     inline_layer = [t / (model.layers / p) for t, _ in per_stage("inline", 1 / (2 * m))]
     after_layer = [t / (model.layers / p) for t, _ in per_stage("after", 1.0)]
-    per_layer = [(stage_compute / model.layers + 2 * inline_layer[s]) * (m + p - 1) / m
-                 + after_layer[s] for s in range(p)]
+    per_layer = [(layer.seconds + 2 * inline_layer[s]) * (m + p - 1) + after_layer[s]
+                 for s in range(p)]
     layers = _balanced(per_layer, model.layers) if pipe.balanced else \
         [model.layers // p + (1 if s < model.layers % p else 0) for s in range(p)]
     share = [n / model.layers for n in layers]
     inline = per_stage("inline", 1 / (2 * m))
     after = per_stage("after", 1.0)
-    forward = [stage_compute * share[s] / 3 / m for s in range(p)]
-    backward = [stage_compute * share[s] * 2 / 3 / m for s in range(p)]
+    last = p - 1
+    forward = [layers[s] * layer.forward_s + (head.forward_s if s == last else 0.0)
+               for s in range(p)]
+    backward = [layers[s] * layer.backward_s + (head.backward_s if s == last else 0.0)
+                for s in range(p)]
     transfer, transfer_events = _transfers(by_mode.get("pipeline"), p, m, world, span, order,
                                            fabric, calibration,
                                            max(f + b for f, b in zip(forward, backward)), pipe)
@@ -81,25 +93,53 @@ def pipelined(pattern, overlaps, timing: Timing, rank_compute_even: float, fabri
                                 transfer, 0.0, m, pipe.schedule)
     inline_fields = [fields for _, fields in inline] if inline[0][1] else None
     steps = pipeline.simulate(times, inline_fields, transfer_events)
+    if virtual > 1:
+        steps = _interleaved(steps, virtual, transfer)
     roles, busy, active = [], [], []
     for s, st in enumerate(steps):
         t_after, after_fields = after[s]
         t_after *= share[s] * p
         events = list(st.events)
         end = st.end_s
+        hidden = min(t_after, backward[s]) if overlap_grad else 0.0
         slowest_link = max(range(p - 1), key=lambda b: transfer[b]) if p > 1 else None
         tier = transfer_events[slowest_link]["tier"] if slowest_link is not None else ""
         if t_after:
             events.append(Event("collective", f"{after_fields['op']} {after_fields['group']}",
-                                "step", end, t_after, lane="comm", exposed_s=t_after,
-                                after=(len(events) - 1,) if events else (),
+                                "step", end - hidden, t_after, lane="comm",
+                                exposed_s=t_after - hidden,
+                                after=_grad_after(events, hidden),
                                 **{**after_fields, "nbytes": after_fields["nbytes"]
                                    * share[s] * p}))
-            end += t_after
+            end += t_after - hidden
         busy.append(_busy(events, posted=True))
         active.append(_busy(events, posted=False))
         roles.append(Role(f"stage {s}", span, end, tuple(events), s, st.bubble_s, tier))
     return roles, sum(busy) / len(busy), sum(active) / len(active)
+
+
+def _grad_after(events: list[Event], hidden: float) -> tuple[int, ...]:
+    """What the gradient all-reduce follows: the stage's last event, or, overlapped
+    with the last backward, what that backward follows."""
+    if not events:
+        return ()
+    if hidden <= 0:
+        return (len(events) - 1,)
+    last = max(i for i, e in enumerate(events) if e.kind == "compute")
+    return events[last].after
+
+
+def _interleaved(steps: list, virtual: int, transfer: list[float]) -> list:
+    """Each stage's step with its bubble cut to ``1 / virtual``, and the fill and
+    drain crossing ``p v - 1`` boundaries each way instead of ``p - 1`` (the slowest
+    boundary standing for all)."""
+    extra = 2 * (virtual - 1) * len(steps) * max(transfer, default=0.0)
+    out = []
+    for st in steps:
+        saved = st.bubble_s * (1 - 1 / virtual)
+        out.append(pipeline.StageStep(st.end_s - saved + extra, st.bubble_s / virtual + extra,
+                                      st.events))
+    return out
 
 
 def _busy(events: list[Event], posted: bool) -> float:

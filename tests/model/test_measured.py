@@ -129,7 +129,7 @@ def test_plan_check_times_the_runs_from_the_table(tmp_path):
     for s in experiment.strategies:
         options = plan_check.layout_options(s.info.name, s.options, 8)
         replicas = options.get("g_data", options.get("dp"))
-        p = predict(timed, MODEL, s.info.name, options, 8 * replicas, A100, 0.4,
+        p = predict(timed, MODEL, s.info.name, options, 8 * replicas, A100, shadow.DEFAULT_MFU,
                     shadow.DEFAULT_INTERFERENCE)
         rows.append(f"base,{s.label},{p.step_s},{p.exposed_s}")
     (tmp_path / "summary.csv").write_text("\n".join(rows) + "\n")

@@ -77,12 +77,20 @@ def test_events_come_after_what_they_wait_for_and_groups_have_their_events_size(
 
 def test_a_long_pipeline_in_closed_form_keeps_its_passes_in_order():
     """Beyond pipeline.SIMULATED passes each stage is its forwards, then its backwards,
-    then its data-parallel all-reduce, one after another."""
-    p = predict("megatron", workload(batch=2 * 4096), fabric("dgx-a100", 16), 16,
-                {"tp": 2, "pp": 4, "dp": 2, "micro_batches": 4096})
-    for role in p.roles:
+    then its data-parallel all-reduce, one after another; overlapped as Megatron-LM
+    overlaps it, the all-reduce runs during the last backward, hidden up to its length."""
+    options = {"tp": 2, "pp": 4, "dp": 2, "micro_batches": 4096}
+    after = predict("megatron", workload(batch=2 * 4096), fabric("dgx-a100", 16), 16,
+                    {**options, "overlap_grad_reduce": False})
+    for role in after.roles:
         assert [(e.name, e.after) for e in role.events] == [
             ("forward x4096", ()), ("backward x4096", (0,)), ("all-reduce dp", (1,))]
+    hidden = predict("megatron", workload(batch=2 * 4096), fabric("dgx-a100", 16), 16, options)
+    for role in hidden.roles:
+        assert [(e.name, e.after) for e in role.events] == [
+            ("forward x4096", ()), ("backward x4096", (0,)), ("all-reduce dp", (0,))]
+    reduce_s = next(e for e in after.roles[0].events if e.name == "all-reduce dp").duration_s
+    assert after.step_s - hidden.step_s == pytest.approx(reduce_s, rel=1e-6)
 
 
 def test_json_shape_has_the_step_and_breakdown():
