@@ -15,7 +15,8 @@ state, and what it keeps on the host or NVMe) plus what every strategy holds bes
   flight: the first stage of 1F1B ``min(p, m)``, times ``1 + (p - 1) / (p v)`` when
   interleaved over ``v`` chunks (sec. 4.2.3), GPipe all ``m``. The strategy's layout
   (tensor size, stages, micro-batches, recompute, sequence parallelism) comes from its
-  declared timing and options. Embedding and logits are left out;
+  declared timing and options; a replica split over its ranks otherwise (AxoNN's 3D
+  tensor groups) splits its activations evenly. Embedding and logits are left out;
 * communication buffers, for strategies with collectives on the GPU (ring routes): two
   buckets of 5e8 bf16 elements, DeepSpeed's default ``reduce_bucket_size`` and
   ``allgather_bucket_size``, at most the model. Pushes and pulls to a switch or a server
@@ -103,7 +104,9 @@ def strategy_activation_bytes(info, model: ShadowModel, world: int, batch: int, 
     pipe = timing.pipeline
     if pipe is None:
         m = getattr(options, "micro_batches", None) or 1
-        return activation_bytes(model, max(1, batch // m), recompute, tp, sp and tp > 1)
+        stored = activation_bytes(model, max(1, batch // m), recompute, tp, sp and tp > 1)
+        # other splits of a replica over its ranks (AxoNN's 3D tensor groups): even
+        return stored / max(1, world // max(1, timing.replicas) // tp)
     split = max(1, world // max(1, timing.replicas) // pipe.stages)
     micro = max(1, batch // pipe.micro_batches)
     per_tp = activation_bytes(model, micro, recompute, tp, sp and tp > 1, pipe.stages,

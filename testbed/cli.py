@@ -168,10 +168,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = verbs.add_parser("plan", help="rank every valid AxoNN 4D and Megatron TP x DP layout "
                          "of a model on a fabric by predicted step time")
     p.add_argument("--model", default="gpt-20b", help="shadow model: a preset (gpt-1.3b, "
-                   "gpt-20b, gpt-175b) or custom:PARAMS (default gpt-20b)")
+                   "gpt-20b, gpt-175b), custom:PARAMS or custom:layers=L,hidden=H,heads=A"
+                   " (default gpt-20b)")
     p.add_argument("--layers", type=int, help="layers of a custom model")
     p.add_argument("--world", type=int, help="ranks (GPUs) to place")
-    p.add_argument("--batch", type=int, default=None, help="global batch in sequences "
+    p.add_argument("--global-batch-size", "--batch", dest="batch", type=int, default=None,
+                   help="global batch in sequences, Megatron-LM's --global-batch-size "
                    "(default: 2 per rank)")
     p.add_argument("--topology", help="a topology or experiment file: its worker hosts "
                    "and links; default a nominal fabric of --world GPUs")
@@ -308,7 +310,13 @@ def build_parser() -> argparse.ArgumentParser:
 def _workload_args(p) -> None:
     """What a step of the analytical model runs on, as `trainet model predict` and
     `trainet trace export --model` take it."""
-    p.add_argument("--batch", type=int, help="global batch in sequences (default 2 per GPU)")
+    p.add_argument("--global-batch-size", "--batch", dest="batch", type=int,
+                   help="global batch in sequences, Megatron-LM's --global-batch-size "
+                   "(default 2 per GPU)")
+    p.add_argument("--micro-batch-size", dest="micro_batch_size", type=int,
+                   help="sequences per micro-batch for strategies that pipeline "
+                   "(Megatron-LM's --micro-batch-size; default 1 when pipelined), unless "
+                   "--strategy gives micro_batch_size")
     p.add_argument("--seq", type=int, help="sequence length (default the model's)")
     p.add_argument("--device", default="a100-80gb", help="device profile (default a100-80gb)")
     p.add_argument("--fabric", default="dgx-a100", help="dgx-a100, dgx-h100, frontier, "
@@ -326,7 +334,8 @@ def _model_verbs(verbs) -> None:
                              ).add_subparsers(dest="modelverb", required=True, metavar="WHAT")
     p = model.add_parser("predict", help="step time, breakdown, TFLOP/s and memory per GPU")
     p.add_argument("--model", required=True, help="a published shape (gpt-125m .. gpt-175b, "
-                   "gpt-20b, megatron-1.7b .. megatron-1t) or custom:PARAMS")
+                   "megatron-1.7b .. megatron-1t, megatron-22b, megatron-175b), custom:PARAMS "
+                   "or custom:layers=L,hidden=H,heads=A[,vocab=V,seq=S]")
     p.add_argument("--gpus", type=int, nargs="+", required=True, metavar="N",
                    help="GPU counts (several: a scaling plot)")
     p.add_argument("--strategy", nargs="+", metavar="S", help="NAME or NAME:KEY=VALUE,... "

@@ -208,6 +208,8 @@ class ParallelTraining(PipelineStage, Strategy):
 
     def _step(self, batch) -> float | None:
         x, y = batch
+        if self.options.micro_batches is None:       # from micro_batch_size, this batch's
+            self.options = resolve(self.options, len(x), self.layout.pp, self.name)
         m = self.options.micro_batches
         micro = micro_batch_size(len(x), m, self.name)
         xs, ys = x.split(micro), y.split(micro)

@@ -97,7 +97,7 @@ def _samples_of(root: Path) -> list[Sample]:
         world = int(row["workers"])
         replicas = int(row.get("replicas") or world)
         workload = Workload(model, device, int(w.get("batch") or 8) * replicas,
-                            gpus_per_host=w.get("gpus_per_host"))
+                            mfu=w.get("mfu"), gpus_per_host=w.get("gpus_per_host"))
         out.append(Sample(str(root), spec["name"], variant, row["strategy"], s["strategy"],
                           s.get("options") or {}, workload, fabric_of[variant].first(world),
                           world, row["step_time_s"], row["comm_s"],

@@ -140,7 +140,7 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
     fit = footprint.check(fp, workload.device, workload.gpus_per_host)
     tflops = workload.step_flops(workload.global_batch * model.seq) / world / step / 1e12
     return StepPrediction(
-        strategy=info.name, label=label or info.name, layout=_layout(timing),
+        strategy=info.name, label=label or info.name, layout=_layout(timing, parsed),
         options=parsed.model_dump(exclude_defaults=True), model=model.name,
         device=workload.device.name, fabric=fabric.name, calibration=calibration.name,
         world=world, global_batch=workload.global_batch, replicas=timing.replicas,
@@ -176,10 +176,23 @@ def _footprint(info, model, world: int, replica_batch: int, timing: Timing, reco
     return footprint.footprint(info, model, world, replica_batch, recompute, options, sizes)
 
 
-def _layout(timing: Timing) -> str:
+def _layout(timing: Timing, options=None) -> str:
+    """The group sizes, and Megatron's micro-batch size, recompute, sequence parallelism
+    and interleaving where the strategy has them."""
     parts = [f"{k}{p.size}" for k, p in timing.groups.items()
              if k in LAYOUT_KINDS and p.size > 1]
-    return " x ".join(parts) or f"{timing.replicas} replicas"
+    out = " x ".join(parts) or f"{timing.replicas} replicas"
+    size = getattr(options, "micro_batch_size", None)
+    if size is not None:
+        out += f", micro-batch {size}"
+        recompute = getattr(options, "recompute", "none")
+        if recompute != "none":
+            out += f", {recompute} recompute"
+        if getattr(options, "sequence_parallel", False):
+            out += ", SP"
+        if getattr(options, "virtual_stages", 1) > 1:
+            out += f", {options.virtual_stages} chunks/stage"
+    return out
 
 
 def _instances(overlap: Overlap, chunks: int) -> int:
