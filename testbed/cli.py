@@ -358,9 +358,12 @@ def _model_verbs(verbs) -> None:
     p.add_argument("results", nargs="+", metavar="RESULTS_DIR")
     p.add_argument("--name", help="also store the calibration under this name")
     p.set_defaults(handler="testbed.experiment.model_check:calibrate_main")
-    p = model.add_parser("validate", help="predicted against measured step times of "
-                         "`trainet run` results")
-    p.add_argument("results", nargs="+", metavar="RESULTS_DIR")
+    p = model.add_parser("validate", help="predicted against measured step times and "
+                         "exposed communication of `trainet run` results")
+    p.add_argument("results", nargs="*", metavar="RESULTS_DIR")
+    p.add_argument("--split", metavar="FILE", help="instead of RESULTS_DIR: a validation "
+                   "split (e.g. validation/split.yaml), its calibration re-fitted and checked "
+                   "and its calibrate and held-out runs reported apart")
     p.add_argument("--calibration", **CALIBRATION)
     p.add_argument("--bandwidth-table", **BANDWIDTH_TABLE)
     p.set_defaults(handler="testbed.experiment.model_check:validate_main")
