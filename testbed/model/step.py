@@ -1,14 +1,14 @@
 """``predict``: one training step of a registered strategy on a fabric, from what the
-strategy declares (its pattern, hosts/strategies/pattern.py, and its timing,
-hosts/strategies/timing.py): nothing here names a strategy.
+strategy declares (its pattern, hosts/collectives/pattern.py, and its timing,
+hosts/collectives/timing.py): nothing here names a strategy.
 
 Compute is the shadow workers' model (hosts/compute.py: each layer's kernels by their
 shapes after the tensor-parallel split, at the device's peak and memory bandwidth; or
 one ``mfu`` of the peak when given): a data-parallel rank computes its replica's batch,
 a tensor-parallel rank its split of each layer, a pipeline stage its layers per
 micro-batch (and the logits on the last stage), other layouts an even split of the
-replica's compute; the optimizer's Adam update follows the step; each collective is timed on the fabric (testbed/model/collectives.py)
-and placed against the compute as the strategy overlaps it
+replica's compute; the optimizer's Adam update follows the step. Each collective is
+timed on the fabric (testbed/model/collectives.py) and placed against the compute as the strategy overlaps it
 (testbed/model/schedule.py, or testbed/model/pipeline.py for pipelines). Collectives on
 the GPU (ring routes) slow the compute they overlap by the interference factor, and an
 offloaded optimizer adds its host time, as in the shadow workers.
@@ -19,8 +19,8 @@ import dataclasses
 from collections import defaultdict
 
 from hosts import compute as kernels, footprint, shadow
+from hosts.collectives.timing import Overlap, Timing
 from hosts.strategies import registry
-from hosts.strategies.timing import Overlap, Timing
 from testbed.errors import TrainetError
 from testbed.model import collectives, schedule, stages
 from testbed.model.calibration import DEFAULT, Calibration
