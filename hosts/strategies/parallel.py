@@ -394,7 +394,8 @@ def _pattern(rest: str, name: str):
                                   size=layout.tp))
         if layout.pp > 1:
             edge = 2 * (layout.pp - 1) / layout.pp       # the stages' mean: ends send half
-            out.append(Collective("send-recv", edge * m * act, group="pp", size=layout.pp))
+            out.append(Collective("send-recv", edge * m * act * options.virtual_stages,
+                                  group="pp", size=layout.pp))
         if layout.dp > 1:
             out.append(Collective("all-reduce", model_bytes / (layout.pp * layout.tp),
                                   group="dp", size=layout.dp))

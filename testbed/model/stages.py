@@ -42,11 +42,8 @@ def pipelined(pattern, overlaps, timing: Timing, passes, fabric, world: int, cal
               model, virtual: int = 1, overlap_grad: bool = False
               ) -> tuple[list[Role], float, float]:
     """``passes``: (one layer, the head) per micro-batch on one rank of a stage
-    (hosts/compute.Pass). ``virtual`` model chunks per stage (interleaved 1F1B): the
-    schedule is played with one chunk per stage, then each stage's bubble is cut to
-    ``1 / virtual`` and each boundary carries ``virtual`` times the messages (Narayanan
-    et al. 2021, sec. 2.2.2: bubble ``(p - 1) / (v m)``), a closed-form reconstruction
-    rather than the interleaved order played op by op. ``overlap_grad``: the
+    (hosts/compute.Pass). ``virtual`` model chunks per stage: interleaved 1F1B, played
+    by testbed/model/pipeline.py. ``overlap_grad``: the
     data-parallel gradient all-reduce runs during the stage's last backward (Megatron-LM's
     --overlap-grad-reduce), only what outlasts it exposed."""
     layer, head = passes
@@ -84,17 +81,15 @@ def pipelined(pattern, overlaps, timing: Timing, passes, fabric, world: int, cal
                for s in range(p)]
     backward = [layers[s] * layer.backward_s + (head.backward_s if s == last else 0.0)
                 for s in range(p)]
-    transfer, transfer_events = _transfers(by_mode.get("pipeline"), p, m, world, span, order,
-                                           fabric, calibration,
+    transfer, transfer_events = _transfers(by_mode.get("pipeline"), p, m * virtual, world,
+                                           span, order, fabric, calibration,
                                            max(f + b for f, b in zip(forward, backward)), pipe)
     times = pipeline.StageTimes(forward, backward,
                                 [inline[s][0] * n / (model.layers / p)
                                  for s, n in enumerate(layers)],
-                                transfer, 0.0, m, pipe.schedule)
+                                transfer, 0.0, m, pipe.schedule, virtual)
     inline_fields = [fields for _, fields in inline] if inline[0][1] else None
     steps = pipeline.simulate(times, inline_fields, transfer_events)
-    if virtual > 1:
-        steps = _interleaved(steps, virtual, transfer)
     roles, busy, active = [], [], []
     for s, st in enumerate(steps):
         t_after, after_fields = after[s]
@@ -127,19 +122,6 @@ def _grad_after(events: list[Event], hidden: float) -> tuple[int, ...]:
         return (len(events) - 1,)
     last = max(i for i, e in enumerate(events) if e.kind == "compute")
     return events[last].after
-
-
-def _interleaved(steps: list, virtual: int, transfer: list[float]) -> list:
-    """Each stage's step with its bubble cut to ``1 / virtual``, and the fill and
-    drain crossing ``p v - 1`` boundaries each way instead of ``p - 1`` (the slowest
-    boundary standing for all)."""
-    extra = 2 * (virtual - 1) * len(steps) * max(transfer, default=0.0)
-    out = []
-    for st in steps:
-        saved = st.bubble_s * (1 - 1 / virtual)
-        out.append(pipeline.StageStep(st.end_s - saved + extra, st.bubble_s / virtual + extra,
-                                      st.events))
-    return out
 
 
 def _busy(events: list[Event], posted: bool) -> float:

@@ -105,3 +105,20 @@ def test_a_layout_the_gpus_cannot_hold_is_an_error():
         predict("megatron", workload(), fabric("dgx-a100", 8), 8, {"tp": 3})
     with pytest.raises(TrainetError, match="does not split over its 8 replicas"):
         predict("ddp", workload(batch=4), fabric("dgx-a100", 8), 8)
+
+
+def test_interleaving_cuts_the_bubble_to_one_over_the_chunks():
+    """Four equal stages, eight micro-batches of forward 1 s and backward 2 s, no
+    transfers: the first stage idles (p - 1)(f + b) / v (Narayanan et al. 2021, sec.
+    2.2.2), played op by op and in closed form alike."""
+    from testbed.model import pipeline
+    for v, idle in ((1, 9.0), (2, 4.5), (4, 2.25)):
+        played = pipeline.simulate(pipeline.StageTimes([1.0] * 4, [2.0] * 4, [0.0] * 4,
+                                                       [0.0] * 3, 0.0, 8, "1f1b", v))
+        assert played[0].end_s == pytest.approx(8 * 3 + idle)
+        assert played[0].bubble_s == pytest.approx(idle)
+        closed = pipeline.simulate(pipeline.StageTimes([1.0] * 4, [2.0] * 4, [0.0] * 4,
+                                                       [0.0] * 3, 0.0, 8000, "1f1b", v))
+        assert closed[0].end_s == pytest.approx(8000 * 3 + idle)
+    from hosts.parallelism.pipeline import interleaved
+    assert interleaved(1, 2, 4, 2)[:4] == [("F", 0, 0), ("F", 1, 0), ("F", 0, 1), ("B", 0, 1)]
