@@ -17,7 +17,8 @@ and added latencies within [0, 10 ms]; a profile's bandwidth factor is also held
 A collective the runs did not have takes its route's mean efficiency (``*/route``).
 
 Validation reports each run's error on the step time and on the exposed communication
-(the step minus its compute: what the model says the network costs the step). A
+(the step minus its compute and interference: what the network costs the step, as the
+workers measure it and as the model predicts it). A
 validation split (``trainet model validate --split FILE``, e.g. validation/split.yaml)
 declares which results directories calibrate and which are held out, and the
 calibration fitted on the first; ``validate`` re-fits it from them, checks it is the
@@ -232,7 +233,7 @@ class Check:
     sample: Sample
     uncalibrated_s: float
     calibrated_s: float
-    exposed_s: float = 0.0          # calibrated prediction's step minus its compute
+    exposed_s: float = 0.0          # calibrated prediction's exposed communication
 
     @property
     def exposed_error_s(self) -> float:
@@ -252,7 +253,7 @@ def validate(items: list[Sample], calibration: Calibration) -> list[Check]:
     out = []
     for s in items:
         p = predicted(s, calibration)
-        out.append(Check(s, predicted(s, DEFAULT).step_s, p.step_s, p.step_s - p.compute_s))
+        out.append(Check(s, predicted(s, DEFAULT).step_s, p.step_s, p.exposed_s))
     return out
 
 
