@@ -425,12 +425,14 @@ def _timing(rest: str, name: str, balanced: bool):
 
 def megatron_layouts(world: int, model=None, batch: int = 8,
                      sizes: dict | None = None) -> list[dict]:
-    """Tensor parallelism of 1 to 8 inside a node (dividing the heads), pipelines of any
-    depth up to the layers, data parallelism over the rest (dividing the batch); per
-    layout the micro-batch sizes 1, 2 and 4 that divide a replica's batch when
-    pipelined (one micro-batch of the whole replica batch when not), selective recompute
-    (with sequence parallelism when tensor-parallel) or full recompute, and two model
-    chunks per stage (interleaved) where the layers and micro-batches allow."""
+    """Tensor parallelism of 1 to 8 inside a node (dividing the heads), pipelines whose
+    depth divides the layers (as Megatron-LM requires), data parallelism over the rest
+    (dividing the batch); per layout micro-batches of 1 and 2 sequences when pipelined
+    (one micro-batch of the whole replica batch when not), the one-sequence layouts also
+    interleaved over two chunks per stage where the layers and micro-batches allow;
+    selective recompute, with sequence parallelism when tensor-parallel (the search
+    falls back to full recompute for a layout that does not fit,
+    testbed/model/search.py)."""
     node = (sizes or {}).get("node", 8)
     heads = model.attention_heads if model is not None else 1
     layers = model.layers if model is not None else 1
@@ -440,18 +442,18 @@ def megatron_layouts(world: int, model=None, batch: int = 8,
             continue
         for pp in range(1, min(layers, world // tp) + 1):
             dp = world // (tp * pp)
-            if (world // tp) % pp or batch % dp:
+            if (world // tp) % pp or batch % dp or layers % pp:
                 continue
             replica = batch // dp
-            sizes_ = [b for b in (1, 2, 4) if replica % b == 0] if pp > 1 else [replica]
-            for size in sizes_:
-                for recompute in ("selective", "full"):
-                    base = {"tp": tp, "pp": pp, "dp": dp, "micro_batch_size": size,
-                            "recompute": recompute, "sequence_parallel": tp > 1
-                            and recompute == "selective"}
-                    out.append(base)
-                    if pp > 1 and layers % (2 * pp) == 0 and (replica // size) % pp == 0:
-                        out.append({**base, "virtual_stages": 2})
+            base = {"tp": tp, "pp": pp, "dp": dp, "recompute": "selective",
+                    "sequence_parallel": tp > 1}
+            if pp == 1:
+                out.append({**base, "micro_batch_size": replica})
+                continue
+            for size in (b for b in (1, 2) if replica % b == 0):
+                out.append({**base, "micro_batch_size": size})
+            if layers % (2 * pp) == 0 and replica % pp == 0:
+                out.append({**base, "micro_batch_size": 1, "virtual_stages": 2})
     return out
 
 

@@ -164,3 +164,14 @@ def test_a_validation_split_refits_its_calibration_and_reports_both_sets(tmp_pat
                                      "calibration": "calibration.json"}))
     assert cli.main(["model", "validate", "--split", str(split)]) == 2
     assert "both calibrates and is held out" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_committed_validation_split_rechecks(capsys):
+    """validation/split.yaml: its calibration is what its calibrate set fits to, and
+    every run of both sets is predicted (no root, no network)."""
+    split = Path(__file__).parents[2] / "validation" / "split.yaml"
+    assert cli.main(["model", "validate", "--split", str(split)]) == 0
+    out = capsys.readouterr().out
+    assert "re-fitted from 1 results directories: the same" in out
+    assert "calibrate: 4 runs" in out and "held out: 2 runs" in out

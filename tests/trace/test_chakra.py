@@ -151,7 +151,10 @@ def test_a_modelled_step_reads_back_as_the_model_predicts_it(tmp_path, strategy,
 
 
 def test_a_modelled_trace_at_scale(tmp_path):
-    (traces, groups), prediction = modelled(tmp_path, "megatron", 1024, {"tp": 8, "pp": 8},
+    # four micro-batches of 16 sequences (Megatron's default, one sequence each, would be
+    # 64 per replica: 16 times the events for the same check)
+    (traces, groups), prediction = modelled(tmp_path, "megatron", 1024,
+                                            {"tp": 8, "pp": 8, "micro_batch_size": 16},
                                             "--batch", "1024")
     assert len(list(tmp_path.glob("*.et"))) == 1024
     dp_groups = [g for g in groups.values() if len(g) == 16]
