@@ -381,8 +381,9 @@ def _model_verbs(verbs) -> None:
     p.add_argument("--repeat", type=int, default=3, help="collectives timed back to back "
                    "per round, after an untimed one (default 3)")
     p.set_defaults(handler="testbed.experiment.bandwidth:main")
-    p = model.add_parser("published", help="predicted against Narayanan et al. 2021, "
-                         "table 1 (1.7B to 1T parameters, 32 to 3072 A100)")
+    p = model.add_parser("published", help="predicted against published Megatron-LM runs "
+                         "(Narayanan et al. 2021, Korthikanti et al. 2022, MT-NLG 2022: 1.7B "
+                         "to 1T parameters, 8 to 3360 A100) beside two baselines")
     p.add_argument("--calibration", **CALIBRATION)
     p.set_defaults(handler="testbed.model.published:main")
 

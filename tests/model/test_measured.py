@@ -174,4 +174,4 @@ def test_the_committed_validation_split_rechecks(capsys):
     assert cli.main(["model", "validate", "--split", str(split)]) == 0
     out = capsys.readouterr().out
     assert "re-fitted from 1 results directories: the same" in out
-    assert "calibrate: 4 runs" in out and "held out: 2 runs" in out
+    assert "calibrate: 4 runs" in out and "held out: 10 runs" in out
