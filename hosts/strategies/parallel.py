@@ -477,6 +477,10 @@ def register_layout(name: str, rest: str, description: str, placement=None,
         layout = layout_of(c.options, c.comm.world, rest, name)
         layers = c.target.layers if c.target is not None else None
         c.options = resolve(c.options, c.batch, layout.pp, name, layers)
+        if c.options.virtual_stages > 1:
+            raise TrainetError(f"strategy {name}: virtual_stages={c.options.virtual_stages} "
+                               "is modelled (trainet model) but the workers run 1F1B or GPipe "
+                               "with one chunk per stage; give virtual_stages=1")
         return placement(c, layout) if placement else (layout, None)
 
     def real(c):
