@@ -3,6 +3,7 @@ plots of the analytical model (testbed/model/step.py)."""
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -149,7 +150,15 @@ def predict_main(args) -> int:
         path = plot(rows, Path(args.plot), title)
         if not args.json:
             print(f"scaling plot: {path}")
+    for p in rows:
+        if not p.fits:
+            print(f"{p.label} on {p.world} GPUs does not fit: {p.memory_verdict}"
+                  + (f"; {HINT}" if "megatron" in p.strategy else ""), file=sys.stderr)
     return 0
+
+
+HINT = ("activations shrink with recompute=selective,sequence_parallel=true or "
+        "recompute=full, a smaller micro_batch_size, or more tensor or pipeline ranks")
 
 
 @dataclass(frozen=True)

@@ -124,3 +124,12 @@ def test_predict_takes_megatrons_batch_flags(capsys):
     assert cli.main(["model", "predict", "--model", "gpt-1.3b", "--gpus", "8",
                      "--micro-batch-size", "2", "--strategy", "zero3"]) == 2
     assert "strategy zero3 has no micro-batches" in capsys.readouterr().err
+
+
+def test_a_layout_that_does_not_fit_says_what_it_needs(capsys):
+    assert cli.main(["model", "predict", "--model", "gpt-175b", "--gpus", "64",
+                     "--global-batch-size", "64", "--strategy", "megatron:tp=8,pp=8",
+                     "--plot", ""]) == 0
+    err = capsys.readouterr().err
+    assert "megatron:tp=8,pp=8 on 64 GPUs does not fit: needs" in err
+    assert "of 80 GiB device memory" in err and "recompute=selective" in err
