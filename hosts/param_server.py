@@ -12,8 +12,8 @@ or a shadow volume.
 Wire format over TCP, per message: an 8-byte big-endian length, then the payload. Hello:
 JSON ``{"rank", "elements", "lr", "weight_decay", "update"}`` (``update``: "adamw", the
 default, or "sgd"); tensors: raw little-endian float32; an empty message means "done".
-A worker that disconnects or stays silent for
-``--timeout`` seconds stops the server with a message naming its rank.
+A worker that disconnects or stays silent for ``--timeout`` seconds stops the server with
+a message naming its rank.
 """
 from __future__ import annotations
 
