@@ -146,11 +146,16 @@ def relative_errors(results: list, batch: int, steps: int = STEPS) -> list[float
             f"rank {rank} holds initial values the model does not have"
         where = order[at]
         covered[where] = True
-        moved = (final[where] - initial[where]).norm().item()
-        assert moved > 0, f"rank {rank}'s parameters did not move"
-        errors.append((end - final[where]).norm().item() / moved)
+        errors.append(movement_error(end, final[where], initial[where]))
     assert covered.all(), f"{int((~covered).sum())} parameter elements held by no rank"
     return errors
+
+
+def movement_error(held, reference, initial) -> float:
+    """|held - reference| / |reference - initial|: the wrong fraction of the update."""
+    moved = (reference - initial).norm().item()
+    assert moved > 0, "the reference's parameters did not move"
+    return (held - reference).norm().item() / moved
 
 
 def assert_equivalent(train, batch: int, tolerance: float = EXACT) -> tuple[float, float]:
