@@ -1,5 +1,7 @@
-"""ZeRO++ and the 3-level partitioning against single-process training, ranks as
-threads over gloo, 4 ranks faked as 2 nodes of 2 (and GPU packages of 1 or 2)."""
+"""ZeRO++ and the 3-level partitioning, ranks as threads over gloo, 4 ranks faked as 2
+nodes of 2 (and GPU packages of 1 or 2). The exact ones (hpz, zero-hier) train as one
+process would, under plain SGD on parameters: tests/workers/test_equivalence.py. The
+quantized options converge, within bounds their quantizers' errors explain (below)."""
 import pytest
 import torch
 
@@ -7,7 +9,7 @@ from hosts import shadow
 from hosts.models import SyntheticCorpus, build_model
 from hosts.strategies import registry
 from hosts.strategies.pattern import cross_node
-from ranks import run_ranks, single_process, single_process_losses
+from ranks import run_ranks, single_process_losses
 from testbed.errors import TrainetError
 
 CORPUS = SyntheticCorpus(0)
@@ -40,13 +42,11 @@ def max_diff(a, b) -> float:
 
 
 @pytest.mark.parametrize("name,options", [("zeropp", {"hpz": 2}), ("zero-hier", {})])
-def test_unquantized_partitions_equal_single_process(name, options):
-    ref = single_process("gpt", 10, LR, batch=BATCH * 4)[1]
-    results = train(name, options, 10)
+def test_unquantized_partitions_hold_their_secondary_shards(name, options):
+    results = train(name, options, 2)
     zero3 = train("zeropp", {}, 1)[0][2]
-    total = sum(p.numel() for p in ref) * 4
+    total = sum(p.numel() for p in build_model("gpt", 1).parameters()) * 4
     for params, metrics, memory in results:
-        assert max_diff(params, ref) < 1e-3
         assert memory.params_bytes > zero3.params_bytes + total / 4     # the secondary shards
 
 
