@@ -7,16 +7,16 @@ options, the workload, and the variant's resolved topology as the fabric (the wo
 launch order). The model predicts each sample's step (testbed/model/step.py) with the
 run's own interference factor and measured CPU optimizer rate.
 
-Calibration fits, by coordinate search on a log scale whose steps halve (in log) after
-a round that gains nothing, so it settles on the optimum rather than on the grid of its
-first steps, each collective's efficiency
-(per operation and route) and, per link profile, a latency per ring step and a
-bandwidth factor, to minimise the squared relative errors of the predicted step time
-(and, weighted by a quarter, of the communication time, which tells latency from
-bandwidth) over the samples. Efficiencies and bandwidth factors stay within [0.5, 1]
-and added latencies within [0, 10 ms]; a profile's bandwidth factor is also held near 1
-(a penalty on its logarithm) so that what every profile shares goes to the collectives.
-A collective the runs did not have takes its route's mean efficiency (``*/route``).
+Calibration fits, by coordinate search on a log scale whose steps halve (in log) after a
+round that gains nothing, so it settles on the optimum rather than on the grid of its
+first steps, each collective's efficiency (per operation and route) and, per link
+profile, a latency per ring step and a bandwidth factor, to minimise the squared
+relative errors of the predicted step time (and, weighted by a quarter, of the
+communication time, which tells latency from bandwidth) over the samples. Efficiencies
+and bandwidth factors stay within [0.5, 1] and added latencies within [0, 10 ms]; a
+profile's bandwidth factor is also held near 1 (a penalty on its logarithm) so that what
+every profile shares goes to the collectives. A collective the runs did not have takes
+its route's mean efficiency (``*/route``).
 """
 from __future__ import annotations
 
