@@ -32,7 +32,7 @@ from __future__ import annotations
 import torch
 
 from hosts.models import SyntheticCorpus, build_model
-from hosts.strategies.threads import run_ranks
+from hosts.collectives.threads import run_ranks
 from hosts.strategies.zero3 import Zero3
 
 CORPUS = SyntheticCorpus(0)
