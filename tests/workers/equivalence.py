@@ -133,22 +133,31 @@ def train_sgd(build, world: int, batch: int, control: bool = False,
 def relative_errors(results: list, batch: int, steps: int = STEPS) -> list[float]:
     """Each rank's error relative to the movement of the elements it holds, against
     one process on the global batch (``batch`` times the number of data shards)."""
+    return [movement_error(end, reference, initial)
+            for end, reference, initial in located(results, batch, steps)]
+
+
+def located(results: list, batch: int, steps: int = STEPS) -> list:
+    """Per rank (its final values, the reference's final values and the initial values
+    at the places of the elements it holds), the reference one process on the global
+    batch (``batch`` times the number of data shards); the ranks must hold every
+    element between them."""
     shards = {r[2][1] for r in results}
     assert len(shards) == 1, f"ranks disagree on the number of data shards: {shards}"
     initial, final = sgd_reference(batch * shards.pop(), steps)
     order = initial.argsort()
     ordered = initial[order]
     covered = torch.zeros(initial.numel(), dtype=torch.bool)
-    errors = []
+    out = []
     for rank, (start, end, _) in enumerate(results):
         at = torch.searchsorted(ordered, start).clamp(max=initial.numel() - 1)
         assert torch.equal(ordered[at], start), \
             f"rank {rank} holds initial values the model does not have"
         where = order[at]
         covered[where] = True
-        errors.append(movement_error(end, final[where], initial[where]))
+        out.append((end, final[where], initial[where]))
     assert covered.all(), f"{int((~covered).sum())} parameter elements held by no rank"
-    return errors
+    return out
 
 
 def movement_error(held, reference, initial) -> float:

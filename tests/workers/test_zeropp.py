@@ -63,6 +63,48 @@ def test_quantized_options_stay_close_to_single_process(options):
     assert max_diff(params[0], params[3]) == 0                 # one model on every rank
 
 
+def test_one_sgd_step_with_qgz_is_off_by_at_most_the_int4_bound():
+    """qgZ's gradients against one process's, through one step of plain SGD, which
+    moves each parameter by lr times its averaged gradient, so the parameters show the
+    reduction's error times lr.
+
+    Bound (hosts/compression/quantize.py: an int4 block is off by at most its largest
+    magnitude / 14 per element): inside the node each of the 4 ranks' pieces is
+    quantized, off by at most G / 14 with G the largest gradient element of any rank;
+    across nodes each of the 2 node sums, at most 2 G (1 + 1/14) in magnitude, is
+    quantized again, off by at most 2 G (15/14) / 14. The sum is off by at most
+    4 G / 14 + 4 G (15/14) / 14, the average by a quarter of it: (29 / 196) G, times lr
+    on the parameters (plus float32 rounding, 1e-6 of it). Control: the last rank's
+    gradient doubled moves the average by a quarter of that rank's gradient, beyond the
+    bound."""
+    from tests.workers.equivalence import (CORPUS as DATA, LR as SGD_LR, SEQ, located,
+                                           new_model, train_sgd)
+
+    world, batch = 4, 4
+    largest = 0.0
+    for r in range(world):
+        model = new_model()
+        x, y = DATA.batch(0, r, world, batch, SEQ)
+        model.loss(model(x), y).backward()
+        largest = max(largest, max(p.grad.abs().max().item() for p in model.parameters()))
+    bound = SGD_LR * largest * (29 / 196) * (1 + 1e-6)
+    info = registry.get("zeropp")
+    options = info.parse_options({"qgz": True, "block": 64})
+
+    def deviation(control: bool) -> float:
+        results = train_sgd(lambda comm: info.build("real", registry.Context(
+            comm, info, options, lr=SGD_LR, tiers=NODES_OF_TWO)), world, batch, control,
+            steps=1)
+        return max((end - reference).abs().max().item()
+                   for end, reference, _ in located(results, batch, steps=1))
+
+    exact, doubled = deviation(False), deviation(True)
+    print(f"\nqgZ, one SGD step: {exact:.3g} from one process, bound {bound:.3g}; "
+          f"last rank's gradient doubled: {doubled:.3g}")
+    assert 0 < exact <= bound
+    assert doubled > bound
+
+
 def test_qgz_sends_int4_pieces_inside_then_across_nodes():
     flat = [torch.randn(4 * 64, generator=torch.Generator().manual_seed(r)) for r in range(4)]
     total = sum(flat)
