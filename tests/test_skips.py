@@ -4,7 +4,7 @@ Read from the test sources, so a new skip is held to it when it is written, not 
 machine happens to take it: each ``pytest.skip(...)`` and ``skipif(..., reason=...)`` (and
 the conftest's marker for tests that need root) names a command to run, a package to
 install or a variable to set. On a machine set up by ``make setup`` and run as root none
-of them applies, so ``make test`` (which lists skips, ``-rs``) reports none."""
+of them should apply; ``make test`` lists any that does (``-rs``) with that reason."""
 import re
 from pathlib import Path
 

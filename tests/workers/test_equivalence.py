@@ -2,8 +2,8 @@
 control run in which one data shard's gradient counts twice and the comparison must fail
 (tests/workers/equivalence.py says why SGD, how parameters are compared and where the
 tolerance comes from; INA's fixed point is in tests/ina/test_ina_allreduce.py, LuWu's in
-tests/luwu). Measured relative errors: 1e-7 to 3e-7 for every case here, controls 0.25
-to 1.5."""
+tests/luwu; qgZ's int4 bound through one SGD step in tests/workers/test_zeropp.py).
+Measured relative errors: 1e-7 to 3e-7 for every case here, controls 0.25 to 1.5."""
 import threading
 from contextlib import contextmanager
 
@@ -27,6 +27,7 @@ def registered(name: str, options: dict, **extra):
 @pytest.mark.parametrize("name, options, world, extra", [
     ("ddp", {"bucket": "64KiB"}, 2, {}),
     ("zero3", {}, 3, {}),
+    ("zeropp", {}, 4, {"tiers": NODES_OF_TWO}),
     ("zeropp", {"hpz": 2}, 4, {"tiers": NODES_OF_TWO}),
     ("zero-hier", {}, 4, {"tiers": NODES_OF_TWO}),
     ("pp", {"micro_batches": 2, "schedule": "1f1b"}, 3, {}),
