@@ -79,7 +79,8 @@ def test_a_real_offloaded_step_holds_its_modeled_parts():
     thread CPU time. Below: a sleep never ends early and a step's wall time is at least
     its CPU time, so every offloaded part is at least the slept time plus the fastest
     CPU time of the baseline's optimizer step, less that CPU time's own spread; one that
-    skipped either part falls below it. Above: the steps' median is at most the baseline's median plus the spread
+    skipped the sleep falls below it, one that skipped the optimizer too unless its sleep
+    overran by the optimizer's few milliseconds. Above: the steps' median is at most the baseline's median plus the spread
     (max - min) of each, what the machine's load did to them in this run; one that
     slept twice (the slept part is 150 ms, the rest a few ms unloaded) lies above."""
     slow = devices.Host("slow", 1, 267e6, 64 * GIB, 0.8e9, 0.8e9, 64 * GIB, 1, 1e11,
