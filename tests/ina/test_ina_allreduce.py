@@ -112,6 +112,7 @@ def test_rejects_integer_tensors():
     assert np.isclose(fx.error_bound(0, 2), 2 * 0.5 / ((2**31 - 1) // 2))
 
 
+@pytest.mark.slow
 def test_ina_data_parallel_equals_single_process_sgd(program):
     """The ina strategy's arithmetic (DDP's buckets summed by p4/ina.p4 on the target)
     against single-process SGD on parameters, with the doubled-gradient control

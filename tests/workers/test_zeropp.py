@@ -107,6 +107,7 @@ def test_one_sgd_step_with_qgz_is_off_by_at_most_the_int4_bound():
     assert doubled > bound
 
 
+@pytest.mark.slow
 def test_one_sgd_step_with_qwz_is_one_process_stepping_at_the_int8_weights():
     """qwZ gathers every unit's weights as int8 blocks for forward and backward, and
     applies the update to the fp32 shards: one SGD step is w - lr grad L(Q(w)), Q the
