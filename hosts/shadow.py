@@ -20,8 +20,8 @@ Compute model: hosts/compute.py, each layer's kernels timed from the device's pe
 memory bandwidth by their shapes (the analytical model uses the same); ``mfu`` given,
 6 x parameters x tokens FLOPs per step instead (forward 2, backward 4 per parameter and
 token; Kaplan et al. 2020, "Scaling Laws for Neural Language Models", sec. 2.1) at that
-share of the device's dense bf16 peak. The communication is split into ``CHUNKS`` equal layer groups, which the shadow
-strategies overlap with the compute as the real ones do.
+share of the device's dense bf16 peak. The communication is split into ``CHUNKS`` equal
+layer groups, which the shadow strategies overlap with the compute as the real ones do.
 
 Interference: collectives that run on the GPU (ring routes: NCCL's kernels take SMs and
 memory bandwidth) slow the compute they overlap by ``interference`` (default 0.189, the

@@ -8,8 +8,9 @@ one ``mfu`` of the peak when given): a data-parallel rank computes its replica's
 a tensor-parallel rank its split of each layer, a pipeline stage its layers per
 micro-batch (and the logits on the last stage), other layouts an even split of the
 replica's compute; the optimizer's Adam update follows the step. Each collective is
-timed on the fabric (testbed/model/collectives.py) and placed against the compute as the strategy overlaps it
-(testbed/model/schedule.py, or testbed/model/pipeline.py for pipelines). Collectives on
+timed on the fabric (testbed/model/collectives.py) and placed against the compute as the
+strategy overlaps it (testbed/model/schedule.py, or testbed/model/pipeline.py for
+pipelines). Collectives on
 the GPU (ring routes) slow the compute they overlap by the interference factor, and an
 offloaded optimizer adds its host time, as in the shadow workers.
 """
