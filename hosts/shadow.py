@@ -166,9 +166,9 @@ def shadow_model(spec: str, layers: int | None = None) -> ShadowModel:
                 layers, origin = gpt3_layers(params), "the nearest GPT-3 model's"
             return ShadowModel(spec, params, 2048, layers, "custom parameter count, "
                                f"context 2048, {layers} layers ({origin})")
-    raise TrainetError(f"--model {spec!r}: choose {', '.join(PRESETS)}, custom:PARAMS "
-                       "(e.g. custom:6.7e9 or custom:6.7B) or custom:layers=L,hidden=H,"
-                       "heads=A[,vocab=V,seq=S]")
+    raise TrainetError(f"--shadow-model {spec!r}: choose {', '.join(PRESETS)}, "
+                       "custom:PARAMS (e.g. custom:6.7e9 or custom:6.7B) or "
+                       "custom:layers=L,hidden=H,heads=A[,vocab=V,seq=S]")
 
 
 def step_flops(params: float, tokens: int) -> float:
