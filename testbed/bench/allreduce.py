@@ -49,7 +49,7 @@ INA_JOB = 1
 # ------------------------------------------------------------------ target only
 @functools.lru_cache(maxsize=1)
 def _ina_program():
-    from testbed.p4.frontend import load_program
+    from testbed.p4.lowering.program import load_program
     return load_program(str(INA_P4))
 
 

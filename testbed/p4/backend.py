@@ -22,7 +22,7 @@ BACKEND_HELP = ("the P4 target's per-packet path: native (C, compiled at load), 
 
 def make_target(program, backend: str = "python", cpu_port: int | None = None,
                 log: logging.Logger | None = None, priority_queues: int = 1):
-    """A Target (testbed.p4.target) for ``program`` (an ir.Program) on ``backend``."""
+    """A Target (testbed.p4.python.target) for ``program`` (an ir.Program) on ``backend``."""
     if backend not in BACKENDS:
         raise TrainetError(f"backend {backend!r}: choose one of {', '.join(BACKENDS)}")
     from testbed.p4.targets import python_target

@@ -1,6 +1,6 @@
 """The one typed IR of a P4_16 program.
 
-The frontend (``testbed.p4.frontend``) produces it from source; everything after it
+The frontend (``testbed.p4.lowering.program``) produces it from source; everything after it
 (the v1model compiler, P4Info, STF, the switch) reads only this. Design rules:
 
 * Every name is resolved. Types are concrete (typedefs and ``type`` are replaced by

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from testbed.p4 import ir
-from testbed.p4.psa_target import PsaTarget
-from testbed.p4.target import Target
+from testbed.p4.psa.target import PsaTarget
+from testbed.p4.python.target import Target
 
 
 def python_target(program: ir.Program, **options) -> Target:

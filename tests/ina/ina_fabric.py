@@ -25,7 +25,7 @@ SWITCH_MAC = "08:00:00:00:ff:00"
 
 
 def load_ina_program():
-    from testbed.p4.frontend import load_program
+    from testbed.p4.lowering.program import load_program
     return load_program(str(INA_P4))
 
 

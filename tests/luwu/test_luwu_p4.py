@@ -171,7 +171,7 @@ def test_exponent_job_multicasts_its_result_to_the_workers(target):
 
 
 def test_teardown_removes_the_job_and_the_route(program):
-    from testbed.p4.target import Target
+    from testbed.p4.python.target import Target
     t = Target(program)
     device = TargetDevice(t)
     job = setup_job(t)

@@ -16,7 +16,7 @@ from hosts.optimizer_node import OptimizerNode
 from hosts.luwu_session import PushPull
 from luwu_setup import (AGG, OPT_IP, OPT_MAC, OPT_PORT, SWITCH_MAC, load_luwu_program, setup_job,
                         tiny_batch, tiny_model, train_ranks, worker_ip, worker_mac)
-from testbed.p4.target import Target
+from testbed.p4.python.target import Target
 from testbed.errors import TrainetError
 from testbed.proto import ina
 

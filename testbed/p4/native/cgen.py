@@ -4,7 +4,7 @@ The output is one translation unit: ``packet_io.c`` (batched transmit), ``runtim
 (bit access, algorithms, tables, replication state), the program's types, a ``sw_t``
 holding every table and extern of one switch, one function per action, table, control,
 the parser and the deparser, then ``pipeline.c`` (the traffic manager, as
-testbed/p4/target.py runs it) and the control-plane entry points the Python side calls.
+testbed/p4/python/target.py runs it) and the control-plane entry points the Python side calls.
 Every generated function takes the packet ``pkt_t *P`` (headers, metadata,
 standard_metadata, the control-level locals and the per-packet v1model state) whose
 ``S`` is the switch.
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from testbed.errors import P4Error
 from testbed.p4 import ir
-from testbed.p4.gen_expr import width_of
+from testbed.p4.python.gen_expr import width_of
 from testbed.p4.native.cgen_expr import MAX_KEYS, CExprGen, CScope, is_composite
 from testbed.p4.native.cgen_packet import CPacketGen
 from testbed.p4.native.cgen_stmt import CStmtGen

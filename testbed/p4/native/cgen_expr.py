@@ -8,7 +8,7 @@ shifts and divisions sign-extend first (``SX``). Widths above 64 bits are not su
 from __future__ import annotations
 
 from testbed.p4 import ir
-from testbed.p4.gen_expr import width_of
+from testbed.p4.python.gen_expr import width_of
 
 MAX_WIDTH = 64
 MAX_KEYS = 8             # runtime.c's MAXK: fields of a table key or a value_set

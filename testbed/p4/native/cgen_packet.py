@@ -8,7 +8,7 @@ error, as the reference backend's ``ParserError`` does.
 from __future__ import annotations
 
 from testbed.p4 import ir
-from testbed.p4.gen_expr import width_of
+from testbed.p4.python.gen_expr import width_of
 from testbed.p4.native.cgen_expr import MAX_KEYS, CScope, mask, tuple_fields
 
 ALGORITHMS = {"crc16": "ALG_CRC16", "crc32": "ALG_CRC32", "csum16": "ALG_CSUM16",

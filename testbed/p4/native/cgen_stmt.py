@@ -9,7 +9,7 @@ and out through a temporary, as the reference backend passes them.
 from __future__ import annotations
 
 from testbed.p4 import ir
-from testbed.p4.compiler import MAX_LOOP
+from testbed.p4.python.compiler import MAX_LOOP
 from testbed.p4.native.cgen_expr import CScope, is_composite, mask, tuple_fields
 
 I2E, E2E = 1, 2

@@ -11,9 +11,9 @@ import difflib
 from lark import Token, Tree
 
 from testbed.p4 import ir
-from testbed.p4.p4types import (TypeVar, field_type, has_typevar, is_fixed, is_numeric,
+from testbed.p4.frontend.p4types import (TypeVar, field_type, has_typevar, is_fixed, is_numeric,
                                 normalize, show, substitute, unify, width_of)
-from testbed.p4.symbols import (ActionSym, ConstSym, ExternFuncSym, FunctionSym, InstanceSym,
+from testbed.p4.lowering.symbols import (ActionSym, ConstSym, ExternFuncSym, FunctionSym, InstanceSym,
                                 SubBlockSym, TableSym, ValueSetSym, VarSym)
 
 _ARITH = {"+", "-", "*", "/", "%", "|+|", "|-|"}

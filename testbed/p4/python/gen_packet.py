@@ -10,7 +10,7 @@ from __future__ import annotations
 import struct
 
 from testbed.p4 import ir
-from testbed.p4.gen_expr import Scope, _mask, fname, width_of
+from testbed.p4.python.gen_expr import Scope, _mask, fname, width_of
 
 
 class PacketGen:

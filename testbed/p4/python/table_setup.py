@@ -10,8 +10,8 @@ from __future__ import annotations
 from testbed.errors import P4Error
 from testbed.p4 import entries as E
 from testbed.p4 import ir
-from testbed.p4.gen_expr import _mask, width_of
-from testbed.p4.tables import ActionInfo, TableState
+from testbed.p4.python.gen_expr import _mask, width_of
+from testbed.p4.python.tables import ActionInfo, TableState
 
 MATCH_KINDS = ("exact", "lpm", "ternary", "range", "optional")
 

@@ -1,5 +1,5 @@
 """Compile an IR program into Python source for its pipeline (v1model, or PSA through
-``gen_psa``), exec'd once.
+``testbed.p4.psa.compiler``), exec'd once.
 
 The generated module defines one class per header/struct/union type and one function
 per parser, control, action and table, so the per-packet path never looks at the IR.
@@ -22,14 +22,17 @@ import logging
 import time
 
 from testbed.errors import P4Error
-from testbed.p4 import externs, ir, psa_externs, runtime
-from testbed.p4.gen_expr import ExprGen, Scope, _ident, _is_composite, _mask, fname, width_of
-from testbed.p4.gen_externs import ExternGen
-from testbed.p4.gen_packet import PacketGen
-from testbed.p4.gen_psa import PSA_EXTERNS, PsaGen
-from testbed.p4.hoist import hoistable
-from testbed.p4.scratch_locals import scratch_locals
-from testbed.p4.table_setup import table_state
+from testbed.p4 import ir
+from testbed.p4.python import externs
+from testbed.p4.psa import externs as psa_externs
+from testbed.p4.python import runtime
+from testbed.p4.python.gen_expr import ExprGen, Scope, _ident, _is_composite, _mask, fname, width_of
+from testbed.p4.python.gen_externs import ExternGen
+from testbed.p4.python.gen_packet import PacketGen
+from testbed.p4.psa.compiler import PSA_EXTERNS, PsaGen
+from testbed.p4.python.hoist import hoistable
+from testbed.p4.python.scratch_locals import scratch_locals
+from testbed.p4.python.table_setup import table_state
 
 
 MAX_LOOP = 1 << 16      # iterations of one loop for one packet

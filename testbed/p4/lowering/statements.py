@@ -7,8 +7,8 @@ import re
 from lark import Token, Tree
 
 from testbed.p4 import ir
-from testbed.p4.p4types import is_fixed, show
-from testbed.p4.symbols import (ActionSym, InstanceSym, Scope, SubBlockSym, SubParserSym,
+from testbed.p4.frontend.p4types import is_fixed, show
+from testbed.p4.lowering.symbols import (ActionSym, InstanceSym, Scope, SubBlockSym, SubParserSym,
                                 TableSym, ValueSetSym, VarSym)
 
 # table properties naming an extern instance: property -> (ir.Table attribute, the extern

@@ -11,8 +11,8 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from testbed.p4 import ir
-from testbed.p4.p4types import is_fixed, show
-from testbed.p4.symbols import Scope, VarSym
+from testbed.p4.frontend.p4types import is_fixed, show
+from testbed.p4.lowering.symbols import Scope, VarSym
 
 
 class Loops:

@@ -5,9 +5,10 @@ recirculate, truncate, log_msg, assert/assume and verify.
 from __future__ import annotations
 
 from testbed.errors import P4Error
-from testbed.p4 import externs, ir
-from testbed.p4.gen_expr import _mask, fname, width_of
-from testbed.p4.gen_psa import PSA_EXTERNS
+from testbed.p4 import ir
+from testbed.p4.python import externs
+from testbed.p4.python.gen_expr import _mask, fname, width_of
+from testbed.p4.psa.compiler import PSA_EXTERNS
 
 
 class ExternGen:

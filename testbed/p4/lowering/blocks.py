@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from lark import Token, Tree
 
 from testbed.p4 import ir
-from testbed.p4.p4types import show
-from testbed.p4.symbols import (ActionSym, ConstSym, InstanceSym, Scope, SubBlockSym,
+from testbed.p4.frontend.p4types import show
+from testbed.p4.lowering.symbols import (ActionSym, ConstSym, InstanceSym, Scope, SubBlockSym,
                                 SubParserSym, TopInstanceSym, ValueSetSym, VarSym)
 
 # the packages the target runs: name -> (architecture, the roles of their blocks in order)

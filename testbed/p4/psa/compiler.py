@@ -4,14 +4,16 @@ PSA_Switch and PSA's externs.
 ``generate_psa`` writes one function per block (``ingress_parser``, ``ingress``,
 ``ingress_deparser``, ``egress_parser``, ``egress``, ``egress_deparser``) and ``NEW``: per
 block, the class of each parameter (None for the packet), from which
-:class:`testbed.p4.psa_target.PsaTarget` builds the metadata it passes. Every parameter
+:class:`testbed.p4.psa.target.PsaTarget` builds the metadata it passes. Every parameter
 but the packet is a struct or header, passed by reference.
 """
 from __future__ import annotations
 
-from testbed.p4 import externs, ir, psa_externs
-from testbed.p4.gen_expr import _is_composite, _mask, width_of
-from testbed.p4.p4types import show
+from testbed.p4 import ir
+from testbed.p4.python import externs
+from testbed.p4.psa import externs as psa_externs
+from testbed.p4.python.gen_expr import _is_composite, _mask, width_of
+from testbed.p4.frontend.p4types import show
 
 PSA_EXTERNS = ("Register", "Counter", "DirectCounter", "Meter", "DirectMeter", "Hash",
                "Checksum", "InternetChecksum", "Random", "Digest", "ActionProfile",

@@ -32,8 +32,8 @@ v1model.
 from __future__ import annotations
 
 from testbed.p4 import ir
-from testbed.p4.runtime import AssertFailed, PacketState, ParserError
-from testbed.p4.target import MAX_PASSES, Target
+from testbed.p4.python.runtime import AssertFailed, PacketState, ParserError
+from testbed.p4.python.target import MAX_PASSES, Target
 
 PSA_PORT_RECIRCULATE = 0xFFFFFFFA
 PSA_PORT_CPU = 0xFFFFFFFD

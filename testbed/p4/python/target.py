@@ -19,9 +19,9 @@ import time
 
 from testbed.p4 import entries as E
 from testbed.p4 import ir
-from testbed.p4.compiler import compile_program
+from testbed.p4.python.compiler import compile_program
 from testbed.p4.entries import ControlPlaneError
-from testbed.p4.runtime import AssertFailed, PacketState, ParserError
+from testbed.p4.python.runtime import AssertFailed, PacketState, ParserError
 
 DROP_PORT = 511
 NORMAL, I2E, E2E, RECIRC, REPLICATION, RESUBMIT = 0, 1, 2, 4, 5, 6

@@ -1,7 +1,7 @@
 """Python code generation for P4 expressions (mixed into the compiler).
 
 Each ``x_<Node>`` method returns a Python expression string for an IR expression node;
-the representation of values is described in :mod:`testbed.p4.compiler`.
+the representation of values is described in :mod:`testbed.p4.python.compiler`.
 """
 from __future__ import annotations
 

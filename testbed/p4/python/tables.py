@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 
 from testbed.p4 import entries as E
-from testbed.p4.externs import TokenMeter
+from testbed.p4.python.externs import TokenMeter
 from testbed.p4.entries import ControlPlaneError
 
 

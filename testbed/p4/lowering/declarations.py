@@ -1,15 +1,15 @@
 """Declaration lowering of the frontend (mixin of ``Lowering``): types, constants, error
 and match_kind members, externs, functions, top-level actions, and the parser, control
-and package declarations (instantiated later by ``lower_block``)."""
+and package declarations (instantiated later by ``blocks``)."""
 from __future__ import annotations
 
 from lark import Token, Tree
 
 from testbed.p4 import ir
-from testbed.p4.lower_expr import parse_int
-from testbed.p4.p4types import BlockT, show, unknown_type
-from testbed.p4.lower_block import BlockCtx
-from testbed.p4.symbols import (BlockDeclSym, ConstSym, ExternDecl, ExternFuncSym, FunctionSym,
+from testbed.p4.lowering.expressions import parse_int
+from testbed.p4.frontend.p4types import BlockT, show, unknown_type
+from testbed.p4.lowering.blocks import BlockCtx
+from testbed.p4.lowering.symbols import (BlockDeclSym, ConstSym, ExternDecl, ExternFuncSym, FunctionSym,
                                 ParamSig, Scope, Sig, TopInstanceSym, VarSym)
 
 
