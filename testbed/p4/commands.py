@@ -31,7 +31,7 @@ def info(args) -> int:
 
 def stf(args) -> int:
     from testbed.p4.stf import runner as stf_runner
-    from testbed.p4.backend import make_target
+    from testbed.p4.targets import make_target
     program = _load(args)
     report = stf_runner.run_file(program, args.stf, make_target(program, args.backend))
     print(report.render(verbose=args.verbose))

@@ -30,7 +30,7 @@ def load_ina_program():
 
 
 def new_target(program, backend: str = "python"):
-    from testbed.p4.backend import make_target
+    from testbed.p4.targets import make_target
     return make_target(program, backend)
 
 

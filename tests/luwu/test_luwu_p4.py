@@ -22,7 +22,7 @@ def program():
 
 @pytest.fixture(params=["python", "native"])
 def target(program, request):
-    from testbed.p4.backend import make_target
+    from testbed.p4.targets import make_target
     t = make_target(program, request.param)
     setup_job(t)
     return t

@@ -21,7 +21,7 @@ RETRANSMIT = ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT
 
 @pytest.fixture(scope="module", params=["python", "native"])
 def target(request):
-    from testbed.p4.backend import make_target
+    from testbed.p4.targets import make_target
     t = make_target(load_sgd_program(), request.param)
     add_routes(t, N)
     return t

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from testbed.errors import P4Error, TrainetError
-from testbed.p4.backend import make_target
+from testbed.p4.targets import make_target
 from testbed.p4.lowering.program import load_program
 from testbed.p4.native import build
 from testbed.p4.native.cgen import NativeUnsupported
