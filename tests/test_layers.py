@@ -19,16 +19,26 @@ def lint(root: Path) -> subprocess.CompletedProcess:
 def test_no_layer_imports_a_higher_one():
     out = lint(REPO)
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "Contracts: 1 kept, 0 broken." in out.stdout
+    assert "Contracts: 2 kept, 0 broken." in out.stdout
 
 
-def test_an_upward_import_breaks_the_contract(tmp_path):
+def _with_import(tmp_path: Path, module: str, imported: str) -> subprocess.CompletedProcess:
     for package in PACKAGES:
         shutil.copytree(REPO / package, tmp_path / package,
                         ignore=shutil.ignore_patterns("__pycache__", "*.p4", "*.lark"))
     shutil.copy(REPO / "pyproject.toml", tmp_path)
-    with (tmp_path / "testbed" / "p4" / "ir.py").open("a") as f:
-        f.write("\nimport controllers.routing  # noqa: an upward import\n")
-    out = lint(tmp_path)
+    with (tmp_path / module).open("a") as f:
+        f.write(f"\nimport {imported}  # noqa: an upward import\n")
+    return lint(tmp_path)
+
+
+def test_an_upward_import_breaks_the_contract(tmp_path):
+    out = _with_import(tmp_path, "testbed/p4/ir.py", "controllers.routing")
     assert out.returncode == 1
     assert "testbed.p4 is not allowed to import controllers" in out.stdout
+
+
+def test_a_p4_stage_importing_a_later_one_breaks_the_stages_contract(tmp_path):
+    out = _with_import(tmp_path, "testbed/p4/lowering/symbols.py", "testbed.p4.python.target")
+    assert out.returncode == 1
+    assert "testbed.p4.lowering is not allowed to import testbed.p4.python" in out.stdout

@@ -8,7 +8,6 @@ from testbed.errors import P4Error
 from testbed.p4 import ir
 from testbed.p4.python import externs
 from testbed.p4.python.gen_expr import _mask, fname, width_of
-from testbed.p4.psa.compiler import PSA_EXTERNS
 
 
 class ExternGen:
@@ -35,7 +34,6 @@ class ExternGen:
         return None
 
     def extern_method(self, c, s, ind):
-        m = c.method
         if c.extern in ("packet_in",):
             return self.packet_in_method(c, s, ind)
         if c.extern == "packet_out":
@@ -43,8 +41,11 @@ class ExternGen:
         inst = self._inst_name(c.target, s)
         if inst is None:
             self.fail(f"extern {c.extern} instance {c.target.name!r} not found", c.loc)
-        if c.extern in PSA_EXTERNS:
-            return self.psa_extern_method(c, inst, s, ind)
+        return self.instance_method(c, inst, s, ind)
+
+    def instance_method(self, c, inst, s, ind):
+        """A method call on extern instance ``inst``: v1model's externs."""
+        m = c.method
         g = self.pyname("X", inst.name)
         a = [self.expr(x, s) if not isinstance(x, ir.DontCare) else None for x in c.args]
         if c.extern == "register":
