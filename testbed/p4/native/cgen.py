@@ -23,6 +23,7 @@ from testbed.p4.python.gen_expr import width_of
 from testbed.p4.native.cgen_expr import MAX_KEYS, CExprGen, CScope, is_composite
 from testbed.p4.native.cgen_packet import CPacketGen
 from testbed.p4.native.cgen_stmt import CStmtGen
+from testbed.p4.walk import CodeWalk
 
 HERE = Path(__file__).parent
 MAX_ACTION_DATA = 16     # runtime.c's MAXA
@@ -70,7 +71,7 @@ class CProgram:
         return found
 
 
-class CGen(CExprGen, CStmtGen, CPacketGen):
+class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
     def __init__(self, program: ir.Program, errors: list):
         self.p = program
         self.errors = {n: i for i, n in enumerate(errors)}

@@ -43,12 +43,6 @@ class CScope:
 
 
 class CExprGen:
-    def expr(self, e, s: CScope) -> str:
-        m = getattr(self, "x_" + type(e).__name__, None)
-        if m is None:
-            self.unsupported(f"expression {type(e).__name__}", e.loc)
-        return m(e, s)
-
     def width(self, t, loc) -> int:
         if isinstance(t, (ir.ErrorT,)):
             return 32
@@ -249,7 +243,7 @@ class CExprGen:
         if e.kind == "table_apply":
             return f"{self.table_fn(e.method)}(P)"
         if e.kind == "function":
-            return self.call_function(e, s)
+            return self.function_call(e, s)
         if e.kind == "extern_method" and e.method == "lookahead" and self.in_parser:
             t = e.type_args[0] if e.type_args else e.type
             short = f"if (_o + {{}} > _n) {{{{ _err = {self.err('PacketTooShort')}; goto _fail; }}}}"

@@ -16,12 +16,8 @@ I2E, E2E = 1, 2
 
 
 class CStmtGen:
-    def stmt(self, st, s: CScope, ind: int) -> None:
-        m = getattr(self, "s_" + type(st).__name__, None)
-        if m is None:
-            self.unsupported(f"statement {type(st).__name__}", st.loc)
+    def at_statement(self, st, ind: int) -> None:
         self.locs.append((len(self.lines), st.loc))
-        m(st, s, ind)
 
     def s_Block(self, st, s, ind):
         self.emit(ind, "{")
@@ -161,23 +157,9 @@ class CStmtGen:
             self.emit(ind, f"{s.leave};")
 
     # ------------------------------------------------------------ calls
-    def s_CallStmt(self, st, s, ind):
-        c = st.call
-        if c.kind == "builtin":
-            self.builtin(c, s, ind)
-        elif c.kind == "table_apply":
-            self.emit(ind, f"{self.table_fn(c.method)}(P);")
-            self.emit(ind, f"if (P->stop) {s.leave};")
-        elif c.kind == "action":
-            self.call_action(c, s, ind, s.block)
-        elif c.kind == "function":
-            self.emit(ind, f"(void){self.call_function(c, s)};")
-        elif c.kind == "extern_method":
-            self.extern_method(c, s, ind)
-        elif c.kind == "extern_function":
-            self.extern_function(c, s, ind)
-        else:
-            self.unsupported(f"call kind {c.kind}", c.loc)
+    def apply_table(self, c, s, ind):
+        self.emit(ind, f"{self.table_fn(c.method)}(P);")
+        self.emit(ind, f"if (P->stop) {s.leave};")
 
     def builtin(self, c, s, ind):
         if isinstance(c.target.type, ir.StackT) and c.method in ("push_front", "pop_front"):
@@ -222,7 +204,9 @@ class CStmtGen:
                 out.append(value)
         return out, back
 
-    def call_action(self, c, s, ind, ctl) -> None:
+    def call_action(self, c, s, ind, ctl=None) -> None:
+        """A call of an action of ``ctl`` (the scope's block unless given)."""
+        ctl = ctl or s.block
         act = ctl.actions.get(c.method) or self.p.actions[c.method]
         self.cur_ind = ind + 1
         self.emit(ind, "{")
@@ -234,7 +218,11 @@ class CStmtGen:
         self.emit(ind + 1, f"if (P->stop) {s.leave};")
         self.emit(ind, "}")
 
-    def call_function(self, c, s) -> str:
+    def call_function(self, c, s, ind) -> None:
+        self.emit(ind, f"(void){self.function_call(c, s)};")
+
+    def function_call(self, c, s) -> str:
+        """A call of a P4 function as a C expression."""
         fn = self.p.functions[c.method]
         ind = getattr(self, "cur_ind", 1)
         args, back = self.arguments(c.args, fn.params, s)

@@ -30,6 +30,7 @@ from testbed.p4.python.gen_packet import PacketGen
 from testbed.p4.python.hoist import hoistable
 from testbed.p4.python.scratch_locals import scratch_locals
 from testbed.p4.python.table_setup import table_state
+from testbed.p4.walk import CodeWalk
 
 
 MAX_LOOP = 1 << 16      # iterations of one loop for one packet
@@ -51,7 +52,7 @@ class Compiled:
         self.field_lists = {}      # index -> [field path]
 
 
-class Compiler(ExprGen, PacketGen, ExternGen):
+class Compiler(ExprGen, PacketGen, ExternGen, CodeWalk):
     """Generates the Python module of one program, then loads it.
 
     ``generate`` walks the IR once, in the module's order: extern instances, functions,
@@ -172,12 +173,11 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         if len(self.lines) == start:
             self.emit(ind, "pass")
 
-    def stmt(self, st, s, ind):
+    def at_statement(self, st, ind: int) -> None:
         self.cur_ind = ind
-        m = getattr(self, "s_" + type(st).__name__, None)
-        if m is None:
-            self.fail(f"statement {type(st).__name__}", st.loc)
-        m(st, s, ind)
+
+    def unsupported(self, construct: str, loc) -> None:
+        self.fail(construct, loc)
 
     def s_Block(self, st, s, ind):
         self.block(st.stmts, s, ind)
@@ -287,23 +287,8 @@ class Compiler(ExprGen, PacketGen, ExternGen):
         else:
             self.emit(ind, f"return ({', '.join(vals)},)")
 
-    def s_CallStmt(self, st, s, ind):
-        c = st.call
-        k = c.kind
-        if k == "builtin":
-            self.builtin(c, s, ind)
-        elif k == "table_apply":
-            self.table_apply_inline(c.method, s.fresh("_r"), s, ind)
-        elif k == "action":
-            self.call_action(c, s, ind)
-        elif k == "function":
-            self.call_function(c, s, ind)
-        elif k == "extern_method":
-            self.extern_method(c, s, ind)
-        elif k == "extern_function":
-            self.extern_function(c, s, ind)
-        else:
-            self.fail(f"call kind {k}", c.loc)
+    def apply_table(self, c, s, ind):
+        self.table_apply_inline(c.method, s.fresh("_r"), s, ind)
 
     def builtin(self, c, s, ind):
         tgt = self.expr(c.target, s)

@@ -69,12 +69,6 @@ class Scope:
 class ExprGen:
     """Expression code generation; the compiler provides emit/fail/err/cls."""
 
-    def expr(self, e, s: Scope) -> str:
-        m = getattr(self, "x_" + type(e).__name__, None)
-        if m is None:
-            self.fail(f"expression {type(e).__name__}", e.loc)
-        return m(e, s)
-
     def x_Const(self, e, s):
         if isinstance(e.type, ir.BoolT):
             return "True" if e.value else "False"

@@ -1,0 +1,44 @@
+"""The traversal both code generators share: which method emits each IR construct.
+
+The Python target's compiler and the native backend's C generator are two emitters of
+one walk over the IR: for a statement ``s_<its class>``, for an expression ``x_<its
+class>``, for a call statement one method per kind of call (``CALLS``). A construct an
+emitter lacks is ``unsupported`` at its P4 location, in each language's words; so a new
+IR construct is lowered once and gets one method in each emitter.
+"""
+from __future__ import annotations
+
+# the method that emits a call statement, by ir.Call.kind; each takes (call, scope, indent)
+CALLS = {"builtin": "builtin", "table_apply": "apply_table", "action": "call_action",
+         "function": "call_function", "extern_method": "extern_method",
+         "extern_function": "extern_function"}
+
+
+class CodeWalk:
+    """The dispatch of the walk; an emitter defines the methods it names, ``at_statement``
+    (what it records where a statement starts) and ``unsupported``."""
+
+    def stmt(self, st, s, ind: int) -> None:
+        m = getattr(self, "s_" + type(st).__name__, None)
+        if m is None:
+            self.unsupported(f"statement {type(st).__name__}", st.loc)
+        self.at_statement(st, ind)
+        m(st, s, ind)
+
+    def expr(self, e, s) -> str:
+        m = getattr(self, "x_" + type(e).__name__, None)
+        if m is None:
+            self.unsupported(f"expression {type(e).__name__}", e.loc)
+        return m(e, s)
+
+    def s_CallStmt(self, st, s, ind: int) -> None:
+        c = st.call
+        if c.kind not in CALLS:
+            self.unsupported(f"call kind {c.kind}", c.loc)
+        getattr(self, CALLS[c.kind])(c, s, ind)
+
+    def at_statement(self, st, ind: int) -> None:
+        raise NotImplementedError
+
+    def unsupported(self, construct: str, loc) -> None:
+        raise NotImplementedError
