@@ -1,4 +1,5 @@
-"""The traversal both code generators share: which method emits each IR construct.
+"""The traversal both code generators share: which method emits each IR construct, and
+the limit both put on a loop.
 
 The Python target's compiler and the native backend's C generator are two emitters of
 one walk over the IR: for a statement ``s_<its class>``, for an expression ``x_<its
@@ -7,6 +8,8 @@ emitter lacks is ``unsupported`` at its P4 location, in each language's words; s
 IR construct is lowered once and gets one method in each emitter.
 """
 from __future__ import annotations
+
+MAX_LOOP = 1 << 16      # iterations of one loop for one packet, then a failed assertion
 
 # the method that emits a call statement, by ir.Call.kind; each takes (call, scope, indent)
 CALLS = {"builtin": "builtin", "table_apply": "apply_table", "action": "call_action",

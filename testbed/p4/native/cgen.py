@@ -19,7 +19,7 @@ from pathlib import Path
 
 from testbed.errors import P4Error
 from testbed.p4 import ir
-from testbed.p4.python.gen_expr import width_of
+
 from testbed.p4.native.cgen_expr import MAX_KEYS, CExprGen, CScope, is_composite
 from testbed.p4.native.cgen_packet import CPacketGen
 from testbed.p4.native.cgen_stmt import CStmtGen
@@ -408,7 +408,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
 def storage(ctype: str, t) -> str:
     """The narrowest C integer type holding a field of type ``t``."""
     w = 1 if isinstance(t, ir.BoolT) else 32 if isinstance(t, (ir.ErrorT, ir.EnumT)) and \
-        getattr(t, "underlying", None) is None else width_of(t)
+        getattr(t, "underlying", None) is None else ir.fixed_width(t)
     return ("uint8_t" if w <= 8 else "uint16_t" if w <= 16 else "uint32_t" if w <= 32
             else ctype)
 

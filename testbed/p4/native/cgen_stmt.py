@@ -9,8 +9,8 @@ and out through a temporary, as the reference backend passes them.
 from __future__ import annotations
 
 from testbed.p4 import ir
-from testbed.p4.python.compiler import MAX_LOOP
 from testbed.p4.native.cgen_expr import CScope, is_composite, mask, tuple_fields
+from testbed.p4.walk import MAX_LOOP
 
 I2E, E2E = 1, 2
 

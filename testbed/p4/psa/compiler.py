@@ -10,11 +10,11 @@ but the packet is a struct or header, passed by reference.
 from __future__ import annotations
 
 from testbed.p4 import ir
-from testbed.p4.python import externs
-from testbed.p4.psa import externs as psa_externs
-from testbed.p4.python.compiler import Compiler
-from testbed.p4.python.gen_expr import _is_composite, _mask, width_of
 from testbed.p4.frontend.p4types import show
+from testbed.p4.psa import externs as psa_externs
+from testbed.p4.python import externs
+from testbed.p4.python.compiler import Compiler
+from testbed.p4.python.gen_expr import _is_composite, _mask
 
 PSA_EXTERNS = ("Register", "Counter", "DirectCounter", "Meter", "DirectMeter", "Hash",
                "Checksum", "InternetChecksum", "Random", "Digest", "ActionProfile",
@@ -83,7 +83,7 @@ class PsaCompiler(Compiler):
             if _is_composite(t):
                 self.fail(f"Register {inst.name} of {show(t)}: use bit<W>, int<W> or bool "
                           "values", inst.loc)
-            reg = externs.Register(inst.name, args[0], width_of(t), isinstance(t, ir.IntT))
+            reg = externs.Register(inst.name, args[0], ir.fixed_width(t), isinstance(t, ir.IntT))
             if len(args) > 1:
                 reg.cells[:] = [int(args[1])] * args[0]
             self.out.registers[inst.name] = reg
@@ -158,7 +158,7 @@ class PsaCompiler(Compiler):
             return f"({cells}[{idx}] if {idx} < {size} else 0)"
         if kind == "Hash" and m == "get_hash":
             algo = self._psa_algorithm(inst.args[0])
-            mask = _mask(width_of(c.type))
+            mask = _mask(ir.fixed_width(c.type))
             if len(c.args) == 1:
                 value, bits = self._fieldlist(c.args[0], s)
                 return f"(_hash({algo!r}, {value}, {bits}, 0, 0) & {mask})"
@@ -166,7 +166,7 @@ class PsaCompiler(Compiler):
             return (f"(_hash({algo!r}, {value}, {bits}, {self.expr(c.args[0], s)}, "
                     f"{self.expr(c.args[2], s)}) & {mask})")
         if kind == "Checksum" and m == "get":
-            return f"({g}.get() & {_mask(width_of(c.type))})"
+            return f"({g}.get() & {_mask(ir.fixed_width(c.type))})"
         if kind == "InternetChecksum" and m in ("get", "get_state"):
             return f"{g}.get()" if m == "get" else f"{g}.state"
         if kind == "Random" and m == "read":

@@ -24,16 +24,13 @@ import time
 from testbed.errors import P4Error
 from testbed.p4 import ir
 from testbed.p4.python import externs, runtime
-from testbed.p4.python.gen_expr import ExprGen, Scope, _ident, _is_composite, _mask, fname, width_of
+from testbed.p4.python.gen_expr import ExprGen, Scope, _ident, _is_composite, _mask, fname
 from testbed.p4.python.gen_externs import ExternGen
 from testbed.p4.python.gen_packet import PacketGen
 from testbed.p4.python.hoist import hoistable
 from testbed.p4.python.scratch_locals import scratch_locals
 from testbed.p4.python.table_setup import table_state
-from testbed.p4.walk import CodeWalk
-
-
-MAX_LOOP = 1 << 16      # iterations of one loop for one packet
+from testbed.p4.walk import MAX_LOOP, CodeWalk
 
 
 class Compiled:
@@ -523,7 +520,7 @@ class Compiler(ExprGen, PacketGen, ExternGen, CodeWalk):
         args = [a.value for a in inst.args if isinstance(a, ir.Const)]
         if inst.extern == "register":
             t = inst.type_args[0] if inst.type_args else ir.BitT(32)
-            obj = externs.Register(inst.name, args[0] if args else 1, width_of(t),
+            obj = externs.Register(inst.name, args[0] if args else 1, ir.fixed_width(t),
                                    isinstance(t, ir.IntT))
             self.out.registers[inst.name] = obj
         elif inst.extern == "counter":

@@ -7,7 +7,7 @@ from __future__ import annotations
 from testbed.errors import P4Error
 from testbed.p4 import ir
 from testbed.p4.python import externs
-from testbed.p4.python.gen_expr import _mask, fname, width_of
+from testbed.p4.python.gen_expr import _mask, fname
 
 
 class ExternGen:
@@ -121,7 +121,7 @@ class ExternGen:
         """(python code of an unsigned value, width) per scalar of a field-list argument."""
         parts = []
         for code, t in self._leaves(e, s):
-            w = width_of(t)
+            w = ir.fixed_width(t)
             if isinstance(t, ir.IntT):
                 code = f"({code} & {_mask(w)})"
             elif isinstance(t, ir.BoolT):
@@ -183,7 +183,7 @@ class ExternGen:
             if algo not in externs.ALGORITHMS:
                 self.fail(f"hash algorithm {algo}", args[1].loc)
             value, bits = self._fieldlist(args[3], s)
-            out_w = width_of(args[0].type)
+            out_w = ir.fixed_width(args[0].type)
             code = (f"(_hash({algo!r}, {value}, {bits}, {self.expr(args[2], s)}, "
                     f"{self.expr(args[4], s)}) & {_mask(out_w)})")
             self.assign(args[0], code, s, ind)
@@ -234,7 +234,7 @@ class ExternGen:
         if algo not in externs.ALGORITHMS:
             self.fail(f"checksum algorithm {algo}", algo_e.loc)
         payload = c.method.endswith("_with_payload")
-        w = width_of(field.type)
+        w = ir.fixed_width(field.type)
         self.emit(ind, f"if {self.expr(cond, s)}:")
         self.cur_ind = ind + 1
         parts = self._parts(data, s)
