@@ -21,6 +21,7 @@ from testbed.p4.lowering.statements import Statements
 from testbed.p4.frontend.parser import parse
 from testbed.p4.frontend.preprocess import Preprocessed, preprocess_file, preprocess_text
 from testbed.p4.lowering.symbols import Scope
+from testbed.p4.lowering.syntax import name_of
 
 
 def load_program(path, include_dirs=(), defines=None) -> ir.Program:
@@ -104,39 +105,12 @@ class Lowering(Declarations, Blocks, Expressions, Statements, Loops):
         text = self.pre.text[node.meta.start_pos:node.meta.end_pos]
         return re.sub(r"\s+", " ", text).strip()
 
-    def name_of(self, t) -> str:
-        if isinstance(t, Tree):
-            return str(t.children[0])
-        return str(t)
-
-    def annotations(self, t) -> tuple:
-        if t is None:
-            return ()
-        out = []
-        for a in t.children:
-            name = str(a.children[0])
-            body = a.children[1]
-            values = []
-            if body is not None:
-                for tok in body.items:
-                    if tok.type == "STRING":
-                        values.append(str(tok)[1:-1])
-                    elif tok.type == "INTEGER":
-                        values.append(int(str(tok).replace("_", ""), 0)
-                                      if str(tok).isdigit() or str(tok).lower().startswith("0x")
-                                      else str(tok))
-                    elif str(tok) != ",":
-                        values.append(str(tok))
-            out.append(ir.Annotation(name, tuple(values)))
-        return tuple(out)
-
-
     # ------------------------------------------------------------------ program
     def program(self, tree: Tree) -> ir.Program:
         main = None
         for decl in tree.children:
             if decl.data == "instantiation" and self._is_package(decl) \
-                    and self.name_of(decl.children[3]) == "main":
+                    and name_of(decl.children[3]) == "main":
                 if main is not None:
                     self.err("a program has one package instance named 'main'; rename or "
                              "remove this one", decl)
