@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import sys
 
-from testbed.p4.lowering.program import load_program
 from testbed.p4.frontend.preprocess import parse_defines
+from testbed.p4.lowering.program import load_program
 
 
 def _load(args):

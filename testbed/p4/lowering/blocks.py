@@ -10,7 +10,7 @@ from lark import Token, Tree
 from testbed.p4 import ir
 from testbed.p4.frontend.p4types import show
 from testbed.p4.lowering.symbols import (ActionSym, ConstSym, InstanceSym, Scope, SubBlockSym,
-                                SubParserSym, TopInstanceSym, ValueSetSym, VarSym)
+                                         SubParserSym, TopInstanceSym, ValueSetSym, VarSym)
 from testbed.p4.lowering.syntax import annotations_of, name_of
 
 # the packages the target runs: name -> (architecture, the roles of their blocks in order)

@@ -6,11 +6,12 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from testbed.p4 import ir
-from testbed.p4.lowering.expressions import parse_int
 from testbed.p4.frontend.p4types import BlockT, show, unknown_type
 from testbed.p4.lowering.blocks import BlockCtx
-from testbed.p4.lowering.symbols import (BlockDeclSym, ConstSym, ExternDecl, ExternFuncSym, FunctionSym,
-                                ParamSig, Scope, Sig, TopInstanceSym, VarSym)
+from testbed.p4.lowering.expressions import parse_int
+from testbed.p4.lowering.symbols import (BlockDeclSym, ConstSym, ExternDecl, ExternFuncSym,
+                                         FunctionSym, ParamSig, Scope, Sig, TopInstanceSym,
+                                         VarSym)
 from testbed.p4.lowering.syntax import annotations_of, name_of
 
 

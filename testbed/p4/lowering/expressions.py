@@ -12,9 +12,10 @@ from lark import Token, Tree
 
 from testbed.p4 import ir
 from testbed.p4.frontend.p4types import (TypeVar, field_type, has_typevar, is_fixed, is_numeric,
-                                normalize, show, substitute, unify, width_of)
-from testbed.p4.lowering.symbols import (ActionSym, ConstSym, ExternFuncSym, FunctionSym, InstanceSym,
-                                SubBlockSym, TableSym, ValueSetSym, VarSym)
+                                         normalize, show, substitute, unify, width_of)
+from testbed.p4.lowering.symbols import (ActionSym, ConstSym, ExternFuncSym, FunctionSym,
+                                         InstanceSym, SubBlockSym, TableSym, ValueSetSym,
+                                         VarSym)
 from testbed.p4.lowering.syntax import name_of
 
 _ARITH = {"+", "-", "*", "/", "%", "|+|", "|-|"}

@@ -13,13 +13,13 @@ from lark import Token, Tree
 
 from testbed.errors import P4Error
 from testbed.p4 import ir
+from testbed.p4.frontend.parser import parse
+from testbed.p4.frontend.preprocess import Preprocessed, preprocess_file, preprocess_text
 from testbed.p4.lowering.blocks import Blocks
 from testbed.p4.lowering.declarations import Declarations
 from testbed.p4.lowering.expressions import Expressions
 from testbed.p4.lowering.loops import Loops
 from testbed.p4.lowering.statements import Statements
-from testbed.p4.frontend.parser import parse
-from testbed.p4.frontend.preprocess import Preprocessed, preprocess_file, preprocess_text
 from testbed.p4.lowering.symbols import Scope
 from testbed.p4.lowering.syntax import name_of
 

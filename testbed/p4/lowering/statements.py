@@ -8,8 +8,8 @@ from lark import Token, Tree
 
 from testbed.p4 import ir
 from testbed.p4.frontend.p4types import is_fixed, show
-from testbed.p4.lowering.symbols import (ActionSym, InstanceSym, Scope, SubBlockSym, SubParserSym,
-                                TableSym, ValueSetSym, VarSym)
+from testbed.p4.lowering.symbols import (ActionSym, InstanceSym, Scope, SubBlockSym,
+                                         SubParserSym, TableSym, ValueSetSym, VarSym)
 from testbed.p4.lowering.syntax import annotations_of, name_of
 
 # table properties naming an extern instance: property -> (ir.Table attribute, the extern

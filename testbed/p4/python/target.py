@@ -19,8 +19,8 @@ import time
 
 from testbed.p4 import entries as E
 from testbed.p4 import ir
-from testbed.p4.python.compiler import Compiler, compile_program
 from testbed.p4.entries import ControlPlaneError
+from testbed.p4.python.compiler import Compiler, compile_program
 from testbed.p4.python.runtime import AssertFailed, PacketState, ParserError
 
 DROP_PORT = 511

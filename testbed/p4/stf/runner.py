@@ -42,8 +42,8 @@ from typing import Optional
 from testbed.errors import P4Error
 from testbed.p4 import entries as E
 from testbed.p4 import ir
-from testbed.p4.stf.syntax import (AddEntry, CheckCounter, Expect, Packet, SetDefault,
-                                   Simple, Token, parse_file)
+from testbed.p4.stf.syntax import (AddEntry, CheckCounter, Expect, Packet, SetDefault, Simple,
+                                   Token, parse_file)
 
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
