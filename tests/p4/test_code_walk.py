@@ -1,6 +1,6 @@
 """Both code generators are emitters of one walk over the IR (testbed/p4/walk.py): a
-statement or call the walk meets and an emitter lacks is an error at its P4 location in
-each language, never a construct silently skipped."""
+statement, call or extern function the walk meets and an emitter lacks is an error at
+its P4 location in each language, never a construct silently skipped."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -35,6 +35,9 @@ def _with_statement_in_an_action(make_stmt):
     (lambda loc: Pause(loc), "statement Pause"),
     (lambda loc: ir.CallStmt(loc, ir.Call(ir.VoidT(), loc, "coroutine", "resume", [])),
      "call kind coroutine"),
+    (lambda loc: ir.CallStmt(loc, ir.Call(ir.VoidT(), loc, "extern_function", "teleport",
+                                          [])),
+     "extern function teleport"),
 ])
 def test_a_construct_without_an_emitter_is_an_error_at_its_location_in_both(make_stmt,
                                                                            construct):

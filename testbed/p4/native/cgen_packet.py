@@ -234,7 +234,7 @@ class CPacketGen:
             self.unsupported(f"hash algorithm {name}", e.loc)
         return ALGORITHMS[e.member]
 
-    def gen_hash(self, c, s, ind) -> None:
+    def fn_hash(self, c, s, ind) -> None:
         out, algo_e, base, data, maximum = c.args
         algo = self.algorithm(algo_e)
         w = self.width(out.type, c.loc)
@@ -244,7 +244,7 @@ class CPacketGen:
                          f"{self.expr(maximum, s)}) & {mask(w)})", s, ind + 1)
         self.emit(ind, "}")
 
-    def gen_checksum(self, c, s, ind) -> None:
+    def fn_checksum(self, c, s, ind) -> None:
         cond, data, field, algo_e = c.args
         algo = self.algorithm(algo_e)
         w = self.width(field.type, c.loc)

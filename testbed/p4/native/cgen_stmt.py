@@ -306,43 +306,56 @@ class CStmtGen:
                        f"event_push(&P->S->base.{kind}, {id_}, {len(vals)}, _ev); }}")
 
     def extern_function(self, c, s, ind):
-        m, args = c.method, c.args
         self.cur_ind = ind
-        if m == "mark_to_drop":
-            sm = self.expr(args[0], s) if args else "P->sm"
-            self.emit(ind, f"{sm}.f_egress_spec = 511; {sm}.f_mcast_grp = 0;")
-        elif m == "hash":
-            self.gen_hash(c, s, ind)
-        elif m in ("verify_checksum", "update_checksum", "verify_checksum_with_payload",
-                   "update_checksum_with_payload"):
-            self.gen_checksum(c, s, ind)
-        elif m in ("clone", "clone_preserving_field_list"):
-            kind = args[0].member if isinstance(args[0], ir.EnumConst) else "I2E"
-            fl = self.expr(args[2], s) if m == "clone_preserving_field_list" else "-1"
-            self.emit(ind, f"P->clone_type = {I2E if kind == 'I2E' else E2E}; "
-                           f"P->clone_session = {self.expr(args[1], s)}; P->clone_fl = {fl};")
-        elif m == "resubmit_preserving_field_list":
-            self.emit(ind, f"P->resubmit_fl = {self.expr(args[0], s)};")
-        elif m == "recirculate_preserving_field_list":
-            self.emit(ind, f"P->recirc_fl = {self.expr(args[0], s)};")
-        elif m == "truncate":
-            self.emit(ind, f"P->trunc = {self.expr(args[0], s)};")
-        elif m == "random":
-            self.assign(args[0], f"random_between(&P->S->base, {self.expr(args[1], s)}, "
-                                 f"{self.expr(args[2], s)})", s, ind)
-        elif m == "digest":
-            t = c.type_args[0] if c.type_args else args[1].type
-            self.event("digests", self.p.digests.index(t), args[1], s, ind)
-        elif m == "log_msg":
-            self.out.log_formats.append(args[0].value)
-            self.event("logs", len(self.out.log_formats) - 1,
-                       args[1] if len(args) > 1 else None, s, ind)
-        elif m in ("assert", "assume"):
-            self.out.asserts.append(f"{m} at {c.loc}")
-            self.emit(ind, f"if (!{self.expr(args[0], s)}) {{ P->failed = "
-                           f"{len(self.out.asserts)}; P->stop = 1; {s.leave}; }}")
-        elif m == "verify" and self.in_parser:
-            self.emit(ind, f"if (!{self.expr(args[0], s)}) {{ _err = "
-                           f"{self.expr(args[1], s)}; goto _fail; }}")
-        else:
-            self.unsupported(f"extern function {m}", c.loc)
+        super().extern_function(c, s, ind)
+
+    # v1model's extern functions, one method each (EXTERN_FUNCTIONS in testbed/p4/walk.py)
+    def fn_mark_to_drop(self, c, s, ind):
+        sm = self.expr(c.args[0], s) if c.args else "P->sm"
+        self.emit(ind, f"{sm}.f_egress_spec = 511; {sm}.f_mcast_grp = 0;")
+
+    def fn_clone(self, c, s, ind):
+        args = c.args
+        kind = args[0].member if isinstance(args[0], ir.EnumConst) else "I2E"
+        fl = self.expr(args[2], s) if c.method == "clone_preserving_field_list" else "-1"
+        self.emit(ind, f"P->clone_type = {I2E if kind == 'I2E' else E2E}; "
+                       f"P->clone_session = {self.expr(args[1], s)}; P->clone_fl = {fl};")
+
+    def fn_resubmit(self, c, s, ind):
+        self.emit(ind, f"P->resubmit_fl = {self.expr(c.args[0], s)};")
+
+    def fn_recirculate(self, c, s, ind):
+        self.emit(ind, f"P->recirc_fl = {self.expr(c.args[0], s)};")
+
+    def fn_truncate(self, c, s, ind):
+        self.emit(ind, f"P->trunc = {self.expr(c.args[0], s)};")
+
+    def fn_random(self, c, s, ind):
+        args = c.args
+        self.assign(args[0], f"random_between(&P->S->base, {self.expr(args[1], s)}, "
+                             f"{self.expr(args[2], s)})", s, ind)
+
+    def fn_digest(self, c, s, ind):
+        args = c.args
+        t = c.type_args[0] if c.type_args else args[1].type
+        self.event("digests", self.p.digests.index(t), args[1], s, ind)
+
+    def fn_log_msg(self, c, s, ind):
+        args = c.args
+        self.out.log_formats.append(args[0].value)
+        self.event("logs", len(self.out.log_formats) - 1,
+                   args[1] if len(args) > 1 else None, s, ind)
+
+    def fn_assertion(self, c, s, ind):
+        self.out.asserts.append(f"{c.method} at {c.loc}")
+        self.emit(ind, f"if (!{self.expr(c.args[0], s)}) {{ P->failed = "
+                       f"{len(self.out.asserts)}; P->stop = 1; {s.leave}; }}")
+
+    def fn_verify(self, c, s, ind):
+        if not self.in_parser:
+            self.unknown_extern_function(c)
+        self.emit(ind, f"if (!{self.expr(c.args[0], s)}) {{ _err = "
+                       f"{self.expr(c.args[1], s)}; goto _fail; }}")
+
+    def unknown_extern_function(self, c) -> None:
+        self.unsupported(f"extern function {c.method}", c.loc)
