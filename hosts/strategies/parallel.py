@@ -148,7 +148,7 @@ class ParallelTraining(PipelineStage, Strategy):
         self.loss_of = model.loss
         self.model = nn.ModuleList(shard(u, self.comm, self.tp_ranks) for u in mine)
         self.params = [p for p in self.model.parameters() if p.requires_grad]
-        self.optimizer = self.adamw(self.params)
+        self.optimizer = self.optimizer_for(self.params)
         self._units = stages[self.at.pp]
 
     def _step(self, batch) -> float | None:
