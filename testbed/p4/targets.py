@@ -26,7 +26,6 @@ def make_target(program, backend: str = "python", cpu_port: int | None = None,
     """A Target (testbed.p4.python.target) for ``program`` (an ir.Program) on ``backend``."""
     if backend not in BACKENDS:
         raise TrainetError(f"backend {backend!r}: choose one of {', '.join(BACKENDS)}")
-    from testbed.p4.targets import python_target
 
     def python():
         return python_target(program, cpu_port=cpu_port, log=log,
