@@ -162,6 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "(stopped, failed or killed): keep the runs that finished, run the rest")
     _cluster_args(p)
     p.set_defaults(handler="testbed.experiment.runner:main")
+    p = verbs.add_parser("check", help="validate experiment, topology and P4 files without "
+                         "root and without starting anything: every error a run would give, "
+                         "the memory fit and the link shaping of each variant")
+    p.add_argument("files", nargs="+", metavar="FILE", help="experiment or topology (.yaml), "
+                   "P4 program (.p4)")
+    p.set_defaults(handler="testbed.experiment.check:main")
     p = verbs.add_parser("strategies", help="list the registered training strategies: "
                          "description, modes, options, what they need on the fabric")
     p.set_defaults(handler="hosts.strategies.registry:print_table")
@@ -372,10 +378,20 @@ def _model_verbs(verbs) -> None:
     p.set_defaults(handler="testbed.model.published:main")
 
 
+# Commands that read experiment or topology files validate them first, as trainet check.
+VALIDATED = {"plan", "model", "trace"}
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     module, func = args.handler.split(":")
-    return run_command(lambda: getattr(importlib.import_module(module), func)(args))
+
+    def body():
+        if args.verb in VALIDATED:
+            from testbed.experiment.check import validate_inputs
+            validate_inputs(args)
+        return getattr(importlib.import_module(module), func)(args)
+    return run_command(body)
 
 
 if __name__ == "__main__":

@@ -169,8 +169,9 @@ class StrategyInfo:
             first = err.errors()[0]
             at = ".".join(str(p) for p in first["loc"])
             message = first["msg"].removeprefix("Value error, ")
-            if first["type"] == "unknown_field":
-                message = f"it takes no option {first['ctx']['field']!r}"
+            if first["type"] == "extra_forbidden":
+                message = f"it takes no option {first['loc'][-1]!r}"
+                at = ""
             raise TrainetError(f"{where}: strategy {self.name}: "
                                f"{at + ': ' if at else ''}{message}; its options: "
                                f"{option_text(self) or 'none'}") from None

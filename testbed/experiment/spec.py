@@ -74,7 +74,7 @@ from testbed.topology import profiles
 from testbed.topology.generators import expand_generator
 from testbed.topology.load import load_topology
 from testbed.topology.spec import Duration, Rate, Topology
-from testbed.topology.specfile import Issue, Spec, TopologyError, from_validation, parse_yaml
+from testbed.topology.specfile import Issue, Spec, TopologyError, from_validation, read_spec
 from testbed.units import duration_text, rate_text
 
 
@@ -338,12 +338,7 @@ class ExperimentPlan:
 
 def load_experiment(path: str | Path) -> ExperimentPlan:
     path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise TopologyError([Issue((), f"cannot read the experiment file: {e.strerror}")],
-                            str(path)) from None
-    data, marks = parse_yaml(text, str(path))
+    data, marks = read_spec(path, "experiment")
     if not isinstance(data, dict):
         raise TopologyError([Issue((), "an experiment file is a mapping with name, topology, "
                                    "workload and strategies")], str(path))

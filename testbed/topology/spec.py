@@ -100,7 +100,15 @@ def _entry_point(value):
 
 
 Name = Annotated[str, BeforeValidator(_name)]
-Rate = Annotated[float, BeforeValidator(parse_rate), PlainSerializer(rate_text)]
+def _positive_rate(value):
+    rate = parse_rate(value)
+    if rate <= 0:
+        raise ValueError(f"{value!r}: a link's bandwidth is a positive rate, e.g. '100Gbit'; "
+                         "leave bw out for a link that is not shaped")
+    return rate
+
+
+Rate = Annotated[float, BeforeValidator(_positive_rate), PlainSerializer(rate_text)]
 Duration = Annotated[float, BeforeValidator(parse_duration), PlainSerializer(duration_text)]
 Mac = Annotated[str, BeforeValidator(_mac)]
 IPv4Iface = Annotated[ipaddress.IPv4Interface, BeforeValidator(_interface),

@@ -25,7 +25,7 @@ from pydantic import ValidationError
 
 from testbed.topology.runtime import Runtime
 from testbed.topology.spec import Topology
-from testbed.topology.specfile import Issue, TopologyError, from_validation, parse_yaml
+from testbed.topology.specfile import Issue, TopologyError, from_validation, read_spec
 
 _ROUTE = re.compile(r"^route add default gw (\S+)")
 _ARP = re.compile(r"^arp .*-s (\S+) (\S+)")
@@ -56,11 +56,7 @@ def import_tutorial(topology_json: str | Path, p4: str | Path | None = None,
 
 
 def _read(path: Path):
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise TopologyError([Issue((), f"cannot read: {e.strerror}")], str(path)) from None
-    return parse_yaml(text, str(path))
+    return read_spec(path, "tutorials topology.json")
 
 
 def _host(name: str, host) -> dict:
