@@ -98,9 +98,11 @@ def hidden_size(model: ShadowModel) -> int:
     return max(128, round(math.sqrt(model.params / (12 * model.layers)) / 128) * 128)
 
 
-def shadow_model(spec: str, layers: int | None = None) -> ShadowModel:
+def shadow_model(spec: str, layers: int | None = None, flag: str = "--shadow-model"
+                 ) -> ShadowModel:
     """A preset name or ``custom:PARAMS`` (e.g. ``custom:6.7e9`` or ``custom:6.7B``);
-    a custom model has ``layers`` layers when given."""
+    a custom model has ``layers`` layers when given. An unknown name is refused naming
+    ``flag``, the option that gave it."""
     spec = shapes.ALIASES.get(spec, spec)
     if spec in PRESETS:
         return PRESETS[spec]
@@ -115,7 +117,7 @@ def shadow_model(spec: str, layers: int | None = None) -> ShadowModel:
                 layers, origin = gpt3_layers(params), "the nearest GPT-3 model's"
             return ShadowModel(spec, params, 2048, layers, "custom parameter count, "
                                f"context 2048, {layers} layers ({origin})")
-    raise TrainetError(f"--shadow-model {spec!r}: choose {', '.join(PRESETS)} or "
+    raise TrainetError(f"{flag} {spec!r}: choose {', '.join(PRESETS)} or "
                        "custom:PARAMS (e.g. custom:6.7e9 or custom:6.7B)")
 
 

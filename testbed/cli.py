@@ -10,6 +10,7 @@ import argparse
 import importlib
 import sys
 
+import testbed
 from hosts import devices
 from testbed.errors import run_command
 
@@ -19,6 +20,18 @@ CALIBRATION = {"metavar": "CAL", "help": "a calibration: file, results directory
 BANDWIDTH_TABLE = {"metavar": "FILE", "help": "a bandwidth table of `trainet model measure`: "
                    "collectives over the placements it has take its measured latency and "
                    "bandwidth instead of the links' nominal figures"}
+
+
+def utilisation(text: str) -> float:
+    """An ``--mfu`` value: a fraction of the device's peak FLOP/s in (0, 1]."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"{text}: a fraction of the device's peak in (0, 1], "
+                                         "e.g. 0.4")
+    return value
 
 
 def _p4_args(p: argparse.ArgumentParser) -> None:
@@ -48,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="trainet", description="Network-emulation testbed for distributed training over "
         "P4 programmable networks.")
+    parser.add_argument("--version", action="version", version=testbed.version_text())
     verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
 
     p4 = verbs.add_parser("p4", help="P4_16 toolchain: check, P4Info, STF").add_subparsers(
@@ -126,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = topo.add_parser("show", help="validate a topology YAML and print it with units")
     p.add_argument("file", help="topology spec (.yaml)")
     p.add_argument("--scale", type=float, help="co-scaling factor to show instead of the spec's")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="testbed.topology.commands:show")
     p = topo.add_parser("import", help="convert a p4lang tutorials topology.json to YAML")
     p.add_argument("topology_json", help="the exercise's topology.json")
@@ -142,6 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler="testbed.topology.commands:generate_")
     p = topo.add_parser("profiles", help="list NIC and link profiles")
     p.add_argument("-v", "--verbose", action="store_true", help="also print each source")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="testbed.topology.commands:list_profiles")
 
     p = verbs.add_parser("inspect", help="summarize in-network aggregation traffic in pcap "
@@ -170,6 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler="testbed.experiment.check:main")
     p = verbs.add_parser("strategies", help="list the registered training strategies: "
                          "description, modes, options, what they need on the fabric")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="hosts.strategies.registry:print_table")
     p = verbs.add_parser("plan", help="rank every valid AxoNN 4D and Megatron TP x DP layout "
                          "of a model on a fabric by predicted step time")
@@ -191,11 +208,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default 2us)")
     p.add_argument("--device", default=devices.DEFAULT,
                    help="device whose compute is modelled")
-    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
+    p.add_argument("--mfu", type=utilisation, default=0.4, help="model FLOPs utilisation")
     p.add_argument("--top", type=int, default=10, help="layouts to print (default 10)")
     p.add_argument("--check", metavar="RESULTS", help="instead: the predictions for a "
                    "`trainet run` of axonn and megatron layouts against its measurements")
     p.add_argument("--bandwidth-table", **BANDWIDTH_TABLE)
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="testbed.experiment.plan_command:main")
     trace = verbs.add_parser("trace", help="execution traces (MLCommons Chakra) for "
                              "simulators").add_subparsers(dest="traceverb", required=True,
@@ -271,6 +289,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = bench.add_parser("model", help="predicted steps per second of the analytical model, "
                          "8 to 100,000 GPUs, against routing every link")
     p.add_argument("--repeat", type=int, default=3, help="predictions per point (default 3)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="testbed.bench.model:main")
     p = bench.add_parser("overlap", help="exposed communication of axonn's shadow ranks with "
                          "each overlap switch on, against all off")
@@ -279,12 +298,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", default="gpt-1.3b", help="shadow model (default gpt-1.3b)")
     p.add_argument("--device", default=devices.DEFAULT,
                    help=f"modelled device (default {devices.DEFAULT})")
-    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
+    p.add_argument("--mfu", type=utilisation, default=0.4, help="model FLOPs utilisation")
     p.add_argument("--batch", type=int, default=2, help="sequences per replica (default 2)")
     p.add_argument("--scale", type=float, default=1e-4, help="co-scaling of the volumes "
                    "(default 1e-4)")
     p.add_argument("--steps", type=int, default=4, help="steps per case, the first not "
                    "counted (default 4)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="testbed.bench.overlap:main")
     p = bench.add_parser("train", help="step time of the strategies side by side: "
                          "shadow workers of a large GPT on a co-scaled star, per NIC profile")
@@ -318,7 +338,7 @@ def _workload_args(p) -> None:
     p.add_argument("--fabric", default="dgx-a100", help="dgx-a100, dgx-h100, frontier, "
                    "roce-100g-cluster, eth-25g-cluster, geo, star:PROFILE or a topology or "
                    "experiment file (default dgx-a100)")
-    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation of the "
+    p.add_argument("--mfu", type=utilisation, default=0.4, help="model FLOPs utilisation of the "
                    "device's peak (default 0.4)")
     p.add_argument("--calibration", **CALIBRATION)
 
@@ -340,8 +360,8 @@ def _model_verbs(verbs) -> None:
     p.add_argument("--json", action="store_true", help="JSON, a step_time_s field per row")
     p.add_argument("--events", action="store_true", help="with --json: every rank role's "
                    "compute phases and collectives in order")
-    p.add_argument("--plot", default="model-scaling.png", help="scaling plot to write "
-                   "(default model-scaling.png; '' for none)")
+    p.add_argument("--plot", metavar="PNG", help="also draw the scaling plot of several "
+                   "--gpus counts into this file")
     p.set_defaults(handler="testbed.model.commands:predict_main")
     p = model.add_parser("compare", help="the seed systems' setups side by side")
     p.add_argument("--calibration", **CALIBRATION)
@@ -357,6 +377,7 @@ def _model_verbs(verbs) -> None:
     p.add_argument("results", nargs="+", metavar="RESULTS_DIR")
     p.add_argument("--calibration", **CALIBRATION)
     p.add_argument("--bandwidth-table", **BANDWIDTH_TABLE)
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="testbed.experiment.model_check:validate_main")
     p = model.add_parser("measure", help="measure a bandwidth table on the emulated fabric: "
                          "latency and bandwidth of all-reduce, all-gather and reduce-scatter "
@@ -375,11 +396,8 @@ def _model_verbs(verbs) -> None:
     p = model.add_parser("published", help="predicted against Narayanan et al. 2021, "
                          "table 1 (1.7B to 1T parameters, 32 to 3072 A100)")
     p.add_argument("--calibration", **CALIBRATION)
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="testbed.model.published:main")
-
-
-# Commands that read experiment or topology files validate them first, as trainet check.
-VALIDATED = {"plan", "model", "trace"}
 
 
 def main(argv=None) -> int:
@@ -387,9 +405,8 @@ def main(argv=None) -> int:
     module, func = args.handler.split(":")
 
     def body():
-        if args.verb in VALIDATED:
-            from testbed.experiment.check import validate_inputs
-            validate_inputs(args)
+        from testbed.experiment.check import validate_inputs
+        validate_inputs(args)       # flags, and files as `trainet check` reads them
         return getattr(importlib.import_module(module), func)(args)
     return run_command(body)
 

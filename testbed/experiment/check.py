@@ -157,20 +157,61 @@ def validate_fabric_file(value: str, flag: str) -> None:
         load_topology(path)
 
 
+# Commands whose -o/--output or --plot names a file to write: its folder must exist.
+FILE_OUTPUTS = {("p4", "info"): "output", ("topo", "import"): "output",
+                ("topo", "generate"): "output", ("model", "measure"): "output",
+                ("model", "predict"): "plot"}
+# Commands whose --model is a model of the analytical model or of shadow workers.
+MODEL_FLAGS = {("plan", None), ("model", "predict"), ("trace", "export"), ("bench", "overlap")}
+
+
+def _sub_verb(args) -> str | None:
+    return getattr(args, f"{args.verb}verb", None)
+
+
+def validate_flags(args) -> None:
+    """Flag values every command would refuse later, refused before anything runs, each
+    naming its flag: an output folder that does not exist (run as root, making it would
+    scatter folders), an output directory that is a file, an unknown model."""
+    verb = (args.verb, _sub_verb(args))
+    dest = FILE_OUTPUTS.get(verb)
+    value = getattr(args, dest, None) if dest else None
+    if value:
+        flag = "--plot" if dest == "plot" else "-o"
+        parent = Path(value).parent
+        if not parent.is_dir():
+            raise TrainetError(f"{flag} {value}: folder {parent} does not exist; create it "
+                               "first or give another path")
+        if Path(value).is_dir():
+            raise TrainetError(f"{flag} {value}: is a folder; give a file name")
+    if verb == ("model", "predict") and args.plot and len(set(args.gpus)) < 2:
+        raise TrainetError(f"--plot {args.plot}: the plot draws step time against the GPU "
+                           "count; give two or more counts, e.g. --gpus 8 64 512")
+    if verb == ("trace", "export"):
+        out = Path(args.output)
+        if out.exists() and not out.is_dir():
+            raise TrainetError(f"-o {out}: exists and is not a folder; give a folder for the "
+                               "traces (made when missing)")
+        if not out.parent.is_dir():
+            raise TrainetError(f"-o {out}: folder {out.parent} does not exist; create it "
+                               "first or give another path")
+    if verb in MODEL_FLAGS and getattr(args, "model", None):
+        from hosts import shadow
+        shadow.shadow_model(args.model, flag="--model")
+
+
 def validate_inputs(args) -> None:
-    """The files a modelling command reads, validated before it uses them."""
-    verb = (getattr(args, "verb", None), getattr(args, "modelverb", None))
+    """The flags of a command and the files it reads, validated before it uses them."""
+    validate_flags(args)
+    verb = (args.verb, _sub_verb(args))
     if verb == ("plan", None) and getattr(args, "topology", None):
         validate_fabric_file(args.topology, "--topology")
-    if verb in (("model", "predict"), ("trace", None)) and getattr(args, "fabric", None):
+    if verb in (("model", "predict"), ("trace", "export")) and getattr(args, "fabric", None):
         validate_fabric_file(args.fabric, "--fabric")
     if verb == ("model", "measure"):
         validate_fabric_file(args.fabric, "FABRIC")
     if verb == ("model", "validate") or (verb == ("plan", None) and args.check):
         for results in (args.results if verb[0] == "model" else [args.check]):
             experiment = Path(results) / "experiment.yaml"
-            if not experiment.is_file():
-                raise TrainetError(f"{results}: not a results directory of trainet run (no "
-                                   "experiment.yaml)")
-            validate_experiment_spec(experiment)
-
+            if experiment.is_file():      # else the command names what is missing
+                validate_experiment_spec(experiment)

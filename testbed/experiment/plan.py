@@ -138,6 +138,14 @@ def main(args) -> int:
     batch = args.batch or 2 * args.world
     predictions = plan(fabric, model, args.world, batch, shadow.device(args.device),
                        args.mfu)
+    if args.json:
+        import json
+        from dataclasses import asdict
+        print(json.dumps({"model": model.name, "ranks": args.world, "fabric": fabric.name,
+                          "global_batch": batch, "device": args.device, "mfu": args.mfu,
+                          "layouts": [{**asdict(p), "bandwidths_bps": p.bandwidths}
+                                      for p in predictions[:args.top]]}, indent=1))
+        return 0
     console = Console(highlight=False, width=150)
     console.print(f"{model.name}: {model.source}; {args.world} ranks on {fabric.name}; "
                   f"global batch {batch} sequences; {args.device} at MFU {args.mfu}; "

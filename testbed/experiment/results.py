@@ -123,7 +123,7 @@ def read_config(root: Path) -> dict:
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
         raise TrainetError(f"{path}: cannot be read ({str(e).splitlines()[0]}); `trainet run` "
                            "writes it, do not edit it") from None
-    if not isinstance(config, dict) or not {"experiment", "variants", "strategies"} <= set(config):
+    if not isinstance(config, dict) or not {"variants", "strategies"} <= set(config):
         raise TrainetError(f"{path}: not the configuration `trainet run` writes (a mapping "
                            "with experiment, variants and strategies)")
     return config
@@ -246,7 +246,8 @@ def _not_run_row(variant: dict, strategy: str, scale: float, footprint: dict,
 def write_summary(root: Path, rows: list[dict]) -> Path:
     path = Path(root) / SUMMARY
     columns = SUMMARY_COLUMNS + [k for k in MEASURED_COLUMNS if any(k in r for r in rows)] + \
-        sorted({k for r in rows for k in r if k.startswith("wire_")} - set(MEASURED_COLUMNS))
+        sorted({k for r in rows for k in r if k.startswith("wire_")}
+               - set(MEASURED_COLUMNS) - set(SUMMARY_COLUMNS))
     with path.open("w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=columns)
         writer.writeheader()

@@ -73,7 +73,7 @@ from testbed.errors import TrainetError
 from testbed.topology import profiles
 from testbed.topology.generators import expand_generator
 from testbed.topology.load import load_topology
-from testbed.topology.spec import Duration, Rate, Topology
+from testbed.topology.spec import Duration, Percent, Rate, Topology
 from testbed.topology.specfile import Issue, Spec, TopologyError, from_validation, read_spec
 from testbed.units import duration_text, rate_text
 
@@ -112,7 +112,7 @@ class Workload(Spec):
 class Sweep(Spec):
     bandwidth: list[Rate] | None = Field(default=None, min_length=1)
     nic: list[str] | None = Field(default=None, min_length=1)
-    loss: list[Annotated[float, Field(ge=0, le=100)]] | None = Field(default=None, min_length=1)
+    loss: list[Percent] | None = Field(default=None, min_length=1)
     delay: list[Duration] | None = Field(default=None, min_length=1)
     nodes: list[Annotated[int, Field(ge=1)]] | None = Field(default=None, min_length=1)
 

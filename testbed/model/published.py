@@ -101,6 +101,13 @@ def check(path: Path = TABLE, calibration=DEFAULT) -> tuple[tuple[float, float],
 def main(args) -> int:
     from testbed.model.calibration import load
     (e_max, h_half), table = check(calibration=load(args.calibration))
+    if getattr(args, "json", False):
+        import json
+        from dataclasses import asdict
+        print(json.dumps({"source": SOURCE, "kernel_efficiency_max": e_max,
+                          "kernel_efficiency_half_hidden": h_half,
+                          "rows": [{**asdict(r), "error": r.error} for r in table]}, indent=1))
+        return 0
     print(f"{SOURCE}\nkernel efficiency e(h) = {e_max:.3f} h / (h + {h_half:.0f}) of the "
           "A100's 312 TFLOP/s, fitted on the first and last rows")
     print(f"{'model':<16}{'GPUs':>6}{'TP':>4}{'PP':>4}{'batch':>7}{'measured':>10}"
