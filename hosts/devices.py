@@ -87,8 +87,17 @@ DEVICES = {d.name: d for d in (
            "and 128 GB HBM2e per package of two GCDs, i.e. 191.5 TFLOP/s and 64 GB per GCD",
            64 * GIB, "frontier-node"),
 )}
+# Short names of earlier versions: results directories that name them still read, new
+# input (experiment files, --device) is refused naming the profile (renamed()).
 ALIASES = {"a100": "a100-80gb", "h100": "h100-80gb"}
-DEFAULT = "a100"          # the device a shadow worker stands for unless one is named
+DEFAULT = "a100-80gb"     # the device a shadow worker stands for unless one is named
+
+
+def renamed(name: str) -> str | None:
+    """The message refusing an old short name, or None for any other name."""
+    if name in ALIASES:
+        return f"device {name!r} is now called {ALIASES[name]!r}"
+    return None
 
 
 def device(name: str, memory: float | None = None) -> Device:
@@ -97,8 +106,7 @@ def device(name: str, memory: float | None = None) -> Device:
     try:
         found = DEVICES[ALIASES.get(name, name)]
     except KeyError:
-        raise TrainetError(f"--device {name!r}: choose one of "
-                           f"{', '.join([*DEVICES, *ALIASES])}") from None
+        raise TrainetError(f"--device {name!r}: choose one of {', '.join(DEVICES)}") from None
     if memory is None:
         return found
     if memory <= 0:

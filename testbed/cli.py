@@ -34,6 +34,24 @@ def utilisation(text: str) -> float:
     return value
 
 
+class _Renamed(argparse.Action):
+    """An old spelling of a flag: refused, naming the new one."""
+
+    def __init__(self, option_strings, dest, new: str, **kwargs):
+        self.new = new
+        super().__init__(option_strings, dest, nargs=0, help=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.error(f"{option_string} is now {self.new}")
+
+
+def _renamed(p: argparse.ArgumentParser, **renames: str) -> None:
+    """``_renamed(p, world="--gpus")``: ``--world`` is refused, naming ``--gpus``."""
+    for old, new in renames.items():
+        p.add_argument("--" + old.replace("_", "-"), action=_Renamed, new=new,
+                       dest=f"renamed_{old}", default=argparse.SUPPRESS)
+
+
 def _p4_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("program", help="P4_16 source file (v1model)")
     p.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
@@ -193,11 +211,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", default="gpt-20b", help="shadow model: a preset (gpt-1.3b, "
                    "gpt-20b, gpt-175b) or custom:PARAMS (default gpt-20b)")
     p.add_argument("--layers", type=int, help="layers of a custom model")
-    p.add_argument("--world", type=int, help="ranks (GPUs) to place")
+    p.add_argument("--gpus", type=int, dest="world", metavar="N", help="GPUs (ranks) to place")
     p.add_argument("--batch", type=int, default=None, help="global batch in sequences "
                    "(default: 2 per rank)")
-    p.add_argument("--topology", help="a topology or experiment file: its worker hosts "
-                   "and links; default a nominal fabric of --world GPUs")
+    p.add_argument("--fabric", dest="topology", metavar="FILE", help="a topology or "
+                   "experiment file: its worker hosts and links; default a nominal fabric of "
+                   "--gpus GPUs")
+    _renamed(p, world="--gpus", topology="--fabric")
     p.add_argument("--gpus-per-node", type=int, default=4, help="nominal fabric: GPUs per "
                    "node (default 4)")
     p.add_argument("--intra", default="1.6Tb/s", help="nominal fabric: GPU to node "
@@ -310,10 +330,12 @@ def build_parser() -> argparse.ArgumentParser:
                          "shadow workers of a large GPT on a co-scaled star, per NIC profile")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--workers", type=int, default=4, help="worker hosts (default 4)")
-    p.add_argument("--shadow-model", default="gpt-1.3b",
-                   help="gpt-1.3b, gpt-20b, gpt-175b or custom:PARAMS (default gpt-1.3b)")
+    p.add_argument("--model", dest="shadow_model", default="gpt-1.3b",
+                   help="shadow model: gpt-1.3b, gpt-20b, gpt-175b or custom:PARAMS (default "
+                   "gpt-1.3b)")
+    _renamed(p, shadow_model="--model")
     p.add_argument("--device", default=devices.DEFAULT,
-                   help="compute model: a100, h100, mi250x-gcd")
+                   help="compute model: a100-80gb, h100-80gb, mi250x-gcd, ...")
     p.add_argument("--nics", nargs="+", default=["roce-100g", "roce-200g"], metavar="PROFILE",
                    help="NIC profiles to compare (default: roce-100g roce-200g)")
     p.add_argument("--strategies", nargs="+", metavar="NAME",
@@ -355,7 +377,9 @@ def _model_verbs(verbs) -> None:
     p.add_argument("--strategy", nargs="+", metavar="S", help="NAME or NAME:KEY=VALUE,... "
                    "(e.g. megatron:tp=8,pp=4); default: the best layout found")
     _workload_args(p)
-    p.add_argument("--gpus-per-host", type=int, help="GPUs sharing a host (offloading)")
+    p.add_argument("--gpus-per-node", type=int, dest="gpus_per_host", metavar="N",
+                   help="GPUs sharing a node's host memory, CPU and NVMe (offloading)")
+    _renamed(p, gpus_per_host="--gpus-per-node")
     p.add_argument("--bandwidth-table", **BANDWIDTH_TABLE)
     p.add_argument("--json", action="store_true", help="JSON, a step_time_s field per row")
     p.add_argument("--events", action="store_true", help="with --json: every rank role's "
@@ -385,7 +409,9 @@ def _model_verbs(verbs) -> None:
     p.add_argument("fabric", metavar="FABRIC", help="a topology or experiment file")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="table to write "
                    "(JSON); the network's logs go to FILE-net/")
-    p.add_argument("--world", type=int, help="ranks, on the first N workers (default all)")
+    p.add_argument("--gpus", type=int, dest="world", metavar="N", help="ranks, on the first "
+                   "N workers (default all)")
+    _renamed(p, world="--gpus")
     p.add_argument("--sizes", nargs="+", metavar="SIZE", help="nominal payloads (default "
                    "64MiB 256MiB 1GiB; the file's co-scaling gives the emulated ones)")
     p.add_argument("--rounds", type=int, default=3, help="rounds per point, the median "

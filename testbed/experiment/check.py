@@ -130,13 +130,13 @@ def main(args) -> int:
 def validate_experiment_spec(path: Path) -> None:
     """An experiment file's keys, types and units (the spec models), without its
     topology: a results directory's copy may name a topology file by a path relative to
-    where the experiment was."""
+    where the experiment was, and names of an earlier version stay readable."""
     from pydantic import ValidationError
 
     from testbed.experiment.spec import Experiment
     data, marks = read_spec(path, "experiment")
     try:
-        Experiment.model_validate(data)
+        Experiment.model_validate(data, context={"recorded": True})
     except ValidationError as e:
         raise from_validation(e).located(str(path), marks) from None
 
@@ -163,6 +163,7 @@ FILE_OUTPUTS = {("p4", "info"): "output", ("topo", "import"): "output",
                 ("model", "predict"): "plot"}
 # Commands whose --model is a model of the analytical model or of shadow workers.
 MODEL_FLAGS = {("plan", None), ("model", "predict"), ("trace", "export"), ("bench", "overlap")}
+# bench train's --model is kept as shadow_model, as hosts.worker calls it
 
 
 def _sub_verb(args) -> str | None:
@@ -195,9 +196,16 @@ def validate_flags(args) -> None:
         if not out.parent.is_dir():
             raise TrainetError(f"-o {out}: folder {out.parent} does not exist; create it "
                                "first or give another path")
-    if verb in MODEL_FLAGS and getattr(args, "model", None):
+    device = getattr(args, "device", None)
+    if isinstance(device, str):
+        from hosts import devices
+        for name in device.split(","):
+            if devices.renamed(name):
+                raise TrainetError(f"--device {name}: {devices.renamed(name)}")
+    model = getattr(args, "shadow_model" if verb == ("bench", "train") else "model", None)
+    if (verb in MODEL_FLAGS or verb == ("bench", "train")) and model:
         from hosts import shadow
-        shadow.shadow_model(args.model, flag="--model")
+        shadow.shadow_model(model, flag="--model")
 
 
 def validate_inputs(args) -> None:
@@ -205,7 +213,7 @@ def validate_inputs(args) -> None:
     validate_flags(args)
     verb = (args.verb, _sub_verb(args))
     if verb == ("plan", None) and getattr(args, "topology", None):
-        validate_fabric_file(args.topology, "--topology")
+        validate_fabric_file(args.topology, "--fabric")
     if verb in (("model", "predict"), ("trace", "export")) and getattr(args, "fabric", None):
         validate_fabric_file(args.fabric, "--fabric")
     if verb == ("model", "measure"):

@@ -121,7 +121,7 @@ def plan(fabric: Fabric, model: shadow.ShadowModel, world: int, batch: int,
 def main(args) -> int:
     """``trainet plan`` without ``--check`` (that is testbed/experiment/plan_check.py)."""
     if not args.world:
-        raise TrainetError("trainet plan: give --world N, the ranks to place (or --check "
+        raise TrainetError("trainet plan: give --gpus N, the ranks to place (or --check "
                            "RESULTS)")
     from rich.console import Console
     from rich.table import Table
@@ -156,16 +156,16 @@ def main(args) -> int:
                   "TFLOP/s/GPU", "group bandwidths (Gb/s)")
     for i, p in enumerate(predictions[:args.top], 1):
         bws = " ".join(f"{k} {v / 1e9:g}" for k, v in p.bandwidths.items())
-        table.add_row(str(i), p.strategy, p.layout, f"{p.compute_s * 1e3:.1f} ms",
-                      f"{p.comm_s * 1e3:.1f} ms", f"{p.exposed_s * 1e3:.1f} ms",
-                      f"{p.step_s * 1e3:.1f} ms", f"{p.tflops_per_gpu:.1f}", bws)
+        table.add_row(str(i), p.strategy, p.layout, f"{p.compute_s:.3f} s",
+                      f"{p.comm_s:.3f} s", f"{p.exposed_s:.3f} s",
+                      f"{p.step_s:.3f} s", f"{p.tflops_per_gpu:.1f}", bws)
     console.print(table)
     if fabric.table is not None and fabric.table.note():
         console.print(fabric.table.note())
     best = next((p for p in predictions if p.strategy == "megatron"), None)
     if best:
         console.print(f"best megatron (TP x DP): {best.layout}, step "
-                      f"{best.step_s * 1e3:.1f} ms; best overall {predictions[0].strategy} "
+                      f"{best.step_s:.3f} s; best overall {predictions[0].strategy} "
                       f"{predictions[0].layout}, {best.step_s / predictions[0].step_s:.2f}x "
                       "faster")
     return 0

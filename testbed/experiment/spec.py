@@ -9,7 +9,7 @@ link variations to sweep.
       program: ../p4/basic.p4       # spec (hosts, switches, links)
     workers: [w1, w2, w3]           # default: the topology's hosts of role worker; the
                                     # strategy ps runs its server on a host of role server
-    workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, device: a100, steps: 5,
+    workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, device: a100-80gb, steps: 5,
                # device: the workers' accelerator, unless their topology host names one
                device_memory: 40GiB,      # instead of the device profile's capacity
                recompute: true,           # activations recomputed in backward
@@ -17,7 +17,7 @@ link variations to sweep.
                interference: 0.189}       # compute slowdown under GPU collectives
     strategies:                     # registered strategies (`trainet strategies`), by name
       - ddp                         # or with options and a label of their own
-      - {strategy: ddp, label: ddp-4mb, options: {bucket: 4MB}, run_not_fitting: true}
+      - {strategy: ddp, label: ddp-4mb, options: {bucket_cap_mb: 4}, run_not_fitting: true}
       - zero3
     run_not_fitting: false          # a strategy whose footprint does not fit its device is
                                     # reported and skipped, unless this (or its own) is true
@@ -92,6 +92,14 @@ class Workload(Spec):
                                                             # its profile's)
     interference: float | None = Field(default=None, ge=0)  # compute slowdown under GPU
                                         # collectives; default hosts/shadow.py's, 0: none
+
+    @field_validator("device")
+    @classmethod
+    def _current_name(cls, value, info):
+        recorded = (info.context or {}).get("recorded")     # a results directory's copy
+        if value is not None and devices.renamed(value) and not recorded:
+            raise ValueError(devices.renamed(value))
+        return value
 
     @field_validator("device_memory")
     @classmethod
@@ -390,6 +398,9 @@ def _check_devices(spec: Experiment, topology: Topology, workers: list[str]) -> 
     for host in (topology.host(w) for w in workers):
         if host.device is None:
             continue
+        if devices.renamed(host.device):
+            raise TopologyError([Issue(("topology",), f"worker host {host.name}: "
+                                       f"{devices.renamed(host.device)}")])
         if spec.workload.mode == "real":
             raise TopologyError([Issue(("topology",), f"worker host {host.name} names device "
                                        f"{host.device!r}, but a real run computes on this "

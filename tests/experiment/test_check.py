@@ -55,7 +55,7 @@ def test_check_names_every_mistake_with_its_line(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv", [
-    ["plan", "--topology", "{bad}", "--world", "2"],
+    ["plan", "--fabric", "{bad}", "--gpus", "2"],
     ["model", "predict", "--fabric", "{bad}", "--model", "gpt-1.3b", "--gpus", "2",
      "--plot", ""],
     ["trace", "export", "--fabric", "{bad}", "--model", "gpt-1.3b", "--gpus", "2",
@@ -123,7 +123,7 @@ def _corpus(tmp_path: Path) -> list[Path]:
 FILE_COMMANDS = [
     ["check", "{f}"],
     ["topo", "show", "{f}"],
-    ["plan", "--topology", "{f}", "--world", "2"],
+    ["plan", "--fabric", "{f}", "--gpus", "2"],
     ["model", "predict", "--model", "gpt-1.3b", "--gpus", "2", "--fabric", "{f}",
      "--plot", ""],
     ["model", "measure", "{f}", "-o", "{tmp}/table.json"],

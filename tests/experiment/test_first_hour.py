@@ -79,7 +79,7 @@ def test_mfu_out_of_range_is_one_message(capsys):
 
 @pytest.mark.parametrize("argv", [
     ["model", "predict", "--gpus", "8"],
-    ["plan", "--world", "8"],
+    ["plan", "--gpus", "8"],
     ["trace", "export", "--gpus", "2", "--strategy", "ddp", "-o", "{d}/t"],
 ])
 def test_unknown_model_names_the_flag_given(argv, tmp_path, capsys):
@@ -159,3 +159,38 @@ def test_a_broken_metrics_line_inside_the_file_is_named(demo_results, capsys):
     assert code == 2
     assert err.strip().startswith(f"{rank1}:1: not a JSON line")
 
+
+
+@pytest.mark.parametrize("argv, old, new", [
+    (["plan", "--world", "8"], "--world", "--gpus"),
+    (["plan", "--topology", "x.yaml", "--gpus", "8"], "--topology", "--fabric"),
+    (["model", "predict", "--model", "gpt-1.3b", "--gpus", "8", "--gpus-per-host", "8"],
+     "--gpus-per-host", "--gpus-per-node"),
+    (["model", "measure", "x.yaml", "-o", "t.json", "--world", "4"], "--world", "--gpus"),
+    (["bench", "train", "--shadow-model", "gpt-1.3b"], "--shadow-model", "--model"),
+])
+def test_old_spellings_are_refused_naming_the_new_one(argv, old, new, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert f"error: {old} is now {new}" in capsys.readouterr().err
+
+
+def test_ddp_bucket_is_bucket_cap_mb(tmp_path, capsys):
+    experiment = tmp_path / "bucket.yaml"
+    experiment.write_text("name: b\ntopology:\n  generator: {name: star, workers: 2}\n"
+                          "strategies: [{strategy: ddp, options: {bucket: 4MiB}}]\n")
+    code, _, err = run(capsys, "check", experiment)
+    assert code == 2
+    assert err.strip() == (f"{experiment}:4:14: strategies[0]: strategy ddp: option bucket "
+                           "is now bucket_cap_mb, in MiB as PyTorch's DDP takes it (e.g. "
+                           "bucket_cap_mb: 4); its options: bucket_cap_mb=0.25 (gradient "
+                           "bucket size in MiB as PyTorch's DDP takes it, real mode (shadow "
+                           "mode: 8 layer groups))")
+
+
+def test_a_device_by_its_old_short_name_is_refused_naming_the_profile(capsys):
+    code, _, err = run(capsys, "model", "predict", "--model", "gpt-1.3b", "--gpus", "8",
+                       "--device", "a100")
+    assert code == 2
+    assert err.strip() == "--device a100: device 'a100' is now called 'a100-80gb'"

@@ -25,11 +25,11 @@ def test_strategies(capsys):
     assert {"ddp", "zero3", "ina", "ps", "axonn"} <= set(data)
     assert data["ina"]["switch_job"]["section"] == "ina"
     assert data["ps"]["service"]["role"] == "server"
-    assert "shadow" in data["ddp"]["modes"] and "bucket" in data["ddp"]["options"]
+    assert "shadow" in data["ddp"]["modes"] and "bucket_cap_mb" in data["ddp"]["options"]
 
 
 def test_plan(capsys):
-    data = json_of(capsys, "plan", "--world", "4", "--json", "--top", "3")
+    data = json_of(capsys, "plan", "--gpus", "4", "--json", "--top", "3")
     assert data["ranks"] == 4 and len(data["layouts"]) == 3
     steps = [layout["step_s"] for layout in data["layouts"]]
     assert steps == sorted(steps) and steps[0] > 0

@@ -72,7 +72,7 @@ def test_a_fabric_needs_a_host_per_rank():
 
 
 def test_plan_command_prints_the_ranking(capsys):
-    assert cli.main(["plan", "--world", "8", "--model", "gpt-1.3b", "--top", "3"]) == 0
+    assert cli.main(["plan", "--gpus", "8", "--model", "gpt-1.3b", "--top", "3"]) == 0
     out = capsys.readouterr().out
     assert "valid layouts" in out
     assert out.count("axonn") + out.count("megatron") >= 3
