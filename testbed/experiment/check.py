@@ -58,8 +58,16 @@ def _programs(topology) -> list[str]:
     lines = []
     for program in dict.fromkeys(s.program for s in topology.switches):
         if program is not None and Path(program).suffix in P4_SUFFIXES:
-            lines.append("  " + _check_program(Path(program)))
+            lines.append("  " + _check_program(_shown(Path(program))))
     return lines
+
+
+def _shown(path: Path) -> Path:
+    """The path relative to the current folder when it is inside it."""
+    try:
+        return path.resolve().relative_to(Path.cwd())
+    except ValueError:
+        return path
 
 
 def _shaping(topology) -> list[str]:

@@ -79,19 +79,35 @@ from testbed.units import duration_text, rate_text
 
 
 class Workload(Spec):
-    model: Literal["gpt", "mlp"] = "gpt"
-    mode: Literal["shadow", "real"] = "shadow"
-    shadow_model: str | None = None     # preset of the model a shadow run stands for
-    device: str | None = None           # preset of the accelerator whose compute is modeled
-    steps: int = Field(default=5, ge=1)
-    batch: int | None = Field(default=None, ge=1)     # per worker
-    # the footprint check (hosts/footprint.py), shadow mode
-    device_memory: Size | None = None   # the device's capacity instead of its profile's
-    recompute: bool = True              # activations recomputed in backward (checkpointing)
-    gpus_per_host: int | None = Field(default=None, ge=1)   # sharing one host (default:
-                                                            # its profile's)
-    interference: float | None = Field(default=None, ge=0)  # compute slowdown under GPU
-                                        # collectives; default hosts/shadow.py's, 0: none
+    """What every worker trains (``workload:``)."""
+
+    model: Literal["gpt", "mlp"] = Field(default="gpt", description="the model a real run "
+                                         "trains on this machine's CPU (shadow runs: gpt)")
+    mode: Literal["shadow", "real"] = Field(default="shadow", description="shadow: the "
+                                            "compute of `shadow_model` on `device` is slept "
+                                            "and its tensors sent at their real volume times "
+                                            "`scale`; real: a small model trained for real")
+    shadow_model: str | None = Field(default=None, description="the model a shadow run "
+                                     "stands for: gpt-125m .. gpt-175b, gpt-20b, "
+                                     "megatron-1.7b .. megatron-1t or custom:PARAMS "
+                                     "(default gpt-1.3b)")
+    device: str | None = Field(default=None, description="the accelerator whose compute a "
+                               "shadow worker sleeps, unless its topology host names one: "
+                               f"{', '.join(devices.DEVICES)} (default {devices.DEFAULT})")
+    steps: int = Field(default=5, ge=1, description="training steps per run; the first is "
+                       "warm-up and not counted")
+    batch: int | None = Field(default=None, ge=1, description="sequences per worker and "
+                              "step (default 8)")
+    device_memory: Size | None = Field(default=None, description="the device's memory "
+                                       "instead of its profile's, for the footprint check")
+    recompute: bool = Field(default=True, description="activations recomputed in backward "
+                            "(checkpointing), for the footprint check")
+    gpus_per_host: int | None = Field(default=None, ge=1, description="GPUs sharing one "
+                                      "host's memory, CPU and NVMe (offloading; default: "
+                                      "the device profile's host)")
+    interference: float | None = Field(default=None, ge=0, description="compute slowdown "
+                                       "while GPU collectives run, 0: none (default 0.189, "
+                                       "Lee et al. 2025)")
 
     @field_validator("device")
     @classmethod
@@ -118,11 +134,21 @@ class Workload(Spec):
 
 
 class Sweep(Spec):
-    bandwidth: list[Rate] | None = Field(default=None, min_length=1)
-    nic: list[str] | None = Field(default=None, min_length=1)
-    loss: list[Percent] | None = Field(default=None, min_length=1)
-    delay: list[Duration] | None = Field(default=None, min_length=1)
-    nodes: list[Annotated[int, Field(ge=1)]] | None = Field(default=None, min_length=1)
+    """The link variations (``sweep:``): every combination of the lists is one variant,
+    run with every strategy on a network brought up for it."""
+
+    bandwidth: list[Rate] | None = Field(default=None, min_length=1, description="nominal "
+                                         "rate of every link")
+    nic: list[str] | None = Field(default=None, min_length=1, description="NIC profile of "
+                                  "every host (`trainet topo profiles`), or as-built: each "
+                                  "host its own")
+    loss: list[Percent] | None = Field(default=None, min_length=1, description="packet "
+                                       "loss of every link, each direction")
+    delay: list[Duration] | None = Field(default=None, min_length=1, description="one-way "
+                                         "delay of every link")
+    nodes: list[Annotated[int, Field(ge=1)]] | None = Field(
+        default=None, min_length=1, description="node count of a generated topology "
+        "(generator frontier); the workers are every worker host of each")
 
     @field_validator("nic")
     @classmethod
@@ -135,29 +161,42 @@ class Sweep(Spec):
 
 
 class Timeouts(Spec):
-    bring_up: Duration = 120.0
-    run: Duration = 600.0          # one strategy on one variant
+    """How long a run may take before it is stopped (``timeouts:``)."""
+
+    bring_up: Duration = Field(default=120.0, description="bringing one variant's network "
+                               "up")
+    run: Duration = Field(default=600.0, description="one strategy on one variant, every "
+                          "repetition")
 
 
 class ClusterSection(Spec):
     """Servers to spread the network over (testbed/net/cluster.py)."""
 
-    servers: list[str] = Field(min_length=1)
-    placement: Literal["switch-bin", "round-robin"] | dict[str, str] = "switch-bin"
-    link: Literal["ssh", "gre"] = "ssh"
-    user: str | None = None
-    python: str | None = None
-    root: str | None = None
+    servers: list[str] = Field(min_length=1, description="SSH hosts; localhost is this "
+                               "machine")
+    placement: Literal["switch-bin", "round-robin"] | dict[str, str] = Field(
+        default="switch-bin", description="or nodes pinned by name, {s1: localhost, "
+        "s2: 10.0.0.2}")
+    link: Literal["ssh", "gre"] = Field(default="ssh", description="tunnels between servers")
+    user: str | None = Field(default=None, description="SSH login (default: this user)")
+    python: str | None = Field(default=None, description="trainet's python on the servers "
+                               "(default: the same path as here)")
+    root: str | None = Field(default=None, description="trainet's folder on the servers "
+                            "(default: the same as here)")
 
 
 class StrategyEntry(Spec):
     """One strategy to compare: a registered name, its options, and the label of its
     runs (directories and tables; default: the name)."""
 
-    strategy: str
-    label: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-    options: dict = Field(default_factory=dict)
-    run_not_fitting: bool = False       # run it even when its footprint exceeds the device
+    strategy: str = Field(description="a registered strategy (`trainet strategies`)")
+    label: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$",
+                              description="its name in folders and tables (default: the "
+                              "strategy's)")
+    options: dict = Field(default_factory=dict, description="the strategy's options, e.g. "
+                          "{bucket_cap_mb: 4} (`trainet strategies` lists them)")
+    run_not_fitting: bool = Field(default=False, description="run it even when its memory "
+                                  "footprint exceeds the device")
 
     @field_validator("strategy")
     @classmethod
@@ -191,19 +230,34 @@ def _entry(value):
 
 
 class ExperimentBase(Spec):
-    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-    description: str = ""
-    topology: str | dict
-    workers: list[str] | None = Field(default=None, min_length=1)
-    workload: Workload = Field(default_factory=Workload)
-    strategies: list[Annotated[StrategyEntry, BeforeValidator(_entry)]] = Field(min_length=1)
-    sweep: Sweep = Field(default_factory=Sweep)
-    repetitions: int = Field(default=1, ge=1)
-    scale: float | None = Field(default=None, gt=0, le=1)
-    pcap: bool = False
-    run_not_fitting: bool = False       # every strategy: run those that do not fit, marked
-    timeouts: Timeouts = Field(default_factory=Timeouts)
-    cluster: ClusterSection | None = None
+    """An experiment file."""
+
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", description="names the "
+                      "results folder (letters, digits, _ . -)")
+    description: str = Field(default="", description="one paragraph, into report.md")
+    topology: str | dict = Field(description="a topology file (relative to this file), "
+                                 "{generator: {name: star, workers: 4, nic: roce-100g}} or "
+                                 "an inline spec (hosts, switches, links)")
+    workers: list[str] | None = Field(default=None, min_length=1, description="the worker "
+                                      "hosts in rank order (default: the topology's hosts "
+                                      "of role worker)")
+    workload: Workload = Field(default_factory=Workload, description="see workload below")
+    strategies: list[Annotated[StrategyEntry, BeforeValidator(_entry)]] = Field(
+        min_length=1, description="names, or entries as below: [ddp, zero3, {strategy: ddp, "
+        "label: ddp-4mb, options: {bucket_cap_mb: 4}}]")
+    sweep: Sweep = Field(default_factory=Sweep, description="see sweep below (default: one "
+                         "variant, base)")
+    repetitions: int = Field(default=1, ge=1, description="runs of each strategy on each "
+                             "variant")
+    scale: float | None = Field(default=None, gt=0, le=1, description="co-scaling factor of "
+                                "every link rate and tensor volume (default: the topology's)")
+    pcap: bool = Field(default=False, description="capture every switch port (trainet "
+                       "inspect, report)")
+    run_not_fitting: bool = Field(default=False, description="run the strategies whose "
+                                  "memory footprint does not fit their device, marked")
+    timeouts: Timeouts = Field(default_factory=Timeouts, description="see timeouts below")
+    cluster: ClusterSection | None = Field(default=None, description="spread the network "
+                                           "over servers; see cluster below")
 
     @field_validator("strategies")
     @classmethod
@@ -218,7 +272,9 @@ class ExperimentBase(Spec):
 # The switch jobs' sections (ina, luwu, ...) are those the registered strategies declare.
 Experiment = create_model(
     "Experiment", __base__=ExperimentBase,
-    **{section: (registry.JobSpec, Field(default_factory=registry.JobSpec))
+    **{section: (registry.JobSpec, Field(default_factory=registry.JobSpec,
+                                         description="the switch job of the strategies that "
+                                         "need one; see job sections below"))
        for section in sorted(registry.job_sections())})
 
 
