@@ -15,10 +15,10 @@ import torch
 from pydantic import Field, model_validator
 
 from hosts import shadow
+from hosts.collectives.pattern import Collective
+from hosts.collectives.timing import Overlap, data_parallel, each
 from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_bytes
-from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import Options, StrategyInfo, register
-from hosts.strategies.timing import Overlap, data_parallel, each
 
 MIB = 1 << 20
 DEFAULT_BUCKET_BYTES = 256 * 1024
@@ -32,7 +32,7 @@ class DDP(Strategy):
     def setup(self, model) -> None:
         self.model = model
         self.params = [p for p in model.parameters() if p.requires_grad]
-        self.optimizer = self.adamw(self.params)
+        self.optimizer = self.optimizer_for(self.params)
         self.buckets: list[list[torch.nn.Parameter]] = [[]]
         size = 0
         for p in reversed(self.params):

@@ -7,14 +7,16 @@ options, the workload, and the variant's resolved topology as the fabric (the wo
 launch order). The model predicts each sample's step (testbed/model/step.py) with the
 run's own interference factor and measured CPU optimizer rate.
 
-Calibration fits, by coordinate search on a log scale, each collective's efficiency
-(per operation and route) and, per link profile, a latency per ring step and a
-bandwidth factor, to minimise the squared relative errors of the predicted step time
-(and, weighted by a quarter, of the communication time, which tells latency from
-bandwidth) over the samples. Efficiencies and bandwidth factors stay within [0.5, 1]
-and added latencies within [0, 10 ms]; a profile's bandwidth factor is also held near 1
-(a penalty on its logarithm) so that what every profile shares goes to the collectives.
-A collective the runs did not have takes its route's mean efficiency (``*/route``).
+Calibration fits, by coordinate search on a log scale whose steps halve (in log) after a
+round that gains nothing, so it settles on the optimum rather than on the grid of its
+first steps, each collective's efficiency (per operation and route) and, per link
+profile, a latency per ring step and a bandwidth factor, to minimise the squared
+relative errors of the predicted step time (and, weighted by a quarter, of the
+communication time, which tells latency from bandwidth) over the samples. Efficiencies
+and bandwidth factors stay within [0.5, 1] and added latencies within [0, 10 ms]; a
+profile's bandwidth factor is also held near 1 (a penalty on its logarithm) so that what
+every profile shares goes to the collectives. A collective the runs did not have takes
+its route's mean efficiency (``*/route``).
 """
 from __future__ import annotations
 
@@ -32,7 +34,8 @@ from testbed.model.step import Workload, predict
 
 FACTORS = (0.5, 0.7, 0.85, 0.93, 0.97, 1.03, 1.07, 1.18, 1.4, 2.0)
 LATENCIES = (1e-5, 1e-4, 3e-4, 1e-3, 3e-3)     # first tries of a latency not yet added
-ROUNDS = 6                  # at most; the search stops when a round gains nothing
+ROUNDS = 40                 # at most; see fit() for when the search stops
+REFINEMENTS = 5             # times the steps shrink (in log) after a round that gains nothing
 BANDWIDTH_PENALTY = 0.5
 COMM_WEIGHT = 0.25          # the step time is what is predicted; comm_s keeps terms apart
 
@@ -168,9 +171,11 @@ def fit(items: list[Sample], name: str) -> Calibration:
                        latency_s={p: 0.0 for p in sorted(profiles)},
                        sources=sorted({s.results for s in items}))
     before = loss = _loss(items, best)
+    step, refined = 1.0, 0          # FACTORS ** step: a round that gains nothing halves it
     for _ in range(ROUNDS):
         start = loss
-        for candidate in [best.hop_latency_s * f for f in FACTORS] if best.hop_latency_s \
+        factors = [f ** step for f in FACTORS]
+        for candidate in [best.hop_latency_s * f for f in factors] if best.hop_latency_s \
                 else LATENCIES:
             trial = replace(best, hop_latency_s=_bounded("hop", candidate))
             trial_loss = _loss(items, trial)
@@ -179,14 +184,16 @@ def fit(items: list[Sample], name: str) -> Calibration:
         for where in ("collectives", "latency_s", "bandwidth"):
             for key in list(getattr(best, where)):
                 value = getattr(best, where)[key]
-                steps = [value * f for f in FACTORS] if value else LATENCIES
+                steps = [value * f for f in factors] if value else LATENCIES
                 for candidate in steps:
                     trial = _with(best, where, key, _bounded(where, candidate))
                     trial_loss = _loss(items, trial)
                     if trial_loss < loss:
                         best, loss = trial, trial_loss
         if loss > 0.999 * start:
-            break
+            if refined == REFINEMENTS:
+                break
+            step, refined = step / 2, refined + 1
     best = replace(best, collectives={**best.collectives, **_route_means(best.collectives)})
     errors = [predicted(s, best).step_s / s.measured_step_s - 1 for s in items]
     return replace(best, fit={"samples": len(items), "loss_before": before,

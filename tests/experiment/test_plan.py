@@ -4,12 +4,12 @@ from pathlib import Path
 import pytest
 
 from hosts import shadow
-from hosts.strategies.grid import Grid
+from hosts.parallelism.grid import Grid
 from testbed import cli
 from testbed.errors import TrainetError
 from testbed.experiment.plan import plan, predict
-from testbed.model.fabric import NominalFabric, topology_fabric
 from testbed.experiment.spec import load_experiment
+from testbed.model.fabric import NominalFabric, topology_fabric
 from testbed.topology.generators import leaf_spine
 
 A100 = shadow.device("a100")
@@ -130,3 +130,9 @@ def test_spearman():
     assert spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1)
     assert spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1)
     assert spearman([1, 2, 3], [1, 3, 2]) == pytest.approx(0.5)
+    with pytest.raises(TrainetError, match=r"the predicted values \(5, 5, 5\) have no spread"):
+        spearman([5, 5, 5], [1, 2, 3])
+    with pytest.raises(TrainetError, match="the measured values .* have no spread"):
+        spearman([1, 2, 3], [0.2, 0.2, 0.2])
+    with pytest.raises(TrainetError, match="no spread"):
+        spearman([1.0], [2.0])
