@@ -131,6 +131,8 @@ FILE_COMMANDS = [
      "--fabric", "{f}", "-o", "{tmp}/trace"],
     ["run", "{f}", "-o", "{tmp}/run"],
     ["p4", "check", "{f}"],
+    ["topo", "import", "{f}"],
+    ["inspect", "{f}"],
 ]
 RESULTS_COMMANDS = [
     ["model", "validate", "{d}"],
