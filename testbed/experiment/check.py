@@ -87,8 +87,12 @@ def _shaping(topology) -> list[str]:
 
 
 def _check_topology(path: Path) -> list[str]:
-    from testbed.topology.load import load_topology
-    topology = load_topology(path)
+    if path.suffix == ".json":           # a p4lang tutorials topology.json
+        from testbed.topology.tutorials import import_tutorial
+        topology = import_tutorial(path)
+    else:
+        from testbed.topology.load import load_topology
+        topology = load_topology(path)
     return [f"{path}: ok: topology, {len(topology.hosts)} hosts, {len(topology.switches)} "
             f"switches, {len(topology.links)} links, co-scaling {topology.scale:g}",
             *_programs(topology), "  shaping:", *_shaping(topology)]

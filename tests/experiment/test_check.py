@@ -164,3 +164,16 @@ def test_broken_results_end_in_a_message_not_a_traceback(command, tmp_path, caps
         code, _, err = run(capsys, *(a.format(d=results) for a in command))
         assert code == 2, (command, path, err)
         assert "Traceback" not in err and 0 < len(err.strip().splitlines()) <= 6, (path, err)
+
+
+def test_check_topologies_and_programs(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code, out, err = run(capsys, "check", "experiments/topologies/star-8.yaml",
+                         "tests/net/data/triangle/topology.json", "p4/ina.p4")
+    assert (code, err) == (0, "")
+    assert "experiments/topologies/star-8.yaml: ok: topology, 8 hosts, 1 switches, 8 links, " \
+        "co-scaling 0.0001" in out
+    assert "8 links: 100 Gb/s nominal, 10 Mb/s emulated" in out
+    assert "tests/net/data/triangle/topology.json: ok: topology, 3 hosts, 3 switches" in out
+    assert "p4/ina.p4: ok: P4 program (v1model" in out
+    assert "3 of 3 files ok" in out
