@@ -127,15 +127,24 @@ def _active_span(series: dict, threshold: float) -> tuple[float, float] | None:
     return (min(busy), max(busy)) if busy else None
 
 
-def _merged(series: dict) -> dict:
-    """Ports whose curves are the same (to 0.5 %) drawn once, labelled with all of them:
-    a star's ports carry the same all-reduce and would hide each other."""
-    out: dict = {}
+SAME_CURVE = 5.0     # ports within 5 points (% of the rate, or Mb/s): one line to the eye
+
+
+def _merged(series: dict, tolerance: float = SAME_CURVE) -> dict:
+    """Ports whose curves stay within ``tolerance`` of the first of them at every sample
+    are drawn once, as their mean, labelled with all of them: a star's ports carry the
+    same all-reduce and would otherwise hide each other."""
+    groups: list[tuple[list[str], list, list]] = []
     for iface, (times, values) in series.items():
-        key = (tuple(times), tuple(round(v * 2) for v in values))
-        names, curve = out.get(key, ([], (times, values)))
-        out[key] = (names + [iface], curve)
-    return {", ".join(names): curve for names, curve in out.values()}
+        for names, t, members in groups:
+            if t == times and all(abs(a - b) <= tolerance for a, b in zip(members[0], values)):
+                names.append(iface)
+                members.append(values)
+                break
+        else:
+            groups.append(([iface], times, [values]))
+    return {", ".join(names): (t, [sum(v) / len(v) for v in zip(*members)])
+            for names, t, members in groups}
 
 
 def plot_links(root: Path, config: dict, variant: dict, path: Path) -> Path | None:
