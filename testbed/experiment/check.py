@@ -46,7 +46,7 @@ def check_file(path: str) -> list[str]:
 
 
 def _check_program(path: Path) -> str:
-    from testbed.p4.frontend import load_program
+    from testbed.p4.lowering.program import load_program
     program = load_program(str(path))
     tables = sum(len(c.tables) for c in program.controls.values())
     return (f"{path}: ok: P4 program ({program.arch}, {len(program.controls)} controls, "

@@ -14,7 +14,9 @@ link variations to sweep.
                device_memory: 40GiB,      # instead of the device profile's capacity
                recompute: true,           # activations recomputed in backward
                gpus_per_host: 8,          # sharing a host's memory, CPU and NVMe
-               interference: 0.189}       # compute slowdown under GPU collectives
+               interference: 0.189,       # compute slowdown under GPU collectives
+               mfu: 0.4}                  # one utilisation of the peak instead of the
+                                          # compute model by shapes (hosts/compute.py)
     strategies:                     # registered strategies (`trainet strategies`), by name
       - ddp                         # or with options and a label of their own
       - {strategy: ddp, label: ddp-4mb, options: {bucket_cap_mb: 4}, run_not_fitting: true}
@@ -108,6 +110,9 @@ class Workload(Spec):
     interference: float | None = Field(default=None, ge=0, description="compute slowdown "
                                        "while GPU collectives run, 0: none (default 0.189, "
                                        "Lee et al. 2025)")
+    mfu: float | None = Field(default=None, gt=0, le=1, description="one model FLOPs "
+                              "utilisation of the device's peak (default: the compute model "
+                              "by the model's shapes, hosts/compute.py)")
 
     @field_validator("device")
     @classmethod
@@ -127,9 +132,10 @@ class Workload(Spec):
     @model_validator(mode="after")
     def _shadow_only(self):
         if self.mode == "real" and (self.shadow_model or self.device or self.device_memory
-                                    or self.interference is not None):
-            raise ValueError("shadow_model, device, device_memory and interference describe a "
-                             "shadow run; drop them or set mode: shadow")
+                                    or self.interference is not None
+                                    or self.mfu is not None):
+            raise ValueError("shadow_model, device, device_memory, interference and mfu "
+                             "describe a shadow run; drop them or set mode: shadow")
         return self
 
 

@@ -29,7 +29,7 @@ def test_strategies(capsys):
 
 
 def test_plan(capsys):
-    data = json_of(capsys, "plan", "--gpus", "4", "--json", "--top", "3")
+    data = json_of(capsys, "plan", "--gpus", "4", "--model", "gpt-1.3b", "--json", "--top", "3")
     assert data["ranks"] == 4 and len(data["layouts"]) == 3
     steps = [layout["step_s"] for layout in data["layouts"]]
     assert steps == sorted(steps) and steps[0] > 0
@@ -39,9 +39,10 @@ def test_plan(capsys):
 
 def test_model_published(capsys):
     data = json_of(capsys, "model", "published", "--json")
-    assert len(data["rows"]) == 10
+    assert len(data["rows"]) == 21
     first = data["rows"][0]
-    assert first["gpus"] == 32 and first["measured_tflops"] > 0 and first["step_s"] > 0
+    assert first["gpus"] == 32 and first["measured_s"] > 0 and first["predicted_s"] > 0
+    assert first["error"] == pytest.approx(first["predicted_s"] / first["measured_s"] - 1)
 
 
 def test_model_validate(capsys):
