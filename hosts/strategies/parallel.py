@@ -77,6 +77,10 @@ class ParallelOptions(Options):
     overlap_grad_reduce: bool = Field(default=True, description="data-parallel gradient "
                                       "all-reduce overlapped with the last micro-batch's "
                                       "backward, as Megatron-LM's --overlap-grad-reduce")
+    gradient_accumulation_fusion: bool = Field(
+        default=True, description="each micro-batch's weight gradients accumulated inside "
+        "the weight-gradient product (Megatron-LM's --gradient-accumulation-fusion); false: "
+        "added to the gradient buffer by a kernel of its own, as Megatron-LM of 2021 did")
 
 
 def layout_of(options: ParallelOptions, world: int, rest: str, strategy: str) -> ParallelLayout:
@@ -301,11 +305,12 @@ class ShadowParallel(PipelineStage, shadow.ShadowStrategy):
                                 * target.layers) if self.partition else None
         layers = len(split_units(target.layers, layout.pp, self.name, counts)[self.at.pp])
         o, micro = self.options, self.batch // m
+        fused = o.gradient_accumulation_fusion
         one = shadow.layer_pass(target, self.context_device, micro, layout.tp,
-                                o.sequence_parallel, o.recompute, self.mfu) * layers
+                                o.sequence_parallel, o.recompute, self.mfu, fused) * layers
         if self.next is None:
             one = one + shadow.head_pass(target, self.context_device, micro, layout.tp,
-                                         self.mfu)
+                                         self.mfu, fused)
         self.forward_s, self.backward_s = one.forward_s, one.backward_s
         share = layers / target.layers / layout.tp
         self.tp_elements = 2 * layers * self.act_elements
@@ -319,10 +324,13 @@ class ShadowParallel(PipelineStage, shadow.ShadowStrategy):
         """FLOP/s of the modelled device (its peak at the utilisation given)."""
         return shadow.step_flops(self.target.params, self.batch * self.target.seq) / self.compute_s
 
-    def _pass(self, seconds: float) -> torch.Tensor:
+    def _pass(self, seconds: float, all_reduces: int = 1) -> torch.Tensor:
+        """A pass's compute, then its tensor-parallel all-reduces (one buffer of every
+        layer's two)."""
         time.sleep(seconds)
         if self.layout.tp > 1:
-            self.comm.wait(self.comm.all_reduce(self.tp_buffer, self.tp_ranks))
+            for _ in range(all_reduces):
+                self.comm.wait(self.comm.all_reduce(self.tp_buffer, self.tp_ranks))
         return self.activation
 
     def _step(self, batch) -> None:
@@ -333,7 +341,8 @@ class ShadowParallel(PipelineStage, shadow.ShadowStrategy):
         def backward(i, _):
             if early and i == last:          # issued as the last backward starts
                 reduced.append(self.comm.all_reduce(self.grads, self.dp_ranks))
-            return self._pass(self.backward_s)
+            # full recompute re-runs the forward, its all-reduces with it
+            return self._pass(self.backward_s, 2 if self.options.recompute == "full" else 1)
 
         self.run_schedule(lambda i, _: self._pass(self.forward_s), backward, shape, shape)
         if self.layout.dp > 1:
@@ -378,7 +387,8 @@ def _nominal(model_bytes: float, layers: int | None, model) -> shadow.ShadowMode
 def _pattern(rest: str, name: str):
     def pattern(model_bytes: float, world: int, layers: int | None, options=None, model=None,
                 batch: int = 8) -> list[Collective]:
-        """Per step: the tensor-parallel all-reduces (2 per layer and pass), the
+        """Per step: the tensor-parallel all-reduces (2 per layer and pass, full
+        recompute's second forward included), the
         activations and gradients a stage sends to and receives from its neighbours (a
         middle stage 2 per micro-batch, an end stage 1; their mean), the data-parallel
         gradient all-reduce of a stage's share of the model."""
@@ -390,7 +400,8 @@ def _pattern(rest: str, name: str):
         per_stage = target.layers / layout.pp
         out = []
         if layout.tp > 1:
-            out.append(Collective("all-reduce", 4 * per_stage * act * m, group="tp",
+            passes = 3 if options.recompute == "full" else 2
+            out.append(Collective("all-reduce", 2 * passes * per_stage * act * m, group="tp",
                                   size=layout.tp))
         if layout.pp > 1:
             edge = 2 * (layout.pp - 1) / layout.pp       # the stages' mean: ends send half
