@@ -165,8 +165,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = verbs.add_parser("strategies", help="list the registered training strategies: "
                          "description, modes, options, what they need on the fabric")
     p.set_defaults(handler="hosts.strategies.registry:print_table")
-    p = verbs.add_parser("plan", help="rank every valid AxoNN 4D and Megatron TP x DP layout "
-                         "of a model on a fabric by predicted step time")
+    p = verbs.add_parser("plan", help="rank every valid layout without a pipeline (of the "
+                         "strategies whose options choose one) of a model on a fabric by "
+                         "predicted step time")
     p.add_argument("--model", default="gpt-20b", help="shadow model: a preset (gpt-1.3b, "
                    "gpt-20b, gpt-175b) or custom:PARAMS (default gpt-20b)")
     p.add_argument("--layers", type=int, help="layers of a custom model")
@@ -188,7 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
     p.add_argument("--top", type=int, default=10, help="layouts to print (default 10)")
     p.add_argument("--check", metavar="RESULTS", help="instead: the predictions for a "
-                   "`trainet run` of axonn and megatron layouts against its measurements")
+                   "`trainet run` of such layouts against its measurements")
     p.add_argument("--bandwidth-table", **BANDWIDTH_TABLE)
     p.set_defaults(handler="testbed.experiment.plan_command:main")
     trace = verbs.add_parser("trace", help="execution traces (MLCommons Chakra) for "
