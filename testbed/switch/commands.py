@@ -132,9 +132,9 @@ def server_tls(args):
 
 def _grpc_server(switch, address: str, tls):
     try:
-        from testbed.switch.p4runtime import P4RuntimeServer
+        from testbed.switch.p4runtime_server import P4RuntimeServer
     except ModuleNotFoundError as e:
-        if e.name != "testbed.switch.p4runtime":
+        if e.name != "testbed.switch.p4runtime_server":
             raise
         switch.log.warning("P4Runtime server not available; running without gRPC")
         return None
