@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from testbed.net.plan import LinkShape
 from testbed.net.probe import ShapingPlan
+from testbed.switch.port_shape import port_shape_text
 
 MIN_BURST_BYTES = 10 * 1514
 DEFAULT_QUEUE_PACKETS = 1000
@@ -118,16 +119,6 @@ def tc_commands(intf: str, side: EndpointShape, rate_qdisc: str = "tbf") -> list
 
 
 def switch_shape_text(side: EndpointShape) -> str:
-    """The switch egress model's part, as ``key=value`` pairs with units."""
-    parts = []
-    if side.switch_rate_bps:
-        parts.append(f"rate={int(side.switch_rate_bps)}bit")
-    if side.switch_delay_s:
-        parts.append(f"delay={side.switch_delay_s * 1e6:.0f}us")
-    if side.switch_jitter_s:
-        parts.append(f"jitter={side.switch_jitter_s * 1e6:.0f}us")
-    if side.switch_loss:
-        parts.append(f"loss={side.switch_loss * 100:.6g}%")
-    if parts:
-        parts.append(f"queue={side.queue_packets}")
-    return ",".join(parts)
+    """The switch egress model's part, as the ``--port-shape`` text has it."""
+    return port_shape_text(side.switch_rate_bps, side.switch_delay_s, side.switch_jitter_s,
+                           side.switch_loss, side.queue_packets)

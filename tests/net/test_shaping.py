@@ -66,7 +66,7 @@ def test_an_unshaped_side_only_clears_the_interface():
 
 
 def test_the_switch_parses_the_shape_text_we_give_it():
-    from testbed.switch.commands import parse_port_shape
+    from testbed.switch.port_shape import parse_port_shape
     _, switch = shaping.endpoint_shapes(LINK, False, True, NO_QDISCS)
     port, shape = parse_port_shape("3:" + shaping.switch_shape_text(switch))
     assert port == 3
