@@ -92,7 +92,7 @@ class Network:
         self.endpoint_shapes: dict = {}    # interface name -> shaping.EndpointShape
         self.programmed: dict = {}         # switch name -> objects written
         self.p4infos: dict = {}            # P4 path -> P4Info
-        self.runtime_configs: dict = {}    # switch name -> controllers.routing.RuntimeConfig
+        self.runtime_configs: dict = {}    # switch name -> controllers.runtime_config.RuntimeConfig
         self._artifacts: dict = {}         # remote switch name -> its program's artefact
 
     # ------------------------------------------------------------ bring-up
@@ -295,7 +295,7 @@ class Network:
         before anything is created, so input errors leave nothing to clean up."""
         if not self.plan.switches:
             return
-        from controllers.routing import RuntimeConfig
+        from controllers.runtime_config import RuntimeConfig
         from testbed.p4 import p4info as p4info_builder
         from testbed.p4.frontend import load_program
 
@@ -328,7 +328,7 @@ class Network:
     def _program_switches(self) -> None:
         if not self.plan.switches:
             return
-        from controllers.routing import program_switch
+        from controllers.runtime_config import program_switch
         infos, configs = self.p4infos, self.runtime_configs
 
         def program(s):
@@ -441,7 +441,7 @@ class Network:
         return side
 
     def _restart_switch(self, switch, port: int, side: shaping.EndpointShape) -> None:
-        from controllers.routing import program_switch
+        from controllers.runtime_config import program_switch
         from testbed.net.nodes import READY_TIMEOUT_S
         text = shaping.switch_shape_text(side)
         if text:

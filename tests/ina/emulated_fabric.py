@@ -95,7 +95,7 @@ def add_reordering(net, switch: str, fraction: float) -> None:
     the delay line, so the ports need a delay). Topology specs have no reordering field,
     so this restarts the switch process with it and reinstalls its runtime config; set
     jobs up afterwards."""
-    from controllers.routing import program_switch
+    from controllers.runtime_config import program_switch
     from testbed.net.nodes import READY_TIMEOUT_S
     node = net.net[switch]
     spec = next(s for s in net.plan.switches if s.name == switch)
