@@ -214,8 +214,7 @@ def main(args) -> int:
     fastest = predictions[0]
     for name, form in forms.items():
         best = next(p for p in predictions if p.strategy == name)
-        if name != fastest.strategy:
-            console.print(f"best {name} ({form}): {best.layout}, step "
-                          f"{best.step_s * 1e3:.1f} ms; best overall {fastest.strategy} "
-                          f"{fastest.layout}, {best.step_s / fastest.step_s:.2f}x faster")
+        console.print(f"best {name} ({form}): {best.layout}, step "
+                      f"{best.step_s * 1e3:.1f} ms; best overall {fastest.strategy} "
+                      f"{fastest.layout}, {best.step_s / fastest.step_s:.2f}x faster")
     return 0
