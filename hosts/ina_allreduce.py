@@ -40,6 +40,7 @@ from hosts import ina_fixedpoint as fx
 from hosts import ina_native
 from hosts.addresses import local_address
 from hosts.ina_session import Exchange, JobStream
+from hosts.round_timing import DTYPES, timed_rounds
 from testbed.proto import ina
 
 
@@ -155,7 +156,10 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int, required=True, help="total workers (all racks)")
     p.add_argument("--aggregator", required=True, help="the switch's aggregator IPv4 address")
     p.add_argument("--elements", type=int, default=1 << 20)
-    p.add_argument("--rounds", type=int, default=1)
+    p.add_argument("--rounds", type=int, default=1, help="timed rounds, back to back")
+    p.add_argument("--warmup", type=int, default=0, help="untimed rounds before them")
+    p.add_argument("--dtype", choices=sorted(DTYPES), default="fp32",
+                   help="the tensor's element type (default fp32)")
     p.add_argument("--slots", type=int, default=32)
     p.add_argument("--timeout-ms", type=float, default=10.0)
     p.add_argument("--seed", type=int, default=0)
@@ -168,33 +172,34 @@ def main(argv=None) -> int:
                    "a C compiler is present; default)")
     args = p.parse_args(argv)
     rank = args.worker if args.rank is None else args.rank
+    dtype = DTYPES[args.dtype]
     transport = UdpTransport(args.aggregator, client=args.client)
     reducer = InaAllReduce(transport, args.job, args.worker, args.workers, args.slots,
                            args.timeout_ms / 1000)
     gens = [torch.Generator().manual_seed(args.seed * 1000 + w) for w in range(args.workers)]
-    times, errors, bounds = [], [], []
-    digest = ""
-    for _ in range(args.rounds):
-        inputs = [torch.randn(args.elements, generator=g)
-                  for w, g in enumerate(gens) if args.check or w == rank]
-        t = (inputs[rank] if args.check else inputs[0]).clone()
-        start = time.perf_counter()
-        reducer.all_reduce(t)
-        times.append(time.perf_counter() - start)
-        digest = hashlib.sha256(t.numpy().tobytes()).hexdigest()
-        if args.check:
-            exact = torch.stack([x.double() for x in inputs]).sum(0)
-            errors.append(float((t.double() - exact).abs().max()))
-            e = fx.exponent_for(float(max(x.abs().max() for x in inputs)))
-            # fixed-point bound plus rounding the float64 sum to float32
-            bounds.append(fx.error_bound(e, args.workers)
-                          + float(exact.abs().max()) * 2.0 ** -24)
+    # every round's inputs before the clock starts: all workers' with --check, else ours
+    inputs = [[torch.randn(args.elements, generator=g).to(dtype)
+               for w, g in enumerate(gens) if args.check or w == rank]
+              for _ in range(args.rounds)]
+    tensors = [(xs[rank] if args.check else xs[0]).clone() for xs in inputs]
+    report = timed_rounds(reducer.all_reduce, tensors, lambda: reducer.agree_exponent(0.0),
+                          args.warmup)
+    digest = hashlib.sha256(tensors[-1].view(torch.uint8).numpy().tobytes()).hexdigest() \
+        if tensors else ""
+    errors, bounds = [], []
+    for xs, t in zip(inputs, tensors) if args.check else ():
+        exact = torch.stack([x.double() for x in xs]).sum(0)
+        errors.append(float((t.double() - exact).abs().max()))
+        e = fx.exponent_for(float(max(x.abs().max() for x in xs)))
+        # fixed-point bound plus rounding the float64 sum to the tensor's type
+        bounds.append(fx.error_bound(e, args.workers)
+                      + float(exact.abs().max()) * torch.finfo(dtype).eps / 2)
     # An untimed round as a barrier: it completes only once every worker has finished
     # its timed rounds, so none exits (a torch interpreter's exit takes tens of ms of
     # CPU) while another still times one.
     reducer.agree_exponent(0.0)
     transport.close()
-    json.dump({"worker": args.worker, "times_s": times, "packets": reducer.packets,
+    json.dump({"worker": args.worker, "dtype": args.dtype, **report, "packets": reducer.packets,
                "retransmissions": reducer.retransmissions, "result_sha256": digest,
                "max_error": errors, "error_bound": bounds,
                "srtt_s": reducer.stream.srtt, "rto_s": reducer.stream.rto,
