@@ -253,3 +253,44 @@ def test_a_job_id_is_used_once_per_switch(target, job):
     with pytest.raises(JobError, match="job 1 already exists on this switch"):
         ctl.setup(TargetDevice(target), ctl.Job(1, "10.0.254.1", job.workers,
                                                     slot_base=100, slot_count=8))
+
+
+def lanes16(seed, bound=2**13):
+    return np.random.default_rng(seed).integers(-bound, bound, 2 * ina.LANES).astype(np.int16)
+
+
+def test_16_bit_lanes_are_summed_each_on_its_own_and_stay_16_bit(target, job):
+    vals = [lanes16(i) for i in range(3)]
+    flags = ina.FLAG_GRADIENT | ina.FLAG_LANES16
+    for w in range(2):
+        assert send(target, w, 0, ina.pack16(vals[w]), flags=flags) == []
+    out = decoded(send(target, 2, 0, ina.pack16(vals[2]), flags=flags))
+    expected = (vals[0].astype(np.int64) + vals[1] + vals[2]).astype(np.int16)
+    assert len(out) == 3
+    for _, _, _, header, words in out:
+        assert header.flags == ina.FLAG_RESULT | ina.FLAG_LANES16
+        # a borrow from a negative low half never reaches the high half
+        assert np.array_equal(ina.unpack16(words), expected)
+
+
+def test_16_bit_retransmission_after_completion_keeps_its_width(target, job):
+    vals = [lanes16(i) for i in range(3)]
+    flags = ina.FLAG_GRADIENT | ina.FLAG_LANES16
+    for w in range(3):
+        send(target, w, 0, ina.pack16(vals[w]), flags=flags)
+    ((_, _, _, header, words),) = decoded(send(
+        target, 1, 0, ina.pack16(vals[1]), flags=flags | ina.FLAG_RETRANSMIT))
+    assert header.flags == ina.FLAG_RESULT | ina.FLAG_LANES16
+    assert np.array_equal(ina.unpack16(words), sum(v.astype(np.int64) for v in vals))
+
+
+def test_lanes_of_two_widths_are_never_added(target, job):
+    send(target, 0, 0, ina.pack16(lanes16(0)), flags=ina.FLAG_GRADIENT | ina.FLAG_LANES16)
+    assert send(target, 1, 0, lanes(1)) == []
+    assert drops(target)["bad_type"] == 1
+    # the slot still completes with the right width
+    send(target, 1, 0, ina.pack16(lanes16(1)), flags=ina.FLAG_GRADIENT | ina.FLAG_LANES16)
+    out = decoded(send(target, 2, 0, ina.pack16(lanes16(2)),
+                       flags=ina.FLAG_GRADIENT | ina.FLAG_LANES16))
+    assert np.array_equal(ina.unpack16(out[0][4]),
+                          sum(lanes16(i).astype(np.int64) for i in range(3)))
