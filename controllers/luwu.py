@@ -164,6 +164,10 @@ def job_from_dict(data: dict, where: str = "job") -> LuwuJob:
     if "mcast_group" in rest:
         raise JobError(f"{where}.mcast_group: LuWu jobs use the group of their job id; "
                        "remove it")
+    if rest.get("lane_bits", 32) != 32:
+        raise JobError(f"{where}.lane_bits: {rest['lane_bits']}-bit lanes asked; the LuWu "
+                       "programs (p4/luwu.p4, p4/luwu_sgd.p4) add 32-bit lanes only: "
+                       "set lane_bits: 32")
     base = ctl.job_from_dict(rest, where)
     port = opt.get("port")
     if port is not None and (isinstance(port, bool) or not isinstance(port, int)):

@@ -19,7 +19,7 @@ Two measurements:
   interface carried per direction during the timed rounds, and the switch process's CPU
   time is divided by the frames its ports carried during INA's run: CPU per frame.
   ``dtype`` is the gradient's element type (bf16 or fp32): gloo's ring moves it as it is,
-  INA quantizes it into the program's 32-bit lanes.
+  INA quantizes bf16 into 16-bit lanes, fp32 into 32-bit ones.
 
 The star, the host commands and running them on the emulated hosts also serve the
 emulated-fabric tests.
@@ -210,11 +210,11 @@ FRAME_BYTES = ina.FRAME_OFFSET + ina.PAYLOAD_BYTES      # one INA packet on the 
 TCP_FRAME_OVERHEAD = 1514 / 1448                          # Ethernet/IP/TCP per MSS
 
 
-def ina_link_time(elements: int, rate_bps: float) -> float:
+def ina_link_time(elements: int, rate_bps: float, lane_bits: int = 32) -> float:
     """Lower bound of an INA all-reduce on links of ``rate_bps``: every worker sends (and,
-    on the other direction of its full-duplex link, receives) one packet per chunk plus
-    the exponent packet."""
-    return (-(-elements // ina.LANES) + 1) * FRAME_BYTES * 8 / rate_bps
+    on the other direction of its full-duplex link, receives) one packet per chunk of
+    lanes of ``lane_bits`` bits plus the exponent packet."""
+    return (-(-elements // ina.lanes_per_packet(lane_bits)) + 1) * FRAME_BYTES * 8 / rate_bps
 
 
 def ring_link_time(elements: int, n_workers: int, rate_bps: float,
@@ -270,7 +270,9 @@ def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: i
                     "elements": elements, "link_nominal_bps": parse_rate(bw),
                     "link_emulated_bps": rate,
                     "ina_s": t_ina, "gloo_s": t_gloo,
-                    "ina_link_bound_s": ina_link_time(elements, rate),
+                    "ina_lane_bits": next(iter(ina_res.values()))["lane_bits"],
+                    "ina_link_bound_s": ina_link_time(
+                        elements, rate, next(iter(ina_res.values()))["lane_bits"]),
                     "ring_link_bound_s": ring_bound,
                     "gloo_over_ring_bound": t_gloo / ring_bound,
                     "ina_tx_bytes_per_worker": ina_bytes["tx"],
@@ -313,12 +315,12 @@ def _render(report: dict) -> str:
                      f"{r0['warmup_rounds']} warm-up and {r0['rounds']} timed rounds back to "
                      "back on both sides, a round = the slowest worker's time / rounds; "
                      "times are wall-clock = nominal; 'bound' is the link-only time")
-        lines.append("  workers  tensor(nominal)  emulated  client   INA time (bound)       "
+        lines.append("  workers  tensor(nominal)  emulated  client/lanes  INA time (bound)     "
                      "gloo time (bound, x bound)    INA algbw    gloo algbw   gloo/INA")
         for r in report["fabric"]:
             lines.append(
                 f"  {r['workers']:7d}  {r['nominal_MB']:9g} MB  {r['emulated_bytes']:8d} B  "
-                f"{r['ina_client']:>6}  "
+                f"{r['ina_client']:>6}/{r['ina_lane_bits']}b  "
                 f"{r['ina_s'] * 1e3:8.1f} ms ({r['ina_link_bound_s'] * 1e3:6.1f} ms)  "
                 f"{r['gloo_s'] * 1e3:8.1f} ms ({r['ring_link_bound_s'] * 1e3:6.1f} ms, "
                 f"{r['gloo_over_ring_bound']:4.1f}x)  "

@@ -1,4 +1,6 @@
 """p4/ina.p4 on the software target: packets in, packets out."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 from scapy.layers.inet import IP, UDP
@@ -12,6 +14,7 @@ from ina_fabric import (SWITCH_MAC, decoded, load_ina_program, new_target,
 from testbed.proto import ina
 
 AGG = "10.0.255.1"
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -294,3 +297,32 @@ def test_lanes_of_two_widths_are_never_added(target, job):
                        flags=ina.FLAG_GRADIENT | ina.FLAG_LANES16))
     assert np.array_equal(ina.unpack16(out[0][4]),
                           sum(lanes16(i).astype(np.int64) for i in range(3)))
+
+
+def test_a_job_asks_for_a_lane_width_the_program_has():
+    w = [ctl.Worker(0, 1, "08:00:00:00:01:01", "10.0.1.1")]
+    with pytest.raises(JobError, match=r"job.lane_bits: 8 is not a lane width; accepted: 16, 32"):
+        ctl.validate(ctl.Job(1, AGG, w, lane_bits=8))
+    assert ctl.job_from_dict({"job_id": 1, "aggregator_ip": AGG, "lane_bits": 16, "workers": [
+        {"worker_id": 0, "port": 1, "mac": "08:00:00:00:01:01", "ip": "10.0.1.1"}]}
+    ).lane_bits == 16
+
+
+def test_16_bit_job_is_set_up_on_ina_p4_and_refused_by_a_program_without_16_bit_lanes(program):
+    from testbed.p4.frontend import load_program
+    job = ctl.Job(1, AGG, [ctl.Worker(0, 1, "08:00:00:00:01:01", "10.0.1.1")], lane_bits=16)
+    ctl.setup(TargetDevice(new_target(program)), job)
+    luwu = new_target(load_program(str(REPO / "p4" / "luwu.p4")))
+    with pytest.raises(JobError, match=r"job.lane_bits: the job asks for 16-bit lanes; the "
+                       r"switch's program has only 32-bit ones .*set lane_bits: 32"):
+        ctl.setup(TargetDevice(luwu), job)
+    assert luwu.table_entries(ctl.JOB_TABLE) == []           # refused before any write
+
+
+def test_luwu_jobs_refuse_16_bit_lanes_naming_the_field():
+    from controllers import luwu
+    with pytest.raises(JobError, match=r"luwu.lane_bits: 16-bit lanes asked; the LuWu programs"):
+        luwu.job_from_dict({"job_id": 1, "aggregator_ip": AGG, "lane_bits": 16,
+                            "optimizer": {"ip": "10.0.1.9"}, "workers": [
+                                {"worker_id": 0, "port": 1, "mac": "08:00:00:00:01:01",
+                                 "ip": "10.0.1.1"}]}, "luwu")
