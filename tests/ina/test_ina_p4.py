@@ -320,9 +320,11 @@ def test_16_bit_job_is_set_up_on_ina_p4_and_refused_by_a_program_without_16_bit_
 
 
 def test_luwu_jobs_refuse_16_bit_lanes_naming_the_field():
-    from controllers import luwu
+    from controllers import luwu, luwu_sgd
+    workers = [{"worker_id": 0, "port": 1, "mac": "08:00:00:00:01:01", "ip": "10.0.1.1"}]
     with pytest.raises(JobError, match=r"luwu.lane_bits: 16-bit lanes asked; the LuWu programs"):
         luwu.job_from_dict({"job_id": 1, "aggregator_ip": AGG, "lane_bits": 16,
-                            "optimizer": {"ip": "10.0.1.9"}, "workers": [
-                                {"worker_id": 0, "port": 1, "mac": "08:00:00:00:01:01",
-                                 "ip": "10.0.1.1"}]}, "luwu")
+                            "optimizer": {"ip": "10.0.1.9"}, "workers": workers}, "luwu")
+    with pytest.raises(JobError, match=r"sgd.lane_bits: 16-bit lanes asked"):
+        luwu_sgd.job_from_dict({"job_id": 1, "aggregator_ip": AGG, "lane_bits": 16, "lr": 0.1,
+                                "workers": workers}, "sgd")
