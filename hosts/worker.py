@@ -27,8 +27,8 @@ import torch
 
 from hosts import devices
 from hosts.addresses import interface_of, local_address
+from hosts.collectives.hierarchy import parse_tiers
 from hosts.strategies import registry
-from hosts.strategies.hierarchy import parse_tiers
 from testbed.errors import TrainetError
 
 
@@ -229,7 +229,7 @@ def summarize(rows: list[dict], args) -> dict:
 
 def run(args) -> int:
     torch.set_num_threads(args.threads)
-    from hosts.strategies.comm import Comm
+    from hosts.collectives.comm import Comm
     info = registry.get(args.strategy)
     master_host, _ = _split_address(args.master, "--master")
     peer = ((args.service or "").rpartition(":")[0] if info.service else

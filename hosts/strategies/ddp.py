@@ -15,10 +15,10 @@ import torch
 from pydantic import Field
 
 from hosts import shadow
+from hosts.collectives.pattern import Collective
+from hosts.collectives.timing import Overlap, data_parallel, each
 from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_bytes
-from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import Options, Size, StrategyInfo, register
-from hosts.strategies.timing import Overlap, data_parallel, each
 
 DEFAULT_BUCKET_BYTES = 256 * 1024
 

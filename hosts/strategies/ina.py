@@ -15,9 +15,9 @@ import dataclasses
 import torch
 
 from hosts import shadow
+from hosts.collectives.pattern import Collective
 from hosts.ina_allreduce import InaAllReduce, UdpTransport, lane_bits_for
 from hosts.strategies.ddp import DDP, DdpOptions, ShadowDDP, timing
-from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import StrategyInfo, SwitchJob, register
 
 

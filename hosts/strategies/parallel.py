@@ -1,18 +1,18 @@
 """Model parallelism: pipeline (PP) and tensor (TP) parallelism, with data parallelism (DP)
-across replicas of the pipeline, over a :class:`~hosts.strategies.layout.ParallelLayout`.
+across replicas of the pipeline, over a :class:`~hosts.parallelism.layout.ParallelLayout`.
 
 One step on one rank, stage ``s`` of the pipeline of its data-parallel replica:
 
 1. the replica's batch (the same on every rank of the replica) is cut into
    ``micro_batches`` equal micro-batches;
-2. the stage runs its schedule (hosts/strategies/pipeline.py): a forward takes the
+2. the stage runs its schedule (hosts/parallelism/pipeline.py): a forward takes the
    micro-batch's activation from stage ``s - 1`` (received as a real tensor over the
    links) or the input, runs the stage's units and sends the output to stage ``s + 1``; a
    backward takes the output's gradient from stage ``s + 1`` (or the loss, on the last
    stage), runs autograd and sends the input's gradient back to stage ``s - 1``. Receives
    are posted ahead in schedule order, sends go out on their own lanes, so transfers
    overlap compute. Inside a stage the blocks are tensor-parallel
-   (hosts/strategies/tensor_parallel.py);
+   (hosts/parallelism/tensor_parallel.py);
 3. after the flush, the stage's gradients are all-reduced over its data-parallel group
    and averaged, and AdamW steps.
 
@@ -38,13 +38,13 @@ from pydantic import Field
 from torch import nn
 
 from hosts import shadow
+from hosts.collectives.pattern import Collective
+from hosts.collectives.timing import Overlap, Pipeline, Placement, Timing
+from hosts.parallelism.layout import ParallelLayout, split_units
+from hosts.parallelism.pipeline import schedule
+from hosts.parallelism.tensor_parallel import check_tensor_parallel, shard
 from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_bytes
-from hosts.strategies.layout import ParallelLayout, split_units
-from hosts.strategies.pattern import Collective
-from hosts.strategies.pipeline import schedule
 from hosts.strategies.registry import Options, StrategyInfo, register
-from hosts.strategies.tensor_parallel import check_tensor_parallel, shard
-from hosts.strategies.timing import Overlap, Pipeline, Placement, Timing
 from testbed.errors import TrainetError
 
 BF16 = 2

@@ -11,11 +11,11 @@ import time
 import torch
 
 from hosts import shadow
+from hosts.collectives.pattern import Collective
+from hosts.collectives.timing import data_parallel
 from hosts.param_server import ParameterServerClient
 from hosts.strategies.base import Memory, Strategy, tensor_bytes
-from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import Service, StrategyInfo, register
-from hosts.strategies.timing import data_parallel
 
 
 class ParameterServer(Strategy):

@@ -2,7 +2,7 @@
 
 Each strategy is one module of this package that ends with a :func:`register` call
 declaring, in one place, its name and description, its real and shadow implementations,
-its communication pattern per step (:mod:`hosts.strategies.pattern`), its memory per
+its communication pattern per step (:mod:`hosts.collectives.pattern`), its memory per
 worker, the options it accepts and what it needs on the fabric besides its workers (a
 switch job, a service on a host of its own, a gloo process group). The worker, the
 shadow model, the experiment spec, the launcher, the runner and the comparison tables
@@ -25,9 +25,9 @@ from typing import Annotated, Callable, Literal
 
 from pydantic import BeforeValidator, Field, ValidationError
 
+from hosts.collectives.pattern import Collective, busiest_link, per_worker
+from hosts.collectives.timing import Timing, default_timing
 from hosts.strategies.base import Memory
-from hosts.strategies.pattern import Collective, busiest_link, per_worker
-from hosts.strategies.timing import Timing, default_timing
 from testbed.errors import TrainetError
 from testbed.topology.specfile import Spec
 from testbed.units import parse_size
@@ -144,8 +144,8 @@ class StrategyInfo:
     activation volumes), and gets them when they are known. ``real(context)`` and ``shadow(context)`` build the rank's
     :class:`~hosts.strategies.base.Strategy`. ``tiers`` are the host group kinds
     (``gpu``, ``node``) the strategy places its partitions by: the runner passes each
-    rank's (hosts/strategies/hierarchy.py). ``timing(world)`` says how a step spends
-    its time (hosts/strategies/timing.py: replicas, group placement, overlap, pipeline),
+    rank's (hosts/collectives/hierarchy.py). ``timing(world)`` says how a step spends
+    its time (hosts/collectives/timing.py: replicas, group placement, overlap, pipeline),
     for the analytical model; it takes the same keywords as the pattern and ``device``.
     ``layouts(world)`` lists the options worth trying when the model searches for the
     best layout (keywords ``model``, ``batch``: the global batch, ``sizes``); None: the

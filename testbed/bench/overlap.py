@@ -10,8 +10,8 @@ baseline's.
 from __future__ import annotations
 
 from hosts import shadow
+from hosts.collectives.threads import run_ranks
 from hosts.strategies import registry
-from hosts.strategies.threads import run_ranks
 
 SWITCHES = ("overlap_all_gather", "overlap_all_reduce", "overlap_reduce_scatter")
 

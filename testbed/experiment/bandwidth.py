@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 from hosts.collective_probe import OPS, key
-from hosts.strategies.timing import Placement
+from hosts.collectives.timing import Placement
 from testbed.errors import TrainetError
 from testbed.model.measured import BandwidthTable, fit_entry
 from testbed.net.host_programs import run_json

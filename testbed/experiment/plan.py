@@ -3,7 +3,7 @@
 The candidates are every AxoNN grid G_r x G_c x G_d x G_data of the world (strategy
 ``axonn``) and every Megatron-LM 1D tensor x data layout, TP x DP (strategy
 ``megatron``, no pipeline), all at the same global batch. Each layout's step is its
-strategy's declared pattern (hosts/strategies/pattern.py) timed on the fabric:
+strategy's declared pattern (hosts/collectives/pattern.py) timed on the fabric:
 
 * **placement**: rank ``i`` runs on the fabric's ``i``-th GPU (the topology's workers in
   file order, or GPU ``i % g`` of node ``i // g`` of a nominal fabric);
@@ -17,7 +17,7 @@ strategy's declared pattern (hosts/strategies/pattern.py) timed on the fabric:
 * **time and step**: the analytical model's (testbed/model): each collective's
   alpha-beta cost over its kind's bandwidth with a latency per ring step of its slowest
   hop's path, placed against the compute model (``hosts/shadow.py``) as the strategy
-  declares its overlap (hosts/strategies/timing.py: for ``axonn`` the depth gathers
+  declares its overlap (hosts/collectives/timing.py: for ``axonn`` the depth gathers
   prefetched and the reduce-scatters left running, the row and column collectives
   after each layer group), without interference, so layouts are ranked by their
   communication.
@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from hosts import shadow
-from hosts.strategies.grid import Grid, fits, grids
+from hosts.parallelism.grid import Grid, fits, grids
 from testbed.errors import TrainetError
 from testbed.model import measured
 from testbed.model.calibration import DEFAULT
@@ -98,7 +98,7 @@ def _bandwidth(fabric: Fabric, kind, world: int) -> float:
 
 
 def _placement(p, kind: str):
-    from hosts.strategies.timing import Placement
+    from hosts.collectives.timing import Placement
     return Placement(*p.placement[kind])
 
 

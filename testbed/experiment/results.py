@@ -22,7 +22,7 @@ wire_tx_bytes / wire_rx_bytes (the host interface's counters, headers included),
 mem_grads_bytes / mem_optimizer_bytes (tensors held) and, in shadow mode,
 nominal_mem_*_bytes (the modeled model's), and the step's timeline (every collective
 with its group, payload and measured times, every wait of the training thread:
-hosts/strategies/comm.py), which ``trainet trace export`` turns into execution traces.
+hosts/collectives/comm.py), which ``trainet trace export`` turns into execution traces.
 Times need no conversion: co-scaling keeps transfer times nominal. summary.csv adds, when a run has them, the bytes per step of
 each tier of the fabric measured on the switch ports and the pattern's inter-node bytes
 (testbed/experiment/wire.py), and in shadow mode TFLOPS per GPU, the scaling

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import yaml
 
-from hosts.strategies.hierarchy import format_tiers
+from hosts.collectives.hierarchy import format_tiers
 from testbed.errors import TrainetError
 from testbed.experiment import results
 from testbed.experiment.fit import check_of, memory_checks, table as fit_table

@@ -466,7 +466,7 @@ _GROUP_GENERATORS = {"gpu": "frontier", "node": "frontier", "cluster": "multi-cl
 def _tiers(info, at: tuple, topology: Topology, workers: list[str], options: dict) -> dict:
     """Each worker's label of every group kind the strategy places partitions by, checked
     against the strategy (groups of equal size, consecutive; options that fit them)."""
-    from hosts.strategies.hierarchy import Layout
+    from hosts.collectives.hierarchy import Layout
     hosts = {h.name: h for h in topology.hosts}
     tiers = {}
     for kind in info.tiers:

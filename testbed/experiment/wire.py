@@ -121,8 +121,8 @@ def theory_inter_node(info, options: dict, topology: Topology, workers: list[str
                       model_bytes: float, scale: float) -> float | None:
     """The pattern's emulated bytes leaving all nodes per step, or None without nodes
     of equal size."""
-    from hosts.strategies.hierarchy import group_size
-    from hosts.strategies.pattern import cross_node
+    from hosts.collectives.hierarchy import group_size
+    from hosts.collectives.pattern import cross_node
     hosts = {h.name: h for h in topology.hosts}
     labels = [hosts[w].groups.get("node") for w in workers]
     if None in labels:

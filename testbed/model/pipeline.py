@@ -1,4 +1,4 @@
-"""A pipelined step: every stage runs its schedule (hosts/strategies/pipeline.py) and
+"""A pipelined step: every stage runs its schedule (hosts/parallelism/pipeline.py) and
 waits for its neighbours' activations and gradients.
 
 Per stage ``s`` and micro-batch: a forward of ``forward_s[s]`` and a backward of
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hosts.strategies.pipeline import schedule
+from hosts.parallelism.pipeline import schedule
 from testbed.model.prediction import Event
 
 SIMULATED = 20000

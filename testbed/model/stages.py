@@ -10,8 +10,8 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
-from hosts.strategies.pattern import Collective
-from hosts.strategies.timing import Placement, Timing
+from hosts.collectives.pattern import Collective
+from hosts.collectives.timing import Placement, Timing
 from testbed.model import collectives, pipeline
 from testbed.model.prediction import Event, Role
 

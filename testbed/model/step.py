@@ -1,6 +1,6 @@
 """``predict``: one training step of a registered strategy on a fabric, from what the
-strategy declares (its pattern, hosts/strategies/pattern.py, and its timing,
-hosts/strategies/timing.py): nothing here names a strategy.
+strategy declares (its pattern, hosts/collectives/pattern.py, and its timing,
+hosts/collectives/timing.py): nothing here names a strategy.
 
 Compute is the shadow workers' model (hosts/shadow.py: 6 x parameters x tokens FLOPs at
 the device's peak times the MFU, forward a third and backward two thirds), split over a
@@ -16,8 +16,8 @@ import dataclasses
 from collections import defaultdict
 
 from hosts import footprint, shadow
+from hosts.collectives.timing import Overlap, Timing
 from hosts.strategies import registry
-from hosts.strategies.timing import Overlap, Timing
 from testbed.errors import TrainetError
 from testbed.model import collectives, schedule, stages
 from testbed.model.calibration import DEFAULT, Calibration

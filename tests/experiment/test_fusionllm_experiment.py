@@ -6,8 +6,10 @@ from pathlib import Path
 import pytest
 
 from hosts import shadow, worker
-from hosts.strategies import adatopk, fusionllm, opfence
-from hosts.strategies.comm import Comm
+from hosts.collectives.comm import Comm
+from hosts.compression import adatopk
+from hosts.opdag import opfence
+from hosts.strategies import fusionllm
 from hosts.strategies.parallel import BF16
 from testbed.errors import TrainetError
 from testbed.experiment.launch import _flags

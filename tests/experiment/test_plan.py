@@ -4,12 +4,12 @@ from pathlib import Path
 import pytest
 
 from hosts import shadow
-from hosts.strategies.grid import Grid
+from hosts.parallelism.grid import Grid
 from testbed import cli
 from testbed.errors import TrainetError
 from testbed.experiment.plan import plan, predict
-from testbed.model.fabric import NominalFabric, topology_fabric
 from testbed.experiment.spec import load_experiment
+from testbed.model.fabric import NominalFabric, topology_fabric
 from testbed.topology.generators import leaf_spine
 
 A100 = shadow.device("a100")

@@ -9,8 +9,8 @@ import pytest
 import torch
 
 from hosts import ina_fixedpoint as fx
+from hosts.collectives.threads import run_ranks
 from hosts.ina_allreduce import InaAllReduce
-from hosts.strategies.threads import run_ranks
 from ina_fabric import SWITCH_MAC, load_ina_program, new_target, single_switch_job
 from testbed.proto import ina
 

@@ -12,12 +12,12 @@ import torch
 from controllers import luwu
 from controllers.jobs import TargetDevice
 from hosts.luwu_layout import Layout, units_resident
-from hosts.optimizer_node import OptimizerNode
 from hosts.luwu_session import PushPull
+from hosts.optimizer_node import OptimizerNode
 from luwu_setup import (AGG, OPT_IP, OPT_MAC, OPT_PORT, SWITCH_MAC, load_luwu_program, setup_job,
                         tiny_batch, tiny_model, train_ranks, worker_ip, worker_mac)
-from testbed.p4.target import Target
 from testbed.errors import TrainetError
+from testbed.p4.target import Target
 from testbed.proto import ina
 
 WORLD, STEPS, LR, BATCH = 3, 6, 0.05, 4
@@ -226,7 +226,7 @@ def test_dead_optimizer_node_stops_the_worker_with_a_clear_error():
 
 
 def test_streaming_a_model_without_units_is_refused_with_what_to_do():
-    from hosts.strategies.comm import Comm
+    from hosts.collectives.comm import Comm
     from hosts.strategies.luwu import LuwuStreamed
     from testbed.errors import TrainetError
     strategy = LuwuStreamed(Comm(None, 0, 1), streams=None)

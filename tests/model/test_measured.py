@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from hosts import shadow
-from hosts.strategies.pattern import Collective
-from hosts.strategies.timing import Placement
+from hosts.collectives.pattern import Collective
+from hosts.collectives.timing import Placement
 from testbed import cli
 from testbed.errors import TrainetError
 from testbed.experiment import plan_check

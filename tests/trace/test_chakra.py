@@ -8,8 +8,8 @@ import pytest
 import yaml
 
 from hosts import shadow
+from hosts.collectives.threads import run_ranks
 from hosts.strategies import registry
-from hosts.strategies.threads import run_ranks
 from testbed.cli import main
 from testbed.errors import TrainetError
 from testbed.model.fabric import fabric

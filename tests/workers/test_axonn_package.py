@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from axonn_package import mean_over_ranks, reference, train
-from hosts.strategies.grid import Grid
+from hosts.parallelism.grid import Grid
 from ranks import single_process_losses
 from test_axonn import LR, STEPS, TOLERANCE, mean_losses, train as ours
 

@@ -11,10 +11,10 @@ import pytest
 
 from hosts import shadow
 from hosts.models import SyntheticCorpus, build_model
+from hosts.parallelism.layout import ParallelLayout, split_units
+from hosts.parallelism.pipeline import ideal_bubble, in_flight, schedule
 from hosts.strategies import holmes, registry
-from hosts.strategies.layout import ParallelLayout, split_units
 from hosts.strategies.parallel import ParallelOptions, ParallelTraining, layout_of
-from hosts.strategies.pipeline import ideal_bubble, in_flight, schedule
 from ranks import run_ranks, shadow_steps, single_process
 from testbed.errors import TrainetError
 

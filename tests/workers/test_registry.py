@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from hosts.collectives.pattern import Collective, busiest_link, per_worker
 from hosts.strategies import registry
-from hosts.strategies.pattern import Collective, busiest_link, per_worker
 from ranks import single_process_losses
 from testbed.errors import TrainetError
 

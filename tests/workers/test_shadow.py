@@ -3,8 +3,8 @@ co-scaled volume through the real collectives."""
 import pytest
 
 from hosts import shadow
+from hosts.collectives.comm import Comm
 from hosts.strategies import registry
-from hosts.strategies.comm import Comm
 from ranks import run_ranks, shadow_steps
 from testbed.errors import TrainetError
 

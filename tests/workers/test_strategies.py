@@ -6,9 +6,9 @@ import time
 import pytest
 import torch
 
+from hosts.collectives.comm import Comm, CommError, name_peer
 from hosts.models import SyntheticCorpus, build_model
 from hosts.param_server import ParameterServer as Server
-from hosts.strategies.comm import Comm, CommError, name_peer
 from hosts.strategies.ddp import DDP
 from hosts.strategies.ps import ParameterServer
 from hosts.strategies.zero3 import Zero3

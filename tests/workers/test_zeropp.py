@@ -4,9 +4,9 @@ import pytest
 import torch
 
 from hosts import shadow
+from hosts.collectives.pattern import cross_node
 from hosts.models import SyntheticCorpus, build_model
 from hosts.strategies import registry
-from hosts.strategies.pattern import cross_node
 from ranks import run_ranks, single_process, single_process_losses
 from testbed.errors import TrainetError
 

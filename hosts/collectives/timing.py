@@ -22,7 +22,7 @@ besides the pattern's volumes, declared by each strategy (``StrategyInfo.timing`
   ``pipeline``   between pipeline neighbours, per micro-batch (see ``pipeline``)
 
   Collectives run one after another on their ``lane`` (a rank's communication thread,
-  hosts/strategies/comm.py); lanes run at the same time.
+  hosts/collectives/comm.py); lanes run at the same time.
 * **pipeline**: stages, micro-batches and schedule of a pipelined strategy, whether its
   layers are balanced over stages by measured speed (Holmes, OP-Fence) or split evenly,
   whether it reorders its stages so the slowest links are avoided (OP-Fence), and the

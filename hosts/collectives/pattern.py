@@ -10,8 +10,8 @@ fraction of it, below), what one worker sends or receives for pushes and pulls.
 ``group`` names the ranks a collective runs over: ``world`` (every rank), or a tier of a
 hierarchical fabric, ``gpu`` (the ranks of one GPU package), ``node`` (of one node; also
 a part of a node, such as a ZeRO++ secondary partition), ``inter-node`` (one rank per
-node), or a group of a parallel layout, ``tp``, ``dp``, ``pp`` (hosts/strategies/layout.py)
-or of AxoNN's grid, ``row``, ``column``, ``depth``, ``batch`` (hosts/strategies/grid.py);
+node), or a group of a parallel layout, ``tp``, ``dp``, ``pp`` (hosts/parallelism/layout.py)
+or of AxoNN's grid, ``row``, ``column``, ``depth``, ``batch`` (hosts/parallelism/grid.py);
 ``size`` is its number of ranks (default: the world's).
 
 Per worker and collective, for a group of N ranks:

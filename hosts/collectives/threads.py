@@ -10,7 +10,7 @@ from datetime import timedelta
 import torch
 import torch.distributed as dist
 
-from hosts.strategies.comm import Comm
+from hosts.collectives.comm import Comm
 
 _runs = iter(range(1 << 30))
 

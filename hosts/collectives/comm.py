@@ -46,7 +46,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import torch
 
-from hosts.strategies.hierarchy import hierarchical, hierarchical_bytes
+from hosts.collectives.hierarchy import hierarchical, hierarchical_bytes
 
 
 class CommError(RuntimeError):
@@ -96,7 +96,7 @@ class Comm:
                lane: str = "comm", op: str | None = None, nbytes: int | None = None,
                ranks=None, peer: int | None = None, route: str = "ring") -> Future:
         """Run ``fn(*args)`` on the thread of ``lane``; count its time and bytes. For the
-        timeline: ``op``, the operation's kind (those of hosts/strategies/pattern.py, or
+        timeline: ``op``, the operation's kind (those of hosts/collectives/pattern.py, or
         ``send``/``recv`` with their ``peer``; default ``what``), ``nbytes`` its payload
         as the pattern counts it (default the larger of sent and received), ``ranks`` its
         group (default every rank) and ``route``."""
@@ -238,7 +238,7 @@ class Comm:
     def reduce_scatter_levels(self, flat: torch.Tensor, levels: list[list[int]],
                               stage=None, wire=None) -> Future:
         """This rank's chunk of the sum over every rank of ``flat``, reduced level by
-        level (:func:`hosts.strategies.hierarchy.hierarchical`): ``stage`` is the
+        level (:func:`hosts.collectives.hierarchy.hierarchical`): ``stage`` is the
         reduce-scatter of one level (default the ring), ``wire(numel)`` the bytes of a
         piece of ``numel`` elements as that stage sends it (default their size)."""
         wire = wire or (lambda numel: numel * flat.element_size())

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import torch
 
-from hosts.strategies.opfence import Fabric, Plan
+from hosts.opdag.opfence import Fabric, Plan
 
 INDEX_BYTES = 4
 
