@@ -59,7 +59,7 @@ def worker_args(plan: ExperimentPlan, strategy: StrategyPlan,
     args = {"model": w.model, "mode": w.mode, "steps": w.steps, "scale": plan.scale}
     if w.mode == "shadow":
         args.update(shadow_model=w.shadow_model, device=plan.device_flag(variant),
-                    gpus_per_host=w.gpus_per_host, interference=w.interference)
+                    gpus_per_host=w.gpus_per_host, interference=w.interference, mfu=w.mfu)
         if offloads(strategy):
             args["cpu_adam_rate"] = cpu_adam_rate
     if w.batch:

@@ -14,7 +14,9 @@ link variations to sweep.
                device_memory: 40GiB,      # instead of the device profile's capacity
                recompute: true,           # activations recomputed in backward
                gpus_per_host: 8,          # sharing a host's memory, CPU and NVMe
-               interference: 0.189}       # compute slowdown under GPU collectives
+               interference: 0.189,       # compute slowdown under GPU collectives
+               mfu: 0.4}                  # one utilisation of the peak instead of the
+                                          # compute model by shapes (hosts/compute.py)
     strategies:                     # registered strategies (`trainet strategies`), by name
       - ddp                         # or with options and a label of their own
       - {strategy: ddp, label: ddp-4mb, options: {bucket: 4MB}, run_not_fitting: true}
@@ -92,6 +94,8 @@ class Workload(Spec):
                                                             # its profile's)
     interference: float | None = Field(default=None, ge=0)  # compute slowdown under GPU
                                         # collectives; default hosts/shadow.py's, 0: none
+    mfu: float | None = Field(default=None, gt=0, le=1)  # one utilisation of the device's
+                                        # peak; default hosts/compute.py's model by shapes
 
     @field_validator("device_memory")
     @classmethod
@@ -103,9 +107,10 @@ class Workload(Spec):
     @model_validator(mode="after")
     def _shadow_only(self):
         if self.mode == "real" and (self.shadow_model or self.device or self.device_memory
-                                    or self.interference is not None):
-            raise ValueError("shadow_model, device, device_memory and interference describe a "
-                             "shadow run; drop them or set mode: shadow")
+                                    or self.interference is not None
+                                    or self.mfu is not None):
+            raise ValueError("shadow_model, device, device_memory, interference and mfu "
+                             "describe a shadow run; drop them or set mode: shadow")
         return self
 
 
