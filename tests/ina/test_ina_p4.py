@@ -309,7 +309,7 @@ def test_a_job_asks_for_a_lane_width_the_program_has():
 
 
 def test_16_bit_job_is_set_up_on_ina_p4_and_refused_by_a_program_without_16_bit_lanes(program):
-    from testbed.p4.frontend import load_program
+    from testbed.p4.lowering.program import load_program
     job = ctl.Job(1, AGG, [ctl.Worker(0, 1, "08:00:00:00:01:01", "10.0.1.1")], lane_bits=16)
     ctl.setup(TargetDevice(new_target(program)), job)
     luwu = new_target(load_program(str(REPO / "p4" / "luwu.p4")))
