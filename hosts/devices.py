@@ -111,8 +111,17 @@ DEVICES = {d.name: d for d in (
            "110 CUs", 64 * GIB, "frontier-node", 1.6384e12, 110,
            (("fp16", 191.5e12), ("fp32", 47.85e12))),
 )}
+# Short names of earlier versions: results directories that name them still read, new
+# input (experiment files, --device) is refused naming the profile (renamed()).
 ALIASES = {"a100": "a100-80gb", "h100": "h100-80gb"}
-DEFAULT = "a100"          # the device a shadow worker stands for unless one is named
+DEFAULT = "a100-80gb"     # the device a shadow worker stands for unless one is named
+
+
+def renamed(name: str) -> str | None:
+    """The message refusing an old short name, or None for any other name."""
+    if name in ALIASES:
+        return f"device {name!r} is now called {ALIASES[name]!r}"
+    return None
 
 
 def device(name: str, memory: float | None = None) -> Device:
@@ -121,8 +130,7 @@ def device(name: str, memory: float | None = None) -> Device:
     try:
         found = DEVICES[ALIASES.get(name, name)]
     except KeyError:
-        raise TrainetError(f"--device {name!r}: choose one of "
-                           f"{', '.join([*DEVICES, *ALIASES])}") from None
+        raise TrainetError(f"--device {name!r}: choose one of {', '.join(DEVICES)}") from None
     if memory is None:
         return found
     if memory <= 0:

@@ -54,7 +54,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="a device profile of hosts/devices.py: a100-40gb, a100-80gb "
                    "(a100), h100-80gb (h100), h200-141gb or mi250x-gcd (shadow mode); one "
                    "per rank in rank order, comma-separated, for heterogeneous devices, "
-                   "e.g. h100,h100,a100,a100")
+                   "e.g. h100-80gb,h100-80gb,a100-80gb")
     p.add_argument("--gpus-per-host", type=int,
                    help="GPUs sharing the device's host (its memory, CPU, NVMe); default: "
                    "the host profile's (offloading)")

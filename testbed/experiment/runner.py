@@ -127,7 +127,9 @@ def environment(caps) -> dict:
         except PackageNotFoundError:
             return None
 
-    env = {"python": platform.python_version(), "platform": platform.platform(),
+    import testbed
+    env = {"trainet": testbed.__version__, "trainet_commit": testbed.commit(),
+           "python": platform.python_version(), "platform": platform.platform(),
            "cpus": os.cpu_count(), "argv": sys.argv,
            "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
            **{name: installed(name) for name in ("torch", "numpy", "scapy", "grpcio")}}
