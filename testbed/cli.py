@@ -299,8 +299,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scale", type=float, default=1e-3,
                    help="co-scaling factor for bandwidth and tensor bytes (default 1e-3: "
                    "the larger tensors then exceed the shapers' 15 KB bursts)")
-    p.add_argument("--rounds", type=int, default=10, help="all-reduces per measurement "
-                   "(default 10; the first is not counted, the median of the rest is)")
+    p.add_argument("--rounds", type=int, default=10, help="timed all-reduces per "
+                   "measurement, back to back on both sides (default 10)")
+    p.add_argument("--warmup", type=int, default=1, help="untimed all-reduces before them, "
+                   "on both sides (default 1)")
+    p.add_argument("--dtype", choices=["bf16", "fp32"], default="bf16",
+                   help="the gradient's element type (default bf16)")
     p.add_argument("--slots", type=int, default=32, help="INA window (slots per job)")
     p.add_argument("--ina-clients", nargs="+", choices=["native", "python"], metavar="CLIENT",
                    help="the workers' window loop, each measured: native (C), python "

@@ -36,6 +36,8 @@ uint32_t sw_process_ring(sw_t *S, uint8_t *ring, uint32_t slot_bytes, uint32_t s
                          uint32_t *next, uint32_t limit, uint32_t port, uint64_t now,
                          uint32_t *counts);
 void sw_direct(sw_t *S, uint32_t port, int32_t fd);
+void sw_direct_shared(sw_t *S, int32_t fd);
+void sw_ifindex(sw_t *S, uint32_t port, int32_t ifindex);
 uint64_t *sw_direct_counts(sw_t *S);
 uint64_t sw_process_batch(sw_t *S, const uint8_t *data, const uint32_t *offs,
                           const uint32_t *lens, const uint32_t *ports, uint32_t n,
