@@ -63,6 +63,7 @@ def test_console_scripts_name_the_drop_in_entry_points():
     scripts = console_scripts()
     assert scripts["trainet-p4c"] == "testbed.p4.p4c:main"
     assert scripts["trainet-switch"] == "testbed.switch.simple_switch:main"
+    assert scripts["trainet-switch-grpc"] == "testbed.switch.simple_switch:main"
 
 
 @pytest.mark.slow
