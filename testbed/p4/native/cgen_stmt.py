@@ -55,11 +55,14 @@ class CStmtGen:
             return
         code = rhs if isinstance(rhs, str) else None
         if isinstance(lhs, ir.Slice):
+            lo, inner = lhs.lo, lhs.expr
+            while isinstance(inner, ir.Slice):     # x[7:4][1:0] is x[5:4]
+                lo, inner = lo + inner.lo, inner.expr
             w = lhs.hi - lhs.lo + 1
-            base = self.expr(lhs.expr, s)
+            base = self.expr(inner, s)
             value = code if code is not None else self.expr(rhs, s)
-            self.emit(ind, f"{base} = ({base} & ~({mask(w)} << {lhs.lo})) | "
-                           f"((({value}) & {mask(w)}) << {lhs.lo});")
+            self.emit(ind, f"{base} = ({base} & ~({mask(w)} << {lo})) | "
+                           f"((({value}) & {mask(w)}) << {lo});")
             return
         target = self.expr(lhs, s)
         if code is not None:
