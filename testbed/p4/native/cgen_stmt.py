@@ -227,16 +227,20 @@ class CStmtGen:
     def function_call(self, c, s) -> str:
         """A call of a P4 function as a C expression."""
         fn = self.p.functions[c.method]
-        ind = getattr(self, "cur_ind", 1)
+        start = len(self.lines)
         args, back = self.arguments(c.args, fn.params, s)
         call = f"F_{c.method}({', '.join(['P'] + args)})"
         if not back:
             return call
+        # one statement expression: the copies in and out happen where the call is
+        # evaluated, so `a || f(x)` and `c ? f(x) : y` leave x alone when f is not called
         r = s.fresh("r")
-        self.emit(ind, f"uint64_t {r} = {call};")
+        self.emit(0, f"uint64_t {r} = {call};")
         for a, tmp in back:
-            self.assign(a, tmp, s, ind)
-        return r
+            self.assign(a, tmp, s, 0)
+        body = " ".join(line.strip() for line in self.lines[start:])
+        del self.lines[start:]
+        return f"({{ {body} {r}; }})"
 
     def gen_function(self, fn: ir.Function) -> None:
         s = CScope(None, leave="return 0")
