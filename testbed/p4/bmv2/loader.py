@@ -146,13 +146,14 @@ class _Loader(Expressions):
 
     # ------------------------------------------------------------------ program
     def program(self) -> ir.Program:
-        for key in ("header_union_stacks", "parse_vsets", "extern_instances"):
+        for key in ("header_union_stacks", "extern_instances"):
             if self.doc.get(key):
                 self.fail(key, f"{key} are not supported by this target; the program must "
                           "not use them")
         types = self.header_types()
         self.errors = self.error_names()
         self.header_instances(types)
+        self.vsets = self.parse_vsets()
         self.externs()
         self.calculations()
         self.learn_lists()
@@ -207,16 +208,23 @@ class _Loader(Expressions):
         return out
 
     def error_names(self) -> list:
+        """The error names by value. p4c numbers them 0, 1, 2, ...; older compilers from 1:
+        a value is kept as written (BMv2 writes it to parser_error), a gap gets a name no
+        program can mention."""
         pairs = self.doc.get("errors") or [[n, i] for i, n in enumerate(self.v1.errors)]
-        names = []
-        for i, pair in enumerate(sorted(pairs, key=lambda p: p[1] if isinstance(p, list)
-                                        and len(p) == 2 and isinstance(p[1], int) else -1)):
+        if not isinstance(pairs, list):
+            self.fail("errors", "expected a list of [name, value] pairs")
+        by_value = {}
+        for i, pair in enumerate(pairs):
             if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
-                    and pair[1] == i):
-                self.fail("errors", "expected [name, value] pairs whose values are 0, 1, 2, "
-                          "... as p4c assigns them")
-            names.append(pair[0])
-        return names
+                    and isinstance(pair[1], int) and not isinstance(pair[1], bool)
+                    and 0 <= pair[1] < 1 << 16):
+                self.fail(f"errors[{i}]", f"expected [name, value] with a value from 0 to "
+                          f"65535, found {pair!r}")
+            if pair[1] in by_value or pair[0] in by_value.values():
+                self.fail(f"errors[{i}]", f"{pair!r}: error names and values are unique")
+            by_value[pair[1]] = pair[0]
+        return [by_value.get(v, f"error${v}") for v in range(max(by_value, default=-1) + 1)]
 
     def _header_type(self, types: dict, name: str, path: str) -> list:
         if name not in types:
@@ -499,11 +507,17 @@ class _Loader(Expressions):
             self.actions[aid] = act
             if same is None:
                 by_name[name] = (act, [a.get("runtime_data"), prims])
+        self.action_names = {name: act for name, (act, _) in by_name.items()}
 
     def action(self, aid, path: str) -> ir.Action:
         if aid not in self.actions:
             self.fail(path, f"no action with id {aid!r} in actions")
         return self.actions[aid]
+
+    def action_named(self, name, path: str) -> ir.Action:
+        if name not in self.action_names:
+            self.fail(path, f"no action named {name!r} in actions")
+        return self.action_names[name]
 
     def action_ref(self, entry: dict, path: str) -> ir.ActionRef:
         act = self.action(entry.get("action_id"), f"{path}.action_id")
@@ -517,6 +531,20 @@ class _Loader(Expressions):
         for a, p in zip(args, act.params):
             a.type = p.type
         return ir.ActionRef(act.name, args)
+
+    def parse_vsets(self) -> dict:
+        """Parse value set name -> (ir.ValueSet, its compressed bit width)."""
+        out = {}
+        for i, vs in enumerate(self.items("parse_vsets")):
+            path = f"parse_vsets[{i}]"
+            name = self.need(vs, "name", path)
+            width = self.need(vs, "compressed_bitwidth", path, int)
+            size = vs.get("max_size", 64)
+            if not isinstance(size, int) or size < 1:
+                self.fail(f"{path}.max_size", f"expected a positive integer, found {size!r}")
+            out[name] = (ir.ValueSet(name, name.rsplit(".", 1)[-1], ir.BitT(width), size),
+                         width)
+        return out
 
     # ------------------------------------------------------------------ parser
     def parser(self) -> ir.Parser:
@@ -543,7 +571,8 @@ class _Loader(Expressions):
         params = [ir.Param("packet", "", ir.ExternT("packet_in")),
                   ir.Param("hdr", "out", self.hdr_t), ir.Param("meta", "inout", self.meta_t),
                   ir.Param("standard_metadata", "inout", self.sm_type)]
-        return ir.Parser("parser", params, [], [], [], out)
+        value_sets = [vs for vs, _ in self.vsets.values()]
+        return ir.Parser("parser", params, [], [], value_sets, out)
 
     def parser_op(self, op, path: str) -> ir.Stmt:
         if not isinstance(op, dict):
@@ -599,6 +628,8 @@ class _Loader(Expressions):
                 self.fail(f"{tp}.next_state", f"no parse state named {nxt!r}")
             nxt = "accept" if nxt is None else rename.get(nxt, nxt)
             kind = tr.get("type")
+            if kind is None:        # older compilers: no type, the value says "default"
+                kind = "default" if tr.get("value") == "default" else "hexstr"
             if kind == "default":
                 cases.append(ir.SelectCase([ir.Default(ir.VoidT(), NOLOC)] * max(1, len(keys)),
                                            nxt))
@@ -619,15 +650,39 @@ class _Loader(Expressions):
                     else:
                         keysets.append(ir.Mask(c.type, NOLOC, c, ir.Const(c.type, NOLOC, m)))
                 cases.append(ir.SelectCase(keysets, nxt))
+            elif kind == "parse_vset":
+                cases.append(ir.SelectCase([self.vset_keyset(tr, tp, keys, widths)], nxt))
             else:
                 self.fail(f"{tp}.type", f"transition type {kind!r} is not supported; this "
-                          "target loads default and hexstr (no parse value sets)")
+                          "target loads default, hexstr and parse_vset")
         if not keys:
             if len(cases) != 1:
                 self.fail(f"{path}.transitions", "a state without a transition_key has one "
                           "default transition")
             cases = [ir.SelectCase([], cases[0].next_state)]
         return ir.Transition(keys, cases)
+
+    def vset_keyset(self, tr: dict, path: str, keys: list, widths: list) -> ir.ValueSetRef:
+        """A transition on a parse value set: its members are the keys' values, each
+        given to the control plane as one value of the keys' total width."""
+        name = tr.get("value")
+        if name not in self.vsets:
+            self.fail(f"{path}.value", f"no parse value set named {name!r} in parse_vsets")
+        vs, width = self.vsets[name]
+        if not keys:
+            self.fail(path, "a parse_vset transition needs a transition_key")
+        if tr.get("mask") is not None:
+            self.fail(f"{path}.mask", "a mask on a parse_vset transition is not supported; "
+                      "give the value set the masked key instead")
+        if len(keys) > 1:
+            vs.type = ir.StructT(f"{name}$key", tuple(ir.Field(f"f{k}", key.type)
+                                                      for k, key in enumerate(keys)))
+        elif sum(widths) != width:
+            self.fail(f"{path}.value", f"parse value set {name!r} is {width} bits wide, the "
+                      f"transition key {sum(widths)}")
+        else:
+            vs.type = keys[0].type
+        return ir.ValueSetRef(vs.type, NOLOC, name)
 
     @staticmethod
     def _split(value: int, widths: list) -> list:
