@@ -260,3 +260,22 @@ def test_field_lists_mark_the_metadata_that_clones_and_resubmits_preserve():
     with pytest.raises(bmv2_json.Bmv2JsonError, match="'ipv4' is not user metadata"):
         bmv2_json.load(_edited(lambda d: d.update(field_lists=[{"id": 1, "elements": [
             {"type": "field", "value": ["ipv4", "ttl"]}]}])), "prog.json")
+
+
+def test_the_p4_commands_take_bmv2_json(tmp_path, capsys):
+    from testbed import cli
+    basic = str(HERE / "bmv2" / "basic.json")
+    assert cli.main(["p4", "check", basic]) == 0
+    assert "basic.json: ok (v1model" in capsys.readouterr().out
+    assert cli.main(["p4", "stf", basic, str(HERE / "basic.stf")]) == 0
+    assert "3/3 checks passed" in capsys.readouterr().out
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(_edited(_older_compilers_json)))
+    assert cli.main(["p4", "stf", "--backend", "native", str(old), str(HERE / "basic.stf")]) == 0
+    assert "3/3 checks passed" in capsys.readouterr().out
+    other = tmp_path / "other.json"
+    other.write_text('{"tables": [], "version": 1}')
+    assert cli.main(["p4", "check", str(other)]) == 2
+    err = capsys.readouterr().err
+    assert "other.json: neither BMv2 JSON (no 'header_types' or 'pipelines'" in err
+    assert "Traceback" not in err

@@ -15,9 +15,15 @@ becomes one :class:`ir.Program` that the target compiles as it compiles P4 sourc
   ``switch`` comes back as if/else and ``switch``. p4c's dummy tables (``tbl_*``: no
   key, a constant default action) are direct action calls, as in the source.
 
+Older compilers' output loads as BMv2 loads it: a table that names its ``actions``
+without ``action_ids``, transitions without a ``type`` (a ``value`` of ``"default"`` is
+the default one), errors numbered as written (from 1, or with gaps). Parse value sets
+(``parse_vsets``, ``parse_vset`` transitions) are the IR's value sets, a member being
+the transition key's value (one field per key when there are several).
+
 The P4Info of such a program comes from the client, as with BMv2: the JSON does not
-carry p4c's ids. Anything this target does not run (action profiles, value sets,
-variable-length fields, header union stacks, extern instances) is refused with a
+carry p4c's ids. Anything this target does not run (action profiles, variable-length
+fields, header union stacks, extern instances) is refused with a
 :class:`Bmv2JsonError` naming the JSON path.
 """
 from __future__ import annotations
