@@ -77,7 +77,7 @@ class CStmtGen:
                     self.assign(ir.Member(f.type, lhs.loc, lhs, f.name), v, s, ind)
                 if isinstance(lhs.type, ir.HeaderT):
                     self.emit(ind, f"{target}._v = 1;")
-            elif isinstance(rhs, (ir.Var, ir.Member)):
+            elif isinstance(rhs, (ir.Var, ir.Member, ir.Index)):
                 self.emit(ind, f"{target} = {self.expr(rhs, s)};")
             else:
                 self.unsupported(f"assignment of {type(rhs).__name__} to a "
