@@ -471,8 +471,9 @@ class Entry:
     """A ``const entries`` / ``entries`` element."""
     keys: list                    # per key: Const / Mask / Range / Default / DontCare
     action: ActionRef
-    priority: Optional[int] = None
+    priority: Optional[int] = None        # ``priority = N :``, in the table's own order
     loc: Loc = NOLOC
+    bmv2_priority: Optional[int] = None   # ``@priority(N)``: BMv2's, the smaller wins
 
 
 @dataclass

@@ -441,10 +441,15 @@ class Statements:
         priority = None
         if prio_t is not None:
             priority = self.const_int(prio_t, scope, "an entry priority")
-        a = ir.annotation(annotations_of(annos), "priority")
-        if a is not None and a.body:
-            priority = int(a.body[0])
-        return ir.Entry(keys, ref, priority, self.loc(e))
+        # @priority(N), before the entry or after its action: p4c's BMv2 backend gives N
+        # to BMv2 as it is, where the smaller number wins
+        a = ir.annotation(annotations_of(annos) + annotations_of(_after), "priority")
+        bmv2_priority = None
+        if a is not None:
+            if len(a.body) != 1 or not isinstance(a.body[0], int) or a.body[0] < 0:
+                self.err("@priority takes one non-negative integer", e)
+            bmv2_priority = a.body[0]
+        return ir.Entry(keys, ref, priority, self.loc(e), bmv2_priority)
 
     # ------------------------------------------------------------------ parser states
     def parser_states(self, states_t, scope, ctx, parser_t) -> dict:
