@@ -397,7 +397,14 @@ class Statements:
     def _key_const(self, t, typ, scope):
         """A keyset value; serializable enum members become ``Const``s of the underlying
         type, as the IR's keysets are Consts."""
-        e = self.expr(t, scope, typ)
+        if isinstance(typ, ir.EnumT) and typ.underlying is not None:
+            # as p4c: a key of a serializable enum type matches members of the enum or
+            # values of its underlying type (``(bit<16>)E.M &&& 0xff00``)
+            e = self.expr(t, scope, None)
+            if e.type != typ:
+                e = self.coerce(e, typ.underlying, t)
+        else:
+            e = self.expr(t, scope, typ)
         if not isinstance(e, (ir.Const, ir.EnumConst, ir.ErrorConst)):
             self.err("a keyset value must be a compile-time constant", t)
         if isinstance(e, ir.EnumConst) and e.type.underlying is not None:
