@@ -131,10 +131,12 @@ class Statements:
         pre, post = [], []
         for (vs, direction), a in zip(sym.params, args):
             if isinstance(vs.type, ir.ExternT):
+                # a block has one packet_in or packet_out, which the generated code
+                # reaches whatever the variable is called
                 arg = self.expr(a, scope)
-                if not (isinstance(arg, ir.Var) and arg.name == vs.name):
+                if not (isinstance(arg, ir.Var) and arg.type == vs.type):
                     self.err(f"unsupported: passing {show(arg.type)} other than the "
-                             f"parser's own packet", a)
+                             f"block's own packet as {show(vs.type)}", a)
                 continue
             arg = self.one_arg(a, direction or "in", vs.type, scope, vs.name)
             if isinstance(arg, ir.DontCare):
