@@ -397,6 +397,10 @@ class _Builder:
         for h in self.program.controller_headers:
             if not _hidden(h.annotations):
                 self._controller_header(h)
+        # p4c describes every serializable enum the program declares, used or not
+        for t in self.program.types.values():
+            if isinstance(t, ir.EnumT) and t.underlying is not None:
+                self.types.spec(t)
         return self.info
 
     def _table(self, t: ir.Table) -> None:

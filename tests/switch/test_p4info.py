@@ -300,3 +300,19 @@ def test_actions_called_from_apply_blocks_are_kept_as_p4c_keeps_them():
     info = p4info.build(load_source(_DIRECT_CALLS, "calls.p4"))
     assert {a.preamble.name for a in info.actions} == {"I.inner.bump", "I.twice"}
     assert not info.tables
+
+
+def test_every_serializable_enum_is_described_as_p4c_describes_it():
+    """table-entries-ser-enum-bmv2's expected P4Info: each declared serializable enum in
+    type_info, member values at the underlying type's full width in bytes."""
+    source = _DIRECT_CALLS.replace(
+        "header h_t { bit<16> a; }",
+        "enum bit<16> Wide { LOW = 10, HIGH = 0xab00 }\nenum bit<8> Narrow { Z = 0 }\n"
+        "header h_t { bit<16> a; Wide w; }")
+    info = p4info.build(load_source(source, "enums.p4"))
+    enums = info.type_info.serializable_enums
+    assert sorted(enums) == ["Narrow", "Wide"]
+    assert enums["Wide"].underlying_type.bitwidth == 16
+    assert [(m.name, m.value) for m in enums["Wide"].members] == [("LOW", b"\x00\n"),
+                                                                  ("HIGH", b"\xab\x00")]
+    assert [(m.name, m.value) for m in enums["Narrow"].members] == [("Z", b"\x00")]
