@@ -187,6 +187,11 @@ class CPacketGen:
             for i in range(t.size):
                 self.emit_header(f"{base}.h[{i}]", t.elem, e.loc, ind)
             return
+        if isinstance(t, ir.StackT) and isinstance(t.elem, ir.UnionT):
+            for i in range(t.size):
+                self.emit_headers(ir.Index(t.elem, e.loc, e, ir.Const(ir.BitT(32), e.loc, i)),
+                                  s, ind)
+            return
         if not isinstance(t, ir.HeaderT):
             self.unsupported(f"emit of {type(t).__name__}", e.loc)
         self.emit_header(self.expr(e, s), t, e.loc, ind)
