@@ -607,3 +607,10 @@ class Program:
 
 
 Decl = Union[Parser, Control, Action, Table, Instance, Function]
+
+
+def union_stack_next(target) -> bool:
+    """Whether an extract's target is a member of a header union stack's ``next``."""
+    return (isinstance(target, Member) and isinstance(target.expr, Member)
+            and target.expr.field == "next" and isinstance(target.expr.expr.type, StackT)
+            and isinstance(target.expr.expr.type.elem, UnionT))

@@ -135,6 +135,8 @@ class CPacketGen:
             self.emit(ind + 1, f"_o += {w};")
             if into_stack:
                 self.emit(ind + 1, f"{self.expr(target.expr, s)}.next++;")
+            elif ir.union_stack_next(target):
+                self.emit(ind + 1, f"{self.expr(target.expr.expr, s)}.next++;")
             self.emit(ind, "}")
         elif c.method == "advance":
             n = s.fresh("a")
