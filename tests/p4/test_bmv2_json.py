@@ -122,7 +122,9 @@ def _table(doc):
     (lambda d: d["errors"].append(["Mine", 1]),
      "errors[7]: ['Mine', 1]: error names and values are unique"),
     (lambda d: d.update(header_union_stacks=[{"name": "u", "id": 0}]),
-     "header_union_stacks: header_union_stacks are not supported"),
+     "header_union_stacks[0].header_union_ids: expected a list, found None"),
+    (lambda d: d.update(extern_instances=[{"name": "x", "id": 0, "type": "MyExtern"}]),
+     "extern_instances: extern_instances are not supported"),
     (lambda d: d["parsers"][0]["parse_states"][1]["transitions"][0].update(
         next_state="parse_ipv6"),
      "parse_states[1].transitions[0].next_state: no parse state named 'parse_ipv6'"),
@@ -279,3 +281,49 @@ def test_the_p4_commands_take_bmv2_json(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "other.json: neither BMv2 JSON (no 'header_types' or 'pipelines'" in err
     assert "Traceback" not in err
+
+
+def _union_stack_json() -> dict:
+    """BMv2 JSON of a parser that extracts hus.next.a then hus.next.b into a stack of two
+    header unions {a_t a; b_t b;}, and a deparser that emits every element's headers."""
+    doc = copy.deepcopy(BASIC_JSON)
+    doc["header_types"] = doc["header_types"][:2] + [
+        {"name": "a_t", "id": 2, "fields": [["v", 8, False]]},
+        {"name": "b_t", "id": 3, "fields": [["w", 16, False]]}]
+    names = ["hus[0].a", "hus[0].b", "hus[1].a", "hus[1].b"]
+    doc["headers"] = doc["headers"][:2] + [
+        {"name": n, "id": 2 + i, "header_type": "a_t" if n.endswith("a") else "b_t",
+         "metadata": False, "pi_omit": True} for i, n in enumerate(names)]
+    doc["header_union_types"] = [{"name": "u_t", "id": 0,
+                                  "headers": [["a", "a_t"], ["b", "b_t"]]}]
+    doc["header_unions"] = [{"name": f"hus[{k}]", "id": k, "union_type": "u_t",
+                             "header_ids": [2 + 2 * k, 3 + 2 * k], "pi_omit": True}
+                            for k in range(2)]
+    doc["header_union_stacks"] = [{"name": "hus", "id": 0, "union_type": "u_t", "size": 2,
+                                   "header_union_ids": [0, 1]}]
+    doc["parsers"][0]["parse_states"] = [{
+        "name": "start", "id": 0, "transition_key": [],
+        "parser_ops": [{"op": "extract", "parameters": [
+            {"type": "union_stack", "value": ["hus", member]}]} for member in "ab"],
+        "transitions": [{"type": "default", "value": None, "mask": None,
+                         "next_state": None}]}]
+    doc["deparsers"][0]["order"] = names
+    doc["pipelines"][0].update(init_table=None, tables=[], conditionals=[])
+    doc["checksums"], doc["calculations"], doc["actions"] = [], [], []
+    return doc
+
+
+@pytest.mark.parametrize("kind", [Target, NativeTarget], ids=["python", "native"])
+def test_a_header_union_stack_loads_and_fills_union_by_union(kind):
+    program = bmv2_json.load(_union_stack_json(), "unions.json")
+    target = kind(program)
+    # hus[0] holds an a (1 byte), hus[1] a b (2 bytes); the rest is payload
+    assert target.process(bytes([0x11, 0x22, 0x33, 0x44]), 0) == [(0, bytes([0x11, 0x22,
+                                                                          0x33, 0x44]))]
+    stack = program.types["headers"].fields[0]
+    assert (stack.name, stack.type.size, stack.type.elem.name) == ("hus", 2, "u_t")
+    with pytest.raises(bmv2_json.Bmv2JsonError, match=r"parameters\[0\].value: expected "
+                       r"\[header union stack name, member name\]"):
+        doc = _union_stack_json()
+        doc["parsers"][0]["parse_states"][0]["parser_ops"][0]["parameters"][0]["value"] = "hus"
+        bmv2_json.load(doc, "unions.json")

@@ -22,8 +22,9 @@ the default one), errors numbered as written (from 1, or with gaps). Parse value
 the transition key's value (one field per key when there are several).
 
 The P4Info of such a program comes from the client, as with BMv2: the JSON does not
-carry p4c's ids. Anything this target does not run (action profiles, variable-length
-fields, header union stacks, extern instances) is refused with a
+carry p4c's ids. Header union stacks are stacks of the IR's unions (``union_stack``
+extracts fill the next one). Anything this target does not run (action profiles,
+variable-length fields, extern instances) is refused with a
 :class:`Bmv2JsonError` naming the JSON path.
 """
 from __future__ import annotations
@@ -113,6 +114,7 @@ class _Loader(Expressions):
         self.fields = {}       # header instance -> {JSON field name: ir.Field}
         self.refs = {}         # header instance -> IR expression
         self.stacks = {}       # header stack -> IR expression
+        self.union_stacks = {}  # header union stack -> IR expression
         self.instances = {}    # extern instance name -> ir.Instance
         self.calcs = {}        # calculation name -> (algorithm, data, with payload)
         self.digests = {}      # learn list id -> StructT
@@ -152,7 +154,7 @@ class _Loader(Expressions):
 
     # ------------------------------------------------------------------ program
     def program(self) -> ir.Program:
-        for key in ("header_union_stacks", "extern_instances"):
+        for key in ("extern_instances",):
             if self.doc.get(key):
                 self.fail(key, f"{key} are not supported by this target; the program must "
                           "not use them")
@@ -262,6 +264,11 @@ class _Loader(Expressions):
                     self.fail(f"header_unions[{i}].header_ids", "more headers than the "
                               "union type has members")
                 union_of[hid] = (i, members[k][0])
+        in_union_stack = {}       # header union id -> (union stack index, position)
+        for i, us in enumerate(self.items("header_union_stacks")):
+            ids = self.need(us, "header_union_ids", f"header_union_stacks[{i}]", list)
+            for k, uid in enumerate(ids):
+                in_union_stack[uid] = (i, k)
         preserved = self.preserved_fields()
         headers = self.items("headers")
         by_id = {}
@@ -302,7 +309,7 @@ class _Loader(Expressions):
                              ir.StackT(ht, len(st["header_ids"])))
             hdr_fields.append(field)
             stack_fields.append((st, field, fields))
-        union_fields = []
+        union_fields, stacked_unions = [], {}
         for i, un in enumerate(self.items("header_unions")):
             path = f"header_unions[{i}]"
             members = []
@@ -314,9 +321,25 @@ class _Loader(Expressions):
                 members.append((hname, union_of[hid][1], ht, fields))
             ut = ir.UnionT(un["union_type"], tuple(ir.Field(_ident(m), ht)
                                                    for _, m, ht, _ in members))
+            if un.get("id") in in_union_stack:
+                stacked_unions[in_union_stack[un["id"]]] = (ut, members)
+                continue
             field = ir.Field(_unique(self.need(un, "name", path), taken_h), ut)
             hdr_fields.append(field)
             union_fields.append((field, members))
+        union_stack_fields = []
+        for i, us in enumerate(self.items("header_union_stacks")):
+            path = f"header_union_stacks[{i}]"
+            size = len(us["header_union_ids"])
+            elems = [stacked_unions.get((i, k)) for k in range(size)]
+            if not elems or None in elems:
+                self.fail(f"{path}.header_union_ids", "each id must be one of header_unions")
+            if any(ut != elems[0][0] for ut, _ in elems):
+                self.fail(f"{path}.union_type", "the stack's unions differ in type")
+            field = ir.Field(_unique(self.need(us, "name", path), taken_h),
+                             ir.StackT(elems[0][0], size))
+            hdr_fields.append(field)
+            union_stack_fields.append((us["name"], field, elems))
         self.hdr_t = ir.StructT("headers", tuple(hdr_fields))
         self.meta_t = ir.StructT("metadata", tuple(meta_fields))
         roots = {"hdr": ir.Var(self.hdr_t, NOLOC, "hdr"),
@@ -340,6 +363,14 @@ class _Loader(Expressions):
             for hname, member, ht, fields in members:
                 self.refs[hname] = ir.Member(ht, NOLOC, union, _ident(member))
                 self.fields[hname] = fields
+        for name, field, elems in union_stack_fields:
+            stack = ir.Member(field.type, NOLOC, roots["hdr"], field.name)
+            self.union_stacks[name] = stack
+            for k, (ut, members) in enumerate(elems):
+                union = ir.Index(ut, NOLOC, stack, const(k, 32))
+                for hname, member, ht, fields in members:
+                    self.refs[hname] = ir.Member(ht, NOLOC, union, _ident(member))
+                    self.fields[hname] = fields
 
     def preserved_fields(self) -> dict:
         """(metadata instance, field) -> the field list ids that name it."""
@@ -383,6 +414,17 @@ class _Loader(Expressions):
         if name not in self.stacks:
             self.fail(path, f"no header stack named {name!r} in header_stacks")
         return self.stacks[name]
+
+    def union_stack_next(self, value, path: str) -> ir.Expr:
+        """``[union stack, member]`` of an extract: the member of the stack's next union."""
+        if not (isinstance(value, list) and len(value) == 2 and value[0] in self.union_stacks):
+            self.fail(path, f"expected [header union stack name, member name], found {value!r}")
+        stack = self.union_stacks[value[0]]
+        ut = stack.type.elem
+        member = next((f for f in ut.fields if f.name == _ident(value[1])), None)
+        if member is None:
+            self.fail(path, f"union {ut.name} has no member {value[1]!r}")
+        return ir.Member(member.type, NOLOC, ir.Member(ut, NOLOC, stack, "next"), member.name)
 
     def instance(self, name, extern: str, path: str) -> str:
         inst = self.instances.get(name)
@@ -591,9 +633,11 @@ class _Loader(Expressions):
             elif a.get("type") == "stack":
                 s = self.stack(a.get("value"), f"{path}.parameters[0].value")
                 h = ir.Member(s.type.elem, NOLOC, s, "next")
+            elif a.get("type") == "union_stack":
+                h = self.union_stack_next(a.get("value"), f"{path}.parameters[0].value")
             else:
-                self.fail(f"{path}.parameters[0]", "extract takes a regular header or a "
-                          "stack (header union stacks are not supported)")
+                self.fail(f"{path}.parameters[0]", "extract takes a regular header, a stack "
+                          "or a union stack")
             return self._packet("extract", [h], [h.type])
         if kind == "set":
             dst = self.value(args[0], f"{path}.parameters[0]")
