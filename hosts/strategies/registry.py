@@ -119,7 +119,7 @@ class Context:
     device: object = None               # shadow mode: the Device whose compute is modeled
     batch: int = 8
     scale: float = 1.0
-    mfu: float = 0.4
+    mfu: float | None = None            # None: hosts/compute.py's shape-aware model
     tiers: dict | None = None           # group kind -> each rank's label (StrategyInfo.tiers)
     gpus_per_host: int | None = None    # GPUs sharing a host (default: the host profile's)
     cpu_adam_rate: float | None = None  # Adam parameters/s of one core here (measured)
@@ -169,8 +169,9 @@ class StrategyInfo:
             first = err.errors()[0]
             at = ".".join(str(p) for p in first["loc"])
             message = first["msg"].removeprefix("Value error, ")
-            if first["type"] == "unknown_field":
-                message = f"it takes no option {first['ctx']['field']!r}"
+            if first["type"] == "extra_forbidden":
+                message = f"it takes no option {first['loc'][-1]!r}"
+                at = ""
             raise TrainetError(f"{where}: strategy {self.name}: "
                                f"{at + ': ' if at else ''}{message}; its options: "
                                f"{option_text(self) or 'none'}") from None
@@ -297,8 +298,24 @@ def needs_text(info: StrategyInfo) -> str:
     return ", ".join(needs)
 
 
+def as_dict(info: StrategyInfo) -> dict:
+    """A strategy's registration as ``trainet strategies --json`` prints it."""
+    return {"name": info.name, "description": info.description, "modes": list(info.modes),
+            "options": {name: {"default": f.default, "description": f.description}
+                        for name, f in info.options.model_fields.items()},
+            "switch_job": ({"program": str(info.switch_job.program),
+                            "section": info.switch_job.section} if info.switch_job else None),
+            "service": ({"label": info.service.label, "role": info.service.role}
+                        if info.service else None),
+            "gloo": info.gloo, "tiers": list(info.tiers)}
+
+
 def print_table(args=None) -> int:
     """``trainet strategies``: every registered strategy, its modes, options and needs."""
+    if getattr(args, "json", False):
+        import json
+        print(json.dumps([as_dict(info) for info in strategies()], indent=1, default=str))
+        return 0
     from rich.console import Console
     console = Console(highlight=False)
     for info in strategies():

@@ -89,7 +89,7 @@ def spearman(a: list[float], b: list[float], names: tuple[str, str] = ("predicte
     return cov / var
 
 
-def check(results: Path, mfu: float = shadow.DEFAULT_MFU, table=None) -> list[Check]:
+def check(results: Path, mfu: float | None = shadow.DEFAULT_MFU, table=None) -> list[Check]:
     """Each axonn and megatron run of ``results`` predicted and measured; with a
     bandwidth ``table`` (testbed/model/measured.py) its placements' collectives are
     timed from it."""
@@ -112,7 +112,7 @@ def check(results: Path, mfu: float = shadow.DEFAULT_MFU, table=None) -> list[Ch
         options = layout_options(s.info.name, s.options, world)
         replicas = options.get("g_data", options.get("dp"))
         p = predict(fabric, model, s.info.name, options, (workload.batch or 8) * replicas,
-                    device, mfu, interference)
+                    device, mfu if mfu is not None else workload.mfu, interference)
         row = measured[s.label]
         out.append(Check(s.label, p.layout, p.step_s, row["step_time_s"], p.exposed_s,
                          row["exposed_comm_s"] or 0.0))
