@@ -191,7 +191,7 @@ def test_trainet_p4_info_writes_the_file_or_prints_text(tmp_path, capsys):
     assert main(["p4", "info", str(FEATURES), *define]) == 0
     assert text_format.Parse(capsys.readouterr().out, p4info_pb2.P4Info()) == _info()
     assert main(["p4", "info", str(FEATURES), "-o", str(tmp_path / "no" / "x.txt")]) == 2
-    assert "cannot write the P4Info" in capsys.readouterr().err
+    assert "/no does not exist; create it first" in capsys.readouterr().err
 
 
 _TWO_TABLES = """
