@@ -430,8 +430,18 @@ class Statements:
         if len(items) == 1 and len(types) != 1 and isinstance(items[0], Tree) and \
                 items[0].data == "var" and isinstance(
                     scope.lookup(name_of(items[0].children[0])), ValueSetSym):
-            self.err("unsupported: a value_set matching several select expressions; match "
-                     "one expression per value_set", items[0])
+            # one value_set for several select expressions: its members are structs (or
+            # tuples) with one field per expression, in order
+            vs = scope.lookup(name_of(items[0].children[0])).vs
+            fields = (vs.type.elems if isinstance(vs.type, ir.TupleT) else
+                      [f.type for f in vs.type.fields] if isinstance(vs.type, ir.StructT)
+                      else None)
+            if fields is None or len(fields) != len(types) or any(
+                    ir.fixed_width(f) != ir.fixed_width(t) for f, t in zip(fields, types)):
+                self.err(f"value_set {vs.local_name} holds {show(vs.type)}; matching "
+                         f"{len(types)} select expressions needs a struct of their "
+                         f"{len(types)} types", items[0])
+            return [ir.ValueSetRef(vs.type, self.loc(items[0]), vs.name)]
         if len(items) != len(types):
             self.err(f"expected {len(types)} keyset value{'s' if len(types) != 1 else ''}, "
                      f"got {len(items)}", t)
