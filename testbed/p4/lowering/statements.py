@@ -64,8 +64,9 @@ class Statements:
             return ir.Exit(loc)
         if kind == "return_statement":
             if ctx.in_sub_apply:
-                self.err("unsupported: return in the apply block of an instantiated control",
-                         t)
+                if t.children[0] is not None:
+                    self.err("return in a control's apply block takes no value", t)
+                return ir.Return(loc)         # ends the inlined body: see blocks.py
             e = t.children[0]
             want = self.return_type
             if e is None:
