@@ -206,8 +206,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "description, modes, options, what they need on the fabric")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="hosts.strategies.registry:print_table")
-    p = verbs.add_parser("plan", help="rank every valid AxoNN 4D and Megatron TP x DP layout "
-                         "of a model on a fabric by predicted step time")
+    p = verbs.add_parser("plan", help="rank every valid layout without a pipeline (of the "
+                         "strategies whose options choose one) of a model on a fabric by "
+                         "predicted step time")
     p.add_argument("--model", default="gpt-20b", help="shadow model: a preset (gpt-1.3b, "
                    "gpt-20b, gpt-175b), custom:PARAMS or custom:layers=L,hidden=H,heads=A"
                    " (default gpt-20b)")
@@ -234,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default: the shape-aware compute model, hosts/compute.py)")
     p.add_argument("--top", type=int, default=10, help="layouts to print (default 10)")
     p.add_argument("--check", metavar="RESULTS", help="instead: the predictions for a "
-                   "`trainet run` of axonn and megatron layouts against its measurements")
+                   "`trainet run` of such layouts against its measurements")
     p.add_argument("--bandwidth-table", **BANDWIDTH_TABLE)
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="testbed.experiment.plan_command:main")

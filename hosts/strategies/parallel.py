@@ -48,7 +48,7 @@ from hosts.parallelism.layout import ParallelLayout, split_units
 from hosts.parallelism.pipeline import schedule
 from hosts.parallelism.tensor_parallel import check_tensor_parallel, shard
 from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_bytes
-from hosts.strategies.registry import Options, StrategyInfo, register
+from hosts.strategies.registry import LayoutChoice, Options, StrategyInfo, register
 from testbed.errors import TrainetError
 
 BF16 = 2
@@ -423,8 +423,8 @@ def _timing(rest: str, name: str, balanced: bool):
     return timing
 
 
-def megatron_layouts(world: int, model=None, batch: int = 8,
-                     sizes: dict | None = None) -> list[dict]:
+def megatron_layouts(world: int, model=None, batch: int = 8, sizes: dict | None = None,
+                     every: bool = False) -> list[dict]:
     """Tensor parallelism of 1 to 8 inside a node (dividing the heads), pipelines whose
     depth divides the layers (as Megatron-LM requires), data parallelism over the rest
     (dividing the batch); per layout micro-batches of 1 and 2 sequences when pipelined
@@ -432,17 +432,23 @@ def megatron_layouts(world: int, model=None, batch: int = 8,
     interleaved over two chunks per stage where the layers and micro-batches allow;
     selective recompute, with sequence parallelism when tensor-parallel (the search
     falls back to full recompute for a layout that does not fit,
-    testbed/model/search.py)."""
+    testbed/model/search.py). ``every``: every tensor-parallel degree dividing the heads,
+    in or across nodes, each degree combination once with the other options at their
+    defaults."""
     node = (sizes or {}).get("node", 8)
     heads = model.attention_heads if model is not None else 1
     layers = model.layers if model is not None else 1
     out = []
-    for tp in (1, 2, 4, 8):
-        if tp > node or world % tp or heads % tp:
+    for tp in range(1, world + 1) if every else (1, 2, 4, 8):
+        if (tp > node and not every) or world % tp or heads % tp:
             continue
         for pp in range(1, min(layers, world // tp) + 1):
             dp = world // (tp * pp)
             if (world // tp) % pp or batch % dp or layers % pp:
+                continue
+            if every:
+                out.append({"tp": tp, "pp": pp, "dp": dp, **({} if pp > 1 else
+                                                             {"micro_batches": 1})})
                 continue
             replica = batch // dp
             base = {"tp": tp, "pp": pp, "dp": dp, "recompute": "selective",
@@ -463,6 +469,25 @@ def _memory(rest: str, name: str):
         layout = layout_of(options or ParallelOptions(), world, rest, name)
         return shadow.adam_memory(params / (layout.pp * layout.tp))
     return memory
+
+
+def _layout(rest: str, name: str):
+    def layout(world: int, options: ParallelOptions) -> LayoutChoice:
+        """The degrees the options give; one stage runs its micro-batches one after
+        another, so a layout without a pipeline names one."""
+        chosen = layout_of(options, world, rest, name)
+        pipelined = chosen.pp > 1
+        degrees = {"tp": chosen.tp, "dp": chosen.dp, "pp": chosen.pp}
+        if not pipelined:
+            degrees["micro_batches"] = 1
+        for key in ("micro_batch_size", "micro_batches") if pipelined else ():
+            if getattr(options, key) is not None:
+                degrees[key] = getattr(options, key)
+        if pipelined:
+            return LayoutChoice(degrees, f"tp{chosen.tp} x pp{chosen.pp} x dp{chosen.dp}",
+                                "TP x PP x DP")
+        return LayoutChoice(degrees, f"tp{chosen.tp} x dp{chosen.dp}", "TP x DP")
+    return layout
 
 
 def register_layout(name: str, rest: str, description: str, placement=None,
@@ -496,7 +521,7 @@ def register_layout(name: str, rest: str, description: str, placement=None,
                                  shadow=shadow_, pattern=_pattern(rest, name),
                                  memory=_memory(rest, name), options=ParallelOptions,
                                  tiers=tiers, timing=_timing(rest, name, balanced),
-                                 layouts=layouts))
+                                 layouts=layouts, layout=_layout(rest, name)))
 
 
 register_layout("pp", "pp", "pipeline parallelism: the layers in stages on successive "
