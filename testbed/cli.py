@@ -53,7 +53,7 @@ def _renamed(p: argparse.ArgumentParser, **renames: str) -> None:
 
 
 def _p4_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("program", help="P4_16 source file (v1model)")
+    p.add_argument("program", help="P4_16 source, trainet-p4c's .json or BMv2 JSON")
     p.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
                    help="add DIR to the #include search path")
     p.add_argument("-D", dest="define", action="append", default=[], metavar="NAME[=VALUE]",
