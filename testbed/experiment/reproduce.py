@@ -1,0 +1,317 @@
+"""``trainet reproduce [SEED...]``: each seed paper's headline comparison (testbed/
+experiment/papers.py) from three sources side by side: the paper's figure with its
+citation, the analytical model at the paper's scale and fabric (no root, seconds), and
+the testbed's shipped experiment (root, minutes each), with the assumptions that differ.
+
+Tables are Markdown, so docs/reproductions.md is this command's output as it stands.
+LuWu and ZeRO++ get a sensitivity table over the parameter that sets the gap: LuWu's
+two named causes (GPU interference, CPU optimizer rate, measured here for torch's AdamW
+single-thread and vectorised) and ZeRO++'s inter-node bandwidth.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import os
+import time
+from pathlib import Path
+
+from hosts import shadow
+from hosts.strategies import registry
+from testbed.errors import TrainetError
+from testbed.experiment import papers
+from testbed.model.calibration import load
+from testbed.model.search import search
+from testbed.model.step import Workload, predict
+
+ROOT = Path(__file__).resolve().parents[2]
+WITHIN = 0.25                        # the model's target: within 25 % of the paper's ratio
+
+
+def selected(names: list[str]) -> list[papers.Paper]:
+    unknown = [n for n in names if n not in papers.KNOWN]
+    if unknown:
+        raise TrainetError(f"trainet reproduce: unknown seed {', '.join(unknown)}; known: "
+                           f"{', '.join(papers.KNOWN)}")
+    return [papers.KNOWN[n] for n in names] if names else list(papers.PAPERS)
+
+
+# --- the model -------------------------------------------------------------------------
+
+def _workload(setup: papers.ModelSetup) -> Workload:
+    return Workload(shadow.shadow_model(setup.model), papers.device(setup.device),
+                    setup.batch, gpus_per_host=setup.gpus_per_host)
+
+
+def _predict(side: papers.Side, setup: papers.ModelSetup, calibration, fabric=None):
+    workload = _workload(setup)
+    fabric = fabric or papers.fabric(setup.fabric, setup.gpus)
+    sizes = fabric.tier_sizes(setup.gpus) if hasattr(fabric, "tier_sizes") else {}
+    if side.options:
+        return predict(side.strategy, workload, fabric, setup.gpus, side.options,
+                       calibration, sizes=sizes, label=side.label)
+    candidates = registry.get(side.strategy).candidate_options(
+        setup.gpus, model=workload.model, batch=workload.global_batch, sizes=sizes)
+    if not candidates:
+        return predict(side.strategy, workload, fabric, setup.gpus, {}, calibration,
+                       sizes=sizes, label=side.label)
+    found, _ = search(workload, fabric, setup.gpus, calibration,
+                      [(side.strategy, o) for o in candidates])
+    fitting = [p for p in found if p.fits]
+    return (fitting or found)[0]           # the fastest layout that fits, if one does
+
+
+def model_figure(paper: papers.Paper, calibration, fabric=None) -> dict:
+    setup = paper.model
+    ours = _predict(setup.ours, setup, calibration, fabric)
+    base = _predict(setup.baseline, setup, calibration, fabric)
+    return {"ours": _row(ours), "baseline": _row(base), "ratio": base.step_s / ours.step_s}
+
+
+def _row(p) -> dict:
+    return {"label": p.label, "layout": p.layout, "step_s": p.step_s,
+            "tflops_per_gpu": p.tflops_per_gpu, "memory_per_gpu_B": p.memory_per_gpu_B,
+            "fits": p.fits and p.memory_verdict.startswith("fits"),
+            "memory": p.memory_verdict}
+
+
+# --- the testbed -----------------------------------------------------------------------
+
+def results_dir(root: Path, paper: papers.Paper) -> Path:
+    return Path(root) / Path(paper.testbed.experiment).stem
+
+
+def run_testbed(paper: papers.Paper, out: Path) -> None:
+    """The shipped experiment into ``out`` (continued where a run there stopped)."""
+    from testbed.experiment import runner
+    args = argparse.Namespace(experiment=str(ROOT / paper.testbed.experiment),
+                              output=str(out), resume=out.exists(), servers=None,
+                              placement=None, link=None)
+    code = runner.main(args)
+    if code:
+        raise TrainetError(f"trainet reproduce {paper.key}: the experiment "
+                           f"{paper.testbed.experiment} failed (exit {code}); its logs are "
+                           f"in {out}")
+
+
+def testbed_figure(paper: papers.Paper, out: Path) -> dict:
+    """The ratio from a finished run in ``out``; a side that did not run (memory) or a
+    missing run says so instead of a number."""
+    from testbed.experiment.results import read_summary
+    if not (out / "config.json").exists():
+        return {"ratio": None, "note": f"not run (no results in {out})"}
+    rows = {(r["variant"], r["strategy"]): r for r in read_summary(out)}
+    t = paper.testbed
+    sides = {}
+    for role, label in (("ours", t.ours), ("baseline", t.baseline)):
+        row = rows.get((t.variant, label))
+        if row is None:
+            have = sorted({f"{v}/{s}" for v, s in rows})
+            raise TrainetError(f"{out}: no run of {label} in variant {t.variant}; the run "
+                               f"has {', '.join(have)}")
+        if not row.get("step_time_s"):
+            return {"ratio": None, "note": f"{label} did not run: "
+                    f"{row.get('memory_verdict') or 'does not fit memory'}"}
+        sides[role] = {"label": label, "step_s": row["step_time_s"],
+                       "tflops_per_gpu": row.get("tflops_per_gpu")}
+    return {**sides, "ratio": sides["baseline"]["step_s"] / sides["ours"]["step_s"],
+            "variant": t.variant, "results": str(out)}
+
+
+# --- sensitivity -----------------------------------------------------------------------
+
+def measure_cpu_adam(elements: int = 1 << 22, tensors: int = 16, steps: int = 3) -> dict:
+    """Parameters/s torch's AdamW updates on one thread of this machine, per
+    implementation: ``for-loop`` (one tensor at a time), ``foreach`` (multi-tensor
+    kernels) and ``fused`` (one vectorised kernel per step, as DeepSpeed's CPU Adam
+    is); the fastest of ``steps`` steps over ``tensors`` tensors of ``elements / tensors``."""
+    import torch
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    out = {}
+    try:
+        for name, kwargs in (("for-loop", {"foreach": False}), ("foreach", {"foreach": True}),
+                             ("fused", {"fused": True})):
+            params = [torch.nn.Parameter(torch.zeros(elements // tensors))
+                      for _ in range(tensors)]
+            for p in params:
+                p.grad = torch.full_like(p, 1e-3)
+            try:
+                opt = torch.optim.AdamW(params, lr=1e-3, weight_decay=0.01, **kwargs)
+                opt.step()
+            except (RuntimeError, TypeError):
+                continue                   # this torch has no such CPU implementation
+            fastest = math.inf
+            for _ in range(steps):
+                start = time.perf_counter()
+                opt.step()
+                fastest = min(fastest, time.perf_counter() - start)
+            out[name] = elements / fastest
+    finally:
+        torch.set_num_threads(threads)
+    return out
+
+
+def luwu_sensitivity(paper: papers.Paper, calibration, rates: dict) -> dict:
+    """LuWu's ratio over interference x CPU Adam rate, with 1 and 8 GPUs per host."""
+    interference = (0.0, calibration.interference, 0.5, 1.0)
+    cpu = {f"{k} (measured here)": v for k, v in rates.items()}
+    cpu.update({"model default": calibration.cpu_adam_rate, "1e7 /s": 1e7, "3e6 /s": 3e6})
+    table = []
+    for per_host in (1, 8):
+        setup = dataclasses.replace(paper.model, gpus_per_host=per_host)
+        one = dataclasses.replace(paper, model=setup)
+        for name, rate in cpu.items():
+            cells = []
+            for share in interference:
+                cal = dataclasses.replace(calibration, interference=share, cpu_adam_rate=rate)
+                fig = model_figure(one, cal)
+                cells.append({"interference": share, "ratio": fig["ratio"],
+                              "baseline_fits": fig["baseline"]["fits"]})
+            table.append({"gpus_per_host": per_host, "cpu_adam": name, "rate": rate,
+                          "cells": cells})
+    return {"parameter": "GPU interference x CPU Adam rate (params/s per core)",
+            "interference": list(interference), "rows": table}
+
+
+def zeropp_sensitivity(paper: papers.Paper, calibration) -> dict:
+    rows = []
+    for nics in (1, 2, 4, 8):
+        fig = model_figure(paper, calibration, fabric=papers.dgx2(nics))
+        rows.append({"inter_node_gbps": 100 * nics, "ratio": fig["ratio"]})
+    return {"parameter": "inter-node bandwidth per DGX-2 node (Gb/s)", "rows": rows}
+
+
+# --- the command -----------------------------------------------------------------------
+
+def reproduce(paper: papers.Paper, args, calibration, rates) -> dict:
+    model = model_figure(paper, calibration)
+    entry = {"seed": paper.key, "title": paper.title, "citation": paper.citation,
+             "claim": paper.claim, "paper_ratio": paper.ratio,
+             "paper_range": list(paper.ratio_range) if paper.ratio_range else None,
+             "baseline": paper.baseline,
+             "model_setup": {**dataclasses.asdict(paper.model),
+                             "ours": paper.model.ours.label,
+                             "baseline": paper.model.baseline.label},
+             "model": model, "model_ratio": model["ratio"],
+             "testbed_experiment": paper.testbed.experiment,
+             "assumptions": list(paper.assumptions)}
+    if args.model_only:
+        entry.update(testbed=None, testbed_ratio=None)
+    else:
+        out = results_dir(args.results, paper)
+        if not args.no_run and not _finished(out):
+            run_testbed(paper, out)
+        entry["testbed"] = testbed_figure(paper, out)
+        entry["testbed_ratio"] = entry["testbed"]["ratio"]
+    entry["verdict"] = verdict(entry)
+    if paper.key == "luwu":
+        entry["sensitivity"] = luwu_sensitivity(paper, calibration, rates)
+    elif paper.key == "zeropp":
+        entry["sensitivity"] = zeropp_sensitivity(paper, calibration)
+    return entry
+
+
+def _finished(out: Path) -> bool:
+    from testbed.experiment.results import read_status
+    return (out / "config.json").exists() and read_status(out).get("status") == "done"
+
+
+def verdict(entry: dict) -> str:
+    paper, model, bed = entry["paper_ratio"], entry["model_ratio"], entry["testbed_ratio"]
+    parts = []
+    for name, got in (("model", model), ("testbed", bed)):
+        if got is None:
+            continue
+        same = (got > 1) == (paper is None or paper > 1)
+        parts.append(f"{name} {'agrees' if same else 'disagrees'} in direction")
+    if paper is not None and model is not None:
+        low, high = entry["paper_range"] or (paper, paper)
+        gap = 0.0 if low <= model <= high else min(abs(model / low - 1), abs(model / high - 1))
+        what = "range" if entry["paper_range"] else "ratio"
+        parts.append(f"model within {WITHIN:.0%} of the paper's {what}" if gap <= WITHIN else
+                     f"model {gap:.0%} off the paper's {what}")
+    return "; ".join(parts)
+
+
+def _x(value) -> str:
+    return "-" if value is None else f"{value:.2f}x"
+
+
+def markdown(entries: list[dict], rates: dict) -> str:
+    lines = []
+    for e in entries:
+        m, s = e["model"], e["model_setup"]
+        lines += [f"## {e['seed']}: {e['title']}", "",
+                  f"Paper: {e['claim']} ({e['citation']}). Baseline: {e['baseline']}.", "",
+                  "| source | setup | ours | baseline | ratio |", "|---|---|---|---|---|"]
+        paper = _x(e["paper_ratio"]) if not e["paper_range"] else \
+            f"{e['paper_range'][0]:.2f}-{e['paper_range'][1]:.2f}x"
+        lines.append(f"| paper | as published | | | {paper} |")
+        lines.append(f"| model | {s['model']}, {s['gpus']} x {s['device']}, fabric "
+                     f"{s['fabric']}, batch {s['batch']} | {_side(m['ours'])} | "
+                     f"{_side(m['baseline'])} | {_x(m['ratio'])} |")
+        bed = e["testbed"]
+        if bed is None:
+            lines.append("| testbed | not run (--model-only) | | | - |")
+        elif bed["ratio"] is None:
+            lines.append(f"| testbed | {bed['note']} | | | - |")
+        else:
+            lines.append(f"| testbed | {e['testbed_experiment']}, variant {bed['variant']} | "
+                         f"{bed['ours']['label']} {bed['ours']['step_s']:.3g} s | "
+                         f"{bed['baseline']['label']} {bed['baseline']['step_s']:.3g} s | "
+                         f"{_x(bed['ratio'])} |")
+        lines += ["", f"Verdict: {e['verdict']}.", "", "Assumptions that differ:", ""]
+        lines += [f"- {a}" for a in e["assumptions"]]
+        if "sensitivity" in e:
+            lines += ["", *_sensitivity(e["sensitivity"], e["paper_ratio"])]
+        lines.append("")
+    if rates:
+        lines += ["CPU Adam measured on this machine (torch AdamW, one thread): " +
+                  ", ".join(f"{k} {v / 1e6:.0f} M params/s" for k, v in rates.items()) + ".",
+                  ""]
+    return "\n".join(lines)
+
+
+def _side(row: dict) -> str:
+    text = f"{row['label']} ({row['layout']}) {row['step_s']:.3g} s, " \
+           f"{row['tflops_per_gpu']:.0f} TFLOP/s/GPU"
+    return text if row["fits"] else text + f", does not fit: {row['memory']}"
+
+
+def _sensitivity(sens: dict, target: float) -> list[str]:
+    lines = [f"Sensitivity of the model's ratio ({sens['parameter']}; paper {target:.2f}x):",
+             ""]
+    if "interference" in sens:
+        head = " | ".join(f"interference {i:.3g}" for i in sens["interference"])
+        lines += [f"| GPUs per host | CPU Adam | rate | {head} |",
+                  "|---" * (3 + len(sens["interference"])) + "|"]
+        for r in sens["rows"]:
+            cells = " | ".join(f"{c['ratio']:.2f}x" + ("" if c["baseline_fits"] else "*")
+                               for c in r["cells"])
+            lines.append(f"| {r['gpus_per_host']} | {r['cpu_adam']} | "
+                         f"{r['rate'] / 1e6:.3g} M/s | {cells} |")
+        lines += ["", "\\* the baseline does not fit (device or host memory)."]
+    else:
+        lines += ["| inter-node Gb/s per node | ratio |", "|---|---|"]
+        lines += [f"| {r['inter_node_gbps']} | {r['ratio']:.2f}x |" for r in sens["rows"]]
+    return lines
+
+
+def main(args) -> int:
+    chosen = selected(args.seeds)
+    if not args.model_only and os.geteuid() != 0:
+        raise TrainetError("trainet reproduce runs the shipped experiments, which need root "
+                           "(network namespaces); run it with sudo, or give --model-only")
+    calibration = load(args.calibration)
+    rates = measure_cpu_adam() if any(p.key == "luwu" for p in chosen) else {}
+    args.results = Path(args.results)
+    entries = [reproduce(p, args, calibration, rates) for p in chosen]
+    if args.json:
+        print(json.dumps({"cpu_adam_measured": rates, "papers": entries}, indent=1,
+                         default=str))
+    else:
+        print(markdown(entries, rates))
+    return 0

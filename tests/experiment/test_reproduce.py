@@ -1,0 +1,84 @@
+"""``trainet reproduce``: the papers' headlines beside the model's, as a user runs it."""
+import json
+
+from testbed import cli
+from testbed.experiment import papers, reproduce
+from testbed.experiment.results import write_summary
+
+
+def run(capsys, *argv):
+    code = cli.main(["reproduce", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_model_only_prints_the_paper_the_model_and_the_assumptions(capsys):
+    code, out, err = run(capsys, "zeropp", "frontier", "--model-only")
+    assert code == 0, err
+    zeropp, frontier = out.split("## frontier")
+    assert "| paper | as published | | | 2.16x |" in zeropp
+    assert "arXiv 2306.10209" in zeropp
+    model = next(line for line in zeropp.splitlines() if line.startswith("| model |"))
+    assert "384 x v100-32gb, fabric dgx2-100g" in model and "zero3" in model
+    assert "| testbed | not run (--model-only) |" in zeropp
+    assert "Assumptions that differ:" in zeropp
+    # the inter-node bandwidth decides the gap: the ratio falls as the NICs multiply
+    sens = [line for line in zeropp.splitlines() if line.startswith("| 100 |")
+            or line.startswith("| 800 |")]
+    low, high = (float(line.split("|")[2].strip().rstrip("x")) for line in sens)
+    assert low > high > 1
+    assert "| paper | as published | | | 1.71x |" in frontier
+    assert "zero-hier" in frontier and "zeropp:qwz=True,hpz=8,qgz=True" in frontier
+
+
+def test_json_gives_every_paper_three_ratios_and_the_differing_assumptions(capsys):
+    code, out, err = run(capsys, "--model-only", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    by_seed = {e["seed"]: e for e in data["papers"]}
+    assert list(by_seed) == ["luwu", "zeropp", "frontier", "holmes", "axonn", "fusionllm"]
+    assert by_seed["luwu"]["paper_ratio"] == 3.98
+    assert by_seed["holmes"]["paper_ratio"] is None          # the paper states none
+    assert by_seed["fusionllm"]["paper_range"] == [1.45, 9.39]
+    for entry in by_seed.values():
+        assert entry["testbed_ratio"] is None
+        assert entry["model_ratio"] > 0
+        assert entry["model_ratio"] == entry["model"]["baseline"]["step_s"] / \
+            entry["model"]["ours"]["step_s"]
+        assert entry["assumptions"] and entry["citation"]
+    # the measured CPU optimizer rates feed LuWu's sensitivity table
+    assert data["cpu_adam_measured"]["for-loop"] > 0
+    rows = by_seed["luwu"]["sensitivity"]["rows"]
+    slow = [r for r in rows if r["gpus_per_host"] == 8 and r["rate"] == 3e6][0]
+    fast = [r for r in rows if r["gpus_per_host"] == 8 and r["rate"] == 1e8][0]
+    assert slow["cells"][0]["ratio"] > fast["cells"][0]["ratio"]
+    # more interference slows the baseline's overlapped compute, not LuWu's
+    assert fast["cells"][-1]["ratio"] > fast["cells"][0]["ratio"]
+
+
+def test_an_unknown_seed_lists_the_known_ones(capsys):
+    code, out, err = run(capsys, "luwu", "megatron", "--model-only")
+    assert code != 0 and out == ""
+    assert "unknown seed megatron" in err
+    for key in papers.KNOWN:
+        assert key in err
+
+
+def test_the_testbed_side_reads_a_run_and_says_when_a_side_did_not_fit(tmp_path):
+    paper = papers.KNOWN["luwu"]
+    out = tmp_path / "luwu-vs-offload"
+    out.mkdir()
+    (out / "config.json").write_text("{}")
+    write_summary(out, [
+        {"variant": "bandwidth-100Gbit", "strategy": "luwu", "step_time_s": 60.0},
+        {"variant": "bandwidth-100Gbit", "strategy": "zero3-offload", "step_time_s": 90.0}])
+    got = reproduce.testbed_figure(paper, out)
+    assert got["ratio"] == 1.5
+    write_summary(out, [
+        {"variant": "bandwidth-100Gbit", "strategy": "luwu", "step_time_s": 60.0},
+        {"variant": "bandwidth-100Gbit", "strategy": "zero3-offload",
+         "memory_verdict": "needs 326 GiB of 256 GiB host memory"}])
+    got = reproduce.testbed_figure(paper, out)
+    assert got["ratio"] is None and "326 GiB of 256 GiB host memory" in got["note"]
+    missing = reproduce.testbed_figure(paper, tmp_path / "elsewhere")
+    assert missing["ratio"] is None and "not run" in missing["note"]
