@@ -184,6 +184,24 @@ def zeropp_sensitivity(paper: papers.Paper, calibration) -> dict:
     return {"parameter": "inter-node bandwidth per DGX-2 node (Gb/s)", "rows": rows}
 
 
+def frontier_sensitivity(paper: papers.Paper, calibration) -> dict:
+    """The ratio over the bandwidth reached across nodes, against each ZeRO++ baseline."""
+    baselines = [papers.Side("zeropp", {"qwz": True, "hpz": 8, "qgz": True}),
+                 papers.Side("zeropp", {"qwz": True, "qgz": True}),
+                 papers.Side("zeropp", {"hpz": 8})]
+    rows = []
+    for gbytes in (100, 25, 10, 5, 2.5):
+        cells = []
+        for base in baselines:
+            one = dataclasses.replace(paper, model=dataclasses.replace(paper.model,
+                                                                       baseline=base))
+            cells.append(model_figure(one, calibration, fabric=papers.frontier(gbytes))
+                         ["ratio"])
+        rows.append({"inter_node_GBps": gbytes, "ratios": cells})
+    return {"parameter": "bandwidth reached across nodes per node (GB/s; 100 nominal)",
+            "baselines": [b.label for b in baselines], "rows": rows}
+
+
 # --- the command -----------------------------------------------------------------------
 
 def reproduce(paper: papers.Paper, args, calibration, rates) -> dict:
@@ -211,6 +229,8 @@ def reproduce(paper: papers.Paper, args, calibration, rates) -> dict:
         entry["sensitivity"] = luwu_sensitivity(paper, calibration, rates)
     elif paper.key == "zeropp":
         entry["sensitivity"] = zeropp_sensitivity(paper, calibration)
+    elif paper.key == "frontier":
+        entry["sensitivity"] = frontier_sensitivity(paper, calibration)
     return entry
 
 
@@ -294,6 +314,13 @@ def _sensitivity(sens: dict, target: float) -> list[str]:
             lines.append(f"| {r['gpus_per_host']} | {r['cpu_adam']} | "
                          f"{r['rate'] / 1e6:.3g} M/s | {cells} |")
         lines += ["", "\\* the baseline does not fit (device or host memory)."]
+    elif "baselines" in sens:
+        lines += ["| across nodes, GB/s per node | " + " | ".join(
+            f"against {b}" for b in sens["baselines"]) + " |",
+            "|---" * (1 + len(sens["baselines"])) + "|"]
+        lines += [f"| {r['inter_node_GBps']:g} | " + " | ".join(f"{x:.2f}x" for x in
+                                                               r["ratios"]) + " |"
+                  for r in sens["rows"]]
     else:
         lines += ["| inter-node Gb/s per node | ratio |", "|---|---|"]
         lines += [f"| {r['inter_node_gbps']} | {r['ratio']:.2f}x |" for r in sens["rows"]]

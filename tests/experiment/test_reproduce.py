@@ -28,7 +28,14 @@ def test_model_only_prints_the_paper_the_model_and_the_assumptions(capsys):
     low, high = (float(line.split("|")[2].strip().rstrip("x")) for line in sens)
     assert low > high > 1
     assert "| paper | as published | | | 1.71x |" in frontier
-    assert "zero-hier" in frontier and "zeropp:qwz=True,hpz=8,qgz=True" in frontier
+    model = next(line for line in frontier.splitlines() if line.startswith("| model |"))
+    assert "zero-hier:qwz=True,qgz=True" in model       # quantized as the paper's, and
+    assert "zeropp:qwz=True,hpz=8,qgz=True" in model     # against ZeRO++ with every option
+    # against hpZ alone, the partitioning gains as the bandwidth across nodes falls
+    rows = [line.split("|") for line in frontier.splitlines()
+            if line.startswith(("| 100 |", "| 2.5 |"))]
+    nominal, starved = (float(r[4].strip().rstrip("x")) for r in rows)
+    assert starved > nominal
 
 
 def test_json_gives_every_paper_three_ratios_and_the_differing_assumptions(capsys):
