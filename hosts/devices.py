@@ -83,6 +83,8 @@ DEVICES = {d.name: d for d in (
            "core, 80 GB HBM3", 80 * GIB, "dgx-h100"),
     Device("h200-141gb", 989e12, "NVIDIA H200 SXM datasheet: 989 TFLOP/s dense BF16 tensor "
            "core (as H100 SXM), 141 GB HBM3e", 141 * GIB, "dgx-h100"),
+    Device("v100-32gb", 125e12, "NVIDIA V100 SXM3 datasheet (as in DGX-2): 125 TFLOP/s FP16 "
+           "tensor core, 32 GB HBM2; no host profile (no offloading)", 32 * GIB),
     Device("mi250x-gcd", 191.5e12, "AMD Instinct MI250X datasheet: 383 TFLOP/s dense BF16 "
            "and 128 GB HBM2e per package of two GCDs, i.e. 191.5 TFLOP/s and 64 GB per GCD",
            64 * GIB, "frontier-node"),

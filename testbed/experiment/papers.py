@@ -16,9 +16,6 @@ from hosts import devices
 from testbed.model.fabric import TieredFabric, Tier, fabric as named_fabric
 from testbed.topology import profiles
 
-GIB = 2 ** 30
-
-
 @dataclass(frozen=True)
 class Side:
     strategy: str
@@ -106,18 +103,12 @@ def frontier(node_gbytes: float = 100) -> TieredFabric:
 FABRICS = {"dgx2-100g": lambda: dgx2(1), "dgx2-800g": lambda: dgx2(8),
            "perlmutter": perlmutter}
 
-V100 = devices.Device("v100-32gb", 125e12, "NVIDIA V100 SXM3 datasheet: 125 TFLOP/s FP16 "
-                      "tensor core, 32 GB HBM2 (host taken as a DGX A100's)", 32 * GIB,
-                      "dgx-a100-320gb")
-DEVICES = {V100.name: V100}
-
-
 def fabric(name: str, gpus: int):
     return FABRICS[name]() if name in FABRICS else named_fabric(name, gpus)
 
 
 def device(name: str) -> devices.Device:
-    return DEVICES.get(name) or devices.device(name)
+    return devices.device(name)
 
 
 PAPERS = (
@@ -145,13 +136,15 @@ PAPERS = (
         "ZeRO-3 (DeepSpeed), the same model and batch, on the same cluster",
         ModelSetup("custom:18B", "v100-32gb", "dgx2-100g", 384, 384,
                    Side("zeropp", {"qwz": True, "hpz": 16, "qgz": True}), Side("zero3")),
-        TestbedSetup("experiments/zeropp-frontier.yaml", "nodes-3", "zeropp-all", "zero3"),
+        TestbedSetup("experiments/zeropp-dgx2.yaml", "base", "zeropp-all", "zero3"),
         ("model: 24 DGX-2 nodes of 16 V100 (the GPUs of the paper's evaluation; the DeepSpeed "
          "ZeRO++ tutorial names 16 V100-SXM3 32 GB per node) with one 100 Gb/s InfiniBand "
          "NIC per node, the low-bandwidth end the paper's headline is stated for; the "
          "sensitivity table varies the NICs per node",
          "model: an 18B GPT (the tutorial's example size), one 2048-token sequence per GPU",
-         "testbed: 3 Frontier-like nodes of 4 GCDs, GPT-20B, co-scaled 1e-5")),
+         "testbed: 2 nodes of 4 V100, one 100 Gb/s NIC per node (a ring crosses each "
+         "node boundary at the NIC's rate, as over 24 DGX-2 nodes), a 6B GPT that fits "
+         "8 V100 with hpZ, co-scaled 1e-5")),
     Paper(
         "frontier", "3-level hierarchical partitioning on Frontier",
         "Xu et al. 2025, arXiv 2501.04266, abstract",
