@@ -67,6 +67,11 @@ HOSTS = {h.name: h for h in (
          "Platinum 8480C (56 cores, 8 channels of DDR5-4800 = 307.2 GB/s each), 30 TB in "
          f"8x 3.84 TB {_PM1733}; PCIe Gen5 x16, 50 GB/s per direction taken as achievable, "
          "80% of the 63 GB/s nominal"),
+    Host("dgx-2", 16, 12.6e9, 1536 * GIB, 8 * 3.0e9, 8 * 2.0e9, 8 * 3.84e12, 48, 2 * 128e9,
+         "NVIDIA DGX-2 datasheet: 16 V100 SXM3 32GB, 1.5 TB memory, 2x Intel Xeon Platinum "
+         "8168 (24 cores, 6 channels of DDR4-2666 = 128 GB/s each), 30 TB in 8x 3.84 TB "
+         "NVMe; PCIe Gen3 x16, 80% of its 15.75 GB/s taken as achievable; the NVMe drives' "
+         "3.0 / 2.0 GB/s read / write each are an estimate for PCIe Gen3 drives"),
     Host("frontier-node", 8, 36e9, 512 * GIB, 8e9, 4e9, 2 * 1.92e12, 64, 204.8e9,
          "OLCF Frontier user guide: one 64-core AMD EPYC 7A53 with 512 GB DDR4 (8 channels "
          "of DDR4-3200), 4 MI250X (8 GCDs), each GCD linked to the CPU by Infinity Fabric "
@@ -84,7 +89,7 @@ DEVICES = {d.name: d for d in (
     Device("h200-141gb", 989e12, "NVIDIA H200 SXM datasheet: 989 TFLOP/s dense BF16 tensor "
            "core (as H100 SXM), 141 GB HBM3e", 141 * GIB, "dgx-h100"),
     Device("v100-32gb", 125e12, "NVIDIA V100 SXM3 datasheet (as in DGX-2): 125 TFLOP/s FP16 "
-           "tensor core, 32 GB HBM2; no host profile (no offloading)", 32 * GIB),
+           "tensor core, 32 GB HBM2", 32 * GIB, "dgx-2"),
     Device("mi250x-gcd", 191.5e12, "AMD Instinct MI250X datasheet: 383 TFLOP/s dense BF16 "
            "and 128 GB HBM2e per package of two GCDs, i.e. 191.5 TFLOP/s and 64 GB per GCD",
            64 * GIB, "frontier-node"),
