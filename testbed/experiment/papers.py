@@ -47,6 +47,7 @@ class TestbedSetup:
     variant: str                 # the sweep point (a variant name of the run)
     ours: str                    # strategy labels of the run's summary
     baseline: str
+    convergence: str | None = None   # an experiment training the same methods for real
 
 
 @dataclass(frozen=True)
@@ -207,7 +208,8 @@ PAPERS = (
         ModelSetup("gpt-1.3b", "a100-80gb", "geo", 48, 16,
                    Side("fusionllm", {"compression": "adatopk", "ratio": 0.01}),
                    Side("fusionllm", {"compression": "none"})),
-        TestbedSetup("experiments/fusionllm.yaml", "base", "fusionllm", "same-partition"),
+        TestbedSetup("experiments/fusionllm.yaml", "base", "fusionllm", "same-partition",
+                     convergence="experiments/fusionllm-convergence.yaml"),
         ("geo fabric: three sites (eu H100, us A100, as MI250X on the testbed; A100 "
          "everywhere in the model) joined by 10 Gb/s, 100 Mb/s and 8 Mb/s",
          "the testbed's same-partition and uniform top-k replay fusionllm's plan "

@@ -79,28 +79,39 @@ def _row(p) -> dict:
 
 # --- the testbed -----------------------------------------------------------------------
 
-def results_dir(root: Path, paper: papers.Paper) -> Path:
-    return Path(root) / Path(paper.testbed.experiment).stem
+def results_dir(root: Path, experiment: str) -> Path:
+    return Path(root) / Path(experiment).stem
 
 
-def run_testbed(paper: papers.Paper, out: Path) -> None:
+def run_testbed(paper: papers.Paper, experiment: str, out: Path) -> None:
     """The shipped experiment into ``out`` (continued where a run there stopped)."""
     from testbed.experiment import runner
-    args = argparse.Namespace(experiment=str(ROOT / paper.testbed.experiment),
-                              output=str(out), resume=out.exists(), servers=None,
-                              placement=None, link=None)
+    args = argparse.Namespace(experiment=str(ROOT / experiment), output=str(out),
+                              resume=out.exists(), servers=None, placement=None, link=None)
     code = runner.main(args)
     if code:
-        raise TrainetError(f"trainet reproduce {paper.key}: the experiment "
-                           f"{paper.testbed.experiment} failed (exit {code}); its logs are "
-                           f"in {out}")
+        raise TrainetError(f"trainet reproduce {paper.key}: the experiment {experiment} "
+                           f"failed (exit {code}); its logs are in {out}")
+
+
+def methods(out: Path, variant: str, convergence: Path | None) -> list[dict]:
+    """Every method of the run's variant: step time, and the loss after the same steps
+    where a run trained for real (the convergence experiment's, when there is one)."""
+    from testbed.experiment.results import read_summary
+    losses = {}
+    if convergence is not None and _has_run(convergence):
+        losses = {r["strategy"]: r.get("final_loss") for r in read_summary(convergence)}
+    return [{"method": r["strategy"], "step_s": r.get("step_time_s"),
+             "final_loss": losses.get(r["strategy"], r.get("final_loss")),
+             "memory": r.get("memory_verdict")}
+            for r in read_summary(out) if r["variant"] == variant]
 
 
 def testbed_figure(paper: papers.Paper, out: Path) -> dict:
     """The ratio from a finished run in ``out``; a side that did not run (memory) or a
     missing run says so instead of a number."""
     from testbed.experiment.results import read_summary
-    if not (out / "config.json").exists():
+    if not _has_run(out):
         return {"ratio": None, "note": f"not run (no results in {out})"}
     rows = {(r["variant"], r["strategy"]): r for r in read_summary(out)}
     t = paper.testbed
@@ -118,6 +129,14 @@ def testbed_figure(paper: papers.Paper, out: Path) -> dict:
                        "tflops_per_gpu": row.get("tflops_per_gpu")}
     return {**sides, "ratio": sides["baseline"]["step_s"] / sides["ours"]["step_s"],
             "variant": t.variant, "results": str(out)}
+
+
+def _with_methods(figure: dict, paper: papers.Paper, out: Path, root: Path) -> dict:
+    if not _has_run(out):
+        return figure
+    conv = results_dir(root, paper.testbed.convergence) if paper.testbed.convergence \
+        else None
+    return {**figure, "methods": methods(out, paper.testbed.variant, conv)}
 
 
 # --- sensitivity -----------------------------------------------------------------------
@@ -219,10 +238,14 @@ def reproduce(paper: papers.Paper, args, calibration, rates) -> dict:
     if args.model_only:
         entry.update(testbed=None, testbed_ratio=None)
     else:
-        out = results_dir(args.results, paper)
-        if not args.no_run and not _finished(out):
-            run_testbed(paper, out)
-        entry["testbed"] = testbed_figure(paper, out)
+        runs = [paper.testbed.experiment, *filter(None, [paper.testbed.convergence])]
+        for experiment in runs:
+            out = results_dir(args.results, experiment)
+            if not args.no_run and not _finished(out):
+                run_testbed(paper, experiment, out)
+        out = results_dir(args.results, paper.testbed.experiment)
+        entry["testbed"] = _with_methods(testbed_figure(paper, out), paper, out,
+                                         args.results)
         entry["testbed_ratio"] = entry["testbed"]["ratio"]
     entry["verdict"] = verdict(entry)
     if paper.key == "luwu":
@@ -234,9 +257,14 @@ def reproduce(paper: papers.Paper, args, calibration, rates) -> dict:
     return entry
 
 
+def _has_run(out: Path) -> bool:
+    from testbed.experiment.results import CONFIG
+    return (Path(out) / CONFIG).exists()
+
+
 def _finished(out: Path) -> bool:
     from testbed.experiment.results import read_status
-    return (out / "config.json").exists() and read_status(out).get("status") == "done"
+    return _has_run(out) and read_status(out).get("status") == "completed"
 
 
 def verdict(entry: dict) -> str:
@@ -295,6 +323,14 @@ def markdown(entries: list[dict], rates: dict, command: str) -> str:
                          f"{bed['ours']['label']} {bed['ours']['step_s']:.3g} s | "
                          f"{bed['baseline']['label']} {bed['baseline']['step_s']:.3g} s | "
                          f"{_x(bed['ratio'])} |")
+        if bed and bed.get("methods"):
+            lines += ["", "Every method of the testbed run (loss: after the same steps, "
+                      "trained for real where the paper has a convergence run):", "",
+                      "| method | step | loss |", "|---|---|---|"]
+            lines += [f"| {m['method']} | " + (f"{m['step_s']:.3g} s" if m["step_s"] else
+                                                f"not run: {m['memory']}") + " | " +
+                      (f"{m['final_loss']:.4g}" if m["final_loss"] is not None else "-") + " |"
+                      for m in bed["methods"]]
         lines += ["", f"Verdict: {e['verdict']}.", "", "Assumptions that differ:", ""]
         lines += [f"- {a}" for a in e["assumptions"]]
         if "sensitivity" in e:
@@ -341,7 +377,7 @@ def _sensitivity(sens: dict, target: float) -> list[str]:
 
 def main(args) -> int:
     chosen = selected(args.seeds)
-    if not args.model_only and os.geteuid() != 0:
+    if not (args.model_only or args.no_run) and os.geteuid() != 0:
         raise TrainetError("trainet reproduce runs the shipped experiments, which need root "
                            "(network namespaces); run it with sudo, or give --model-only")
     calibration = load(args.calibration)

@@ -75,7 +75,7 @@ def test_the_testbed_side_reads_a_run_and_says_when_a_side_did_not_fit(tmp_path)
     paper = papers.KNOWN["luwu"]
     out = tmp_path / "luwu-vs-offload"
     out.mkdir()
-    (out / "config.json").write_text("{}")
+    (out / "config.yaml").write_text("{}\n")
     write_summary(out, [
         {"variant": "bandwidth-100Gbit", "strategy": "luwu", "step_time_s": 60.0},
         {"variant": "bandwidth-100Gbit", "strategy": "zero3-offload", "step_time_s": 90.0}])
@@ -89,3 +89,27 @@ def test_the_testbed_side_reads_a_run_and_says_when_a_side_did_not_fit(tmp_path)
     assert got["ratio"] is None and "326 GiB of 256 GiB host memory" in got["note"]
     missing = reproduce.testbed_figure(paper, tmp_path / "elsewhere")
     assert missing["ratio"] is None and "not run" in missing["note"]
+
+
+def test_no_run_reads_finished_runs_and_lists_every_method(tmp_path, capsys):
+    speed, convergence = tmp_path / "fusionllm", tmp_path / "fusionllm-convergence"
+    for out in (speed, convergence):
+        out.mkdir()
+        (out / "config.yaml").write_text("{}\n")
+    write_summary(speed, [
+        {"variant": "base", "strategy": "fusionllm", "step_time_s": 0.44},
+        {"variant": "base", "strategy": "same-partition", "step_time_s": 5.5},
+        {"variant": "base", "strategy": "pp", "step_time_s": 52.1}])
+    write_summary(convergence, [
+        {"variant": "base", "strategy": "fusionllm", "final_loss": 2.24},
+        {"variant": "base", "strategy": "same-partition", "final_loss": 1.76}])
+    code, out, err = run(capsys, "fusionllm", "--no-run", "--results", str(tmp_path))
+    assert code == 0, err
+    row = next(line for line in out.splitlines() if line.startswith("| testbed |"))
+    assert "fusionllm 0.44 s" in row and "same-partition 5.5 s" in row and "12.50x" in row
+    assert "| same-partition | 5.5 s | 1.76 |" in out
+    assert "| pp | 52.1 s | - |" in out                  # no convergence run of pp
+    code, out, err = run(capsys, "fusionllm", "--no-run", "--results", str(tmp_path),
+                         "--json")
+    entry = json.loads(out)["papers"][0]
+    assert entry["testbed_ratio"] == 5.5 / 0.44 and entry["model_ratio"] > 1
