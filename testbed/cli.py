@@ -30,7 +30,7 @@ def _p4_args(p: argparse.ArgumentParser) -> None:
 
 
 def _backend_arg(p: argparse.ArgumentParser) -> None:
-    from testbed.p4.backend import BACKEND_HELP, BACKENDS
+    from testbed.p4.targets import BACKEND_HELP, BACKENDS
     p.add_argument("--backend", choices=BACKENDS, default="auto", help=BACKEND_HELP)
 
 

@@ -16,7 +16,7 @@ from hosts.luwu_session import PushPull
 from luwu_sgd_setup import add_routes, load_sgd_program, sgd_job
 from luwu_setup import (AGG, SWITCH_MAC, tiny_batch, tiny_model, train_ranks, worker_ip,
                         worker_mac)
-from testbed.p4.target import Target
+from testbed.p4.python.target import Target
 from testbed.proto import ina
 from testbed.proto import luwu_sgd as sfx
 

@@ -17,7 +17,7 @@ from hosts.optimizer_node import OptimizerNode
 from luwu_setup import (AGG, OPT_IP, OPT_MAC, OPT_PORT, SWITCH_MAC, load_luwu_program, setup_job,
                         tiny_batch, tiny_model, train_ranks, worker_ip, worker_mac)
 from testbed.errors import TrainetError
-from testbed.p4.target import Target
+from testbed.p4.python.target import Target
 from testbed.proto import ina
 
 WORLD, STEPS, LR, BATCH = 3, 6, 0.05, 4

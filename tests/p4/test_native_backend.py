@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from testbed.errors import P4Error, TrainetError
-from testbed.p4.backend import make_target
-from testbed.p4.frontend import load_program
+from testbed.p4.targets import make_target
+from testbed.p4.lowering.program import load_program
 from testbed.p4.native import build
 from testbed.p4.native.cgen import NativeUnsupported
 from testbed.p4.native.target import NativeTarget
-from testbed.p4.target import Target
+from testbed.p4.python.target import Target
 
 CORPUS = Path(__file__).parent / "corpus"
 REPO = Path(__file__).resolve().parents[2]

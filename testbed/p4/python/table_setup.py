@@ -10,8 +10,8 @@ from __future__ import annotations
 from testbed.errors import P4Error
 from testbed.p4 import entries as E
 from testbed.p4 import ir
-from testbed.p4.gen_expr import _mask, width_of
-from testbed.p4.tables import ActionInfo, TableState
+from testbed.p4.python.gen_expr import _mask
+from testbed.p4.python.tables import ActionInfo, TableState
 
 MATCH_KINDS = ("exact", "lpm", "ternary", "range", "optional")
 
@@ -21,21 +21,21 @@ def table_state(t: ir.Table, actions: dict, clock) -> TableState:
     infos = {}
     for ref in t.actions:
         act = actions[ref.action]
-        data = [(p.name, width_of(p.type)) for p in act.params if p.direction == ""]
+        data = [(p.name, ir.fixed_width(p.type)) for p in act.params if p.direction == ""]
         infos[ref.action] = ActionInfo(
             ref.action, None, data,
             table_only=ir.annotation(ref.annotations, "tableonly") is not None,
             default_only=ir.annotation(ref.annotations, "defaultonly") is not None)
     if t.default_action.action not in infos:
         act = actions[t.default_action.action]
-        data = [(p.name, width_of(p.type)) for p in act.params if p.direction == ""]
+        data = [(p.name, ir.fixed_width(p.type)) for p in act.params if p.direction == ""]
         infos[t.default_action.action] = ActionInfo(t.default_action.action, None, data,
                                                     False, True)
     if t.implementation is not None:
         raise P4Error(f"table {t.name} uses {t.implementation} as its implementation "
                       "(action profile/selector); this target runs direct tables only: "
                       "remove the implementation property", t.loc)
-    keys = [(k.match_kind, width_of(k.expr.type)) for k in t.keys]
+    keys = [(k.match_kind, ir.fixed_width(k.expr.type)) for k in t.keys]
     for k in t.keys:
         if k.match_kind not in MATCH_KINDS:
             raise P4Error(f"match kind {k.match_kind} (not supported by the v1model target)",
@@ -68,7 +68,7 @@ def _action_call(ref: ir.ActionRef, actions: dict) -> E.ActionCall:
     for p, a in zip(data, ref.args[bound:]):
         if not isinstance(a, ir.Const):
             raise P4Error(f"action argument of {ref.action} must be a constant", ref.loc)
-        params[p.name] = a.value & _mask(width_of(p.type))
+        params[p.name] = a.value & _mask(ir.fixed_width(p.type))
     return E.ActionCall(ref.action, params)
 
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from testbed.errors import P4Error
-from testbed.p4 import cexpr
+from testbed.p4.frontend import cexpr
 from testbed.p4.ir import Loc
 
-BUILTIN_INCLUDE = Path(__file__).resolve().parent / "include"
+BUILTIN_INCLUDE = Path(__file__).resolve().parents[1] / "include"
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TOKEN = re.compile(r'"(?:\\.|[^"\\])*"|[A-Za-z_][A-Za-z0-9_]*|\d[\w.]*|\s+|.')

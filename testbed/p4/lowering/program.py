@@ -13,14 +13,15 @@ from lark import Token, Tree
 
 from testbed.errors import P4Error
 from testbed.p4 import ir
-from testbed.p4.lower_block import Blocks
-from testbed.p4.lower_decl import Declarations
-from testbed.p4.lower_expr import Expressions
-from testbed.p4.lower_loops import Loops
-from testbed.p4.lower_stmt import Statements
-from testbed.p4.parser import parse
-from testbed.p4.preprocess import Preprocessed, preprocess_file, preprocess_text
-from testbed.p4.symbols import Scope
+from testbed.p4.frontend.parser import parse
+from testbed.p4.frontend.preprocess import Preprocessed, preprocess_file, preprocess_text
+from testbed.p4.lowering.blocks import Blocks
+from testbed.p4.lowering.declarations import Declarations
+from testbed.p4.lowering.expressions import Expressions
+from testbed.p4.lowering.loops import Loops
+from testbed.p4.lowering.statements import Statements
+from testbed.p4.lowering.symbols import Scope
+from testbed.p4.lowering.syntax import name_of
 
 
 def load_program(path, include_dirs=(), defines=None) -> ir.Program:
@@ -41,15 +42,15 @@ def load_source(text: str, filename: str = "<source>", include_dirs=(), defines=
 class Lowering(Declarations, Blocks, Expressions, Statements, Loops):
     """The syntax tree of one program lowered to the IR in one walk, by ``program``:
 
-    1. the top-level declarations in source order (``lower_decl``): types, constants,
+    1. the top-level declarations in source order (``declarations``): types, constants,
        externs, functions and actions become IR; parsers and controls are recorded;
-    2. the package ``main`` (``lower_block``): its parser and controls are lowered with
+    2. the package ``main`` (``blocks``): its parser and controls are lowered with
        the arguments it gives them, sub-parsers and sub-controls inlined;
     3. the parsers and controls it does not use (and that need no constructor or type
        arguments) are checked too, and their IR dropped.
 
-    Statements (``lower_stmt``, loops and compound assignments in ``lower_loops``) and
-    expressions (``lower_expr``) are lowered where the walk meets them. Names, types and
+    Statements (``statements``, loops and compound assignments in ``loops``) and
+    expressions (``expressions``) are lowered where the walk meets them. Names, types and
     constants are resolved in the same walk, not in passes of their own: P4 declares
     before it uses, and a width or a stack size is a constant expression that a type
     needs, so each is known when it is reached. The five mixins are parts of this walk
@@ -104,39 +105,12 @@ class Lowering(Declarations, Blocks, Expressions, Statements, Loops):
         text = self.pre.text[node.meta.start_pos:node.meta.end_pos]
         return re.sub(r"\s+", " ", text).strip()
 
-    def name_of(self, t) -> str:
-        if isinstance(t, Tree):
-            return str(t.children[0])
-        return str(t)
-
-    def annotations(self, t) -> tuple:
-        if t is None:
-            return ()
-        out = []
-        for a in t.children:
-            name = str(a.children[0])
-            body = a.children[1]
-            values = []
-            if body is not None:
-                for tok in body.items:
-                    if tok.type == "STRING":
-                        values.append(str(tok)[1:-1])
-                    elif tok.type == "INTEGER":
-                        values.append(int(str(tok).replace("_", ""), 0)
-                                      if str(tok).isdigit() or str(tok).lower().startswith("0x")
-                                      else str(tok))
-                    elif str(tok) != ",":
-                        values.append(str(tok))
-            out.append(ir.Annotation(name, tuple(values)))
-        return tuple(out)
-
-
     # ------------------------------------------------------------------ program
     def program(self, tree: Tree) -> ir.Program:
         main = None
         for decl in tree.children:
             if decl.data == "instantiation" and self._is_package(decl) \
-                    and self.name_of(decl.children[3]) == "main":
+                    and name_of(decl.children[3]) == "main":
                 if main is not None:
                     self.err("a program has one package instance named 'main'; rename or "
                              "remove this one", decl)

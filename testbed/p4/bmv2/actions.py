@@ -1,4 +1,4 @@
-"""BMv2 JSON expressions and action primitives as IR (part of :mod:`testbed.p4.bmv2_json`).
+"""BMv2 JSON expressions and action primitives as IR (part of :mod:`testbed.p4.bmv2.loader`).
 
 BMv2 evaluates expressions in infinite precision and p4c masks every result that must
 wrap (``(ttl + 0xff) & 0xff`` is ``ttl - 1``). The IR's arithmetic wraps at its result

@@ -1,17 +1,20 @@
-"""Python code generation for PSA programs (mixed into the compiler): the six blocks of
-PSA_Switch and PSA's externs.
+"""Python code generation for PSA programs, the v1model compiler extended by the six
+blocks of PSA_Switch and PSA's externs.
 
-``generate_psa`` writes one function per block (``ingress_parser``, ``ingress``,
+``generate`` writes one function per block (``ingress_parser``, ``ingress``,
 ``ingress_deparser``, ``egress_parser``, ``egress``, ``egress_deparser``) and ``NEW``: per
 block, the class of each parameter (None for the packet), from which
-:class:`testbed.p4.psa_target.PsaTarget` builds the metadata it passes. Every parameter
+:class:`testbed.p4.psa.target.PsaTarget` builds the metadata it passes. Every parameter
 but the packet is a struct or header, passed by reference.
 """
 from __future__ import annotations
 
-from testbed.p4 import externs, ir, psa_externs
-from testbed.p4.gen_expr import _is_composite, _mask, width_of
-from testbed.p4.p4types import show
+from testbed.p4 import ir
+from testbed.p4.frontend.p4types import show
+from testbed.p4.psa import externs as psa_externs
+from testbed.p4.python import externs
+from testbed.p4.python.compiler import Compiler
+from testbed.p4.python.gen_expr import _is_composite, _mask
 
 PSA_EXTERNS = ("Register", "Counter", "DirectCounter", "Meter", "DirectMeter", "Hash",
                "Checksum", "InternetChecksum", "Random", "Digest", "ActionProfile",
@@ -22,7 +25,7 @@ PER_PACKET = ("Checksum", "InternetChecksum")
 PSA_PORT_RECIRCULATE = 0xFFFFFFFA      # psa.p4's value, if a program does not define it
 
 
-class PsaGen:
+class PsaCompiler(Compiler):
     def x_Call(self, e, s):
         if e.kind == "extern_method" and e.extern in PSA_EXTERNS:
             return self.psa_extern_expr(e, self._inst_name(e.target, s), s)
@@ -30,7 +33,7 @@ class PsaGen:
             return self.psa_function_expr(e, s)
         return super().x_Call(e, s)
 
-    def generate_psa(self) -> str:
+    def generate(self) -> str:
         p = self.p
         self.setup_instances()
         for fn in p.functions.values():
@@ -59,15 +62,20 @@ class PsaGen:
         self.emit(0, "NEW = {" + ", ".join(new) + "}")
         return "\n\n".join(self.class_src) + "\n\n" + "\n".join(self.lines) + "\n"
 
+    def runtime_namespace(self) -> dict:
+        return {**super().runtime_namespace(), "_psa_color": psa_externs.meter_color}
+
     def clear_per_packet(self, blk, ind: int) -> None:
         """Checksum units start each run of the block that holds them cleared."""
         for inst in blk.instances:
             if inst.extern in PER_PACKET:
                 self.emit(ind, f"{self.pyname('X', inst.name)}.clear()")
 
-    def psa_instance(self, inst: ir.Instance):
+    def instance(self, inst: ir.Instance):
         """The run-time object of a PSA extern instance (registers, counters and meters
         are v1model's, so the control plane reaches them the same way)."""
+        if inst.extern not in PSA_EXTERNS:
+            return super().instance(inst)
         args = [a.value if isinstance(a, ir.Const) else a for a in inst.args]
         kind = inst.extern
         if kind == "Register":
@@ -75,7 +83,7 @@ class PsaGen:
             if _is_composite(t):
                 self.fail(f"Register {inst.name} of {show(t)}: use bit<W>, int<W> or bool "
                           "values", inst.loc)
-            reg = externs.Register(inst.name, args[0], width_of(t), isinstance(t, ir.IntT))
+            reg = externs.Register(inst.name, args[0], ir.fixed_width(t), isinstance(t, ir.IntT))
             if len(args) > 1:
                 reg.cells[:] = [int(args[1])] * args[0]
             self.out.registers[inst.name] = reg
@@ -104,8 +112,10 @@ class PsaGen:
         return tuple(t.members.index(c) for c in ("GREEN", "YELLOW", "RED"))
 
     # ---------------------------------------------------------------- calls
-    def psa_extern_method(self, c: ir.Call, inst: ir.Instance, s, ind) -> None:
+    def instance_method(self, c: ir.Call, inst: ir.Instance, s, ind) -> None:
         """An extern method call as a statement."""
+        if c.extern not in PSA_EXTERNS:
+            return super().instance_method(c, inst, s, ind)
         g = self.pyname("X", inst.name)
         m, kind = c.method, c.extern
         if kind == "Register" and m == "write":
@@ -148,7 +158,7 @@ class PsaGen:
             return f"({cells}[{idx}] if {idx} < {size} else 0)"
         if kind == "Hash" and m == "get_hash":
             algo = self._psa_algorithm(inst.args[0])
-            mask = _mask(width_of(c.type))
+            mask = _mask(ir.fixed_width(c.type))
             if len(c.args) == 1:
                 value, bits = self._fieldlist(c.args[0], s)
                 return f"(_hash({algo!r}, {value}, {bits}, 0, 0) & {mask})"
@@ -156,7 +166,7 @@ class PsaGen:
             return (f"(_hash({algo!r}, {value}, {bits}, {self.expr(c.args[0], s)}, "
                     f"{self.expr(c.args[2], s)}) & {mask})")
         if kind == "Checksum" and m == "get":
-            return f"({g}.get() & {_mask(width_of(c.type))})"
+            return f"({g}.get() & {_mask(ir.fixed_width(c.type))})"
         if kind == "InternetChecksum" and m in ("get", "get_state"):
             return f"{g}.get()" if m == "get" else f"{g}.state"
         if kind == "Random" and m == "read":

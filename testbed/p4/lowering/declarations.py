@@ -1,16 +1,18 @@
 """Declaration lowering of the frontend (mixin of ``Lowering``): types, constants, error
 and match_kind members, externs, functions, top-level actions, and the parser, control
-and package declarations (instantiated later by ``lower_block``)."""
+and package declarations (instantiated later by ``blocks``)."""
 from __future__ import annotations
 
 from lark import Token, Tree
 
 from testbed.p4 import ir
-from testbed.p4.lower_expr import parse_int
-from testbed.p4.p4types import BlockT, show, unknown_type
-from testbed.p4.lower_block import BlockCtx
-from testbed.p4.symbols import (BlockDeclSym, ConstSym, ExternDecl, ExternFuncSym, FunctionSym,
-                                ParamSig, Scope, Sig, TopInstanceSym, VarSym)
+from testbed.p4.frontend.p4types import BlockT, show, unknown_type
+from testbed.p4.lowering.blocks import BlockCtx
+from testbed.p4.lowering.expressions import parse_int
+from testbed.p4.lowering.symbols import (BlockDeclSym, ConstSym, ExternDecl, ExternFuncSym,
+                                         FunctionSym, ParamSig, Scope, Sig, TopInstanceSym,
+                                         VarSym)
+from testbed.p4.lowering.syntax import annotations_of, name_of
 
 
 class Declarations:
@@ -82,7 +84,7 @@ class Declarations:
         if isinstance(t, Tree) and t.data == "width_literal":
             return parse_int(str(t.children[0]))[0]
         if isinstance(t, Tree) and t.data == "width_name":
-            e = self.name_ref(self.name_of(t.children[0]), t, self.global_scope)
+            e = self.name_ref(name_of(t.children[0]), t, self.global_scope)
             if not isinstance(e, ir.Const):
                 self.err("a width must be a compile-time constant", t)
             return e.value
@@ -123,14 +125,14 @@ class Declarations:
                 ir.EnumConst(ir.MatchKindT(), self.loc(t), name))
 
     def _id_list(self, t) -> list:
-        return [self.name_of(c) for c in t.children if isinstance(c, Tree) and c.data == "name"]
+        return [name_of(c) for c in t.children if isinstance(c, Tree) and c.data == "name"]
 
     def _fields(self, children, what: str) -> tuple:
         fields, seen = [], set()
         for f in children:
-            annos = self.annotations(f.children[0])
+            annos = annotations_of(f.children[0])
             typ = self.resolve_type(f.children[1], {})
-            name = self.name_of(f.children[2])
+            name = name_of(f.children[2])
             if name in seen:
                 self.err(f"duplicate field '{name}' in {what}", f.children[2])
             seen.add(name)
@@ -138,7 +140,7 @@ class Declarations:
         return tuple(fields)
 
     def _d_header_decl(self, t):
-        annos, name = self.annotations(t.children[0]), self.name_of(t.children[1])
+        annos, name = annotations_of(t.children[0]), name_of(t.children[1])
         if t.children[2] is not None:
             self.err("unsupported: generic header declarations", t.children[2])
         fields = self._fields(t.children[3:], f"header {name}")
@@ -156,14 +158,14 @@ class Declarations:
         self.declare_type(name, ir.HeaderT(name, fields, annos), t.children[1])
 
     def _d_struct_decl(self, t):
-        annos, name = self.annotations(t.children[0]), self.name_of(t.children[1])
+        annos, name = annotations_of(t.children[0]), name_of(t.children[1])
         if t.children[2] is not None:
             self.err("unsupported: generic struct declarations", t.children[2])
         self.declare_type(name, ir.StructT(name, self._fields(t.children[3:], f"struct {name}"),
                                            annos), t.children[1])
 
     def _d_union_decl(self, t):
-        name = self.name_of(t.children[1])
+        name = name_of(t.children[1])
         if t.children[2] is not None:
             self.err("unsupported: generic header unions", t.children[2])
         fields = self._fields(t.children[3:], f"header_union {name}")
@@ -174,7 +176,7 @@ class Declarations:
         self.declare_type(name, ir.UnionT(name, fields), t.children[1])
 
     def _d_enum_decl(self, t):
-        name = self.name_of(t.children[1])
+        name = name_of(t.children[1])
         members = self._id_list(t.children[2])
         if len(set(members)) != len(members):
             self.err(f"enum {name} has a duplicate member", t)
@@ -182,13 +184,13 @@ class Declarations:
 
     def _d_serializable_enum_decl(self, t):
         under = self.resolve_type(t.children[1], {})
-        name = self.name_of(t.children[2])
+        name = name_of(t.children[2])
         if not isinstance(under, (ir.BitT, ir.IntT)):
             self.err(f"the underlying type of enum {name} must be bit<W> or int<W>, not "
                      f"{show(under)}", t.children[1])
         members, values = [], []
         for init in t.children[3:]:
-            m = self.name_of(init.children[1])
+            m = name_of(init.children[1])
             if m in members:
                 self.err(f"enum {name} has a duplicate member '{m}'", init)
             e = self.expr(init.children[2], self.global_scope, under)
@@ -201,12 +203,12 @@ class Declarations:
 
     def _d_typedef_decl(self, t):
         typ = self.resolve_type(t.children[2], {})
-        self.declare_type(self.name_of(t.children[3]), typ, t.children[3])
+        self.declare_type(name_of(t.children[3]), typ, t.children[3])
 
     def _d_const_decl(self, t, scope=None):
         scope = scope or self.global_scope
         typ = self.resolve_type(t.children[1], {})
-        name = self.name_of(t.children[2])
+        name = name_of(t.children[2])
         e = self.expr(t.children[3], scope, typ)
         if not isinstance(e, (ir.Const, ir.EnumConst, ir.ErrorConst, ir.StringLit, ir.ListExpr,
                               ir.StructInit)):
@@ -225,19 +227,19 @@ class Declarations:
             if p is None:
                 continue
             direction = str(p.children[1].children[0]) if p.children[1] is not None else ""
-            out.append(ParamSig(self.name_of(p.children[3]), direction, p.children[2],
+            out.append(ParamSig(name_of(p.children[3]), direction, p.children[2],
                                 p.children[4] is not None))
         return out
 
     def _type_params(self, t) -> tuple:
         if t is None:
             return ()
-        return tuple(self.name_of(c) for c in t.children if isinstance(c, Tree))
+        return tuple(name_of(c) for c in t.children if isinstance(c, Tree))
 
     def _sig(self, proto, annos=()) -> Sig:
         ret_t, name_t, tp_t, params_t = proto.children
         ret = None if (isinstance(ret_t, Tree) and ret_t.data == "void_type") else ret_t
-        return Sig(self.name_of(name_t), self._type_params(tp_t), self.param_sigs(params_t),
+        return Sig(name_of(name_t), self._type_params(tp_t), self.param_sigs(params_t),
                    ret, annos)
 
     def _d_extern_object(self, t):
@@ -247,7 +249,7 @@ class Declarations:
         decl = ExternDecl(name, self._type_params(t.children[2]))
         self.externs[name] = decl
         for m in t.children[3:]:
-            annos = self.annotations(m.children[0])
+            annos = annotations_of(m.children[0])
             if m.data == "constructor_proto":
                 if str(m.children[1]) != name:
                     self.err(f"constructor of extern {name} must be named {name}", m.children[1])
@@ -259,7 +261,7 @@ class Declarations:
                 decl.methods.setdefault(sig.name, []).append(sig)
 
     def _d_extern_function(self, t):
-        sig = self._sig(t.children[1], self.annotations(t.children[0]))
+        sig = self._sig(t.children[1], annotations_of(t.children[0]))
         sym = self.global_scope.local(sig.name)
         if sym is None:
             sym = self.global_scope.names[sig.name] = ExternFuncSym([])
@@ -268,7 +270,7 @@ class Declarations:
         sym.overloads.append(sig)
 
     def _d_function_decl(self, t):
-        sig = self._sig(t.children[1], self.annotations(t.children[0]))
+        sig = self._sig(t.children[1], annotations_of(t.children[0]))
         if sig.type_params:
             self.err("unsupported: generic functions", t.children[1])
         ctx = BlockCtx(prefix=sig.name)
@@ -300,7 +302,7 @@ class Declarations:
 
     # ------------------------------------------------------------------ parser/control decls
     def _block_decl(self, t, kind: str, with_body: bool):
-        name = self.name_of(t.children[1])
+        name = name_of(t.children[1])
         if name in self.block_decls or name in self.types or name in self.externs:
             self.err(f"'{name}' is already declared; rename one of them", t.children[1])
         tp = self._type_params(t.children[2])
@@ -327,7 +329,7 @@ class Declarations:
     def _d_instantiation(self, t):
         ctor = t.children[1]
         tname = str(ctor.children[0].children[0])
-        name = self.name_of(t.children[3])
+        name = name_of(t.children[3])
         decl = self.block_decls.get(tname)
         if decl is not None and (decl.tree is not None or decl.kind == "package"):
             if decl.kind == "package":      # a part of main, e.g. PSA's IngressPipeline

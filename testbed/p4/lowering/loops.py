@@ -11,8 +11,9 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from testbed.p4 import ir
-from testbed.p4.p4types import is_fixed, show
-from testbed.p4.symbols import Scope, VarSym
+from testbed.p4.frontend.p4types import is_fixed, show
+from testbed.p4.lowering.symbols import Scope, VarSym
+from testbed.p4.lowering.syntax import name_of
 
 
 class Loops:
@@ -63,9 +64,9 @@ class Loops:
 
     def _loop_var(self, t, type_t, name_t, scope, ctx) -> tuple:
         typ = self.resolve_type(type_t, {})
-        vs = VarSym(ctx.fresh(self.name_of(name_t)), typ)
+        vs = VarSym(ctx.fresh(name_of(name_t)), typ)
         ctx.var_syms[vs.name] = vs
-        self.declare(scope, self.name_of(name_t), vs, name_t)
+        self.declare(scope, name_of(name_t), vs, name_t)
         return typ, ir.Var(typ, self.loc(name_t), vs.name)
 
     def for_in_statement(self, t, scope, ctx) -> ir.For:

@@ -5,9 +5,9 @@ recirculate, truncate, log_msg, assert/assume and verify.
 from __future__ import annotations
 
 from testbed.errors import P4Error
-from testbed.p4 import externs, ir
-from testbed.p4.gen_expr import _mask, fname, width_of
-from testbed.p4.gen_psa import PSA_EXTERNS
+from testbed.p4 import ir
+from testbed.p4.python import externs
+from testbed.p4.python.gen_expr import _mask, fname
 
 
 class ExternGen:
@@ -34,7 +34,6 @@ class ExternGen:
         return None
 
     def extern_method(self, c, s, ind):
-        m = c.method
         if c.extern in ("packet_in",):
             return self.packet_in_method(c, s, ind)
         if c.extern == "packet_out":
@@ -42,8 +41,11 @@ class ExternGen:
         inst = self._inst_name(c.target, s)
         if inst is None:
             self.fail(f"extern {c.extern} instance {c.target.name!r} not found", c.loc)
-        if c.extern in PSA_EXTERNS:
-            return self.psa_extern_method(c, inst, s, ind)
+        return self.instance_method(c, inst, s, ind)
+
+    def instance_method(self, c, inst, s, ind):
+        """A method call on extern instance ``inst``: v1model's externs."""
+        m = c.method
         g = self.pyname("X", inst.name)
         a = [self.expr(x, s) if not isinstance(x, ir.DontCare) else None for x in c.args]
         if c.extern == "register":
@@ -119,7 +121,7 @@ class ExternGen:
         """(python code of an unsigned value, width) per scalar of a field-list argument."""
         parts = []
         for code, t in self._leaves(e, s):
-            w = width_of(t)
+            w = ir.fixed_width(t)
             if isinstance(t, ir.IntT):
                 code = f"({code} & {_mask(w)})"
             elif isinstance(t, ir.BoolT):
@@ -169,70 +171,83 @@ class ExternGen:
             return e.member
         self.fail("a hash algorithm that is not a constant", e.loc)
 
-    def extern_function(self, c, s, ind):
-        m = c.method
-        args = c.args
-        if m == "mark_to_drop":
-            sm = self.expr(args[0], s) if args else s.sm
-            self.emit(ind, f"{sm}.egress_spec = 511")
-            self.emit(ind, f"{sm}.mcast_grp = 0")
-        elif m == "hash":
-            algo = self._algo(args[1])
-            if algo not in externs.ALGORITHMS:
-                self.fail(f"hash algorithm {algo}", args[1].loc)
-            value, bits = self._fieldlist(args[3], s)
-            out_w = width_of(args[0].type)
-            code = (f"(_hash({algo!r}, {value}, {bits}, {self.expr(args[2], s)}, "
-                    f"{self.expr(args[4], s)}) & {_mask(out_w)})")
-            self.assign(args[0], code, s, ind)
-        elif m == "random":
-            self.assign(args[0], f"_random({self.expr(args[1], s)}, {self.expr(args[2], s)})",
-                        s, ind)
-        elif m in ("verify_checksum", "update_checksum", "verify_checksum_with_payload",
-                   "update_checksum_with_payload"):
-            self.checksum(c, s, ind)
-        elif m == "digest":
-            t = c.type_args[0] if c.type_args else args[1].type
-            tname = getattr(t, "name", "digest")
-            vals = self._flat_values(args[1], s)
-            self.emit(ind, f"_P.add_digest({tname!r}, ({''.join(v + ', ' for v in vals)}))")
-        elif m in ("clone3", "resubmit", "recirculate"):
-            self.fail(f"the deprecated {m}(..., data) form; use "
-                      f"{m.rstrip('3')}_preserving_field_list with @field_list annotations",
-                      c.loc)
-        elif m in ("clone", "clone_preserving_field_list"):
-            kind = args[0].member if isinstance(args[0], ir.EnumConst) else "I2E"
-            fl = self.expr(args[2], s) if m == "clone_preserving_field_list" else "None"
-            self.emit(ind, f"_P.clone_type = {1 if kind == 'I2E' else 2}")
-            self.emit(ind, f"_P.clone_session = {self.expr(args[1], s)}")
-            self.emit(ind, f"_P.clone_fl = {fl}")
-        elif m == "resubmit_preserving_field_list":
-            self.emit(ind, f"_P.resubmit_fl = {self.expr(args[0], s)}")
-        elif m == "recirculate_preserving_field_list":
-            self.emit(ind, f"_P.recirc_fl = {self.expr(args[0], s)}")
-        elif m == "truncate":
-            self.emit(ind, f"_P.trunc = {self.expr(args[0], s)}")
-        elif m == "log_msg":
-            vals = self._flat_values(args[1], s) if len(args) > 1 else []
-            self.emit(ind, f"_log.info('%s', _format_log({self.expr(args[0], s)}, "
-                           f"({''.join(v + ', ' for v in vals)})))")
-        elif m in ("assert", "assume"):
-            self.emit(ind, f"if not {self.expr(args[0], s)}: "
-                           f"raise _AssertFailed({m + ' at ' + str(c.loc)!r})")
-        elif m == "verify":
-            self.emit(ind, f"if not {self.expr(args[0], s)}: "
-                           f"raise _PErr({self.expr(args[1], s)})")
-        else:
-            self.fail(f"extern function {m}: only v1model's extern functions run here; "
-                      "remove the call or implement it as a P4 function or action", c.loc)
+    # v1model's extern functions, one method each (EXTERN_FUNCTIONS in testbed/p4/walk.py)
+    def fn_mark_to_drop(self, c, s, ind):
+        sm = self.expr(c.args[0], s) if c.args else s.sm
+        self.emit(ind, f"{sm}.egress_spec = 511")
+        self.emit(ind, f"{sm}.mcast_grp = 0")
 
-    def checksum(self, c, s, ind):
+    def fn_hash(self, c, s, ind):
+        args = c.args
+        algo = self._algo(args[1])
+        if algo not in externs.ALGORITHMS:
+            self.fail(f"hash algorithm {algo}", args[1].loc)
+        value, bits = self._fieldlist(args[3], s)
+        out_w = ir.fixed_width(args[0].type)
+        code = (f"(_hash({algo!r}, {value}, {bits}, {self.expr(args[2], s)}, "
+                f"{self.expr(args[4], s)}) & {_mask(out_w)})")
+        self.assign(args[0], code, s, ind)
+
+    def fn_random(self, c, s, ind):
+        args = c.args
+        self.assign(args[0], f"_random({self.expr(args[1], s)}, {self.expr(args[2], s)})",
+                    s, ind)
+
+    def fn_digest(self, c, s, ind):
+        args = c.args
+        t = c.type_args[0] if c.type_args else args[1].type
+        tname = getattr(t, "name", "digest")
+        vals = self._flat_values(args[1], s)
+        self.emit(ind, f"_P.add_digest({tname!r}, ({''.join(v + ', ' for v in vals)}))")
+
+    def fn_with_data(self, c, s, ind):
+        m = c.method
+        self.fail(f"the deprecated {m}(..., data) form; use "
+                  f"{m.rstrip('3')}_preserving_field_list with @field_list annotations",
+                  c.loc)
+
+    def fn_clone(self, c, s, ind):
+        args = c.args
+        kind = args[0].member if isinstance(args[0], ir.EnumConst) else "I2E"
+        fl = self.expr(args[2], s) if c.method == "clone_preserving_field_list" else "None"
+        self.emit(ind, f"_P.clone_type = {1 if kind == 'I2E' else 2}")
+        self.emit(ind, f"_P.clone_session = {self.expr(args[1], s)}")
+        self.emit(ind, f"_P.clone_fl = {fl}")
+
+    def fn_resubmit(self, c, s, ind):
+        self.emit(ind, f"_P.resubmit_fl = {self.expr(c.args[0], s)}")
+
+    def fn_recirculate(self, c, s, ind):
+        self.emit(ind, f"_P.recirc_fl = {self.expr(c.args[0], s)}")
+
+    def fn_truncate(self, c, s, ind):
+        self.emit(ind, f"_P.trunc = {self.expr(c.args[0], s)}")
+
+    def fn_log_msg(self, c, s, ind):
+        args = c.args
+        vals = self._flat_values(args[1], s) if len(args) > 1 else []
+        self.emit(ind, f"_log.info('%s', _format_log({self.expr(args[0], s)}, "
+                       f"({''.join(v + ', ' for v in vals)})))")
+
+    def fn_assertion(self, c, s, ind):
+        self.emit(ind, f"if not {self.expr(c.args[0], s)}: "
+                       f"raise _AssertFailed({c.method + ' at ' + str(c.loc)!r})")
+
+    def fn_verify(self, c, s, ind):
+        self.emit(ind, f"if not {self.expr(c.args[0], s)}: "
+                       f"raise _PErr({self.expr(c.args[1], s)})")
+
+    def unknown_extern_function(self, c) -> None:
+        self.fail(f"extern function {c.method}: only v1model's extern functions run here; "
+                  "remove the call or implement it as a P4 function or action", c.loc)
+
+    def fn_checksum(self, c, s, ind):
         cond, data, field, algo_e = c.args
         algo = self._algo(algo_e)
         if algo not in externs.ALGORITHMS:
             self.fail(f"checksum algorithm {algo}", algo_e.loc)
         payload = c.method.endswith("_with_payload")
-        w = width_of(field.type)
+        w = ir.fixed_width(field.type)
         self.emit(ind, f"if {self.expr(cond, s)}:")
         self.cur_ind = ind + 1
         parts = self._parts(data, s)

@@ -11,10 +11,12 @@ import difflib
 from lark import Token, Tree
 
 from testbed.p4 import ir
-from testbed.p4.p4types import (TypeVar, field_type, has_typevar, is_fixed, is_numeric,
-                                normalize, show, substitute, unify, width_of)
-from testbed.p4.symbols import (ActionSym, ConstSym, ExternFuncSym, FunctionSym, InstanceSym,
-                                SubBlockSym, TableSym, ValueSetSym, VarSym)
+from testbed.p4.frontend.p4types import (TypeVar, field_type, has_typevar, is_fixed, is_numeric,
+                                         normalize, show, substitute, unify, width_of)
+from testbed.p4.lowering.symbols import (ActionSym, ConstSym, ExternFuncSym, FunctionSym,
+                                         InstanceSym, SubBlockSym, TableSym, ValueSetSym,
+                                         VarSym)
+from testbed.p4.lowering.syntax import name_of
 
 _ARITH = {"+", "-", "*", "/", "%", "|+|", "|-|"}
 _BITWISE = {"&", "|", "^"}
@@ -241,11 +243,11 @@ class Expressions:
         self.err("unsupported: 'this'", t)
 
     def _x_var(self, t, scope, expected):
-        name = self.name_of(t.children[0])
+        name = name_of(t.children[0])
         return self.name_ref(name, t, scope)
 
     def _x_dot_var(self, t, scope, expected):
-        name = self.name_of(t.children[0])
+        name = name_of(t.children[0])
         return self.name_ref(name, t, self.global_scope)
 
     def name_ref(self, name, node, scope):
@@ -284,7 +286,7 @@ class Expressions:
     def _x_struct_expr(self, t, scope, expected):
         fields = {}
         for kv in t.children:
-            name = self.name_of(kv.children[0])
+            name = name_of(kv.children[0])
             ft = field_type(expected, name) if expected is not None else None
             if name in fields:
                 self.err(f"field '{name}' set twice", kv)
@@ -297,14 +299,14 @@ class Expressions:
         return [c for c in t.children if c is not None]
 
     def _x_error_member(self, t, scope, expected):
-        name = self.name_of(t.children[1])
+        name = name_of(t.children[1])
         if name not in self.error_names:
             self.err(f"'{name}' is not a declared error; declare it with error {{ {name} }}", t)
         return ir.ErrorConst(ir.ErrorT(), self.loc(t), name)
 
     def _x_type_member(self, t, scope, expected):
         typ = self.resolve_type(t.children[0], {})
-        member = self.name_of(t.children[1])
+        member = name_of(t.children[1])
         if isinstance(typ, ir.EnumT):
             if member not in typ.members:
                 self.err(f"{typ.name} has no member '{member}'", t.children[1])
@@ -513,11 +515,11 @@ class Expressions:
 
     def _x_member(self, t, scope, expected):
         base_t = t.children[0]
-        name = self.name_of(t.children[1])
+        name = name_of(t.children[1])
         if isinstance(base_t, Tree) and base_t.data == "var":
-            sym = scope.lookup(self.name_of(base_t.children[0]))
+            sym = scope.lookup(name_of(base_t.children[0]))
             if isinstance(sym, (TableSym, InstanceSym, SubBlockSym)):
-                self.err(f"'{self.name_of(base_t.children[0])}.{name}' must be called", t)
+                self.err(f"'{name_of(base_t.children[0])}.{name}' must be called", t)
         e = self._expr(base_t, scope, None)
         loc = self.loc(t.children[1])
         typ = e.type
@@ -564,9 +566,9 @@ class Expressions:
         args = self.arg_trees(args_tree)
         loc = self.loc(node)
         if isinstance(callee, Tree) and callee.data == "member":
-            base, mname = callee.children[0], self.name_of(callee.children[1])
+            base, mname = callee.children[0], name_of(callee.children[1])
             if isinstance(base, Tree) and base.data in ("var", "dot_var"):
-                bname = self.name_of(base.children[0])
+                bname = name_of(base.children[0])
                 sym = (self.global_scope if base.data == "dot_var" else scope).lookup(bname)
                 if isinstance(sym, TableSym):
                     if mname != "apply":
@@ -588,7 +590,7 @@ class Expressions:
                                            expected)
             return self._builtin_method(target, mname, args, scope, node)
         if isinstance(callee, Tree) and callee.data in ("var", "dot_var"):
-            fname = self.name_of(callee.children[0])
+            fname = name_of(callee.children[0])
             sym = (self.global_scope if callee.data == "dot_var" else scope).lookup(fname)
             if sym is None:
                 self.err(f"undefined name '{fname}'", callee)
@@ -671,7 +673,7 @@ class Expressions:
             self.err(f"{what}: use either all positional or all named arguments", node)
         by_name = {}
         for a in named:
-            n = self.name_of(a.children[0])
+            n = name_of(a.children[0])
             if n not in names:
                 self.err(f"{what} has no parameter '{n}'", a)
             if n in by_name:

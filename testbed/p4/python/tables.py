@@ -10,8 +10,8 @@ from __future__ import annotations
 import copy
 
 from testbed.p4 import entries as E
-from testbed.p4.externs import TokenMeter
 from testbed.p4.entries import ControlPlaneError
+from testbed.p4.python.externs import TokenMeter
 
 
 class Result:

@@ -1,5 +1,5 @@
-"""Compile an IR program into Python source for its pipeline (v1model, or PSA through
-``gen_psa``), exec'd once.
+"""Compile an IR program into Python source for its v1model pipeline, exec'd once (PSA's
+six blocks: ``testbed.p4.psa.compiler``, which extends this compiler).
 
 The generated module defines one class per header/struct/union type and one function
 per parser, control, action and table, so the per-packet path never looks at the IR.
@@ -22,17 +22,15 @@ import logging
 import time
 
 from testbed.errors import P4Error
-from testbed.p4 import externs, ir, psa_externs, runtime
-from testbed.p4.gen_expr import ExprGen, Scope, _ident, _is_composite, _mask, fname, width_of
-from testbed.p4.gen_externs import ExternGen
-from testbed.p4.gen_packet import PacketGen
-from testbed.p4.gen_psa import PSA_EXTERNS, PsaGen
-from testbed.p4.hoist import hoistable
-from testbed.p4.scratch_locals import scratch_locals
-from testbed.p4.table_setup import table_state
-
-
-MAX_LOOP = 1 << 16      # iterations of one loop for one packet
+from testbed.p4 import ir
+from testbed.p4.python import externs, runtime
+from testbed.p4.python.gen_expr import ExprGen, Scope, _ident, _is_composite, _mask, fname
+from testbed.p4.python.gen_externs import ExternGen
+from testbed.p4.python.gen_packet import PacketGen
+from testbed.p4.python.hoist import hoistable
+from testbed.p4.python.scratch_locals import scratch_locals
+from testbed.p4.python.table_setup import table_state
+from testbed.p4.walk import MAX_LOOP, CodeWalk
 
 
 class Compiled:
@@ -51,7 +49,7 @@ class Compiled:
         self.field_lists = {}      # index -> [field path]
 
 
-class Compiler(PsaGen, ExprGen, PacketGen, ExternGen):
+class Compiler(ExprGen, PacketGen, ExternGen, CodeWalk):
     """Generates the Python module of one program, then loads it.
 
     ``generate`` walks the IR once, in the module's order: extern instances, functions,
@@ -172,12 +170,11 @@ class Compiler(PsaGen, ExprGen, PacketGen, ExternGen):
         if len(self.lines) == start:
             self.emit(ind, "pass")
 
-    def stmt(self, st, s, ind):
+    def at_statement(self, st, ind: int) -> None:
         self.cur_ind = ind
-        m = getattr(self, "s_" + type(st).__name__, None)
-        if m is None:
-            self.fail(f"statement {type(st).__name__}", st.loc)
-        m(st, s, ind)
+
+    def unsupported(self, construct: str, loc) -> None:
+        self.fail(construct, loc)
 
     def s_Block(self, st, s, ind):
         self.block(st.stmts, s, ind)
@@ -287,23 +284,8 @@ class Compiler(PsaGen, ExprGen, PacketGen, ExternGen):
         else:
             self.emit(ind, f"return ({', '.join(vals)},)")
 
-    def s_CallStmt(self, st, s, ind):
-        c = st.call
-        k = c.kind
-        if k == "builtin":
-            self.builtin(c, s, ind)
-        elif k == "table_apply":
-            self.table_apply_inline(c.method, s.fresh("_r"), s, ind)
-        elif k == "action":
-            self.call_action(c, s, ind)
-        elif k == "function":
-            self.call_function(c, s, ind)
-        elif k == "extern_method":
-            self.extern_method(c, s, ind)
-        elif k == "extern_function":
-            self.extern_function(c, s, ind)
-        else:
-            self.fail(f"call kind {k}", c.loc)
+    def apply_table(self, c, s, ind):
+        self.table_apply_inline(c.method, s.fresh("_r"), s, ind)
 
     def builtin(self, c, s, ind):
         tgt = self.expr(c.target, s)
@@ -530,24 +512,29 @@ class Compiler(PsaGen, ExprGen, PacketGen, ExternGen):
         for blk in list(self.p.controls.values()) + list(self.p.parsers.values()):
             for inst in blk.instances:
                 g = self.pyname("X", inst.name)
-                args = [a.value for a in inst.args if isinstance(a, ir.Const)]
-                if inst.extern == "register":
-                    t = inst.type_args[0] if inst.type_args else ir.BitT(32)
-                    obj = externs.Register(inst.name, args[0] if args else 1, width_of(t),
-                                           isinstance(t, ir.IntT))
-                    self.out.registers[inst.name] = obj
-                elif inst.extern == "counter":
-                    obj = externs.Counter(inst.name, args[0], self._meter_kind(inst.args))
-                    self.out.counters[inst.name] = obj
-                elif inst.extern == "meter":
-                    obj = externs.Meter(inst.name, args[0], self._meter_kind(inst.args),
-                                        self.clock)
-                    self.out.meters[inst.name] = obj
-                elif inst.extern in PSA_EXTERNS:
-                    obj = self.psa_instance(inst)
-                else:
-                    obj = inst
-                self.globals[g] = obj
+                self.globals[g] = self.instance(inst)
+
+    def instance(self, inst: ir.Instance):
+        """The run-time object of an extern instance: v1model's registers, counters and
+        meters, the instance itself for the others."""
+        args = [a.value for a in inst.args if isinstance(a, ir.Const)]
+        if inst.extern == "register":
+            t = inst.type_args[0] if inst.type_args else ir.BitT(32)
+            obj = externs.Register(inst.name, args[0] if args else 1, ir.fixed_width(t),
+                                   isinstance(t, ir.IntT))
+            self.out.registers[inst.name] = obj
+        elif inst.extern == "counter":
+            obj = externs.Counter(inst.name, args[0], self._meter_kind(inst.args))
+            self.out.counters[inst.name] = obj
+        elif inst.extern == "meter":
+            obj = externs.Meter(inst.name, args[0], self._meter_kind(inst.args), self.clock)
+            self.out.meters[inst.name] = obj
+        else:
+            obj = inst
+        return obj
+
+    def clear_per_packet(self, blk, ind: int) -> None:
+        """Extern state a block starts each packet with cleared: none in v1model."""
 
     def field_lists(self) -> None:
         """``@field_list(i)`` annotations on user metadata fields, per index."""
@@ -618,8 +605,6 @@ class Compiler(PsaGen, ExprGen, PacketGen, ExternGen):
     def generate(self) -> str:
         """The Python source of the program."""
         p = self.p
-        if p.arch == "psa":
-            return self.generate_psa()
         self.setup_instances()
         for fn in p.functions.values():
             self.gen_function(fn)
@@ -639,7 +624,7 @@ class Compiler(PsaGen, ExprGen, PacketGen, ExternGen):
     def load(self, src: str) -> Compiled:
         """Exec the generated source with the run-time objects as its globals."""
         p = self.p
-        ns = _runtime_namespace(self.clock)
+        ns = self.runtime_namespace()
         ns.update(self.globals)
         ns["VS"] = self.out.value_sets
         ns["_log"] = logging.getLogger("testbed.p4.target")
@@ -654,9 +639,12 @@ class Compiler(PsaGen, ExprGen, PacketGen, ExternGen):
         self.out.errors = list(self.errors)
         return self.out
 
+    def runtime_namespace(self) -> dict:
+        """Globals of the generated module besides the program's own objects."""
+        return _runtime_namespace(self.clock)
+
 
 def _runtime_namespace(clock) -> dict:
-    """Globals of the generated module besides the program's own objects."""
     return {
         "_Stack": runtime.Stack, "_PErr": runtime.ParserError, "_Exit": runtime.ExitControl,
         "_AssertFailed": runtime.AssertFailed, "_bits": runtime.bits_at,
@@ -668,14 +656,15 @@ def _runtime_namespace(clock) -> dict:
         "_hash": externs.hash_value, "_random": externs.random_between,
         "_ALG": externs.ALGORITHMS, "_to_bytes": externs.to_bytes,
         "_format_log": externs.format_log, "_clock": clock, "_P": None,
-        "_PacketState": runtime.PacketState, "_psa_color": psa_externs.meter_color,
+        "_PacketState": runtime.PacketState,
     }
 
 
 def compile_program(program: ir.Program, trace: bool = False, clock=time.monotonic,
-                    priority_queues: int = 1) -> Compiled:
+                    priority_queues: int = 1, compiler_class=Compiler) -> Compiled:
     """A packet whose standard_metadata.priority has no queue (as many as
     ``priority_queues``) is dropped, as BMv2 does; with several queues each packet leaving
-    carries its priority: (port, frame, priority)."""
-    compiler = Compiler(program, trace, clock, priority_queues)
+    carries its priority: (port, frame, priority). ``compiler_class``: the architecture's
+    compiler (v1model's, or one that extends it)."""
+    compiler = compiler_class(program, trace, clock, priority_queues)
     return compiler.load(compiler.generate())

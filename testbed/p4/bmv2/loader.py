@@ -26,11 +26,12 @@ import functools
 import re
 
 from testbed.errors import TrainetError
-from testbed.p4 import externs, ir
-from testbed.p4.bmv2_actions import NOLOC, Expressions, as_bool, const, converted, \
+from testbed.p4 import ir
+from testbed.p4.bmv2.actions import NOLOC, Expressions, as_bool, const, converted, \
     hexstr_value
-from testbed.p4.bmv2_flow import Flow
-from testbed.p4.frontend import load_source
+from testbed.p4.bmv2.flow import Flow
+from testbed.p4.lowering.program import load_source
+from testbed.p4.python import externs
 
 _V1MODEL = """#include <core.p4>
 #include <v1model.p4>

@@ -10,7 +10,7 @@ from __future__ import annotations
 import struct
 
 from testbed.p4 import ir
-from testbed.p4.gen_expr import Scope, _mask, fname, width_of
+from testbed.p4.python.gen_expr import Scope, _mask, fname
 
 
 class PacketGen:
@@ -23,7 +23,7 @@ class PacketGen:
             if isinstance(f.type, ir.StructT):
                 out += self._layout(f.type, name + ".")
             else:
-                out.append((name, width_of(f.type), "i" if isinstance(f.type, ir.IntT) else
+                out.append((name, ir.fixed_width(f.type), "i" if isinstance(f.type, ir.IntT) else
                             "b" if isinstance(f.type, ir.BoolT) else "u"))
         return tuple(out)
 
@@ -153,19 +153,19 @@ class PacketGen:
             self.emit(ind, f"_vs = {size}")
             self.emit(ind, f"if _vs > {varbit[0].type.max_width}: "
                            f"raise _PErr({self.err('HeaderTooShort')})")
-            fixed = sum(width_of(f.type) for f in t.fields if f is not varbit[0])
+            fixed = sum(ir.fixed_width(f.type) for f in t.fields if f is not varbit[0])
             self.emit(ind, f"_w = {fixed} + _vs")
             self.emit(ind, f"if _o + _w > _n: raise _PErr({short})")
             self.emit(ind, "_x = _bits(_d, _o, _w)")
             shift = "_w"
             for f in t.fields:
-                fw = "_vs" if f is varbit[0] else str(width_of(f.type))
+                fw = "_vs" if f is varbit[0] else str(ir.fixed_width(f.type))
                 shift = f"{shift} - {fw}"
                 self.emit(ind, f"{hv}.{fname(f.name)} = (_x >> ({shift})) & ((1 << {fw}) - 1)")
             self.emit(ind, f"{hv}._w_{fname(varbit[0].name)} = _vs")
             width = "_w"
         else:
-            w = width_of(t)
+            w = ir.fixed_width(t)
             nb = w // 8
             self.emit(ind, f"if _o + {w} > _n: raise _PErr({short})")
             groups = self._groups(t)
@@ -349,11 +349,11 @@ class PacketGen:
         if varbit:
             for f in t.fields:
                 n = fname(f.name)
-                w = f"{h}._w_{n}" if f in varbit else str(width_of(f.type))
+                w = f"{h}._w_{n}" if f in varbit else str(ir.fixed_width(f.type))
                 self.emit(ind + 1, f"_a = (_a << {w}) | ({h}.{n} & ((1 << {w}) - 1))")
                 self.emit(ind + 1, f"_b += {w}")
             return
-        w = width_of(t)
+        w = ir.fixed_width(t)
         shift = w
         terms = []
         for name, fw, kind in self._layout(t):
@@ -379,7 +379,7 @@ class PacketGen:
         """True when every header ``t`` can emit has a fixed size in whole bytes."""
         if isinstance(t, ir.HeaderT):
             return (not any(isinstance(f.type, ir.VarbitT) for f in t.fields)
-                    and width_of(t) % 8 == 0)
+                    and ir.fixed_width(t) % 8 == 0)
         if isinstance(t, ir.StackT):
             return self._byte_aligned(t.elem)
         if isinstance(t, (ir.StructT, ir.UnionT)):

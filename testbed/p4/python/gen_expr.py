@@ -1,14 +1,13 @@
 """Python code generation for P4 expressions (mixed into the compiler).
 
 Each ``x_<Node>`` method returns a Python expression string for an IR expression node;
-the representation of values is described in :mod:`testbed.p4.compiler`.
+the representation of values is described in :mod:`testbed.p4.python.compiler`.
 """
 from __future__ import annotations
 
 import keyword
 import re
 
-from testbed.errors import P4Error
 from testbed.p4 import ir
 
 
@@ -19,24 +18,6 @@ def _ident(name: str) -> str:
 def fname(name: str) -> str:
     """Python attribute name of a P4 field."""
     return f"f_{name}" if keyword.iskeyword(name) or name.startswith("_") else name
-
-
-def width_of(t: ir.Type) -> int:
-    if isinstance(t, (ir.BitT, ir.IntT)):
-        return t.width
-    if isinstance(t, ir.BoolT):
-        return 1
-    if isinstance(t, ir.EnumT) and t.underlying is not None:
-        return width_of(t.underlying)
-    if isinstance(t, ir.HeaderT):
-        return sum(width_of(f.type) for f in t.fields)
-    if isinstance(t, ir.StructT):
-        return sum(width_of(f.type) for f in t.fields)
-    if isinstance(t, ir.VarbitT):
-        return 0
-    if isinstance(t, ir.ErrorT):
-        return 32
-    raise P4Error(f"type {t} has no fixed bit width")
 
 
 def _mask(w: int) -> int:
@@ -68,12 +49,6 @@ class Scope:
 
 class ExprGen:
     """Expression code generation; the compiler provides emit/fail/err/cls."""
-
-    def expr(self, e, s: Scope) -> str:
-        m = getattr(self, "x_" + type(e).__name__, None)
-        if m is None:
-            self.fail(f"expression {type(e).__name__}", e.loc)
-        return m(e, s)
 
     def x_Const(self, e, s):
         if isinstance(e.type, ir.BoolT):
@@ -196,7 +171,7 @@ class ExprGen:
                 return eq if op == "==" else f"(not {eq})"
             return f"({a} {op} {b})"
         if op == "++":
-            wl, wr = width_of(e.left.type), width_of(e.right.type)
+            wl, wr = ir.fixed_width(e.left.type), ir.fixed_width(e.right.type)
             return self._wrap(f"(({a} & {_mask(wl)}) << {wr}) | ({b} & {_mask(wr)})", t)
         if op in ("+", "-", "*"):
             return self._wrap(f"{a} {op} {b}", t)
@@ -272,7 +247,7 @@ class ExprGen:
             if e.method == "isValid":
                 return f"{tgt}._v"
             if e.method in ("minSizeInBits", "minSizeInBytes"):
-                bits = width_of(e.target.type)
+                bits = ir.fixed_width(e.target.type)
                 return str(bits if e.method == "minSizeInBits" else (bits + 7) // 8)
         if e.kind == "table_apply":
             return f"{self.table_fn(e.method)}({s.ctl_params})"
@@ -294,7 +269,7 @@ class ExprGen:
             return f"{r}[0]"
         if e.kind == "extern_method" and e.method == "lookahead":
             t = e.type_args[0] if e.type_args else e.type
-            w = width_of(t)
+            w = ir.fixed_width(t)
             v = f"_lookahead(_d, _o, {w}, {self.err('PacketTooShort')})"
             if isinstance(t, ir.HeaderT):
                 return f"_unpack({self.cls(t)}, {v}, {self._layout(t)})"

@@ -7,9 +7,10 @@ import re
 from lark import Token, Tree
 
 from testbed.p4 import ir
-from testbed.p4.p4types import is_fixed, show
-from testbed.p4.symbols import (ActionSym, InstanceSym, Scope, SubBlockSym, SubParserSym,
-                                TableSym, ValueSetSym, VarSym)
+from testbed.p4.frontend.p4types import is_fixed, show
+from testbed.p4.lowering.symbols import (ActionSym, InstanceSym, Scope, SubBlockSym,
+                                         SubParserSym, TableSym, ValueSetSym, VarSym)
+from testbed.p4.lowering.syntax import annotations_of, name_of
 
 # table properties naming an extern instance: property -> (ir.Table attribute, the extern
 # types it may name); v1model's names, then PSA's
@@ -89,7 +90,7 @@ class Statements:
         typ = self.resolve_type(t.children[1], {})
         if isinstance(typ, (ir.ExternT, ir.VoidT)):
             self.err(f"a variable cannot have type {show(typ)}", t.children[1])
-        name = self.name_of(t.children[2])
+        name = name_of(t.children[2])
         init = self.expr(t.children[3], scope, typ) if t.children[3] is not None else None
         vs = VarSym(ctx.fresh(name), typ)
         ctx.var_syms[vs.name] = vs
@@ -105,9 +106,9 @@ class Statements:
         if direct is not None:
             return self.inline_apply(direct, e, scope)
         if callee.data == "member" and callee.children[0].data == "var":
-            sym = scope.lookup(self.name_of(callee.children[0].children[0]))
+            sym = scope.lookup(name_of(callee.children[0].children[0]))
             if isinstance(sym, SubBlockSym):
-                if self.name_of(callee.children[1]) != "apply":
+                if name_of(callee.children[1]) != "apply":
                     self.err("controls only have apply()", callee)
                 return self.inline_apply(sym, e, scope)
             if isinstance(sym, SubParserSym):
@@ -169,7 +170,7 @@ class Statements:
             elif is_action:
                 if not (isinstance(label_t, Tree) and label_t.data == "var"):
                     self.err("a label of a switch on action_run must be an action name", label_t)
-                lname = self.name_of(label_t.children[0])
+                lname = name_of(label_t.children[0])
                 sym = scope.lookup(lname)
                 if not isinstance(sym, ActionSym) or sym.action.name not in allowed:
                     self.err(f"'{lname}' is not an action of table {table.local_name}", label_t)
@@ -192,8 +193,8 @@ class Statements:
 
     # ------------------------------------------------------------------ tables
     def table(self, t, scope, ctx) -> ir.Table:
-        annos = self.annotations(t.children[0])
-        local = self.name_of(t.children[1])
+        annos = annotations_of(t.children[0])
+        local = name_of(t.children[1])
         name = self.qualified(ctx.prefix, local, annos)
         table = ir.Table(name, local, [], [], None, loc=self.loc(t), annotations=annos)
         props = {}
@@ -246,14 +247,14 @@ class Statements:
 
     def table_key(self, k, scope) -> ir.Key:
         e = self.expr(k.children[0], scope)
-        kind = self.name_of(k.children[1])
+        kind = name_of(k.children[1])
         if kind not in self.match_kinds:
             self.err(f"unknown match kind '{kind}'; use one of {', '.join(self.match_kinds)}",
                      k.children[1])
         if not (is_fixed(e.type) or isinstance(e.type, (ir.BoolT, ir.EnumT, ir.ErrorT))):
             self.err(f"a table key must be bit<W>, int<W>, bool, enum or error, not "
                      f"{show(e.type)}", k.children[0])
-        annos = self.annotations(k.children[2])
+        annos = annotations_of(k.children[2])
         a = ir.annotation(annos, "name")
         key_name = str(a.body[0]) if a is not None and a.body else self.source_text(k.children[0])
         if a is None and isinstance(e, ir.Call) and e.kind == "builtin" and \
@@ -265,9 +266,9 @@ class Statements:
     def action_ref(self, t, scope, ctx, table, in_list: bool) -> ir.ActionRef:
         """An action in ``actions = {...}`` (args: the directional ones it binds) or a
         default/entry action (args: all of them, directional ones as in the list)."""
-        annos = self.annotations(t.children[0])
+        annos = annotations_of(t.children[0])
         target = t.children[1]
-        lname = self.name_of(target.children[0])
+        lname = name_of(target.children[0])
         sym = (self.global_scope if target.data == "dot_name" else scope).lookup(lname)
         if not isinstance(sym, ActionSym):
             self.err(f"'{lname}' is not an action" if sym else f"undefined action '{lname}'",
@@ -362,7 +363,7 @@ class Statements:
         else:
             if not (isinstance(value_t, Tree) and value_t.data == "var"):
                 self.err(f"{pname} must name a {' or '.join(want)} instance", value_t)
-            sym = scope.lookup(self.name_of(value_t.children[0]))
+            sym = scope.lookup(name_of(value_t.children[0]))
             if not isinstance(sym, InstanceSym):
                 self.err(f"{pname} must name a {' or '.join(want)} instance", value_t)
             inst = sym.inst
@@ -385,7 +386,7 @@ class Statements:
                 return ir.Range(typ, loc, self._key_const(t.children[0], typ, scope),
                                 self._key_const(t.children[2], typ, scope))
             if t.data == "var":
-                sym = scope.lookup(self.name_of(t.children[0]))
+                sym = scope.lookup(name_of(t.children[0]))
                 if isinstance(sym, ValueSetSym):
                     if sym.vs.type != typ:
                         self.err(f"value_set {sym.vs.local_name} holds {show(sym.vs.type)}, the "
@@ -419,7 +420,7 @@ class Statements:
             return [ir.Default(ir.VoidT(), loc)]
         if len(items) == 1 and len(types) != 1 and isinstance(items[0], Tree) and \
                 items[0].data == "var" and isinstance(
-                    scope.lookup(self.name_of(items[0].children[0])), ValueSetSym):
+                    scope.lookup(name_of(items[0].children[0])), ValueSetSym):
             self.err("unsupported: a value_set matching several select expressions; match "
                      "one expression per value_set", items[0])
         if len(items) != len(types):
@@ -440,7 +441,7 @@ class Statements:
         priority = None
         if prio_t is not None:
             priority = self.const_int(prio_t, scope, "an entry priority")
-        a = ir.annotation(self.annotations(annos), "priority")
+        a = ir.annotation(annotations_of(annos), "priority")
         if a is not None and a.body:
             priority = int(a.body[0])
         return ir.Entry(keys, ref, priority, self.loc(e))
@@ -449,7 +450,7 @@ class Statements:
     def parser_states(self, states_t, scope, ctx, parser_t) -> dict:
         names = {}
         for s in states_t:
-            name = self.name_of(s.children[1])
+            name = name_of(s.children[1])
             if name in names or name in ("accept", "reject"):
                 self.err(f"state '{name}' is already declared", s.children[1])
             names[name] = s
@@ -503,7 +504,7 @@ class Statements:
     def _direct_application(self, callee, kind, ctx):
         """``Type.apply(...)``: an anonymous instance of a parser/control type, named after
         the type (then Type_1, ...), as the spec defines direct application."""
-        if callee.data != "type_member" or self.name_of(callee.children[1]) != "apply":
+        if callee.data != "type_member" or name_of(callee.children[1]) != "apply":
             return None
         tname = str(callee.children[0].children[0])
         decl = self.block_decls.get(tname)
@@ -524,9 +525,9 @@ class Statements:
         if direct is not None:
             return direct
         if callee.data == "member" and callee.children[0].data == "var":
-            sym = scope.lookup(self.name_of(callee.children[0].children[0]))
+            sym = scope.lookup(name_of(callee.children[0].children[0]))
             if isinstance(sym, SubParserSym):
-                if self.name_of(callee.children[1]) != "apply":
+                if name_of(callee.children[1]) != "apply":
                     self.err("parsers only have apply()", callee)
                 return sym
         return None
@@ -548,7 +549,7 @@ class Statements:
         return ir.Transition(exprs, cases, loc)
 
     def _state_ref(self, t, names) -> str:
-        name = self.name_of(t)
+        name = name_of(t)
         if name not in names and name not in ("accept", "reject"):
             self.err(f"undefined state '{name}'", t)
         return name

@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from lark import Token, Tree
 
 from testbed.p4 import ir
-from testbed.p4.p4types import show
-from testbed.p4.symbols import (ActionSym, ConstSym, InstanceSym, Scope, SubBlockSym,
-                                SubParserSym, TopInstanceSym, ValueSetSym, VarSym)
+from testbed.p4.frontend.p4types import show
+from testbed.p4.lowering.symbols import (ActionSym, ConstSym, InstanceSym, Scope, SubBlockSym,
+                                         SubParserSym, TopInstanceSym, ValueSetSym, VarSym)
+from testbed.p4.lowering.syntax import annotations_of, name_of
 
 # the packages the target runs: name -> (architecture, the roles of their blocks in order)
 PACKAGES = {"V1Switch": ("v1model", ir.V1SWITCH_ROLES), "PSA_Switch": ("psa", ir.PSA_ROLES)}
@@ -203,7 +204,7 @@ class Blocks:
                 self.err(f"'{tname}' is not a parser or control declared in this program", arg)
             return decl, self.arg_trees(arg.children[1])
         if isinstance(arg, Tree) and arg.data == "var":
-            sym = self.global_scope.lookup(self.name_of(arg.children[0]))
+            sym = self.global_scope.lookup(name_of(arg.children[0]))
             if isinstance(sym, TopInstanceSym):
                 return sym.decl, sym.args
         self.err("a package argument must be a parser or control instance, e.g. MyIngress()",
@@ -257,7 +258,7 @@ class Blocks:
         states = self.parser_states(states_t, scope, ctx, t)
         self.var_syms = saved
         return ir.Parser(decl.name, params, ctx.locals, ctx.instances, ctx.value_sets, states,
-                         self.loc(t), self.annotations(t.children[0]))
+                         self.loc(t), annotations_of(t.children[0]))
 
     def lower_control(self, decl, ctor_args, node) -> ir.Control:
         t = decl.tree
@@ -274,7 +275,7 @@ class Blocks:
         body = self.control_body(t, scope, ctx)
         self.var_syms = saved
         return ir.Control(decl.name, params, ctx.locals, ctx.instances, ctx.actions, ctx.tables,
-                          body, self.loc(t), self.annotations(t.children[0]))
+                          body, self.loc(t), annotations_of(t.children[0]))
 
     def _reserve_action_params(self, t, ctx):
         """Action parameters keep their source names (P4Info uses them), so block-level
@@ -323,10 +324,10 @@ class Blocks:
         return f"{prefix}.{local}" if prefix else local
 
     def value_set(self, t, scope, ctx):
-        annos = self.annotations(t.children[0])
+        annos = annotations_of(t.children[0])
         typ = self.resolve_type(t.children[2], {})
         size = self.const_int(t.children[4], scope, "the size of a value_set")
-        local = self.name_of(t.children[5])
+        local = name_of(t.children[5])
         vs = ir.ValueSet(self.qualified(ctx.prefix, local, annos), local, typ, size,
                          self.loc(t), annos)
         ctx.value_sets.append(vs)
@@ -335,7 +336,7 @@ class Blocks:
     def instantiation(self, t, scope, ctx, kind):
         ctor = t.children[1]
         tname = str(ctor.children[0].children[0])
-        local = self.name_of(t.children[3])
+        local = name_of(t.children[3])
         args = self.arg_trees(t.children[2])
         if tname in self.externs:
             sym = self.extern_instance(t, scope, ctx.prefix)
@@ -357,10 +358,10 @@ class Blocks:
 
     def extern_instance(self, t, scope, prefix: str) -> InstanceSym:
         """An extern instance from ``T<type args>(ctor args) name;``."""
-        annos = self.annotations(t.children[0])
+        annos = annotations_of(t.children[0])
         ctor = t.children[1]
         tname = str(ctor.children[0].children[0])
-        local = self.name_of(t.children[3])
+        local = name_of(t.children[3])
         args = self.arg_trees(t.children[2])
         decl = self.externs[tname]
         type_args = ()
@@ -441,8 +442,8 @@ class Blocks:
 
     # ------------------------------------------------------------------ actions
     def action(self, t, scope, ctx, prefix) -> ir.Action:
-        annos = self.annotations(t.children[0])
-        local = self.name_of(t.children[1])
+        annos = annotations_of(t.children[0])
+        local = name_of(t.children[1])
         name = self.qualified(prefix, local, annos)
         ascope = Scope(scope)
         params = []
@@ -450,10 +451,10 @@ class Blocks:
         for p_tree in (t.children[2].children if t.children[2] is not None else []):
             if p_tree is None:
                 continue
-            pannos = self.annotations(p_tree.children[0])
+            pannos = annotations_of(p_tree.children[0])
             direction = str(p_tree.children[1].children[0]) if p_tree.children[1] else ""
             typ = self.resolve_type(p_tree.children[2], {})
-            pname = self.name_of(p_tree.children[3])
+            pname = name_of(p_tree.children[3])
             if direction and seen_data:
                 self.err(f"action {local}: directional parameter '{pname}' must come before "
                          "the directionless (action data) parameters", p_tree)

@@ -42,8 +42,8 @@ from typing import Optional
 from testbed.errors import P4Error
 from testbed.p4 import entries as E
 from testbed.p4 import ir
-from testbed.p4.stf_syntax import (AddEntry, CheckCounter, Expect, Packet, SetDefault,
-                                   Simple, Token, parse_file)
+from testbed.p4.stf.syntax import (AddEntry, CheckCounter, Expect, Packet, SetDefault, Simple,
+                                   Token, parse_file)
 
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
@@ -139,7 +139,7 @@ def match_packet(pattern: str, exact_end: bool, data: bytes) -> bool:
 # ---------------------------------------------------------------- running
 def run_file(program: ir.Program, path: str, target=None) -> Report:
     """Parse ``path`` and run it against ``target`` (default: a fresh
-    :class:`~testbed.p4.target.Target` for ``program``); report each check."""
+    :class:`~testbed.p4.python.target.Target` for ``program``); report each check."""
     commands = parse_file(path)
     if target is None:
         from testbed.p4.targets import python_target

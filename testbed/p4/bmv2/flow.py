@@ -1,5 +1,5 @@
 """A BMv2 JSON pipeline's graph of tables and conditionals as structured IR (part of
-:mod:`testbed.p4.bmv2_json`).
+:mod:`testbed.p4.bmv2.loader`).
 
 Every node's successors rejoin at its immediate post-dominator (the nearest node that
 every path from it to the end passes through), so a node becomes an ``if``, a table
@@ -11,7 +11,7 @@ generated once per path that reaches them.
 from __future__ import annotations
 
 from testbed.p4 import ir
-from testbed.p4.bmv2_actions import NOLOC, as_bool, const
+from testbed.p4.bmv2.actions import NOLOC, as_bool, const
 
 _END = None
 DUMMY_TABLE_PREFIX = "tbl_"    # p4c's name for a table that stands for an action call

@@ -8,7 +8,7 @@ specification asks ("as if clear() had been called").
 """
 from __future__ import annotations
 
-from testbed.p4 import externs
+from testbed.p4.python import externs
 
 # PSA_HashAlgorithm_t member -> externs.ALGORITHMS name. The *_CUSTOM algorithms run
 # with their default parameters (no control-plane API sets them), as on BMv2.

@@ -19,9 +19,9 @@ import time
 
 from testbed.p4 import entries as E
 from testbed.p4 import ir
-from testbed.p4.compiler import compile_program
 from testbed.p4.entries import ControlPlaneError
-from testbed.p4.runtime import AssertFailed, PacketState, ParserError
+from testbed.p4.python.compiler import Compiler, compile_program
+from testbed.p4.python.runtime import AssertFailed, PacketState, ParserError
 
 DROP_PORT = 511
 NORMAL, I2E, E2E, RECIRC, REPLICATION, RESUBMIT = 0, 1, 2, 4, 5, 6
@@ -40,6 +40,7 @@ class Target:
     timestamps.
     """
     backend = "python"
+    compiler = Compiler         # the architecture's code generator
 
     def __init__(self, program: ir.Program, cpu_port: int | None = None,
                  log: logging.Logger | None = None, priority_queues: int = 1):
@@ -50,7 +51,8 @@ class Target:
         self.trace = self.log.isEnabledFor(logging.DEBUG)
         self.clock = time.monotonic
         self.compiled = compile_program(program, trace=self.trace, clock=lambda: self._clock(),
-                                        priority_queues=priority_queues)
+                                        priority_queues=priority_queues,
+                                        compiler_class=self.compiler)
         ns = self.compiled.ns
         ns["_log"] = self.log
         self._ns = ns

@@ -12,8 +12,8 @@ from pathlib import Path
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from testbed.p4.p4types import unknown_type
-from testbed.p4.preprocess import Preprocessed
+from testbed.p4.frontend.p4types import unknown_type
+from testbed.p4.frontend.preprocess import Preprocessed
 
 GRAMMAR = Path(__file__).resolve().parent / "p4_16.lark"
 

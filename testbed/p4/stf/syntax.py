@@ -3,7 +3,7 @@
 One command per line; ``#`` starts a comment. This module turns a file into a list of
 command objects, each with the :class:`~testbed.p4.ir.Loc` of every token, and reports
 malformed lines as :class:`~testbed.errors.P4Error` (``file:line:col: error: ...``).
-Resolving names against a program and running the commands is :mod:`testbed.p4.stf`.
+Resolving names against a program and running the commands is :mod:`testbed.p4.stf.runner`.
 """
 from __future__ import annotations
 

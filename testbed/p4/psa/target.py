@@ -32,8 +32,9 @@ v1model.
 from __future__ import annotations
 
 from testbed.p4 import ir
-from testbed.p4.runtime import AssertFailed, PacketState, ParserError
-from testbed.p4.target import MAX_PASSES, Target
+from testbed.p4.psa.compiler import PsaCompiler
+from testbed.p4.python.runtime import AssertFailed, PacketState, ParserError
+from testbed.p4.python.target import MAX_PASSES, Target
 
 PSA_PORT_RECIRCULATE = 0xFFFFFFFA
 PSA_PORT_CPU = 0xFFFFFFFD
@@ -41,6 +42,7 @@ PSA_PORT_CPU = 0xFFFFFFFD
 
 class PsaTarget(Target):
     """One PSA_Switch pipeline; the same API as the v1model :class:`Target`."""
+    compiler = PsaCompiler
 
     def _bind(self, ns: dict) -> None:
         self._fn = {role: ns[role] for role in ir.PSA_ROLES}
