@@ -113,3 +113,15 @@ def test_no_run_reads_finished_runs_and_lists_every_method(tmp_path, capsys):
                          "--json")
     entry = json.loads(out)["papers"][0]
     assert entry["testbed_ratio"] == 5.5 / 0.44 and entry["model_ratio"] > 1
+
+
+def test_a_label_prefix_takes_the_fastest_layout(tmp_path):
+    out = tmp_path / "axonn"
+    out.mkdir()
+    (out / "config.yaml").write_text("{}\n")
+    write_summary(out, [
+        {"variant": "base", "strategy": "megatron-tp4-dp2", "step_time_s": 0.44},
+        {"variant": "base", "strategy": "axonn-4x1x1x2", "step_time_s": 0.80},
+        {"variant": "base", "strategy": "axonn-1x1x4x2", "step_time_s": 0.40}])
+    got = reproduce.testbed_figure(papers.KNOWN["axonn"], out)
+    assert got["ours"]["label"] == "axonn-1x1x4x2" and got["ratio"] == 0.44 / 0.40
