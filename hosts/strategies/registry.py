@@ -119,11 +119,22 @@ class Context:
     device: object = None               # shadow mode: the Device whose compute is modeled
     batch: int = 8
     scale: float = 1.0
-    mfu: float = 0.4
+    mfu: float | None = None            # None: hosts/compute.py's shape-aware model
     tiers: dict | None = None           # group kind -> each rank's label (StrategyInfo.tiers)
     gpus_per_host: int | None = None    # GPUs sharing a host (default: the host profile's)
     cpu_adam_rate: float | None = None  # Adam parameters/s of one core here (measured)
     interference: float | None = None   # compute slowdown under GPU collectives (shadow)
+
+
+@dataclass(frozen=True)
+class LayoutChoice:
+    """One layout of a strategy: its options with every degree filled in (as
+    ``layouts`` lists them), its name in tables (``4x1x1x4``, ``tp4 x dp2``) and the form
+    such names take (``G_r x G_c x G_d x G_data``, ``TP x DP``)."""
+
+    options: dict
+    text: str
+    form: str
 
 
 @dataclass(frozen=True)
@@ -141,8 +152,15 @@ class StrategyInfo:
     its time (hosts/collectives/timing.py: replicas, group placement, overlap, pipeline),
     for the analytical model; it takes the same keywords as the pattern and ``device``.
     ``layouts(world)`` lists the options worth trying when the model searches for the
-    best layout (keywords ``model``, ``batch``: the global batch, ``sizes``); None: the
-    default options only, an empty list: leave the strategy out of searches."""
+    best layout (keywords ``model``, ``batch``: the global batch, ``sizes``, and
+    ``every``: every valid layout, not only those the strategy's own search tries); None:
+    the default options only, an empty list: leave the strategy out of searches.
+    ``layout(world, options)`` is the :class:`LayoutChoice` the options give on ``world``
+    ranks, for strategies whose options choose a layout.
+
+    A declared function takes the positional arguments above and any of its keywords;
+    one that takes another parameter (a misspelt keyword would never be given) is an
+    error at registration."""
 
     name: str
     description: str
@@ -157,6 +175,7 @@ class StrategyInfo:
     tiers: tuple[str, ...] = ()
     timing: Callable[..., Timing] = default_timing
     layouts: Callable[..., list[dict]] | None = None
+    layout: Callable[[int, Options], LayoutChoice] | None = None
 
     @property
     def modes(self) -> tuple[str, ...]:
@@ -169,8 +188,9 @@ class StrategyInfo:
             first = err.errors()[0]
             at = ".".join(str(p) for p in first["loc"])
             message = first["msg"].removeprefix("Value error, ")
-            if first["type"] == "unknown_field":
-                message = f"it takes no option {first['ctx']['field']!r}"
+            if first["type"] == "extra_forbidden":
+                message = f"it takes no option {first['loc'][-1]!r}"
+                at = ""
             raise TrainetError(f"{where}: strategy {self.name}: "
                                f"{at + ': ' if at else ''}{message}; its options: "
                                f"{option_text(self) or 'none'}") from None
@@ -185,24 +205,35 @@ class StrategyInfo:
     def collectives(self, model_bytes: float, world: int, layers: int | None = None,
                     options: Options | None = None, sizes: dict | None = None,
                     model=None, batch: int | None = None) -> list[Collective]:
-        return _call(self.pattern, model_bytes, world, layers, options=options, sizes=sizes,
-                     model=model, batch=batch)
+        return _call(self.pattern, "pattern", model_bytes, world, layers, options=options,
+                     sizes=sizes, model=model, batch=batch)
 
     def step_timing(self, world: int, options: Options | None = None,
                     sizes: dict | None = None, model=None, batch: int | None = None,
                     device=None) -> Timing:
-        return _call(self.timing, world, options=options, sizes=sizes, model=model,
+        return _call(self.timing, "timing", world, options=options, sizes=sizes, model=model,
                      batch=batch, device=device)
 
     def candidate_options(self, world: int, model=None, batch: int | None = None,
-                          sizes: dict | None = None) -> list[dict]:
+                          sizes: dict | None = None, every: bool = False) -> list[dict]:
+        """The layouts a search tries; ``every``: every valid layout the strategy
+        declares (none when it declares no layouts)."""
         if self.layouts is None:
-            return [{}]
-        return _call(self.layouts, world, model=model, batch=batch, sizes=sizes)
+            return [] if every else [{}]
+        return _call(self.layouts, "layouts", world, model=model, batch=batch, sizes=sizes,
+                     every=every)
+
+    def layout_of(self, world: int, options: Options) -> LayoutChoice:
+        if self.layout is None:
+            with_layouts = [s.name for s in strategies() if s.layout is not None]
+            raise TrainetError(f"strategy {self.name}: its options choose no layout; those "
+                               f"of {', '.join(with_layouts)} do")
+        return _call(self.layout, "layout", world, options)
 
     def nominal_memory(self, params: float, world: int, layers: int | None = None,
                        options: Options | None = None, sizes: dict | None = None) -> Memory:
-        return _call(self.memory, params, world, layers, options=options, sizes=sizes)
+        return _call(self.memory, "memory", params, world, layers, options=options,
+                     sizes=sizes)
 
     def volume_bytes(self, model_bytes: float, world: int, layers: int | None = None,
                      **given) -> tuple[float, float]:
@@ -214,10 +245,48 @@ class StrategyInfo:
         return busiest_link(self.collectives(model_bytes, world, layers, **given), world)
 
 
-def _call(fn, *args, **given):
+# per declared function: (its positional arguments, the keywords it may take)
+DECLARED = {
+    "pattern": (("model_bytes", "world", "layers"), ("options", "sizes", "model", "batch")),
+    "memory": (("params", "world", "layers"), ("options", "sizes")),
+    "timing": (("world",), ("options", "sizes", "model", "batch", "device")),
+    "layouts": (("world",), ("model", "batch", "sizes", "every")),
+    "layout": (("world", "options"), ()),
+}
+
+
+def _call(fn, kind: str, *args, **given):
     """``fn(*args)`` with those of ``given`` that are known and that it takes."""
+    assert set(given) <= set(DECLARED[kind][1]), f"{kind} is declared without {set(given)}"
     takes = inspect.signature(fn).parameters
     return fn(*args, **{k: v for k, v in given.items() if v is not None and k in takes})
+
+
+def _check_declared(info: StrategyInfo) -> None:
+    """Each declared function can be called as the registry calls it: its positional
+    arguments, then only keywords it may be given, each with a default (it is given
+    only when known)."""
+    for kind, (positional, keywords) in DECLARED.items():
+        fn = getattr(info, kind)
+        if fn is None or (kind == "timing" and fn is default_timing):
+            continue
+        params = list(inspect.signature(fn).parameters.values())
+        if any(p.kind is p.VAR_POSITIONAL for p in params):
+            continue
+        slots = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        where = f"strategy {info.name}: its {kind} declaration"
+        if len(slots) < len(positional):
+            raise TrainetError(f"{where} takes {len(slots)} positional arguments; the "
+                               f"registry passes {len(positional)} ({', '.join(positional)})")
+        for p in params[len(positional):]:
+            if p.kind is p.VAR_KEYWORD:
+                continue
+            if p.name not in keywords:
+                raise TrainetError(f"{where} takes {p.name!r}, which it is never given; it "
+                                   f"may take {', '.join(keywords) or 'no keywords'}")
+            if p.default is p.empty:
+                raise TrainetError(f"{where} requires {p.name!r}, which it is given only "
+                                   "when known; give it a default")
 
 
 _REGISTRY: dict[str, StrategyInfo] = {}
@@ -226,7 +295,9 @@ _loading = threading.RLock()      # ranks run as threads may ask at the same tim
 
 
 def register(info: StrategyInfo) -> StrategyInfo:
-    """Add a strategy; a second strategy of the same name is an error."""
+    """Add a strategy; a second strategy of the same name, or a declared function the
+    registry cannot call as declared, is an error."""
+    _check_declared(info)
     old = _REGISTRY.get(info.name)
     if old is not None and old is not info:
         raise TrainetError(f"strategy {info.name!r} is registered twice; rename one")
@@ -297,8 +368,24 @@ def needs_text(info: StrategyInfo) -> str:
     return ", ".join(needs)
 
 
+def as_dict(info: StrategyInfo) -> dict:
+    """A strategy's registration as ``trainet strategies --json`` prints it."""
+    return {"name": info.name, "description": info.description, "modes": list(info.modes),
+            "options": {name: {"default": f.default, "description": f.description}
+                        for name, f in info.options.model_fields.items()},
+            "switch_job": ({"program": str(info.switch_job.program),
+                            "section": info.switch_job.section} if info.switch_job else None),
+            "service": ({"label": info.service.label, "role": info.service.role}
+                        if info.service else None),
+            "gloo": info.gloo, "tiers": list(info.tiers)}
+
+
 def print_table(args=None) -> int:
     """``trainet strategies``: every registered strategy, its modes, options and needs."""
+    if getattr(args, "json", False):
+        import json
+        print(json.dumps([as_dict(info) for info in strategies()], indent=1, default=str))
+        return 0
     from rich.console import Console
     console = Console(highlight=False)
     for info in strategies():

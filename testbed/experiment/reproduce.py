@@ -3,7 +3,7 @@ experiment/papers.py) from three sources side by side: the paper's figure with i
 citation, the analytical model at the paper's scale and fabric (no root, seconds), and
 the testbed's shipped experiment (root, minutes each), with the assumptions that differ.
 
-Tables are Markdown, so docs/reproductions.md is this command's output as it stands.
+Tables are Markdown, so docs/headlines.md is this command's output as it stands.
 LuWu and ZeRO++ get a sensitivity table over the parameter that sets the gap: LuWu's
 two named causes (GPU interference, CPU optimizer rate, measured here for torch's AdamW
 single-thread and vectorised) and ZeRO++'s inter-node bandwidth.
@@ -53,7 +53,8 @@ def _predict(side: papers.Side, setup: papers.ModelSetup, calibration, fabric=No
         return predict(side.strategy, workload, fabric, setup.gpus, side.options,
                        calibration, sizes=sizes, label=side.label)
     candidates = registry.get(side.strategy).candidate_options(
-        setup.gpus, model=workload.model, batch=workload.global_batch, sizes=sizes)
+        setup.gpus, model=workload.model, batch=workload.global_batch, sizes=sizes,
+        every=True)
     if not candidates:
         return predict(side.strategy, workload, fabric, setup.gpus, {}, calibration,
                        sizes=sizes, label=side.label)
