@@ -196,6 +196,21 @@ def build_parser() -> argparse.ArgumentParser:
                    "(stopped, failed or killed): keep the runs that finished, run the rest")
     _cluster_args(p)
     p.set_defaults(handler="testbed.experiment.runner:main")
+    p = verbs.add_parser("reproduce", help="the seed papers' headline results: paper vs "
+                         "model at the paper's scale vs the shipped experiment (root)")
+    p.add_argument("seeds", nargs="*", metavar="SEED", help="luwu, zeropp, frontier, holmes, "
+                   "axonn, fusionllm (default: all)")
+    p.add_argument("--model-only", action="store_true", help="the paper and the model only "
+                   "(no root, seconds)")
+    p.add_argument("--results", default="results/reproduce", metavar="DIR", help="where the "
+                   "experiments' results go, one directory per experiment; a finished run "
+                   "there is read, not repeated (default results/reproduce)")
+    p.add_argument("--no-run", action="store_true", help="read the runs in --results, run "
+                   "nothing")
+    p.add_argument("--calibration", **CALIBRATION)
+    p.add_argument("--json", action="store_true", help="JSON: per paper paper_ratio, "
+                   "testbed_ratio, model_ratio and the differing assumptions")
+    p.set_defaults(handler="testbed.experiment.reproduce:main")
     p = verbs.add_parser("check", help="validate experiment, topology and P4 files without "
                          "root and without starting anything: every error a run would give, "
                          "the memory fit and the link shaping of each variant")
