@@ -257,3 +257,20 @@ def test_resume_refuses_another_experiment_and_an_empty_directory(tmp_path):
     nothing, _ = make_runner(tmp_path / "new", FakeLaunch(log), log, resume=True)
     with pytest.raises(TrainetError, match="nothing to resume"):
         nothing.run()
+
+
+def test_a_relative_plan_file_is_shared_by_the_variants_strategies(tmp_path):
+    text = EXPERIMENT.replace(
+        "strategies: [ddp, zero3]",
+        "strategies:\n"
+        "      - {strategy: fusionllm, options: {plan_file: plan.json}}\n"
+        "      - {strategy: fusionllm, label: dense, "
+        "options: {compression: none, plan_file: plan.json}}")
+    log = []
+    launch = FakeLaunch(log)
+    runner, _ = make_runner(tmp_path, launch, log, text=text)
+    assert runner.run() == 0
+    runs = tmp_path / "out" / "runs"
+    files = [c[1]["plan_file"] for c in launch.calls]
+    assert files[:4] == [str(runs / "bandwidth-100Gbit" / "plan.json")] * 4
+    assert files[4:] == [str(runs / "bandwidth-200Gbit" / "plan.json")] * 4
