@@ -35,7 +35,7 @@ def test_compute_model():
     with pytest.raises(TrainetError, match="in \\(0, 1\\]"):
         shadow.compute_time_s(1e9, 1, a100, 1.5)
     with pytest.raises(TrainetError, match="choose one of a100-40gb, a100-80gb, h100-80gb, "
-                       "h200-141gb, mi250x-gcd$"):
+                       "h200-141gb, v100-32gb, mi250x-gcd$"):
         shadow.device("v100")
 
 
