@@ -27,6 +27,10 @@ class Result:
         self.meter = None
 
 
+MATCH_CLASSES = {"exact": E.Exact, "lpm": E.Lpm, "ternary": E.Ternary, "range": E.Range,
+                 "optional": E.Optional_}
+
+
 class ActionInfo:
     """An action a table may run: its function and its action-data parameters."""
 
@@ -34,6 +38,7 @@ class ActionInfo:
         self.name = name
         self.fn = fn
         self.params = params            # [(name, width)]
+        self.param_names = {n for n, _ in params}
         self.table_only = table_only
         self.default_only = default_only
 
@@ -66,7 +71,8 @@ class TableState:
         self._rebuild()
 
     # ---------------------------------------------------------------- control plane
-    def insert(self, entry: E.TableEntry, const: bool = False) -> None:
+    def insert(self, entry: E.TableEntry, const: bool = False) -> E.TableEntry:
+        """Add ``entry``; return it as stored (canonical match, own copy)."""
         if self.entries_const and not const:
             raise ControlPlaneError("PERMISSION_DENIED", f"table {self.name} has const entries; "
                                     "change them in the P4 source")
@@ -81,8 +87,10 @@ class TableState:
         result = self._result(entry.action, hit=True, entry=entry)
         self.entries[entry.key()] = result
         self._update(None, result)
+        return entry
 
-    def modify(self, entry: E.TableEntry) -> None:
+    def modify(self, entry: E.TableEntry) -> E.TableEntry:
+        """Replace the action of ``entry``'s key; return the entry as stored."""
         self._check_writable()
         entry = self.canonical(entry)
         old = self.entries.get(entry.key())
@@ -97,14 +105,18 @@ class TableState:
             entry.meter_config = old.entry.meter_config
         self.entries[entry.key()] = result
         self._update(old, result)
+        return entry
 
-    def delete(self, entry: E.TableEntry) -> None:
+    def delete(self, entry: E.TableEntry) -> E.TableEntry:
+        """Remove ``entry``'s key; return the entry that was stored."""
         self._check_writable()
         entry = self.canonical(entry)
         if entry.key() not in self.entries:
             raise ControlPlaneError("NOT_FOUND", f"{self.name}: no entry with this match and "
                                     "priority")
-        self._update(self.entries.pop(entry.key()), None)
+        old = self.entries.pop(entry.key())
+        self._update(old, None)
+        return old.entry
 
     def clear(self) -> None:
         self._check_writable()
@@ -146,8 +158,8 @@ class TableState:
         if not default and info.default_only:
             raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name}: {call.action} is "
                                     "@defaultonly and cannot be used in an entry")
-        names = [n for n, _ in info.params]
-        if sorted(call.params) != sorted(names):
+        if call.params.keys() != info.param_names:
+            names = [n for n, _ in info.params]
             raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name}: {call.action} takes "
                                     f"parameters {names}, got {sorted(call.params)}")
         for pname, width in info.params:
@@ -169,15 +181,17 @@ class TableState:
         if not self.needs_priority and entry.priority != 0:
             raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name} has no ternary/range/"
                                     "optional keys: entries must not have a priority")
-        match = tuple(self._canonical_match(i, m) for i, m in enumerate(entry.match))
-        out = copy.copy(entry)
-        out.match = match
-        out.action = E.ActionCall(entry.action.action, dict(entry.action.params))
-        return out
+        match = tuple([self._canonical_match(i, m) for i, m in enumerate(entry.match)])
+        return E.TableEntry(self.name, match, E.ActionCall(entry.action.action,
+                                                           dict(entry.action.params)),
+                            entry.priority, entry.counter_packets, entry.counter_bytes,
+                            entry.meter_config)
 
     def _canonical_match(self, i: int, m):
         kind, width = self.keys[i]
         full = (1 << width) - 1
+        if type(m) is E.Exact and kind == "exact" and 0 <= m.value <= full:
+            return m                                     # the common case, checked
         where = f"{self.name} key {i} ({kind}, bit<{width}>)"
 
         def fits(v):
@@ -188,9 +202,7 @@ class TableState:
             if kind == "exact":
                 raise ControlPlaneError("INVALID_ARGUMENT", f"{where}: exact keys need a value")
             return None
-        expected = {"exact": E.Exact, "lpm": E.Lpm, "ternary": E.Ternary, "range": E.Range,
-                    "optional": E.Optional_}.get(kind)
-        if not isinstance(m, expected):
+        if not isinstance(m, MATCH_CLASSES.get(kind)):
             raise ControlPlaneError("INVALID_ARGUMENT", f"{where}: got a "
                                     f"{type(m).__name__} match")
         if isinstance(m, (E.Exact, E.Optional_)):

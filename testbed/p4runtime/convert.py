@@ -71,6 +71,15 @@ def check_metadata(data: bytes, what: str) -> bytes:
     return data
 
 
+def entry_size_bound(index: P4InfoIndex, table: TableInfo) -> int:
+    """An upper bound on the encoded bytes of one of ``table``'s entries, opaque metadata
+    excepted: what a read may count per entry instead of measuring each."""
+    keys = sum(2 * ((f.bitwidth + 7) // 8) + 16 for f in table.fields)
+    params = max((sum((p.bitwidth + 7) // 8 + 12 for p in index.actions[a].params)
+                  for a in table.actions), default=0)
+    return 96 + keys + params
+
+
 def encode(value: int) -> bytes:
     """The canonical (shortest) byte string of ``value``."""
     return value.to_bytes(max((value.bit_length() + 7) // 8, 1), "big")
@@ -97,6 +106,9 @@ class P4InfoIndex:
     def __init__(self, p4info: p4info_pb2.P4Info):
         self.p4info = p4info
         self.actions = {a.preamble.id: a for a in p4info.actions}
+        # action id -> {param id: (name, bitwidth)}, read once: the write path's lookups
+        self.action_params = {a.preamble.id: {p.id: (p.name, p.bitwidth) for p in a.params}
+                              for a in p4info.actions}
         self.action_ids = {a.preamble.name: a.preamble.id for a in p4info.actions}
         direct = {}
         for kind, items in (("counter", p4info.direct_counters), ("meter", p4info.direct_meters)):
@@ -146,15 +158,23 @@ class P4InfoIndex:
 
 
 # ---------------------------------------------------------------- matches
+MATCH_KINDS = {MF.EXACT: "exact", MF.LPM: "lpm", MF.TERNARY: "ternary", MF.RANGE: "range",
+               MF.OPTIONAL: "optional"}
+
+
 def _match_from(fm: p4runtime_pb2.FieldMatch, mf, where: str) -> E.Match:
     kind = fm.WhichOneof("field_match_type")
     w = mf.bitwidth
-    mask_all = (1 << w) - 1
-    expected = {MF.EXACT: "exact", MF.LPM: "lpm", MF.TERNARY: "ternary", MF.RANGE: "range",
-                MF.OPTIONAL: "optional"}.get(mf.match_type)
+    expected = MATCH_KINDS.get(mf.match_type)
     if kind != expected:
         fail("INVALID_ARGUMENT", f"{where}: field {mf.name} is matched with {expected}, "
                                  f"the request gives {kind}")
+    if kind == "exact":
+        data = fm.exact.value
+        value = int.from_bytes(data, "big")
+        if data and not value >> w:
+            return E.Exact(value)             # the common case; decode names what is wrong
+    mask_all = (1 << w) - 1
     what = f"{where}: field {mf.name}"
     if kind == "exact":
         return E.Exact(decode(fm.exact.value, w, what))
@@ -249,29 +269,36 @@ def action_from_p4rt(index: P4InfoIndex, action: p4runtime_pb2.Action, where: st
     a = index.actions.get(action.action_id)
     if a is None:
         fail("INVALID_ARGUMENT", f"{where}: action id {action.action_id} is not in the P4Info")
-    by_id = {p.id: p for p in a.params}
+    by_id = index.action_params[action.action_id]
     params = {}
     for p in action.params:
-        if p.param_id not in by_id:
+        info = by_id.get(p.param_id)
+        if info is None:
             fail("INVALID_ARGUMENT", f"{where}: action {a.preamble.name} has no parameter "
                                      f"id {p.param_id}")
-        info = by_id[p.param_id]
-        if info.name in params:
-            fail("INVALID_ARGUMENT", f"{where}: parameter {info.name} given twice")
-        params[info.name] = decode(p.value, info.bitwidth,
-                                   f"{where}: {a.preamble.name} parameter {info.name}")
-    missing = [p.name for p in a.params if p.name not in params]
-    if missing:
+        name, width = info
+        if name in params:
+            fail("INVALID_ARGUMENT", f"{where}: parameter {name} given twice")
+        data = p.value
+        value = int.from_bytes(data, "big")
+        if not data or width and value >> width:     # decode's checks, its message lazily
+            decode(data, width, f"{where}: {a.preamble.name} parameter {name}")
+        params[name] = value
+    if len(params) != len(by_id):
+        missing = [p.name for p in a.params if p.name not in params]
         fail("INVALID_ARGUMENT", f"{where}: action {a.preamble.name} needs parameter(s) "
                                  f"{', '.join(missing)}")
     return E.ActionCall(a.preamble.name, params)
 
 
 def action_to_p4rt(index: P4InfoIndex, call: E.ActionCall, out: p4runtime_pb2.Action) -> None:
-    a = index.actions[index.action_ids[call.action]]
-    out.action_id = a.preamble.id
-    for p in a.params:
-        out.params.add(param_id=p.id, value=encode(call.params.get(p.name, 0)))
+    aid = index.action_ids[call.action]
+    out.action_id = aid
+    params = call.params
+    for pid, (name, _) in index.action_params[aid].items():
+        p = out.params.add()
+        p.param_id = pid
+        p.value = encode(params.get(name, 0))
 
 
 # ---------------------------------------------------------------- table entries
@@ -396,11 +423,17 @@ def meter_config_from_p4rt(c: p4runtime_pb2.MeterConfig, where: str) -> tuple:
     return c.cir, c.cburst, c.pir, c.pburst
 
 
-def table_entry_to_p4rt(index: P4InfoIndex, entry: E.TableEntry,
-                        is_default: bool = False) -> p4runtime_pb2.TableEntry:
+def table_entry_to_p4rt(index: P4InfoIndex, entry: E.TableEntry, is_default: bool = False,
+                        out: p4runtime_pb2.TableEntry | None = None) -> p4runtime_pb2.TableEntry:
+    """The P4Runtime form of ``entry``, filled into ``out`` (a new message when None)."""
     table = index.tables[index.table_ids[entry.table]]
-    out = p4runtime_pb2.TableEntry(table_id=table.id, priority=entry.priority,
-                                   is_default_action=is_default)
+    if out is None:
+        out = p4runtime_pb2.TableEntry()
+    out.table_id = table.id
+    if entry.priority:
+        out.priority = entry.priority
+    if is_default:
+        out.is_default_action = True
     for m, mf in zip(entry.match, table.fields):
         if not _is_wildcard(m, mf):
             _match_to(m, mf, out.match.add())

@@ -285,20 +285,23 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         if pipeline is None:
             raise RpcError("FAILED_PRECONDITION", NO_PIPELINE)
         responses, size = [p4runtime_pb2.ReadResponse()], 0
+
+        def add(entity_bytes: int):
+            nonlocal size
+            if size > READ_CHUNK_BYTES:
+                responses.append(p4runtime_pb2.ReadResponse())
+                size = 0
+            size += entity_bytes
+            return responses[-1].entities.add()
+
         with self.target_lock:
             for entity in request.entities:
                 kind = entity.WhichOneof("entity")
                 if kind is None:
                     raise RpcError("INVALID_ARGUMENT", "an entity of the ReadRequest is empty; "
                                                        "set one of its fields")
-                for item in HANDLERS[kind].read(pipeline, self.device.target,
-                                                getattr(entity, kind)):
-                    if size > READ_CHUNK_BYTES:
-                        responses.append(p4runtime_pb2.ReadResponse())
-                        size = 0
-                    added = responses[-1].entities.add()
-                    getattr(added, kind).CopyFrom(item)
-                    size += added.ByteSize()
+                HANDLERS[kind].read_into(pipeline, self.device.target, getattr(entity, kind),
+                                         add)
         return responses
 
 
