@@ -11,6 +11,7 @@ def test_measure_reports_every_way_in_on_the_server_and_the_bare_transport():
     for way in ways:
         assert r[f"{way}_entries_per_s"] > 0
         assert r[f"transport_{way}_entries_per_s"] > 0
+        assert r[f"in_process_{way}_entries_per_s"] > 0
     assert r["set_pipeline_ms"] > 0
 
 
@@ -18,7 +19,7 @@ def test_the_table_prints_the_ratio_to_the_transport(capsys):
     assert main(["bench", "p4runtime", "--entries", "10", "--backend", "python"]) == 0
     out = capsys.readouterr().out
     assert "Write, 1000 updates per request" in out and "transport" in out
-    assert "ratio" in out
+    assert "ratio" in out and "no gRPC" in out
 
 
 def test_entries_beyond_the_table_size_are_refused(capsys):
