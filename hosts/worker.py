@@ -64,8 +64,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--interference", type=float,
                    help="slowdown of compute overlapped by collectives on the GPU, e.g. "
                    "0.189 (shadow mode); default: hosts/shadow.py's")
-    p.add_argument("--mfu", type=float, default=0.4,
-                   help="model FLOPs utilisation of the device (shadow mode)")
+    p.add_argument("--mfu", type=float, default=None,
+                   help="model FLOPs utilisation of the device (shadow mode); default: "
+                   "the shape-aware compute model (hosts/compute.py)")
     p.add_argument("--scale", type=float, default=1.0,
                    help="co-scaling factor of the links and volumes (shadow mode)")
     p.add_argument("--service", metavar="ADDR:PORT",

@@ -30,7 +30,7 @@ def _p4_args(p: argparse.ArgumentParser) -> None:
 
 
 def _backend_arg(p: argparse.ArgumentParser) -> None:
-    from testbed.p4.backend import BACKEND_HELP, BACKENDS
+    from testbed.p4.targets import BACKEND_HELP, BACKENDS
     p.add_argument("--backend", choices=BACKENDS, default="auto", help=BACKEND_HELP)
 
 
@@ -169,10 +169,12 @@ def build_parser() -> argparse.ArgumentParser:
                          "strategies whose options choose one) of a model on a fabric by "
                          "predicted step time")
     p.add_argument("--model", default="gpt-20b", help="shadow model: a preset (gpt-1.3b, "
-                   "gpt-20b, gpt-175b) or custom:PARAMS (default gpt-20b)")
+                   "gpt-20b, gpt-175b), custom:PARAMS or custom:layers=L,hidden=H,heads=A"
+                   " (default gpt-20b)")
     p.add_argument("--layers", type=int, help="layers of a custom model")
     p.add_argument("--world", type=int, help="ranks (GPUs) to place")
-    p.add_argument("--batch", type=int, default=None, help="global batch in sequences "
+    p.add_argument("--global-batch-size", "--batch", dest="batch", type=int, default=None,
+                   help="global batch in sequences, Megatron-LM's --global-batch-size "
                    "(default: 2 per rank)")
     p.add_argument("--topology", help="a topology or experiment file: its worker hosts "
                    "and links; default a nominal fabric of --world GPUs")
@@ -186,7 +188,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default 2us)")
     p.add_argument("--device", default=devices.DEFAULT,
                    help="device whose compute is modelled")
-    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
+    p.add_argument("--mfu", type=float, default=None, help="model FLOPs utilisation "
+                   "(default: the shape-aware compute model, hosts/compute.py)")
     p.add_argument("--top", type=int, default=10, help="layouts to print (default 10)")
     p.add_argument("--check", metavar="RESULTS", help="instead: the predictions for a "
                    "`trainet run` of such layouts against its measurements")
@@ -275,7 +278,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", default="gpt-1.3b", help="shadow model (default gpt-1.3b)")
     p.add_argument("--device", default=devices.DEFAULT,
                    help=f"modelled device (default {devices.DEFAULT})")
-    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
+    p.add_argument("--mfu", type=float, default=None, help="model FLOPs utilisation "
+                   "(default: the shape-aware compute model, hosts/compute.py)")
     p.add_argument("--batch", type=int, default=2, help="sequences per replica (default 2)")
     p.add_argument("--scale", type=float, default=1e-4, help="co-scaling of the volumes "
                    "(default 1e-4)")
@@ -308,14 +312,21 @@ def build_parser() -> argparse.ArgumentParser:
 def _workload_args(p) -> None:
     """What a step of the analytical model runs on, as `trainet model predict` and
     `trainet trace export --model` take it."""
-    p.add_argument("--batch", type=int, help="global batch in sequences (default 2 per GPU)")
+    p.add_argument("--global-batch-size", "--batch", dest="batch", type=int,
+                   help="global batch in sequences, Megatron-LM's --global-batch-size "
+                   "(default 2 per GPU)")
+    p.add_argument("--micro-batch-size", dest="micro_batch_size", type=int,
+                   help="sequences per micro-batch for strategies that pipeline "
+                   "(Megatron-LM's --micro-batch-size; default 1 when pipelined), unless "
+                   "--strategy gives micro_batch_size")
     p.add_argument("--seq", type=int, help="sequence length (default the model's)")
     p.add_argument("--device", default="a100-80gb", help="device profile (default a100-80gb)")
     p.add_argument("--fabric", default="dgx-a100", help="dgx-a100, dgx-h100, frontier, "
                    "roce-100g-cluster, eth-25g-cluster, geo, star:PROFILE or a topology or "
                    "experiment file (default dgx-a100)")
-    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation of the "
-                   "device's peak (default 0.4)")
+    p.add_argument("--mfu", type=float, default=None, help="one model FLOPs utilisation "
+                   "of the device's peak instead of the shape-aware compute model "
+                   "(hosts/compute.py)")
     p.add_argument("--calibration", **CALIBRATION)
 
 
@@ -325,7 +336,8 @@ def _model_verbs(verbs) -> None:
                              ).add_subparsers(dest="modelverb", required=True, metavar="WHAT")
     p = model.add_parser("predict", help="step time, breakdown, TFLOP/s and memory per GPU")
     p.add_argument("--model", required=True, help="a published shape (gpt-125m .. gpt-175b, "
-                   "gpt-20b, megatron-1.7b .. megatron-1t) or custom:PARAMS")
+                   "megatron-1.7b .. megatron-1t, megatron-22b, megatron-175b), custom:PARAMS "
+                   "or custom:layers=L,hidden=H,heads=A[,vocab=V,seq=S]")
     p.add_argument("--gpus", type=int, nargs="+", required=True, metavar="N",
                    help="GPU counts (several: a scaling plot)")
     p.add_argument("--strategy", nargs="+", metavar="S", help="NAME or NAME:KEY=VALUE,... "
@@ -348,9 +360,12 @@ def _model_verbs(verbs) -> None:
     p.add_argument("results", nargs="+", metavar="RESULTS_DIR")
     p.add_argument("--name", help="also store the calibration under this name")
     p.set_defaults(handler="testbed.experiment.model_check:calibrate_main")
-    p = model.add_parser("validate", help="predicted against measured step times of "
-                         "`trainet run` results")
-    p.add_argument("results", nargs="+", metavar="RESULTS_DIR")
+    p = model.add_parser("validate", help="predicted against measured step times and "
+                         "exposed communication of `trainet run` results")
+    p.add_argument("results", nargs="*", metavar="RESULTS_DIR")
+    p.add_argument("--split", metavar="FILE", help="instead of RESULTS_DIR: a validation "
+                   "split (e.g. validation/split.yaml), its calibration re-fitted and checked "
+                   "and its calibrate and held-out runs reported apart")
     p.add_argument("--calibration", **CALIBRATION)
     p.add_argument("--bandwidth-table", **BANDWIDTH_TABLE)
     p.set_defaults(handler="testbed.experiment.model_check:validate_main")
@@ -368,8 +383,9 @@ def _model_verbs(verbs) -> None:
     p.add_argument("--repeat", type=int, default=3, help="collectives timed back to back "
                    "per round, after an untimed one (default 3)")
     p.set_defaults(handler="testbed.experiment.bandwidth:main")
-    p = model.add_parser("published", help="predicted against Narayanan et al. 2021, "
-                         "table 1 (1.7B to 1T parameters, 32 to 3072 A100)")
+    p = model.add_parser("published", help="predicted against published Megatron-LM runs "
+                         "(Narayanan et al. 2021, Korthikanti et al. 2022, MT-NLG 2022: 1.7B "
+                         "to 1T parameters, 8 to 3360 A100) beside two baselines")
     p.add_argument("--calibration", **CALIBRATION)
     p.set_defaults(handler="testbed.model.published:main")
 

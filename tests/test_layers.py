@@ -38,7 +38,10 @@ def test_an_upward_import_breaks_the_contract(tmp_path):
         f.write("\nimport controllers.routing  # noqa: an upward import\n")
     with (tmp_path / "hosts" / "collectives" / "pattern.py").open("a") as f:
         f.write("\nimport hosts.strategies.registry  # noqa: machinery importing a strategy\n")
+    with (tmp_path / "testbed" / "p4" / "lowering" / "symbols.py").open("a") as f:
+        f.write("\nimport testbed.p4.python.target  # noqa: a P4 stage importing a later one\n")
     out = lint(tmp_path)
     assert out.returncode == 1
     assert "testbed.p4 is not allowed to import controllers" in out.stdout
     assert "hosts.collectives is not allowed to import hosts.strategies" in out.stdout
+    assert "testbed.p4.lowering is not allowed to import testbed.p4.python" in out.stdout

@@ -9,8 +9,15 @@
   then drains the remaining backwards. It holds at most ``p - s`` micro-batches'
   activations; its bubble is the same as GPipe's.
 
-Both flush at the end of the step, so the ideal bubble is ``(p - 1) / (m + p - 1)`` of
-the step (the same paper, sec. 2.2.1). Every stage runs its backwards in micro-batch
+* Interleaved 1F1B (the same paper, sec. 2.2.2): each stage holds ``v`` model chunks
+  (stage ``s`` chunk ``c`` is layer group ``c p + s``); micro-batches go through the
+  chunks in groups of ``p``; stage ``s`` first runs ``(p - s - 1) 2 + (v - 1) p``
+  chunk-forwards, then alternates, then drains (as Megatron-LM's interleaved schedule
+  orders them; ``m`` a multiple of ``p``). The bubble shrinks to ``(p - 1) / v`` chunk
+  passes.
+
+All flush at the end of the step, so the ideal bubble is ``(p - 1) / (m + p - 1)`` of
+the step (the same paper, sec. 2.2.1) without interleaving. Every stage runs its backwards in micro-batch
 order, so the gradient stage ``s`` waits for is the next one stage ``s + 1`` sends.
 """
 from __future__ import annotations
@@ -31,6 +38,27 @@ def schedule(kind: str, stage: int, stages: int, micro_batches: int) -> list[tup
             ops += [("F", warm + i), ("B", i)]
         return ops + [("B", i) for i in range(m - warm, m)]
     raise TrainetError(f"schedule {kind!r}: choose one of {', '.join(SCHEDULES)}")
+
+
+def interleaved(stage: int, stages: int, micro_batches: int,
+                chunks: int) -> list[tuple[str, int, int]]:
+    """Stage ``stage``'s passes as (op, micro-batch, chunk) in interleaved 1F1B."""
+    p, m, v = stages, micro_batches, chunks
+    if m % p:
+        raise TrainetError(f"interleaved schedule: {m} micro-batches are not a multiple of "
+                           f"the {p} stages")
+    total = m * v
+
+    def order(k: int, backward: bool) -> tuple[int, int]:
+        group, within = divmod(k, p * v)
+        chunk = within // p
+        return group * p + within % p, (v - 1 - chunk) if backward else chunk
+
+    warm = min((p - stage - 1) * 2 + (v - 1) * p, total)
+    ops = [("F", *order(k, False)) for k in range(warm)]
+    for k in range(total - warm):
+        ops += [("F", *order(warm + k, False)), ("B", *order(k, True))]
+    return ops + [("B", *order(k, True)) for k in range(total - warm, total)]
 
 
 def ideal_bubble(stages: int, micro_batches: int) -> float:

@@ -129,7 +129,7 @@ class AxonnTraining(Strategy):
         self.sharded = [lin.weight for lin in self.linears]
         ids = {id(p) for p in self.sharded}
         self.replicated = [p for p in self.model.parameters() if id(p) not in ids]
-        self.optimizer = self.adamw(list(self.model.parameters()))
+        self.optimizer = self.optimizer_for(list(self.model.parameters()))
 
     def _step(self, batch) -> float:
         x, y = batch

@@ -31,7 +31,7 @@ class DDP(Strategy):
     def setup(self, model) -> None:
         self.model = model
         self.params = [p for p in model.parameters() if p.requires_grad]
-        self.optimizer = self.adamw(self.params)
+        self.optimizer = self.optimizer_for(self.params)
         self.buckets: list[list[torch.nn.Parameter]] = [[]]
         size = 0
         for p in reversed(self.params):

@@ -179,7 +179,7 @@ class FusionTraining(FusionStage, Strategy):
         self.loss_of = model.loss
         self.model = nn.ModuleList(self.segment.modules.values())
         self.params = [p for p in self.segment.parameters() if p.requires_grad]
-        self.optimizer = self.adamw(self.params) if self.params else None
+        self.optimizer = self.optimizer_for(self.params) if self.params else None
         stage = self.at.pp
         self.codec_in = adatopk.TopK(_elements(self.segment.entering_shapes()),
                                      self.fractions[stage - 1]) if stage > 0 else None

@@ -28,7 +28,7 @@ class ParameterServer(Strategy):
         self.params = [p for p in model.parameters() if p.requires_grad]
         flat = torch.cat([p.detach().reshape(-1) for p in self.params])
         self.client.hello(flat.numel(), self.lr, self.weight_decay,
-                          flat if self.comm.rank == 0 else None)
+                          flat if self.comm.rank == 0 else None, self.update)
         self.pulled = torch.empty_like(flat)
 
     def _step(self, batch) -> float:

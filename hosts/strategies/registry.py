@@ -119,7 +119,7 @@ class Context:
     device: object = None               # shadow mode: the Device whose compute is modeled
     batch: int = 8
     scale: float = 1.0
-    mfu: float = 0.4
+    mfu: float | None = None            # None: hosts/compute.py's shape-aware model
     tiers: dict | None = None           # group kind -> each rank's label (StrategyInfo.tiers)
     gpus_per_host: int | None = None    # GPUs sharing a host (default: the host profile's)
     cpu_adam_rate: float | None = None  # Adam parameters/s of one core here (measured)

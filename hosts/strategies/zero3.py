@@ -107,7 +107,7 @@ class Zero3(Strategy):
         self.model = model
         world, rank = self.comm.world, self.comm.rank
         self.units = [_Unit(m, rank, world) for m in model.units]
-        self.optimizer = self.adamw([u.shard for u in self.units])
+        self.optimizer = self.optimizer_for([u.shard for u in self.units])
         self.peak_gathered_bytes = 0
 
     def _gather(self, i: int, backward: bool):

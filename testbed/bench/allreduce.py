@@ -49,7 +49,7 @@ INA_JOB = 1
 # ------------------------------------------------------------------ target only
 @functools.lru_cache(maxsize=1)
 def _ina_program():
-    from testbed.p4.frontend import load_program
+    from testbed.p4.lowering.program import load_program
     return load_program(str(INA_P4))
 
 
@@ -60,10 +60,10 @@ def target_rate(n_workers: int, chunks: int = 400, slots: int = 64, repeats: int
     the frames one ``process`` call each, the native one in one batched call (as the
     switch hands it a receive ring's frames). The best of ``repeats`` runs (each on a
     fresh target) is kept: the machine's other load only ever slows a run down."""
-    from testbed.net.topology import plan_from_topology
-    from testbed.p4.backend import make_target
+    from testbed.net.topology import blueprint_from_topology
+    from testbed.p4.targets import make_target
     # the star's addresses and ports; its links play no part here
-    job = star_job(plan_from_topology(star_topology(n_workers, "1Gbit", 1.0)), slots)
+    job = star_job(blueprint_from_topology(star_topology(n_workers, "1Gbit", 1.0)), slots)
     rng = np.random.default_rng(0)
     lanes = rng.integers(-2**20, 2**20, (n_workers, ina.LANES)).astype(np.int32)
     frames = []
@@ -128,11 +128,11 @@ def star_topology(n_workers: int, bw: str, scale: float, loss_pct: float = 0.0,
     })
 
 
-def star_job(plan, slots: int, switch: str = SWITCH) -> ctl.Job:
-    """The INA job of every host of a star's network ``plan`` (worker w: the w-th host)."""
+def star_job(blueprint, slots: int, switch: str = SWITCH) -> ctl.Job:
+    """The INA job of every host of a star's network ``blueprint`` (worker w: the w-th host)."""
     from testbed.experiment.jobs import job_workers
-    hosts = [h.name for h in plan.hosts]
-    return ctl.Job(INA_JOB, AGGREGATOR, job_workers(plan, switch, hosts), 0, slots)
+    hosts = [h.name for h in blueprint.hosts]
+    return ctl.Job(INA_JOB, AGGREGATOR, job_workers(blueprint, switch, hosts), 0, slots)
 
 
 def ina_commands(job: ctl.Job, hosts: list[str], elements: int, rounds: int, seed: int = 0,
@@ -189,13 +189,13 @@ def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: i
     once per size in the same network."""
     from testbed.experiment.jobs import job_on
     from testbed.net.network import Network
-    from testbed.net.topology import plan_from_topology
+    from testbed.net.topology import blueprint_from_topology
     from testbed.units import parse_rate
     topo = star_topology(n_workers, bw, scale)
     hosts = [h.name for h in topo.hosts]
     rows = []
-    with Network(plan_from_topology(topo, topo.name), results_dir, log=log) as net:
-        job = star_job(net.plan, slots)
+    with Network(blueprint_from_topology(topo, topo.name), results_dir, log=log) as net:
+        job = star_job(net.blueprint, slots)
         for k, mb in enumerate(sizes_mb):
             nominal_bytes = mb * 2**20
             elements = max(int(nominal_bytes * scale / 4), 1)

@@ -22,7 +22,12 @@ timed on the fabric:
   hop's path, placed against the compute model (``hosts/shadow.py``) as the strategy
   declares its overlap (hosts/collectives/timing.py: AxoNN's depth gathers prefetched
   and its reduce-scatters left running, the row and column collectives after each layer
-  group), without interference, so layouts are ranked by their communication.
+  group), without interference, so layouts are ranked by their communication;
+* **memory**: each layout's footprint per GPU (hosts/footprint.py, the function the
+  experiment's fit check uses: activations per pipeline stage and tensor rank) against
+  the device; layouts that do not fit are dropped and listed with what they need. The
+  devices are the topology's hosts' where it names them (the smallest capacity holds
+  every layout), else ``--device``.
 
 A layout's name and the form of its strategy's names (``4x1x1x4``, G_r x G_c x G_d x
 G_data) are the strategy's (``StrategyInfo.layout``).
@@ -58,6 +63,9 @@ class Prediction:
     step_s: float
     tflops_per_gpu: float
     bandwidths: dict           # group -> bit/s
+    memory_B: float = 0.0      # footprint per GPU
+    fits: bool = True
+    memory_verdict: str = ""
     form: str = ""             # how the strategy's layouts are named
 
 
@@ -98,7 +106,8 @@ def with_bandwidths(fabric: Fabric, p: StepPrediction, world: int) -> Prediction
     info = registry.get(p.strategy)
     layout = info.layout_of(world, info.parse_options(p.options))
     return Prediction(p.strategy, layout.text, layout.options, p.compute_s, p.comm_s,
-                      p.exposed_s, p.step_s, p.tflops_per_gpu, bandwidths, layout.form)
+                      p.exposed_s, p.step_s, p.tflops_per_gpu, bandwidths,
+                      p.memory_per_gpu_B, p.fits, p.memory_verdict, layout.form)
 
 
 def _bandwidth(fabric: Fabric, kind, world: int) -> float:
@@ -114,8 +123,15 @@ def _placement(p, kind: str):
 
 
 def plan(fabric: Fabric, model: shadow.ShadowModel, world: int, batch: int,
-         device: shadow.Device, mfu: float) -> list[Prediction]:
-    """Every valid layout's prediction, fastest step first."""
+         device: shadow.Device, mfu: float | None) -> list[Prediction]:
+    """Every valid layout that fits ``device``, fastest step first."""
+    return ranked(fabric, model, world, batch, device, mfu)[0]
+
+
+def ranked(fabric: Fabric, model: shadow.ShadowModel, world: int, batch: int,
+           device: shadow.Device, mfu: float | None
+           ) -> tuple[list[Prediction], list[Prediction]]:
+    """(the layouts that fit, fastest first; those that do not)."""
     if len(fabric.gpus) < world:
         raise TrainetError(f"fabric {fabric.name} has {len(fabric.gpus)} worker hosts for "
                            f"{world} ranks; choose a world of at most {len(fabric.gpus)} "
@@ -130,7 +146,24 @@ def plan(fabric: Fabric, model: shadow.ShadowModel, world: int, batch: int,
                                    replace(DEFAULT, interference=0.0), layouts)
     if skipped:
         raise TrainetError("; ".join(skipped))
-    return sorted((with_bandwidths(fabric, p, world) for p in found), key=lambda p: p.step_s)
+    out = sorted((with_bandwidths(fabric, p, world) for p in found), key=lambda p: p.step_s)
+    fitting = [p for p in out if p.fits]
+    if not fitting:
+        least = min(out, key=lambda p: p.memory_B)
+        raise TrainetError(f"no layout of {model.name} on {world} ranks fits {device.name}: "
+                           f"the smallest, {least.strategy} {least.layout}, "
+                           f"{least.memory_verdict}; give more ranks or a smaller batch")
+    return fitting, [p for p in out if not p.fits]
+
+
+def topology_device(topology, default: str) -> shadow.Device:
+    """The device the plan holds layouts against: of the devices the topology's hosts
+    name, the one with the least memory; ``default`` when none is named."""
+    named = {h.device for h in topology.hosts if getattr(h, "device", None)}
+    if not named:
+        return shadow.device(default)
+    return min((shadow.device(n) for n in sorted(named)),
+               key=lambda d: d.memory_bytes or float("inf"))
 
 
 def main(args) -> int:
@@ -144,38 +177,44 @@ def main(args) -> int:
     from testbed.units import parse_duration, parse_rate
 
     model = shadow.shadow_model(args.model, args.layers)
+    device = shadow.device(args.device)
     if args.topology:
-        fabric = topology_fabric(fabric_topology(args.topology))
+        topology = fabric_topology(args.topology)
+        fabric = topology_fabric(topology)
+        device = topology_device(topology, args.device)
     else:
         fabric = NominalFabric(args.world, args.gpus_per_node, parse_rate(args.intra),
                                parse_rate(args.inter), parse_duration(args.latency))
     fabric = measured.attach(fabric, measured.load(args.bandwidth_table))
     batch = args.batch or 2 * args.world
-    predictions = plan(fabric, model, args.world, batch, shadow.device(args.device),
-                       args.mfu)
+    predictions, dropped = ranked(fabric, model, args.world, batch, device, args.mfu)
     console = Console(highlight=False, width=150)
+    compute = f"MFU {args.mfu}" if args.mfu is not None else "compute by shapes"
     console.print(f"{model.name}: {model.source}; {args.world} ranks on {fabric.name}; "
-                  f"global batch {batch} sequences; {args.device} at MFU {args.mfu}; "
-                  f"{len(predictions)} valid layouts")
+                  f"global batch {batch} sequences; {device.name}, {compute}; "
+                  f"{len(predictions)} valid layouts that fit"
+                  + (f", {len(dropped)} dropped for memory" if dropped else ""))
     forms = {p.strategy: p.form for p in predictions}
     console.print(", ".join(f"{name} layouts are {form}" for name, form in forms.items()))
     console.print("times per step; group bandwidths in Gb/s when every group of the kind "
                   "runs at once")
     table = Table("#", "strategy", "layout", "compute", "comm", "exposed", "step",
-                  "TFLOP/s/GPU", "group bandwidths (Gb/s)")
+                  "TFLOP/s/GPU", "memory/GPU", "group bandwidths (Gb/s)")
     for i, p in enumerate(predictions[:args.top], 1):
         bws = " ".join(f"{k} {v / 1e9:g}" for k, v in p.bandwidths.items())
         table.add_row(str(i), p.strategy, p.layout, f"{p.compute_s * 1e3:.1f} ms",
                       f"{p.comm_s * 1e3:.1f} ms", f"{p.exposed_s * 1e3:.1f} ms",
-                      f"{p.step_s * 1e3:.1f} ms", f"{p.tflops_per_gpu:.1f}", bws)
+                      f"{p.step_s * 1e3:.1f} ms", f"{p.tflops_per_gpu:.1f}",
+                      f"{p.memory_B / 2**30:.1f} GiB", bws)
     console.print(table)
+    for p in dropped[:args.top]:
+        console.print(f"dropped: {p.strategy} {p.layout}: {p.memory_verdict}")
     if fabric.table is not None and fabric.table.note():
         console.print(fabric.table.note())
     fastest = predictions[0]
     for name, form in forms.items():
         best = next(p for p in predictions if p.strategy == name)
-        if name != fastest.strategy:
-            console.print(f"best {name} ({form}): {best.layout}, step "
-                          f"{best.step_s * 1e3:.1f} ms; best overall {fastest.strategy} "
-                          f"{fastest.layout}, {best.step_s / fastest.step_s:.2f}x faster")
+        console.print(f"best {name} ({form}): {best.layout}, step "
+                      f"{best.step_s * 1e3:.1f} ms; best overall {fastest.strategy} "
+                      f"{fastest.layout}, {best.step_s / fastest.step_s:.2f}x faster")
     return 0

@@ -14,7 +14,9 @@ link variations to sweep.
                device_memory: 40GiB,      # instead of the device profile's capacity
                recompute: true,           # activations recomputed in backward
                gpus_per_host: 8,          # sharing a host's memory, CPU and NVMe
-               interference: 0.189}       # compute slowdown under GPU collectives
+               interference: 0.189,       # compute slowdown under GPU collectives
+               mfu: 0.4}                  # one utilisation of the peak instead of the
+                                          # compute model by shapes (hosts/compute.py)
     strategies:                     # registered strategies (`trainet strategies`), by name
       - ddp                         # or with options and a label of their own
       - {strategy: ddp, label: ddp-4mb, options: {bucket: 4MB}, run_not_fitting: true}
@@ -92,6 +94,8 @@ class Workload(Spec):
                                                             # its profile's)
     interference: float | None = Field(default=None, ge=0)  # compute slowdown under GPU
                                         # collectives; default hosts/shadow.py's, 0: none
+    mfu: float | None = Field(default=None, gt=0, le=1)  # one utilisation of the device's
+                                        # peak; default hosts/compute.py's model by shapes
 
     @field_validator("device_memory")
     @classmethod
@@ -103,9 +107,10 @@ class Workload(Spec):
     @model_validator(mode="after")
     def _shadow_only(self):
         if self.mode == "real" and (self.shadow_model or self.device or self.device_memory
-                                    or self.interference is not None):
-            raise ValueError("shadow_model, device, device_memory and interference describe a "
-                             "shadow run; drop them or set mode: shadow")
+                                    or self.interference is not None
+                                    or self.mfu is not None):
+            raise ValueError("shadow_model, device, device_memory, interference and mfu "
+                             "describe a shadow run; drop them or set mode: shadow")
         return self
 
 
@@ -215,7 +220,7 @@ Experiment = create_model(
 
 
 @dataclass
-class StrategyPlan:
+class ResolvedStrategy:
     """A strategy of the experiment, ready to run: its registration, its options as
     worker flags, its switch job (as its controller reads it, plus ``switch``) and the
     host of its service."""
@@ -268,21 +273,21 @@ class Variant:
 
 
 @dataclass
-class ExperimentPlan:
+class ResolvedExperiment:
     """A validated experiment: its spec, where it came from, the base topology."""
 
     spec: Experiment
     source: str
     topology: Topology
     workers: list[str]
-    strategies: list[StrategyPlan]
+    strategies: list[ResolvedStrategy]
     marks: dict = field(default_factory=dict)     # field path -> (line, column) in source
 
     @property
     def scale(self) -> float:
         return self.topology.scale
 
-    def strategy(self, label: str) -> StrategyPlan:
+    def strategy(self, label: str) -> ResolvedStrategy:
         return next(s for s in self.strategies if s.label == label)
 
     def base_topology(self, variant: Variant) -> Topology:
@@ -309,7 +314,7 @@ class ExperimentPlan:
         names = self.devices_of(variant or Variant("base"))
         return names[0] if len(set(names)) == 1 else ",".join(names)
 
-    def tiers_of(self, strategy: StrategyPlan, variant: Variant) -> dict | None:
+    def tiers_of(self, strategy: ResolvedStrategy, variant: Variant) -> dict | None:
         """Each worker's tier labels on the variant's fabric (its node count and NICs)."""
         if (variant.nodes is None and variant.nic is None) or not strategy.info.tiers:
             return strategy.tiers
@@ -336,7 +341,7 @@ class ExperimentPlan:
         return out
 
 
-def load_experiment(path: str | Path) -> ExperimentPlan:
+def load_experiment(path: str | Path) -> ResolvedExperiment:
     path = Path(path)
     try:
         text = path.read_text()
@@ -352,7 +357,7 @@ def load_experiment(path: str | Path) -> ExperimentPlan:
         topology = _topology(spec, path.resolve().parent)
         workers = _workers(spec, topology)
         _check_devices(spec, topology, workers)
-        strategies = [_strategy_plan(spec, i, topology, workers)
+        strategies = [_resolved_strategy(spec, i, topology, workers)
                       for i in range(len(spec.strategies))]
         _check_node_sweep(spec, path.resolve().parent, strategies)
         _check_placement(spec, topology)
@@ -362,7 +367,7 @@ def load_experiment(path: str | Path) -> ExperimentPlan:
         if e.source:                   # located already, in the topology's own file
             raise
         raise e.located(str(path), marks) from None
-    return ExperimentPlan(spec, str(path), topology, workers, strategies, marks)
+    return ResolvedExperiment(spec, str(path), topology, workers, strategies, marks)
 
 
 def _topology(spec: Experiment, base_dir: Path, nodes: int | None = None) -> Topology:
@@ -440,7 +445,8 @@ def _workers(spec: Experiment, topology: Topology) -> list[str]:
     return list(spec.workers)
 
 
-def _strategy_plan(spec, index: int, topology: Topology, workers: list[str]) -> StrategyPlan:
+def _resolved_strategy(spec, index: int, topology: Topology,
+                       workers: list[str]) -> ResolvedStrategy:
     entry = spec.strategies[index]
     info = registry.get(entry.strategy)
     at = ("strategies", index)
@@ -455,8 +461,8 @@ def _strategy_plan(spec, index: int, topology: Topology, workers: list[str]) -> 
     if info.service:
         host = _service_host(info, at, topology, workers, job)
     tiers = _tiers(info, at, topology, workers, options) if info.tiers else None
-    return StrategyPlan(entry.name, info, options, job, host, tiers,
-                        entry.run_not_fitting or spec.run_not_fitting)
+    return ResolvedStrategy(entry.name, info, options, job, host, tiers,
+                            entry.run_not_fitting or spec.run_not_fitting)
 
 
 _GROUP_GENERATORS = {"gpu": "frontier", "node": "frontier", "cluster": "multi-cluster"}
@@ -493,7 +499,7 @@ def _tiers(info, at: tuple, topology: Topology, workers: list[str], options: dic
     return tiers
 
 
-def _check_node_sweep(spec, base_dir: Path, strategies: list[StrategyPlan]) -> None:
+def _check_node_sweep(spec, base_dir: Path, strategies: list[ResolvedStrategy]) -> None:
     """A node sweep needs a generator with nodes and no fixed worker list; every node
     count must suit every strategy."""
     if not spec.sweep.nodes:
@@ -587,12 +593,12 @@ def _aggregation_job(strategy: str, section: str, job: registry.JobSpec, topolog
             "slot_count": job.slots, "workers": job_workers}
 
 
-def check_presets(plan: ExperimentPlan) -> None:
+def check_presets(experiment: ResolvedExperiment) -> None:
     """The shadow model and device presets exist (hosts.shadow knows them; it imports
     torch, so this runs before a run rather than on every load)."""
     from hosts import shadow
     from testbed.errors import TrainetError
-    w = plan.spec.workload
+    w = experiment.spec.workload
     for name, value, check in (("shadow_model", w.shadow_model, shadow.shadow_model),
                                ("device", w.device, shadow.device)):
         if value is None:
@@ -602,4 +608,4 @@ def check_presets(plan: ExperimentPlan) -> None:
         except TrainetError as e:
             message = f"{value!r} is unknown; {str(e).split(': ', 1)[-1]}"
             raise TopologyError([Issue(("workload", name), message)]).located(
-                plan.source, plan.marks) from None
+                experiment.source, experiment.marks) from None

@@ -148,8 +148,8 @@ def test_unknown_keys_workers_and_missing_files(tmp_path):
         workload: {mode: real, shadow_model: gpt-1.3b}
         strategies: [ddp]
         """)
-    assert f"{path}:3:1: workload: shadow_model, device, device_memory and interference " \
-        "describe a shadow run" \
+    assert f"{path}:3:1: workload: shadow_model, device, device_memory, interference and " \
+        "mfu describe a shadow run" \
         in error_of(path)
 
 

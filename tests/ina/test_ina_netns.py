@@ -34,14 +34,14 @@ def teardown_over_p4runtime(net, job):
 
 def run_star(tmp_path, loss_pct, reorder, client):
     from testbed.net.network import Network
-    from testbed.net.topology import plan_from_topology
+    from testbed.net.topology import blueprint_from_topology
     topo = bench.star_topology(WORKERS, "100Mbit", 1.0, loss_pct=loss_pct, delay="1ms")
-    with Network(plan_from_topology(topo, topo.name), tmp_path / f"loss{loss_pct}",
+    with Network(blueprint_from_topology(topo, topo.name), tmp_path / f"loss{loss_pct}",
                  log=lambda *a: None) as net:
         if reorder:
             add_reordering(net, bench.SWITCH, reorder)
         hosts = [h.name for h in topo.hosts]
-        job = bench.star_job(net.plan, SLOTS)
+        job = bench.star_job(net.blueprint, SLOTS)
         node = net.net[bench.SWITCH]
         # as a topology spec's switch controller would: controllers.ina:install
         ctl.install(node.grpc_address, node.device_id, {"jobs": [{
@@ -77,10 +77,10 @@ def test_all_reduce_is_exact_to_the_bound_and_identical_under_loss(tmp_path):
 
 def test_two_level_aggregation_racks_then_spine(tmp_path):
     from testbed.net.network import Network
-    from testbed.net.topology import plan_from_topology
+    from testbed.net.topology import blueprint_from_topology
     topo = two_level_topology(2, 2, "100Mbit", 1.0, loss_pct=1.0, delay="1ms")
     jobs = two_level_jobs(topo, SLOTS)
-    with Network(plan_from_topology(topo, topo.name), tmp_path, log=lambda *a: None) as net, \
+    with Network(blueprint_from_topology(topo, topo.name), tmp_path, log=lambda *a: None) as net, \
             ExitStack() as installed:
         for switch, (job, routes) in jobs.items():
             device = installed.enter_context(job_on(net, switch, ctl, job))

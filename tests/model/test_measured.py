@@ -129,9 +129,49 @@ def test_plan_check_times_the_runs_from_the_table(tmp_path):
     for s in experiment.strategies:
         options = plan_check.layout_options(s.info.name, s.options, 8)
         replicas = options.get("g_data", options.get("dp"))
-        p = predict(timed, MODEL, s.info.name, options, 8 * replicas, A100, 0.4,
+        p = predict(timed, MODEL, s.info.name, options, 8 * replicas, A100, shadow.DEFAULT_MFU,
                     shadow.DEFAULT_INTERFERENCE)
         rows.append(f"base,{s.label},{p.step_s},{p.exposed_s}")
     (tmp_path / "summary.csv").write_text("\n".join(rows) + "\n")
     assert all(abs(c.error) < 1e-9 for c in plan_check.check(tmp_path, table=table))
     assert all(abs(c.error) > 0.01 for c in plan_check.check(tmp_path))
+
+
+def test_a_validation_split_refits_its_calibration_and_reports_both_sets(tmp_path, capsys):
+    """A split (calibrate: one copy of the recorded demo; held out: another) with the
+    calibration fitted on the first: validate re-fits it, finds it the declared one, and
+    reports step time and exposed communication per set; a changed calibration fails."""
+    import shutil
+    import yaml
+    from testbed.experiment import model_check
+    recorded = Path(__file__).parent / "fixtures" / "demo-results"
+    for name in ("fit", "held"):
+        shutil.copytree(recorded, tmp_path / name)
+    calibration = model_check.fit(model_check.samples([str(tmp_path / "fit")]), "split")
+    calibration.save(tmp_path / "calibration.json")
+    split = tmp_path / "split.yaml"
+    split.write_text(yaml.safe_dump({"calibrate": ["fit"], "held_out": ["held"],
+                                     "calibration": "calibration.json"}))
+    assert cli.main(["model", "validate", "--split", str(split)]) == 0
+    out = capsys.readouterr().out
+    assert "re-fitted from 1 results directories: the same" in out
+    assert "held out: 4 runs; step time mean |error|" in out
+    assert "exposed communication mean |error|" in out
+    calibration.__class__(name="split").save(tmp_path / "calibration.json")
+    assert cli.main(["model", "validate", "--split", str(split)]) == 1
+    assert "DIFFERENT from the declared one" in capsys.readouterr().out
+    split.write_text(yaml.safe_dump({"calibrate": ["fit"], "held_out": ["fit"],
+                                     "calibration": "calibration.json"}))
+    assert cli.main(["model", "validate", "--split", str(split)]) == 2
+    assert "both calibrates and is held out" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_committed_validation_split_rechecks(capsys):
+    """validation/split.yaml: its calibration is what its calibrate set fits to, and
+    every run of both sets is predicted (no root, no network)."""
+    split = Path(__file__).parents[2] / "validation" / "split.yaml"
+    assert cli.main(["model", "validate", "--split", str(split)]) == 0
+    out = capsys.readouterr().out
+    assert "re-fitted from 1 results directories: the same" in out
+    assert "calibrate: 4 runs" in out and "held out: 10 runs" in out

@@ -3,9 +3,10 @@ both against single-process training, on the same data, weights and optimizer: a
 local processes over loopback, and as one process per emulated host (Mininet hosts behind
 the software P4 switch, gloo over the shaped links).
 
-Runs only where ``AXONN_PACKAGE`` names a directory holding the package (it is not a
-dependency of trainet; tests/workers/axonn_package.py says how it runs on CPU over
-gloo and why its tensor-parallel biases are frozen for the comparison)."""
+The package is the one vagrant/install.sh unpacks into .venv-clients/axonn (pinned in
+vagrant/axonn.txt; it is not a dependency of trainet), or the one ``AXONN_PACKAGE``
+names; tests/workers/axonn_package.py says how it runs on CPU over gloo and why its
+tensor-parallel biases are frozen for the comparison."""
 import os
 import random
 import sys
@@ -14,14 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from axonn_package import mean_over_ranks, reference, train
+from axonn_package import mean_over_ranks, package_dir, reference, train
 from hosts.parallelism.grid import Grid
 from ranks import single_process_losses
 from test_axonn import LR, STEPS, TOLERANCE, mean_losses, train as ours
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(
-    not os.path.isdir(os.environ.get("AXONN_PACKAGE", "")),
-    reason="AXONN_PACKAGE does not name an unpacked axonn package")]
+    not (package_dir() / "axonn").is_dir(),
+    reason=f"no axonn package in {package_dir()}: run `make setup` with PyPI reachable "
+           "(vagrant/install.sh unpacks it there), or set AXONN_PACKAGE to a directory "
+           "holding it")]
 
 GRID = Grid(2, 1, 2, 1)          # rows and depth over 4 ranks, one replica
 
@@ -41,14 +44,14 @@ def test_axonn_package_and_ours_each_equal_single_process_training():
 def test_axonn_package_and_ours_on_emulated_hosts_equal_single_process_training(tmp_path):
     """Each rank on its own host of a 4-worker star (100 Gb/s nominal, co-scaled to
     1 Gb/s): axonn's processes, then hosts.worker running ours, on the same grid."""
-    from testbed.bench.train import star_plan
+    from testbed.bench.train import star_blueprint
     from testbed.experiment.launch import run_workers
     from testbed.net.host_programs import run_json
     from testbed.net.network import Network
     grid = f"{GRID.g_r},{GRID.g_c},{GRID.g_d},{GRID.g_data}"
-    with Network(star_plan(4, "roce-100g", 1e-2, prefix="ax"), tmp_path,
+    with Network(star_blueprint(4, "roce-100g", 1e-2, prefix="ax"), tmp_path,
                  log=lambda *a: None) as net:
-        hosts = [h.name for h in net.plan.hosts if h.name.startswith("w")]
+        hosts = [h.name for h in net.blueprint.hosts if h.name.startswith("w")]
         master = f"{net.net[hosts[0]].IP()}:{random.randint(20000, 29999)}"
         script = Path(__file__).with_name("axonn_package.py")
         start = time.monotonic()
