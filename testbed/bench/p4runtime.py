@@ -176,8 +176,11 @@ def measure(n: int, rounds: int = ROUNDS, backend: str = "native") -> dict:
             got = client.read_all()
             if got != n:
                 raise TrainetError(f"the benchmark read {got} entries back, wrote {n}")
-            empty.read_responses = list(client.stub.Read(read))
+            answer = [r.SerializeToString() for r in client.stub.Read(read)]
             for who, way in ways.items():
+                # a fresh copy of the server's answer each time: protobuf caches the sizes
+                # of a message it has serialised, which the server's new answers lack
+                empty.read_responses = [pb.ReadResponse.FromString(r) for r in answer]
                 keep(who, "read", _seconds(way.read_all))
     finally:
         requests.put(None)
