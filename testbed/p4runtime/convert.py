@@ -74,10 +74,10 @@ def check_metadata(data: bytes, what: str) -> bytes:
 def entry_size_bound(index: P4InfoIndex, table: TableInfo) -> int:
     """An upper bound on the encoded bytes of one of ``table``'s entries, opaque metadata
     excepted: what a read may count per entry instead of measuring each."""
-    keys = sum(2 * ((f.bitwidth + 7) // 8) + 16 for f in table.fields)
-    params = max((sum((p.bitwidth + 7) // 8 + 12 for p in index.actions[a].params)
+    keys = sum(2 * ((f.bitwidth + 7) // 8) + 24 for f in table.fields)
+    params = max((sum((p.bitwidth + 7) // 8 + 16 for p in index.actions[a].params)
                   for a in table.actions), default=0)
-    return 96 + keys + params
+    return 160 + keys + params         # ids, priority, flags, counters, meter, wrappers
 
 
 def encode(value: int) -> bytes:

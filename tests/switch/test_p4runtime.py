@@ -644,3 +644,19 @@ def test_a_port_in_use_is_an_error_not_a_shared_port(server):
     srv, _ = server
     with pytest.raises(TrainetError, match=f"cannot listen on 127.0.0.1:{srv.port}"):
         P4RuntimeServer(PipelineDevice(), f"127.0.0.1:{srv.port}").start()
+
+
+def test_a_large_read_comes_in_chunks_that_hold_every_entry_once(client, ids, monkeypatch):
+    """Each ReadResponse stops growing once its entities pass the chunk size (counted by
+    each entry's size bound), so none outgrows a client's message limit."""
+    from testbed.switch.p4runtime_server import service
+    monkeypatch.setattr(service, "READ_CHUNK_BYTES", 600)
+    for i in range(40):
+        client.write((INS, routes_entry(ids, bytes([10, i, 0, 0, 0, 0]), 16)))
+    read = pb.ReadRequest(device_id=1, entities=[_entity(
+        table_entry=pb.TableEntry(table_id=ids["MyIngress.routes"]))])
+    responses = list(client.stub.Read(read))
+    assert len(responses) > 3
+    assert all(r.ByteSize() < 600 + 400 for r in responses)
+    got = sorted(e.table_entry.match[0].lpm.value for r in responses for e in r.entities)
+    assert got == sorted(bytes([10, i, 0, 0, 0, 0]) for i in range(40))
