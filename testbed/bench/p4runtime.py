@@ -40,7 +40,7 @@ MAX_ENTRIES = 1024           # the size of MyIngress.ipv4_lpm
 class PortlessDevice:
     """A device without ports: the server's writes land in a bare target."""
 
-    def __init__(self, backend: str):
+    def __init__(self, backend: str = "python"):
         self.device_id, self.cpu_port, self.target = 1, None, None
         self.backend = backend
         self.packet_in_handler = None
