@@ -98,6 +98,7 @@ class TableInfo:
     needs_priority: bool = False
     idle_timeout: bool = False                 # the P4Info asks for idle-timeout notifications
     field_index: dict = field(default_factory=dict)   # field id -> position
+    profile_id: int = 0                        # its action profile's id: an indirect table
 
 
 class P4InfoIndex:
@@ -125,6 +126,7 @@ class P4InfoIndex:
                 any(f.match_type in (MF.TERNARY, MF.RANGE, MF.OPTIONAL) for f in t.match_fields),
                 t.idle_timeout_behavior != p4info_pb2.Table.NO_TIMEOUT)
             info.field_index = {f.id: i for i, f in enumerate(t.match_fields)}
+            info.profile_id = t.implementation_id
             self.tables[info.id] = info
             self.table_ids[info.name] = info.id
         self.direct_counters = {d.preamble.id: d for d in p4info.direct_counters}
@@ -349,9 +351,16 @@ def table_entry_from_p4rt(index: P4InfoIndex, msg: p4runtime_pb2.TableEntry,
         if not msg.is_default_action and scope == SCOPE.DEFAULT_ONLY:
             fail("INVALID_ARGUMENT", f"{where}: action {call.action} is @defaultonly and "
                                      "cannot be used by an entry")
+    elif kind in ("action_profile_member_id", "action_profile_group_id"):
+        if not table.profile_id:
+            fail("INVALID_ARGUMENT", f"{where}: the table has no action profile, so its "
+                                     f"entries name actions, not a {kind[15:-3]}")
+        ref = getattr(msg.action, kind)
+        call = (E.MemberRef(ref) if kind == "action_profile_member_id" else E.GroupRef(ref))
     elif kind is not None:
-        fail("UNIMPLEMENTED", f"{where}: action profile members/groups are not supported by "
-                              "the software target; give the action directly")
+        fail("UNIMPLEMENTED", f"{where}: one-shot action sets are not supported by the "
+                              "software target; insert the members and a group, and name "
+                              "the group")
     elif not msg.is_default_action and update_type in (U.INSERT, U.MODIFY):
         fail("INVALID_ARGUMENT", f"{where}: the entry needs an action")
     entry = E.TableEntry(table.name, match, call, priority)
@@ -437,7 +446,11 @@ def table_entry_to_p4rt(index: P4InfoIndex, entry: E.TableEntry, is_default: boo
     for m, mf in zip(entry.match, table.fields):
         if not _is_wildcard(m, mf):
             _match_to(m, mf, out.match.add())
-    if entry.action.action:
+    if isinstance(entry.action, E.MemberRef):
+        out.action.action_profile_member_id = entry.action.member_id
+    elif isinstance(entry.action, E.GroupRef):
+        out.action.action_profile_group_id = entry.action.group_id
+    elif entry.action.action:
         action_to_p4rt(index, entry.action, out.action.action)
     if table.direct_counter and not is_default:
         out.counter_data.packet_count = entry.counter_packets
@@ -579,3 +592,53 @@ def digest_data(digest, values: tuple) -> p4data_pb2.P4Data:
         for v in values:
             data.tuple.members.add(bitstring=encode(v))
     return data
+
+
+# ---------------------------------------------------------------- action profiles
+def profile_from_p4rt(index: P4InfoIndex, profile_id: int):
+    """The P4Info ActionProfile of ``profile_id``."""
+    return index.lookup("action_profiles", profile_id)
+
+
+def member_from_p4rt(index: P4InfoIndex, msg: p4runtime_pb2.ActionProfileMember
+                     ) -> E.ProfileMember:
+    profile = profile_from_p4rt(index, msg.action_profile_id)
+    where = f"action profile {profile.preamble.name} member {msg.member_id}"
+    if not msg.HasField("action"):
+        fail("INVALID_ARGUMENT", f"{where}: the member needs an action")
+    return E.ProfileMember(msg.member_id, action_from_p4rt(index, msg.action, where))
+
+
+def member_to_p4rt(index: P4InfoIndex, profile_id: int, m: E.ProfileMember
+                   ) -> p4runtime_pb2.ActionProfileMember:
+    out = p4runtime_pb2.ActionProfileMember(action_profile_id=profile_id,
+                                            member_id=m.member_id)
+    action_to_p4rt(index, m.action, out.action)
+    return out
+
+
+def group_from_p4rt(index: P4InfoIndex, msg: p4runtime_pb2.ActionProfileGroup
+                    ) -> E.ProfileGroup:
+    profile = profile_from_p4rt(index, msg.action_profile_id)
+    where = f"action profile {profile.preamble.name} group {msg.group_id}"
+    members = []
+    for m in msg.members:
+        kind = m.WhichOneof("watch_kind")
+        watch = None
+        if kind == "watch_port":
+            watch = decode(m.watch_port, PORT_BITS, f"{where}: member {m.member_id} watch_port")
+        elif kind == "watch":
+            watch = check_range(m.watch, 0, (1 << PORT_BITS) - 1,
+                                f"{where}: member {m.member_id} watch")
+        members.append(E.GroupMember(m.member_id, m.weight, watch))
+    return E.ProfileGroup(msg.group_id, members, msg.max_size)
+
+
+def group_to_p4rt(profile_id: int, g: E.ProfileGroup) -> p4runtime_pb2.ActionProfileGroup:
+    out = p4runtime_pb2.ActionProfileGroup(action_profile_id=profile_id,
+                                           group_id=g.group_id, max_size=g.max_size)
+    for m in g.members:
+        pm = out.members.add(member_id=m.member_id, weight=m.weight)
+        if m.watch_port is not None:
+            pm.watch_port = encode(m.watch_port)
+    return out

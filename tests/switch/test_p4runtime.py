@@ -240,9 +240,6 @@ def test_bad_pipeline_configs_are_invalid_arguments(client, server, info):
     wrong_info.tables[0].preamble.name = "MyIngress.nope"
     cases = [(info, bmv2, "no pipeline named 'ingress'"), (info, b"control {", "does not compile"),
              (wrong_info, FEATURES.read_bytes(), "MyIngress.nope")]
-    profiled = b"#define WITH_ACTION_PROFILE\n" + FEATURES.read_bytes()
-    for action in (PIPE.VERIFY, PIPE.VERIFY_AND_COMMIT):
-        cases.append((info, profiled, "the target cannot run this program", action))
     for p4i, source, words, *action in cases:
         with pytest.raises(grpc.RpcError) as e:
             client.set_pipeline(p4i, source, *action)

@@ -14,7 +14,7 @@ from itertools import accumulate
 from testbed.p4 import entries as E
 from testbed.p4 import ir
 from testbed.p4.native.build import load
-from testbed.p4.native.cgen import MAX_ACTION_DATA, MAX_KEYS, generate
+from testbed.p4.native.cgen import MAX_ACTION_DATA, MAX_KEYS, NativeUnsupported, generate
 from testbed.p4.python.externs import format_log
 from testbed.p4.python.target import Target
 
@@ -30,6 +30,10 @@ class NativeTarget(Target):
     def __init__(self, program: ir.Program, cpu_port: int | None = None,
                  log: logging.Logger | None = None):
         super().__init__(program, cpu_port, log)
+        for table in (t for c in program.controls.values() for t in c.tables.values()):
+            if table.implementation is not None:
+                raise NativeUnsupported(f"table {table.name}'s action profile "
+                                        f"{table.implementation}", table.loc)
         self.native = generate(program, self.compiled.errors)
         self.ffi, self.lib = load(self.native.source, self.native.locate)
         self.sw = self.ffi.gc(self.lib.sw_new(), self.lib.sw_free)

@@ -298,6 +298,14 @@ class Target:
     def table_entries(self, table: str) -> list:
         return self._table(table).read()
 
+    def profile(self, name: str):
+        """The state of an action profile or selector (its members and groups)."""
+        p = self.compiled.profiles.get(name)
+        if p is None:
+            raise ControlPlaneError("NOT_FOUND", f"no action profile {name!r}; profiles: "
+                                    f"{sorted(self.compiled.profiles)}")
+        return p
+
     def table_set_default(self, table: str, call: E.ActionCall) -> None:
         self._table(table).set_default(call)
 
