@@ -61,6 +61,13 @@ class GroupRef:
     group_id: int
 
 
+@dataclass(frozen=True)
+class ActionSet:
+    """The action of an indirect table's entry written one-shot: its own actions
+    (``(ActionCall, weight, watch_port)`` each) in place of named members and group."""
+    actions: tuple
+
+
 @dataclass
 class ProfileMember:
     member_id: int
@@ -85,7 +92,7 @@ class ProfileGroup:
 class TableEntry:
     table: str                    # fully-qualified table name
     match: tuple                  # one Match per key (selector keys excluded), in key order
-    action: Union[ActionCall, MemberRef, GroupRef]
+    action: Union[ActionCall, MemberRef, GroupRef, ActionSet]
     priority: int = 0             # only for tables with ternary/range/optional keys
     # direct resources attached to the entry
     counter_packets: int = 0

@@ -358,9 +358,10 @@ def table_entry_from_p4rt(index: P4InfoIndex, msg: p4runtime_pb2.TableEntry,
         ref = getattr(msg.action, kind)
         call = (E.MemberRef(ref) if kind == "action_profile_member_id" else E.GroupRef(ref))
     elif kind is not None:
-        fail("UNIMPLEMENTED", f"{where}: one-shot action sets are not supported by the "
-                              "software target; insert the members and a group, and name "
-                              "the group")
+        if not table.profile_id:
+            fail("INVALID_ARGUMENT", f"{where}: the table has no action profile, so its "
+                                     "entries name actions, not a one-shot action set")
+        call = _action_set_from(index, msg.action.action_profile_action_set, where)
     elif not msg.is_default_action and update_type in (U.INSERT, U.MODIFY):
         fail("INVALID_ARGUMENT", f"{where}: the entry needs an action")
     entry = E.TableEntry(table.name, match, call, priority)
@@ -450,6 +451,12 @@ def table_entry_to_p4rt(index: P4InfoIndex, entry: E.TableEntry, is_default: boo
         out.action.action_profile_member_id = entry.action.member_id
     elif isinstance(entry.action, E.GroupRef):
         out.action.action_profile_group_id = entry.action.group_id
+    elif isinstance(entry.action, E.ActionSet):
+        for call, weight, watch in entry.action.actions:
+            pa = out.action.action_profile_action_set.action_profile_actions.add(weight=weight)
+            action_to_p4rt(index, call, pa.action)
+            if watch is not None:
+                pa.watch_port = encode(watch)
     elif entry.action.action:
         action_to_p4rt(index, entry.action, out.action.action)
     if table.direct_counter and not is_default:
@@ -642,3 +649,16 @@ def group_to_p4rt(profile_id: int, g: E.ProfileGroup) -> p4runtime_pb2.ActionPro
         if m.watch_port is not None:
             pm.watch_port = encode(m.watch_port)
     return out
+
+
+def _action_set_from(index: P4InfoIndex, msg: p4runtime_pb2.ActionProfileActionSet,
+                     where: str) -> E.ActionSet:
+    actions = []
+    for i, a in enumerate(msg.action_profile_actions):
+        what = f"{where}: one-shot action {i}"
+        kind = a.WhichOneof("watch_kind")
+        watch = (decode(a.watch_port, PORT_BITS, f"{what} watch_port") if kind == "watch_port"
+                 else check_range(a.watch, 0, (1 << PORT_BITS) - 1, f"{what} watch")
+                 if kind == "watch" else None)
+        actions.append((action_from_p4rt(index, a.action, what), a.weight, watch))
+    return E.ActionSet(tuple(actions))

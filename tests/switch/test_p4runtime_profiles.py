@@ -169,10 +169,38 @@ def test_bad_members_groups_and_references_are_refused_naming_the_field(switch):
                                          code=grpc.StatusCode.INVALID_ARGUMENT)
     assert "no group 99" in _refused(client, (MOD, ecmp_entry(action_profile_group_id=99)),
                                      code=grpc.StatusCode.NOT_FOUND)
-    one_shot = ecmp_entry()
-    one_shot.table_entry.action.action_profile_action_set.action_profile_actions.add(
-        action=action, weight=1)
-    assert "one-shot" in _refused(client, (MOD, one_shot), code=grpc.StatusCode.UNIMPLEMENTED)
+    assert "weight 0" in _refused(client, (MOD, one_shot_entry((1, 1), (2, 0))),
+                                  code=grpc.StatusCode.INVALID_ARGUMENT)
+    assert "total weight 9" in _refused(client, (MOD, one_shot_entry((1, 4), (2, 5))),
+                                        code=grpc.StatusCode.RESOURCE_EXHAUSTED)
+
+
+def one_shot_entry(*ports_weights):
+    entry = ecmp_entry()
+    for port, weight in ports_weights:
+        a = entry.table_entry.action.action_profile_action_set.action_profile_actions.add(
+            weight=weight)
+        a.action.action_id = SET_PORT
+        a.action.params.add(param_id=1, value=bytes([port]))
+    return entry
+
+
+def test_a_one_shot_action_set_acts_as_the_entrys_own_group(switch):
+    client, device = switch
+    client.write((INS, one_shot_entry((1, 1), (2, 3))))
+    sources = [0xC0A80000 + i for i in range(400)]
+    spread = ports_for(device, sources)
+    assert set(spread) == {1, 2} and spread[2] > 2 * spread[1]
+    entries = client.read(pb.Entity(table_entry=pb.TableEntry(table_id=ECMP)))
+    shown = entries[0].table_entry.action.action_profile_action_set.action_profile_actions
+    assert [(a.action.params[0].value, a.weight) for a in shown] == [(b"\x01", 1), (b"\x02", 3)]
+    client.write((MOD, one_shot_entry((5, 1))))
+    assert ports_for(device, sources) == {5: 400}
+    client.write((MOD, entries[0]))                     # back, from what the read returned
+    assert ports_for(device, sources) == spread
+    assert client.read(pb.Entity(action_profile_member=pb.ActionProfileMember())) == []
+    client.write((DEL, one_shot_entry()))
+    assert ports_for(device, sources) == {}
 
 
 def test_the_native_backend_hands_indirect_tables_to_python():

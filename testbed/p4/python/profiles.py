@@ -2,7 +2,9 @@
 of indirect tables name, and, for a selector, groups of members of which a packet runs
 the one picked by the selector's hash over the table's selector keys, each member as
 often as its weight. A packet that hits an entry whose group is empty runs the table's
-default action. Members and groups named by a group or an entry cannot be deleted.
+default action. Members and groups named by a group or an entry cannot be deleted. An
+entry written one-shot carries its own actions (an ``ActionSet``), which act as a group
+of members only that entry has.
 """
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ class ProfileState:
         self.members = {}                 # id -> (ProfileMember, Result)
         self.groups = {}                  # id -> (ProfileGroup, [Result] repeated by weight)
         self.uses = {}                    # MemberRef/GroupRef -> how many groups and entries
+        self.one_shots = {}               # id(ActionSet) -> [Result] repeated by weight
 
     # ---------------------------------------------------------------- members
     def member_insert(self, m: E.ProfileMember) -> None:
@@ -137,7 +140,11 @@ class ProfileState:
 
     # ---------------------------------------------------------------- entries' references
     def acquire(self, ref) -> None:
-        """An entry names ``ref`` (a MemberRef or GroupRef): it must exist."""
+        """An entry names ``ref`` (a MemberRef or GroupRef): it must exist; or carries
+        an ActionSet, whose actions must be the profile's."""
+        if isinstance(ref, E.ActionSet):
+            self.one_shots[id(ref)] = self._action_set(ref)
+            return
         if isinstance(ref, E.GroupRef):
             if not self.selector:
                 _fail("INVALID_ARGUMENT", f"{self.name} has no selector, so no groups; name "
@@ -148,7 +155,28 @@ class ProfileState:
         self._use(ref, 1)
 
     def release(self, ref) -> None:
-        self._use(ref, -1)
+        if isinstance(ref, E.ActionSet):
+            del self.one_shots[id(ref)]
+        else:
+            self._use(ref, -1)
+
+    def _action_set(self, s: E.ActionSet) -> list:
+        if not s.actions:
+            _fail("INVALID_ARGUMENT", f"{self.name}: a one-shot action set needs an action")
+        if not self.selector and len(s.actions) > 1:
+            _fail("INVALID_ARGUMENT", f"{self.name} has no selector: a one-shot action set "
+                                      f"holds one action, not {len(s.actions)}")
+        weights = 0
+        for call, weight, _ in s.actions:
+            if weight < 1:
+                _fail("INVALID_ARGUMENT", f"{self.name}: one-shot action {call.action} has "
+                                          f"weight {weight}; give 1 or more")
+            weights += weight
+        if self.max_group_size and weights > self.max_group_size:
+            _fail("RESOURCE_EXHAUSTED", f"{self.name}: a one-shot action set of total weight "
+                                        f"{weights} is over max_group_size "
+                                        f"{self.max_group_size}")
+        return [self._result(call) for call, weight, _ in s.actions for _ in range(weight)]
 
     def _use(self, ref, n: int) -> None:
         count = self.uses.get(ref, 0) + n
@@ -168,7 +196,8 @@ class ProfileState:
         group. ``selector_values``: (value, width) of the table's selector keys."""
         if type(ref) is E.MemberRef:
             return self.members[ref.member_id][1]
-        choices = self.groups[ref.group_id][1]
+        choices = (self.one_shots[id(ref)] if type(ref) is E.ActionSet else
+                   self.groups[ref.group_id][1])
         if not choices:
             return None
         value, bits = 0, 0

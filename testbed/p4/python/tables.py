@@ -67,9 +67,13 @@ def check_action(where: str, actions: dict, call: E.ActionCall, default: bool) -
 
 
 def _copied(action):
-    """An entry's action as a new object (members and groups are immutable)."""
+    """An entry's action as a new object (a member or group reference is immutable; a
+    one-shot action set is copied too, as its profile keeps it by identity)."""
     if isinstance(action, E.ActionCall):
         return E.ActionCall(action.action, dict(action.params))
+    if isinstance(action, E.ActionSet):
+        return E.ActionSet(tuple((_copied(call), weight, watch)
+                                 for call, weight, watch in action.actions))
     return action
 
 
