@@ -70,3 +70,27 @@ def test_finsy_full_flow(tmp_path, channel):
                          "REPLICATION 0"], run.stdout + run.stderr
     assert device.target.mc_groups() == {} and device.target.clone_sessions() == {}
     assert device.target.table_get_default("MyIngress.fwd").action == "MyIngress.drop"
+
+
+@pytest.mark.slow
+def test_finsy_drives_action_profile_members_groups_and_one_shot(tmp_path):
+    """finsy's own entities for action selectors: members, a weighted group with a watch
+    port, an indirect entry naming the group, then a one-shot action set, read back as
+    written, and delete_all removing entries before the members and groups they name."""
+    python = _finsy_python()
+    selector = Path(__file__).parent / "data" / "selector.p4"
+    info = tmp_path / "selector.p4info.txt"
+    p4info.write(p4info.build(load_program(selector)), info)
+    device = PipelineDevice(device_id=1)
+    server = P4RuntimeServer(device, "127.0.0.1:0").start()
+    try:
+        run = subprocess.run([str(python), str(FLOW.with_name("finsy_profile_flow.py")),
+                              f"127.0.0.1:{server.port}", str(info), str(selector)],
+                             capture_output=True, text=True, timeout=120)
+    finally:
+        server.stop()
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.splitlines() == [
+        "MEMBERS [1, 2, 3]", "GROUP [(1, 1), (2, (2, 5)), (3, 1)]", "ENTRY GROUP [7]",
+        "ONE-SHOT [(2, 4), (1, 5)]", "LEFT 0"], run.stdout + run.stderr
+    assert device.target.profile("MyIngress.ecmp_selector").members == {}

@@ -126,7 +126,7 @@ control MyIngress(inout headers hdr, inout metadata meta,
     table tagger {
         key = { hdr.ethernet.etherType: exact; }
         actions = { tag_it; }
-#ifdef WITH_ACTION_PROFILE          /* P4Info only: the software target has no profiles */
+#ifdef WITH_ACTION_PROFILE    /* indirect only on request: other tests fill tagger directly */
         implementation = ap;
 #endif
     }
