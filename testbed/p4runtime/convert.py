@@ -634,7 +634,7 @@ def group_from_p4rt(index: P4InfoIndex, msg: p4runtime_pb2.ActionProfileGroup
         watch = None
         if kind == "watch_port":
             watch = decode(m.watch_port, PORT_BITS, f"{where}: member {m.member_id} watch_port")
-        elif kind == "watch":
+        elif kind == "watch" and m.watch:          # deprecated; 0 watches nothing
             watch = check_range(m.watch, 0, (1 << PORT_BITS) - 1,
                                 f"{where}: member {m.member_id} watch")
         members.append(E.GroupMember(m.member_id, m.weight, watch))
@@ -659,6 +659,6 @@ def _action_set_from(index: P4InfoIndex, msg: p4runtime_pb2.ActionProfileActionS
         kind = a.WhichOneof("watch_kind")
         watch = (decode(a.watch_port, PORT_BITS, f"{what} watch_port") if kind == "watch_port"
                  else check_range(a.watch, 0, (1 << PORT_BITS) - 1, f"{what} watch")
-                 if kind == "watch" else None)
+                 if kind == "watch" and a.watch else None)
         actions.append((action_from_p4rt(index, a.action, what), a.weight, watch))
     return E.ActionSet(tuple(actions))
