@@ -137,6 +137,7 @@ class P4InfoIndex:
         self.digests = {d.preamble.id: d for d in p4info.digests}
         self.value_sets = {v.preamble.id: v for v in p4info.value_sets}
         self.action_profiles = {a.preamble.id: a for a in p4info.action_profiles}
+        self.action_profile_ids = {a.preamble.name: a.preamble.id for a in p4info.action_profiles}
         self.controller = {c.preamble.name: c for c in p4info.controller_packet_metadata}
 
     def table(self, table_id: int) -> TableInfo:

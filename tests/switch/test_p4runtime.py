@@ -14,6 +14,7 @@ from p4rt_client import Client, batch_errors
 from p4rt_device import PipelineDevice
 from testbed.errors import TrainetError
 from testbed.p4 import p4info
+from testbed.p4 import entries as E
 from testbed.p4.entries import Exact, Lpm, Optional_, Range, Ternary
 from testbed.p4.lowering.program import load_program
 from testbed.switch.p4runtime_server import P4RuntimeServer
@@ -613,9 +614,21 @@ def test_reconcile_and_commit_keeps_entries_commit_clears_them(client, server, i
     default.action.action.params.add(param_id=1, value=b"\x02")
     default.action.action.params.add(param_id=7, value=b"\x03")
     client.write((MOD, _entity(table_entry=default)))
+    ap = next(p.preamble.id for p in info.action_profiles if p.preamble.name == "MyIngress.ap")
+    member = pb.ActionProfileMember(action_profile_id=ap, member_id=5)
+    member.action.action_id = ids["MyIngress.set_tag"]
+    member.action.params.add(param_id=1, value=b"\x07")
+    indirect = pb.TableEntry(table_id=ids["MyIngress.tag_profiled"])
+    indirect.match.add(field_id=1).exact.value = b"\x08\x00"
+    indirect.action.action_profile_member_id = 5
+    client.write((INS, _entity(action_profile_member=member)),
+                 (INS, _entity(table_entry=indirect)))
     client.set_pipeline(info, FEATURES.read_bytes(), PIPE.RECONCILE_AND_COMMIT)
     assert device.loads == 2
     assert len(routes_on_target(device)) == 1 and 3 in device.target.mc_groups()
+    assert [e.action for e in device.target.table_entries("MyIngress.tag_profiled")] == [
+        E.MemberRef(5)]
+    assert list(device.target.profile("MyIngress.ap").members) == [5]
     assert device.target.table_get_default("MyIngress.fwd").action == "MyIngress.forward"
     assert len(device.target.table_entries("classify")) == 2
     client.set_pipeline(info, FEATURES.read_bytes(), PIPE.VERIFY_AND_COMMIT)
