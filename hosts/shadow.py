@@ -146,10 +146,12 @@ def custom_shape(spec: str) -> ShadowModel:
                        f"{seq}, vocabulary {vocab}", given["hidden"], given["heads"], vocab)
 
 
-def shadow_model(spec: str, layers: int | None = None) -> ShadowModel:
+def shadow_model(spec: str, layers: int | None = None, flag: str = "--shadow-model"
+                 ) -> ShadowModel:
     """A preset name, ``custom:PARAMS`` (e.g. ``custom:6.7e9`` or ``custom:6.7B``; a
     custom model has ``layers`` layers when given) or a shape,
-    ``custom:layers=L,hidden=H,heads=A[,vocab=V,seq=S]``."""
+    ``custom:layers=L,hidden=H,heads=A[,vocab=V,seq=S]``. An unknown name is refused
+    naming ``flag``, the option that gave it."""
     spec = shapes.ALIASES.get(spec, spec)
     if spec in PRESETS:
         return PRESETS[spec]
@@ -166,7 +168,7 @@ def shadow_model(spec: str, layers: int | None = None) -> ShadowModel:
                 layers, origin = gpt3_layers(params), "the nearest GPT-3 model's"
             return ShadowModel(spec, params, 2048, layers, "custom parameter count, "
                                f"context 2048, {layers} layers ({origin})")
-    raise TrainetError(f"--shadow-model {spec!r}: choose {', '.join(PRESETS)}, "
+    raise TrainetError(f"{flag} {spec!r}: choose {', '.join(PRESETS)}, "
                        "custom:PARAMS (e.g. custom:6.7e9 or custom:6.7B) or "
                        "custom:layers=L,hidden=H,heads=A[,vocab=V,seq=S]")
 

@@ -168,4 +168,5 @@ else
     echo "$clients_want" > .venv-clients/.installed
   fi
 fi
+bash vagrant/link-command.sh
 echo "ready: .venv takes $(du -sh .venv | cut -f1) on disk, torch $torch"

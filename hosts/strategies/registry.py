@@ -21,7 +21,7 @@ import os
 import pkgutil
 import threading
 from dataclasses import dataclass
-from typing import Annotated, Callable
+from typing import Annotated, Callable, Literal
 
 from pydantic import BeforeValidator, Field, ValidationError
 
@@ -53,6 +53,10 @@ class JobSpec(Spec):
                                               description="the switch's aggregator address")
     job: int = Field(default=1, ge=0, le=255, description="job id")
     slots: int = Field(default=32, ge=1, le=1024, description="aggregation slots")
+    lane_bits: Literal[16, 32] | None = Field(
+        default=None, description="the narrowest lanes the workers send: 16 (bf16/fp16 "
+        "gradients in 16-bit lanes, where the program has them) or 32; default: the "
+        "strategy's")
 
 
 @dataclass(frozen=True)
@@ -60,11 +64,13 @@ class SwitchJob:
     """The strategy's workers talk to a job on a switch. ``section`` is the experiment
     file's key for the job (strategies that share a program share it); ``controller`` is
     the module that sets jobs up and tears them down (``setup``, ``teardown``,
-    ``job_from_dict``); ``program`` the P4 program the switch must run."""
+    ``job_from_dict``); ``program`` the P4 program the switch must run; ``lane_bits``
+    the narrowest lanes its workers send unless the experiment file says."""
 
     section: str
     controller: str
     program: str
+    lane_bits: int = 32
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,7 @@ class JobRef:
     aggregator: str
     job: int
     slots: int
+    lane_bits: int = 32
 
 
 @dataclass
@@ -188,8 +195,9 @@ class StrategyInfo:
             first = err.errors()[0]
             at = ".".join(str(p) for p in first["loc"])
             message = first["msg"].removeprefix("Value error, ")
-            if first["type"] == "unknown_field":
-                message = f"it takes no option {first['ctx']['field']!r}"
+            if first["type"] == "extra_forbidden":
+                message = f"it takes no option {first['loc'][-1]!r}"
+                at = ""
             raise TrainetError(f"{where}: strategy {self.name}: "
                                f"{at + ': ' if at else ''}{message}; its options: "
                                f"{option_text(self) or 'none'}") from None
@@ -367,8 +375,24 @@ def needs_text(info: StrategyInfo) -> str:
     return ", ".join(needs)
 
 
+def as_dict(info: StrategyInfo) -> dict:
+    """A strategy's registration as ``trainet strategies --json`` prints it."""
+    return {"name": info.name, "description": info.description, "modes": list(info.modes),
+            "options": {name: {"default": f.default, "description": f.description}
+                        for name, f in info.options.model_fields.items()},
+            "switch_job": ({"program": str(info.switch_job.program),
+                            "section": info.switch_job.section} if info.switch_job else None),
+            "service": ({"label": info.service.label, "role": info.service.role}
+                        if info.service else None),
+            "gloo": info.gloo, "tiers": list(info.tiers)}
+
+
 def print_table(args=None) -> int:
     """``trainet strategies``: every registered strategy, its modes, options and needs."""
+    if getattr(args, "json", False):
+        import json
+        print(json.dumps([as_dict(info) for info in strategies()], indent=1, default=str))
+        return 0
     from rich.console import Console
     console = Console(highlight=False)
     for info in strategies():

@@ -34,10 +34,10 @@ from pathlib import Path
 from hosts import devices, shadow
 from testbed.errors import TrainetError
 from testbed.experiment.results import read_config, read_summary
+from testbed.experiment.wire import variant_links
 from testbed.model import fabric as fabrics
 from testbed.model.calibration import DEFAULT, FILE, Calibration
 from testbed.model.step import Workload, predict
-from testbed.topology.spec import Topology
 
 FACTORS = (0.5, 0.7, 0.85, 0.93, 0.97, 1.03, 1.07, 1.18, 1.4, 2.0)
 LATENCIES = (1e-5, 1e-4, 3e-4, 1e-3, 3e-3)     # first tries of a latency not yet added
@@ -77,7 +77,10 @@ def samples(results_dirs: list[str]) -> list[Sample]:
 
 def _samples_of(root: Path) -> list[Sample]:
     config = read_config(root)
-    spec = config["experiment"]
+    spec = config.get("experiment")
+    if not isinstance(spec, dict) or not isinstance(spec.get("workload"), dict):
+        raise TrainetError(f"{root}: config.yaml has no experiment with a workload; give a "
+                           "results directory of `trainet run`")
     w = spec["workload"]
     if w.get("mode") != "shadow":
         raise TrainetError(f"{root}: a {w.get('mode')}-mode run (its compute is this "
@@ -102,7 +105,7 @@ def _samples_of(root: Path) -> list[Sample]:
             if not path.exists():
                 raise TrainetError(f"{path}: missing; calibration needs each variant's "
                                    "resolved topology, which `trainet run` writes")
-            fabric_of[variant] = _fabric(_links_of(path), config["workers"])
+            fabric_of[variant] = _fabric(variant_links(path), config["workers"])
         s = strategies[row["strategy"]]
         world = int(row["workers"])
         replicas = int(row.get("replicas") or world)
@@ -114,18 +117,6 @@ def _samples_of(root: Path) -> list[Sample]:
                           row.get("exposed_comm_s") or 0.0, w.get("interference"),
                           config.get("cpu_adam_params_per_s_per_core")))
     return out
-
-
-def _links_of(path: Path) -> Topology:
-    """A variant's resolved topology, hosts and links only: the switches' programs and
-    tables are not the model's concern (and may have moved since the run)."""
-    import yaml
-    data = yaml.safe_load(path.read_text())
-    data.pop("program", None)
-    for sw in data.get("switches", []):
-        sw.pop("program", None)
-        sw.pop("runtime", None)
-    return Topology.from_data(data, source=str(path), base_dir=path.parent)
 
 
 def _fabric(topology, workers: list[str]):
@@ -390,6 +381,21 @@ def validate_main(args) -> int:
     table = load_table(args.bandwidth_table)
     items = [replace(s, fabric=attach(s.fabric, table)) for s in samples(args.results)]
     checks = validate(items, calibration)
+    if getattr(args, "json", False):
+        import json
+        print(json.dumps({"calibration": calibration.name,
+                          "bandwidth_table": table.source if table else None,
+                          "runs": [{"results": c.sample.results,
+                                    "experiment": c.sample.experiment,
+                                    "variant": c.sample.variant, "run": c.sample.label,
+                                    "measured_step_s": c.sample.measured_step_s,
+                                    "uncalibrated_step_s": c.uncalibrated_s,
+                                    "uncalibrated_error": c.uncalibrated_error,
+                                    "calibrated_step_s": c.calibrated_s, "error": c.error,
+                                    "measured_exposed_s": c.sample.measured_exposed_s,
+                                    "exposed_s": c.exposed_s}
+                                   for c in checks]}, indent=1))
+        return 0
     _print_checks(checks)
     measured = [c.sample.measured_step_s for c in checks]
     rho = spearman([c.calibrated_s for c in checks], measured)

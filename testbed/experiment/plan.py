@@ -169,7 +169,7 @@ def topology_device(topology, default: str) -> shadow.Device:
 def main(args) -> int:
     """``trainet plan`` without ``--check`` (that is testbed/experiment/plan_check.py)."""
     if not args.world:
-        raise TrainetError("trainet plan: give --world N, the ranks to place (or --check "
+        raise TrainetError("trainet plan: give --gpus N, the ranks to place (or --check "
                            "RESULTS)")
     from rich.console import Console
     from rich.table import Table
@@ -188,6 +188,15 @@ def main(args) -> int:
     fabric = measured.attach(fabric, measured.load(args.bandwidth_table))
     batch = args.batch or 2 * args.world
     predictions, dropped = ranked(fabric, model, args.world, batch, device, args.mfu)
+    if args.json:
+        import json
+        from dataclasses import asdict
+        print(json.dumps({"model": model.name, "ranks": args.world, "fabric": fabric.name,
+                          "global_batch": batch, "device": device.name, "mfu": args.mfu,
+                          "layouts": [{**asdict(p), "bandwidths_bps": p.bandwidths}
+                                      for p in predictions[:args.top]],
+                          "dropped": [asdict(p) for p in dropped]}, indent=1))
+        return 0
     console = Console(highlight=False, width=150)
     compute = f"MFU {args.mfu}" if args.mfu is not None else "compute by shapes"
     console.print(f"{model.name}: {model.source}; {args.world} ranks on {fabric.name}; "
@@ -202,9 +211,9 @@ def main(args) -> int:
                   "TFLOP/s/GPU", "memory/GPU", "group bandwidths (Gb/s)")
     for i, p in enumerate(predictions[:args.top], 1):
         bws = " ".join(f"{k} {v / 1e9:g}" for k, v in p.bandwidths.items())
-        table.add_row(str(i), p.strategy, p.layout, f"{p.compute_s * 1e3:.1f} ms",
-                      f"{p.comm_s * 1e3:.1f} ms", f"{p.exposed_s * 1e3:.1f} ms",
-                      f"{p.step_s * 1e3:.1f} ms", f"{p.tflops_per_gpu:.1f}",
+        table.add_row(str(i), p.strategy, p.layout, f"{p.compute_s:.3f} s",
+                      f"{p.comm_s:.3f} s", f"{p.exposed_s:.3f} s",
+                      f"{p.step_s:.3f} s", f"{p.tflops_per_gpu:.1f}",
                       f"{p.memory_B / 2**30:.1f} GiB", bws)
     console.print(table)
     for p in dropped[:args.top]:
@@ -213,8 +222,10 @@ def main(args) -> int:
         console.print(fabric.table.note())
     fastest = predictions[0]
     for name, form in forms.items():
-        best = next(p for p in predictions if p.strategy == name)
+        best = next((p for p in predictions if p.strategy == name), None)
+        if best is None:
+            continue
         console.print(f"best {name} ({form}): {best.layout}, step "
-                      f"{best.step_s * 1e3:.1f} ms; best overall {fastest.strategy} "
+                      f"{best.step_s:.3f} s; best overall {fastest.strategy} "
                       f"{fastest.layout}, {best.step_s / fastest.step_s:.2f}x faster")
     return 0

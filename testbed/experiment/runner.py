@@ -66,12 +66,21 @@ def worker_args(experiment: ResolvedExperiment, strategy: ResolvedStrategy,
         args["batch"] = w.batch
     if strategy.job is not None:
         args.update(ina_aggregator=strategy.job["aggregator_ip"], ina_job=strategy.job["job_id"],
-                    ina_slots=strategy.job["slot_count"])
+                    ina_slots=strategy.job["slot_count"],
+                    ina_lane_bits=strategy.job.get("lane_bits", 32))
     args.update(strategy.options)
     tiers = experiment.tiers_of(strategy, variant) if variant else strategy.tiers
     if tiers:
         args["tiers"] = format_tiers(tiers)
     return {k: v for k, v in args.items() if v is not None}
+
+
+def shared_files(args: dict, variant_dir: Path) -> dict:
+    """A relative ``plan_file`` names a file the variant's strategies share, in its runs
+    directory (fusionllm's baselines replay the plan its run saved there)."""
+    if args.get("plan_file") and not Path(args["plan_file"]).is_absolute():
+        return {**args, "plan_file": str(variant_dir / args["plan_file"])}
+    return args
 
 
 def offloads(strategy: ResolvedStrategy) -> bool:
@@ -126,7 +135,9 @@ def environment(caps) -> dict:
         except PackageNotFoundError:
             return None
 
-    env = {"python": platform.python_version(), "platform": platform.platform(),
+    import testbed
+    env = {"trainet": testbed.__version__, "trainet_commit": testbed.commit(),
+           "python": platform.python_version(), "platform": platform.platform(),
            "cpus": os.cpu_count(), "argv": sys.argv,
            "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
            **{name: installed(name) for name in ("torch", "numpy", "scapy", "grpcio")}}
@@ -433,8 +444,9 @@ class Runner:
             with job, LinkSampler(net.switch_interfaces(), run / results.LINKS,
                                   read=getattr(net, "interface_counters", None)):
                 result = self._run_workers()(net, workers, strategy.info.name,
-                                             worker_args(self.experiment, strategy, variant,
-                                                         self.cpu_adam_rate), run,
+                                             shared_files(worker_args(
+                                                 self.experiment, strategy, variant,
+                                                 self.cpu_adam_rate), run.parent.parent), run,
                                              self.experiment.spec.timeouts.run, progress=progress,
                                              server_host=strategy.service_host)
         except Exception:

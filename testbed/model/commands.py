@@ -126,7 +126,6 @@ def plot(rows: list[StepPrediction], path: Path, title: str) -> Path:
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path

@@ -165,6 +165,12 @@ def mean_error(table: list[Row], field: str) -> float:
 def main(args) -> int:
     from testbed.model.calibration import load
     table = check(calibration=load(args.calibration))
+    if getattr(args, "json", False):
+        import json
+        from dataclasses import asdict
+        print(json.dumps({"rows": [{**asdict(r), "error": r.error(r.predicted_s)}
+                                   for r in table]}, indent=1))
+        return 0
     print("Published Megatron-LM runs on A100 (Narayanan et al. 2021 table 1; Korthikanti et "
           "al. 2022; Smith et al. 2022 MT-NLG sec. 2.4), step time per row; model constants "
           "from data sheets and micro-benchmarks (hosts/compute.py), none fitted here; "

@@ -5,7 +5,8 @@ backend of its per-packet path.
 (testbed/p4/native); ``auto`` takes native and falls back to python, saying why in one
 line, when the machine has no C compiler, the program is not a v1model program (PSA
 runs on python), it uses a construct the C generator does not translate or a table with
-an action profile or selector (their members and groups live in the Python target), ``log`` is at
+an action profile or selector (their members and groups live in the Python target), or
+its generated C does not compile (a generator bug, named by its P4 statement), ``log`` is at
 debug level (the per-packet pipeline trace is the Python backend's) or the switch has
 more than one priority queue per port (the native path has one egress queue and drops a
 packet of priority 1 or more, as BMv2 does with one queue). Both present the same
@@ -50,12 +51,12 @@ def make_target(program, backend: str = "python", cpu_port: int | None = None,
         log.warning("P4 backend: python, not native: the debug log's pipeline trace is "
                     "the python backend's")
         return python()
-    from testbed.p4.native.build import NoCompiler
+    from testbed.p4.native.build import NativeCompileError, NoCompiler
     from testbed.p4.native.cgen import NativeUnsupported
     from testbed.p4.native.target import NativeTarget
     try:
         return NativeTarget(program, cpu_port=cpu_port, log=log)
-    except (NoCompiler, NativeUnsupported) as e:
+    except (NoCompiler, NativeUnsupported, NativeCompileError) as e:
         if backend == "native":
             raise
         return fall_back(str(e).splitlines()[0])

@@ -93,7 +93,7 @@ def test_a_fabric_needs_a_host_per_rank():
 
 
 def test_plan_command_prints_the_ranking(capsys):
-    assert cli.main(["plan", "--world", "8", "--model", "gpt-1.3b", "--top", "3"]) == 0
+    assert cli.main(["plan", "--gpus", "8", "--model", "gpt-1.3b", "--top", "3"]) == 0
     out = capsys.readouterr().out
     assert "valid layouts" in out
     assert out.count("axonn") + out.count("megatron") >= 3
@@ -172,7 +172,7 @@ def test_the_plan_drops_layouts_that_do_not_fit_and_says_what_they_need(capsys):
     megatron_dp8 = next(p for p in dropped if p.strategy == "megatron" and p.options["tp"] == 1)
     assert "needs" in megatron_dp8.memory_verdict and "80 GiB device memory" in \
         megatron_dp8.memory_verdict
-    assert cli.main(["plan", "--world", "8", "--gpus-per-node", "8", "--model", "gpt-20b",
+    assert cli.main(["plan", "--gpus", "8", "--gpus-per-node", "8", "--model", "gpt-20b",
                      "--global-batch-size", "8"]) == 0
     out = capsys.readouterr().out
     assert "dropped for memory" in out and "dropped: megatron tp1 x dp8: needs" in out

@@ -25,7 +25,7 @@ def registered(name: str, options: dict, **extra):
 
 
 @pytest.mark.parametrize("name, options, world, extra", [
-    ("ddp", {"bucket": "64KiB"}, 2, {}),
+    ("ddp", {"bucket_cap_mb": 0.0625}, 2, {}),
     ("zero3", {}, 3, {}),
     ("zeropp", {}, 4, {"tiers": NODES_OF_TWO}),
     ("zeropp", {"hpz": 2}, 4, {"tiers": NODES_OF_TWO}),

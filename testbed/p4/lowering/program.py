@@ -25,8 +25,14 @@ from testbed.p4.lowering.syntax import name_of
 
 
 def load_program(path, include_dirs=(), defines=None) -> ir.Program:
-    """Parse and check the P4_16 program in ``path``; raise P4Error on any problem."""
-    return lower_preprocessed(preprocess_file(path, include_dirs, defines), str(path))
+    """Parse and check the P4_16 program in ``path``; raise P4Error on any problem (one
+    that belongs to no line, such as a missing ``main``, is placed at the file's start)."""
+    try:
+        return lower_preprocessed(preprocess_file(path, include_dirs, defines), str(path))
+    except P4Error as e:
+        if e.loc is not None:
+            raise
+        raise P4Error(e.message, ir.Loc(str(path), 1, 1)) from None
 
 
 def lower_preprocessed(pre: Preprocessed, source: str) -> ir.Program:
