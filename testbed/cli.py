@@ -291,10 +291,11 @@ def build_parser() -> argparse.ArgumentParser:
     _backend_arg(p)
     p.set_defaults(handler="testbed.bench.switch:main")
     p = bench.add_parser("p4runtime", help="P4Runtime Write/Read entries/s against the "
-                         "target's own API")
+                         "gRPC transport's own bound (an empty servicer, same messages)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    p.add_argument("--entries", type=int, default=500,
+    p.add_argument("--entries", type=int, default=1000,
                    help="table entries per measurement (basic.p4's table holds 1024)")
+    _backend_arg(p)
     p.set_defaults(handler="testbed.bench.p4runtime:main")
     p = bench.add_parser("links", help="link emulation: throughput and RTT against the "
                          "configured values, and bring-up time of a 64-host fabric")

@@ -48,11 +48,51 @@ class ActionCall:
     params: dict = field(default_factory=dict)   # param name -> int
 
 
+@dataclass(frozen=True)
+class MemberRef:
+    """The action of an indirect table's entry: a member of the table's action profile."""
+    member_id: int
+
+
+@dataclass(frozen=True)
+class GroupRef:
+    """The action of an indirect table's entry: a group of its action selector, whose
+    member a packet runs is chosen by the selector's hash over its fields."""
+    group_id: int
+
+
+@dataclass(frozen=True)
+class ActionSet:
+    """The action of an indirect table's entry written one-shot: its own actions
+    (``(ActionCall, weight, watch_port)`` each) in place of named members and group."""
+    actions: tuple
+
+
+@dataclass
+class ProfileMember:
+    member_id: int
+    action: ActionCall
+
+
+@dataclass
+class GroupMember:
+    member_id: int
+    weight: int = 1
+    watch_port: Optional[int] = None      # kept and read back; the target has no port liveness
+
+
+@dataclass
+class ProfileGroup:
+    group_id: int
+    members: list                 # list[GroupMember], each member id once
+    max_size: int = 0             # the group's own bound on its members; 0: the profile's
+
+
 @dataclass
 class TableEntry:
     table: str                    # fully-qualified table name
-    match: tuple                  # one Match per key, in key order
-    action: ActionCall
+    match: tuple                  # one Match per key (selector keys excluded), in key order
+    action: Union[ActionCall, MemberRef, GroupRef, ActionSet]
     priority: int = 0             # only for tables with ternary/range/optional keys
     # direct resources attached to the entry
     counter_packets: int = 0

@@ -499,6 +499,9 @@ class _Builder:
             msg.with_selector = kind == "action_selector"
             size_arg = inst.args[1] if kind == "action_selector" else inst.args[0]
             msg.size = _const_int(size_arg, f"{where}: the size")
+            group_size = ir.annotation(inst.annotations, "max_group_size")
+            if group_size is not None and group_size.body:
+                msg.max_group_size = int(str(group_size.body[0]), 0)
             for t in self.tables:
                 if t.implementation == inst.name:
                     msg.table_ids.append(s.id(P.TABLE, t.name))

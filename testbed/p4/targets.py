@@ -4,8 +4,9 @@ backend of its per-packet path.
 ``python`` is the reference (generated Python), ``native`` the C backend
 (testbed/p4/native); ``auto`` takes native and falls back to python, saying why in one
 line, when the machine has no C compiler, the program is not a v1model program (PSA
-runs on python), it uses a construct the C generator does not translate or whose
-generated C does not compile (a generator bug, named by its P4 statement), ``log`` is at
+runs on python), it uses a construct the C generator does not translate or a table with
+an action profile or selector (their members and groups live in the Python target), or
+its generated C does not compile (a generator bug, named by its P4 statement), ``log`` is at
 debug level (the per-packet pipeline trace is the Python backend's) or the switch has
 more than one priority queue per port (the native path has one egress queue and drops a
 packet of priority 1 or more, as BMv2 does with one queue). Both present the same

@@ -71,6 +71,15 @@ def check_metadata(data: bytes, what: str) -> bytes:
     return data
 
 
+def entry_size_bound(index: P4InfoIndex, table: TableInfo) -> int:
+    """An upper bound on the encoded bytes of one of ``table``'s entries, opaque metadata
+    excepted: what a read may count per entry instead of measuring each."""
+    keys = sum(2 * ((f.bitwidth + 7) // 8) + 24 for f in table.fields)
+    params = max((sum((p.bitwidth + 7) // 8 + 16 for p in index.actions[a].params)
+                  for a in table.actions), default=0)
+    return 160 + keys + params         # ids, priority, flags, counters, meter, wrappers
+
+
 def encode(value: int) -> bytes:
     """The canonical (shortest) byte string of ``value``."""
     return value.to_bytes(max((value.bit_length() + 7) // 8, 1), "big")
@@ -89,6 +98,7 @@ class TableInfo:
     needs_priority: bool = False
     idle_timeout: bool = False                 # the P4Info asks for idle-timeout notifications
     field_index: dict = field(default_factory=dict)   # field id -> position
+    profile_id: int = 0                        # its action profile's id: an indirect table
 
 
 class P4InfoIndex:
@@ -97,6 +107,9 @@ class P4InfoIndex:
     def __init__(self, p4info: p4info_pb2.P4Info):
         self.p4info = p4info
         self.actions = {a.preamble.id: a for a in p4info.actions}
+        # action id -> {param id: (name, bitwidth)}, read once: the write path's lookups
+        self.action_params = {a.preamble.id: {p.id: (p.name, p.bitwidth) for p in a.params}
+                              for a in p4info.actions}
         self.action_ids = {a.preamble.name: a.preamble.id for a in p4info.actions}
         direct = {}
         for kind, items in (("counter", p4info.direct_counters), ("meter", p4info.direct_meters)):
@@ -113,6 +126,7 @@ class P4InfoIndex:
                 any(f.match_type in (MF.TERNARY, MF.RANGE, MF.OPTIONAL) for f in t.match_fields),
                 t.idle_timeout_behavior != p4info_pb2.Table.NO_TIMEOUT)
             info.field_index = {f.id: i for i, f in enumerate(t.match_fields)}
+            info.profile_id = t.implementation_id
             self.tables[info.id] = info
             self.table_ids[info.name] = info.id
         self.direct_counters = {d.preamble.id: d for d in p4info.direct_counters}
@@ -123,6 +137,7 @@ class P4InfoIndex:
         self.digests = {d.preamble.id: d for d in p4info.digests}
         self.value_sets = {v.preamble.id: v for v in p4info.value_sets}
         self.action_profiles = {a.preamble.id: a for a in p4info.action_profiles}
+        self.action_profile_ids = {a.preamble.name: a.preamble.id for a in p4info.action_profiles}
         self.controller = {c.preamble.name: c for c in p4info.controller_packet_metadata}
 
     def table(self, table_id: int) -> TableInfo:
@@ -146,15 +161,23 @@ class P4InfoIndex:
 
 
 # ---------------------------------------------------------------- matches
+MATCH_KINDS = {MF.EXACT: "exact", MF.LPM: "lpm", MF.TERNARY: "ternary", MF.RANGE: "range",
+               MF.OPTIONAL: "optional"}
+
+
 def _match_from(fm: p4runtime_pb2.FieldMatch, mf, where: str) -> E.Match:
     kind = fm.WhichOneof("field_match_type")
     w = mf.bitwidth
-    mask_all = (1 << w) - 1
-    expected = {MF.EXACT: "exact", MF.LPM: "lpm", MF.TERNARY: "ternary", MF.RANGE: "range",
-                MF.OPTIONAL: "optional"}.get(mf.match_type)
+    expected = MATCH_KINDS.get(mf.match_type)
     if kind != expected:
         fail("INVALID_ARGUMENT", f"{where}: field {mf.name} is matched with {expected}, "
                                  f"the request gives {kind}")
+    if kind == "exact":
+        data = fm.exact.value
+        value = int.from_bytes(data, "big")
+        if data and not value >> w:
+            return E.Exact(value)             # the common case; decode names what is wrong
+    mask_all = (1 << w) - 1
     what = f"{where}: field {mf.name}"
     if kind == "exact":
         return E.Exact(decode(fm.exact.value, w, what))
@@ -249,29 +272,36 @@ def action_from_p4rt(index: P4InfoIndex, action: p4runtime_pb2.Action, where: st
     a = index.actions.get(action.action_id)
     if a is None:
         fail("INVALID_ARGUMENT", f"{where}: action id {action.action_id} is not in the P4Info")
-    by_id = {p.id: p for p in a.params}
+    by_id = index.action_params[action.action_id]
     params = {}
     for p in action.params:
-        if p.param_id not in by_id:
+        info = by_id.get(p.param_id)
+        if info is None:
             fail("INVALID_ARGUMENT", f"{where}: action {a.preamble.name} has no parameter "
                                      f"id {p.param_id}")
-        info = by_id[p.param_id]
-        if info.name in params:
-            fail("INVALID_ARGUMENT", f"{where}: parameter {info.name} given twice")
-        params[info.name] = decode(p.value, info.bitwidth,
-                                   f"{where}: {a.preamble.name} parameter {info.name}")
-    missing = [p.name for p in a.params if p.name not in params]
-    if missing:
+        name, width = info
+        if name in params:
+            fail("INVALID_ARGUMENT", f"{where}: parameter {name} given twice")
+        data = p.value
+        value = int.from_bytes(data, "big")
+        if not data or width and value >> width:     # decode's checks, its message lazily
+            decode(data, width, f"{where}: {a.preamble.name} parameter {name}")
+        params[name] = value
+    if len(params) != len(by_id):
+        missing = [p.name for p in a.params if p.name not in params]
         fail("INVALID_ARGUMENT", f"{where}: action {a.preamble.name} needs parameter(s) "
                                  f"{', '.join(missing)}")
     return E.ActionCall(a.preamble.name, params)
 
 
 def action_to_p4rt(index: P4InfoIndex, call: E.ActionCall, out: p4runtime_pb2.Action) -> None:
-    a = index.actions[index.action_ids[call.action]]
-    out.action_id = a.preamble.id
-    for p in a.params:
-        out.params.add(param_id=p.id, value=encode(call.params.get(p.name, 0)))
+    aid = index.action_ids[call.action]
+    out.action_id = aid
+    params = call.params
+    for pid, (name, _) in index.action_params[aid].items():
+        p = out.params.add()
+        p.param_id = pid
+        p.value = encode(params.get(name, 0))
 
 
 # ---------------------------------------------------------------- table entries
@@ -322,9 +352,17 @@ def table_entry_from_p4rt(index: P4InfoIndex, msg: p4runtime_pb2.TableEntry,
         if not msg.is_default_action and scope == SCOPE.DEFAULT_ONLY:
             fail("INVALID_ARGUMENT", f"{where}: action {call.action} is @defaultonly and "
                                      "cannot be used by an entry")
+    elif kind in ("action_profile_member_id", "action_profile_group_id"):
+        if not table.profile_id:
+            fail("INVALID_ARGUMENT", f"{where}: the table has no action profile, so its "
+                                     f"entries name actions, not a {kind[15:-3]}")
+        ref = getattr(msg.action, kind)
+        call = (E.MemberRef(ref) if kind == "action_profile_member_id" else E.GroupRef(ref))
     elif kind is not None:
-        fail("UNIMPLEMENTED", f"{where}: action profile members/groups are not supported by "
-                              "the software target; give the action directly")
+        if not table.profile_id:
+            fail("INVALID_ARGUMENT", f"{where}: the table has no action profile, so its "
+                                     "entries name actions, not a one-shot action set")
+        call = _action_set_from(index, msg.action.action_profile_action_set, where)
     elif not msg.is_default_action and update_type in (U.INSERT, U.MODIFY):
         fail("INVALID_ARGUMENT", f"{where}: the entry needs an action")
     entry = E.TableEntry(table.name, match, call, priority)
@@ -396,15 +434,31 @@ def meter_config_from_p4rt(c: p4runtime_pb2.MeterConfig, where: str) -> tuple:
     return c.cir, c.cburst, c.pir, c.pburst
 
 
-def table_entry_to_p4rt(index: P4InfoIndex, entry: E.TableEntry,
-                        is_default: bool = False) -> p4runtime_pb2.TableEntry:
+def table_entry_to_p4rt(index: P4InfoIndex, entry: E.TableEntry, is_default: bool = False,
+                        out: p4runtime_pb2.TableEntry | None = None) -> p4runtime_pb2.TableEntry:
+    """The P4Runtime form of ``entry``, filled into ``out`` (a new message when None)."""
     table = index.tables[index.table_ids[entry.table]]
-    out = p4runtime_pb2.TableEntry(table_id=table.id, priority=entry.priority,
-                                   is_default_action=is_default)
+    if out is None:
+        out = p4runtime_pb2.TableEntry()
+    out.table_id = table.id
+    if entry.priority:
+        out.priority = entry.priority
+    if is_default:
+        out.is_default_action = True
     for m, mf in zip(entry.match, table.fields):
         if not _is_wildcard(m, mf):
             _match_to(m, mf, out.match.add())
-    if entry.action.action:
+    if isinstance(entry.action, E.MemberRef):
+        out.action.action_profile_member_id = entry.action.member_id
+    elif isinstance(entry.action, E.GroupRef):
+        out.action.action_profile_group_id = entry.action.group_id
+    elif isinstance(entry.action, E.ActionSet):
+        for call, weight, watch in entry.action.actions:
+            pa = out.action.action_profile_action_set.action_profile_actions.add(weight=weight)
+            action_to_p4rt(index, call, pa.action)
+            if watch is not None:
+                pa.watch_port = encode(watch)
+    elif entry.action.action:
         action_to_p4rt(index, entry.action, out.action.action)
     if table.direct_counter and not is_default:
         out.counter_data.packet_count = entry.counter_packets
@@ -546,3 +600,66 @@ def digest_data(digest, values: tuple) -> p4data_pb2.P4Data:
         for v in values:
             data.tuple.members.add(bitstring=encode(v))
     return data
+
+
+# ---------------------------------------------------------------- action profiles
+def profile_from_p4rt(index: P4InfoIndex, profile_id: int):
+    """The P4Info ActionProfile of ``profile_id``."""
+    return index.lookup("action_profiles", profile_id)
+
+
+def member_from_p4rt(index: P4InfoIndex, msg: p4runtime_pb2.ActionProfileMember
+                     ) -> E.ProfileMember:
+    profile = profile_from_p4rt(index, msg.action_profile_id)
+    where = f"action profile {profile.preamble.name} member {msg.member_id}"
+    if not msg.HasField("action"):
+        fail("INVALID_ARGUMENT", f"{where}: the member needs an action")
+    return E.ProfileMember(msg.member_id, action_from_p4rt(index, msg.action, where))
+
+
+def member_to_p4rt(index: P4InfoIndex, profile_id: int, m: E.ProfileMember
+                   ) -> p4runtime_pb2.ActionProfileMember:
+    out = p4runtime_pb2.ActionProfileMember(action_profile_id=profile_id,
+                                            member_id=m.member_id)
+    action_to_p4rt(index, m.action, out.action)
+    return out
+
+
+def group_from_p4rt(index: P4InfoIndex, msg: p4runtime_pb2.ActionProfileGroup
+                    ) -> E.ProfileGroup:
+    profile = profile_from_p4rt(index, msg.action_profile_id)
+    where = f"action profile {profile.preamble.name} group {msg.group_id}"
+    members = []
+    for m in msg.members:
+        kind = m.WhichOneof("watch_kind")
+        watch = None
+        if kind == "watch_port":
+            watch = decode(m.watch_port, PORT_BITS, f"{where}: member {m.member_id} watch_port")
+        elif kind == "watch" and m.watch:          # deprecated; 0 watches nothing
+            watch = check_range(m.watch, 0, (1 << PORT_BITS) - 1,
+                                f"{where}: member {m.member_id} watch")
+        members.append(E.GroupMember(m.member_id, m.weight, watch))
+    return E.ProfileGroup(msg.group_id, members, msg.max_size)
+
+
+def group_to_p4rt(profile_id: int, g: E.ProfileGroup) -> p4runtime_pb2.ActionProfileGroup:
+    out = p4runtime_pb2.ActionProfileGroup(action_profile_id=profile_id,
+                                           group_id=g.group_id, max_size=g.max_size)
+    for m in g.members:
+        pm = out.members.add(member_id=m.member_id, weight=m.weight)
+        if m.watch_port is not None:
+            pm.watch_port = encode(m.watch_port)
+    return out
+
+
+def _action_set_from(index: P4InfoIndex, msg: p4runtime_pb2.ActionProfileActionSet,
+                     where: str) -> E.ActionSet:
+    actions = []
+    for i, a in enumerate(msg.action_profile_actions):
+        what = f"{where}: one-shot action {i}"
+        kind = a.WhichOneof("watch_kind")
+        watch = (decode(a.watch_port, PORT_BITS, f"{what} watch_port") if kind == "watch_port"
+                 else check_range(a.watch, 0, (1 << PORT_BITS) - 1, f"{what} watch")
+                 if kind == "watch" and a.watch else None)
+        actions.append((action_from_p4rt(index, a.action, what), a.weight, watch))
+    return E.ActionSet(tuple(actions))

@@ -283,15 +283,30 @@ def test_meter_colors_follow_configured_rates():
     assert colors(1) == [0]
 
 
-def test_unsupported_table_implementation_is_a_located_error():
+def test_a_selector_key_without_an_action_selector_is_a_located_error():
     from testbed.errors import P4Error
     with pytest.raises(P4Error) as err:
         target("""
             action_profile(32) ap;
             action fwd(bit<9> p) { sm.egress_spec = p; }
+            table t { key = { hdr.eth.etherType: exact; hdr.eth.src: selector; }
+                      actions = { fwd; } implementation = ap; }
+            apply { t.apply(); }""")
+    assert "test.p4:" in str(err.value) and "needs an action selector" in str(err.value)
+
+
+def test_an_action_profile_member_runs_for_the_entry_that_names_it():
+    t = target("""
+            action_profile(32) ap;
+            action fwd(bit<9> p) { sm.egress_spec = p; }
             table t { key = { hdr.eth.etherType: exact; } actions = { fwd; } implementation = ap; }
             apply { t.apply(); }""")
-    assert "test.p4:" in str(err.value) and "implementation" in str(err.value)
+    t.profile("MyIngress.ap").member_insert(E.ProfileMember(3, E.ActionCall("MyIngress.fwd",
+                                                                            {"p": 6})))
+    t.table_insert(E.TableEntry("MyIngress.t", (E.Exact(0x0800),), E.MemberRef(3)))
+    [(port, _)] = t.process(frame(b"abcdef", 0x0800), 1)
+    assert port == 6
+    assert t.process(frame(b"abcdef", 0x86DD), 1) == [(0, frame(b"abcdef", 0x86DD))]
 
 
 def test_standard_metadata_timestamps_in_microseconds_and_lengths():

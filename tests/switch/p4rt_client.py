@@ -9,7 +9,8 @@ from p4.v1 import p4runtime_pb2, p4runtime_pb2_grpc
 
 
 class Client:
-    def __init__(self, address, device_id, election_id):
+    def __init__(self, address, device_id, election_id, role=""):
+        self.role = role                  # the P4Runtime role its requests name
         self.channel = grpc.insecure_channel(address)
         self.stub = p4runtime_pb2_grpc.P4RuntimeStub(self.channel)
         self.device_id = device_id
@@ -30,12 +31,16 @@ class Client:
     def send(self, msg):
         self._requests.put(msg)
 
-    def arbitrate(self, election_id=None):
+    def arbitrate(self, election_id=None, role_config=None):
+        """Arbitrate for ``self.role``; ``role_config`` is packed into role.config."""
         if election_id is not None:
             self.election_id = election_id
         msg = p4runtime_pb2.StreamMessageRequest()
         msg.arbitration.device_id = self.device_id
         msg.arbitration.election_id.low = self.election_id
+        msg.arbitration.role.name = self.role
+        if role_config is not None:
+            msg.arbitration.role.config.Pack(role_config)
         self.send(msg)
         return self.next("arbitration")
 
@@ -50,7 +55,7 @@ class Client:
 
     def set_pipeline(self, p4info, source, action=None, cookie=7):
         req = p4runtime_pb2.SetForwardingPipelineConfigRequest(
-            device_id=self.device_id,
+            device_id=self.device_id, role=self.role,
             action=action or p4runtime_pb2.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT)
         req.election_id.low = self.election_id
         req.config.p4info.CopyFrom(p4info)
@@ -59,7 +64,8 @@ class Client:
         return self.stub.SetForwardingPipelineConfig(req)
 
     def write(self, *updates, atomicity=0):
-        req = p4runtime_pb2.WriteRequest(device_id=self.device_id, atomicity=atomicity)
+        req = p4runtime_pb2.WriteRequest(device_id=self.device_id, atomicity=atomicity,
+                                         role=self.role)
         req.election_id.low = self.election_id
         for utype, entity in updates:
             u = req.updates.add(type=utype)

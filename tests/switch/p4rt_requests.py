@@ -92,7 +92,10 @@ def table_entries(draw):
     te.priority = draw(mostly(st.integers(1, 100) if needs else st.just(0),
                               st.sampled_from([0, 1, 2 ** 31 - 1, -1])))
     if draw(st.integers(0, 19)):
-        te.action.action.CopyFrom(draw(actions(t)))
+        if t.implementation_id and not te.is_default_action and draw(st.integers(0, 4)):
+            indirect_action(draw, t, te.action)
+        else:
+            te.action.action.CopyFrom(draw(actions(t)))
     extra = draw(st.sampled_from([None] * 12 + ["idle", "meter", "meter", "counter",
                                                 "metadata", "metadata", "const", "colors"]))
     if extra == "idle":
@@ -109,6 +112,50 @@ def table_entries(draw):
     elif extra == "colors":
         te.meter_counter_data.green.packet_count = draw(st.sampled_from([0, 3]))
     return pb.Entity(table_entry=te)
+
+
+MEMBER_IDS = st.sampled_from([1, 2, 3, 4, 2 ** 32 - 1])
+
+
+def indirect_action(draw, table, out: pb.TableAction) -> None:
+    """A member, a group or a one-shot action set for an indirect table."""
+    kind = draw(st.sampled_from(["member", "member", "group", "group", "one-shot"]))
+    if kind == "member":
+        out.action_profile_member_id = draw(MEMBER_IDS)
+    elif kind == "group":
+        out.action_profile_group_id = draw(MEMBER_IDS)
+    else:
+        for _ in range(draw(st.integers(0, 3))):
+            a = out.action_profile_action_set.action_profile_actions.add(
+                weight=draw(mostly(st.integers(1, 3), st.sampled_from([0, -1, 9]))))
+            a.action.CopyFrom(draw(actions(table)))
+
+
+def profile_of(draw):
+    return draw(mostly(st.sampled_from([p.preamble.id for p in INFO.action_profiles]),
+                       st.sampled_from([0, 12345])))
+
+
+@st.composite
+def profile_entries(draw):
+    """Members (the profile's tables' actions, mostly) and groups of either profile."""
+    profile_id = profile_of(draw)
+    info = INDEX.action_profiles.get(profile_id)
+    table = INDEX.tables[info.table_ids[0]] if info is not None else None
+    refs = [INFO.tables[0]] if table is None else [
+        t for t in INFO.tables if t.preamble.id == table.id]
+    if draw(st.booleans()):
+        m = pb.ActionProfileMember(action_profile_id=profile_id, member_id=draw(MEMBER_IDS))
+        m.action.CopyFrom(draw(actions(refs[0])))
+        return pb.Entity(action_profile_member=m)
+    g = pb.ActionProfileGroup(action_profile_id=profile_id, group_id=draw(MEMBER_IDS),
+                              max_size=draw(mostly(st.integers(0, 4), st.sampled_from([-1, 99]))))
+    for mid in draw(st.lists(MEMBER_IDS, max_size=4)):
+        gm = g.members.add(member_id=mid, weight=draw(mostly(st.integers(1, 2),
+                                                             st.sampled_from([0, -3]))))
+        if draw(st.integers(0, 3)) == 0:
+            gm.watch_port = draw(value(9))
+    return pb.Entity(action_profile_group=g)
 
 
 @st.composite
@@ -178,7 +225,9 @@ def indexed_entries(draw):
 @st.composite
 def other_entries(draw):
     kind = draw(st.sampled_from(["value_set", "digest", "direct_meter", "direct_counter",
-                                 "action_profile_member"]))
+                                 "profile", "profile"]))
+    if kind == "profile":
+        return draw(profile_entries())
     if kind == "value_set":
         vs = draw(st.sampled_from(list(INFO.value_sets)))
         msg = pb.ValueSetEntry(value_set_id=vs.preamble.id)
@@ -190,8 +239,6 @@ def other_entries(draw):
         msg.config.max_timeout_ns, msg.config.ack_timeout_ns = draw(INT64), draw(INT64)
         msg.config.max_list_size = draw(st.sampled_from([0, 1, -1]))
         return pb.Entity(digest_entry=msg)
-    if kind == "action_profile_member":
-        return pb.Entity(action_profile_member=pb.ActionProfileMember(member_id=1))
     te = draw(table_entries()).table_entry
     msg = getattr(pb, "DirectMeterEntry" if kind == "direct_meter" else "DirectCounterEntry")(
         table_entry=te)

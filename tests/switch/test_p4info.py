@@ -22,7 +22,7 @@ def _by_name(items):
 
 @lru_cache(maxsize=None)
 def _program():
-    return load_program(FEATURES, defines={"WITH_ACTION_PROFILE": "1"})
+    return load_program(FEATURES)
 
 
 def _info():
@@ -75,7 +75,8 @@ def test_hash_collisions_probe_to_the_next_free_id():
 def test_names_aliases_hidden_and_name_annotations():
     info = _info()
     tables = _by_name(info.tables)
-    assert set(tables) == {"MyIngress.fwd", "MyIngress.routes", "MyIngress.tagger", "classify"}
+    assert set(tables) == {"MyIngress.fwd", "MyIngress.routes", "MyIngress.tagger", "classify",
+                           "MyIngress.tag_profiled", "MyIngress.spread"}
     assert tables["MyIngress.fwd"].preamble.alias == "fwd"
     actions = _by_name(info.actions)
     assert "MyIngress.hidden_action" not in actions
@@ -128,8 +129,13 @@ def test_counters_meters_registers_and_action_profiles():
     assert (r.size, r.type_spec.bitstring.bit.bitwidth) == (128, 32)
     ap = _by_name(info.action_profiles)["MyIngress.ap"]
     assert ap.size == 256 and not ap.with_selector
-    assert list(ap.table_ids) == [tables["MyIngress.tagger"].preamble.id]
-    assert tables["MyIngress.tagger"].implementation_id == ap.preamble.id
+    assert list(ap.table_ids) == [tables["MyIngress.tag_profiled"].preamble.id]
+    assert tables["MyIngress.tag_profiled"].implementation_id == ap.preamble.id
+    sel = _by_name(info.action_profiles)["MyIngress.spread_sel"]
+    assert (sel.size, sel.with_selector, sel.max_group_size) == (16, True, 4)
+    assert list(sel.table_ids) == [tables["MyIngress.spread"].preamble.id]
+    assert [f.name for f in tables["MyIngress.spread"].match_fields] == [
+        "hdr.ethernet.dstAddr"]                                  # selector keys are not fields
 
 
 def test_digest_type_info_value_sets_and_controller_metadata():
@@ -185,10 +191,9 @@ def test_bit_value_set_has_one_unnamed_exact_match():
 
 def test_trainet_p4_info_writes_the_file_or_prints_text(tmp_path, capsys):
     out = tmp_path / "features.p4info.txt"
-    define = ["-D", "WITH_ACTION_PROFILE"]
-    assert main(["p4", "info", str(FEATURES), *define, "-o", str(out)]) == 0
+    assert main(["p4", "info", str(FEATURES), "-o", str(out)]) == 0
     assert p4info.read(out) == _info()
-    assert main(["p4", "info", str(FEATURES), *define]) == 0
+    assert main(["p4", "info", str(FEATURES)]) == 0
     assert text_format.Parse(capsys.readouterr().out, p4info_pb2.P4Info()) == _info()
     assert main(["p4", "info", str(FEATURES), "-o", str(tmp_path / "no" / "x.txt")]) == 2
     err = capsys.readouterr().err

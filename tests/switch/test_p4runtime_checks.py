@@ -20,6 +20,7 @@ NET10 = b"\x0a\x00\x00\x00\x00\x00"           # 10.0.0.0/8 in the 48-bit field o
 OUT_OF_RANGE = grpc.StatusCode.OUT_OF_RANGE.value[0]
 INVALID = grpc.StatusCode.INVALID_ARGUMENT.value[0]
 UNIMPLEMENTED = grpc.StatusCode.UNIMPLEMENTED.value[0]
+NOT_FOUND = grpc.StatusCode.NOT_FOUND.value[0]
 
 
 def _group(gid=1, **replica):
@@ -123,21 +124,23 @@ def test_reads_of_entity_types_the_program_lacks_are_empty(server):
 
 def test_writes_of_entity_types_the_target_lacks_are_refused_by_name(server):
     """Each update of a batch goes to its kind's handler; those of kinds the software
-    target has none of fail alone, naming the kind, and the rest of the batch applies."""
+    target has none of fail alone, naming the kind, and the rest of the batch applies;
+    members and groups of a profile the program lacks are not found."""
     srv, _ = server
     c = Client(f"127.0.0.1:{srv.port}", device_id=1, election_id=1)
-    unserved = ("action_profile_member", "action_profile_group", "extern_entry")
+    kinds = ("action_profile_member", "action_profile_group", "extern_entry")
     try:
         c.arbitrate()
         c.set_pipeline(p4info.build(load_program(BASIC)), BASIC.read_bytes())
         group = _group(7)
         with pytest.raises(grpc.RpcError) as e:
             c.write(*[(INS, entity(**{kind: getattr(pb, _message(kind))()}))
-                      for kind in unserved], (INS, group))
+                      for kind in kinds], (INS, group))
         errors = batch_errors(e.value)
-        assert [x.canonical_code for x in errors] == [UNIMPLEMENTED] * 3 + [0]
-        for kind, x in zip(unserved, errors):
-            assert x.message == f"writing {kind} is not supported by the software target"
+        assert [x.canonical_code for x in errors] == [NOT_FOUND, NOT_FOUND, UNIMPLEMENTED, 0]
+        assert all(x.message == "action profile id 0 is not in the P4Info" for x in errors[:2])
+        assert errors[2].message == ("writing extern_entry is not supported by the software "
+                                     "target")
         read = c.read(entity(packet_replication_engine_entry=pb.PacketReplicationEngineEntry()))
         assert [e.packet_replication_engine_entry.multicast_group_entry.multicast_group_id
                 for e in read] == [7]

@@ -110,7 +110,25 @@ def _shown(update, read) -> bool:
         got = [e.direct_meter_entry for e in read if e.HasField("direct_meter_entry")
                and _table_key(e.direct_meter_entry.table_entry) == _table_key(te)]
         return [g.config for g in got] == [update.entity.direct_meter_entry.config]
+    if kind in ("action_profile_member", "action_profile_group"):
+        return _profile_shown(update, read)
     raise AssertionError(f"an accepted write of {kind}, which the target cannot serve")
+
+
+def _profile_shown(update, read):
+    kind = update.entity.WhichOneof("entity")
+    written = getattr(update.entity, kind)
+    ident = "member_id" if kind == "action_profile_member" else "group_id"
+    got = [getattr(e, kind) for e in read if e.WhichOneof("entity") == kind
+           and getattr(e, kind).action_profile_id == written.action_profile_id
+           and getattr(getattr(e, kind), ident) == getattr(written, ident)]
+    if update.type == pb.Update.DELETE:
+        return not got
+    if kind == "action_profile_member":
+        return len(got) == 1 and C.member_from_p4rt(INDEX, got[0]) == \
+            C.member_from_p4rt(INDEX, written)
+    return len(got) == 1 and C.group_from_p4rt(INDEX, got[0]) == \
+        C.group_from_p4rt(INDEX, written)
 
 
 # ---------------------------------------------------------------- the property

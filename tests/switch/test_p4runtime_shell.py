@@ -122,6 +122,79 @@ finally:
 '''
 
 
+PROFILE_FLOW = r'''
+import faulthandler
+import sys
+import p4runtime_sh.shell as sh
+
+faulthandler.dump_traceback_later(60, exit=True)
+addr, p4info_path, source_path = sys.argv[1:4]
+sh.setup(device_id=1, grpc_addr=addr, election_id=(0, 1), verbose=False,
+         config=sh.FwdPipeConfig(p4info_path, source_path))
+try:
+    for i in (1, 2, 3):
+        member = sh.ActionProfileMember("MyIngress.ecmp_selector")(
+            member_id=i, action="MyIngress.set_port")
+        member.action["port"] = str(i)
+        member.insert()
+    group = sh.ActionProfileGroup("MyIngress.ecmp_selector")(group_id=7)
+    group.add(1).add(2, weight=2).add(3)
+    group.insert()
+    entry = sh.TableEntry("MyIngress.ecmp")
+    entry.match["hdr.ipv4.dstAddr"] = "10.0.0.0/8"
+    entry.group_id = 7
+    entry.insert()
+    print("MEMBERS", [m.member_id for m in
+                      sh.ActionProfileMember("MyIngress.ecmp_selector").read()])
+    print("GROUP", [(m.member_id, m.weight) for g in
+                    sh.ActionProfileGroup("MyIngress.ecmp_selector").read()
+                    for m in g.msg().members])
+    print("ENTRY GROUP", [e.msg().action.action_profile_group_id
+                          for e in sh.TableEntry("MyIngress.ecmp").read()])
+    one_shot = sh.TableEntry("MyIngress.ecmp")
+    one_shot.match["hdr.ipv4.dstAddr"] = "10.0.0.0/8"
+    actions = []
+    for port in ("4", "5"):
+        a = sh.Action("MyIngress.set_port")
+        a["port"] = port
+        actions.append(a)
+    one_shot.oneshot = sh.Oneshot("MyIngress.ecmp").add(actions[0], weight=3).add(actions[1])
+    one_shot.modify()
+    print("ONE-SHOT", [(a.weight, a.action.params[0].value.hex()) for e in
+                       sh.TableEntry("MyIngress.ecmp").read()
+                       for a in e.msg().action.action_profile_action_set.action_profile_actions])
+    sh.TableEntry("MyIngress.ecmp").read(lambda e: e.delete())
+    sh.ActionProfileGroup("MyIngress.ecmp_selector").read(lambda g: g.delete())
+    sh.ActionProfileMember("MyIngress.ecmp_selector").read(lambda m: m.delete())
+    print("LEFT", len(list(sh.ActionProfileMember("MyIngress.ecmp_selector").read())))
+finally:
+    sh.teardown()
+'''
+
+
+@pytest.mark.slow
+def test_p4runtime_shell_programs_an_action_selector(tmp_path):
+    """Members, a weighted group, an entry naming it, a one-shot action set, each read
+    back as written through the shell's own entities, then all deleted as read."""
+    python = _shell_python()
+    selector = Path(__file__).parent / "data" / "selector.p4"
+    info = tmp_path / "selector.p4info.txt"
+    p4info.write(p4info.build(load_program(selector)), info)
+    device = PipelineDevice(device_id=1)
+    server = P4RuntimeServer(device, "127.0.0.1:0").start()
+    try:
+        run = subprocess.run([python, "-c", PROFILE_FLOW, f"127.0.0.1:{server.port}",
+                              str(info), str(selector)],
+                             capture_output=True, text=True, timeout=120)
+    finally:
+        server.stop()
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.splitlines() == [
+        "MEMBERS [1, 2, 3]", "GROUP [(1, 1), (2, 2), (3, 1)]", "ENTRY GROUP [7]",
+        "ONE-SHOT [(3, '04'), (1, '05')]", "LEFT 0"], run.stdout + run.stderr
+    assert device.target.table_entries("MyIngress.ecmp") == []
+
+
 def _features_p4info(tmp_path):
     path = tmp_path / "features.p4info.txt"
     p4info.write(p4info.build(load_program(FEATURES)), path)

@@ -14,7 +14,7 @@ from itertools import accumulate
 from testbed.p4 import entries as E
 from testbed.p4 import ir
 from testbed.p4.native.build import load
-from testbed.p4.native.cgen import MAX_ACTION_DATA, MAX_KEYS, generate
+from testbed.p4.native.cgen import MAX_ACTION_DATA, MAX_KEYS, NativeUnsupported, generate
 from testbed.p4.python.externs import format_log
 from testbed.p4.python.target import Target
 
@@ -30,6 +30,10 @@ class NativeTarget(Target):
     def __init__(self, program: ir.Program, cpu_port: int | None = None,
                  log: logging.Logger | None = None):
         super().__init__(program, cpu_port, log)
+        for table in (t for c in program.controls.values() for t in c.tables.values()):
+            if table.implementation is not None:
+                raise NativeUnsupported(f"table {table.name}'s action profile "
+                                        f"{table.implementation}", table.loc)
         self.native = generate(program, self.compiled.errors)
         self.ffi, self.lib = load(self.native.source, self.native.locate)
         self.sw = self.ffi.gc(self.lib.sw_new(), self.lib.sw_free)
@@ -44,8 +48,9 @@ class NativeTarget(Target):
         self._digest_names = [getattr(t, "name", "digest") for t in program.digests]
         self._asserts_seen = self._stack_drops_seen = 0
         self._slots = {}                # table -> {entry key: slot}
+        self._free = {}                 # table -> slots below len(slots) left by deletes
         for name, state in self.compiled.tables.items():
-            self._slots[name] = {}
+            self._slots[name], self._free[name] = {}, []
             self._put_default(name)
             for result in state.entries.values():
                 self._put(name, result.entry, keep=False)
@@ -174,8 +179,8 @@ class NativeTarget(Target):
         key = entry.key()
         slot = slots.get(key)
         if slot is None:
-            used = set(slots.values())
-            slot = slots[key] = next(i for i in range(len(used) + 1) if i not in used)
+            free = self._free[table]
+            slot = slots[key] = free.pop() if free else len(slots)
         v, m, hi, rng = ([0] * MAX_KEYS for _ in range(4))
         plen = 0
         for i, (match, w) in enumerate(zip(entry.match, info.widths)):
@@ -204,29 +209,30 @@ class NativeTarget(Target):
         action, args = self._action(info, self.compiled.tables[table].get_default())
         self.lib.sw_tbl_default(self.sw, info.index, action, args)
 
-    def _stored(self, entry: E.TableEntry) -> E.TableEntry:
-        return self._table(entry.table).canonical(entry)
-
-    def table_insert(self, entry: E.TableEntry) -> None:
-        super().table_insert(entry)
-        stored = self._stored(entry)
+    def table_insert(self, entry: E.TableEntry) -> E.TableEntry:
+        stored = super().table_insert(entry)
         self._put(entry.table, stored, keep=False, meter=stored.meter_config)
+        return stored
 
-    def table_modify(self, entry: E.TableEntry) -> None:
+    def table_modify(self, entry: E.TableEntry) -> E.TableEntry:
         meter = entry.meter_config          # None: the entry keeps its meter
-        super().table_modify(entry)
-        self._put(entry.table, self._stored(entry), keep=True, meter=meter)
+        stored = super().table_modify(entry)
+        self._put(entry.table, stored, keep=True, meter=meter)
+        return stored
 
-    def table_delete(self, entry: E.TableEntry) -> None:
-        super().table_delete(entry)
-        slot = self._slots[entry.table].pop(self._stored(entry).key())
+    def table_delete(self, entry: E.TableEntry) -> E.TableEntry:
+        stored = super().table_delete(entry)
+        slot = self._slots[entry.table].pop(stored.key())
+        self._free[entry.table].append(slot)
         self.lib.sw_tbl_del(self.sw, self.native.tables[entry.table].index, slot)
+        return stored
 
     def table_clear(self, table: str) -> None:
         super().table_clear(table)
         for slot in self._slots[table].values():
             self.lib.sw_tbl_del(self.sw, self.native.tables[table].index, slot)
         self._slots[table].clear()
+        self._free[table].clear()
 
     def table_set_default(self, table: str, call: E.ActionCall) -> None:
         super().table_set_default(table, call)

@@ -74,7 +74,8 @@ class PsaCompiler(Compiler):
     def instance(self, inst: ir.Instance):
         """The run-time object of a PSA extern instance (registers, counters and meters
         are v1model's, so the control plane reaches them the same way)."""
-        if inst.extern not in PSA_EXTERNS:
+        if inst.extern not in PSA_EXTERNS or inst.extern in ("ActionProfile",
+                                                             "ActionSelector"):
             return super().instance(inst)
         args = [a.value if isinstance(a, ir.Const) else a for a in inst.args]
         kind = inst.extern

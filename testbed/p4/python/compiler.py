@@ -29,7 +29,8 @@ from testbed.p4.python.gen_externs import ExternGen
 from testbed.p4.python.gen_packet import PacketGen
 from testbed.p4.python.hoist import hoistable
 from testbed.p4.python.scratch_locals import scratch_locals
-from testbed.p4.python.table_setup import table_state
+from testbed.p4.python.table_setup import (PROFILE_EXTERNS, SELECTOR_EXTERNS, profile_state,
+                                           table_state)
 from testbed.p4.walk import MAX_LOOP, CodeWalk
 
 
@@ -45,6 +46,7 @@ class Compiled:
         self.direct_counters = {}  # direct_counter name -> table name
         self.meters = {}
         self.direct_meters = {}    # direct_meter name -> table name
+        self.profiles = {}         # action profile/selector name -> ProfileState
         self.value_sets = {}       # name -> list of matches
         self.field_lists = {}      # index -> [field path]
 
@@ -500,7 +502,13 @@ class Compiler(ExprGen, PacketGen, ExternGen, CodeWalk):
             self.s_Return(ir.Return(fn.loc), s, 1)
 
     def setup_table(self, t: ir.Table, actions: dict) -> None:
-        state = table_state(t, actions, self.clock)
+        profile = None
+        if t.implementation is not None:
+            profile = self.out.profiles.get(t.implementation)
+            if profile is None:
+                profile = self.out.profiles[t.implementation] = profile_state(
+                    self._instance(t.implementation))
+        state = table_state(t, actions, self.clock, profile)
         self.out.tables[t.name] = state
         self.globals[self.pyname("T", t.name)] = state
         if t.counters:
@@ -529,6 +537,10 @@ class Compiler(ExprGen, PacketGen, ExternGen, CodeWalk):
         elif inst.extern == "meter":
             obj = externs.Meter(inst.name, args[0], self._meter_kind(inst.args), self.clock)
             self.out.meters[inst.name] = obj
+        elif inst.extern in PROFILE_EXTERNS + SELECTOR_EXTERNS:
+            obj = self.out.profiles.get(inst.name)       # its tables may have made it
+            if obj is None:
+                obj = self.out.profiles[inst.name] = profile_state(inst)
         else:
             obj = inst
         return obj

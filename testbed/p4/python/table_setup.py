@@ -1,9 +1,11 @@
 """The run-time state of a table from its IR: the actions it may run with their data
 widths, its key, its default action and its constant entries.
 
-What this target cannot run (action profiles and selectors, match kinds beyond
-v1model's) and constant entries it cannot install are reported here, as ``P4Error`` at
-the table or entry.
+What this target cannot run (match kinds beyond v1model's, selector keys without an
+action selector, hash algorithms it lacks) and constant entries it cannot install are
+reported here, as ``P4Error`` at the table or entry. An indirect table's action profile
+or selector (v1model's action_profile/action_selector, PSA's ActionProfile/ActionSelector)
+is one ``ProfileState`` shared by the tables that name it.
 """
 from __future__ import annotations
 
@@ -11,13 +13,41 @@ from testbed.errors import P4Error
 from testbed.p4 import entries as E
 from testbed.p4 import ir
 from testbed.p4.python.gen_expr import _mask
+from testbed.p4.python.externs import ALGORITHMS
+from testbed.p4.python.profiles import PSA_ALGORITHMS, ProfileState
 from testbed.p4.python.tables import ActionInfo, TableState
 
 MATCH_KINDS = ("exact", "lpm", "ternary", "range", "optional")
+PROFILE_EXTERNS = ("action_profile", "ActionProfile")
+SELECTOR_EXTERNS = ("action_selector", "ActionSelector")
 
 
-def table_state(t: ir.Table, actions: dict, clock) -> TableState:
-    """``actions``: every action the table's control can run, by name."""
+def profile_state(inst: ir.Instance) -> ProfileState:
+    """The run-time state of an action profile or selector instance: ``size`` members
+    (and groups); a selector's hash algorithm and output width."""
+    args = [a.value if isinstance(a, ir.Const) else a for a in inst.args]
+    if inst.extern in PROFILE_EXTERNS:
+        return ProfileState(inst.name, args[0], None, 0, _max_group_size(inst))
+    algo = inst.args[0]
+    name = algo.member.lower() if isinstance(algo, ir.EnumConst) else str(algo)
+    name = PSA_ALGORITHMS.get(name, name) if inst.extern == "ActionSelector" else name
+    if name not in ALGORITHMS:
+        raise P4Error(f"action selector {inst.name}: hash algorithm {name} is not one this "
+                      f"target computes ({', '.join(sorted(ALGORITHMS))})", inst.loc)
+    return ProfileState(inst.name, args[1], name, args[2], _max_group_size(inst))
+
+
+def _max_group_size(inst: ir.Instance) -> int:
+    note = ir.annotation(inst.annotations, "max_group_size")
+    if note is None or not note.body:
+        return 0
+    return int(str(note.body[0]), 0)
+
+
+def table_state(t: ir.Table, actions: dict, clock, profile: ProfileState | None = None
+                ) -> TableState:
+    """``actions``: every action the table's control can run, by name; ``profile``: the
+    state of its implementation, when it has one."""
     infos = {}
     for ref in t.actions:
         act = actions[ref.action]
@@ -31,18 +61,27 @@ def table_state(t: ir.Table, actions: dict, clock) -> TableState:
         data = [(p.name, ir.fixed_width(p.type)) for p in act.params if p.direction == ""]
         infos[t.default_action.action] = ActionInfo(t.default_action.action, None, data,
                                                     False, True)
-    if t.implementation is not None:
-        raise P4Error(f"table {t.name} uses {t.implementation} as its implementation "
-                      "(action profile/selector); this target runs direct tables only: "
-                      "remove the implementation property", t.loc)
     keys = [(k.match_kind, ir.fixed_width(k.expr.type)) for k in t.keys]
     for k in t.keys:
-        if k.match_kind not in MATCH_KINDS:
+        if k.match_kind == "selector" and (profile is None or not profile.selector):
+            raise P4Error(f"table {t.name}: a selector key needs an action selector as the "
+                          "table's implementation", k.loc)
+        if k.match_kind not in MATCH_KINDS + ("selector",):
             raise P4Error(f"match kind {k.match_kind} (not supported by the v1model target)",
                           k.loc)
     default = _action_call(t.default_action, actions)
+    if profile is not None:
+        if t.counters or t.meters:
+            raise P4Error(f"table {t.name}: direct counters and meters on a table with an "
+                          "action profile are not supported by this target", t.loc)
+        if t.entries:
+            raise P4Error(f"table {t.name}: const entries of a table with an action profile "
+                          "are not supported by this target", t.loc)
+        for name, info in infos.items():
+            profile.actions.setdefault(name, info)
     state = TableState(t.name, keys, infos, t.size, default, t.default_const,
-                       t.entries_const and bool(t.entries), t.meters is not None, clock)
+                       t.entries_const and bool(t.entries), t.meters is not None, clock,
+                       profile)
     priorities = entry_priorities(t) if state.needs_priority else [0] * len(t.entries)
     for ent, prio in zip(t.entries, priorities):
         match = tuple(_entry_match(ks, kind, w) for ks, (kind, w) in zip(ent.keys, keys))

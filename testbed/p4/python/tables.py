@@ -27,6 +27,10 @@ class Result:
         self.meter = None
 
 
+MATCH_CLASSES = {"exact": E.Exact, "lpm": E.Lpm, "ternary": E.Ternary, "range": E.Range,
+                 "optional": E.Optional_}
+
+
 class ActionInfo:
     """An action a table may run: its function and its action-data parameters."""
 
@@ -34,16 +38,58 @@ class ActionInfo:
         self.name = name
         self.fn = fn
         self.params = params            # [(name, width)]
+        self.param_names = {n for n, _ in params}
         self.table_only = table_only
         self.default_only = default_only
+
+
+def check_action(where: str, actions: dict, call: E.ActionCall, default: bool) -> None:
+    """``call`` may run from ``actions`` (name -> ActionInfo), its data fitting."""
+    info = actions.get(call.action)
+    if info is None:
+        raise ControlPlaneError("INVALID_ARGUMENT", f"{where}: action {call.action!r} "
+                                f"is not one of {sorted(actions)}")
+    if default and info.table_only:
+        raise ControlPlaneError("INVALID_ARGUMENT", f"{where}: {call.action} is "
+                                "@tableonly and cannot be the default action")
+    if not default and info.default_only:
+        raise ControlPlaneError("INVALID_ARGUMENT", f"{where}: {call.action} is "
+                                "@defaultonly and cannot be used in an entry")
+    if call.params.keys() != info.param_names:
+        names = [n for n, _ in info.params]
+        raise ControlPlaneError("INVALID_ARGUMENT", f"{where}: {call.action} takes "
+                                f"parameters {names}, got {sorted(call.params)}")
+    for pname, width in info.params:
+        value = call.params[pname]
+        if not 0 <= value < (1 << width):
+            raise ControlPlaneError("INVALID_ARGUMENT", f"{where}: {call.action} "
+                                    f"parameter {pname}={value} does not fit bit<{width}>")
+
+
+def _copied(action):
+    """An entry's action as a new object (a member or group reference is immutable; a
+    one-shot action set is copied too, as its profile keeps it by identity)."""
+    if isinstance(action, E.ActionCall):
+        return E.ActionCall(action.action, dict(action.params))
+    if isinstance(action, E.ActionSet):
+        return E.ActionSet(tuple((_copied(call), weight, watch)
+                                 for call, weight, watch in action.actions))
+    return action
 
 
 class TableState:
     def __init__(self, name: str, keys: list, actions: dict, size: int,
                  default: E.ActionCall, default_const: bool, entries_const: bool,
-                 direct_meter: bool, clock):
+                 direct_meter: bool, clock, profile=None):
         self.name = name
+        # selector keys (an action selector's hash inputs) are passed to lookup with the
+        # others but match nothing
+        self.key_count = len(keys)
+        self.selector_keys = [(i, w) for i, (k, w) in enumerate(keys) if k == "selector"]
+        self.match_pos = [i for i, (k, _) in enumerate(keys) if k != "selector"]
+        keys = [keys[i] for i in self.match_pos]
         self.keys = keys                # [(match_kind, width)]
+        self.profile = profile          # a ProfileState when the table is indirect
         self.actions = actions          # action name -> ActionInfo
         self.size = size
         self.default_const = default_const
@@ -66,7 +112,8 @@ class TableState:
         self._rebuild()
 
     # ---------------------------------------------------------------- control plane
-    def insert(self, entry: E.TableEntry, const: bool = False) -> None:
+    def insert(self, entry: E.TableEntry, const: bool = False) -> E.TableEntry:
+        """Add ``entry``; return it as stored (canonical match, own copy)."""
         if self.entries_const and not const:
             raise ControlPlaneError("PERMISSION_DENIED", f"table {self.name} has const entries; "
                                     "change them in the P4 source")
@@ -81,8 +128,10 @@ class TableState:
         result = self._result(entry.action, hit=True, entry=entry)
         self.entries[entry.key()] = result
         self._update(None, result)
+        return entry
 
-    def modify(self, entry: E.TableEntry) -> None:
+    def modify(self, entry: E.TableEntry) -> E.TableEntry:
+        """Replace the action of ``entry``'s key; return the entry as stored."""
         self._check_writable()
         entry = self.canonical(entry)
         old = self.entries.get(entry.key())
@@ -91,31 +140,43 @@ class TableState:
                                     "priority; use insert")
         self._check_action(entry.action, default=False)
         result = self._result(entry.action, hit=True, entry=entry)
+        self._release(old)
         result.counter = old.counter
         if entry.meter_config is None:
             result.meter = old.meter
             entry.meter_config = old.entry.meter_config
         self.entries[entry.key()] = result
         self._update(old, result)
+        return entry
 
-    def delete(self, entry: E.TableEntry) -> None:
+    def delete(self, entry: E.TableEntry) -> E.TableEntry:
+        """Remove ``entry``'s key; return the entry that was stored."""
         self._check_writable()
         entry = self.canonical(entry)
         if entry.key() not in self.entries:
             raise ControlPlaneError("NOT_FOUND", f"{self.name}: no entry with this match and "
                                     "priority")
-        self._update(self.entries.pop(entry.key()), None)
+        old = self.entries.pop(entry.key())
+        self._release(old)
+        self._update(old, None)
+        return old.entry
 
     def clear(self) -> None:
         self._check_writable()
+        for r in self.entries.values():
+            self._release(r)
         self.entries.clear()
         self._rebuild()
+
+    def _release(self, r: Result) -> None:
+        if self.profile is not None:
+            self.profile.release(r.entry.action)
 
     def read(self) -> list:
         out = []
         for r in self.entries.values():
             e = copy.copy(r.entry)
-            e.action = E.ActionCall(e.action.action, dict(e.action.params))
+            e.action = _copied(e.action)
             e.counter_packets, e.counter_bytes = r.counter
             out.append(e)
         return out
@@ -135,26 +196,22 @@ class TableState:
         if self.entries_const:
             raise ControlPlaneError("PERMISSION_DENIED", f"table {self.name} has const entries")
 
-    def _check_action(self, call: E.ActionCall, default: bool) -> None:
-        info = self.actions.get(call.action)
-        if info is None:
-            raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name}: action {call.action!r} "
-                                    f"is not one of {sorted(self.actions)}")
-        if default and info.table_only:
-            raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name}: {call.action} is "
-                                    "@tableonly and cannot be the default action")
-        if not default and info.default_only:
-            raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name}: {call.action} is "
-                                    "@defaultonly and cannot be used in an entry")
-        names = [n for n, _ in info.params]
-        if sorted(call.params) != sorted(names):
-            raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name}: {call.action} takes "
-                                    f"parameters {names}, got {sorted(call.params)}")
-        for pname, width in info.params:
-            value = call.params[pname]
-            if not 0 <= value < (1 << width):
-                raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name}: {call.action} "
-                                        f"parameter {pname}={value} does not fit bit<{width}>")
+    def _check_action(self, action, default: bool) -> None:
+        """The action an entry runs: an ActionCall on a direct table, a member or (with
+        a selector) a group of its profile on an indirect one, which it then names."""
+        if self.profile is None or default:
+            if not isinstance(action, E.ActionCall):
+                why = ("its default action is an action" if default else
+                       "it has no action profile; give the entry an action")
+                raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name}: {why}, not a "
+                                        "member or group")
+            check_action(self.name, self.actions, action, default)
+            return
+        if isinstance(action, E.ActionCall):
+            raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name} takes its actions from "
+                                    f"the action profile {self.profile.name}: give a member "
+                                    "or group, not an action")
+        self.profile.acquire(action)
 
     def canonical(self, entry: E.TableEntry) -> E.TableEntry:
         if entry.table != self.name:
@@ -169,15 +226,15 @@ class TableState:
         if not self.needs_priority and entry.priority != 0:
             raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name} has no ternary/range/"
                                     "optional keys: entries must not have a priority")
-        match = tuple(self._canonical_match(i, m) for i, m in enumerate(entry.match))
-        out = copy.copy(entry)
-        out.match = match
-        out.action = E.ActionCall(entry.action.action, dict(entry.action.params))
-        return out
+        match = tuple([self._canonical_match(i, m) for i, m in enumerate(entry.match)])
+        return E.TableEntry(self.name, match, _copied(entry.action), entry.priority, entry.counter_packets, entry.counter_bytes,
+                            entry.meter_config)
 
     def _canonical_match(self, i: int, m):
         kind, width = self.keys[i]
         full = (1 << width) - 1
+        if type(m) is E.Exact and kind == "exact" and 0 <= m.value <= full:
+            return m                                     # the common case, checked
         where = f"{self.name} key {i} ({kind}, bit<{width}>)"
 
         def fits(v):
@@ -188,9 +245,7 @@ class TableState:
             if kind == "exact":
                 raise ControlPlaneError("INVALID_ARGUMENT", f"{where}: exact keys need a value")
             return None
-        expected = {"exact": E.Exact, "lpm": E.Lpm, "ternary": E.Ternary, "range": E.Range,
-                    "optional": E.Optional_}.get(kind)
-        if not isinstance(m, expected):
+        if not isinstance(m, MATCH_CLASSES.get(kind)):
             raise ControlPlaneError("INVALID_ARGUMENT", f"{where}: got a "
                                     f"{type(m).__name__} match")
         if isinstance(m, (E.Exact, E.Optional_)):
@@ -222,7 +277,9 @@ class TableState:
         return None if (m.low, m.high) == (0, full) else m
 
     # ---------------------------------------------------------------- lookup
-    def _result(self, call: E.ActionCall, hit: bool, entry=None) -> Result:
+    def _result(self, call, hit: bool, entry=None) -> Result:
+        if not isinstance(call, E.ActionCall):          # a member or group: see lookup
+            return Result(None, (), hit, "", entry)
         info = self.actions[call.action]
         args = tuple(call.params[n] for n, _ in info.params)
         r = Result(info.fn, args, hit, call.action, entry if hit else call)
@@ -237,7 +294,8 @@ class TableState:
         for info in self.actions.values():
             info.fn = fns[info.name]
         for r in list(self.entries.values()) + [self.default]:
-            r.fn = self.actions[r.action].fn
+            if r.action:
+                r.fn = self.actions[r.action].fn
 
     def _update(self, old, new) -> None:
         """Replace ``old`` by ``new`` (either may be None) in the lookup structure: in
@@ -267,6 +325,22 @@ class TableState:
             self._build_lpm()
         else:
             self._build_scan()
+        if self.profile is not None or self.selector_keys:
+            self._match_lookup, self.lookup = self.lookup, self._lookup_indirect
+
+    def _lookup_indirect(self, key) -> Result:
+        """Lookup of an indirect table: the match keys find the entry, whose member (or
+        the member its group's hash over the selector keys picks) is what runs."""
+        if self.key_count > 1:
+            match = [key[i] for i in self.match_pos]
+            r = self._match_lookup(match[0] if len(match) == 1 else tuple(match))
+        else:
+            r = self._match_lookup(key)
+        if not r.hit or self.profile is None:
+            return r
+        chosen = self.profile.resolve(r.entry.action, [(key[i], w) for i, w in
+                                                       self.selector_keys])
+        return self.default if chosen is None else chosen
 
     def _lookup_none(self, key) -> Result:
         return self.default

@@ -283,17 +283,28 @@ class Target:
                                     f"{sorted(self.compiled.tables)}")
         return t
 
-    def table_insert(self, entry: E.TableEntry) -> None:
-        self._table(entry.table).insert(entry)
+    def table_insert(self, entry: E.TableEntry) -> E.TableEntry:
+        """Add ``entry``; return it as the table stores it."""
+        return self._table(entry.table).insert(entry)
 
-    def table_modify(self, entry: E.TableEntry) -> None:
-        self._table(entry.table).modify(entry)
+    def table_modify(self, entry: E.TableEntry) -> E.TableEntry:
+        """Change the action of ``entry``'s key; return the entry as stored."""
+        return self._table(entry.table).modify(entry)
 
-    def table_delete(self, entry: E.TableEntry) -> None:
-        self._table(entry.table).delete(entry)
+    def table_delete(self, entry: E.TableEntry) -> E.TableEntry:
+        """Remove ``entry``'s key; return the entry that was stored."""
+        return self._table(entry.table).delete(entry)
 
     def table_entries(self, table: str) -> list:
         return self._table(table).read()
+
+    def profile(self, name: str):
+        """The state of an action profile or selector (its members and groups)."""
+        p = self.compiled.profiles.get(name)
+        if p is None:
+            raise ControlPlaneError("NOT_FOUND", f"no action profile {name!r}; profiles: "
+                                    f"{sorted(self.compiled.profiles)}")
+        return p
 
     def table_set_default(self, table: str, call: E.ActionCall) -> None:
         self._table(table).set_default(call)

@@ -97,19 +97,36 @@ def check_target_accepts(program) -> None:
 
 
 def snapshot(pipeline: ForwardingPipeline, target) -> tuple:
-    """What RECONCILE_AND_COMMIT carries over: the writable tables' entries and defaults,
-    multicast groups and clone sessions (the caller holds the target's lock)."""
+    """What RECONCILE_AND_COMMIT carries over: action profiles' members and groups, the
+    writable tables' entries and defaults, multicast groups and clone sessions (the
+    caller holds the target's lock)."""
     writable = [t for t in pipeline.index.tables.values() if not t.is_const]
     tables = {t.name: target.table_entries(t.name) for t in writable}
     defaults = {t.name: target.table_get_default(t.name) for t in writable
                 if not t.const_default_action_id}
-    return tables, defaults, dict(target.mc_groups()), dict(target.clone_sessions())
+    profiles = {}
+    for info in pipeline.index.action_profiles.values():
+        p = target.profile(info.preamble.name)
+        profiles[info.preamble.name] = ([m for m, _ in p.members.values()],
+                                        [g for g, _ in p.groups.values()])
+    return profiles, tables, defaults, dict(target.mc_groups()), dict(target.clone_sessions())
 
 
 def restore(pipeline: ForwardingPipeline, target, kept: tuple, log) -> None:
     """RECONCILE_AND_COMMIT: carry over the entries the new program can still hold (the
     caller holds the target's lock)."""
-    tables, defaults, groups, sessions = kept
+    profiles, tables, defaults, groups, sessions = kept
+    for name, (members, profile_groups) in profiles.items():
+        if name not in pipeline.index.action_profile_ids:
+            continue
+        profile = target.profile(name)
+        for write, items in ((profile.member_insert, members),
+                             (profile.group_insert, profile_groups)):
+            for item in items:
+                try:
+                    write(item)
+                except E.ControlPlaneError as e:
+                    log.info("reconcile: dropped a member or group of %s (%s)", name, e)
     for name, entries in tables.items():
         if name not in pipeline.index.table_ids:
             continue

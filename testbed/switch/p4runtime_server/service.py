@@ -26,10 +26,10 @@ from testbed.errors import TrainetError
 from testbed.p4 import entries as E
 from testbed.p4runtime import convert as C
 from testbed.switch.p4runtime_server import pipeline as P
-from testbed.switch.p4runtime_server.arbitration import Arbiter, Stream
+from testbed.switch.p4runtime_server.arbitration import Arbiter, Stream, request_role
 from testbed.switch.p4runtime_server.entities import HANDLERS
-from testbed.switch.p4runtime_server.status import (RpcError, bounded, check_role, fail_batch,
-                                             grpc_code)
+from testbed.switch.p4runtime_server.roles import denied
+from testbed.switch.p4runtime_server.status import RpcError, bounded, fail_batch, grpc_code
 
 U = p4runtime_pb2.Update
 PIPE = p4runtime_pb2.SetForwardingPipelineConfigRequest
@@ -102,7 +102,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     def _packet_out(self, stream: Stream, packet: p4runtime_pb2.PacketOut) -> None:
         with self.lock:
             pipeline = self.pipeline
-            primary = self.arbiter.primary()
+            primary = self.arbiter.primary(stream.role)
         if stream is not primary:
             _stream_error(stream, "PERMISSION_DENIED",
                           "only the primary controller may send packets", packet)
@@ -118,16 +118,17 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     # the packet path holds the device lock when it calls these two: taking self.lock
     # here would invert the lock order of Write (self.lock, then the device lock)
     def _packet_in(self, frame: bytes) -> None:
-        pipeline, primary = self.pipeline, self.arbiter.primary()
-        if pipeline is None or primary is None:
+        pipeline, receivers = self.pipeline, self.arbiter.packet_in_receivers()
+        if pipeline is None or not receivers:
             return
         msg = p4runtime_pb2.StreamMessageResponse()
         msg.packet.CopyFrom(C.packet_in_message(pipeline.index, frame))
-        primary.out.put(msg)
+        for primary in receivers:
+            primary.out.put(msg)
 
     def _digest(self, type_name: str, values: tuple) -> None:
-        pipeline, primary = self.pipeline, self.arbiter.primary()
-        if pipeline is None or primary is None:
+        pipeline, receivers = self.pipeline, self.arbiter.packet_in_receivers()
+        if pipeline is None or not receivers:
             return
         digest = next((d for d in pipeline.index.digests.values()
                        if d.preamble.name == type_name), None)
@@ -139,7 +140,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         d.list_id = next(self.digest_list_ids)
         d.timestamp = time.time_ns()
         d.data.add().CopyFrom(C.digest_data(digest, values))
-        primary.out.put(msg)
+        for primary in receivers:
+            primary.out.put(msg)
 
     # ------------------------------------------------------------ unary RPCs
     def _unary(self, context, fn, *args):
@@ -170,8 +172,13 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     # ------------------------------------------------------------ pipeline config
     def _set_pipeline(self, request):
         with self.lock:
-            self.arbiter.check_primary(request.device_id, request.election_id)
-            check_role(request)
+            role = request_role(request)
+            primary = self.arbiter.check_primary(request.device_id, request.election_id, role)
+            if primary.scope is not None:
+                raise RpcError("PERMISSION_DENIED", f"role {role[:64]!r} has a role config "
+                                                    "limiting what it controls, so it may not "
+                                                    "set the forwarding pipeline; the default "
+                                                    "role or a role without config may")
             action = request.action
             if action == PIPE.COMMIT:
                 if self.saved is None:
@@ -222,8 +229,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
     # ------------------------------------------------------------ Write
     def _write(self, request, context):
         with self.lock:
-            self.arbiter.check_primary(request.device_id, request.election_id)
-            check_role(request)
+            role = request_role(request)
+            primary = self.arbiter.check_primary(request.device_id, request.election_id, role)
             pipeline = self.pipeline
             if pipeline is None:
                 raise RpcError("FAILED_PRECONDITION", NO_PIPELINE)
@@ -233,17 +240,24 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                                                 "CONTINUE_ON_ERROR or ROLLBACK_ON_ERROR")
             rollback = atomicity == p4runtime_pb2.WriteRequest.ROLLBACK_ON_ERROR
             with self.target_lock:
-                errors = self._apply_batch(pipeline, request.updates, rollback)
+                errors = self._apply_batch(pipeline, request.updates, rollback, primary)
         if any(errors):
             fail_batch(context, errors)
         return p4runtime_pb2.WriteResponse()
 
-    def _apply_batch(self, pipeline: P.ForwardingPipeline, updates, rollback: bool) -> list:
+    def _apply_batch(self, pipeline: P.ForwardingPipeline, updates, rollback: bool,
+                     writer: Stream | None = None) -> list:
         """Apply ``updates`` in order; one entry per update: None or its error. With
-        ``rollback`` the first failure undoes those applied before it and skips the rest."""
+        ``rollback`` the first failure undoes those applied before it and skips the rest.
+        ``writer`` is the primary whose role's scope bounds what may be written."""
         errors, undo = [], []
+        scope, role = (writer.scope, writer.role) if writer is not None else (None, "")
         for update in updates:
             try:
+                if scope is not None:
+                    why = denied(scope, role, update.entity)
+                    if why:
+                        raise E.ControlPlaneError("PERMISSION_DENIED", why)
                 undo.append(self._apply(pipeline, update))
                 errors.append(None)
             except E.ControlPlaneError as e:
@@ -279,26 +293,29 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         """The ReadResponses of ``request``: one per READ_CHUNK_BYTES of entities, so no
         response outgrows a client's default 4 MiB message limit."""
         self.arbiter.check_device(request.device_id)
-        check_role(request)
+        self.arbiter.check_role(request_role(request))
         with self.lock:
             pipeline = self.pipeline
         if pipeline is None:
             raise RpcError("FAILED_PRECONDITION", NO_PIPELINE)
         responses, size = [p4runtime_pb2.ReadResponse()], 0
+
+        def add(entity_bytes: int):
+            nonlocal size
+            if size > READ_CHUNK_BYTES:
+                responses.append(p4runtime_pb2.ReadResponse())
+                size = 0
+            size += entity_bytes
+            return responses[-1].entities.add()
+
         with self.target_lock:
             for entity in request.entities:
                 kind = entity.WhichOneof("entity")
                 if kind is None:
                     raise RpcError("INVALID_ARGUMENT", "an entity of the ReadRequest is empty; "
                                                        "set one of its fields")
-                for item in HANDLERS[kind].read(pipeline, self.device.target,
-                                                getattr(entity, kind)):
-                    if size > READ_CHUNK_BYTES:
-                        responses.append(p4runtime_pb2.ReadResponse())
-                        size = 0
-                    added = responses[-1].entities.add()
-                    getattr(added, kind).CopyFrom(item)
-                    size += added.ByteSize()
+                HANDLERS[kind].read_into(pipeline, self.device.target, getattr(entity, kind),
+                                         add)
         return responses
 
 

@@ -32,15 +32,6 @@ def grpc_code(name: str) -> grpc.StatusCode:
     return getattr(grpc.StatusCode, name, grpc.StatusCode.UNKNOWN)
 
 
-def check_role(request) -> None:
-    """Only the default role exists here: P4Runtime answers NOT_FOUND for any other."""
-    role = request.role or str(getattr(request, "role_id", 0) or "")
-    if role:
-        raise RpcError("NOT_FOUND", f"role {bounded(role, 64)!r} is not configured on this "
-                                    "device; leave role unset (the default role may do "
-                                    "everything)")
-
-
 def bounded(message: str, limit: int = MESSAGE_LIMIT) -> str:
     """``message``, cut to ``limit`` characters with a note of its full length."""
     if len(message) <= limit:

@@ -1,5 +1,6 @@
 /* Every construct P4Info describes: @id/@name/@hidden, all match kinds, scoped action
- * references, direct and indirect counters and meters, registers, an action profile,
+ * references, direct and indirect counters and meters, registers, an action profile and
+ * an action selector with the indirect tables that use them,
  * value sets, a digest and the packet-in/packet-out controller headers. Port 255 is the
  * CPU port: frames from it carry packet_out, frames to it get packet_in. */
 #include <core.p4>
@@ -80,9 +81,8 @@ control MyIngress(inout headers hdr, inout metadata meta,
     meter(32, MeterType.packets) port_meter;
     register<bit<32>>(128) last_seen;
     @name("flows") register<bit<64>>(16) flow_reg;
-#ifdef WITH_ACTION_PROFILE          /* unused, its P4Info entry has no table: finsy refuses it */
     action_profile(256) ap;
-#endif
+    @max_group_size(4) action_selector(HashAlgorithm.crc16, 32w16, 32w8) spread_sel;
     bit<2> color;
 
     action drop() { mark_to_drop(standard_metadata); }
@@ -126,9 +126,18 @@ control MyIngress(inout headers hdr, inout metadata meta,
     table tagger {
         key = { hdr.ethernet.etherType: exact; }
         actions = { tag_it; }
-#ifdef WITH_ACTION_PROFILE          /* P4Info only: the software target has no profiles */
+    }
+
+    table tag_profiled {
+        key = { hdr.ethernet.etherType: exact; }
+        actions = { tag_it; }
         implementation = ap;
-#endif
+    }
+
+    table spread {
+        key = { hdr.ethernet.dstAddr: exact; hdr.ethernet.srcAddr: selector; }
+        actions = { tag_it; NoAction; }
+        implementation = spread_sel;
     }
 
     @name(".classify") table classify_t {
@@ -153,6 +162,8 @@ control MyIngress(inout headers hdr, inout metadata meta,
             fwd.apply();
             routes.apply();
             classify_t.apply();
+            tag_profiled.apply();
+            spread.apply();
             hidden_t.apply();
             port_counter.count((bit<32>)standard_metadata.ingress_port);
             port_meter.execute_meter((bit<32>)standard_metadata.ingress_port, color);

@@ -3,7 +3,8 @@
 A handler serves one kind of P4Runtime entity (the name of its field in ``p4.v1.Entity``)
 on the software target: ``write`` validates one update and applies it, returning what
 undoes it (a batch that rolls back calls these in reverse); ``read`` yields the entities
-a read of that kind selects. The caller holds the target's lock around both.
+a read of that kind selects, which ``read_into`` puts into the response (a kind with many
+entities fills them in place instead). The caller holds the target's lock around both.
 """
 from __future__ import annotations
 
@@ -26,6 +27,13 @@ class Handler:
 
     def read(self, pipeline, target, msg) -> Iterable:
         return ()
+
+    def read_into(self, pipeline, target, msg, add: Callable) -> None:
+        """Put what a read of ``msg`` selects into the response: ``add(size)`` gives the
+        next fresh ``p4.v1.Entity`` for an entity of at most ``size`` encoded bytes.
+        Kinds with many entities override this to fill the entities in place."""
+        for item in self.read(pipeline, target, msg):
+            getattr(add(item.ByteSize()), self.kind).CopyFrom(item)
 
 
 def index_in(obj, index_msg, what: str) -> int:

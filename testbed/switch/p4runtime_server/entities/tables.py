@@ -39,28 +39,32 @@ class TableEntries(Handler):
                 undo = partial(target.table_insert, old)
         return _keep_cookies(pipeline, entry, msg if utype != U.DELETE else None, undo)
 
-    def read(self, pipeline, target, msg):
+    def read_into(self, pipeline, target, msg, add) -> None:
+        """Each selected entry filled in place into the response's next entity: reads of
+        whole tables build no message twice and measure none."""
         index = pipeline.index
         tables = [index.table(msg.table_id)] if msg.table_id else list(index.tables.values())
         if msg.is_default_action:
             for t in tables:
                 call = target.table_get_default(t.name)
-                yield C.table_entry_to_p4rt(index, E.TableEntry(t.name, (), call),
-                                            is_default=True)
+                C.table_entry_to_p4rt(index, E.TableEntry(t.name, (), call), is_default=True,
+                                      out=add(C.entry_size_bound(index, t)).table_entry)
             return
         probe = C.table_entry_from_p4rt(index, msg) if msg.table_id and msg.match else None
         for t in tables:
+            bound = C.entry_size_bound(index, t)
             for e in target.table_entries(t.name):
                 if probe is not None and not C.same_match(e, probe, index):
                     continue
                 if msg.priority and e.priority != msg.priority:
                     continue
-                out = C.table_entry_to_p4rt(index, e)
-                out.is_const = t.is_const
                 cookies = pipeline.cookies.get((e.table, e.key()))
+                out = add(bound + (len(cookies[1]) if cookies else 0)).table_entry
+                C.table_entry_to_p4rt(index, e, out=out)
+                if t.is_const:
+                    out.is_const = True
                 if cookies is not None:
                     out.controller_metadata, out.metadata = cookies
-                yield out
 
 
 def _keep_cookies(pipeline, entry: E.TableEntry, msg, undo):
