@@ -56,6 +56,8 @@ def worker_args(plan: ExperimentPlan, strategy: StrategyPlan,
     (run_workers turns {"shadow_model": "gpt-1.3b"} into --shadow-model gpt-1.3b);
     ``cpu_adam_rate`` is the CPU optimizer's rate measured for the run (offloading)."""
     w = plan.spec.workload
+    if strategy.script is not None:          # a script: its own arguments and environment
+        return {"script": str(strategy.script), "args": list(w.args), "env": dict(w.env)}
     args = {"model": w.model, "mode": w.mode, "steps": w.steps, "scale": plan.scale}
     if w.mode == "shadow":
         args.update(shadow_model=w.shadow_model, device=plan.device_flag(variant),
@@ -250,7 +252,7 @@ class Runner:
         config = {"experiment": self.plan.spec.model_dump(mode="json"),
                   "source": str(self.plan.source), "workers": self.plan.workers,
                   "strategies": [s.label for s in self.plan.strategies],
-                  "strategy_names": {s.label: s.info.name for s in self.plan.strategies},
+                  "strategy_names": {s.label: s.name for s in self.plan.strategies},
                   "scale": self.plan.scale,
                   "worker_args": {s.label: worker_args(self.plan, s,
                                                        cpu_adam_rate=self.cpu_adam_rate)
@@ -283,6 +285,12 @@ class Runner:
             return self._launch
         from testbed.experiment.launch import run_workers
         return run_workers
+
+    def _run_script(self):
+        if self._launch is not None:
+            return self._launch
+        from testbed.experiment.script_run import run_script
+        return run_script
 
     # -- running ---------------------------------------------------------------------
     def run(self) -> int:
@@ -417,7 +425,7 @@ class Runner:
     def _one_run(self, net, variant: Variant, strategy: StrategyPlan, rep: int, bars):
         label = strategy.label
         workers = self.plan.workers_of(variant)
-        steps = self.plan.spec.workload.steps * len(workers)
+        steps = None if strategy.script else self.plan.spec.workload.steps * len(workers)
         run = results.run_dir(self.out, variant.name, label, rep)
         run.mkdir(parents=True)
         task = bars.add_task(f"  {label}: steps of all ranks", total=steps)
@@ -431,11 +439,18 @@ class Runner:
         try:
             with job, LinkSampler(net.switch_interfaces(), run / results.LINKS,
                                   read=getattr(net, "interface_counters", None)):
-                result = self._run_workers()(net, workers, strategy.info.name,
-                                             worker_args(self.plan, strategy, variant,
-                                                         self.cpu_adam_rate), run,
-                                             self.plan.spec.timeouts.run, progress=progress,
-                                             server_host=strategy.service_host)
+                if strategy.script is not None:
+                    result = self._run_script()(
+                        net, workers, strategy.script, self.plan.spec.workload.args, run,
+                        self.plan.spec.timeouts.run, self.plan.spec.timeouts.start,
+                        env=self.plan.spec.workload.env, progress=progress)
+                else:
+                    result = self._run_workers()(net, workers, strategy.info.name,
+                                                 worker_args(self.plan, strategy, variant,
+                                                             self.cpu_adam_rate), run,
+                                                 self.plan.spec.timeouts.run,
+                                                 progress=progress,
+                                                 server_host=strategy.service_host)
         except Exception:
             if result is None or not result.broken:
                 raise
