@@ -19,7 +19,7 @@ class TinyGPT(nn.Module):
         self.position = nn.Parameter(torch.zeros(seq, dim))
         block = nn.TransformerEncoderLayer(dim, nhead=4, dim_feedforward=4 * dim,
                                            batch_first=True, norm_first=True, dropout=0.0)
-        self.blocks = nn.TransformerEncoder(block, layers)
+        self.blocks = nn.TransformerEncoder(block, layers, enable_nested_tensor=False)
         self.head = nn.Linear(dim, vocab)
         self.register_buffer("mask", nn.Transformer.generate_square_subsequent_mask(seq))
 
