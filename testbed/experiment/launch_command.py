@@ -92,7 +92,7 @@ def main(args) -> int:
     try:
         net.start()
         result = run_script(net, workers, script, script_args, out, run_s, start_s,
-                            echo=sys.stdout)
+                            echo=(sys.stdout, sys.stderr))
     except KeyboardInterrupt:
         print(f"interrupted: every rank stopped, network torn down; logs in {out}",
               file=sys.stderr, flush=True)

@@ -41,11 +41,12 @@ def torchrun_env(rank: int, world: int, master: str, port: int, iface: str) -> d
 
 
 class _Echo:
-    """Copies what a rank writes to its log files onto ``sink`` as it comes."""
+    """Copies what a rank writes to its log files onto streams as it comes:
+    ``{path: stream}``."""
 
-    def __init__(self, paths: list[Path], sink):
-        self.paths, self.sink = paths, sink
-        self._offsets = {p: 0 for p in paths}
+    def __init__(self, sinks: dict):
+        self.sinks = sinks
+        self._offsets = {p: 0 for p in sinks}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -59,7 +60,7 @@ class _Echo:
         self._copy()
 
     def _copy(self) -> None:
-        for path in self.paths:
+        for path, sink in self.sinks.items():
             if not path.exists():
                 continue
             with path.open("rb") as f:
@@ -67,8 +68,8 @@ class _Echo:
                 data = f.read()
             self._offsets[path] += len(data)
             if data:
-                self.sink.write(data.decode(errors="replace"))
-                self.sink.flush()
+                sink.write(data.decode(errors="replace"))
+                sink.flush()
 
     def _run(self) -> None:
         while not self._stop.wait(0.1):
@@ -79,8 +80,8 @@ def run_script(net, hosts: list[str], script: Path, args: list[str], out_dir, ti
                init_timeout_s: float = 120.0, env: dict | None = None, cwd: Path | None = None,
                progress=None, stop_grace_s: float = 10.0, master_port: int | None = None,
                echo=None) -> RunResult:
-    """Run ``script`` on ``hosts``; see the module docstring. ``echo``: a text stream
-    that gets rank 0's output as it comes (``trainet launch``)."""
+    """Run ``script`` on ``hosts``; see the module docstring. ``echo``: two text streams
+    that get rank 0's standard output and error as they come (``trainet launch``)."""
     out_dir = Path(out_dir).resolve()
     script = Path(script).resolve()
     if not script.is_file():
@@ -116,8 +117,8 @@ def run_script(net, hosts: list[str], script: Path, args: list[str], out_dir, ti
             follower = there.follow(metrics_out, paths[rank])
             if follower is not None:
                 procs[-1].followers.append(follower)
-        echoing = _Echo([logs / f"{hosts[0]}.log", logs / f"{hosts[0]}.stderr"],
-                        echo) if echo is not None else None
+        echoing = _Echo({logs / f"{hosts[0]}.log": echo[0],
+                         logs / f"{hosts[0]}.stderr": echo[1]}) if echo is not None else None
         with echoing or nullcontext():
             failed, reason, broken = _watch(procs, _Metrics(paths), timeout_s, stop_grace_s,
                                             progress, getattr(net, "failure", None))
