@@ -15,8 +15,9 @@ For two-level aggregation a rack job names an :class:`Upstream`: the rack switch
 each complete slot to the parent job's aggregator as worker ``worker_id`` of that job,
 and multicasts the parent's results (``ina_relay``) to the rack's workers.
 
-Devices: :class:`controllers.jobs.TargetDevice` programs a ``testbed.p4.target.Target`` directly (tests,
-benchmarks); ``controllers.jobs.P4RuntimeDevice`` a running switch over P4Runtime.
+Devices: :class:`controllers.jobs.TargetDevice` programs a
+``testbed.p4.python.target.Target`` directly (tests, benchmarks);
+``controllers.jobs.P4RuntimeDevice`` a running switch over P4Runtime.
 """
 from __future__ import annotations
 

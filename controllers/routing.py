@@ -221,7 +221,7 @@ def program_switch(address: str, p4_path: str | Path, runtime, device_id: int = 
     if p4info is None:
         from testbed.p4 import p4info as p4info_builder
         if program is None:
-            from testbed.p4.frontend import load_program
+            from testbed.p4.lowering.program import load_program
             program = load_program(str(p4_path))
         p4info = p4info_builder.build(program)
     if runtime is None:

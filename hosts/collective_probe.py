@@ -1,5 +1,5 @@
 """One rank of a bandwidth-table measurement: the comm layer's collectives
-(hosts/strategies/comm.py, the code the strategies run) timed over every group placement
+(hosts/collectives/comm.py, the code the strategies run) timed over every group placement
 of a plan, every group of a placement at once.
 
     python -m hosts.collective_probe --rank 0 --world 8 --master 10.0.0.1:29500 \\
@@ -7,7 +7,7 @@ of a plan, every group of a placement at once.
                  "rounds": 3, "repeat": 3}'
 
 A placement ``[size, stride]`` is a group kind as the strategies declare it
-(hosts/strategies/timing.py): groups of ``size`` ranks ``stride`` apart in launch order.
+(hosts/collectives/timing.py): groups of ``size`` ranks ``stride`` apart in launch order.
 For each placement, operation and element count, every rank runs ``rounds`` rounds over
 its own group (fp32 zeros, as shadow workers send): a world barrier so the groups start
 together, one collective untimed, then ``repeat`` collectives back to back, timed
@@ -30,8 +30,8 @@ import time
 
 import torch
 
-from hosts.strategies.comm import Comm
-from hosts.strategies.timing import Placement
+from hosts.collectives.comm import Comm
+from hosts.collectives.timing import Placement
 
 OPS = ("all-reduce", "all-gather", "reduce-scatter")
 

@@ -1,8 +1,10 @@
 """Accelerators and the hosts behind them: what a shadow worker's device computes, how
 much it holds, and what offloading to its host costs.
 
-A :class:`Device` has its dense bf16 peak, its memory capacity and the name of the
-:class:`Host` it sits in; a host has the link each GPU has to it (PCIe or Infinity
+A :class:`Device` has its dense peak per precision (tensor-core bf16, fp16, tf32 and
+fp32 where the datasheet gives them), its memory capacity and bandwidth, its count of
+streaming multiprocessors (what a matrix product's tiles are spread over,
+hosts/compute.py) and the name of the :class:`Host` it sits in; a host has the link each GPU has to it (PCIe or Infinity
 Fabric, per direction), host memory, NVMe drives, and CPU cores and memory bandwidth,
 all per node, with the node's GPU count to divide them by. Every figure carries its
 public source. Capacities are the datasheets' GB read as GiB: HBM comes in stacks of a
@@ -13,7 +15,7 @@ before anything starts.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from testbed.errors import TrainetError
 
@@ -38,14 +40,25 @@ class Host:
 @dataclass(frozen=True)
 class Device:
     name: str
-    peak_flops: float
+    peak_flops: float           # dense bf16, FLOP/s
     source: str
     memory_bytes: float = 0     # 0: not known, no capacity check
     host: str | None = None
+    memory_bw_bps: float = 0.0  # HBM bytes/s; 0: not known (memory-bound work free)
+    sms: int = 0                # streaming multiprocessors (compute units); 0: not known
+    peaks: tuple[tuple[str, float], ...] = ()   # (precision, dense FLOP/s) besides bf16
+
+    def peak(self, precision: str = "bf16") -> float:
+        """Dense FLOP/s at ``precision``."""
+        table = {"bf16": self.peak_flops, **dict(self.peaks)}
+        if precision not in table:
+            raise TrainetError(f"precision {precision!r}: device {self.name} has "
+                               f"{', '.join(table)}")
+        return table[precision]
 
     def with_memory(self, nbytes: float) -> "Device":
-        return Device(self.name, self.peak_flops, self.source + f"; memory {nbytes / GIB:g} "
-                      "GiB as given", nbytes, self.host)
+        return replace(self, source=self.source + f"; memory {nbytes / GIB:g} GiB as given",
+                       memory_bytes=nbytes)
 
 
 _DGX_A100_CPU = ("2x AMD EPYC 7742 (64 cores, 8 channels of DDR4-3200 = 204.8 GB/s each, "
@@ -74,21 +87,41 @@ HOSTS = {h.name: h for h in (
          "write per node"),
 )}
 
+_A100 = ("NVIDIA A100 Tensor Core GPU datasheet (2021): dense tensor-core 312 TFLOP/s "
+         "BF16 and FP16, 156 TFLOP/s TF32, 19.5 TFLOP/s FP32; NVIDIA A100 Tensor Core GPU "
+         "Architecture whitepaper: 108 SMs")
+_H100 = ("NVIDIA H100 Tensor Core GPU datasheet, SXM5: dense 989 TFLOP/s BF16 and FP16, "
+         "494.5 TFLOP/s TF32, 67 TFLOP/s FP32; NVIDIA H100 whitepaper: 132 SMs on the SXM5 "
+         "part")
+_A100_PEAKS = (("fp16", 312e12), ("tf32", 156e12), ("fp32", 19.5e12))
+_H100_PEAKS = (("fp16", 989e12), ("tf32", 494.5e12), ("fp32", 67e12))
 DEVICES = {d.name: d for d in (
-    Device("a100-40gb", 312e12, "NVIDIA A100 datasheet: 312 TFLOP/s dense BF16 tensor "
-           "core, 40 GB HBM2", 40 * GIB, "dgx-a100-320gb"),
-    Device("a100-80gb", 312e12, "NVIDIA A100 datasheet: 312 TFLOP/s dense BF16 tensor "
-           "core, 80 GB HBM2e", 80 * GIB, "dgx-a100-640gb"),
-    Device("h100-80gb", 989e12, "NVIDIA H100 SXM datasheet: 989 TFLOP/s dense BF16 tensor "
-           "core, 80 GB HBM3", 80 * GIB, "dgx-h100"),
-    Device("h200-141gb", 989e12, "NVIDIA H200 SXM datasheet: 989 TFLOP/s dense BF16 tensor "
-           "core (as H100 SXM), 141 GB HBM3e", 141 * GIB, "dgx-h100"),
+    Device("a100-40gb", 312e12, f"{_A100}; 40 GB HBM2 at 1555 GB/s", 40 * GIB,
+           "dgx-a100-320gb", 1555e9, 108, _A100_PEAKS),
+    Device("a100-80gb", 312e12, f"{_A100}; 80 GB HBM2e at 2039 GB/s (SXM4)", 80 * GIB,
+           "dgx-a100-640gb", 2039e9, 108, _A100_PEAKS),
+    Device("h100-80gb", 989e12, f"{_H100}; 80 GB HBM3 at 3.35 TB/s", 80 * GIB, "dgx-h100",
+           3.35e12, 132, _H100_PEAKS),
+    Device("h200-141gb", 989e12, "NVIDIA H200 datasheet, SXM: the H100 SXM's compute "
+           "(989 TFLOP/s dense BF16, 132 SMs), 141 GB HBM3e at 4.8 TB/s", 141 * GIB,
+           "dgx-h100", 4.8e12, 132, _H100_PEAKS),
     Device("mi250x-gcd", 191.5e12, "AMD Instinct MI250X datasheet: 383 TFLOP/s dense BF16 "
-           "and 128 GB HBM2e per package of two GCDs, i.e. 191.5 TFLOP/s and 64 GB per GCD",
-           64 * GIB, "frontier-node"),
+           "and FP16, 95.7 TFLOP/s FP32 matrix, 128 GB HBM2e at 3.2768 TB/s and 220 compute "
+           "units per package of two GCDs, i.e. per GCD 191.5 TFLOP/s, 64 GB, 1.6384 TB/s, "
+           "110 CUs", 64 * GIB, "frontier-node", 1.6384e12, 110,
+           (("fp16", 191.5e12), ("fp32", 47.85e12))),
 )}
+# Short names of earlier versions: results directories that name them still read, new
+# input (experiment files, --device) is refused naming the profile (renamed()).
 ALIASES = {"a100": "a100-80gb", "h100": "h100-80gb"}
-DEFAULT = "a100"          # the device a shadow worker stands for unless one is named
+DEFAULT = "a100-80gb"     # the device a shadow worker stands for unless one is named
+
+
+def renamed(name: str) -> str | None:
+    """The message refusing an old short name, or None for any other name."""
+    if name in ALIASES:
+        return f"device {name!r} is now called {ALIASES[name]!r}"
+    return None
 
 
 def device(name: str, memory: float | None = None) -> Device:
@@ -97,8 +130,7 @@ def device(name: str, memory: float | None = None) -> Device:
     try:
         found = DEVICES[ALIASES.get(name, name)]
     except KeyError:
-        raise TrainetError(f"--device {name!r}: choose one of "
-                           f"{', '.join([*DEVICES, *ALIASES])}") from None
+        raise TrainetError(f"--device {name!r}: choose one of {', '.join(DEVICES)}") from None
     if memory is None:
         return found
     if memory <= 0:

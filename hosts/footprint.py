@@ -3,13 +3,20 @@
 What a strategy declares (``StrategyInfo.memory``: parameters, gradients, optimizer
 state, and what it keeps on the host or NVMe) plus what every strategy holds besides:
 
-* activations, for ``batch`` sequences of ``seq`` tokens through ``L`` layers of width
-  ``h`` with ``a`` attention heads, 16-bit, no tensor or sequence parallelism
+* activations, per pipeline stage and tensor-parallel rank, for micro-batches of ``b``
+  sequences of ``s`` tokens through layers of width ``h`` with ``a`` heads, 16-bit
   (Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer
-  Models", sec. 4.1, eq. 1): ``s b h (34 + 5 a s / h)`` bytes per layer. With full
-  recomputation (sec. 4.3) only each layer's input stays, ``2 s b h`` per layer, and one
-  layer's activations are rebuilt at a time for its backward. Embedding and logits are
-  left out;
+  Models", sec. 4, table 2), per layer: ``s b h (10 + 24/t + 5 a s / (h t))`` with
+  tensor parallelism over ``t`` ranks, ``s b h / t (34 + 5 a s / h)`` with sequence
+  parallelism too; selective recomputation drops the ``5 a s / h`` term (attention's
+  core is rebuilt); full recomputation keeps only each layer's input (``2 s b h``,
+  ``/ t`` with sequence parallelism) and rebuilds one layer at a time for its backward.
+  A stage holds ``L / p`` layers for as many micro-batches as its schedule keeps in
+  flight: the first stage of 1F1B ``min(p, m)``, times ``1 + (p - 1) / (p v)`` when
+  interleaved over ``v`` chunks (sec. 4.2.3), GPipe all ``m``. The strategy's layout
+  (tensor size, stages, micro-batches, recompute, sequence parallelism) comes from its
+  declared timing and options; a replica split over its ranks otherwise (AxoNN's 3D
+  tensor groups) splits its activations evenly. Embedding and logits are left out;
 * communication buffers, for strategies with collectives on the GPU (ring routes): two
   buckets of 5e8 bf16 elements, DeepSpeed's default ``reduce_bucket_size`` and
   ``allgather_bucket_size``, at most the model. Pushes and pulls to a switch or a server
@@ -33,13 +40,79 @@ FRAMEWORK_RESERVE = 2 * GIB
 BUCKET_BYTES = 2 * 5e8          # DeepSpeed's reduce_bucket_size, in bf16
 
 
-def activation_bytes(model: ShadowModel, batch: int, recompute: bool) -> float:
-    width = hidden_size(model)
-    sbh = model.seq * batch * width
-    layer = sbh * (34 + 5 * model.attention_heads * model.seq / width)
-    if recompute:
-        return 2 * sbh * model.layers + layer
-    return layer * model.layers
+RECOMPUTE = ("none", "selective", "full")
+
+
+def recompute_mode(recompute) -> str:
+    """``recompute`` as a mode: a bool (a workload's ``recompute: true``) is full or none."""
+    if isinstance(recompute, bool):
+        return "full" if recompute else "none"
+    if recompute not in RECOMPUTE:
+        raise TrainetError(f"recompute {recompute!r}: choose one of {', '.join(RECOMPUTE)}")
+    return recompute
+
+
+def layer_activation_bytes(model: ShadowModel, micro: int, recompute="full", tp: int = 1,
+                           sp: bool = False) -> float:
+    """One layer's stored activations for one micro-batch on one tensor rank."""
+    mode = recompute_mode(recompute)
+    h = hidden_size(model)
+    sbh = model.seq * micro * h
+    attention = 5 * model.attention_heads * model.seq / h
+    if mode == "full":
+        return 2 * sbh / (tp if sp else 1)
+    core = 0.0 if mode == "selective" else attention
+    if sp:
+        return sbh / tp * (34 + core)
+    return sbh * (10 + 24 / tp + core / tp)
+
+
+def activation_bytes(model: ShadowModel, micro: int, recompute="full", tp: int = 1,
+                     sp: bool = False, stages: int = 1, micro_batches: int = 1,
+                     schedule: str = "1f1b", virtual: int = 1) -> float:
+    """A rank's activations at its peak: the first pipeline stage's ``L / stages``
+    layers for the micro-batches in flight (one when not pipelined), plus one layer
+    rebuilt for its backward under full recomputation."""
+    mode = recompute_mode(recompute)
+    if stages > 1:
+        flight = micro_batches if schedule == "gpipe" else min(stages, micro_batches)
+        flight *= 1 + (stages - 1) / (stages * virtual) if virtual > 1 else 1
+    else:
+        flight = 1
+    stored = layer_activation_bytes(model, micro, mode, tp, sp) * model.layers / stages * flight
+    if mode == "full":
+        stored += layer_activation_bytes(model, micro, "none", tp, sp)
+    return stored
+
+
+def strategy_activation_bytes(info, model: ShadowModel, world: int, batch: int, recompute,
+                              options=None, sizes: dict | None = None) -> float:
+    """The activations of strategy ``info``'s layout (its declared timing: tensor
+    group, pipeline stages and micro-batches) for ``batch`` sequences per replica;
+    the strategy's ``recompute`` and ``sequence_parallel`` options, when it has them
+    and they are given, over ``recompute``."""
+    if options is not None and "recompute" in getattr(options, "model_fields_set", ()):
+        recompute = options.recompute
+    sp = bool(getattr(options, "sequence_parallel", False))
+    timing = info.step_timing(world, options=options, sizes=sizes, model=model)
+    if hasattr(options, "micro_batch_size") and batch % max(1, timing.replicas) == 0:
+        from hosts.strategies.parallel import resolve
+        pp = timing.pipeline.stages if timing.pipeline else 1
+        options = resolve(options, batch, pp, info.name, model.layers)
+        timing = info.step_timing(world, options=options, sizes=sizes, model=model)
+    tp = timing.groups["tp"].size if "tp" in timing.groups else 1
+    pipe = timing.pipeline
+    if pipe is None:
+        m = getattr(options, "micro_batches", None) or 1
+        stored = activation_bytes(model, max(1, batch // m), recompute, tp, sp and tp > 1)
+        # other splits of a replica over its ranks (AxoNN's 3D tensor groups): even
+        return stored / max(1, world // max(1, timing.replicas) // tp)
+    split = max(1, world // max(1, timing.replicas) // pipe.stages)
+    micro = max(1, batch // pipe.micro_batches)
+    per_tp = activation_bytes(model, micro, recompute, tp, sp and tp > 1, pipe.stages,
+                              pipe.micro_batches, pipe.schedule,
+                              getattr(options, "virtual_stages", 1))
+    return per_tp * tp / split
 
 
 def buffer_bytes(collectives, model_nbytes: float) -> float:
@@ -101,16 +174,19 @@ class Fit:
         return f"fits: {gib(self.footprint.device)} of {gib(self.device_bytes)}"
 
 
-def footprint(info, target: ShadowModel, world: int, batch: int, recompute: bool = True,
+def footprint(info, target: ShadowModel, world: int, batch: int, recompute=True,
               options=None, sizes: dict | None = None) -> Footprint:
-    """The whole per-worker footprint of strategy ``info`` training ``target``."""
+    """The whole per-worker footprint of strategy ``info`` training ``target`` on
+    ``batch`` sequences per replica (the experiment's fit check and the analytical
+    model both call this)."""
     m = model_bytes(target.params)
     declared = info.nominal_memory(target.params, world, target.layers, options=options,
                                    sizes=sizes)
     collectives = info.collectives(m, world, target.layers, options=options, sizes=sizes,
                                    model=target, batch=batch)
     return Footprint(declared.params_bytes, declared.grads_bytes, declared.optimizer_bytes,
-                     declared.activations_bytes or activation_bytes(target, batch, recompute),
+                     declared.activations_bytes or strategy_activation_bytes(
+                         info, target, world, batch, recompute, options, sizes),
                      declared.buffers_bytes or buffer_bytes(collectives, m),
                      FRAMEWORK_RESERVE, declared.host_bytes, declared.nvme_bytes)
 

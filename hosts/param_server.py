@@ -3,15 +3,17 @@
     python -m hosts.param_server --port 29600 --workers 4 [--timeout 30]
 
 Synchronous: each step the server reads one gradient vector from every worker (rank
-order), averages them, applies AdamW to its fp32 copy of the parameters and sends the
-new parameters back to every worker. It holds no model: the flat parameter vector and
-the optimizer settings come from the workers' hello messages (rank 0 sends the initial
-parameters), so the same server serves a real model or a shadow volume.
+order), averages them, applies AdamW (or plain SGD, as the hello says) to its fp32 copy
+of the parameters and sends the new parameters back to every worker. It holds no model:
+the flat parameter vector and the optimizer settings come from the workers' hello
+messages (rank 0 sends the initial parameters), so the same server serves a real model
+or a shadow volume.
 
 Wire format over TCP, per message: an 8-byte big-endian length, then the payload. Hello:
-JSON ``{"rank", "elements", "lr", "weight_decay"}``; tensors: raw little-endian float32;
-an empty message means "done". A worker that disconnects or stays silent for
-``--timeout`` seconds stops the server with a message naming its rank.
+JSON ``{"rank", "elements", "lr", "weight_decay", "update"}`` (``update``: "adamw", the
+default, or "sgd"); tensors: raw little-endian float32; an empty message means "done".
+A worker that disconnects or stays silent for ``--timeout`` seconds stops the server with
+a message naming its rank.
 """
 from __future__ import annotations
 
@@ -131,8 +133,11 @@ class ParameterServer:
         first = hellos[0]
         params = torch.nn.Parameter(torch.zeros(int(first["elements"])))
         self._recv(0, params.data)
-        optimizer = torch.optim.AdamW([params], lr=first["lr"],
-                                      weight_decay=first["weight_decay"])
+        if first.get("update", "adamw") == "sgd":
+            optimizer = torch.optim.SGD([params], lr=first["lr"])
+        else:
+            optimizer = torch.optim.AdamW([params], lr=first["lr"],
+                                          weight_decay=first["weight_decay"])
         incoming = torch.empty_like(params.data)
         while True:
             total = torch.zeros_like(params.data)
@@ -179,9 +184,10 @@ class ParameterServerClient:
         self.rank = rank
 
     def hello(self, elements: int, lr: float, weight_decay: float,
-              initial: torch.Tensor | None) -> None:
+              initial: torch.Tensor | None, update: str = "adamw") -> None:
         send_msg(self.sock, json.dumps({"rank": self.rank, "elements": elements, "lr": lr,
-                                        "weight_decay": weight_decay}).encode())
+                                        "weight_decay": weight_decay,
+                                        "update": update}).encode())
         if initial is not None:
             send_msg(self.sock, initial)
 

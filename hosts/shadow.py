@@ -16,11 +16,12 @@ mixed-precision Adam (Rajbhandari et al. 2020, "ZeRO: Memory Optimizations Towar
 Training Trillion Parameter Models", sec. 3.1): 2P bf16 parameters, 2P bf16 gradients,
 12P optimizer state (fp32 master weights, Adam m and v) for P parameters.
 
-Compute model: 6 x parameters x tokens FLOPs per step (forward 2, backward 4 per
-parameter and token; Kaplan et al. 2020, "Scaling Laws for Neural Language Models",
-sec. 2.1) at ``mfu`` (model FLOPs utilisation, default 0.4) of the device's dense bf16
-peak. The communication is split into ``CHUNKS`` equal layer groups, which the shadow
-strategies overlap with the compute as the real ones do.
+Compute model: hosts/compute.py, each layer's kernels timed from the device's peak and
+memory bandwidth by their shapes (the analytical model uses the same); ``mfu`` given,
+6 x parameters x tokens FLOPs per step instead (forward 2, backward 4 per parameter and
+token; Kaplan et al. 2020, "Scaling Laws for Neural Language Models", sec. 2.1) at that
+share of the device's dense bf16 peak. The communication is split into ``CHUNKS`` equal
+layer groups, which the shadow strategies overlap with the compute as the real ones do.
 
 Interference: collectives that run on the GPU (ring routes: NCCL's kernels take SMs and
 memory bandwidth) slow the compute they overlap by ``interference`` (default 0.189, the
@@ -40,7 +41,7 @@ from dataclasses import dataclass
 
 import torch
 
-from hosts import devices, shapes
+from hosts import compute, devices, shapes
 from hosts.strategies.base import Memory, Strategy, tensor_bytes
 from testbed.errors import TrainetError
 from testbed.units import UnitError, parse_count
@@ -49,7 +50,7 @@ from testbed.topology.profiles import scaled_volume
 BYTES_PER_PARAM = 2          # bf16 weights and gradients
 OPTIMIZER_BYTES_PER_PARAM = 12   # fp32 master weights, Adam m and v (ZeRO paper, sec. 3.1)
 CHUNKS = 8
-DEFAULT_MFU = 0.4
+DEFAULT_MFU = None             # None: the shape-aware compute model (hosts/compute.py)
 DEFAULT_INTERFERENCE = 0.189    # Lee et al. 2025, arXiv:2507.03114: mean compute slowdown
 
 
@@ -98,12 +99,64 @@ def hidden_size(model: ShadowModel) -> int:
     return max(128, round(math.sqrt(model.params / (12 * model.layers)) / 128) * 128)
 
 
-def shadow_model(spec: str, layers: int | None = None) -> ShadowModel:
-    """A preset name or ``custom:PARAMS`` (e.g. ``custom:6.7e9`` or ``custom:6.7B``);
-    a custom model has ``layers`` layers when given."""
+SHAPE_KEYS = ("layers", "hidden", "heads", "vocab", "seq")
+
+
+def shape_of(model: ShadowModel) -> compute.Shape:
+    return compute.Shape(model.layers, hidden_size(model), model.attention_heads, model.seq,
+                         model.vocab)
+
+
+def shape_params(layers: int, hidden: int, vocab: int, seq: int) -> float:
+    """Parameters of a GPT of this shape: per layer 12 h^2 + 13 h (attention and MLP
+    weights and biases, two layer norms), token and position embeddings (Narayanan et
+    al. 2021, sec. 5.1, eq. 2 without the FLOPs)."""
+    return 12 * layers * hidden ** 2 + 13 * layers * hidden + (vocab + seq) * hidden
+
+
+def custom_shape(spec: str) -> ShadowModel:
+    """``custom:layers=48,hidden=6144,heads=64[,vocab=51200,seq=2048]``."""
+    body = spec.removeprefix("custom:")
+    example = "custom:layers=48,hidden=6144,heads=64[,vocab=51200,seq=2048]"
+    given = {}
+    for part in filter(None, body.split(",")):
+        key, eq, value = part.partition("=")
+        key = key.strip()
+        if not eq or key not in SHAPE_KEYS:
+            raise TrainetError(f"--model {spec!r}: {part!r} is not KEY=VALUE with KEY one of "
+                               f"{', '.join(SHAPE_KEYS)}; e.g. {example}")
+        try:
+            given[key] = int(value)
+        except ValueError:
+            raise TrainetError(f"--model {spec!r}: {key}={value!r} is not a whole number"
+                               ) from None
+        if given[key] < 1:
+            raise TrainetError(f"--model {spec!r}: {key}={given[key]} must be at least 1")
+    missing = [k for k in ("layers", "hidden", "heads") if k not in given]
+    if missing:
+        raise TrainetError(f"--model {spec!r}: give {', '.join(missing)}; e.g. {example}")
+    if given["hidden"] % given["heads"]:
+        raise TrainetError(f"--model {spec!r}: hidden={given['hidden']} does not split into "
+                           f"heads={given['heads']}; give a hidden size divisible by the heads")
+    vocab, seq = given.get("vocab", 51200), given.get("seq", 2048)
+    params = shape_params(given["layers"], given["hidden"], vocab, seq)
+    return ShadowModel(spec, params, seq, given["layers"],
+                       f"custom shape: {params / 1e9:.3g}B parameters, {given['layers']} "
+                       f"layers, d_model {given['hidden']}, {given['heads']} heads, context "
+                       f"{seq}, vocabulary {vocab}", given["hidden"], given["heads"], vocab)
+
+
+def shadow_model(spec: str, layers: int | None = None, flag: str = "--shadow-model"
+                 ) -> ShadowModel:
+    """A preset name, ``custom:PARAMS`` (e.g. ``custom:6.7e9`` or ``custom:6.7B``; a
+    custom model has ``layers`` layers when given) or a shape,
+    ``custom:layers=L,hidden=H,heads=A[,vocab=V,seq=S]``. An unknown name is refused
+    naming ``flag``, the option that gave it."""
     spec = shapes.ALIASES.get(spec, spec)
     if spec in PRESETS:
         return PRESETS[spec]
+    if spec.startswith("custom:") and "=" in spec:
+        return custom_shape(spec)
     if spec.startswith("custom:"):
         try:
             params = parse_count(spec.removeprefix("custom:"))
@@ -115,15 +168,43 @@ def shadow_model(spec: str, layers: int | None = None) -> ShadowModel:
                 layers, origin = gpt3_layers(params), "the nearest GPT-3 model's"
             return ShadowModel(spec, params, 2048, layers, "custom parameter count, "
                                f"context 2048, {layers} layers ({origin})")
-    raise TrainetError(f"--shadow-model {spec!r}: choose {', '.join(PRESETS)} or "
-                       "custom:PARAMS (e.g. custom:6.7e9 or custom:6.7B)")
+    raise TrainetError(f"{flag} {spec!r}: choose {', '.join(PRESETS)}, "
+                       "custom:PARAMS (e.g. custom:6.7e9 or custom:6.7B) or "
+                       "custom:layers=L,hidden=H,heads=A[,vocab=V,seq=S]")
 
 
 def step_flops(params: float, tokens: int) -> float:
     return 6.0 * params * tokens
 
 
-def compute_time_s(params: float, tokens: int, dev: Device, mfu: float = DEFAULT_MFU) -> float:
+def step_compute_s(model: ShadowModel, batch: int, dev: Device, mfu: float | None = None,
+                   micro: int | None = None, tp: int = 1) -> float:
+    """Seconds of one step's compute of ``batch`` sequences on one rank (of ``tp``
+    tensor-parallel ranks) holding every layer: hosts/compute.py, or ``mfu`` of the peak."""
+    return compute.step_pass(shape_of(model), model.params, dev, batch, micro, tp,
+                             mfu=mfu).seconds
+
+
+def layer_pass(model: ShadowModel, dev: Device, micro: int, tp: int = 1, sp: bool = False,
+               recompute: str = "none", mfu: float | None = None) -> compute.Pass:
+    """One layer, one micro-batch, on one of ``tp`` ranks: hosts/compute.py, or the
+    layer's share of 6 P T FLOPs at ``mfu``."""
+    if mfu is not None:
+        return compute.flat_pass(model.params, model.layers, micro * model.seq, dev, mfu, tp,
+                                 recompute)
+    return compute.layer_pass(shape_of(model), dev, micro, tp, sp, recompute)
+
+
+def head_pass(model: ShadowModel, dev: Device, micro: int, tp: int = 1,
+              mfu: float | None = None) -> compute.Pass:
+    """The logits and loss of one micro-batch (inside the layers' share under ``mfu``)."""
+    if mfu is not None:
+        return compute.Pass(0.0, 0.0)
+    return compute.head_pass(shape_of(model), dev, micro, tp)
+
+
+def compute_time_s(params: float, tokens: int, dev: Device, mfu: float = 0.4) -> float:
+    """6 P T FLOPs at ``mfu`` of the bf16 peak (the ``--mfu`` override)."""
     if not 0 < mfu <= 1:
         raise TrainetError(f"--mfu {mfu}: the utilisation must be in (0, 1], e.g. 0.4")
     return step_flops(params, tokens) / (dev.peak_flops * mfu)
@@ -161,9 +242,9 @@ class ShadowStrategy(Strategy):
     def __init__(self, context):
         super().__init__(context.comm)
         self.info, self.target, self.scale = context.info, context.target, context.scale
-        self.options, self.sizes = context.options, None
-        self.compute_s = compute_time_s(self.target.params, context.batch * self.target.seq,
-                                        context.device, context.mfu)
+        self.options, self.sizes, self.mfu = context.options, None, context.mfu
+        self.compute_s = step_compute_s(self.target, context.batch, context.device,
+                                        context.mfu)
         self.m_nominal = model_bytes(self.target.params)
         unit = CHUNKS * self.comm.world
         elements = -(-scaled_volume(round(self.m_nominal), self.scale)

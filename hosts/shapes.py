@@ -13,11 +13,15 @@ the embeddings).
   Large-Scale Language Model Training on GPU Clusters Using Megatron-LM", table 1
   (vocabulary 51200, sequence 2048). The 530B row is also MT-NLG's shape (Smith et al.
   2022, "Using DeepSpeed and Megatron to Train Megatron-Turing NLG 530B", sec. 3.1).
+* Megatron-LM's 22B and 175B of Korthikanti et al. 2022, "Reducing Activation
+  Recomputation in Large Transformer Models", configurations table (vocabulary 51200,
+  sequence 2048).
 """
 from __future__ import annotations
 
 GPT3 = "Brown et al. 2020, table 2.1"
 MEGATRON = "Narayanan et al. 2021, table 1"
+KORTHIKANTI = "Korthikanti et al. 2022, configurations table (vocabulary 51200)"
 
 SHAPES = (
     ("gpt-125m", 125e6, 12, 768, 12, 2048, 50257, f"GPT-3 Small, {GPT3}"),
@@ -40,6 +44,8 @@ SHAPES = (
     ("megatron-530b", 529.6e9, 105, 20480, 128, 2048, 51200,
      f"{MEGATRON}; MT-NLG 530B's shape, Smith et al. 2022, sec. 3.1"),
     ("megatron-1t", 1008e9, 128, 25600, 160, 2048, 51200, MEGATRON),
+    ("megatron-22b", 22e9, 48, 6144, 64, 2048, 51200, KORTHIKANTI),
+    ("megatron-175b", 175e9, 96, 12288, 96, 2048, 51200, f"GPT-3's shape, {KORTHIKANTI}"),
 )
 ALIASES = {"gpt-530b": "megatron-530b", "gpt-1t": "megatron-1t", "gpt3-xl": "gpt-1.3b",
            "gpt3-175b": "gpt-175b"}

@@ -27,8 +27,8 @@ import torch
 
 from hosts import devices
 from hosts.addresses import interface_of, local_address
+from hosts.collectives.hierarchy import parse_tiers
 from hosts.strategies import registry
-from hosts.strategies.hierarchy import parse_tiers
 from testbed.errors import TrainetError
 
 
@@ -54,7 +54,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="a device profile of hosts/devices.py: a100-40gb, a100-80gb "
                    "(a100), h100-80gb (h100), h200-141gb or mi250x-gcd (shadow mode); one "
                    "per rank in rank order, comma-separated, for heterogeneous devices, "
-                   "e.g. h100,h100,a100,a100")
+                   "e.g. h100-80gb,h100-80gb,a100-80gb")
     p.add_argument("--gpus-per-host", type=int,
                    help="GPUs sharing the device's host (its memory, CPU, NVMe); default: "
                    "the host profile's (offloading)")
@@ -64,8 +64,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--interference", type=float,
                    help="slowdown of compute overlapped by collectives on the GPU, e.g. "
                    "0.189 (shadow mode); default: hosts/shadow.py's")
-    p.add_argument("--mfu", type=float, default=0.4,
-                   help="model FLOPs utilisation of the device (shadow mode)")
+    p.add_argument("--mfu", type=float, default=None,
+                   help="model FLOPs utilisation of the device (shadow mode); default: "
+                   "the shape-aware compute model (hosts/compute.py)")
     p.add_argument("--scale", type=float, default=1.0,
                    help="co-scaling factor of the links and volumes (shadow mode)")
     p.add_argument("--service", metavar="ADDR:PORT",
@@ -225,7 +226,7 @@ def summarize(rows: list[dict], args) -> dict:
 
 def run(args) -> int:
     torch.set_num_threads(args.threads)
-    from hosts.strategies.comm import Comm
+    from hosts.collectives.comm import Comm
     info = registry.get(args.strategy)
     master_host, _ = _split_address(args.master, "--master")
     peer = ((args.service or "").rpartition(":")[0] if info.service else

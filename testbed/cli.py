@@ -10,6 +10,7 @@ import argparse
 import importlib
 import sys
 
+import testbed
 from hosts import devices
 from testbed.errors import run_command
 
@@ -21,6 +22,36 @@ BANDWIDTH_TABLE = {"metavar": "FILE", "help": "a bandwidth table of `trainet mod
                    "bandwidth instead of the links' nominal figures"}
 
 
+def utilisation(text: str) -> float:
+    """An ``--mfu`` value: a fraction of the device's peak FLOP/s in (0, 1]."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"{text}: a fraction of the device's peak in (0, 1], "
+                                         "e.g. 0.4")
+    return value
+
+
+class _Renamed(argparse.Action):
+    """An old spelling of a flag: refused, naming the new one."""
+
+    def __init__(self, option_strings, dest, new: str, **kwargs):
+        self.new = new
+        super().__init__(option_strings, dest, nargs=0, help=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.error(f"{option_string} is now {self.new}")
+
+
+def _renamed(p: argparse.ArgumentParser, **renames: str) -> None:
+    """``_renamed(p, world="--gpus")``: ``--world`` is refused, naming ``--gpus``."""
+    for old, new in renames.items():
+        p.add_argument("--" + old.replace("_", "-"), action=_Renamed, new=new,
+                       dest=f"renamed_{old}", default=argparse.SUPPRESS)
+
+
 def _p4_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("program", help="P4_16 source file (v1model)")
     p.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
@@ -30,7 +61,7 @@ def _p4_args(p: argparse.ArgumentParser) -> None:
 
 
 def _backend_arg(p: argparse.ArgumentParser) -> None:
-    from testbed.p4.backend import BACKEND_HELP, BACKENDS
+    from testbed.p4.targets import BACKEND_HELP, BACKENDS
     p.add_argument("--backend", choices=BACKENDS, default="auto", help=BACKEND_HELP)
 
 
@@ -48,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="trainet", description="Network-emulation testbed for distributed training over "
         "P4 programmable networks.")
+    parser.add_argument("--version", action="version", version=testbed.version_text())
     verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
 
     p4 = verbs.add_parser("p4", help="P4_16 toolchain: check, P4Info, STF").add_subparsers(
@@ -126,6 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = topo.add_parser("show", help="validate a topology YAML and print it with units")
     p.add_argument("file", help="topology spec (.yaml)")
     p.add_argument("--scale", type=float, help="co-scaling factor to show instead of the spec's")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="testbed.topology.commands:show")
     p = topo.add_parser("import", help="convert a p4lang tutorials topology.json to YAML")
     p.add_argument("topology_json", help="the exercise's topology.json")
@@ -142,6 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler="testbed.topology.commands:generate_")
     p = topo.add_parser("profiles", help="list NIC and link profiles")
     p.add_argument("-v", "--verbose", action="store_true", help="also print each source")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="testbed.topology.commands:list_profiles")
 
     p = verbs.add_parser("inspect", help="summarize in-network aggregation traffic in pcap "
@@ -176,19 +210,30 @@ def build_parser() -> argparse.ArgumentParser:
                    "ends a step for this long (default: the experiment's timeouts.run, "
                    "else 600)")
     p.set_defaults(handler="testbed.experiment.launch_command:main")
+    p = verbs.add_parser("check", help="validate experiment, topology and P4 files without "
+                         "root and without starting anything: every error a run would give, "
+                         "the memory fit and the link shaping of each variant")
+    p.add_argument("files", nargs="+", metavar="FILE", help="experiment or topology (.yaml), "
+                   "P4 program (.p4)")
+    p.set_defaults(handler="testbed.experiment.check:main")
     p = verbs.add_parser("strategies", help="list the registered training strategies: "
                          "description, modes, options, what they need on the fabric")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="hosts.strategies.registry:print_table")
     p = verbs.add_parser("plan", help="rank every valid AxoNN 4D and Megatron TP x DP layout "
                          "of a model on a fabric by predicted step time")
     p.add_argument("--model", default="gpt-20b", help="shadow model: a preset (gpt-1.3b, "
-                   "gpt-20b, gpt-175b) or custom:PARAMS (default gpt-20b)")
+                   "gpt-20b, gpt-175b), custom:PARAMS or custom:layers=L,hidden=H,heads=A"
+                   " (default gpt-20b)")
     p.add_argument("--layers", type=int, help="layers of a custom model")
-    p.add_argument("--world", type=int, help="ranks (GPUs) to place")
-    p.add_argument("--batch", type=int, default=None, help="global batch in sequences "
+    p.add_argument("--gpus", type=int, dest="world", metavar="N", help="GPUs (ranks) to place")
+    p.add_argument("--global-batch-size", "--batch", dest="batch", type=int, default=None,
+                   help="global batch in sequences, Megatron-LM's --global-batch-size "
                    "(default: 2 per rank)")
-    p.add_argument("--topology", help="a topology or experiment file: its worker hosts "
-                   "and links; default a nominal fabric of --world GPUs")
+    p.add_argument("--fabric", dest="topology", metavar="FILE", help="a topology or "
+                   "experiment file: its worker hosts and links; default a nominal fabric of "
+                   "--gpus GPUs")
+    _renamed(p, world="--gpus", topology="--fabric")
     p.add_argument("--gpus-per-node", type=int, default=4, help="nominal fabric: GPUs per "
                    "node (default 4)")
     p.add_argument("--intra", default="1.6Tb/s", help="nominal fabric: GPU to node "
@@ -199,11 +244,13 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default 2us)")
     p.add_argument("--device", default=devices.DEFAULT,
                    help="device whose compute is modelled")
-    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
+    p.add_argument("--mfu", type=utilisation, default=None, help="model FLOPs utilisation "
+                   "(default: the shape-aware compute model, hosts/compute.py)")
     p.add_argument("--top", type=int, default=10, help="layouts to print (default 10)")
     p.add_argument("--check", metavar="RESULTS", help="instead: the predictions for a "
                    "`trainet run` of axonn and megatron layouts against its measurements")
     p.add_argument("--bandwidth-table", **BANDWIDTH_TABLE)
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="testbed.experiment.plan_command:main")
     trace = verbs.add_parser("trace", help="execution traces (MLCommons Chakra) for "
                              "simulators").add_subparsers(dest="traceverb", required=True,
@@ -279,6 +326,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = bench.add_parser("model", help="predicted steps per second of the analytical model, "
                          "8 to 100,000 GPUs, against routing every link")
     p.add_argument("--repeat", type=int, default=3, help="predictions per point (default 3)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="testbed.bench.model:main")
     p = bench.add_parser("overlap", help="exposed communication of axonn's shadow ranks with "
                          "each overlap switch on, against all off")
@@ -287,21 +335,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", default="gpt-1.3b", help="shadow model (default gpt-1.3b)")
     p.add_argument("--device", default=devices.DEFAULT,
                    help=f"modelled device (default {devices.DEFAULT})")
-    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation")
+    p.add_argument("--mfu", type=utilisation, default=None, help="model FLOPs utilisation "
+                   "(default: the shape-aware compute model, hosts/compute.py)")
     p.add_argument("--batch", type=int, default=2, help="sequences per replica (default 2)")
     p.add_argument("--scale", type=float, default=1e-4, help="co-scaling of the volumes "
                    "(default 1e-4)")
     p.add_argument("--steps", type=int, default=4, help="steps per case, the first not "
                    "counted (default 4)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="testbed.bench.overlap:main")
     p = bench.add_parser("train", help="step time of the strategies side by side: "
                          "shadow workers of a large GPT on a co-scaled star, per NIC profile")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--workers", type=int, default=4, help="worker hosts (default 4)")
-    p.add_argument("--shadow-model", default="gpt-1.3b",
-                   help="gpt-1.3b, gpt-20b, gpt-175b or custom:PARAMS (default gpt-1.3b)")
+    p.add_argument("--model", dest="shadow_model", default="gpt-1.3b",
+                   help="shadow model: gpt-1.3b, gpt-20b, gpt-175b or custom:PARAMS (default "
+                   "gpt-1.3b)")
+    _renamed(p, shadow_model="--model")
     p.add_argument("--device", default=devices.DEFAULT,
-                   help="compute model: a100, h100, mi250x-gcd")
+                   help="compute model: a100-80gb, h100-80gb, mi250x-gcd, ...")
     p.add_argument("--nics", nargs="+", default=["roce-100g", "roce-200g"], metavar="PROFILE",
                    help="NIC profiles to compare (default: roce-100g roce-200g)")
     p.add_argument("--strategies", nargs="+", metavar="NAME",
@@ -320,14 +372,21 @@ def build_parser() -> argparse.ArgumentParser:
 def _workload_args(p) -> None:
     """What a step of the analytical model runs on, as `trainet model predict` and
     `trainet trace export --model` take it."""
-    p.add_argument("--batch", type=int, help="global batch in sequences (default 2 per GPU)")
+    p.add_argument("--global-batch-size", "--batch", dest="batch", type=int,
+                   help="global batch in sequences, Megatron-LM's --global-batch-size "
+                   "(default 2 per GPU)")
+    p.add_argument("--micro-batch-size", dest="micro_batch_size", type=int,
+                   help="sequences per micro-batch for strategies that pipeline "
+                   "(Megatron-LM's --micro-batch-size; default 1 when pipelined), unless "
+                   "--strategy gives micro_batch_size")
     p.add_argument("--seq", type=int, help="sequence length (default the model's)")
     p.add_argument("--device", default="a100-80gb", help="device profile (default a100-80gb)")
     p.add_argument("--fabric", default="dgx-a100", help="dgx-a100, dgx-h100, frontier, "
                    "roce-100g-cluster, eth-25g-cluster, geo, star:PROFILE or a topology or "
                    "experiment file (default dgx-a100)")
-    p.add_argument("--mfu", type=float, default=0.4, help="model FLOPs utilisation of the "
-                   "device's peak (default 0.4)")
+    p.add_argument("--mfu", type=utilisation, default=None, help="one model FLOPs utilisation "
+                   "of the device's peak instead of the shape-aware compute model "
+                   "(hosts/compute.py)")
     p.add_argument("--calibration", **CALIBRATION)
 
 
@@ -337,19 +396,22 @@ def _model_verbs(verbs) -> None:
                              ).add_subparsers(dest="modelverb", required=True, metavar="WHAT")
     p = model.add_parser("predict", help="step time, breakdown, TFLOP/s and memory per GPU")
     p.add_argument("--model", required=True, help="a published shape (gpt-125m .. gpt-175b, "
-                   "gpt-20b, megatron-1.7b .. megatron-1t) or custom:PARAMS")
+                   "megatron-1.7b .. megatron-1t, megatron-22b, megatron-175b), custom:PARAMS "
+                   "or custom:layers=L,hidden=H,heads=A[,vocab=V,seq=S]")
     p.add_argument("--gpus", type=int, nargs="+", required=True, metavar="N",
                    help="GPU counts (several: a scaling plot)")
     p.add_argument("--strategy", nargs="+", metavar="S", help="NAME or NAME:KEY=VALUE,... "
                    "(e.g. megatron:tp=8,pp=4); default: the best layout found")
     _workload_args(p)
-    p.add_argument("--gpus-per-host", type=int, help="GPUs sharing a host (offloading)")
+    p.add_argument("--gpus-per-node", type=int, dest="gpus_per_host", metavar="N",
+                   help="GPUs sharing a node's host memory, CPU and NVMe (offloading)")
+    _renamed(p, gpus_per_host="--gpus-per-node")
     p.add_argument("--bandwidth-table", **BANDWIDTH_TABLE)
     p.add_argument("--json", action="store_true", help="JSON, a step_time_s field per row")
     p.add_argument("--events", action="store_true", help="with --json: every rank role's "
                    "compute phases and collectives in order")
-    p.add_argument("--plot", default="model-scaling.png", help="scaling plot to write "
-                   "(default model-scaling.png; '' for none)")
+    p.add_argument("--plot", metavar="PNG", help="also draw the scaling plot of several "
+                   "--gpus counts into this file")
     p.set_defaults(handler="testbed.model.commands:predict_main")
     p = model.add_parser("compare", help="the seed systems' setups side by side")
     p.add_argument("--calibration", **CALIBRATION)
@@ -360,11 +422,15 @@ def _model_verbs(verbs) -> None:
     p.add_argument("results", nargs="+", metavar="RESULTS_DIR")
     p.add_argument("--name", help="also store the calibration under this name")
     p.set_defaults(handler="testbed.experiment.model_check:calibrate_main")
-    p = model.add_parser("validate", help="predicted against measured step times of "
-                         "`trainet run` results")
-    p.add_argument("results", nargs="+", metavar="RESULTS_DIR")
+    p = model.add_parser("validate", help="predicted against measured step times and "
+                         "exposed communication of `trainet run` results")
+    p.add_argument("results", nargs="*", metavar="RESULTS_DIR")
+    p.add_argument("--split", metavar="FILE", help="instead of RESULTS_DIR: a validation "
+                   "split (e.g. validation/split.yaml), its calibration re-fitted and checked "
+                   "and its calibrate and held-out runs reported apart")
     p.add_argument("--calibration", **CALIBRATION)
     p.add_argument("--bandwidth-table", **BANDWIDTH_TABLE)
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="testbed.experiment.model_check:validate_main")
     p = model.add_parser("measure", help="measure a bandwidth table on the emulated fabric: "
                          "latency and bandwidth of all-reduce, all-gather and reduce-scatter "
@@ -372,7 +438,9 @@ def _model_verbs(verbs) -> None:
     p.add_argument("fabric", metavar="FABRIC", help="a topology or experiment file")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="table to write "
                    "(JSON); the network's logs go to FILE-net/")
-    p.add_argument("--world", type=int, help="ranks, on the first N workers (default all)")
+    p.add_argument("--gpus", type=int, dest="world", metavar="N", help="ranks, on the first "
+                   "N workers (default all)")
+    _renamed(p, world="--gpus")
     p.add_argument("--sizes", nargs="+", metavar="SIZE", help="nominal payloads (default "
                    "64MiB 256MiB 1GiB; the file's co-scaling gives the emulated ones)")
     p.add_argument("--rounds", type=int, default=3, help="rounds per point, the median "
@@ -380,16 +448,23 @@ def _model_verbs(verbs) -> None:
     p.add_argument("--repeat", type=int, default=3, help="collectives timed back to back "
                    "per round, after an untimed one (default 3)")
     p.set_defaults(handler="testbed.experiment.bandwidth:main")
-    p = model.add_parser("published", help="predicted against Narayanan et al. 2021, "
-                         "table 1 (1.7B to 1T parameters, 32 to 3072 A100)")
+    p = model.add_parser("published", help="predicted against published Megatron-LM runs "
+                         "(Narayanan et al. 2021, Korthikanti et al. 2022, MT-NLG 2022: 1.7B "
+                         "to 1T parameters, 8 to 3360 A100) beside two baselines")
     p.add_argument("--calibration", **CALIBRATION)
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="testbed.model.published:main")
 
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     module, func = args.handler.split(":")
-    return run_command(lambda: getattr(importlib.import_module(module), func)(args))
+
+    def body():
+        from testbed.experiment.check import validate_inputs
+        validate_inputs(args)       # flags, and files as `trainet check` reads them
+        return getattr(importlib.import_module(module), func)(args)
+    return run_command(body)
 
 
 if __name__ == "__main__":

@@ -143,21 +143,27 @@ PY
 
 # finsy needs protobuf 4.21 or newer, .venv protobuf 3.x (p4runtime's bindings), so the
 # clients get a venv of their own from the same Python, made again when their list or the
-# Python changes. Without PyPI it is skipped: their tests then skip, saying so.
-clients_want="$("$PY" -V 2>&1) $(sha256sum vagrant/clients.txt | cut -c1-16)"
+# Python changes. Without PyPI it is skipped: their tests then skip, saying so. The public
+# axonn package (vagrant/axonn.txt), the cross-check of the axonn strategy, goes unpacked
+# into .venv-clients/axonn without its one dependency, torch: the test's ranks run it on
+# .venv's torch.
+clients_want="$("$PY" -V 2>&1) $(cat vagrant/clients.txt vagrant/axonn.txt | sha256sum | cut -c1-16)"
 if [ -x .venv-clients/bin/python ] &&
    [ "$(cat .venv-clients/.installed 2>/dev/null)" = "$clients_want" ]; then
   echo "[5/5] .venv-clients is up to date"
 else
-  echo "[5/5] installing .venv-clients: $(sed -e 's/#.*//' vagrant/clients.txt | xargs)"
+  echo "[5/5] installing .venv-clients: $(sed -e 's/#.*//' vagrant/clients.txt vagrant/axonn.txt | xargs)"
   rm -rf .venv-clients
   if ! failed=$("$PY" -m venv .venv-clients 2>&1 &&
                 .venv-clients/bin/pip install --disable-pip-version-check --quiet --retries 1 \
                   --timeout 15 -r vagrant/clients.txt 2>&1 >/dev/null &&
-                .venv-clients/bin/python -c 'import finsy' 2>&1); then
+                .venv-clients/bin/python -c 'import finsy' 2>&1 &&
+                .venv-clients/bin/pip install --disable-pip-version-check --quiet --retries 1 \
+                  --timeout 15 --no-deps --target .venv-clients/axonn -r vagrant/axonn.txt \
+                  2>&1 >/dev/null); then
     rm -rf .venv-clients
     echo "[5/5] skipped .venv-clients ($(echo "$failed" | grep -v '^ *$' | tail -n1));" \
-         "the finsy tests skip; run again with PyPI reachable"
+         "the finsy and axonn package tests skip; run again with PyPI reachable"
   else
     echo "$clients_want" > .venv-clients/.installed
   fi
@@ -176,4 +182,5 @@ else
   echo "extra: skipped DeepSpeed ($(echo "$failed" | grep -v '^ *$' | tail -n1)); the" \
        "DeepSpeed cross-check skips; run again with PyPI reachable"
 fi
+bash vagrant/link-command.sh
 echo "ready: .venv takes $(du -sh .venv | cut -f1) on disk, torch $torch"

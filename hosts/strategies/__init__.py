@@ -1,3 +1,3 @@
-"""Training strategies: one module each, declared once in :mod:`registry`; one interface
-(:class:`base.Strategy`), one communication layer (:mod:`comm`), one description of what
-a step moves (:mod:`pattern`)."""
+"""Training strategies: one module each, declared once in :mod:`registry`, one interface
+(:class:`base.Strategy`). Their machinery lives beside this package: hosts.collectives,
+hosts.parallelism, hosts.compression, hosts.opdag."""

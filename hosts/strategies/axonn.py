@@ -1,7 +1,7 @@
 """AxoNN's 4D hybrid parallelism (Singh et al. 2023, arXiv 2305.13525): the transformer
 blocks' linear layers in 3D tensor parallelism over a G_r x G_c x G_d grid
-(hosts/strategies/axonn_layers.py), times G_data data-parallel replicas
-(hosts/strategies/grid.py).
+(hosts/parallelism/grid_layers.py), times G_data data-parallel replicas
+(hosts/parallelism/grid.py).
 
 One step on one rank: the replica's batch (``--batch`` samples, the same on every rank
 of the replica) is cut into G_d shares, one per depth coordinate; the rank runs its
@@ -52,13 +52,13 @@ from torch import nn
 import time
 
 from hosts import shadow
+from hosts.collectives.pattern import Collective
+from hosts.collectives.timing import Overlap as CommOverlap, Placement, Timing
 from hosts.models import Block
-from hosts.strategies.axonn_layers import DEPTH_LANE, GridBlock, Overlap
+from hosts.parallelism.grid import Grid, fits, grid_of, grid_text, grids
+from hosts.parallelism.grid_layers import DEPTH_LANE, GridBlock, Overlap
 from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_bytes
-from hosts.strategies.grid import Grid, fits, grid_of, grid_text, grids
-from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import Options, StrategyInfo, register
-from hosts.strategies.timing import Overlap as CommOverlap, Placement, Timing
 from testbed.errors import TrainetError
 
 
@@ -129,7 +129,7 @@ class AxonnTraining(Strategy):
         self.sharded = [lin.weight for lin in self.linears]
         ids = {id(p) for p in self.sharded}
         self.replicated = [p for p in self.model.parameters() if id(p) not in ids]
-        self.optimizer = self.adamw(list(self.model.parameters()))
+        self.optimizer = self.optimizer_for(list(self.model.parameters()))
 
     def _step(self, batch) -> float:
         x, y = batch

@@ -138,5 +138,13 @@ class Strategy:
     def close(self) -> None:
         self.comm.close()
 
-    def adamw(self, params) -> torch.optim.AdamW:
+    #: The update every rank applies: "adamw", what the strategies train with, or "sgd",
+    #: plain SGD at ``lr``. SGD's update is proportional to the gradient, so a gradient
+    #: summed where it should be averaged shows in the parameters, where AdamW's
+    #: normalised update hides it; the equivalence tests set it before ``setup``.
+    update = "adamw"
+
+    def optimizer_for(self, params) -> torch.optim.Optimizer:
+        if self.update == "sgd":
+            return torch.optim.SGD(params, lr=self.lr)
         return torch.optim.AdamW(params, lr=self.lr, weight_decay=self.weight_decay)

@@ -12,14 +12,15 @@ from __future__ import annotations
 import time
 
 import torch
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from hosts import shadow
+from hosts.collectives.pattern import Collective
+from hosts.collectives.timing import Overlap, data_parallel, each
 from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_bytes
-from hosts.strategies.pattern import Collective
-from hosts.strategies.registry import Options, Size, StrategyInfo, register
-from hosts.strategies.timing import Overlap, data_parallel, each
+from hosts.strategies.registry import Options, StrategyInfo, register
 
+MIB = 1 << 20
 DEFAULT_BUCKET_BYTES = 256 * 1024
 
 
@@ -31,7 +32,7 @@ class DDP(Strategy):
     def setup(self, model) -> None:
         self.model = model
         self.params = [p for p in model.parameters() if p.requires_grad]
-        self.optimizer = self.adamw(self.params)
+        self.optimizer = self.optimizer_for(self.params)
         self.buckets: list[list[torch.nn.Parameter]] = [[]]
         size = 0
         for p in reversed(self.params):
@@ -87,9 +88,22 @@ class ShadowDDP(shadow.ShadowStrategy):
 
 
 class DdpOptions(Options):
-    bucket: Size = Field(default=DEFAULT_BUCKET_BYTES,
-                         description="gradient bucket bytes, real mode (shadow mode: "
-                         f"{shadow.CHUNKS} layer groups)")
+    bucket_cap_mb: float = Field(default=DEFAULT_BUCKET_BYTES / MIB, gt=0,
+                                 description="gradient bucket size in MiB as PyTorch's DDP "
+                                 f"takes it, real mode (shadow mode: {shadow.CHUNKS} layer "
+                                 "groups)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _renamed(cls, data):
+        if isinstance(data, dict) and "bucket" in data:
+            raise ValueError("option bucket is now bucket_cap_mb, in MiB as PyTorch's DDP "
+                             "takes it (e.g. bucket_cap_mb: 4)")
+        return data
+
+    @property
+    def bucket_bytes(self) -> int:
+        return round(self.bucket_cap_mb * MIB)
 
 
 def pattern(model_bytes: float, world: int, layers: int | None) -> list[Collective]:
@@ -105,7 +119,7 @@ INFO = register(StrategyInfo(
     name="ddp",
     description="data parallelism: bucketed gradient all-reduce (gloo's ring), "
                 "overlapped with backward",
-    real=lambda c: DDP(c.comm, lr=c.lr, bucket_bytes=c.options.bucket),
+    real=lambda c: DDP(c.comm, lr=c.lr, bucket_bytes=c.options.bucket_bytes),
     shadow=ShadowDDP,
     pattern=pattern,
     memory=lambda params, world, layers: shadow.adam_memory(params),

@@ -3,12 +3,12 @@ Geo-distributed GPUs with Adaptive Compression"): the model as an operator DAG c
 across geo-distributed devices, scheduled by OP-Fence, with AdaTopK on the slow links.
 
 A reconstruction from the paper's prose (its code is not used here). At start every rank
-traces the model into the same OP-DAG (hosts/strategies/opdag.py), profiles each
+traces the model into the same OP-DAG (hosts/opdag/graph.py), profiles each
 operator (real mode: timed on this host; shadow mode: the compute model of the rank's
 own device, its topology host's when that names one, applied to each operator's
 FLOPs), and measures the bandwidth and latency to every other rank (one pair at a time:
 a round trip and two one-way probes, see :func:`measure_fabric`). The ranks share the
-figures, so each computes the same OP-Fence plan (hosts/strategies/opfence.py): clusters of
+figures, so each computes the same OP-Fence plan (hosts/opdag/opfence.py): clusters of
 well-connected devices, the pipeline order of the devices and the cut points. Each rank
 then runs its segment of the DAG as a pipeline stage (the ``pp`` engine's schedules):
 activations forward and gradients backward over real sends, the tensors crossing a cut
@@ -16,7 +16,7 @@ flattened into one message (*remote automatic differentiation*: a stage's backwa
 autograd from the received gradient to the tensors it received). ``compression``:
 
 * ``adatopk``: boundaries whose dense transfer would stall the pipeline keep a fraction
-  of their elements fitted to the link (hosts/strategies/adatopk.py), no lower than
+  of their elements fitted to the link (hosts/compression/adatopk.py), no lower than
   ``ratio``; the others go dense;
 * ``uniform``: every boundary keeps ``ratio`` of its elements;
 * ``none``: the same partition, dense.
@@ -39,15 +39,16 @@ from pydantic import Field
 from torch import nn
 
 from hosts import shadow
+from hosts.collectives.pattern import Collective
+from hosts.collectives.timing import Overlap, Pipeline, Placement, Timing
+from hosts.compression import adatopk
 from hosts.models import GPT, GPTConfig
-from hosts.strategies import adatopk, opfence
+from hosts.opdag import opfence
+from hosts.opdag.graph import OpDag, Segment, trace
+from hosts.parallelism.layout import ParallelLayout
 from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_bytes
-from hosts.strategies.layout import ParallelLayout
-from hosts.strategies.opdag import OpDag, Segment, trace
 from hosts.strategies.parallel import BF16, PipelineStage, activation_bytes, micro_batch_size
-from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import Options, StrategyInfo, register
-from hosts.strategies.timing import Overlap, Pipeline, Placement, Timing
 from testbed.errors import TrainetError
 
 NAME = "fusionllm"
@@ -178,7 +179,7 @@ class FusionTraining(FusionStage, Strategy):
         self.loss_of = model.loss
         self.model = nn.ModuleList(self.segment.modules.values())
         self.params = [p for p in self.segment.parameters() if p.requires_grad]
-        self.optimizer = self.adamw(self.params) if self.params else None
+        self.optimizer = self.optimizer_for(self.params) if self.params else None
         stage = self.at.pp
         self.codec_in = adatopk.TopK(_elements(self.segment.entering_shapes()),
                                      self.fractions[stage - 1]) if stage > 0 else None

@@ -33,7 +33,7 @@ import time
 
 import torch
 
-from hosts.strategies.layout import ParallelLayout
+from hosts.parallelism.layout import ParallelLayout
 from hosts.strategies.parallel import register_layout
 from testbed.errors import TrainetError
 from testbed.topology import profiles

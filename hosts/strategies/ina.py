@@ -11,9 +11,9 @@ from __future__ import annotations
 import dataclasses
 
 from hosts import shadow
+from hosts.collectives.pattern import Collective
 from hosts.ina_allreduce import InaAllReduce, UdpTransport
 from hosts.strategies.ddp import DDP, DdpOptions, ShadowDDP, timing
-from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import StrategyInfo, SwitchJob, register
 
 

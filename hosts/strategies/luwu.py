@@ -26,15 +26,15 @@ import torch
 from pydantic import Field
 
 from hosts import shadow
+from hosts.collectives.pattern import Collective
+from hosts.collectives.timing import Overlap, data_parallel
 from hosts.ina_allreduce import UdpTransport
 from hosts.luwu_layout import (DEFAULT_BUCKET_BYTES, Layout, layers_resident, resident_units,
                                shadow_layout, units_resident)
 from hosts.luwu_session import PushPull, Streams
 from hosts.strategies.base import Memory, Strategy, recompute_backward, tensor_bytes
-from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import (Options, Service, Size, StrategyInfo, SwitchJob,
                                        register)
-from hosts.strategies.timing import Overlap, data_parallel
 from testbed.errors import TrainetError
 from testbed.proto import ina
 

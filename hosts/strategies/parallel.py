@@ -1,18 +1,18 @@
 """Model parallelism: pipeline (PP) and tensor (TP) parallelism, with data parallelism (DP)
-across replicas of the pipeline, over a :class:`~hosts.strategies.layout.ParallelLayout`.
+across replicas of the pipeline, over a :class:`~hosts.parallelism.layout.ParallelLayout`.
 
 One step on one rank, stage ``s`` of the pipeline of its data-parallel replica:
 
 1. the replica's batch (the same on every rank of the replica) is cut into
    ``micro_batches`` equal micro-batches;
-2. the stage runs its schedule (hosts/strategies/pipeline.py): a forward takes the
+2. the stage runs its schedule (hosts/parallelism/pipeline.py): a forward takes the
    micro-batch's activation from stage ``s - 1`` (received as a real tensor over the
    links) or the input, runs the stage's units and sends the output to stage ``s + 1``; a
    backward takes the output's gradient from stage ``s + 1`` (or the loss, on the last
    stage), runs autograd and sends the input's gradient back to stage ``s - 1``. Receives
    are posted ahead in schedule order, sends go out on their own lanes, so transfers
    overlap compute. Inside a stage the blocks are tensor-parallel
-   (hosts/strategies/tensor_parallel.py);
+   (hosts/parallelism/tensor_parallel.py);
 3. after the flush, the stage's gradients are all-reduced over its data-parallel group
    and averaged, and AdamW steps.
 
@@ -26,7 +26,11 @@ proportion to its layers), moves the activation ``b x s x h`` in bf16 (co-scaled
 stages, runs the tensor-parallel all-reduces of its layers (two per layer in forward, two
 in backward, joined into one all-reduce per micro-batch and direction: the same bytes,
 fewer latencies), and all-reduces its gradients (the stage's share of the model in bf16)
-over the data-parallel group.
+over the data-parallel group, issued as the last micro-batch's backward starts
+(``overlap_grad_reduce``, as Megatron-LM's --overlap-grad-reduce; real mode reduces after
+the backward). A pass's seconds are hosts/compute.py's for the stage's layers (and the
+logits on the last stage) at the micro-batch size, tensor split, sequence parallelism
+and recompute of the options.
 """
 from __future__ import annotations
 
@@ -38,13 +42,13 @@ from pydantic import Field
 from torch import nn
 
 from hosts import shadow
+from hosts.collectives.pattern import Collective
+from hosts.collectives.timing import Overlap, Pipeline, Placement, Timing
+from hosts.parallelism.layout import ParallelLayout, split_units
+from hosts.parallelism.pipeline import schedule
+from hosts.parallelism.tensor_parallel import check_tensor_parallel, shard
 from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_bytes
-from hosts.strategies.layout import ParallelLayout, split_units
-from hosts.strategies.pattern import Collective
-from hosts.strategies.pipeline import schedule
 from hosts.strategies.registry import Options, StrategyInfo, register
-from hosts.strategies.tensor_parallel import check_tensor_parallel, shard
-from hosts.strategies.timing import Overlap, Pipeline, Placement, Timing
 from testbed.errors import TrainetError
 
 BF16 = 2
@@ -54,9 +58,25 @@ class ParallelOptions(Options):
     dp: int | None = Field(default=None, ge=1, description="data-parallel replicas")
     pp: int | None = Field(default=None, ge=1, description="pipeline stages")
     tp: int | None = Field(default=None, ge=1, description="tensor-parallel ranks per stage")
-    micro_batches: int = Field(default=4, ge=1, description="micro-batches per step")
+    micro_batch_size: int | None = Field(default=None, ge=1, description="sequences per "
+                                         "micro-batch (Megatron-LM's --micro-batch-size); "
+                                         "default 1 when pipelined, else the replica's batch")
+    micro_batches: int | None = Field(default=None, ge=1, description="micro-batches per "
+                                      "step instead of micro_batch_size")
     schedule: Literal["1f1b", "gpipe"] = Field(default="1f1b", description="pipeline "
                                                "schedule: 1f1b or gpipe")
+    virtual_stages: int = Field(default=1, ge=1, description="model chunks per pipeline "
+                                "stage (Megatron-LM's interleaved 1F1B; the layers must split "
+                                "into pp x virtual_stages equal chunks)")
+    recompute: Literal["none", "selective", "full"] = Field(
+        default="none", description="activation recomputation: none, selective (attention's "
+        "core, Korthikanti et al. 2022) or full (every layer's forward)")
+    sequence_parallel: bool = Field(default=False, description="sequence parallelism: layer "
+                                    "norms and dropouts split over the tensor ranks, "
+                                    "all-gather + reduce-scatter instead of all-reduce")
+    overlap_grad_reduce: bool = Field(default=True, description="data-parallel gradient "
+                                      "all-reduce overlapped with the last micro-batch's "
+                                      "backward, as Megatron-LM's --overlap-grad-reduce")
 
 
 def layout_of(options: ParallelOptions, world: int, rest: str, strategy: str) -> ParallelLayout:
@@ -64,6 +84,41 @@ def layout_of(options: ParallelOptions, world: int, rest: str, strategy: str) ->
     degrees = {k: getattr(options, k) for k in ("dp", "pp", "tp")}
     degrees = {k: (v if v is not None or k == rest else 1) for k, v in degrees.items()}
     return ParallelLayout.fit(world, **degrees, strategy=strategy)
+
+
+def resolve(options: ParallelOptions, batch: int, pp: int, strategy: str,
+            layers: int | None = None) -> ParallelOptions:
+    """The options with ``micro_batches`` set from ``micro_batch_size`` (default 1 when
+    pipelined, else the whole replica batch of ``batch`` sequences), checked."""
+    size, count = options.micro_batch_size, options.micro_batches
+    if size is not None and count is not None and size * count != batch:
+        raise TrainetError(f"strategy {strategy}: micro_batch_size={size} x micro_batches="
+                           f"{count} is not the {batch} sequences per replica; give one of "
+                           "the two")
+    if count is None:
+        size = size or (1 if pp > 1 else batch)
+        if batch % size:
+            divisors = [d for d in range(1, batch + 1) if batch % d == 0]
+            raise TrainetError(f"strategy {strategy}: micro_batch_size={size} does not divide "
+                               f"the {batch} sequences per replica; accepted: "
+                               f"{', '.join(map(str, divisors[:12]))}"
+                               + (" ..." if len(divisors) > 12 else ""))
+        count = batch // size
+    micro_batch_size(batch, count, strategy)
+    v = options.virtual_stages
+    if v > 1:
+        if pp < 2:
+            raise TrainetError(f"strategy {strategy}: virtual_stages={v} interleaves a "
+                               "pipeline; give pp of 2 or more, or virtual_stages=1")
+        if layers is not None and layers % (pp * v):
+            fits = [k for k in range(1, layers // pp + 1) if layers % (pp * k) == 0]
+            raise TrainetError(f"strategy {strategy}: virtual_stages={v} with pp={pp} cuts "
+                               f"{layers} layers into {pp * v} chunks unevenly; accepted "
+                               f"virtual_stages: {', '.join(map(str, fits))}")
+        if count % pp:
+            raise TrainetError(f"strategy {strategy}: the interleaved schedule needs the "
+                               f"micro-batches ({count}) to be a multiple of pp={pp}")
+    return options.model_copy(update={"micro_batches": count, "micro_batch_size": batch // count})
 
 
 def micro_batch_size(batch: int, micro_batches: int, strategy: str) -> int:
@@ -148,11 +203,13 @@ class ParallelTraining(PipelineStage, Strategy):
         self.loss_of = model.loss
         self.model = nn.ModuleList(shard(u, self.comm, self.tp_ranks) for u in mine)
         self.params = [p for p in self.model.parameters() if p.requires_grad]
-        self.optimizer = self.adamw(self.params)
+        self.optimizer = self.optimizer_for(self.params)
         self._units = stages[self.at.pp]
 
     def _step(self, batch) -> float | None:
         x, y = batch
+        if self.options.micro_batches is None:       # from micro_batch_size, this batch's
+            self.options = resolve(self.options, len(x), self.layout.pp, self.name)
         m = self.options.micro_batches
         micro = micro_batch_size(len(x), m, self.name)
         xs, ys = x.split(micro), y.split(micro)
@@ -227,6 +284,7 @@ class ShadowParallel(PipelineStage, shadow.ShadowStrategy):
     def __init__(self, context, layout: ParallelLayout, partition=None,
                  name: str = "parallel"):
         shadow.ShadowStrategy.__init__(self, context)
+        self.context_device = context.device
         self.place(layout, context.options)
         self.name, self.partition, self.batch = name, partition, context.batch
         micro = micro_batch_size(context.batch, self.options.micro_batches, name)
@@ -242,9 +300,14 @@ class ShadowParallel(PipelineStage, shadow.ShadowStrategy):
         counts = self.partition(self, [(flops / target.layers, grads / target.layers, tp)]
                                 * target.layers) if self.partition else None
         layers = len(split_units(target.layers, layout.pp, self.name, counts)[self.at.pp])
+        o, micro = self.options, self.batch // m
+        one = shadow.layer_pass(target, self.context_device, micro, layout.tp,
+                                o.sequence_parallel, o.recompute, self.mfu) * layers
+        if self.next is None:
+            one = one + shadow.head_pass(target, self.context_device, micro, layout.tp,
+                                         self.mfu)
+        self.forward_s, self.backward_s = one.forward_s, one.backward_s
         share = layers / target.layers / layout.tp
-        self.forward_s = self.compute_s * share / 3 / m
-        self.backward_s = self.compute_s * share * 2 / 3 / m
         self.tp_elements = 2 * layers * self.act_elements
         grads = self.elements * share
         self.grad_elements = max(layout.dp, round(grads / layout.dp) * layout.dp)
@@ -263,11 +326,19 @@ class ShadowParallel(PipelineStage, shadow.ShadowStrategy):
         return self.activation
 
     def _step(self, batch) -> None:
-        shape = (self.act_elements,)
-        self.run_schedule(lambda i, _: self._pass(self.forward_s),
-                          lambda i, _: self._pass(self.backward_s), shape, shape)
+        shape, last = (self.act_elements,), self.options.micro_batches - 1
+        early = self.layout.dp > 1 and self.options.overlap_grad_reduce
+        reduced = []
+
+        def backward(i, _):
+            if early and i == last:          # issued as the last backward starts
+                reduced.append(self.comm.all_reduce(self.grads, self.dp_ranks))
+            return self._pass(self.backward_s)
+
+        self.run_schedule(lambda i, _: self._pass(self.forward_s), backward, shape, shape)
         if self.layout.dp > 1:
-            self.comm.wait(self.comm.all_reduce(self.grads, self.dp_ranks))
+            self.comm.wait(reduced[0] if reduced else
+                           self.comm.all_reduce(self.grads, self.dp_ranks))
 
     def memory(self) -> Memory:
         return Memory(tensor_bytes([self.activation, self.tp_buffer, self.grads]), 0, 0)
@@ -311,9 +382,9 @@ def _pattern(rest: str, name: str):
         activations and gradients a stage sends to and receives from its neighbours (a
         middle stage 2 per micro-batch, an end stage 1; their mean), the data-parallel
         gradient all-reduce of a stage's share of the model."""
-        options = options or ParallelOptions()
-        layout = layout_of(options, world, rest, name)
+        layout = layout_of(options or ParallelOptions(), world, rest, name)
         target = _nominal(model_bytes, layers, model)
+        options = resolve(options or ParallelOptions(), batch, layout.pp, name, target.layers)
         m = options.micro_batches
         act = activation_bytes(target, micro_batch_size(batch, m, name))
         per_stage = target.layers / layout.pp
@@ -323,7 +394,8 @@ def _pattern(rest: str, name: str):
                                   size=layout.tp))
         if layout.pp > 1:
             edge = 2 * (layout.pp - 1) / layout.pp       # the stages' mean: ends send half
-            out.append(Collective("send-recv", edge * m * act, group="pp", size=layout.pp))
+            out.append(Collective("send-recv", edge * m * act * options.virtual_stages,
+                                  group="pp", size=layout.pp))
         if layout.dp > 1:
             out.append(Collective("all-reduce", model_bytes / (layout.pp * layout.tp),
                                   group="dp", size=layout.dp))
@@ -344,7 +416,7 @@ def _timing(rest: str, name: str, balanced: bool):
         layout = layout_of(options, world, rest, name)
         groups = {"tp": Placement(layout.tp), "dp": Placement(layout.dp, layout.tp),
                   "pp": Placement(layout.pp, layout.tp * layout.dp)}
-        pipeline = Pipeline(layout.pp, options.micro_batches, options.schedule, balanced)
+        pipeline = Pipeline(layout.pp, options.micro_batches or 1, options.schedule, balanced)
         return Timing(layout.dp, groups,
                       lambda pattern: [PARALLEL_OVERLAP[c.group] for c in pattern],
                       pipeline)
@@ -353,9 +425,14 @@ def _timing(rest: str, name: str, balanced: bool):
 
 def megatron_layouts(world: int, model=None, batch: int = 8,
                      sizes: dict | None = None) -> list[dict]:
-    """Tensor parallelism of 1 to 8 inside a node (dividing the heads), pipelines of any
-    depth up to the layers, data parallelism over the rest (dividing the batch);
-    micro-batches of one sequence when pipelined (as Narayanan et al. 2021 mostly ran)."""
+    """Tensor parallelism of 1 to 8 inside a node (dividing the heads), pipelines whose
+    depth divides the layers (as Megatron-LM requires), data parallelism over the rest
+    (dividing the batch); per layout micro-batches of 1 and 2 sequences when pipelined
+    (one micro-batch of the whole replica batch when not), the one-sequence layouts also
+    interleaved over two chunks per stage where the layers and micro-batches allow;
+    selective recompute, with sequence parallelism when tensor-parallel (the search
+    falls back to full recompute for a layout that does not fit,
+    testbed/model/search.py)."""
     node = (sizes or {}).get("node", 8)
     heads = model.attention_heads if model is not None else 1
     layers = model.layers if model is not None else 1
@@ -365,10 +442,18 @@ def megatron_layouts(world: int, model=None, batch: int = 8,
             continue
         for pp in range(1, min(layers, world // tp) + 1):
             dp = world // (tp * pp)
-            if (world // tp) % pp or batch % dp:
+            if (world // tp) % pp or batch % dp or layers % pp:
                 continue
-            m = batch // dp if pp > 1 else 1
-            out.append({"tp": tp, "pp": pp, "dp": dp, "micro_batches": m})
+            replica = batch // dp
+            base = {"tp": tp, "pp": pp, "dp": dp, "recompute": "selective",
+                    "sequence_parallel": tp > 1}
+            if pp == 1:
+                out.append({**base, "micro_batch_size": replica})
+                continue
+            for size in (b for b in (1, 2) if replica % b == 0):
+                out.append({**base, "micro_batch_size": size})
+            if layers % (2 * pp) == 0 and replica % pp == 0:
+                out.append({**base, "micro_batch_size": 1, "virtual_stages": 2})
     return out
 
 
@@ -390,6 +475,12 @@ def register_layout(name: str, rest: str, description: str, placement=None,
     stages' times, for the analytical model)."""
     def placed(c):
         layout = layout_of(c.options, c.comm.world, rest, name)
+        layers = c.target.layers if c.target is not None else None
+        c.options = resolve(c.options, c.batch, layout.pp, name, layers)
+        if c.options.virtual_stages > 1:
+            raise TrainetError(f"strategy {name}: virtual_stages={c.options.virtual_stages} "
+                               "is modelled (trainet model) but the workers run 1F1B or GPipe "
+                               "with one chunk per stage; give virtual_stages=1")
         return placement(c, layout) if placement else (layout, None)
 
     def real(c):

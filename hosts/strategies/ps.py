@@ -11,11 +11,11 @@ import time
 import torch
 
 from hosts import shadow
+from hosts.collectives.pattern import Collective
+from hosts.collectives.timing import data_parallel
 from hosts.param_server import ParameterServerClient
 from hosts.strategies.base import Memory, Strategy, tensor_bytes
-from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import Service, StrategyInfo, register
-from hosts.strategies.timing import data_parallel
 
 
 class ParameterServer(Strategy):
@@ -28,7 +28,7 @@ class ParameterServer(Strategy):
         self.params = [p for p in model.parameters() if p.requires_grad]
         flat = torch.cat([p.detach().reshape(-1) for p in self.params])
         self.client.hello(flat.numel(), self.lr, self.weight_decay,
-                          flat if self.comm.rank == 0 else None)
+                          flat if self.comm.rank == 0 else None, self.update)
         self.pulled = torch.empty_like(flat)
 
     def _step(self, batch) -> float:

@@ -2,7 +2,7 @@
 
 Each strategy is one module of this package that ends with a :func:`register` call
 declaring, in one place, its name and description, its real and shadow implementations,
-its communication pattern per step (:mod:`hosts.strategies.pattern`), its memory per
+its communication pattern per step (:mod:`hosts.collectives.pattern`), its memory per
 worker, the options it accepts and what it needs on the fabric besides its workers (a
 switch job, a service on a host of its own, a gloo process group). The worker, the
 shadow model, the experiment spec, the launcher, the runner and the comparison tables
@@ -25,9 +25,9 @@ from typing import Annotated, Callable
 
 from pydantic import BeforeValidator, Field, ValidationError
 
+from hosts.collectives.pattern import Collective, busiest_link, per_worker
+from hosts.collectives.timing import Timing, default_timing
 from hosts.strategies.base import Memory
-from hosts.strategies.pattern import Collective, busiest_link, per_worker
-from hosts.strategies.timing import Timing, default_timing
 from testbed.errors import TrainetError
 from testbed.topology.specfile import Spec
 from testbed.units import parse_size
@@ -119,7 +119,7 @@ class Context:
     device: object = None               # shadow mode: the Device whose compute is modeled
     batch: int = 8
     scale: float = 1.0
-    mfu: float = 0.4
+    mfu: float | None = None            # None: hosts/compute.py's shape-aware model
     tiers: dict | None = None           # group kind -> each rank's label (StrategyInfo.tiers)
     gpus_per_host: int | None = None    # GPUs sharing a host (default: the host profile's)
     cpu_adam_rate: float | None = None  # Adam parameters/s of one core here (measured)
@@ -137,8 +137,8 @@ class StrategyInfo:
     activation volumes), and gets them when they are known. ``real(context)`` and ``shadow(context)`` build the rank's
     :class:`~hosts.strategies.base.Strategy`. ``tiers`` are the host group kinds
     (``gpu``, ``node``) the strategy places its partitions by: the runner passes each
-    rank's (hosts/strategies/hierarchy.py). ``timing(world)`` says how a step spends
-    its time (hosts/strategies/timing.py: replicas, group placement, overlap, pipeline),
+    rank's (hosts/collectives/hierarchy.py). ``timing(world)`` says how a step spends
+    its time (hosts/collectives/timing.py: replicas, group placement, overlap, pipeline),
     for the analytical model; it takes the same keywords as the pattern and ``device``.
     ``layouts(world)`` lists the options worth trying when the model searches for the
     best layout (keywords ``model``, ``batch``: the global batch, ``sizes``); None: the
@@ -169,8 +169,9 @@ class StrategyInfo:
             first = err.errors()[0]
             at = ".".join(str(p) for p in first["loc"])
             message = first["msg"].removeprefix("Value error, ")
-            if first["type"] == "unknown_field":
-                message = f"it takes no option {first['ctx']['field']!r}"
+            if first["type"] == "extra_forbidden":
+                message = f"it takes no option {first['loc'][-1]!r}"
+                at = ""
             raise TrainetError(f"{where}: strategy {self.name}: "
                                f"{at + ': ' if at else ''}{message}; its options: "
                                f"{option_text(self) or 'none'}") from None
@@ -297,8 +298,24 @@ def needs_text(info: StrategyInfo) -> str:
     return ", ".join(needs)
 
 
+def as_dict(info: StrategyInfo) -> dict:
+    """A strategy's registration as ``trainet strategies --json`` prints it."""
+    return {"name": info.name, "description": info.description, "modes": list(info.modes),
+            "options": {name: {"default": f.default, "description": f.description}
+                        for name, f in info.options.model_fields.items()},
+            "switch_job": ({"program": str(info.switch_job.program),
+                            "section": info.switch_job.section} if info.switch_job else None),
+            "service": ({"label": info.service.label, "role": info.service.role}
+                        if info.service else None),
+            "gloo": info.gloo, "tiers": list(info.tiers)}
+
+
 def print_table(args=None) -> int:
     """``trainet strategies``: every registered strategy, its modes, options and needs."""
+    if getattr(args, "json", False):
+        import json
+        print(json.dumps([as_dict(info) for info in strategies()], indent=1, default=str))
+        return 0
     from rich.console import Console
     console = Console(highlight=False)
     for info in strategies():

@@ -35,12 +35,12 @@ import torch
 from pydantic import Field, model_validator
 
 from hosts import devices, offload, shadow
+from hosts.collectives.pattern import Collective
+from hosts.collectives.timing import Overlap, data_parallel
 from hosts.devices import Host
 from hosts.strategies.base import (Memory, Strategy, optimizer_bytes, recompute_backward,
                                    tensor_bytes)
-from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import Options, StrategyInfo, register
-from hosts.strategies.timing import Overlap, data_parallel
 
 Tier = Literal["none", "cpu", "nvme"]
 
@@ -107,7 +107,7 @@ class Zero3(Strategy):
         self.model = model
         world, rank = self.comm.world, self.comm.rank
         self.units = [_Unit(m, rank, world) for m in model.units]
-        self.optimizer = self.adamw([u.shard for u in self.units])
+        self.optimizer = self.optimizer_for([u.shard for u in self.units])
         self.peak_gathered_bytes = 0
 
     def _gather(self, i: int, backward: bool):

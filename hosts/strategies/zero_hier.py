@@ -31,11 +31,11 @@ from __future__ import annotations
 import torch
 
 from hosts import shadow
+from hosts.collectives.hierarchy import Layout
+from hosts.collectives.pattern import Collective
+from hosts.collectives.timing import Overlap, data_parallel
 from hosts.strategies.base import Memory, tensor_bytes
-from hosts.strategies.hierarchy import Layout
-from hosts.strategies.pattern import Collective
 from hosts.strategies.registry import StrategyInfo, register
-from hosts.strategies.timing import Overlap, data_parallel
 from hosts.strategies.zero3 import GATHERS, ShadowZero3, Zero3
 
 

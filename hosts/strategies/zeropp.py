@@ -4,7 +4,7 @@ cut what crosses the nodes. DeepSpeed names them zero_quantized_weights,
 zero_hpz_partition_size and zero_quantized_gradients.
 
 * qwZ (``qwz``): each rank quantizes its parameter shard block-wise to int8 (one fp32
-  scale per ``block`` elements, :mod:`hosts.strategies.quantize`) before the forward
+  scale per ``block`` elements, :mod:`hosts.compression.quantize`) before the forward
   all-gather; every rank dequantizes the gathered shards. Forward and backward see the
   same dequantized parameters; the fp32 shards and the optimizer stay exact.
 * hpZ (``hpz``: a partition size, 1 = off): after a unit's forward all-gather, each rank
@@ -37,12 +37,12 @@ import torch
 from pydantic import Field, field_validator
 
 from hosts import shadow
-from hosts.strategies.base import Memory
-from hosts.strategies.comm import pairwise_all_to_all
-from hosts.strategies.hierarchy import Layout
-from hosts.strategies.pattern import Collective
-from hosts.strategies.quantize import (check_block, dequantize, quantize, wire_bytes,
+from hosts.collectives.comm import pairwise_all_to_all
+from hosts.collectives.hierarchy import Layout
+from hosts.collectives.pattern import Collective
+from hosts.compression.quantize import (check_block, dequantize, quantize, wire_bytes,
                                        wire_ratio)
+from hosts.strategies.base import Memory
 from hosts.strategies.registry import Options, StrategyInfo, register
 from hosts.strategies.zero3 import ShadowZero3, Zero3, timing
 from testbed.errors import TrainetError

@@ -49,7 +49,7 @@ INA_JOB = 1
 # ------------------------------------------------------------------ target only
 @functools.lru_cache(maxsize=1)
 def _ina_program():
-    from testbed.p4.frontend import load_program
+    from testbed.p4.lowering.program import load_program
     return load_program(str(INA_P4))
 
 
@@ -61,7 +61,7 @@ def target_rate(n_workers: int, chunks: int = 400, slots: int = 64, repeats: int
     switch hands it a receive ring's frames). The best of ``repeats`` runs (each on a
     fresh target) is kept: the machine's other load only ever slows a run down."""
     from testbed.net.topology import plan_from_topology
-    from testbed.p4.backend import make_target
+    from testbed.p4.targets import make_target
     # the star's addresses and ports; its links play no part here
     job = star_job(plan_from_topology(star_topology(n_workers, "1Gbit", 1.0)), slots)
     rng = np.random.default_rng(0)

@@ -33,17 +33,28 @@ def _time(fab, gpus: int, repeat: int) -> tuple[float, float]:
 
 
 def main(args) -> int:
-    print("GPT-175B, ZeRO-3 and Megatron TP8 x PP8 on DGX A100 nodes (8 A100 on NVLink, "
-          "8 HDR NICs); milliseconds per predicted step")
+    title = ("GPT-175B, ZeRO-3 and Megatron TP8 x PP8 on DGX A100 nodes (8 A100 on NVLink, "
+             "8 HDR NICs); seconds per prediction")
     _time(fabric("dgx-a100", 8), 8, 1)            # imports and the registry, once
-    print(f"{'GPUs':>8}{'tiered':>12}{'points/s':>10}{'link by link':>15}{'ratio':>8}"
-          f"{'step (zero3)':>14}")
+    rows = []
     for gpus in COUNTS:
         tiered, step = _time(fabric("dgx-a100", gpus), gpus, args.repeat)
-        graph = ratio = ""
+        slow = None
         if gpus <= BASELINE_UP_TO:
             slow, _ = _time(NominalFabric(gpus, min(8, gpus), 2400e9, 200e9, 1e-6), gpus, 1)
-            graph, ratio = f"{slow * 1e3:.1f} ms", f"{slow / tiered:.0f}x"
-        print(f"{gpus:>8}{tiered * 1e3:>9.2f} ms{1 / tiered:>10.0f}{graph:>15}{ratio:>8}"
-              f"{step:>12.2f} s")
+        rows.append({"gpus": gpus, "tiered_s": tiered, "points_per_s": 1 / tiered,
+                     "link_by_link_s": slow, "ratio": slow / tiered if slow else None,
+                     "zero3_step_s": step})
+        if not args.json:
+            if len(rows) == 1:
+                print(title)
+                print(f"{'GPUs':>8}{'tiered':>12}{'points/s':>10}{'link by link':>15}"
+                      f"{'ratio':>8}{'step (zero3)':>14}")
+            graph = f"{slow * 1e3:.1f} ms" if slow else ""
+            ratio = f"{slow / tiered:.0f}x" if slow else ""
+            print(f"{gpus:>8}{tiered * 1e3:>9.2f} ms{1 / tiered:>10.0f}{graph:>15}{ratio:>8}"
+                  f"{step:>12.2f} s", flush=True)
+    if args.json:
+        import json
+        print(json.dumps({"what": title, "rows": rows}, indent=1))
     return 0

@@ -10,8 +10,8 @@ baseline's.
 from __future__ import annotations
 
 from hosts import shadow
+from hosts.collectives.threads import run_ranks
 from hosts.strategies import registry
-from hosts.strategies.threads import run_ranks
 
 SWITCHES = ("overlap_all_gather", "overlap_all_reduce", "overlap_reduce_scatter")
 
@@ -45,14 +45,24 @@ def main(args) -> int:
     off = {s: False for s in SWITCHES}
     cases = [("none (baseline)", off)] + [(s, {**off, s: True}) for s in SWITCHES] + \
         [("all three", {s: True for s in SWITCHES})]
-    print(f"axonn {args.grid}, shadow {args.model} on {args.device} at MFU {args.mfu}, "
-          f"replica batch {args.batch}, co-scaling {args.scale:g}, 8 ranks as threads on "
-          f"loopback; means per step over steps 2..{args.steps}")
-    print(f"{'overlap on':<24}{'comm':>10}{'exposed':>10}{'step':>10}{'exposed/baseline':>18}")
-    baseline = None
+    title = (f"axonn {args.grid}, shadow {args.model} on {args.device} at MFU {args.mfu}, "
+             f"replica batch {args.batch}, co-scaling {args.scale:g}, 8 ranks as threads on "
+             f"loopback; means per step over steps 2..{args.steps}")
+    if not args.json:
+        print(title)
+        print(f"{'overlap on':<24}{'comm':>10}{'exposed':>10}{'step':>10}"
+              f"{'exposed/baseline':>18}")
+    baseline, rows = None, []
     for name, switches in cases:
         r = measure(grid, switches, args)
         baseline = baseline or r["exposed_s"]
-        print(f"{name:<24}{r['comm_s'] * 1e3:>8.1f}ms{r['exposed_s'] * 1e3:>8.1f}ms"
-              f"{r['step_s'] * 1e3:>8.1f}ms{r['exposed_s'] / baseline:>18.2f}")
+        rows.append({"overlap_on": name, "switches": switches, "comm_s": r["comm_s"],
+                     "exposed_s": r["exposed_s"], "step_s": r["step_s"],
+                     "exposed_over_baseline": r["exposed_s"] / baseline})
+        if not args.json:
+            print(f"{name:<24}{r['comm_s']:>9.3f}s{r['exposed_s']:>9.3f}s"
+                  f"{r['step_s']:>9.3f}s{r['exposed_s'] / baseline:>18.2f}", flush=True)
+    if args.json:
+        import json
+        print(json.dumps({"what": title, "rows": rows}, indent=1))
     return 0

@@ -124,8 +124,8 @@ def _best_rates(runs: list, packets: int) -> list:
 
 
 def _basic(packets: int) -> tuple:
-    from testbed.p4.frontend import load_program
-    from testbed.p4.target import Target
+    from testbed.p4.lowering.program import load_program
+    from testbed.p4.python.target import Target
 
     if not BASIC.exists():
         raise TrainetError(f"{BASIC}: the benchmark program is missing; restore p4/basic.p4")
@@ -151,8 +151,8 @@ def _ina(packets: int) -> tuple:
     import numpy as np
 
     from controllers import ina as ctl
-    from testbed.p4.frontend import load_program
-    from testbed.p4.target import Target
+    from testbed.p4.lowering.program import load_program
+    from testbed.p4.python.target import Target
     from testbed.proto import ina
 
     program = load_program(str(INA))

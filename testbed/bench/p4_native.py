@@ -58,7 +58,7 @@ def rates(basic: Path, packets: int, routes: list, frames: list, ina=None) -> di
     program when ``ina`` = (programmed, frames)), or None when the native backend does
     not load."""
     from testbed.p4 import entries as E
-    from testbed.p4.frontend import load_program
+    from testbed.p4.lowering.program import load_program
     from testbed.p4.native.target import NativeTarget
 
     try:

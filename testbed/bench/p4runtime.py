@@ -21,8 +21,8 @@ from p4.v1 import p4runtime_pb2_grpc
 from testbed.errors import TrainetError
 from testbed.p4 import entries as E
 from testbed.p4 import p4info
-from testbed.p4.frontend import load_program
-from testbed.p4.target import Target
+from testbed.p4.lowering.program import load_program
+from testbed.p4.python.target import Target
 from testbed.p4runtime.convert import P4InfoIndex, table_entry_to_p4rt
 from testbed.switch.p4runtime import P4RuntimeServer
 

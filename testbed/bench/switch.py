@@ -109,7 +109,7 @@ def _switch(lab: VethLab, program, size: int, seconds: float, backend: str) -> d
 
 
 def run(seconds: float = 3.0, sizes=SIZES, backend: str = "auto") -> list:
-    from testbed.p4.frontend import load_program
+    from testbed.p4.lowering.program import load_program
     if os.geteuid() != 0:
         raise TrainetError("bench switch: needs root (network namespaces, raw sockets)")
     program = load_program(str(BASIC_P4))

@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 from hosts.collective_probe import OPS, key
-from hosts.strategies.timing import Placement
+from hosts.collectives.timing import Placement
 from testbed.errors import TrainetError
 from testbed.model.measured import BandwidthTable, fit_entry
 from testbed.net.host_programs import run_json
@@ -90,7 +90,7 @@ def measure(path: str, world: int | None, sizes: list[float], rounds: int, repea
     topology, workers = fabric_of(path)
     world = world or len(workers)
     if not 2 <= world <= len(workers):
-        raise TrainetError(f"--world {world}: {path} has {len(workers)} worker hosts; give "
+        raise TrainetError(f"--gpus {world}: {path} has {len(workers)} worker hosts; give "
                            f"2 to {len(workers)} ranks")
     if rounds < 1 or repeat < 1:
         raise TrainetError(f"--rounds {rounds} --repeat {repeat}: give 1 or more of each")

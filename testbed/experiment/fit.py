@@ -55,7 +55,7 @@ def memory_checks(plan: ExperimentPlan) -> list[MemoryCheck]:
     if w.mode != "shadow":
         return []
     from hosts import devices, footprint, shadow
-    from hosts.strategies.hierarchy import Layout
+    from hosts.collectives.hierarchy import Layout
     target = shadow.shadow_model(w.shadow_model or DEFAULT_MODEL)
     batch = w.batch or 8
     checks, used = [], {}

@@ -7,14 +7,23 @@ options, the workload, and the variant's resolved topology as the fabric (the wo
 launch order). The model predicts each sample's step (testbed/model/step.py) with the
 run's own interference factor and measured CPU optimizer rate.
 
-Calibration fits, by coordinate search on a log scale, each collective's efficiency
-(per operation and route) and, per link profile, a latency per ring step and a
-bandwidth factor, to minimise the squared relative errors of the predicted step time
-(and, weighted by a quarter, of the communication time, which tells latency from
-bandwidth) over the samples. Efficiencies and bandwidth factors stay within [0.5, 1]
-and added latencies within [0, 10 ms]; a profile's bandwidth factor is also held near 1
-(a penalty on its logarithm) so that what every profile shares goes to the collectives.
-A collective the runs did not have takes its route's mean efficiency (``*/route``).
+Calibration fits, by coordinate search on a log scale whose steps halve (in log) after a
+round that gains nothing, so it settles on the optimum rather than on the grid of its
+first steps, each collective's efficiency (per operation and route) and, per link
+profile, a latency per ring step and a bandwidth factor, to minimise the squared
+relative errors of the predicted step time (and, weighted by a quarter, of the
+communication time, which tells latency from bandwidth) over the samples. Efficiencies
+and bandwidth factors stay within [0.5, 1] and added latencies within [0, 10 ms]; a
+profile's bandwidth factor is also held near 1 (a penalty on its logarithm) so that what
+every profile shares goes to the collectives. A collective the runs did not have takes
+its route's mean efficiency (``*/route``).
+
+Validation reports each run's error on the step time and on the exposed communication
+(the step minus its compute and interference: what the network costs the step, as the
+workers measure it and as the model predicts it). A validation split (``trainet model
+validate --split FILE``, e.g. validation/split.yaml) declares which results directories
+calibrate and which are held out, and the calibration fitted on the first; ``validate``
+re-fits it from them, checks it is the declared one, and reports the two sets apart.
 """
 from __future__ import annotations
 
@@ -25,14 +34,15 @@ from pathlib import Path
 from hosts import devices, shadow
 from testbed.errors import TrainetError
 from testbed.experiment.results import read_config, read_summary
+from testbed.experiment.wire import variant_links
 from testbed.model import fabric as fabrics
 from testbed.model.calibration import DEFAULT, FILE, Calibration
 from testbed.model.step import Workload, predict
-from testbed.topology.spec import Topology
 
 FACTORS = (0.5, 0.7, 0.85, 0.93, 0.97, 1.03, 1.07, 1.18, 1.4, 2.0)
 LATENCIES = (1e-5, 1e-4, 3e-4, 1e-3, 3e-3)     # first tries of a latency not yet added
-ROUNDS = 6                  # at most; the search stops when a round gains nothing
+ROUNDS = 40                 # at most; see fit() for when the search stops
+REFINEMENTS = 5             # times the steps shrink (in log) after a round that gains nothing
 BANDWIDTH_PENALTY = 0.5
 COMM_WEIGHT = 0.25          # the step time is what is predicted; comm_s keeps terms apart
 
@@ -67,7 +77,10 @@ def samples(results_dirs: list[str]) -> list[Sample]:
 
 def _samples_of(root: Path) -> list[Sample]:
     config = read_config(root)
-    spec = config["experiment"]
+    spec = config.get("experiment")
+    if not isinstance(spec, dict) or not isinstance(spec.get("workload"), dict):
+        raise TrainetError(f"{root}: config.yaml has no experiment with a workload; give a "
+                           "results directory of `trainet run`")
     w = spec["workload"]
     if w.get("mode") != "shadow":
         raise TrainetError(f"{root}: a {w.get('mode')}-mode run (its compute is this "
@@ -92,30 +105,18 @@ def _samples_of(root: Path) -> list[Sample]:
             if not path.exists():
                 raise TrainetError(f"{path}: missing; calibration needs each variant's "
                                    "resolved topology, which `trainet run` writes")
-            fabric_of[variant] = _fabric(_links_of(path), config["workers"])
+            fabric_of[variant] = _fabric(variant_links(path), config["workers"])
         s = strategies[row["strategy"]]
         world = int(row["workers"])
         replicas = int(row.get("replicas") or world)
         workload = Workload(model, device, int(w.get("batch") or 8) * replicas,
-                            gpus_per_host=w.get("gpus_per_host"))
+                            mfu=w.get("mfu"), gpus_per_host=w.get("gpus_per_host"))
         out.append(Sample(str(root), spec["name"], variant, row["strategy"], s["strategy"],
                           s.get("options") or {}, workload, fabric_of[variant].first(world),
                           world, row["step_time_s"], row["comm_s"],
                           row.get("exposed_comm_s") or 0.0, w.get("interference"),
                           config.get("cpu_adam_params_per_s_per_core")))
     return out
-
-
-def _links_of(path: Path) -> Topology:
-    """A variant's resolved topology, hosts and links only: the switches' programs and
-    tables are not the model's concern (and may have moved since the run)."""
-    import yaml
-    data = yaml.safe_load(path.read_text())
-    data.pop("program", None)
-    for sw in data.get("switches", []):
-        sw.pop("program", None)
-        sw.pop("runtime", None)
-    return Topology.from_data(data, source=str(path), base_dir=path.parent)
 
 
 def _fabric(topology, workers: list[str]):
@@ -177,9 +178,11 @@ def fit(items: list[Sample], name: str) -> Calibration:
                        latency_s={p: 0.0 for p in sorted(profiles)},
                        sources=sorted({s.results for s in items}))
     before = loss = _loss(items, best)
+    step, refined = 1.0, 0          # FACTORS ** step: a round that gains nothing halves it
     for _ in range(ROUNDS):
         start = loss
-        for candidate in [best.hop_latency_s * f for f in FACTORS] if best.hop_latency_s \
+        factors = [f ** step for f in FACTORS]
+        for candidate in [best.hop_latency_s * f for f in factors] if best.hop_latency_s \
                 else LATENCIES:
             trial = replace(best, hop_latency_s=_bounded("hop", candidate))
             trial_loss = _loss(items, trial)
@@ -188,14 +191,16 @@ def fit(items: list[Sample], name: str) -> Calibration:
         for where in ("collectives", "latency_s", "bandwidth"):
             for key in list(getattr(best, where)):
                 value = getattr(best, where)[key]
-                steps = [value * f for f in FACTORS] if value else LATENCIES
+                steps = [value * f for f in factors] if value else LATENCIES
                 for candidate in steps:
                     trial = _with(best, where, key, _bounded(where, candidate))
                     trial_loss = _loss(items, trial)
                     if trial_loss < loss:
                         best, loss = trial, trial_loss
         if loss > 0.999 * start:
-            break
+            if refined == REFINEMENTS:
+                break
+            step, refined = step / 2, refined + 1
     best = replace(best, collectives={**best.collectives, **_route_means(best.collectives)})
     errors = [predicted(s, best).step_s / s.measured_step_s - 1 for s in items]
     return replace(best, fit={"samples": len(items), "loss_before": before,
@@ -225,6 +230,12 @@ class Check:
     sample: Sample
     uncalibrated_s: float
     calibrated_s: float
+    exposed_s: float = 0.0          # calibrated prediction's exposed communication
+
+    @property
+    def exposed_error_s(self) -> float:
+        """Predicted minus measured exposed communication, seconds."""
+        return self.exposed_s - self.sample.measured_exposed_s
 
     @property
     def error(self) -> float:
@@ -236,8 +247,102 @@ class Check:
 
 
 def validate(items: list[Sample], calibration: Calibration) -> list[Check]:
-    return [Check(s, predicted(s, DEFAULT).step_s, predicted(s, calibration).step_s)
-            for s in items]
+    out = []
+    for s in items:
+        p = predicted(s, calibration)
+        out.append(Check(s, predicted(s, DEFAULT).step_s, p.step_s, p.exposed_s))
+    return out
+
+
+@dataclass(frozen=True)
+class Split:
+    """Results directories that calibrate and that are held out, and the calibration
+    fitted on the first (paths relative to the split file)."""
+
+    source: Path
+    calibrate: list[Path]
+    held_out: list[Path]
+    calibration: Path
+
+
+def load_split(path: str | Path) -> Split:
+    import yaml
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text())
+    except (OSError, yaml.YAMLError) as e:
+        raise TrainetError(f"{path}: cannot read the validation split: {e}") from None
+    if not isinstance(data, dict):
+        raise TrainetError(f"{path}: a split is a mapping with calibrate, held_out and "
+                           "calibration")
+    lists = {}
+    for key in ("calibrate", "held_out"):
+        value = data.get(key)
+        if not isinstance(value, list) or not value or not all(isinstance(v, str)
+                                                               for v in value):
+            raise TrainetError(f"{path}: field {key}: give a list of results directories "
+                               "(relative to the file)")
+        lists[key] = [path.parent / v for v in value]
+        for d in lists[key]:
+            if not (d / "summary.csv").exists():
+                raise TrainetError(f"{path}: field {key}: {d} has no summary.csv")
+    both = set(lists["calibrate"]) & set(lists["held_out"])
+    if both:
+        raise TrainetError(f"{path}: {', '.join(map(str, sorted(both)))} both calibrates "
+                           "and is held out; a run is in one set only")
+    if not isinstance(data.get("calibration"), str):
+        raise TrainetError(f"{path}: field calibration: give the calibration file fitted "
+                           "on the calibrate set (relative to the file)")
+    return Split(path, lists["calibrate"], lists["held_out"], path.parent / data["calibration"])
+
+
+def _print_checks(checks: list[Check]) -> None:
+    print(f"{'experiment':<22}{'variant':<22}{'run':<16}{'measured':>10}{'model':>10}"
+          f"{'error':>8}{'calibrated':>12}{'error':>8}{'exposed: meas.':>16}{'model':>9}")
+    for c in checks:
+        s = c.sample
+        print(f"{s.experiment[:21]:<22}{s.variant[:21]:<22}{s.label[:15]:<16}"
+              f"{s.measured_step_s:>9.3f}s{c.uncalibrated_s:>9.3f}s"
+              f"{c.uncalibrated_error:>+8.1%}{c.calibrated_s:>11.3f}s{c.error:>+8.1%}"
+              f"{s.measured_exposed_s:>15.3f}s{c.exposed_s:>8.3f}s")
+
+
+def summary(checks: list[Check]) -> str:
+    mean = sum(abs(c.error) for c in checks) / len(checks)
+    raw = sum(abs(c.uncalibrated_error) for c in checks) / len(checks)
+    within = sum(abs(c.error) <= 0.10 for c in checks)
+    exposed = sum(abs(c.exposed_error_s) for c in checks) / len(checks)
+    measured = sum(c.sample.measured_exposed_s for c in checks) / len(checks)
+    return (f"step time mean |error| {mean:.1%} (uncalibrated "
+            f"{raw:.1%}), {within} within 10%; exposed communication mean |error| "
+            f"{exposed * 1e3:.1f} ms of a mean {measured * 1e3:.1f} ms measured")
+
+
+def split_main(args) -> int:
+    from testbed.model.calibration import load
+    split = load_split(args.split)
+    declared = load(str(split.calibration))
+    refit = fit(samples([str(d) for d in split.calibrate]), declared.name)
+    same = _same(refit, declared)
+    print(f"{split.source}: calibration {split.calibration} re-fitted from "
+          f"{len(split.calibrate)} results directories: "
+          + ("the same" if same else "DIFFERENT from the declared one"))
+    for role, dirs in (("calibrate", split.calibrate), ("held out", split.held_out)):
+        checks = validate(samples([str(d) for d in dirs]), declared)
+        print(f"\n{role}:")
+        _print_checks(checks)
+        print(f"{role}: {len(checks)} runs; {summary(checks)}")
+    return 0 if same else 1
+
+
+def _same(a: Calibration, b: Calibration, rel: float = 1e-6) -> bool:
+    def close(x, y):
+        return abs(x - y) <= rel * max(abs(x), abs(y), 1e-12)
+    tables = ("collectives", "latency_s", "bandwidth")
+    return close(a.hop_latency_s, b.hop_latency_s) and all(
+        getattr(a, t).keys() == getattr(b, t).keys()
+        and all(close(getattr(a, t)[k], getattr(b, t)[k]) for k in getattr(a, t))
+        for t in tables)
 
 
 def calibrate_main(args) -> int:
@@ -262,6 +367,13 @@ def calibrate_main(args) -> int:
 
 
 def validate_main(args) -> int:
+    if getattr(args, "split", None):
+        if args.results:
+            raise TrainetError("trainet model validate: give RESULTS_DIR... or --split FILE, "
+                               "not both")
+        return split_main(args)
+    if not args.results:
+        raise TrainetError("trainet model validate: give RESULTS_DIR... or --split FILE")
     from testbed.experiment.plan_check import spearman
     from testbed.model.calibration import load
     from testbed.model.measured import attach, load as load_table
@@ -269,23 +381,29 @@ def validate_main(args) -> int:
     table = load_table(args.bandwidth_table)
     items = [replace(s, fabric=attach(s.fabric, table)) for s in samples(args.results)]
     checks = validate(items, calibration)
-    print(f"{'experiment':<22}{'variant':<24}{'run':<18}{'measured':>10}{'model':>10}"
-          f"{'error':>8}{'calibrated':>12}{'error':>8}")
-    for c in checks:
-        s = c.sample
-        print(f"{s.experiment:<22}{s.variant[:23]:<24}{s.label[:17]:<18}"
-              f"{s.measured_step_s:>9.3f}s{c.uncalibrated_s:>9.3f}s"
-              f"{c.uncalibrated_error:>+8.1%}{c.calibrated_s:>11.3f}s{c.error:>+8.1%}")
-    within = sum(abs(c.error) <= 0.10 for c in checks)
-    mean = sum(abs(c.error) for c in checks) / len(checks)
-    raw = sum(abs(c.uncalibrated_error) for c in checks) / len(checks)
+    if getattr(args, "json", False):
+        import json
+        print(json.dumps({"calibration": calibration.name,
+                          "bandwidth_table": table.source if table else None,
+                          "runs": [{"results": c.sample.results,
+                                    "experiment": c.sample.experiment,
+                                    "variant": c.sample.variant, "run": c.sample.label,
+                                    "measured_step_s": c.sample.measured_step_s,
+                                    "uncalibrated_step_s": c.uncalibrated_s,
+                                    "uncalibrated_error": c.uncalibrated_error,
+                                    "calibrated_step_s": c.calibrated_s, "error": c.error,
+                                    "measured_exposed_s": c.sample.measured_exposed_s,
+                                    "exposed_s": c.exposed_s}
+                                   for c in checks]}, indent=1))
+        return 0
+    _print_checks(checks)
     measured = [c.sample.measured_step_s for c in checks]
     rho = spearman([c.calibrated_s for c in checks], measured)
     rho_raw = spearman([c.uncalibrated_s for c in checks], measured)
     with_table = f" and bandwidth table {table.source}" if table else ""
-    print(f"{len(checks)} runs; calibration {calibration.name}{with_table}: mean |error| "
-          f"{mean:.1%} (uncalibrated {raw:.1%}), {within} of {len(checks)} within 10%; "
-          f"Spearman rank correlation {rho:.2f} (uncalibrated {rho_raw:.2f})")
+    print(f"{len(checks)} runs; calibration {calibration.name}{with_table}: "
+          f"{summary(checks)}; Spearman rank correlation {rho:.2f} (uncalibrated "
+          f"{rho_raw:.2f})")
     if table is not None and table.note():
         print(table.note())
     return 0

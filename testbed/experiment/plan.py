@@ -3,7 +3,7 @@
 The candidates are every AxoNN grid G_r x G_c x G_d x G_data of the world (strategy
 ``axonn``) and every Megatron-LM 1D tensor x data layout, TP x DP (strategy
 ``megatron``, no pipeline), all at the same global batch. Each layout's step is its
-strategy's declared pattern (hosts/strategies/pattern.py) timed on the fabric:
+strategy's declared pattern (hosts/collectives/pattern.py) timed on the fabric:
 
 * **placement**: rank ``i`` runs on the fabric's ``i``-th GPU (the topology's workers in
   file order, or GPU ``i % g`` of node ``i // g`` of a nominal fabric);
@@ -17,10 +17,15 @@ strategy's declared pattern (hosts/strategies/pattern.py) timed on the fabric:
 * **time and step**: the analytical model's (testbed/model): each collective's
   alpha-beta cost over its kind's bandwidth with a latency per ring step of its slowest
   hop's path, placed against the compute model (``hosts/shadow.py``) as the strategy
-  declares its overlap (hosts/strategies/timing.py: for ``axonn`` the depth gathers
+  declares its overlap (hosts/collectives/timing.py: for ``axonn`` the depth gathers
   prefetched and the reduce-scatters left running, the row and column collectives
   after each layer group), without interference, so layouts are ranked by their
-  communication.
+  communication;
+* **memory**: each layout's footprint per GPU (hosts/footprint.py, the function the
+  experiment's fit check uses: activations per pipeline stage and tensor rank) against
+  the device; layouts that do not fit are dropped and listed with what they need. The
+  devices are the topology's hosts' where it names them (the smallest capacity holds
+  every layout), else ``--device``.
 
 A nominal fabric is ``gpus`` GPUs in nodes of ``gpus_per_node``: inside a node every GPU
 reaches the node's switch at ``intra`` (NVLink-like), and has a NIC of ``inter`` into one
@@ -31,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from hosts import shadow
-from hosts.strategies.grid import Grid, fits, grids
+from hosts.parallelism.grid import Grid, fits, grids
 from testbed.errors import TrainetError
 from testbed.model import measured
 from testbed.model.calibration import DEFAULT
@@ -52,6 +57,9 @@ class Prediction:
     step_s: float
     tflops_per_gpu: float
     bandwidths: dict           # group -> bit/s
+    memory_B: float = 0.0      # footprint per GPU
+    fits: bool = True
+    memory_verdict: str = ""
 
 
 def candidates(model: shadow.ShadowModel, world: int, batch: int) -> list[tuple[str, dict]]:
@@ -87,7 +95,8 @@ def predict(fabric: Fabric, model: shadow.ShadowModel, strategy: str, options: d
     layout = (Grid(**options).describe() if strategy == "axonn"
               else f"tp{options['tp']} x dp{options['dp']}")
     return Prediction(strategy, layout, options, p.compute_s, p.comm_s, p.exposed_s,
-                      p.step_s, p.tflops_per_gpu, bandwidths)
+                      p.step_s, p.tflops_per_gpu, bandwidths, p.memory_per_gpu_B, p.fits,
+                      p.memory_verdict)
 
 
 def _bandwidth(fabric: Fabric, kind, world: int) -> float:
@@ -98,13 +107,20 @@ def _bandwidth(fabric: Fabric, kind, world: int) -> float:
 
 
 def _placement(p, kind: str):
-    from hosts.strategies.timing import Placement
+    from hosts.collectives.timing import Placement
     return Placement(*p.placement[kind])
 
 
 def plan(fabric: Fabric, model: shadow.ShadowModel, world: int, batch: int,
-         device: shadow.Device, mfu: float) -> list[Prediction]:
-    """Every valid layout's prediction, fastest step first."""
+         device: shadow.Device, mfu: float | None) -> list[Prediction]:
+    """Every valid layout that fits ``device``, fastest step first."""
+    return ranked(fabric, model, world, batch, device, mfu)[0]
+
+
+def ranked(fabric: Fabric, model: shadow.ShadowModel, world: int, batch: int,
+           device: shadow.Device, mfu: float | None
+           ) -> tuple[list[Prediction], list[Prediction]]:
+    """(the layouts that fit, fastest first; those that do not)."""
     if len(fabric.gpus) < world:
         raise TrainetError(f"fabric {fabric.name} has {len(fabric.gpus)} worker hosts for "
                            f"{world} ranks; choose a world of at most {len(fabric.gpus)} "
@@ -114,14 +130,31 @@ def plan(fabric: Fabric, model: shadow.ShadowModel, world: int, batch: int,
     if not layouts:
         raise TrainetError(f"no layout of {world} ranks splits a global batch of {batch} "
                            f"sequences; give a batch that is a multiple of {world}")
-    out = [predict(fabric, model, s, o, batch, device, mfu) for s, o in layouts]
-    return sorted(out, key=lambda p: p.step_s)
+    out = sorted((predict(fabric, model, s, o, batch, device, mfu) for s, o in layouts),
+                 key=lambda p: p.step_s)
+    fitting = [p for p in out if p.fits]
+    if not fitting:
+        least = min(out, key=lambda p: p.memory_B)
+        raise TrainetError(f"no layout of {model.name} on {world} ranks fits {device.name}: "
+                           f"the smallest, {least.strategy} {least.layout}, "
+                           f"{least.memory_verdict}; give more ranks or a smaller batch")
+    return fitting, [p for p in out if not p.fits]
+
+
+def topology_device(topology, default: str) -> shadow.Device:
+    """The device the plan holds layouts against: of the devices the topology's hosts
+    name, the one with the least memory; ``default`` when none is named."""
+    named = {h.device for h in topology.hosts if getattr(h, "device", None)}
+    if not named:
+        return shadow.device(default)
+    return min((shadow.device(n) for n in sorted(named)),
+               key=lambda d: d.memory_bytes or float("inf"))
 
 
 def main(args) -> int:
     """``trainet plan`` without ``--check`` (that is testbed/experiment/plan_check.py)."""
     if not args.world:
-        raise TrainetError("trainet plan: give --world N, the ranks to place (or --check "
+        raise TrainetError("trainet plan: give --gpus N, the ranks to place (or --check "
                            "RESULTS)")
     from rich.console import Console
     from rich.table import Table
@@ -129,35 +162,51 @@ def main(args) -> int:
     from testbed.units import parse_duration, parse_rate
 
     model = shadow.shadow_model(args.model, args.layers)
+    device = shadow.device(args.device)
     if args.topology:
-        fabric = topology_fabric(fabric_topology(args.topology))
+        topology = fabric_topology(args.topology)
+        fabric = topology_fabric(topology)
+        device = topology_device(topology, args.device)
     else:
         fabric = NominalFabric(args.world, args.gpus_per_node, parse_rate(args.intra),
                                parse_rate(args.inter), parse_duration(args.latency))
     fabric = measured.attach(fabric, measured.load(args.bandwidth_table))
     batch = args.batch or 2 * args.world
-    predictions = plan(fabric, model, args.world, batch, shadow.device(args.device),
-                       args.mfu)
+    predictions, dropped = ranked(fabric, model, args.world, batch, device, args.mfu)
+    if args.json:
+        import json
+        from dataclasses import asdict
+        print(json.dumps({"model": model.name, "ranks": args.world, "fabric": fabric.name,
+                          "global_batch": batch, "device": device.name, "mfu": args.mfu,
+                          "layouts": [{**asdict(p), "bandwidths_bps": p.bandwidths}
+                                      for p in predictions[:args.top]],
+                          "dropped": [asdict(p) for p in dropped]}, indent=1))
+        return 0
     console = Console(highlight=False, width=150)
+    compute = f"MFU {args.mfu}" if args.mfu is not None else "compute by shapes"
     console.print(f"{model.name}: {model.source}; {args.world} ranks on {fabric.name}; "
-                  f"global batch {batch} sequences; {args.device} at MFU {args.mfu}; "
-                  f"{len(predictions)} valid layouts")
+                  f"global batch {batch} sequences; {device.name}, {compute}; "
+                  f"{len(predictions)} valid layouts that fit"
+                  + (f", {len(dropped)} dropped for memory" if dropped else ""))
     console.print("axonn layouts are G_r x G_c x G_d x G_data; times per step; group "
                   "bandwidths in Gb/s when every group of the kind runs at once")
     table = Table("#", "strategy", "layout", "compute", "comm", "exposed", "step",
-                  "TFLOP/s/GPU", "group bandwidths (Gb/s)")
+                  "TFLOP/s/GPU", "memory/GPU", "group bandwidths (Gb/s)")
     for i, p in enumerate(predictions[:args.top], 1):
         bws = " ".join(f"{k} {v / 1e9:g}" for k, v in p.bandwidths.items())
-        table.add_row(str(i), p.strategy, p.layout, f"{p.compute_s * 1e3:.1f} ms",
-                      f"{p.comm_s * 1e3:.1f} ms", f"{p.exposed_s * 1e3:.1f} ms",
-                      f"{p.step_s * 1e3:.1f} ms", f"{p.tflops_per_gpu:.1f}", bws)
+        table.add_row(str(i), p.strategy, p.layout, f"{p.compute_s:.3f} s",
+                      f"{p.comm_s:.3f} s", f"{p.exposed_s:.3f} s",
+                      f"{p.step_s:.3f} s", f"{p.tflops_per_gpu:.1f}",
+                      f"{p.memory_B / 2**30:.1f} GiB", bws)
     console.print(table)
+    for p in dropped[:args.top]:
+        console.print(f"dropped: {p.strategy} {p.layout}: {p.memory_verdict}")
     if fabric.table is not None and fabric.table.note():
         console.print(fabric.table.note())
     best = next((p for p in predictions if p.strategy == "megatron"), None)
     if best:
         console.print(f"best megatron (TP x DP): {best.layout}, step "
-                      f"{best.step_s * 1e3:.1f} ms; best overall {predictions[0].strategy} "
+                      f"{best.step_s:.3f} s; best overall {predictions[0].strategy} "
                       f"{predictions[0].layout}, {best.step_s / predictions[0].step_s:.2f}x "
                       "faster")
     return 0

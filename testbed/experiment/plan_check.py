@@ -57,8 +57,19 @@ def _parsed(name: str, options: dict):
     return registry.get(name).parse_options(options)
 
 
-def spearman(a: list[float], b: list[float]) -> float:
-    """Spearman's rank correlation (ties take their mean rank)."""
+def spearman(a: list[float], b: list[float], names: tuple[str, str] = ("predicted",
+                                                                   "measured")) -> float:
+    """Spearman's rank correlation (ties take their mean rank). Undefined, and an error
+    naming the side (``names``), when a side has fewer than two values or all of its
+    values are equal: a constant prediction does not rank anything."""
+    if len(a) != len(b):
+        raise TrainetError(f"rank correlation of {len(a)} {names[0]} and {len(b)} "
+                           f"{names[1]} values: they must pair up")
+    for xs, name in zip((a, b), names):
+        if len(set(xs)) < 2:
+            raise TrainetError(f"rank correlation undefined: the {name} values "
+                               f"({', '.join(f'{x:g}' for x in xs[:4])}"
+                               f"{', ...' if len(xs) > 4 else ''}) have no spread")
     def ranks(xs):
         order = sorted(range(len(xs)), key=lambda i: xs[i])
         out = [0.0] * len(xs)
@@ -75,10 +86,10 @@ def spearman(a: list[float], b: list[float]) -> float:
     ma, mb = sum(ra) / len(ra), sum(rb) / len(rb)
     cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
     var = (sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb)) ** 0.5
-    return cov / var if var else 1.0
+    return cov / var
 
 
-def check(results: Path, mfu: float = shadow.DEFAULT_MFU, table=None) -> list[Check]:
+def check(results: Path, mfu: float | None = shadow.DEFAULT_MFU, table=None) -> list[Check]:
     """Each axonn and megatron run of ``results`` predicted and measured; with a
     bandwidth ``table`` (testbed/model/measured.py) its placements' collectives are
     timed from it."""
@@ -101,7 +112,7 @@ def check(results: Path, mfu: float = shadow.DEFAULT_MFU, table=None) -> list[Ch
         options = layout_options(s.info.name, s.options, world)
         replicas = options.get("g_data", options.get("dp"))
         p = predict(fabric, model, s.info.name, options, (workload.batch or 8) * replicas,
-                    device, mfu, interference)
+                    device, mfu if mfu is not None else workload.mfu, interference)
         row = measured[s.label]
         out.append(Check(s.label, p.layout, p.step_s, row["step_time_s"], p.exposed_s,
                          row["exposed_comm_s"] or 0.0))

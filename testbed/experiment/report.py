@@ -5,17 +5,19 @@ Plots, in RESULTS/plots/:
 
 - step_breakdown.png: per variant and strategy, the mean step time split into compute
   and exposed (not overlapped) communication;
-- links_<variant>.png: utilization of every switch port over time, per strategy run
-  (transmitted bits per sampling interval over the port's emulated rate);
+- links_<variant>.png: utilisation of every switch port while each strategy trained
+  (transmitted bits over the port's emulated rate, per second; ports with the same curve
+  drawn once);
 - loss.png: training loss per step, one line per variant and strategy (the first rank
   that reports one: rank 0, or a pipeline's last stage);
 - speedup_bandwidth.png: per strategy, speedup of the step time against the slowest
-  bottleneck bandwidth of the sweep (only when the sweep varies bandwidth);
+  bottleneck bandwidth of the sweep, with the baseline and the ideal (only when the
+  sweep varies bandwidth);
 - scaling.png: per strategy, TFLOPS per GPU and scaling efficiency against the workers
   (shadow runs over several worker counts, e.g. a node sweep);
-- wire_tiers.png: per variant and strategy, the measured bytes per step of each tier of
-  the fabric (intra-GPU, intra-node, inter-node on a Frontier-like one) and the
-  pattern's inter-node bytes.
+- wire_tiers.png: per variant and strategy, the measured bytes per step (nominal) of
+  each tier of a fabric with several (intra-GPU, intra-node, inter-node on a
+  Frontier-like one) and the pattern's inter-node bytes.
 """
 from __future__ import annotations
 
@@ -94,7 +96,61 @@ def link_series(samples: list[dict]) -> dict[str, tuple[list[float], list[float]
     return out
 
 
+UTILISATION_WINDOW_S = 1.0    # utilisation averaged over at least this long
+ACTIVE = 0.01                 # a port is busy above 1 % of its rate
+
+
+def utilisation(times: list[float], tx_bytes: list[int], rate_bps: float,
+                window_s: float = UTILISATION_WINDOW_S) -> tuple[list[float], list[float]]:
+    """Percent of ``rate_bps`` transmitted, over windows of at least ``window_s`` ending
+    at each sample. A single sampling interval (0.25 s) reads the counters a little
+    before or after the kernel moved them, so one interval can show more than the shaped
+    rate; over a second the error is a few tenths of a percent, and the rest (a frame
+    in flight across the boundary) is capped at 100 %."""
+    out_t, out_v = [], []
+    start = 0
+    for end in range(1, len(times)):
+        while start + 1 < end and times[end] - times[start + 1] >= window_s:
+            start += 1
+        dt = times[end] - times[start]
+        if dt > 0:
+            out_t.append(times[end])
+            out_v.append(min(100.0, 100 * (tx_bytes[end] - tx_bytes[start]) * 8
+                             / dt / rate_bps))
+    return out_t, out_v
+
+
+def _active_span(series: dict, threshold: float) -> tuple[float, float] | None:
+    """From the first to the last sample above ``threshold`` on any port."""
+    busy = [t for times, values in series.values() for t, v in zip(times, values)
+            if v > threshold]
+    return (min(busy), max(busy)) if busy else None
+
+
+SAME_CURVE = 5.0     # ports within 5 points (% of the rate, or Mb/s): one line to the eye
+
+
+def _merged(series: dict, tolerance: float = SAME_CURVE) -> dict:
+    """Ports whose curves stay within ``tolerance`` of the first of them at every sample
+    are drawn once, as their mean, labelled with all of them: a star's ports carry the
+    same all-reduce and would otherwise hide each other."""
+    groups: list[tuple[list[str], list, list]] = []
+    for iface, (times, values) in series.items():
+        for names, t, members in groups:
+            if t == times and all(abs(a - b) <= tolerance for a, b in zip(members[0], values)):
+                names.append(iface)
+                members.append(values)
+                break
+        else:
+            groups.append(([iface], times, [values]))
+    return {", ".join(names): (t, [sum(v) / len(v) for v in zip(*members)])
+            for names, t, members in groups}
+
+
 def plot_links(root: Path, config: dict, variant: dict, path: Path) -> Path | None:
+    """Transmit utilisation of every switch port while the strategy trained: the idle
+    bring-up before the first and after the last busy sample is left out, ports with the
+    same curve are one line, and the legend sits beside the axes."""
     runs = []
     for strategy in config["strategies"]:
         for rep in sorted((root / "runs" / variant["name"] / strategy).glob("rep*")):
@@ -105,21 +161,39 @@ def plot_links(root: Path, config: dict, variant: dict, path: Path) -> Path | No
         return None
     rates = variant.get("port_rates_bps") or {}
     plt = _pyplot()
-    fig, axes = plt.subplots(len(runs), 1, figsize=(8, 2.6 * len(runs) + 0.6), squeeze=False)
+    fig, axes = plt.subplots(len(runs), 1, figsize=(9.5, 2.6 * len(runs) + 0.6),
+                             squeeze=False)
     for ax, (title, samples) in zip(axes[:, 0], runs):
-        series = link_series(samples)
-        percent = bool(series) and all(rates.get(iface) for iface in series)
-        for iface, (times, bps) in series.items():
-            values = [100 * v / rates[iface] for v in bps] if percent else [v / 1e6 for v in bps]
-            ax.plot(times, values, label=iface, linewidth=1.2)
-        ax.set_ylabel("utilization (%)" if percent else "transmitted (Mb/s)", fontsize=8)
-        ax.set_xlim(left=0)
-        ax.set_ylim(0, max(105, ax.get_ylim()[1]) if percent else None)
+        by_iface = defaultdict(list)
+        for sample in samples:
+            by_iface[sample["interface"]].append(sample)
+        t0 = min(sample["time_s"] for sample in samples)
+        percent = all(rates.get(iface) for iface in by_iface)
+        series = {}
+        for iface, points in sorted(by_iface.items()):
+            points.sort(key=lambda sample: sample["time_s"])
+            times = [sample["time_s"] - t0 for sample in points]
+            if percent:
+                series[iface] = utilisation(times, [p["tx_bytes"] for p in points],
+                                            rates[iface])
+            else:
+                t, bps = link_series(points)[iface]
+                series[iface] = ([x + min(p["time_s"] for p in points) - t0 for x in t],
+                                 [v / 1e6 for v in bps])
+        span = _active_span(series, 100 * ACTIVE if percent else 0.0)
+        for label, (times, values) in _merged(series).items():
+            ax.plot(times, values, label=label, linewidth=1.2)
+        if span is not None:
+            margin = max(0.5, 0.05 * (span[1] - span[0]))
+            ax.set_xlim(max(0.0, span[0] - margin), span[1] + margin)
+        ax.set_ylabel("utilisation (%)" if percent else "transmitted (Mb/s)", fontsize=8)
+        if percent:
+            ax.set_ylim(0, 105)
         ax.set_title(title, fontsize=9)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7, loc="upper right", ncol=2)
-    axes[-1, 0].set_xlabel("time since the run started (s)")
-    fig.suptitle(f"Switch port transmit utilization: {variant['name']}", fontsize=10)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    axes[-1, 0].set_xlabel("time since the first sample (s); idle bring-up left out")
+    fig.suptitle(f"Switch port transmit utilisation: {variant['name']}", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -189,19 +263,29 @@ def speedups(rows: list[dict]) -> dict[tuple, list[tuple[float, float]]]:
 
 
 def plot_speedup(rows: list[dict], path: Path) -> Path | None:
+    """Each strategy's measured speedup against the bottleneck bandwidth, next to the
+    baseline (1x, its lowest bandwidth) and the ideal (the step time falling as 1 /
+    bandwidth). Two bandwidths are two points, not a line."""
     curves = speedups(rows)
     if not curves:
         return None
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6.5, 4))
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    bandwidths = sorted({bw for points in curves.values() for bw, _ in points})
+    low = bandwidths[0]
+    ax.plot([b / 1e9 for b in bandwidths], [b / low for b in bandwidths], color="grey",
+            linestyle="--", linewidth=1, label="ideal: step time x 1/bandwidth")
+    ax.axhline(1.0, color="black", linewidth=0.8, label=f"baseline: {format_rate(low)}")
     for (strategy, nic, loss, delay), points in curves.items():
         extra = ", ".join(t for t in (nic, f"loss {loss:g} %" if loss else "",
                                       f"delay {format_duration(delay)}" if delay else "") if t)
         ax.plot([p[0] / 1e9 for p in points], [p[1] for p in points], marker="o",
+                linestyle="-" if len(points) > 2 else "none", markersize=7,
                 label=strategy + (f" ({extra})" if extra else ""))
-    ax.axhline(1.0, color="grey", linewidth=0.8)
     ax.set_xlabel("bottleneck link bandwidth, nominal (Gb/s)")
     ax.set_ylabel("speedup of the step time (x)")
+    ax.set_xticks([b / 1e9 for b in bandwidths])
+    ax.set_ylim(0, max(b / low for b in bandwidths) * 1.1)
     ax.set_title("Speedup against bandwidth")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
@@ -239,22 +323,29 @@ def plot_scaling(rows: list[dict], path: Path) -> Path | None:
 
 
 def plot_wire_tiers(rows: list[dict], path: Path) -> Path | None:
+    """Bytes per step on each tier of a fabric with two tiers or more, nominal (the
+    emulated bytes over the co-scaling factor, as every other figure), with the
+    pattern's inter-node bytes where the run has them."""
     tiers = sorted({k for r in rows for k in r if k.startswith("wire_") and k.endswith("_B")
                     and k != "wire_tx_per_step_B" and r.get(k) is not None})
-    rows = [r for r in rows if any(r.get(t) is not None for t in tiers)]
+    if len(tiers) < 2:
+        return None
+    rows = [r for r in rows if any(r.get(t) is not None for t in tiers) and r.get("scale")]
     if not rows:
         return None
+    if any(r.get("theory_inter_node_B") is not None for r in rows):
+        tiers.append("theory_inter_node_B")
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(rows) + 2), 4.5))
-    width = 0.8 / (len(tiers) + 1)
-    for j, tier in enumerate(tiers + ["theory_inter_node_B"]):
-        values = [(r.get(tier) or 0) / 1e3 for r in rows]
+    width = 0.8 / len(tiers)
+    for j, tier in enumerate(tiers):
+        values = [(r.get(tier) or 0) / r["scale"] / 1e9 for r in rows]
         ax.bar([i + j * width for i in range(len(rows))], values, width,
                label=tier.removesuffix("_B").replace("_", " "),
                hatch="//" if tier.startswith("theory") else None)
-    ax.set_xticks([i + width * len(tiers) / 2 for i in range(len(rows))],
+    ax.set_xticks([i + width * (len(tiers) - 1) / 2 for i in range(len(rows))],
                   [_label(r) for r in rows], fontsize=7)
-    return _bar_chart(plt, fig, ax, path, "kB per step, emulated (whole fabric)",
+    return _bar_chart(plt, fig, ax, path, "GB per step, nominal (whole fabric)",
                       "Bytes on the wire per tier, measured on the switch ports")
 
 

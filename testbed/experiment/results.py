@@ -22,7 +22,7 @@ wire_tx_bytes (the host interface's counter, headers included), mem_params_bytes
 mem_grads_bytes / mem_optimizer_bytes (tensors held) and, in shadow mode,
 nominal_mem_*_bytes (the modeled model's), and the step's timeline (every collective
 with its group, payload and measured times, every wait of the training thread:
-hosts/strategies/comm.py), which ``trainet trace export`` turns into execution traces.
+hosts/collectives/comm.py), which ``trainet trace export`` turns into execution traces.
 Times need no conversion: co-scaling keeps transfer times nominal. summary.csv adds, when a run has them, the bytes per step of
 each tier of the fabric measured on the switch ports and the pattern's inter-node bytes
 (testbed/experiment/wire.py), and in shadow mode TFLOPS per GPU, the scaling
@@ -36,6 +36,7 @@ import csv
 import json
 import re
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -115,10 +116,17 @@ def read_status(root: Path) -> dict:
 def read_config(root: Path) -> dict:
     path = Path(root) / CONFIG
     try:
-        return yaml.safe_load(path.read_text())
+        config = yaml.safe_load(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise TrainetError(f"{root}: not a results directory of `trainet run` ({CONFIG} "
                            "missing); give the directory `trainet run -o` wrote") from None
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+        raise TrainetError(f"{path}: cannot be read ({str(e).splitlines()[0]}); `trainet run` "
+                           "writes it, do not edit it") from None
+    if not isinstance(config, dict) or not {"variants", "strategies"} <= set(config):
+        raise TrainetError(f"{path}: not the configuration `trainet run` writes (a mapping "
+                           "with experiment, variants and strategies)")
+    return config
 
 
 def read_metrics(run: Path) -> dict[int, list[dict]]:
@@ -127,12 +135,18 @@ def read_metrics(run: Path) -> dict[int, list[dict]]:
     out: dict[int, list[dict]] = {}
     for path in sorted(Path(run).rglob("*.jsonl")):
         match = re.search(r"(\d+)", path.stem)
-        for n, line in enumerate(path.read_text().splitlines(), 1):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        lines = text.splitlines()
+        for n, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             try:
                 record = json.loads(line)
             except ValueError:
+                if n == len(lines) and not text.endswith("\n"):
+                    print(f"warning: {path}:{n}: last line cut short (its worker stopped "
+                          "mid-write); the records before it are kept", file=sys.stderr)
+                    continue
                 raise TrainetError(f"{path}:{n}: not a JSON line; the worker writing it "
                                    "crashed mid-line or the file is not a metrics file") from None
             rank = record.get("rank", int(match.group(1)) if match else 0)
@@ -232,7 +246,8 @@ def _not_run_row(variant: dict, strategy: str, scale: float, footprint: dict,
 def write_summary(root: Path, rows: list[dict]) -> Path:
     path = Path(root) / SUMMARY
     columns = SUMMARY_COLUMNS + [k for k in MEASURED_COLUMNS if any(k in r for r in rows)] + \
-        sorted({k for r in rows for k in r if k.startswith("wire_")} - set(MEASURED_COLUMNS))
+        sorted({k for r in rows for k in r if k.startswith("wire_")}
+               - set(MEASURED_COLUMNS) - set(SUMMARY_COLUMNS))
     with path.open("w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=columns)
         writer.writeheader()
@@ -247,6 +262,10 @@ def read_summary(root: Path) -> list[dict]:
     path = Path(root) / SUMMARY
     if not path.exists():
         return summary_rows(root)
-    with path.open() as f:
-        return [{k: (v if k in TEXT_COLUMNS else (float(v) if v != "" else None))
-                 for k, v in row.items()} for row in csv.DictReader(f)]
+    try:
+        with path.open(encoding="utf-8") as f:
+            return [{k: (v if k in TEXT_COLUMNS else (float(v) if v != "" else None))
+                     for k, v in row.items()} for row in csv.DictReader(f)]
+    except (ValueError, TypeError) as e:     # a cell not a number, or a row too long
+        raise TrainetError(f"{path}: not the summary `trainet run` writes ({e}); remove it "
+                           "and `trainet report` recomputes it from the metrics") from None

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import yaml
 
-from hosts.strategies.hierarchy import format_tiers
+from hosts.collectives.hierarchy import format_tiers
 from testbed.errors import TrainetError
 from testbed.experiment import results
 from testbed.experiment.fit import check_of, memory_checks, table as fit_table
@@ -61,7 +61,7 @@ def worker_args(plan: ExperimentPlan, strategy: StrategyPlan,
     args = {"model": w.model, "mode": w.mode, "steps": w.steps, "scale": plan.scale}
     if w.mode == "shadow":
         args.update(shadow_model=w.shadow_model, device=plan.device_flag(variant),
-                    gpus_per_host=w.gpus_per_host, interference=w.interference)
+                    gpus_per_host=w.gpus_per_host, interference=w.interference, mfu=w.mfu)
         if offloads(strategy):
             args["cpu_adam_rate"] = cpu_adam_rate
     if w.batch:
@@ -128,7 +128,9 @@ def environment(caps) -> dict:
         except PackageNotFoundError:
             return None
 
-    env = {"python": platform.python_version(), "platform": platform.platform(),
+    import testbed
+    env = {"trainet": testbed.__version__, "trainet_commit": testbed.commit(),
+           "python": platform.python_version(), "platform": platform.platform(),
            "cpus": os.cpu_count(), "argv": sys.argv,
            "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
            **{name: installed(name) for name in ("torch", "numpy", "scapy", "grpcio")}}

@@ -9,15 +9,17 @@ link variations to sweep.
       program: ../p4/basic.p4       # spec (hosts, switches, links)
     workers: [w1, w2, w3]           # default: the topology's hosts of role worker; the
                                     # strategy ps runs its server on a host of role server
-    workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, device: a100, steps: 5,
+    workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, device: a100-80gb, steps: 5,
                # device: the workers' accelerator, unless their topology host names one
                device_memory: 40GiB,      # instead of the device profile's capacity
                recompute: true,           # activations recomputed in backward
                gpus_per_host: 8,          # sharing a host's memory, CPU and NVMe
-               interference: 0.189}       # compute slowdown under GPU collectives
+               interference: 0.189,       # compute slowdown under GPU collectives
+               mfu: 0.4}                  # one utilisation of the peak instead of the
+                                          # compute model by shapes (hosts/compute.py)
     strategies:                     # registered strategies (`trainet strategies`), by name
       - ddp                         # or with options and a label of their own
-      - {strategy: ddp, label: ddp-4mb, options: {bucket: 4MB}, run_not_fitting: true}
+      - {strategy: ddp, label: ddp-4mb, options: {bucket_cap_mb: 4}, run_not_fitting: true}
       - zero3
     run_not_fitting: false          # a strategy whose footprint does not fit its device is
                                     # reported and skipped, unless this (or its own) is true
@@ -74,30 +76,58 @@ from testbed.errors import TrainetError
 from testbed.topology import profiles
 from testbed.topology.generators import expand_generator
 from testbed.topology.load import load_topology
-from testbed.topology.spec import Duration, Rate, Topology
-from testbed.topology.specfile import Issue, Spec, TopologyError, from_validation, parse_yaml
+from testbed.topology.spec import Duration, Percent, Rate, Topology
+from testbed.topology.specfile import Issue, Spec, TopologyError, from_validation, read_spec
 from testbed.units import duration_text, rate_text
 
 
 class Workload(Spec):
-    model: Literal["gpt", "mlp"] = "gpt"
-    mode: Literal["shadow", "real"] = "shadow"
-    shadow_model: str | None = None     # preset of the model a shadow run stands for
-    device: str | None = None           # preset of the accelerator whose compute is modeled
-    steps: int = Field(default=5, ge=1)
-    batch: int | None = Field(default=None, ge=1)     # per worker
-    # the footprint check (hosts/footprint.py), shadow mode
-    device_memory: Size | None = None   # the device's capacity instead of its profile's
-    recompute: bool = True              # activations recomputed in backward (checkpointing)
-    gpus_per_host: int | None = Field(default=None, ge=1)   # sharing one host (default:
-                                                            # its profile's)
-    interference: float | None = Field(default=None, ge=0)  # compute slowdown under GPU
-                                        # collectives; default hosts/shadow.py's, 0: none
-    # one's own training script instead of the registered strategies (README, Your own
-    # training script): run on every worker host as torchrun would
-    script: str | None = None           # relative to the experiment file
-    args: list[str] = Field(default_factory=list)
-    env: dict[str, str] = Field(default_factory=dict)
+    """What every worker trains (``workload:``)."""
+
+    model: Literal["gpt", "mlp"] = Field(default="gpt", description="the model a real run "
+                                         "trains on this machine's CPU (shadow runs: gpt)")
+    mode: Literal["shadow", "real"] = Field(default="shadow", description="shadow: the "
+                                            "compute of `shadow_model` on `device` is slept "
+                                            "and its tensors sent at their real volume times "
+                                            "`scale`; real: a small model trained for real")
+    shadow_model: str | None = Field(default=None, description="the model a shadow run "
+                                     "stands for: gpt-125m .. gpt-175b, gpt-20b, "
+                                     "megatron-1.7b .. megatron-1t or custom:PARAMS "
+                                     "(default gpt-1.3b)")
+    device: str | None = Field(default=None, description="the accelerator whose compute a "
+                               "shadow worker sleeps, unless its topology host names one: "
+                               f"{', '.join(devices.DEVICES)} (default {devices.DEFAULT})")
+    steps: int = Field(default=5, ge=1, description="training steps per run; the first is "
+                       "warm-up and not counted")
+    batch: int | None = Field(default=None, ge=1, description="sequences per worker and "
+                              "step (default 8)")
+    device_memory: Size | None = Field(default=None, description="the device's memory "
+                                       "instead of its profile's, for the footprint check")
+    recompute: bool = Field(default=True, description="activations recomputed in backward "
+                            "(checkpointing), for the footprint check")
+    gpus_per_host: int | None = Field(default=None, ge=1, description="GPUs sharing one "
+                                      "host's memory, CPU and NVMe (offloading; default: "
+                                      "the device profile's host)")
+    interference: float | None = Field(default=None, ge=0, description="compute slowdown "
+                                       "while GPU collectives run, 0: none (default 0.189, "
+                                       "Lee et al. 2025)")
+    mfu: float | None = Field(default=None, gt=0, le=1, description="one model FLOPs "
+                              "utilisation of the device's peak (default: the compute model "
+                              "by the model's shapes, hosts/compute.py)")
+    script: str | None = Field(default=None, description="one's own torch.distributed "
+                               "training script instead of the strategies, run on every "
+                               "worker host as torchrun would (relative to this file)")
+    args: list[str] = Field(default_factory=list, description="the script's arguments")
+    env: dict[str, str] = Field(default_factory=dict, description="environment variables "
+                                "of the script's ranks, besides torchrun's")
+
+    @field_validator("device")
+    @classmethod
+    def _current_name(cls, value, info):
+        recorded = (info.context or {}).get("recorded")     # a results directory's copy
+        if value is not None and devices.renamed(value) and not recorded:
+            raise ValueError(devices.renamed(value))
+        return value
 
     @field_validator("device_memory")
     @classmethod
@@ -135,18 +165,29 @@ class Workload(Spec):
     @model_validator(mode="after")
     def _shadow_only(self):
         if self.mode == "real" and (self.shadow_model or self.device or self.device_memory
-                                    or self.interference is not None):
-            raise ValueError("shadow_model, device, device_memory and interference describe a "
-                             "shadow run; drop them or set mode: shadow")
+                                    or self.interference is not None
+                                    or self.mfu is not None):
+            raise ValueError("shadow_model, device, device_memory, interference and mfu "
+                             "describe a shadow run; drop them or set mode: shadow")
         return self
 
 
 class Sweep(Spec):
-    bandwidth: list[Rate] | None = Field(default=None, min_length=1)
-    nic: list[str] | None = Field(default=None, min_length=1)
-    loss: list[Annotated[float, Field(ge=0, le=100)]] | None = Field(default=None, min_length=1)
-    delay: list[Duration] | None = Field(default=None, min_length=1)
-    nodes: list[Annotated[int, Field(ge=1)]] | None = Field(default=None, min_length=1)
+    """The link variations (``sweep:``): every combination of the lists is one variant,
+    run with every strategy on a network brought up for it."""
+
+    bandwidth: list[Rate] | None = Field(default=None, min_length=1, description="nominal "
+                                         "rate of every link")
+    nic: list[str] | None = Field(default=None, min_length=1, description="NIC profile of "
+                                  "every host (`trainet topo profiles`), or as-built: each "
+                                  "host its own")
+    loss: list[Percent] | None = Field(default=None, min_length=1, description="packet "
+                                       "loss of every link, each direction")
+    delay: list[Duration] | None = Field(default=None, min_length=1, description="one-way "
+                                         "delay of every link")
+    nodes: list[Annotated[int, Field(ge=1)]] | None = Field(
+        default=None, min_length=1, description="node count of a generated topology "
+        "(generator frontier); the workers are every worker host of each")
 
     @field_validator("nic")
     @classmethod
@@ -159,30 +200,44 @@ class Sweep(Spec):
 
 
 class Timeouts(Spec):
-    bring_up: Duration = 120.0
-    run: Duration = 600.0          # one strategy on one variant: no step for this long
-    start: Duration = 120.0        # a script's ranks: until torch.distributed is initialised
+    """How long a run may take before it is stopped (``timeouts:``)."""
+
+    bring_up: Duration = Field(default=120.0, description="bringing one variant's network "
+                               "up")
+    run: Duration = Field(default=600.0, description="one strategy on one variant, every "
+                          "repetition")
+    start: Duration = Field(default=120.0, description="a script's ranks, until each has "
+                            "initialised torch.distributed")
 
 
 class ClusterSection(Spec):
     """Servers to spread the network over (testbed/net/cluster.py)."""
 
-    servers: list[str] = Field(min_length=1)
-    placement: Literal["switch-bin", "round-robin"] | dict[str, str] = "switch-bin"
-    link: Literal["ssh", "gre"] = "ssh"
-    user: str | None = None
-    python: str | None = None
-    root: str | None = None
+    servers: list[str] = Field(min_length=1, description="SSH hosts; localhost is this "
+                               "machine")
+    placement: Literal["switch-bin", "round-robin"] | dict[str, str] = Field(
+        default="switch-bin", description="or nodes pinned by name, {s1: localhost, "
+        "s2: 10.0.0.2}")
+    link: Literal["ssh", "gre"] = Field(default="ssh", description="tunnels between servers")
+    user: str | None = Field(default=None, description="SSH login (default: this user)")
+    python: str | None = Field(default=None, description="trainet's python on the servers "
+                               "(default: the same path as here)")
+    root: str | None = Field(default=None, description="trainet's folder on the servers "
+                            "(default: the same as here)")
 
 
 class StrategyEntry(Spec):
     """One strategy to compare: a registered name, its options, and the label of its
     runs (directories and tables; default: the name)."""
 
-    strategy: str
-    label: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-    options: dict = Field(default_factory=dict)
-    run_not_fitting: bool = False       # run it even when its footprint exceeds the device
+    strategy: str = Field(description="a registered strategy (`trainet strategies`)")
+    label: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$",
+                              description="its name in folders and tables (default: the "
+                              "strategy's)")
+    options: dict = Field(default_factory=dict, description="the strategy's options, e.g. "
+                          "{bucket_cap_mb: 4} (`trainet strategies` lists them)")
+    run_not_fitting: bool = Field(default=False, description="run it even when its memory "
+                                  "footprint exceeds the device")
 
     @field_validator("strategy")
     @classmethod
@@ -216,20 +271,35 @@ def _entry(value):
 
 
 class ExperimentBase(Spec):
-    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-    description: str = ""
-    topology: str | dict
-    workers: list[str] | None = Field(default=None, min_length=1)
-    workload: Workload = Field(default_factory=Workload)
+    """An experiment file."""
+
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", description="names the "
+                      "results folder (letters, digits, _ . -)")
+    description: str = Field(default="", description="one paragraph, into report.md")
+    topology: str | dict = Field(description="a topology file (relative to this file), "
+                                 "{generator: {name: star, workers: 4, nic: roce-100g}} or "
+                                 "an inline spec (hosts, switches, links)")
+    workers: list[str] | None = Field(default=None, min_length=1, description="the worker "
+                                      "hosts in rank order (default: the topology's hosts "
+                                      "of role worker)")
+    workload: Workload = Field(default_factory=Workload, description="see workload below")
     strategies: list[Annotated[StrategyEntry, BeforeValidator(_entry)]] | None = Field(
-        default=None, min_length=1)
-    sweep: Sweep = Field(default_factory=Sweep)
-    repetitions: int = Field(default=1, ge=1)
-    scale: float | None = Field(default=None, gt=0, le=1)
-    pcap: bool = False
-    run_not_fitting: bool = False       # every strategy: run those that do not fit, marked
-    timeouts: Timeouts = Field(default_factory=Timeouts)
-    cluster: ClusterSection | None = None
+        default=None, min_length=1, description="names, or entries as below: [ddp, zero3, "
+        "{strategy: ddp, label: ddp-4mb, options: {bucket_cap_mb: 4}}]; none with a "
+        "workload script")
+    sweep: Sweep = Field(default_factory=Sweep, description="see sweep below (default: one "
+                         "variant, base)")
+    repetitions: int = Field(default=1, ge=1, description="runs of each strategy on each "
+                             "variant")
+    scale: float | None = Field(default=None, gt=0, le=1, description="co-scaling factor of "
+                                "every link rate and tensor volume (default: the topology's)")
+    pcap: bool = Field(default=False, description="capture every switch port (trainet "
+                       "inspect, report)")
+    run_not_fitting: bool = Field(default=False, description="run the strategies whose "
+                                  "memory footprint does not fit their device, marked")
+    timeouts: Timeouts = Field(default_factory=Timeouts, description="see timeouts below")
+    cluster: ClusterSection | None = Field(default=None, description="spread the network "
+                                           "over servers; see cluster below")
 
     @model_validator(mode="after")
     def _strategies_or_script(self):
@@ -256,7 +326,9 @@ class ExperimentBase(Spec):
 # The switch jobs' sections (ina, luwu, ...) are those the registered strategies declare.
 Experiment = create_model(
     "Experiment", __base__=ExperimentBase,
-    **{section: (registry.JobSpec, Field(default_factory=registry.JobSpec))
+    **{section: (registry.JobSpec, Field(default_factory=registry.JobSpec,
+                                         description="the switch job of the strategies that "
+                                         "need one; see job sections below"))
        for section in sorted(registry.job_sections())})
 
 
@@ -391,12 +463,7 @@ class ExperimentPlan:
 
 def load_experiment(path: str | Path) -> ExperimentPlan:
     path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise TopologyError([Issue((), f"cannot read the experiment file: {e.strerror}")],
-                            str(path)) from None
-    data, marks = parse_yaml(text, str(path))
+    data, marks = read_spec(path, "experiment")
     if not isinstance(data, dict):
         raise TopologyError([Issue((), "an experiment file is a mapping with name, topology, "
                                    "workload and strategies")], str(path))
@@ -459,6 +526,9 @@ def _check_devices(spec: Experiment, topology: Topology, workers: list[str]) -> 
     for host in (topology.host(w) for w in workers):
         if host.device is None:
             continue
+        if devices.renamed(host.device):
+            raise TopologyError([Issue(("topology",), f"worker host {host.name}: "
+                                       f"{devices.renamed(host.device)}")])
         if spec.workload.mode == "real":
             raise TopologyError([Issue(("topology",), f"worker host {host.name} names device "
                                        f"{host.device!r}, but a real run computes on this "
@@ -529,7 +599,7 @@ _GROUP_GENERATORS = {"gpu": "frontier", "node": "frontier", "cluster": "multi-cl
 def _tiers(info, at: tuple, topology: Topology, workers: list[str], options: dict) -> dict:
     """Each worker's label of every group kind the strategy places partitions by, checked
     against the strategy (groups of equal size, consecutive; options that fit them)."""
-    from hosts.strategies.hierarchy import Layout
+    from hosts.collectives.hierarchy import Layout
     hosts = {h.name: h for h in topology.hosts}
     tiers = {}
     for kind in info.tiers:

@@ -121,8 +121,8 @@ def theory_inter_node(info, options: dict, topology: Topology, workers: list[str
                       model_bytes: float, scale: float) -> float | None:
     """The pattern's emulated bytes leaving all nodes per step, or None without nodes
     of equal size."""
-    from hosts.strategies.hierarchy import group_size
-    from hosts.strategies.pattern import cross_node
+    from hosts.collectives.hierarchy import group_size
+    from hosts.collectives.pattern import cross_node
     hosts = {h.name: h for h in topology.hosts}
     labels = [hosts[w].groups.get("node") for w in workers]
     if None in labels:
@@ -140,6 +140,25 @@ def theory_inter_node(info, options: dict, topology: Topology, workers: list[str
     return len(workers) // node * cross_node(pattern, len(workers), node) * scale
 
 
+def variant_links(path: Path):
+    """A variant's resolved topology (``variants/V/topology.yaml``), hosts and links
+    only: the switches' programs and tables are not what the results are read for, and
+    may have moved with the results directory since the run."""
+    from testbed.topology.specfile import Issue, TopologyError, read_spec
+    data, marks = read_spec(path, "topology")
+    if not isinstance(data, dict):
+        raise TopologyError([Issue((), "not the topology `trainet run` writes")], str(path))
+    data.pop("program", None)
+    for sw in data.get("switches") or []:
+        if isinstance(sw, dict):
+            sw.pop("program", None)
+            sw.pop("runtime", None)
+    try:
+        return Topology.from_data(data, source=str(path), base_dir=path.parent)
+    except TopologyError as e:
+        raise e.located(str(path), marks) from None
+
+
 def columns(root: Path, config: dict, variant: str, strategy: str,
             runs: list[tuple[list[dict], dict]]) -> dict:
     """The measured tiers (mean over ``runs``: (link samples, rank -> records)), the
@@ -148,8 +167,7 @@ def columns(root: Path, config: dict, variant: str, strategy: str,
     path = Path(root) / "variants" / variant / "topology.yaml"
     if not path.exists():
         return {}
-    from testbed.topology.load import load_topology
-    topology = load_topology(path)
+    topology = variant_links(path)
     measured = [m for m in (measure_run(links, ranks, topology) for links, ranks in runs) if m]
     out = {key: statistics.fmean(m.get(key, 0.0) for m in measured)
            for key in sorted({k for m in measured for k in m})}
@@ -172,8 +190,10 @@ def columns(root: Path, config: dict, variant: str, strategy: str,
 def add_throughput(rows: list[dict], config: dict) -> None:
     """Shadow mode: ``tflops_per_gpu`` (6 x parameters x tokens per worker and step over
     the step time; the ranks of one model replica, its pipeline stages and
-    tensor-parallel ranks, share its tokens) and ``scaling_efficiency`` (against the same
-    strategy's row with the fewest workers)."""
+    tensor-parallel ranks, share its tokens) and ``scaling_efficiency``: against the
+    same strategy's row with the fewest workers among the rows whose links are the same
+    (bandwidth, NIC, loss, delay), only where a node sweep varies the worker count; rows
+    that differ in their links are not a scaling series."""
     workload = config["experiment"].get("workload", {})
     if workload.get("mode") != "shadow" or not workload.get("shadow_model"):
         return
@@ -185,8 +205,11 @@ def add_throughput(rows: list[dict], config: dict) -> None:
             share = (row.get("replicas") or row["workers"]) / row["workers"]
             row["tflops_per_gpu"] = shadow.step_flops(target.params, tokens * share) / \
                 row["step_time_s"] / 1e12
+    def links(r):
+        return tuple(r.get(k) for k in ("strategy", "bottleneck_nominal_bps", "nic", "loss_pct",
+                                        "delay_s"))
     for row in rows:
-        same = [r for r in rows if r["strategy"] == row["strategy"] and r.get("tflops_per_gpu")]
-        if row.get("tflops_per_gpu") and same:
+        same = [r for r in rows if links(r) == links(row) and r.get("tflops_per_gpu")]
+        if row.get("tflops_per_gpu") and len({r["workers"] for r in same}) > 1:
             base = min(same, key=lambda r: r["workers"])
             row["scaling_efficiency"] = row["tflops_per_gpu"] / base["tflops_per_gpu"]

@@ -2,7 +2,7 @@
 
 For a group of ``n`` ranks whose ring hop gets ``B`` bytes/s with ``alpha`` s per step
 (:class:`~testbed.model.fabric.Route`), a payload of ``S`` bytes (as the pattern gives
-it, hosts/strategies/pattern.py) and the collective's efficiency ``e`` (the share of
+it, hosts/collectives/pattern.py) and the collective's efficiency ``e`` (the share of
 ``B`` it reaches; 1 uncalibrated, see testbed/model/calibration.py):
 
 ===================== ============================================================
@@ -30,8 +30,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from hosts.strategies.pattern import Collective
-from hosts.strategies.timing import Placement
+from hosts.collectives.pattern import Collective
+from hosts.collectives.timing import Placement
 from testbed.model.fabric import Route
 
 

@@ -3,6 +3,7 @@ plots of the analytical model (testbed/model/step.py)."""
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,7 +60,8 @@ def _rows(args) -> list[StepPrediction]:
         if args.strategy:
             for text in args.strategy:
                 name, options = parse_strategy(text)
-                out.append(predict(name, workload, fabric, gpus, options, calibration,
+                out.append(predict(name, workload, fabric, gpus,
+                                   _with_micro(name, options, args), calibration,
                                    sizes=_sizes(fabric, gpus), label=text))
         else:
             found, _ = search(workload, fabric, gpus, calibration)
@@ -67,6 +69,19 @@ def _rows(args) -> list[StepPrediction]:
     if table is not None and table.note():
         print(table.note())
     return out
+
+
+def _with_micro(name: str, options: dict, args) -> dict:
+    """``--micro-batch-size`` into the options of a strategy that has the option, unless
+    they give one."""
+    size = getattr(args, "micro_batch_size", None)
+    if size is None or "micro_batch_size" in options or "micro_batches" in options:
+        return options
+    from hosts.strategies import registry
+    if "micro_batch_size" not in registry.get(name).options.model_fields:
+        raise TrainetError(f"--micro-batch-size {size}: strategy {name} has no micro-batches; "
+                           "drop the flag or choose a pipelined strategy (e.g. megatron)")
+    return {**options, "micro_batch_size": size}
 
 
 def _sizes(fabric, gpus: int) -> dict:
@@ -111,7 +126,6 @@ def plot(rows: list[StepPrediction], path: Path, title: str) -> Path:
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
@@ -120,7 +134,8 @@ def plot(rows: list[StepPrediction], path: Path, title: str) -> Path:
 def predict_main(args) -> int:
     rows = _rows(args)
     first = rows[0]
-    title = (f"{first.model} on {args.fabric}, {args.device}, MFU {args.mfu}, calibration "
+    compute = f"MFU {args.mfu}" if args.mfu is not None else "compute by shapes"
+    title = (f"{first.model} on {args.fabric}, {args.device}, {compute}, calibration "
              f"{first.calibration}")
     if args.json:
         print(json.dumps([{**p.as_dict(events=args.events), "step_time_s": p.step_s}
@@ -134,7 +149,15 @@ def predict_main(args) -> int:
         path = plot(rows, Path(args.plot), title)
         if not args.json:
             print(f"scaling plot: {path}")
+    for p in rows:
+        if not p.fits:
+            print(f"{p.label} on {p.world} GPUs does not fit: {p.memory_verdict}"
+                  + (f"; {HINT}" if "megatron" in p.strategy else ""), file=sys.stderr)
     return 0
+
+
+HINT = ("activations shrink with recompute=selective,sequence_parallel=true or "
+        "recompute=full, a smaller micro_batch_size, or more tensor or pipeline ranks")
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from collections import Counter, deque
 from dataclasses import dataclass
 from pathlib import Path
 
-from hosts.strategies.timing import Placement
+from hosts.collectives.timing import Placement
 from testbed.errors import TrainetError
 from testbed.topology import profiles
 from testbed.topology.spec import Topology
@@ -187,7 +187,7 @@ class GraphFabric:
 
     def tier_sizes(self, world: int) -> dict:
         """Ranks per GPU package and per node from the topology's host groups."""
-        from hosts.strategies.hierarchy import group_size
+        from hosts.collectives.hierarchy import group_size
         return {kind: group_size(labels[:world], kind) for kind, labels in self.labels.items()
                 if kind in ("gpu", "node") and all(labels[:world])}
 

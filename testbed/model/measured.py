@@ -3,7 +3,7 @@ testbed measured on a fabric (``trainet model measure``, testbed/experiment/
 bandwidth.py), which the model then uses instead of the links' nominal figures
 (``--bandwidth-table FILE`` of ``trainet plan`` and ``trainet model predict``).
 
-A placement is a group kind as the strategies declare it (hosts/strategies/timing.py):
+A placement is a group kind as the strategies declare it (hosts/collectives/timing.py):
 groups of ``size`` ranks ``stride`` apart, rank ``i`` on the fabric's ``i``-th worker,
 every group of the kind running at once. An entry holds the collective's points (nominal
 payload in bytes, measured seconds of the slowest group) and their least-squares line
@@ -24,7 +24,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from hosts.strategies.timing import Placement
+from hosts.collectives.timing import Placement
 from testbed.errors import TrainetError
 
 OPS = ("all-reduce", "all-gather", "reduce-scatter")

@@ -1,4 +1,4 @@
-"""A pipelined step: every stage runs its schedule (hosts/strategies/pipeline.py) and
+"""A pipelined step: every stage runs its schedule (hosts/parallelism/pipeline.py) and
 waits for its neighbours' activations and gradients.
 
 Per stage ``s`` and micro-batch: a forward of ``forward_s[s]`` and a backward of
@@ -10,16 +10,22 @@ pass waits until its input has arrived: that wait is the stage's *bubble*. After
 last backward a stage runs its ``after`` collectives (the data-parallel gradient
 all-reduce). The step is the slowest stage's.
 
+With ``chunks`` model chunks per stage the schedule is interleaved 1F1B
+(hosts/parallelism/pipeline.py): each pass is a chunk's share of the stage, the last
+stage sends each forward on to the first stage's next chunk (and the first stage each
+backward back to the last stage's previous chunk).
+
 Up to :data:`SIMULATED` passes in all the schedule is played op by op; beyond, equal
 stages and links follow the closed form of a flushed pipeline,
-``(m - 1) max(f + b, x) + p (f + b) + 2 (p - 1) x`` (Narayanan et al. 2021, sec. 2.2.1,
-with the transfers ``x`` added), with the slowest stage and link standing for all.
+``(m - 1) max(f + b, x) + (1 + (p - 1) / v) (f + b) + 2 (p v - 1) x`` (Narayanan et al. 2021, sec.
+2.2.1 and 2.2.2, with the transfers ``x`` added), with the slowest stage and link
+standing for all.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hosts.strategies.pipeline import schedule
+from hosts.parallelism.pipeline import interleaved, schedule
 from testbed.model.prediction import Event
 
 SIMULATED = 20000
@@ -34,6 +40,7 @@ class StageTimes:
     after_s: float                  # after the last backward, every stage
     micro_batches: int
     kind: str = "1f1b"
+    chunks: int = 1                 # model chunks per stage (interleaved 1F1B)
 
 
 @dataclass(frozen=True)
@@ -47,11 +54,12 @@ def simulate(t: StageTimes, inline_event: list[dict] | None = None,
              transfer_event: list[dict] | None = None) -> list[StageStep]:
     """Every stage's step; ``inline_event`` (per stage) and ``transfer_event`` (per
     boundary) are the Event fields of its collectives, None: compute events only."""
-    p, m = len(t.forward_s), t.micro_batches
-    if 2 * p * m > SIMULATED:
+    p, m, v = len(t.forward_s), t.micro_batches, t.chunks
+    if 2 * p * m * v > SIMULATED:
         return _closed_form(t)
-    orders = [schedule(t.kind, s, p, m) for s in range(p)]
-    arrive = {}                                 # (stage, op, micro) -> input arrival
+    orders = [interleaved(s, p, m, v) if v > 1 else
+              [(op, i, 0) for op, i in schedule(t.kind, s, p, m)] for s in range(p)]
+    arrive = {}                                 # (stage, op, micro, chunk) -> arrival
     link_free = {}                              # (boundary, direction) -> free at
     clock, position, bubble = [0.0] * p, [0] * p, [0.0] * p
     stages = [_Stage() for _ in range(p)]
@@ -60,26 +68,28 @@ def simulate(t: StageTimes, inline_event: list[dict] | None = None,
         progressed = False
         for s in range(p):
             while position[s] < len(orders[s]):
-                op, i = orders[s][position[s]]
-                needs = (op == "F" and s > 0) or (op == "B" and s + 1 < p)
-                if needs and (s, op, i) not in arrive:
+                op, i, c = orders[s][position[s]]
+                needs = (op == "F" and (s > 0 or c > 0)) or \
+                    (op == "B" and (s + 1 < p or c + 1 < v))
+                if needs and (s, op, i, c) not in arrive:
                     break
-                start = max(clock[s], arrive.get((s, op, i), 0.0))
+                start = max(clock[s], arrive.get((s, op, i, c), 0.0))
                 bubble[s] += start - clock[s]
                 phase = "forward" if op == "F" else "backward"
                 stage = stages[s]
-                stage.add(_Draft("compute", f"{phase} {i + 1}/{m}", phase, start,
-                                 t.forward_s[s] if op == "F" else t.backward_s[s]),
-                          [stage.last, stage.received.pop((op, i), None)], last=True)
+                name = f"{phase} {i + 1}/{m}" + (f" chunk {c + 1}" if v > 1 else "")
+                stage.add(_Draft("compute", name, phase, start,
+                                 (t.forward_s[s] if op == "F" else t.backward_s[s]) / v),
+                          [stage.last, stage.received.pop((op, i, c), None)], last=True)
                 end = start + stage.events[-1].duration_s
                 if t.inline_s[s] and inline_event:
                     fields = inline_event[s]
                     stage.add(_Draft("collective", f"{fields['op']} {fields['group']}", phase,
-                                     end, t.inline_s[s], exposed_s=t.inline_s[s],
+                                     end, t.inline_s[s] / v, exposed_s=t.inline_s[s] / v,
                                      lane="comm", **fields), [stage.last], last=True)
-                end += t.inline_s[s]
+                end += t.inline_s[s] / v
                 clock[s] = end
-                _send(t, s, op, i, end, p, link_free, arrive, stages, transfer_event)
+                _send(t, s, op, i, c, end, p, link_free, arrive, stages, transfer_event)
                 position[s] += 1
                 remaining -= 1
                 progressed = True
@@ -127,34 +137,45 @@ class _Stage:
         return tuple(out)
 
 
-def _send(t, s, op, i, end, p, link_free, arrive, stages, transfer_event) -> None:
-    """The pass's output to the next stage (forward) or the previous (backward)."""
-    to = s + 1 if op == "F" else s - 1
-    if not 0 <= to < p:
+def _send(t, s, op, i, c, end, p, link_free, arrive, stages, transfer_event) -> None:
+    """The pass's output to the next stage (forward) or the previous (backward); with
+    interleaving, from the last stage to the first for the next chunk (and back), over
+    the slowest boundary's time (the wrap-around link is not one of the boundaries)."""
+    v = t.chunks
+    if op == "F":
+        to, chunk = (s + 1, c) if s + 1 < p else (0, c + 1)
+    else:
+        to, chunk = (s - 1, c) if s > 0 else (p - 1, c - 1)
+    if not 0 <= chunk < v or to == s:
         return
-    boundary = min(s, to)
+    wrap = abs(to - s) != 1
+    boundary = "wrap" if wrap else min(s, to)
+    seconds = max(t.transfer_s, default=0.0) if wrap else t.transfer_s[boundary]
     start = max(end, link_free.get((boundary, op), 0.0))
-    arrival = start + t.transfer_s[boundary]
+    arrival = start + seconds
     link_free[boundary, op] = arrival
-    arrive[to, op, i] = arrival
+    arrive[to, op, i, chunk] = arrival
     if transfer_event is not None:
+        fields_of = transfer_event[max(range(len(t.transfer_s)), key=lambda b: t.transfer_s[b])] \
+            if wrap else transfer_event[boundary]
         phase = "forward" if op == "F" else "backward"
         for who, kind, peer in ((s, "send", to), (to, "recv", s)):
-            fields = {**transfer_event[boundary], "op": kind, "peer": peer,
-                      "lane": f"pp-{kind}"}
-            event = _Draft("collective", f"{kind} {phase} {i + 1}", phase, start,
-                           t.transfer_s[boundary], **fields)
+            fields = {**fields_of, "op": kind, "peer": peer, "lane": f"pp-{kind}"}
+            event = _Draft("collective", f"{kind} {phase} {i + 1}", phase, start, seconds,
+                           **fields)
             if kind == "send":
                 stages[who].add(event, [stages[who].last])
             else:
-                stages[who].received[op, i] = stages[who].add(event, [])
+                stages[who].received[op, i, chunk] = stages[who].add(event, [])
 
 
 def _closed_form(t: StageTimes) -> list[StageStep]:
     p, m = len(t.forward_s), t.micro_batches
     per_micro = max(f + b + 2 * x for f, b, x in zip(t.forward_s, t.backward_s, t.inline_s))
     link = max(t.transfer_s, default=0.0)
-    step = (m - 1) * max(per_micro, link) + p * per_micro + 2 * (p - 1) * link
+    v = t.chunks
+    step = (m - 1) * max(per_micro, link) + per_micro * (1 + (p - 1) / v) \
+        + 2 * (p * v - 1) * link
     out = []
     for s in range(p):
         own = m * (t.forward_s[s] + t.backward_s[s] + 2 * t.inline_s[s])

@@ -16,7 +16,7 @@ The structure is stable: other tools (execution traces, plots, JSON output) read
 * :class:`Event`: ``kind`` ``"compute"`` or ``"collective"``, ``name``, ``phase``
   (``forward``, ``backward`` or ``step``), ``start_s`` and ``duration_s`` from the start
   of the step; collectives also carry ``op``, ``group`` (the kind, as in
-  hosts/strategies/pattern.py), ``group_size``, ``nbytes`` (this instance's payload),
+  hosts/collectives/pattern.py), ``group_size``, ``nbytes`` (this instance's payload),
   ``route`` (ring, switch, server), ``algorithm`` (ring, tree, hierarchical, p2p,
   switch, server), ``tier`` (the fabric tier or link profile that limits it), ``lane``
   (the rank's communication thread it runs on: collectives of a lane run one after

@@ -1,8 +1,8 @@
 """One rank's step as the shadow workers run it: compute in layer groups, collectives
 issued on communication lanes as the strategy's overlap declaration says
-(hosts/strategies/timing.py), waited for where the strategy waits.
+(hosts/collectives/timing.py), waited for where the strategy waits.
 
-A lane runs its collectives one after another in issue order (hosts/strategies/comm.py);
+A lane runs its collectives one after another in issue order (hosts/collectives/comm.py);
 lanes run at the same time. Waiting for a collective blocks the compute until it ends;
 that time is *exposed*, and is charged to the collectives the lane ran meanwhile (the
 one waited for and those queued before it), so the exposed time adds up by tier.
@@ -25,7 +25,7 @@ class Item:
     """A collective of the pattern with its overlap and the cost of one instance."""
 
     name: str
-    overlap: object                 # hosts.strategies.timing.Overlap
+    overlap: object                 # hosts.collectives.timing.Overlap
     instances: int                  # per step
     seconds: float                  # one instance
     event: dict                     # Event fields shared by its instances

@@ -1,5 +1,6 @@
 """The best layout: every registered strategy's candidate options
-(``StrategyInfo.layouts``) predicted, the fastest that fits its device first."""
+(``StrategyInfo.layouts``) predicted, the fastest that fits its device first; a
+candidate with selective recompute that does not fit is tried with full recompute."""
 from __future__ import annotations
 
 from hosts.strategies import registry
@@ -25,8 +26,11 @@ def search(workload: Workload, fabric, world: int, calibration=DEFAULT,
     out, skipped = [], []
     for name, options in strategies or candidates(world, workload, sizes):
         try:
-            out.append(predict(name, workload, fabric, world, options, calibration,
-                               sizes=sizes))
+            p = predict(name, workload, fabric, world, options, calibration, sizes=sizes)
+            if not p.fits and options.get("recompute") == "selective":
+                p = predict(name, workload, fabric, world, {**options, "recompute": "full"},
+                            calibration, sizes=sizes)
+            out.append(p)
         except TrainetError as err:
             skipped.append(f"{name} {options or ''}: {err}")
     if not out:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
-from hosts.strategies.pattern import Collective
-from hosts.strategies.timing import Placement, Timing
+from hosts.collectives.pattern import Collective
+from hosts.collectives.timing import Placement, Timing
 from testbed.model import collectives, pipeline
 from testbed.model.prediction import Event, Role
 
@@ -38,14 +38,20 @@ def _stage_route_cost(c: Collective, kind: Placement, fabric, world: int, calibr
     return collectives.cost(c, kind, fabric, world, calibration)
 
 
-def pipelined(pattern, overlaps, timing: Timing, rank_compute_even: float, fabric,
-               world: int, calibration, model) -> tuple[list[Role], float]:
+def pipelined(pattern, overlaps, timing: Timing, passes, fabric, world: int, calibration,
+              model, virtual: int = 1, overlap_grad: bool = False
+              ) -> tuple[list[Role], float, float]:
+    """``passes``: (one layer, the head) per micro-batch on one rank of a stage
+    (hosts/compute.Pass). ``virtual`` model chunks per stage: interleaved 1F1B, played
+    by testbed/model/pipeline.py. ``overlap_grad``: the
+    data-parallel gradient all-reduce runs during the stage's last backward (Megatron-LM's
+    --overlap-grad-reduce), only what outlasts it exposed."""
+    layer, head = passes
     pipe = timing.pipeline
     p, m = pipe.stages, pipe.micro_batches
     span = world // p                              # ranks per stage (tp x dp)
     by_mode = {o.mode: (c, o) for c, o in zip(pattern, overlaps)}
     order = stage_order(fabric, world, p) if pipe.reorder else list(range(p))
-    stage_compute = rank_compute_even * p          # a rank's compute if it held every layer
 
     def per_stage(mode: str, scale: float) -> list[tuple[float, dict]]:
         if mode not in by_mode:
@@ -63,22 +69,25 @@ def pipelined(pattern, overlaps, timing: Timing, rank_compute_even: float, fabri
 
     inline_layer = [t / (model.layers / p) for t, _ in per_stage("inline", 1 / (2 * m))]
     after_layer = [t / (model.layers / p) for t, _ in per_stage("after", 1.0)]
-    per_layer = [(stage_compute / model.layers + 2 * inline_layer[s]) * (m + p - 1) / m
-                 + after_layer[s] for s in range(p)]
+    per_layer = [(layer.seconds + 2 * inline_layer[s]) * (m + p - 1) + after_layer[s]
+                 for s in range(p)]
     layers = _balanced(per_layer, model.layers) if pipe.balanced else \
         [model.layers // p + (1 if s < model.layers % p else 0) for s in range(p)]
     share = [n / model.layers for n in layers]
     inline = per_stage("inline", 1 / (2 * m))
     after = per_stage("after", 1.0)
-    forward = [stage_compute * share[s] / 3 / m for s in range(p)]
-    backward = [stage_compute * share[s] * 2 / 3 / m for s in range(p)]
-    transfer, transfer_events = _transfers(by_mode.get("pipeline"), p, m, world, span, order,
-                                           fabric, calibration,
+    last = p - 1
+    forward = [layers[s] * layer.forward_s + (head.forward_s if s == last else 0.0)
+               for s in range(p)]
+    backward = [layers[s] * layer.backward_s + (head.backward_s if s == last else 0.0)
+                for s in range(p)]
+    transfer, transfer_events = _transfers(by_mode.get("pipeline"), p, m * virtual, world,
+                                           span, order, fabric, calibration,
                                            max(f + b for f, b in zip(forward, backward)), pipe)
     times = pipeline.StageTimes(forward, backward,
                                 [inline[s][0] * n / (model.layers / p)
                                  for s, n in enumerate(layers)],
-                                transfer, 0.0, m, pipe.schedule)
+                                transfer, 0.0, m, pipe.schedule, virtual)
     inline_fields = [fields for _, fields in inline] if inline[0][1] else None
     steps = pipeline.simulate(times, inline_fields, transfer_events)
     roles, busy, active = [], [], []
@@ -87,19 +96,32 @@ def pipelined(pattern, overlaps, timing: Timing, rank_compute_even: float, fabri
         t_after *= share[s] * p
         events = list(st.events)
         end = st.end_s
+        hidden = min(t_after, backward[s]) if overlap_grad else 0.0
         slowest_link = max(range(p - 1), key=lambda b: transfer[b]) if p > 1 else None
         tier = transfer_events[slowest_link]["tier"] if slowest_link is not None else ""
         if t_after:
             events.append(Event("collective", f"{after_fields['op']} {after_fields['group']}",
-                                "step", end, t_after, lane="comm", exposed_s=t_after,
-                                after=(len(events) - 1,) if events else (),
+                                "step", end - hidden, t_after, lane="comm",
+                                exposed_s=t_after - hidden,
+                                after=_grad_after(events, hidden),
                                 **{**after_fields, "nbytes": after_fields["nbytes"]
                                    * share[s] * p}))
-            end += t_after
+            end += t_after - hidden
         busy.append(_busy(events, posted=True))
         active.append(_busy(events, posted=False))
         roles.append(Role(f"stage {s}", span, end, tuple(events), s, st.bubble_s, tier))
     return roles, sum(busy) / len(busy), sum(active) / len(active)
+
+
+def _grad_after(events: list[Event], hidden: float) -> tuple[int, ...]:
+    """What the gradient all-reduce follows: the stage's last event, or, overlapped
+    with the last backward, what that backward follows."""
+    if not events:
+        return ()
+    if hidden <= 0:
+        return (len(events) - 1,)
+    last = max(i for i, e in enumerate(events) if e.kind == "compute")
+    return events[last].after
 
 
 def _busy(events: list[Event], posted: bool) -> float:

@@ -1,12 +1,16 @@
 """``predict``: one training step of a registered strategy on a fabric, from what the
-strategy declares (its pattern, hosts/strategies/pattern.py, and its timing,
-hosts/strategies/timing.py): nothing here names a strategy.
+strategy declares (its pattern, hosts/collectives/pattern.py, and its timing,
+hosts/collectives/timing.py): nothing here names a strategy.
 
-Compute is the shadow workers' model (hosts/shadow.py: 6 x parameters x tokens FLOPs at
-the device's peak times the MFU, forward a third and backward two thirds), split over a
-replica's ranks; each collective is timed on the fabric (testbed/model/collectives.py)
-and placed against the compute as the strategy overlaps it
-(testbed/model/schedule.py, or testbed/model/pipeline.py for pipelines). Collectives on
+Compute is the shadow workers' model (hosts/compute.py: each layer's kernels by their
+shapes after the tensor-parallel split, at the device's peak and memory bandwidth; or
+one ``mfu`` of the peak when given): a data-parallel rank computes its replica's batch,
+a tensor-parallel rank its split of each layer, a pipeline stage its layers per
+micro-batch (and the logits on the last stage), other layouts an even split of the
+replica's compute; the optimizer's Adam update follows the step. Each collective is
+timed on the fabric (testbed/model/collectives.py) and placed against the compute as the
+strategy overlaps it (testbed/model/schedule.py, or testbed/model/pipeline.py for
+pipelines). Collectives on
 the GPU (ring routes) slow the compute they overlap by the interference factor, and an
 offloaded optimizer adds its host time, as in the shadow workers.
 """
@@ -15,9 +19,9 @@ from __future__ import annotations
 import dataclasses
 from collections import defaultdict
 
-from hosts import footprint, shadow
+from hosts import compute as kernels, footprint, shadow
+from hosts.collectives.timing import Overlap, Timing
 from hosts.strategies import registry
-from hosts.strategies.timing import Overlap, Timing
 from testbed.errors import TrainetError
 from testbed.model import collectives, schedule, stages
 from testbed.model.calibration import DEFAULT, Calibration
@@ -31,9 +35,8 @@ class Workload:
     model: shadow.ShadowModel
     device: shadow.Device
     global_batch: int                   # sequences per step, every replica together
-    mfu: float = shadow.DEFAULT_MFU
-    flops: object = None                # (model, tokens) -> FLOPs; default 6 P T
-    recompute: bool = True              # activations recomputed (memory only)
+    mfu: float | None = shadow.DEFAULT_MFU      # None: hosts/compute.py by shapes
+    flops: object = None                # (model, tokens) -> FLOPs counted; default 6 P T
     gpus_per_host: int | None = None
 
     def step_flops(self, tokens: int) -> float:
@@ -41,11 +44,27 @@ class Workload:
             return self.flops(self.model, tokens)
         return shadow.step_flops(self.model.params, tokens)
 
-    def compute_s(self, tokens: int) -> float:
-        if not 0 < self.mfu <= 1:
-            raise TrainetError(f"--mfu {self.mfu}: the utilisation must be in (0, 1], "
-                               "e.g. 0.4")
-        return self.step_flops(tokens) / (self.device.peak_flops * self.mfu)
+    def layer(self, micro: int, tp: int = 1, sp: bool = False,
+              recompute: str = "none") -> kernels.Pass:
+        return shadow.layer_pass(self.model, self.device, micro, tp, sp, recompute, self.mfu)
+
+    def head(self, micro: int, tp: int = 1) -> kernels.Pass:
+        return shadow.head_pass(self.model, self.device, micro, tp, self.mfu)
+
+    def replica_s(self, batch: int, tp: int = 1, sp: bool = False,
+                  recompute: str = "none") -> float:
+        """One rank of ``tp`` computing every layer for ``batch`` sequences."""
+        return (self.layer(batch, tp, sp, recompute) * self.model.layers
+                + self.head(batch, tp)).seconds
+
+
+def _resolved(info, parsed, timing, global_batch: int, strategy: str, model):
+    """Megatron's micro-batch size turned into a count of micro-batches per replica."""
+    if not hasattr(parsed, "micro_batch_size") or global_batch % timing.replicas:
+        return parsed
+    from hosts.strategies.parallel import resolve
+    pp = timing.pipeline.stages if timing.pipeline else 1
+    return resolve(parsed, global_batch // timing.replicas, pp, f"{strategy}", model.layers)
 
 
 def predict(strategy: str, workload: Workload, fabric, world: int, options: dict | None = None,
@@ -61,6 +80,9 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
     model = workload.model
     timing = info.step_timing(world, options=parsed, sizes=sizes, model=model,
                               device=workload.device)
+    parsed = _resolved(info, parsed, timing, workload.global_batch, strategy, model)
+    timing = info.step_timing(world, options=parsed, sizes=sizes, model=model,
+                              device=workload.device)
     if workload.global_batch % timing.replicas:
         raise TrainetError(f"strategy {strategy}: a global batch of {workload.global_batch} "
                            f"sequences does not split over its {timing.replicas} replicas; "
@@ -68,17 +90,31 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
     replica_batch = workload.global_batch // timing.replicas
     pattern = info.collectives(shadow.model_bytes(model.params), world, model.layers,
                                options=parsed, sizes=sizes, model=model, batch=replica_batch)
-    replica_compute = workload.compute_s(replica_batch * model.seq)
-    rank_compute = replica_compute * timing.replicas / world
+    tp = timing.groups["tp"].size if "tp" in timing.groups else 1
+    sp = bool(getattr(parsed, "sequence_parallel", False)) and tp > 1
+    recompute = getattr(parsed, "recompute", "none")
     overlaps = timing.overlap(pattern)
     if timing.pipeline is None:
+        if tp > 1 and tp * timing.replicas == world:
+            rank_compute = workload.replica_s(replica_batch, tp, sp, recompute)
+        else:
+            rank_compute = workload.replica_s(replica_batch, recompute=recompute) \
+                * timing.replicas / world
         roles, comm_s = _data_parallel(pattern, overlaps, timing, rank_compute, fabric, world,
                                        calibration)
         active_s = comm_s
     else:
-        roles, comm_s, active_s = stages.pipelined(pattern, overlaps, timing, replica_compute
-                                                   / world * timing.replicas, fabric, world,
-                                                   calibration, model)
+        micro = replica_batch // timing.pipeline.micro_batches
+        split = world // timing.replicas // timing.pipeline.stages
+        if tp == split:
+            passes = (workload.layer(micro, tp, sp, recompute), workload.head(micro, tp))
+        else:                           # other splits of a stage: even over its ranks
+            passes = (workload.layer(micro, recompute=recompute) * (1 / split),
+                      workload.head(micro) * (1 / split))
+        roles, comm_s, active_s = stages.pipelined(
+            pattern, overlaps, timing, passes, fabric, world, calibration, model,
+            virtual=getattr(parsed, "virtual_stages", 1),
+            overlap_grad=bool(getattr(parsed, "overlap_grad_reduce", False)))
     slowest = max(roles, key=lambda r: r.step_s)
     compute = sum(e.duration_s for e in slowest.compute())
     waited = slowest.step_s - compute
@@ -89,18 +125,23 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
         if ring else 0.0
     host = timing.host_s(calibration.cpu_adam_rate, workload.gpus_per_host) \
         if timing.host_s else 0.0
-    step = slowest.step_s + interference + host
+    # a strategy without a recompute option: its memory counted with full recomputation
+    # (what such runs need at scale), its compute without the extra forward
+    fp = _footprint(info, model, world, replica_batch, timing,
+                    getattr(parsed, "recompute", "full"), sp, parsed, sizes)
+    optimizer = kernels.optimizer_s(fp.params / shadow.BYTES_PER_PARAM, workload.device) \
+        if workload.mfu is None else 0.0
+    step = slowest.step_s + interference + host + optimizer
+    compute += optimizer
     by_tier = defaultdict(float)
     for e in slowest.collectives():
         by_tier[e.tier] += e.exposed_s
     if slowest.bubble_s:
         by_tier[slowest.bubble_tier] += slowest.bubble_s
-    fp = _footprint(info, model, world, replica_batch, timing, workload.recompute, parsed,
-                    sizes)
     fit = footprint.check(fp, workload.device, workload.gpus_per_host)
     tflops = workload.step_flops(workload.global_batch * model.seq) / world / step / 1e12
     return StepPrediction(
-        strategy=info.name, label=label or info.name, layout=_layout(timing),
+        strategy=info.name, label=label or info.name, layout=_layout(timing, parsed),
         options=parsed.model_dump(exclude_defaults=True), model=model.name,
         device=workload.device.name, fabric=fabric.name, calibration=calibration.name,
         world=world, global_batch=workload.global_batch, replicas=timing.replicas,
@@ -130,26 +171,29 @@ def _tier_sizes(fabric, world: int) -> dict:
     return {}
 
 
-def _footprint(info, model, world: int, replica_batch: int, timing: Timing, recompute: bool,
-               options, sizes) -> footprint.Footprint:
-    """The strategy's footprint (hosts/footprint.py); a pipeline stage holds the
-    activations of at most ``stages`` micro-batches of its ``layers / stages`` layers,
-    split over its tensor-parallel ranks: one micro-batch through every layer, over
-    the ranks a stage's layers are split across."""
-    fp = footprint.footprint(info, model, world, replica_batch, recompute, options, sizes)
-    pipe = timing.pipeline
-    if pipe is None:
-        return fp
-    micro = max(1, replica_batch // pipe.micro_batches)
-    split = world // timing.replicas // pipe.stages
-    return dataclasses.replace(fp, activations=footprint.activation_bytes(model, micro,
-                                                                          recompute) / split)
+def _footprint(info, model, world: int, replica_batch: int, timing: Timing, recompute: str,
+               sp: bool, options, sizes) -> footprint.Footprint:
+    """The strategy's footprint: hosts/footprint.py, as the experiment's fit check has it."""
+    return footprint.footprint(info, model, world, replica_batch, recompute, options, sizes)
 
 
-def _layout(timing: Timing) -> str:
+def _layout(timing: Timing, options=None) -> str:
+    """The group sizes, and Megatron's micro-batch size, recompute, sequence parallelism
+    and interleaving where the strategy has them."""
     parts = [f"{k}{p.size}" for k, p in timing.groups.items()
              if k in LAYOUT_KINDS and p.size > 1]
-    return " x ".join(parts) or f"{timing.replicas} replicas"
+    out = " x ".join(parts) or f"{timing.replicas} replicas"
+    size = getattr(options, "micro_batch_size", None)
+    if size is not None:
+        out += f", micro-batch {size}"
+        recompute = getattr(options, "recompute", "none")
+        if recompute != "none":
+            out += f", {recompute} recompute"
+        if getattr(options, "sequence_parallel", False):
+            out += ", SP"
+        if getattr(options, "virtual_stages", 1) > 1:
+            out += f", {options.virtual_stages} chunks/stage"
+    return out
 
 
 def _instances(overlap: Overlap, chunks: int) -> int:

@@ -297,7 +297,7 @@ class Network:
             return
         from controllers.routing import RuntimeConfig
         from testbed.p4 import p4info as p4info_builder
-        from testbed.p4.frontend import load_program
+        from testbed.p4.lowering.program import load_program
 
         infos = self.p4infos
         for s in self.plan.switches:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from testbed.errors import TrainetError
 from testbed.p4 import ir
-from testbed.p4.frontend import load_source, lower_preprocessed
-from testbed.p4.preprocess import preprocess_file
+from testbed.p4.frontend.preprocess import preprocess_file
+from testbed.p4.lowering.program import load_source, lower_preprocessed
 
 MARKER = "trainet_p4_artifact"
 VERSION = 1

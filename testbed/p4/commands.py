@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import sys
 
-from testbed.p4.frontend import load_program
-from testbed.p4.preprocess import parse_defines
+from testbed.p4.frontend.preprocess import parse_defines
+from testbed.p4.lowering.program import load_program
 
 
 def _load(args):
@@ -30,8 +30,8 @@ def info(args) -> int:
 
 
 def stf(args) -> int:
-    from testbed.p4 import stf as stf_runner
-    from testbed.p4.backend import make_target
+    from testbed.p4.stf import runner as stf_runner
+    from testbed.p4.targets import make_target
     program = _load(args)
     report = stf_runner.run_file(program, args.stf, make_target(program, args.backend))
     print(report.render(verbose=args.verbose))

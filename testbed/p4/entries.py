@@ -3,7 +3,7 @@
 Values are plain Python ints (unsigned bit patterns of the key/parameter width).
 Priorities follow P4Runtime: a larger number wins. Tools whose formats use another
 convention (BMv2's CLI: smaller wins) convert at their edge. STF files already rank the
-larger priority first (their driver hands BMv2 ``10000 - p``); see testbed/p4/stf.py.
+larger priority first (their driver hands BMv2 ``10000 - p``); see testbed/p4/stf/runner.py.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The one typed IR of a P4_16 program.
 
-The frontend (``testbed.p4.frontend``) produces it from source; everything after it
+The frontend (``testbed.p4.lowering.program``) produces it from source; everything after it
 (the v1model compiler, P4Info, STF, the switch) reads only this. Design rules:
 
 * Every name is resolved. Types are concrete (typedefs and ``type`` are replaced by
@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Optional, Union
+
+from testbed.errors import P4Error
 
 
 @dataclass(frozen=True)
@@ -545,6 +547,26 @@ class Control:
 
 
 # PSA's extern types the control plane reaches as v1model's counter, meter, register ...
+def fixed_width(t: Type) -> int:
+    """Bits of a value of type ``t`` in the generated code and on the wire, varbit fields
+    counted as 0 (their bits are carried apart); the two code generators' measure."""
+    if isinstance(t, (BitT, IntT)):
+        return t.width
+    if isinstance(t, BoolT):
+        return 1
+    if isinstance(t, EnumT) and t.underlying is not None:
+        return fixed_width(t.underlying)
+    if isinstance(t, HeaderT):
+        return sum(fixed_width(f.type) for f in t.fields)
+    if isinstance(t, StructT):
+        return sum(fixed_width(f.type) for f in t.fields)
+    if isinstance(t, VarbitT):
+        return 0
+    if isinstance(t, ErrorT):
+        return 32
+    raise P4Error(f"type {t} has no fixed bit width")
+
+
 RESOURCE_KINDS = {"Counter": "counter", "DirectCounter": "direct_counter", "Meter": "meter",
                   "DirectMeter": "direct_meter", "Register": "register",
                   "ActionProfile": "action_profile", "ActionSelector": "action_selector"}

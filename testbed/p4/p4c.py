@@ -15,7 +15,7 @@ from pathlib import Path
 
 from testbed.errors import TrainetError, run_command
 from testbed.p4 import artifact, p4info
-from testbed.p4.preprocess import parse_defines
+from testbed.p4.frontend.preprocess import parse_defines
 
 ARCHES = ("v1model", "psa")
 

@@ -4,7 +4,7 @@
 
 * the P4_16 source text of the program;
 * trainet-p4c's compiled artefact (the ``.json`` it writes, ``testbed.p4.artifact``);
-* BMv2 JSON, p4c-bm2-ss's output (``testbed.p4.bmv2_json``), whose P4Info the client
+* BMv2 JSON, p4c-bm2-ss's output (``testbed.p4.bmv2.loader``), whose P4Info the client
   sends, as with BMv2;
 * any of those wrapped in ``p4.tmp.P4DeviceConfig``, PI's wrapper whose
   ``device_data`` holds the config: the p4lang tutorials' p4runtime_lib and ptf's
@@ -25,8 +25,9 @@ from pathlib import Path
 from google.protobuf.message import DecodeError
 
 from testbed.errors import TrainetError
-from testbed.p4 import artifact, bmv2_json, ir
-from testbed.p4.frontend import load_program, load_source
+from testbed.p4 import artifact, ir
+from testbed.p4.bmv2 import loader as bmv2_json
+from testbed.p4.lowering.program import load_program, load_source
 
 try:
     from p4.tmp import p4config_pb2

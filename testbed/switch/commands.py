@@ -159,7 +159,7 @@ def switch(args) -> int:
                            "SetForwardingPipelineConfig), not both or neither")
     program = None
     if args.program:
-        from testbed.p4.preprocess import parse_defines
+        from testbed.p4.frontend.preprocess import parse_defines
         from testbed.p4runtime.device_config import program_from_file
         program = program_from_file(args.program, args.include, parse_defines(args.define))
     log = _logger(args.device_id, args.log, args.log_level, args.log_flush)

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from testbed.errors import TrainetError, run_command
-from testbed.p4.backend import BACKEND_HELP, BACKENDS
+from testbed.p4.targets import BACKEND_HELP, BACKENDS
 from testbed.switch.commands import switch
 
 DEFAULT_GRPC = "127.0.0.1:9559"

@@ -55,7 +55,7 @@ class SoftwareSwitch:
         """``ports``: {port number: interface name}; ``shapes``: {port number: Shape};
         ``dump_bytes``: log that many bytes of every frame in and out at info level
         (simple_switch's --dump-packet-data); ``backend``: the P4 target's
-        (testbed.p4.backend: python, native or auto); ``priority_queues``: egress queues
+        (testbed.p4.targets: python, native or auto); ``priority_queues``: egress queues
         per port, chosen by standard_metadata.priority (simple_switch's --priority-queues)."""
         self.device_id = device_id
         self.backend = backend
@@ -120,7 +120,7 @@ class SoftwareSwitch:
     def load_pipeline(self, program) -> None:
         """Replace the forwarding pipeline by a fresh target for ``program`` (tables,
         registers and PRE state start empty, as after SetForwardingPipelineConfig)."""
-        from testbed.p4.backend import make_target
+        from testbed.p4.targets import make_target
         self.install_target(make_target(program, self.backend, cpu_port=self.cpu_port,
                                         log=self.log.getChild("pipeline"),
                                         priority_queues=self.priority_queues))

@@ -1,6 +1,8 @@
 """Handlers of ``trainet topo show|import|generate|profiles``."""
 from __future__ import annotations
 
+import json
+from dataclasses import asdict
 from pathlib import Path
 
 import yaml
@@ -17,8 +19,23 @@ def show(args) -> int:
     topo = load_topology(args.file)
     if args.scale is not None:
         topo.scale = profiles.check_scale(args.scale)
+    if args.json:
+        print(json.dumps(_topology_json(topo), indent=1))
+        return 0
     print(topo.summary())
     return 0
+
+
+def _topology_json(topo: Topology) -> dict:
+    """The spec with every link's resolved nominal and emulated parameters (bit/s,
+    seconds, percent) and the emulation warnings."""
+    data = topo.model_dump(mode="json")
+    for link, out in zip(topo.links, data["links"]):
+        params = topo.link_params(link)
+        out["resolved"] = {**asdict(params),
+                           "emulated_bw_bps": params.emulated(topo.scale).bw_bps}
+    data["warnings"] = topo.emulation_warnings()
+    return data
 
 
 def import_(args) -> int:
@@ -40,6 +57,9 @@ def generate_(args) -> int:
 
 
 def list_profiles(args) -> int:
+    if args.json:
+        print(json.dumps([asdict(p) for p in profiles.PROFILES.values()], indent=1))
+        return 0
     for p in profiles.PROFILES.values():
         transport = ""
         if p.transport:

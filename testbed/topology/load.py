@@ -12,17 +12,12 @@ from pathlib import Path
 
 from testbed.topology.generators import expand_generator
 from testbed.topology.spec import Topology
-from testbed.topology.specfile import Issue, TopologyError, parse_yaml
+from testbed.topology.specfile import Issue, TopologyError, read_spec
 
 
 def load_topology(path: str | Path) -> Topology:
     path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise TopologyError([Issue((), f"cannot read the topology file: {e.strerror}")],
-                            str(path)) from None
-    data, marks = parse_yaml(text, str(path))
+    data, marks = read_spec(path, "topology")
     if not isinstance(data, dict):
         raise TopologyError([Issue((), "a topology file is a mapping with hosts, switches "
                                    "and links, or with generator")], str(path))

@@ -100,7 +100,28 @@ def _entry_point(value):
 
 
 Name = Annotated[str, BeforeValidator(_name)]
-Rate = Annotated[float, BeforeValidator(parse_rate), PlainSerializer(rate_text)]
+def _positive_rate(value):
+    rate = parse_rate(value)
+    if rate <= 0:
+        raise ValueError(f"{value!r}: a link's bandwidth is a positive rate, e.g. '100Gbit'; "
+                         "leave bw out for a link that is not shaped")
+    return rate
+
+
+Rate = Annotated[float, BeforeValidator(_positive_rate), PlainSerializer(rate_text)]
+
+
+def _percent(value):
+    """``1``, ``0.5`` or ``'1%'``: percent, as the switch's --port-shape also takes it."""
+    if isinstance(value, str) and value.strip().endswith("%"):
+        try:
+            return float(value.strip()[:-1])
+        except ValueError:
+            raise ValueError(f"{value!r} is not a percentage; write e.g. 1 or '1%'") from None
+    return value
+
+
+Percent = Annotated[float, BeforeValidator(_percent), Field(ge=0, le=100)]
 Duration = Annotated[float, BeforeValidator(parse_duration), PlainSerializer(duration_text)]
 Mac = Annotated[str, BeforeValidator(_mac)]
 IPv4Iface = Annotated[ipaddress.IPv4Interface, BeforeValidator(_interface),
@@ -152,7 +173,7 @@ class Link(Spec):
     bw: Rate | None = None
     delay: Duration | None = None
     jitter: Duration | None = None
-    loss: float | None = Field(default=None, ge=0, le=100)
+    loss: Percent | None = None
     queue: int | None = Field(default=None, ge=1)
     mtu: Mtu | None = None
 

@@ -9,26 +9,37 @@ from dataclasses import dataclass
 
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
-from pydantic_core import PydanticCustomError
 
 from testbed.errors import TrainetError
 
 
 class Spec(BaseModel):
-    """Unknown keys are errors that name the key and the allowed keys."""
+    """Unknown keys are errors that name the key and the allowed keys; the other fields
+    are still validated, so one pass reports every mistake of a file."""
 
     model_config = ConfigDict(extra="forbid")
 
     @model_validator(mode="before")
     @classmethod
     def _known_keys(cls, data):
-        if isinstance(data, dict):
-            for key in data:
-                if key not in cls.model_fields:
-                    raise PydanticCustomError(
-                        "unknown_field", "unknown field '{field}'; allowed: {allowed}",
-                        {"field": key, "allowed": ", ".join(cls.model_fields)})
+        if isinstance(data, dict) and any(key not in cls.model_fields for key in data):
+            allowed = ", ".join(cls.model_fields)
+            return {key: value if key in cls.model_fields else UnknownKey(key, allowed)
+                    for key, value in data.items()}
         return data
+
+
+@dataclass(frozen=True)
+class UnknownKey:
+    """Stands for the value of a key a spec does not have, so that pydantic's
+    ``extra_forbidden`` error carries the allowed keys to :func:`from_validation`."""
+
+    key: object
+    allowed: str
+
+    @property
+    def message(self) -> str:
+        return f"unknown field {str(self.key)!r}; allowed: {self.allowed}"
 
 
 def path_text(path: tuple) -> str:
@@ -89,9 +100,8 @@ def from_validation(err: ValidationError, prefix: tuple = ()) -> TopologyError:
     for e in err.errors():
         loc = prefix + tuple(e["loc"])
         ctx = e.get("ctx") or {}
-        if e["type"] == "unknown_field":
-            loc += (ctx["field"],)
-            message = e["msg"]
+        if e["type"] == "extra_forbidden" and isinstance(e.get("input"), UnknownKey):
+            message = e["input"].message
         elif e["type"] == "value_error":
             message = str(ctx.get("error", e["msg"]))
         else:
@@ -121,6 +131,26 @@ _Loader.add_implicit_resolver(_FLOAT, re.compile(
     list("-+0123456789."))
 
 
+def read_spec(path, what: str) -> tuple[object, dict[tuple, tuple[int, int]]]:
+    """A spec file's data and marks (parse_yaml); a file that cannot be read, is not
+    UTF-8 text or is empty is a one-line error naming it."""
+    from pathlib import Path
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise TopologyError([Issue((), f"cannot read the {what} file: {e.strerror}")],
+                            str(path)) from None
+    except UnicodeDecodeError as e:
+        line = Path(path).read_bytes()[:e.start].count(b"\n") + 1
+        raise TopologyError([Issue((), f"not UTF-8 text (byte 0x{e.object[e.start]:02x}); "
+                                   f"{what} files are YAML in UTF-8", line, 1)],
+                            str(path)) from None
+    if not text.strip():
+        raise TopologyError([Issue((), f"the file is empty; {what} files are YAML "
+                                   "mappings (README: Your first experiment)")], str(path))
+    return parse_yaml(text, str(path))
+
+
 def parse_yaml(text: str, source: str) -> tuple[object, dict[tuple, tuple[int, int]]]:
     """The data and, for every path in it, the (line, col) where its value starts."""
     loader = _Loader(text)
@@ -132,6 +162,8 @@ def parse_yaml(text: str, source: str) -> tuple[object, dict[tuple, tuple[int, i
         where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark else source
         detail = " ".join(part for part in (e.context, e.problem) if part)
         raise TopologyError([Issue((), f"YAML syntax error: {detail}")], where) from None
+    except yaml.YAMLError as e:          # a reader error: a character YAML does not allow
+        raise TopologyError([Issue((), f"not YAML text: {e}")], source) from None
     finally:
         loader.dispose()
     marks: dict[tuple, tuple[int, int]] = {}

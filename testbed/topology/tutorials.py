@@ -25,7 +25,7 @@ from pydantic import ValidationError
 
 from testbed.topology.runtime import Runtime
 from testbed.topology.spec import Topology
-from testbed.topology.specfile import Issue, TopologyError, from_validation, parse_yaml
+from testbed.topology.specfile import Issue, TopologyError, from_validation, read_spec
 
 _ROUTE = re.compile(r"^route add default gw (\S+)")
 _ARP = re.compile(r"^arp .*-s (\S+) (\S+)")
@@ -36,9 +36,15 @@ def import_tutorial(topology_json: str | Path, p4: str | Path | None = None,
                     scale: float = 1.0) -> Topology:
     path = Path(topology_json).resolve()
     data, marks = _read(path)
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) or not {"hosts", "switches"} & set(data):
         raise TopologyError([Issue((), "expected a JSON object with hosts, switches and "
-                                   "links")], str(path))
+                                   "links (a p4lang tutorials topology.json)")], str(path))
+    for key, kind, example in (("hosts", dict, '{"h1": {"ip": ...}}'),
+                               ("switches", dict, '{"s1": {"runtime_json": ...}}'),
+                               ("links", list, '[["h1", "s1-p1"]]')):
+        if not isinstance(data.get(key, kind()), kind):
+            raise TopologyError([Issue((key,), f"a tutorials topology.json gives {key} as "
+                                       f"{example}")]).located(str(path), marks)
     dirs = [path.parent, path.parent.parent]
     hosts = data.get("hosts") or {}
     switches = data.get("switches") or {}
@@ -56,11 +62,7 @@ def import_tutorial(topology_json: str | Path, p4: str | Path | None = None,
 
 
 def _read(path: Path):
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise TopologyError([Issue((), f"cannot read: {e.strerror}")], str(path)) from None
-    return parse_yaml(text, str(path))
+    return read_spec(path, "tutorials topology.json")
 
 
 def _host(name: str, host) -> dict:

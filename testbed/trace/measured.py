@@ -1,5 +1,5 @@
 """Traces of a ``trainet run``: what each worker did, from the timelines its step
-records hold (hosts/strategies/comm.py records them, hosts/worker.py writes them).
+records hold (hosts/collectives/comm.py records them, hosts/worker.py writes them).
 
 A rank's training thread alternates between working and waiting for a communication
 result. Its phases, step after step (the warm-up step left out, as in the summaries):

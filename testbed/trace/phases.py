@@ -8,7 +8,7 @@ duration_s, op, nbytes, route, lane, peer, after), with the group as the ranks
 themselves. ``after`` lists the phases (indices into the same rank's list) it cannot
 start before; the list is in the order the rank issued its phases, so every index in
 ``after`` is smaller than the phase's own. Durations and start times are in seconds;
-``nbytes`` is the payload as hosts/strategies/pattern.py counts it, in nominal bytes:
+``nbytes`` is the payload as hosts/collectives/pattern.py counts it, in nominal bytes:
 the whole tensor of a ring collective or an all-to-all, the message of a send.
 """
 from __future__ import annotations
@@ -41,7 +41,7 @@ class Phase:
     group: tuple[int, ...] = ()         # the ranks taking part, in the group's order
     nbytes: float = 0.0
     peer: int | None = None             # send: the receiver; recv: the sender
-    route: str = "ring"                 # ring, switch or server (hosts/strategies/pattern.py)
+    route: str = "ring"                 # ring, switch or server (hosts/collectives/pattern.py)
     lane: str = ""                      # the communication thread it runs on
 
     def __post_init__(self):

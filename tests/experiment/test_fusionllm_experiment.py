@@ -6,8 +6,10 @@ from pathlib import Path
 import pytest
 
 from hosts import shadow, worker
-from hosts.strategies import adatopk, fusionllm, opfence
-from hosts.strategies.comm import Comm
+from hosts.collectives.comm import Comm
+from hosts.compression import adatopk
+from hosts.opdag import opfence
+from hosts.strategies import fusionllm
 from hosts.strategies.parallel import BF16
 from testbed.errors import TrainetError
 from testbed.experiment.launch import _flags
@@ -38,7 +40,6 @@ def test_the_sites_devices_reach_every_strategys_compute_model():
     expected = {"eu": "h100-80gb", "us": "a100-80gb", "as": "mi250x-gcd"}
     assert plan.devices_of(Variant("base")) == [expected[w[:2]] for w in plan.workers]
     target = shadow.PRESETS[plan.spec.workload.shadow_model]
-    tokens = plan.spec.workload.batch * target.seq
     world = len(plan.workers)
     for strategy in plan.strategies:
         flags = _flags(worker_args(plan, strategy, Variant("base")))
@@ -48,8 +49,8 @@ def test_the_sites_devices_reach_every_strategys_compute_model():
                                       strategy.info.name, "--metrics-out", "-"] + flags)
             built = worker.make_strategy(args, Comm(None, rank, world))
             device = shadow.device(expected[host[:2]])
-            assert built.compute_s == pytest.approx(
-                shadow.compute_time_s(target.params, tokens, device)), (strategy.label, host)
+            assert built.compute_s == pytest.approx(shadow.step_compute_s(
+                target, plan.spec.workload.batch, device)), (strategy.label, host)
 
 
 def test_op_fence_plans_the_geo_fabric_around_its_slowest_link():
@@ -61,8 +62,12 @@ def test_op_fence_plans_the_geo_fabric_around_its_slowest_link():
     workload = plan.spec.workload
     target = shadow.PRESETS[workload.shadow_model]
     dag = fusionllm.nominal_dag(target, workload.batch // options.micro_batches)
-    seconds = [[3 * n.flops / (shadow.device(d).peak_flops * shadow.DEFAULT_MFU)
-                for n in dag.nodes] for d in plan.devices_of(Variant("base"))]
+    tokens = workload.batch * target.seq        # each device's speed as its ranks take it
+    speed = {d: shadow.step_flops(target.params, tokens)
+             / shadow.step_compute_s(target, workload.batch, shadow.device(d))
+             for d in plan.devices_of(Variant("base"))}
+    seconds = [[3 * n.flops / speed[d] for n in dag.nodes]
+               for d in plan.devices_of(Variant("base"))]
     cut_bytes = {c.position: c.elements * BF16 for c in dag.cuts}
     fence = opfence.schedule(opfence.Workload(seconds, cut_bytes), fabric,
                              options.cluster_gap)

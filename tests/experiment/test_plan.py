@@ -4,12 +4,12 @@ from pathlib import Path
 import pytest
 
 from hosts import shadow
-from hosts.strategies.grid import Grid
+from hosts.parallelism.grid import Grid
 from testbed import cli
 from testbed.errors import TrainetError
-from testbed.experiment.plan import plan, predict
-from testbed.model.fabric import NominalFabric, topology_fabric
+from testbed.experiment.plan import plan, predict, ranked
 from testbed.experiment.spec import load_experiment
+from testbed.model.fabric import NominalFabric, topology_fabric
 from testbed.topology.generators import leaf_spine
 
 A100 = shadow.device("a100")
@@ -47,19 +47,20 @@ def test_rings_that_share_a_link_share_its_bandwidth():
 def test_plan_ranks_every_valid_layout_and_prefers_fast_groups():
     model = shadow.PRESETS["gpt-20b"]
     fabric = NominalFabric(16, 4, 1600e9, 25e9, 1e-6)
-    predictions = plan(fabric, model, 16, 32, A100, 0.4)
+    predictions, dropped = ranked(fabric, model, 16, 32, A100, 0.4)
     steps = [p.step_s for p in predictions]
     assert steps == sorted(steps)
-    assert {p.strategy for p in predictions} == {"axonn", "megatron"}
-    assert len([p for p in predictions if p.strategy == "megatron"]) == 5   # tp 1..16
-    by_layout = {(p.strategy, p.layout): p for p in predictions}
+    every = predictions + dropped                 # dropped: do not fit 80 GiB
+    assert {p.strategy for p in every} == {"axonn", "megatron"}
+    assert len([p for p in every if p.strategy == "megatron"]) == 5   # tp 1..16
+    by_layout = {(p.strategy, p.layout): p for p in every}
     # rows fill a node of 4, the data groups take one rank of each node
     assert by_layout["axonn", "4x1x1x4"].bandwidths == {"row": 1600e9, "dp": 25e9,
                                                         "batch": 25e9}
     tensor_inside = by_layout["megatron", "tp4 x dp4"]
     tensor_across = by_layout["megatron", "tp16 x dp1"]
     assert tensor_inside.exposed_s < tensor_across.exposed_s
-    for p in predictions:
+    for p in every:
         assert p.step_s == pytest.approx(p.compute_s + p.exposed_s)
         assert p.exposed_s <= p.comm_s + 1e-12
 
@@ -72,7 +73,7 @@ def test_a_fabric_needs_a_host_per_rank():
 
 
 def test_plan_command_prints_the_ranking(capsys):
-    assert cli.main(["plan", "--world", "8", "--model", "gpt-1.3b", "--top", "3"]) == 0
+    assert cli.main(["plan", "--gpus", "8", "--model", "gpt-1.3b", "--top", "3"]) == 0
     out = capsys.readouterr().out
     assert "valid layouts" in out
     assert out.count("axonn") + out.count("megatron") >= 3
@@ -81,7 +82,9 @@ def test_plan_command_prints_the_ranking(capsys):
 
 def test_the_axonn_experiment_runs_megatrons_best_layout_and_six_grids():
     """experiments/axonn.yaml loads; at its global batch (2 replicas of 8 sequences) its
-    megatron layout is the plan's best TP x DP and its axonn grids are valid layouts."""
+    axonn grids are valid layouts and its megatron layout is the plan's best TP x DP of
+    two replicas; over all replica counts the plan ranks TP 2 x DP 4 first, its
+    gradient all-reduce hidden behind the backward as Megatron-LM overlaps it."""
     experiment = load_experiment(Path(__file__).parents[2] / "experiments" / "axonn.yaml")
     workload = experiment.spec.workload
     model = shadow.shadow_model(workload.shadow_model)
@@ -94,9 +97,11 @@ def test_the_axonn_experiment_runs_megatrons_best_layout_and_six_grids():
     for s in grids:
         assert ("axonn", tuple(sorted(s.options.items()))) in layouts
     megatron = experiment.strategy("megatron-tp4-dp2")
-    best = next(p for p in predictions if p.strategy == "megatron")
-    assert (best.options["tp"], best.options["dp"]) == (megatron.options["tp"],
-                                                        megatron.options["dp"])
+    ranked = [p for p in predictions if p.strategy == "megatron"]
+    best_of_two = next(p for p in ranked if p.options["dp"] == 2)
+    assert (best_of_two.options["tp"], best_of_two.options["dp"]) == (
+        megatron.options["tp"], megatron.options["dp"])
+    assert (ranked[0].options["tp"], ranked[0].options["dp"]) == (2, 4)
 
 
 def test_plan_check_sets_predictions_beside_a_runs_measurements(tmp_path, capsys):
@@ -114,7 +119,7 @@ def test_plan_check_sets_predictions_beside_a_runs_measurements(tmp_path, capsys
         options = plan_check.layout_options(s.info.name, s.options, 8)
         replicas = options.get("g_data", options.get("dp"))
         mine = predict(fabric.first(8), model, s.info.name, options, batch * replicas, A100,
-                       0.4, shadow.DEFAULT_INTERFERENCE)     # as the run's workers slept it
+                       shadow.DEFAULT_MFU, shadow.DEFAULT_INTERFERENCE)  # as the workers slept it
         rows.append(f"base,{s.label},{mine.step_s * 1.25},{mine.exposed_s}")
     (tmp_path / "summary.csv").write_text("\n".join(rows) + "\n")
     checks = plan_check.check(tmp_path)
@@ -130,3 +135,26 @@ def test_spearman():
     assert spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1)
     assert spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1)
     assert spearman([1, 2, 3], [1, 3, 2]) == pytest.approx(0.5)
+    with pytest.raises(TrainetError, match=r"the predicted values \(5, 5, 5\) have no spread"):
+        spearman([5, 5, 5], [1, 2, 3])
+    with pytest.raises(TrainetError, match="the measured values .* have no spread"):
+        spearman([1, 2, 3], [0.2, 0.2, 0.2])
+    with pytest.raises(TrainetError, match="no spread"):
+        spearman([1.0], [2.0])
+
+
+def test_the_plan_drops_layouts_that_do_not_fit_and_says_what_they_need(capsys):
+    """GPT-20B on 8 A100 80GB: data parallelism alone holds 20B x 16 bytes per GPU and
+    is dropped; the tensor-parallel layouts that split it enough remain."""
+    fabric = NominalFabric(8, 8, 1600e9, 200e9, 1e-6)
+    fitting, dropped = ranked(fabric, shadow.PRESETS["gpt-20b"], 8, 8, A100, None)
+    assert fitting and all(p.fits and p.memory_B <= A100.memory_bytes for p in fitting)
+    megatron_dp8 = next(p for p in dropped if p.strategy == "megatron" and p.options["tp"] == 1)
+    assert "needs" in megatron_dp8.memory_verdict and "80 GiB device memory" in \
+        megatron_dp8.memory_verdict
+    assert cli.main(["plan", "--gpus", "8", "--gpus-per-node", "8", "--model", "gpt-20b",
+                     "--global-batch-size", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "dropped for memory" in out and "dropped: megatron tp1 x dp8: needs" in out
+    with pytest.raises(TrainetError, match="no layout of gpt-175b on 8 ranks fits"):
+        ranked(fabric, shadow.PRESETS["gpt-175b"], 8, 8, A100, None)

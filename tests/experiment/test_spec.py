@@ -28,7 +28,7 @@ def test_generator_topology_and_sweep_variants(tmp_path):
         name: bw
         topology:
           generator: {name: star, workers: 3, nic: roce-100g}
-        workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, device: a100, steps: 5}
+        workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, device: a100-80gb, steps: 5}
         strategies: [ddp, zero3]
         sweep:
           bandwidth: [100Gbit, 200Gbit]
@@ -148,8 +148,8 @@ def test_unknown_keys_workers_and_missing_files(tmp_path):
         workload: {mode: real, shadow_model: gpt-1.3b}
         strategies: [ddp]
         """)
-    assert f"{path}:3:1: workload: shadow_model, device, device_memory and interference " \
-        "describe a shadow run" \
+    assert f"{path}:3:1: workload: shadow_model, device, device_memory, interference and " \
+        "mfu describe a shadow run" \
         in error_of(path)
 
 
@@ -189,7 +189,7 @@ def test_unknown_presets_are_located_before_a_run(tmp_path, capsys):
     path = write(tmp_path, """\
         name: presets
         topology: {generator: {name: star, workers: 2}}
-        workload: {mode: shadow, shadow_model: gpt-9b, device: a100}
+        workload: {mode: shadow, shadow_model: gpt-9b, device: a100-80gb}
         strategies: [ddp]
         """)
     assert main(["run", str(path), "-o", str(tmp_path / "out")]) == 2
@@ -297,7 +297,7 @@ GEO_DEVICES = """\
     topology:
       generator:
         name: geo
-        sites: [{name: a, hosts: 2, device: h100}, {name: b, hosts: 1, device: DEVICE}]
+        sites: [{name: a, hosts: 2, device: h100-80gb}, {name: b, hosts: 1, device: DEVICE}]
         wan: [wan-10g]
     workload: {mode: MODE, device: a100-40gb}
     strategies: [ddp]
@@ -310,24 +310,25 @@ def test_hosts_name_their_devices_and_the_workers_get_one_per_rank(tmp_path):
     from testbed.experiment.spec import Variant
     plan = load_experiment(write(tmp_path, GEO_DEVICES.replace("DEVICE", "mi250x-gcd")
                                  .replace("MODE", "shadow")))
-    assert plan.devices_of(Variant("base")) == ["h100", "h100", "mi250x-gcd"]
+    assert plan.devices_of(Variant("base")) == ["h100-80gb", "h100-80gb", "mi250x-gcd"]
     assert worker_args(plan, plan.strategy("ddp"), Variant("base"))["device"] == \
-        "h100,h100,mi250x-gcd"
+        "h100-80gb,h100-80gb,mi250x-gcd"
     recorded = variant_config(plan, Variant("base"), plan.topology)["devices"]
-    assert recorded == {"a1": "h100", "a2": "h100", "b1": "mi250x-gcd"}
+    assert recorded == {"a1": "h100-80gb", "a2": "h100-80gb", "b1": "mi250x-gcd"}
     report = render_markdown(tmp_path, {"variants": [{"name": "base", "devices": recorded}]},
                              [], [])
-    assert "- devices: a1 h100, a2 h100, b1 mi250x-gcd" in report
+    assert "- devices: a1 h100-80gb, a2 h100-80gb, b1 mi250x-gcd" in report
     same = load_experiment(write(tmp_path, GEO_DEVICES.replace(", device: DEVICE", "")
-                                 .replace(", device: h100", "").replace("MODE", "shadow")))
+                                 .replace(", device: h100-80gb", "").replace("MODE", "shadow")))
     assert worker_args(same, same.strategy("ddp"), Variant("base"))["device"] == "a100-40gb"
 
 
 @pytest.mark.parametrize("device,mode,message", [
     ("b200", "shadow", "topology: worker host b1: device 'b200' is unknown; choose one of "
      "a100-40gb"),
-    ("a100", "real", "topology: worker host a1 names device 'h100', but a real run computes "
-     "on this machine"),
+    ("a100-80gb", "real", "topology: worker host a1 names device 'h100-80gb', but a real run "
+     "computes on this machine"),
+    ("a100", "shadow", "topology: worker host b1: device 'a100' is now called 'a100-80gb'"),
 ])
 def test_a_hosts_device_is_a_known_profile_in_shadow_mode(tmp_path, device, mode, message):
     text = GEO_DEVICES.replace("DEVICE", device).replace("MODE", mode)

@@ -25,12 +25,12 @@ SWITCH_MAC = "08:00:00:00:ff:00"
 
 
 def load_ina_program():
-    from testbed.p4.frontend import load_program
+    from testbed.p4.lowering.program import load_program
     return load_program(str(INA_P4))
 
 
 def new_target(program, backend: str = "python"):
-    from testbed.p4.backend import make_target
+    from testbed.p4.targets import make_target
     return make_target(program, backend)
 
 

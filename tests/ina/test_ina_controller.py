@@ -58,7 +58,7 @@ def ina_switch():
     stays connected (election id 1); its address."""
     from controllers.p4runtime_client import P4RuntimeClient
     from testbed.p4 import p4info
-    from testbed.p4.frontend import load_program
+    from testbed.p4.lowering.program import load_program
     from testbed.bench.p4runtime import PortlessDevice
     from testbed.switch.p4runtime import P4RuntimeServer
     from tests.net.helpers import REPO

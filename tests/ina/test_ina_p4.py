@@ -241,7 +241,7 @@ def test_checked_in_program_is_rendered_from_the_template():
 
 
 def test_template_renders_a_program_for_another_lane_count():
-    from testbed.p4.frontend import load_source
+    from testbed.p4.lowering.program import load_source
     from testbed.proto import ina_p4
     program = load_source(ina_p4.render(lanes=8), filename="ina8.p4")
     assert len(program.types["ina_data_t"].fields) == 8

@@ -10,9 +10,9 @@ import pytest
 import torch
 
 from hosts import ina_native
+from hosts.collectives.threads import run_ranks
 from hosts.ina_allreduce import InaAllReduce, UdpTransport, run_exchange
 from hosts.ina_session import AggregationTimeout, Exchange, JobStream
-from hosts.strategies.threads import run_ranks
 from ina_fabric import SWITCH_MAC, load_ina_program, new_target, single_switch_job
 from testbed.proto import ina
 

@@ -25,7 +25,7 @@ OPT_IP, OPT_MAC, OPT_PORT = "10.0.1.100", "08:00:00:00:01:64", 9
 
 @lru_cache(maxsize=1)
 def load_luwu_program():
-    from testbed.p4.frontend import load_program
+    from testbed.p4.lowering.program import load_program
     return load_program(str(LUWU_P4))
 
 

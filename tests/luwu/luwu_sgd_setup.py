@@ -21,7 +21,7 @@ LUWU_SGD_P4 = REPO / "p4" / "luwu_sgd.p4"
 
 @lru_cache(maxsize=1)
 def load_sgd_program():
-    from testbed.p4.frontend import load_program
+    from testbed.p4.lowering.program import load_program
     return load_program(str(LUWU_SGD_P4))
 
 

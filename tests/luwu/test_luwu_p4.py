@@ -22,7 +22,7 @@ def program():
 
 @pytest.fixture(params=["python", "native"])
 def target(program, request):
-    from testbed.p4.backend import make_target
+    from testbed.p4.targets import make_target
     t = make_target(program, request.param)
     setup_job(t)
     return t
@@ -171,7 +171,7 @@ def test_exponent_job_multicasts_its_result_to_the_workers(target):
 
 
 def test_teardown_removes_the_job_and_the_route(program):
-    from testbed.p4.target import Target
+    from testbed.p4.python.target import Target
     t = Target(program)
     device = TargetDevice(t)
     job = setup_job(t)

@@ -87,7 +87,7 @@ def p4runtime_device(tmp_path):
     register), and a connected device adapter."""
     from controllers.p4runtime_client import P4RuntimeClient
     from testbed.p4 import p4info
-    from testbed.p4.frontend import load_source
+    from testbed.p4.lowering.program import load_source
     from testbed.proto import luwu_sgd_p4
     from testbed.bench.p4runtime import PortlessDevice
     from testbed.switch.p4runtime import P4RuntimeServer
@@ -115,8 +115,8 @@ def test_registers_are_written_and_read_in_bulk_over_p4runtime(p4runtime_device)
 
 
 def test_a_switch_without_parameter_registers_is_named():
-    from testbed.p4.frontend import load_program
-    from testbed.p4.target import Target
+    from testbed.p4.lowering.program import load_program
+    from testbed.p4.python.target import Target
     device = TargetDevice(Target(load_program(str(REPO / "p4" / "basic.p4"))))
     with pytest.raises(JobError, match=r"job: the switch has no parameter registers "
                                            r"\(MyIngress.par_v00\); load p4/luwu_sgd.p4"):

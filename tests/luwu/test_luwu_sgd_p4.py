@@ -21,7 +21,7 @@ RETRANSMIT = ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT
 
 @pytest.fixture(scope="module", params=["python", "native"])
 def target(request):
-    from testbed.p4.backend import make_target
+    from testbed.p4.targets import make_target
     t = make_target(load_sgd_program(), request.param)
     add_routes(t, N)
     return t
@@ -204,7 +204,7 @@ def test_the_exponent_job_multicasts_its_result(device):
 
 
 def test_the_register_size_is_a_render_time_parameter():
-    from testbed.p4.frontend import load_source
+    from testbed.p4.lowering.program import load_source
     program = load_source(luwu_sgd_p4.render(lanes=8, model_chunks=40), filename="sgd8.p4")
     ingress = program.controls[program.blocks["ingress"]]
     sizes = {i.local_name: i.args[0].value for i in ingress.instances if i.extern == "register"}

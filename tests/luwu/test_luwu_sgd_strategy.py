@@ -16,7 +16,7 @@ from hosts.luwu_session import PushPull
 from luwu_sgd_setup import add_routes, load_sgd_program, sgd_job
 from luwu_setup import (AGG, SWITCH_MAC, tiny_batch, tiny_model, train_ranks, worker_ip,
                         worker_mac)
-from testbed.p4.target import Target
+from testbed.p4.python.target import Target
 from testbed.proto import ina
 from testbed.proto import luwu_sgd as sfx
 
@@ -118,8 +118,12 @@ def single_process():
     return [p.detach() for p in model.parameters()]
 
 
-def train(lose):
+def train(lose, doubled=False):
+    """``doubled``: the last rank's loss, hence its gradient, times 2 (the control)."""
     models = [tiny() for _ in range(WORLD)]
+    if doubled:
+        loss = models[-1].loss
+        models[-1].loss = lambda out, y: 2.0 * loss(out, y)
     params = list(models[0].parameters())
     layout = Layout.of(params, bucket_bytes=256)
     switch = Switch(layout.flatten(params), lose)
@@ -152,3 +156,15 @@ def test_training_with_the_optimizer_in_the_switch_matches_sgd_momentum(lose):
     assert handled["params_multicast"] == STEPS * layout.chunks_per_step  # once per chunk
     assert handled["params_unicast"] == (2 if lose else 0)
     assert switch.lose == []                                      # every loss happened
+
+
+@pytest.mark.slow
+def test_a_doubled_gradient_leaves_the_fixed_point_bound():
+    """The control of the test above: the same training with one rank's gradient
+    doubled ends outside the 1e-5 it holds correct training to, by far."""
+    ref = single_process()
+    _, layout, switch = train((), doubled=True)
+    held = luwu_sgd.read_fixed(switch.device, switch.job)
+    diff = np.abs(sfx.from_fixed(held) - layout.flatten(ref).astype(np.float64)).max()
+    print(f"\nlast rank's gradient doubled: {diff:.2e} from single-process SGD")
+    assert diff > 100 * 1e-5

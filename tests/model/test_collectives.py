@@ -3,8 +3,8 @@ import math
 
 import pytest
 
-from hosts.strategies.pattern import Collective
-from hosts.strategies.timing import Placement
+from hosts.collectives.pattern import Collective
+from hosts.collectives.timing import Placement
 from testbed.model import collectives
 from testbed.model.calibration import Calibration
 from testbed.model.fabric import Route, Tier, TieredFabric, fabric

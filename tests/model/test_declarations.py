@@ -3,8 +3,8 @@ strategy's name."""
 import pytest
 
 from hosts import shadow
+from hosts.collectives.timing import Overlap, default_timing
 from hosts.strategies import registry
-from hosts.strategies.timing import Overlap, default_timing
 
 MODEL = shadow.PRESETS["gpt-1.3b"]
 SIZES = {"gpu": 2, "node": 4}

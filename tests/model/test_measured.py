@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from hosts import shadow
-from hosts.strategies.pattern import Collective
-from hosts.strategies.timing import Placement
+from hosts.collectives.pattern import Collective
+from hosts.collectives.timing import Placement
 from testbed import cli
 from testbed.errors import TrainetError
 from testbed.experiment import plan_check
@@ -104,7 +104,7 @@ def test_plan_and_predict_take_a_table_file(tmp_path, capsys):
     f = fabric()
     path = table_of(f.gpus, lambda size, stride: 1e9, only={(2, 4), (4, 1)}).save(
         tmp_path / "table.json")
-    assert cli.main(["plan", "--topology", EXPERIMENT, "--world", "8", "--model",
+    assert cli.main(["plan", "--fabric", EXPERIMENT, "--gpus", "8", "--model",
                      "gpt-1.3b", "--batch", "16", "--bandwidth-table", str(path)]) == 0
     out = capsys.readouterr().out
     assert "note: bandwidth table" in out and "nominal link figures" in out
@@ -112,7 +112,7 @@ def test_plan_and_predict_take_a_table_file(tmp_path, capsys):
                      EXPERIMENT, "--strategy", "axonn:g_r=1,g_c=4,g_d=1,g_data=2",
                      "--batch", "16", "--plot", "", "--bandwidth-table", str(path)]) == 0
     (tmp_path / "bad.json").write_text(json.dumps({"hosts": []}))
-    assert cli.main(["plan", "--topology", EXPERIMENT, "--world", "8",
+    assert cli.main(["plan", "--fabric", EXPERIMENT, "--gpus", "8",
                      "--bandwidth-table", str(tmp_path / "bad.json")]) != 0
     assert "not a table written by `trainet model measure`" in capsys.readouterr().err
 
@@ -129,9 +129,49 @@ def test_plan_check_times_the_runs_from_the_table(tmp_path):
     for s in experiment.strategies:
         options = plan_check.layout_options(s.info.name, s.options, 8)
         replicas = options.get("g_data", options.get("dp"))
-        p = predict(timed, MODEL, s.info.name, options, 8 * replicas, A100, 0.4,
+        p = predict(timed, MODEL, s.info.name, options, 8 * replicas, A100, shadow.DEFAULT_MFU,
                     shadow.DEFAULT_INTERFERENCE)
         rows.append(f"base,{s.label},{p.step_s},{p.exposed_s}")
     (tmp_path / "summary.csv").write_text("\n".join(rows) + "\n")
     assert all(abs(c.error) < 1e-9 for c in plan_check.check(tmp_path, table=table))
     assert all(abs(c.error) > 0.01 for c in plan_check.check(tmp_path))
+
+
+def test_a_validation_split_refits_its_calibration_and_reports_both_sets(tmp_path, capsys):
+    """A split (calibrate: one copy of the recorded demo; held out: another) with the
+    calibration fitted on the first: validate re-fits it, finds it the declared one, and
+    reports step time and exposed communication per set; a changed calibration fails."""
+    import shutil
+    import yaml
+    from testbed.experiment import model_check
+    recorded = Path(__file__).parent / "fixtures" / "demo-results"
+    for name in ("fit", "held"):
+        shutil.copytree(recorded, tmp_path / name)
+    calibration = model_check.fit(model_check.samples([str(tmp_path / "fit")]), "split")
+    calibration.save(tmp_path / "calibration.json")
+    split = tmp_path / "split.yaml"
+    split.write_text(yaml.safe_dump({"calibrate": ["fit"], "held_out": ["held"],
+                                     "calibration": "calibration.json"}))
+    assert cli.main(["model", "validate", "--split", str(split)]) == 0
+    out = capsys.readouterr().out
+    assert "re-fitted from 1 results directories: the same" in out
+    assert "held out: 4 runs; step time mean |error|" in out
+    assert "exposed communication mean |error|" in out
+    calibration.__class__(name="split").save(tmp_path / "calibration.json")
+    assert cli.main(["model", "validate", "--split", str(split)]) == 1
+    assert "DIFFERENT from the declared one" in capsys.readouterr().out
+    split.write_text(yaml.safe_dump({"calibrate": ["fit"], "held_out": ["fit"],
+                                     "calibration": "calibration.json"}))
+    assert cli.main(["model", "validate", "--split", str(split)]) == 2
+    assert "both calibrates and is held out" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_committed_validation_split_rechecks(capsys):
+    """validation/split.yaml: its calibration is what its calibrate set fits to, and
+    every run of both sets is predicted (no root, no network)."""
+    split = Path(__file__).parents[2] / "validation" / "split.yaml"
+    assert cli.main(["model", "validate", "--split", str(split)]) == 0
+    out = capsys.readouterr().out
+    assert "re-fitted from 1 results directories: the same" in out
+    assert "calibrate: 4 runs" in out and "held out: 10 runs" in out

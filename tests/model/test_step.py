@@ -77,12 +77,20 @@ def test_events_come_after_what_they_wait_for_and_groups_have_their_events_size(
 
 def test_a_long_pipeline_in_closed_form_keeps_its_passes_in_order():
     """Beyond pipeline.SIMULATED passes each stage is its forwards, then its backwards,
-    then its data-parallel all-reduce, one after another."""
-    p = predict("megatron", workload(batch=2 * 4096), fabric("dgx-a100", 16), 16,
-                {"tp": 2, "pp": 4, "dp": 2, "micro_batches": 4096})
-    for role in p.roles:
+    then its data-parallel all-reduce, one after another; overlapped as Megatron-LM
+    overlaps it, the all-reduce runs during the last backward, hidden up to its length."""
+    options = {"tp": 2, "pp": 4, "dp": 2, "micro_batches": 4096}
+    after = predict("megatron", workload(batch=2 * 4096), fabric("dgx-a100", 16), 16,
+                    {**options, "overlap_grad_reduce": False})
+    for role in after.roles:
         assert [(e.name, e.after) for e in role.events] == [
             ("forward x4096", ()), ("backward x4096", (0,)), ("all-reduce dp", (1,))]
+    hidden = predict("megatron", workload(batch=2 * 4096), fabric("dgx-a100", 16), 16, options)
+    for role in hidden.roles:
+        assert [(e.name, e.after) for e in role.events] == [
+            ("forward x4096", ()), ("backward x4096", (0,)), ("all-reduce dp", (0,))]
+    reduce_s = next(e for e in after.roles[0].events if e.name == "all-reduce dp").duration_s
+    assert after.step_s - hidden.step_s == pytest.approx(reduce_s, rel=1e-6)
 
 
 def test_json_shape_has_the_step_and_breakdown():
@@ -97,3 +105,20 @@ def test_a_layout_the_gpus_cannot_hold_is_an_error():
         predict("megatron", workload(), fabric("dgx-a100", 8), 8, {"tp": 3})
     with pytest.raises(TrainetError, match="does not split over its 8 replicas"):
         predict("ddp", workload(batch=4), fabric("dgx-a100", 8), 8)
+
+
+def test_interleaving_cuts_the_bubble_to_one_over_the_chunks():
+    """Four equal stages, eight micro-batches of forward 1 s and backward 2 s, no
+    transfers: the first stage idles (p - 1)(f + b) / v (Narayanan et al. 2021, sec.
+    2.2.2), played op by op and in closed form alike."""
+    from testbed.model import pipeline
+    for v, idle in ((1, 9.0), (2, 4.5), (4, 2.25)):
+        played = pipeline.simulate(pipeline.StageTimes([1.0] * 4, [2.0] * 4, [0.0] * 4,
+                                                       [0.0] * 3, 0.0, 8, "1f1b", v))
+        assert played[0].end_s == pytest.approx(8 * 3 + idle)
+        assert played[0].bubble_s == pytest.approx(idle)
+        closed = pipeline.simulate(pipeline.StageTimes([1.0] * 4, [2.0] * 4, [0.0] * 4,
+                                                       [0.0] * 3, 0.0, 8000, "1f1b", v))
+        assert closed[0].end_s == pytest.approx(8000 * 3 + idle)
+    from hosts.parallelism.pipeline import interleaved
+    assert interleaved(1, 2, 4, 2)[:4] == [("F", 0, 0), ("F", 1, 0), ("F", 0, 1), ("B", 0, 1)]

@@ -20,7 +20,8 @@ EXPERIMENT = REPO / "experiments" / "cluster-2sites.yaml"
 
 pytestmark = [pytest.mark.root,
               pytest.mark.skipif(not Path("/usr/sbin/sshd").exists(),
-                                 reason="needs openssh-server (vagrant/packages.txt)")]
+                                 reason="needs openssh-server: run `make setup` "
+                                        "(vagrant/packages.txt lists it)")]
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import pytest
 from controllers.routing import RuntimeConfig, RuntimeConfigError, main
 from testbed.p4 import entries as E
 from testbed.p4 import p4info
-from testbed.p4.frontend import load_program
+from testbed.p4.lowering.program import load_program
 from tests.net.helpers import DATA, REPO
 
 

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from scapy.all import IP, UDP, Ether
 
-from testbed.p4 import bmv2_json, p4info
+from testbed.p4 import p4info
+from testbed.p4.bmv2 import loader as bmv2_json
 from testbed.p4 import entries as E
-from testbed.p4.frontend import load_program
-from testbed.p4.target import Target
+from testbed.p4.lowering.program import load_program
+from testbed.p4.python.target import Target
 
 HERE = Path(__file__).parent
 REPO = HERE.parents[1]

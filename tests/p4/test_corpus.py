@@ -4,8 +4,8 @@ from pathlib import Path
 import pytest
 
 from testbed import cli
-from testbed.p4.frontend import load_program
-from testbed.p4.stf import run_file
+from testbed.p4.lowering.program import load_program
+from testbed.p4.stf.runner import run_file
 
 HERE = Path(__file__).parent
 CORPUS = sorted((HERE / "corpus").glob("*.p4"))

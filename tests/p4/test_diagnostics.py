@@ -4,7 +4,7 @@ import pytest
 
 from testbed import cli
 from testbed.errors import P4Error
-from testbed.p4.frontend import load_program, load_source
+from testbed.p4.lowering.program import load_program, load_source
 
 # Lines 1-5; the text under test starts on line 6.
 HEAD = """#include <core.p4>
@@ -270,7 +270,7 @@ def test_control_with_tables_cannot_serve_two_roles():
 def test_architecture_metadata_declared_without_a_field_the_target_uses(tmp_path):
     """A program with its own copy of v1model.p4 whose standard_metadata_t lacks a
     field the target sets is refused where the type is used, not on the first packet."""
-    from testbed.p4.preprocess import BUILTIN_INCLUDE
+    from testbed.p4.frontend.preprocess import BUILTIN_INCLUDE
     v1model = (BUILTIN_INCLUDE / "v1model.p4").read_text()
     line = '    @alias("intrinsic_metadata.mcast_grp") bit<16> mcast_grp;\n'
     assert line in v1model
@@ -288,7 +288,7 @@ def test_architecture_metadata_declared_without_a_field_the_target_uses(tmp_path
 
 def test_top_level_action_whose_parameter_shares_a_control_parameter_name():
     """The generated function of such an action once had two parameters of one name."""
-    from testbed.p4.target import Target
+    from testbed.p4.python.target import Target
     program = load_source(HEAD + """
 action to_port(inout standard_metadata_t sm, bit<9> port) { sm.egress_spec = port; }
 """ + INGRESS + "apply { to_port(sm, 3); }\n}\n" + TAIL, "t.p4")

@@ -5,8 +5,8 @@ import pytest
 
 from testbed import cli
 from testbed.p4 import ir
-from testbed.p4.frontend import load_program, load_source
-from testbed.p4.target import Target
+from testbed.p4.lowering.program import load_program, load_source
+from testbed.p4.python.target import Target
 
 REPO = Path(__file__).resolve().parents[2]
 BASIC = REPO / "p4" / "basic.p4"

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from testbed.errors import P4Error, TrainetError
-from testbed.p4.backend import make_target
-from testbed.p4.frontend import load_program
+from testbed.p4.targets import make_target
+from testbed.p4.lowering.program import load_program
 from testbed.p4.native import build
 from testbed.p4.native.cgen import NativeUnsupported
 from testbed.p4.native.target import NativeTarget
-from testbed.p4.target import Target
+from testbed.p4.python.target import Target
 
 CORPUS = Path(__file__).parent / "corpus"
 REPO = Path(__file__).resolve().parents[2]
@@ -87,7 +87,8 @@ def test_a_temporary_directory_on_another_file_system_is_no_obstacle(monkeypatch
     a fresh Debian root whose /tmp is tmpfs) cannot take part in the final rename."""
     shm = Path("/dev/shm")
     if not shm.is_dir() or shm.stat().st_dev == tmp_path.stat().st_dev:
-        pytest.skip("needs /dev/shm on a file system of its own")
+        pytest.skip("needs /dev/shm on a file system of its own: mount one "
+                    "(mount -t tmpfs tmpfs /dev/shm)")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr("tempfile.tempdir", str(shm))
     program = load_program(str(REPO / "p4" / "basic.p4"))

@@ -14,9 +14,9 @@ import pytest
 from controllers import ina as ctl
 from controllers.jobs import TargetDevice
 from testbed.p4 import entries as E
-from testbed.p4.frontend import load_program
+from testbed.p4.lowering.program import load_program
 from testbed.p4.native.target import NativeTarget
-from testbed.p4.target import Target
+from testbed.p4.python.target import Target
 from testbed.proto import ina
 from testbed.topology.routing import route_entry
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from testbed.p4.frontend import load_program
+from testbed.p4.lowering.program import load_program
 from testbed.p4.native.cgen import NativeUnsupported
 from testbed.p4.native.target import NativeTarget
-from testbed.p4.stf import run_file
-from testbed.p4.target import Target
+from testbed.p4.stf.runner import run_file
+from testbed.p4.python.target import Target
 
 CORPUS = Path(__file__).parent / "corpus"
 STFS = sorted(CORPUS.glob("*.stf"))

@@ -7,7 +7,7 @@ from p4.config.v1 import p4info_pb2
 
 from testbed.cli import main as trainet
 from testbed.p4 import artifact, p4info
-from testbed.p4.frontend import load_program
+from testbed.p4.lowering.program import load_program
 from testbed.p4.p4c import main
 
 REPO = Path(__file__).resolve().parents[2]

@@ -2,7 +2,7 @@
 import pytest
 
 from testbed.errors import P4Error
-from testbed.p4.preprocess import preprocess_file, preprocess_text
+from testbed.p4.frontend.preprocess import preprocess_file, preprocess_text
 
 
 def find(pre, needle):

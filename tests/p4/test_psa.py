@@ -11,11 +11,11 @@ from p4.config.v1 import p4info_pb2
 from testbed.errors import P4Error, TrainetError
 from testbed.p4 import artifact, p4info
 from testbed.p4 import entries as E
-from testbed.p4.backend import make_target
-from testbed.p4.frontend import load_program, load_source
+from testbed.p4.targets import make_target
+from testbed.p4.lowering.program import load_program, load_source
 from testbed.p4.p4c import main as p4c
-from testbed.p4.psa_target import PsaTarget
-from testbed.p4.stf import run_file
+from testbed.p4.psa.target import PsaTarget
+from testbed.p4.stf.runner import run_file
 
 HERE = Path(__file__).parent / "psa"
 PROGRAMS = sorted(HERE.glob("*.p4"))

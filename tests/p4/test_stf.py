@@ -5,8 +5,8 @@ import pytest
 
 from testbed.errors import P4Error
 from testbed.p4 import ir
-from testbed.p4.stf import match_packet, run_file
-from testbed.p4.stf_syntax import parse_text
+from testbed.p4.stf.runner import match_packet, run_file
+from testbed.p4.stf.syntax import parse_text
 
 
 class EchoTarget:
@@ -162,7 +162,7 @@ V1Switch(P(), VC(), Ing(), Eg(), CC(), D()) main;
 
 @pytest.fixture(scope="module")
 def two_tables():
-    from testbed.p4.frontend import load_source
+    from testbed.p4.lowering.program import load_source
     return load_source(TWO_TABLES, "two.p4")
 
 
@@ -226,7 +226,7 @@ def test_priority_zero_is_accepted_and_ranks_lowest(two_tables, tmp_path):
 
 def test_value_set_members_from_stf(tmp_path):
     program = (Path(__file__).parent / "corpus" / "parser_value_set.p4")
-    from testbed.p4.frontend import load_program
+    from testbed.p4.lowering.program import load_program
     loaded = load_program(str(program))
     with pytest.raises(P4Error) as err:
         run_real(loaded, tmp_path, "value_set_set special 1 2 3 4 5\n")

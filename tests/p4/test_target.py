@@ -6,8 +6,8 @@ from scapy.all import IP, UDP, Ether
 
 from testbed.p4 import entries as E
 from testbed.p4.entries import ControlPlaneError
-from testbed.p4.frontend import load_program, load_source
-from testbed.p4.target import Target
+from testbed.p4.lowering.program import load_program, load_source
+from testbed.p4.python.target import Target
 
 from tests.p4.v1prog import frame, res, source, target
 

@@ -2,7 +2,7 @@
 import logging
 import zlib
 
-from testbed.p4 import externs
+from testbed.p4.python import externs
 
 from tests.p4.v1prog import frame, res, target
 

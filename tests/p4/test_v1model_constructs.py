@@ -5,8 +5,8 @@ a diagnostic at the construct."""
 import pytest
 
 from testbed.errors import P4Error
-from testbed.p4.frontend import load_source
-from testbed.p4.target import Target
+from testbed.p4.lowering.program import load_source
+from testbed.p4.python.target import Target
 from tests.p4.v1prog import frame, res, source, target
 
 

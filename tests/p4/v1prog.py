@@ -1,8 +1,8 @@
 """Builds small v1model programs for target tests from the parts a test cares about."""
 from __future__ import annotations
 
-from testbed.p4.frontend import load_source
-from testbed.p4.target import Target
+from testbed.p4.lowering.program import load_source
+from testbed.p4.python.target import Target
 
 HEADERS = """
 header ethernet_t { bit<48> dst; bit<48> src; bit<16> etherType; }

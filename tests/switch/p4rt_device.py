@@ -3,7 +3,7 @@ interfaces. Frames that leave front-panel ports are kept in ``sent``; frames to 
 port go to the packet-in handler the server installs."""
 import threading
 
-from testbed.p4.target import Target
+from testbed.p4.python.target import Target
 
 
 class PipelineDevice:

@@ -9,7 +9,7 @@ from p4.config.v1 import p4info_pb2
 from p4.v1 import p4runtime_pb2 as pb
 
 from testbed.p4 import p4info
-from testbed.p4.frontend import load_program
+from testbed.p4.lowering.program import load_program
 from testbed.p4runtime import convert as C
 
 FEATURES = Path(__file__).parent / "data" / "p4info_features.p4"

@@ -14,7 +14,7 @@ from installed import InstalledLayout
 from p4rt_client import Client
 from p4rt_device import PipelineDevice
 from testbed.p4 import p4info
-from testbed.p4.frontend import load_program
+from testbed.p4.lowering.program import load_program
 from testbed.p4.p4c import main as p4c
 from testbed.p4runtime.device_config import p4config_pb2, program_from_file
 from testbed.switch.p4runtime import P4RuntimeServer

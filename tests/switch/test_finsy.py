@@ -14,7 +14,7 @@ import pytest
 from certs import self_signed
 from p4rt_device import PipelineDevice
 from testbed.p4 import p4info
-from testbed.p4.frontend import load_program
+from testbed.p4.lowering.program import load_program
 from testbed.p4runtime.tls import ServerTls
 from testbed.switch.p4runtime import P4RuntimeServer
 

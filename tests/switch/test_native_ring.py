@@ -3,8 +3,8 @@ slots it hands back and what it counts match the Python reader (Port.recv_batch)
 by the reference pipeline, on a ring laid out as the kernel's TPACKET_V2 ring."""
 from pathlib import Path
 
-from testbed.p4.backend import make_target
-from testbed.p4.frontend import load_program
+from testbed.p4.targets import make_target
+from testbed.p4.lowering.program import load_program
 from testbed.switch.ports import (TP_STATUS_USER, TP_STATUS_VLAN_TPID_VALID,
                                   TP_STATUS_VLAN_VALID, TPACKET2_HDR, Port)
 from testbed.switch.traffic import udp_frame

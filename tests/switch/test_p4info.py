@@ -9,7 +9,7 @@ from p4.config.v1 import p4info_pb2
 from testbed.cli import main
 from testbed.errors import TrainetError
 from testbed.p4 import p4info
-from testbed.p4.frontend import load_program, load_source
+from testbed.p4.lowering.program import load_program, load_source
 
 FEATURES = Path(__file__).parent / "data" / "p4info_features.p4"
 

@@ -15,7 +15,7 @@ from p4rt_device import PipelineDevice
 from testbed.errors import TrainetError
 from testbed.p4 import p4info
 from testbed.p4.entries import Exact, Lpm, Optional_, Range, Ternary
-from testbed.p4.frontend import load_program
+from testbed.p4.lowering.program import load_program
 from testbed.switch.p4runtime import P4RuntimeServer
 
 FEATURES = Path(__file__).parent / "data" / "p4info_features.p4"

@@ -12,7 +12,7 @@ from test_p4runtime import (DEL, INS, MOD, client, fwd_entry, ids, info,  # noqa
                             routes_entry, server)
 from testbed.cli import build_parser
 from testbed.p4 import p4info
-from testbed.p4.frontend import load_program
+from testbed.p4.lowering.program import load_program
 
 BASIC = Path(__file__).resolve().parents[2] / "p4" / "basic.p4"
 entity = pb.Entity

@@ -11,7 +11,7 @@ from controllers.p4runtime_client import P4RuntimeClient
 from p4rt_device import PipelineDevice
 from testbed.p4 import entries as E
 from testbed.p4 import p4info
-from testbed.p4.frontend import load_program
+from testbed.p4.lowering.program import load_program
 from testbed.switch.p4runtime import P4RuntimeServer
 
 FEATURES = Path(__file__).parent / "data" / "p4info_features.p4"

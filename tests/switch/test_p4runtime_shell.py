@@ -14,7 +14,7 @@ from p4.v1 import p4runtime_pb2 as pb
 
 from p4rt_device import PipelineDevice
 from testbed.p4 import p4info
-from testbed.p4.frontend import load_program
+from testbed.p4.lowering.program import load_program
 from testbed.p4.p4c import main as p4c
 from testbed.switch.p4runtime import P4RuntimeServer
 

@@ -16,7 +16,7 @@ from p4rt_device import PipelineDevice
 from testbed.errors import TrainetError
 from testbed.p4 import entries as E
 from testbed.p4 import p4info
-from testbed.p4.frontend import load_program
+from testbed.p4.lowering.program import load_program
 from testbed.p4runtime.tls import ServerTls, channel_credentials
 from testbed.switch.commands import server_tls
 from testbed.switch.p4runtime import P4RuntimeServer

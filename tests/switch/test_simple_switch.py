@@ -81,6 +81,8 @@ def test_the_wheel_installs_p4_tmp_beside_p4runtime_and_the_executables(tmp_path
     names = zipfile.ZipFile(wheel).namelist()
     assert {"p4/tmp/__init__.py", "p4/tmp/p4config_pb2.py", "p4/tmp/p4config.proto"} <= set(names)
     assert "p4/__init__.py" not in names     # p4runtime's package stays p4runtime's
+    assert {"testbed/p4/frontend/p4_16.lark", "testbed/p4/include/v1model.p4",
+            "testbed/p4/include/psa.p4", "testbed/p4/native/runtime.c"} <= set(names)
     entry_points = zipfile.ZipFile(wheel).read(
         next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "trainet-p4c = testbed.p4.p4c:main" in entry_points

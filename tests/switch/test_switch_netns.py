@@ -33,7 +33,7 @@ _labs = iter(range(1000))
 
 
 def load(path):
-    from testbed.p4.frontend import load_program
+    from testbed.p4.lowering.program import load_program
     return load_program(str(path))
 
 

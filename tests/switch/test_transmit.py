@@ -9,8 +9,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from testbed.p4.backend import make_target
-from testbed.p4.frontend import load_program
+from testbed.p4.targets import make_target
+from testbed.p4.lowering.program import load_program
 from testbed.switch import transmit
 from testbed.switch.ports import Port
 from testbed.switch.traffic import udp_frame

@@ -17,12 +17,12 @@ pytestmark = pytest.mark.slow          # compiling basic.p4 takes about a second
 
 @pytest.fixture(scope="module")
 def basic_program():
-    from testbed.p4.frontend import load_program
+    from testbed.p4.lowering.program import load_program
     return load_program(REPO / "p4" / "basic.p4")
 
 
 def program_fabric(topo, program):
-    from testbed.p4.target import Target
+    from testbed.p4.python.target import Target
     tables = {n: t for c in program.controls.values() for n, t in c.tables.items()}
     targets = {}
     for sw in topo.switches:

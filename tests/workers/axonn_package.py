@@ -1,9 +1,11 @@
 """The public axonn package (0.2.0, University of Maryland's AxoNN) training the small GPT
 on CPU over gloo, as a cross-check of hosts/strategies/axonn.py.
 
-axonn is not a dependency of trainet: the tests that use this module run only where
-``AXONN_PACKAGE`` names a directory holding the package (an unpacked wheel, e.g.
-``unzip axonn-0.2.0-py3-none-any.whl -d DIR``). Each rank is a process of its own, since
+axonn is not a dependency of trainet: vagrant/install.sh unpacks the pinned wheel
+(vagrant/axonn.txt, without its one dependency, torch, which .venv has) into
+``.venv-clients/axonn``, beside the other outside clients; ``AXONN_PACKAGE`` may name
+another directory holding the package (e.g. ``unzip axonn-0.2.0-py3-none-any.whl -d
+DIR``). Each rank is a process of its own, since
 axonn's groups live in torch.distributed's default process group, one per process:
 either local processes (:func:`train`, ``torch.multiprocessing`` over loopback) or one
 process per emulated host, started as a program (:func:`main`: ``python
@@ -47,12 +49,20 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 import torch
 import torch.distributed as dist
 
 from hosts.models import SyntheticCorpus, build_model
 from ranks import single_process_losses
+
+INSTALLED = Path(__file__).resolve().parents[2] / ".venv-clients" / "axonn"
+
+
+def package_dir() -> Path:
+    """Where the axonn package is: ``AXONN_PACKAGE``, else where the set-up puts it."""
+    return Path(os.environ.get("AXONN_PACKAGE") or INSTALLED)
 
 TRANSPOSED = ("proj", "out")         # AxoNN's pairs: the second layer of each transposed
 LINEARS = ("qkv", "proj", "fc", "out")
@@ -112,7 +122,7 @@ def parallel_gpt(seed: int):
 def rank_losses(rank: int, world: int, init_method: str, grid: tuple, steps: int,
                 batch: int, lr: float, train_biases: bool) -> list[float]:
     """One rank: ``steps`` of AdamW on its slice of ``batch`` samples; its losses."""
-    sys.path.insert(0, os.environ["AXONN_PACKAGE"])
+    sys.path.insert(0, str(package_dir()))
     torch.set_num_threads(1)
     dist.init_process_group("gloo", init_method=init_method, rank=rank, world_size=world)
     cpu_shim()

@@ -1,12 +1,12 @@
 """Single-process references for the strategy tests, and ``run_ranks`` (ranks as threads,
-hosts/strategies/threads.py) for the tests that import it from here."""
+hosts/collectives/threads.py) for the tests that import it from here."""
 from __future__ import annotations
 
 
 import torch
 
+from hosts.collectives.threads import run_ranks  # noqa: F401  (the tests import it from here)
 from hosts.models import SyntheticCorpus, build_model
-from hosts.strategies.threads import run_ranks  # noqa: F401  (the tests import it from here)
 
 
 def single_process_losses(name: str, steps: int, lr: float, batch: int = 8,

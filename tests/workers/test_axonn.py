@@ -9,9 +9,9 @@ import pytest
 
 from hosts import shadow
 from hosts.models import SyntheticCorpus, build_model
+from hosts.parallelism.grid import Grid, grids
 from hosts.strategies import registry
 from hosts.strategies.axonn import AxonnOptions, AxonnTraining
-from hosts.strategies.grid import Grid, grids
 from ranks import run_ranks, shadow_steps, single_process
 from testbed.errors import TrainetError
 

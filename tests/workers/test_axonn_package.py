@@ -3,9 +3,10 @@ both against single-process training, on the same data, weights and optimizer: a
 local processes over loopback, and as one process per emulated host (Mininet hosts behind
 the software P4 switch, gloo over the shaped links).
 
-Runs only where ``AXONN_PACKAGE`` names a directory holding the package (it is not a
-dependency of trainet; tests/workers/axonn_package.py says how it runs on CPU over
-gloo and why its tensor-parallel biases are frozen for the comparison)."""
+The package is the one vagrant/install.sh unpacks into .venv-clients/axonn (pinned in
+vagrant/axonn.txt; it is not a dependency of trainet), or the one ``AXONN_PACKAGE``
+names; tests/workers/axonn_package.py says how it runs on CPU over gloo and why its
+tensor-parallel biases are frozen for the comparison."""
 import os
 import random
 import sys
@@ -14,14 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from axonn_package import mean_over_ranks, reference, train
-from hosts.strategies.grid import Grid
+from axonn_package import mean_over_ranks, package_dir, reference, train
+from hosts.parallelism.grid import Grid
 from ranks import single_process_losses
 from test_axonn import LR, STEPS, TOLERANCE, mean_losses, train as ours
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(
-    not os.path.isdir(os.environ.get("AXONN_PACKAGE", "")),
-    reason="AXONN_PACKAGE does not name an unpacked axonn package")]
+    not (package_dir() / "axonn").is_dir(),
+    reason=f"no axonn package in {package_dir()}: run `make setup` with PyPI reachable "
+           "(vagrant/install.sh unpacks it there), or set AXONN_PACKAGE to a directory "
+           "holding it")]
 
 GRID = Grid(2, 1, 2, 1)          # rows and depth over 4 ranks, one replica
 

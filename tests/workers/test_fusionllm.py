@@ -14,9 +14,11 @@ import torch
 from torch import nn
 
 from hosts import shadow
+from hosts.compression import adatopk
 from hosts.models import SyntheticCorpus, build_model
-from hosts.strategies import adatopk, fusionllm, opfence, registry
-from hosts.strategies.opdag import Segment, trace
+from hosts.opdag import opfence
+from hosts.opdag.graph import Segment, trace
+from hosts.strategies import fusionllm, registry
 from ranks import run_ranks, shadow_steps, single_process
 from testbed.errors import TrainetError
 

@@ -2,9 +2,9 @@
 import pytest
 import torch
 
-from hosts.strategies import quantize
-from hosts.strategies.hierarchy import Layout, parse_tiers
-from hosts.strategies.pattern import Collective, cross_node
+from hosts.collectives.hierarchy import Layout, parse_tiers
+from hosts.collectives.pattern import Collective, cross_node
+from hosts.compression import quantize
 from ranks import run_ranks
 from testbed.errors import TrainetError
 

@@ -107,6 +107,6 @@ def test_ps_needs_a_server_host(tmp_path):
 
 def test_bench_train_rejects_unknown_models_before_building_anything(capsys):
     from testbed.cli import main
-    assert main(["bench", "train", "--shadow-model", "gpt-7b"]) == 2
+    assert main(["bench", "train", "--model", "gpt-7b"]) == 2
     err = capsys.readouterr().err
-    assert "--shadow-model 'gpt-7b': choose gpt-125m, gpt-350m, gpt-760m, gpt-1.3b" in err
+    assert "--model 'gpt-7b': choose gpt-125m, gpt-350m, gpt-760m, gpt-1.3b" in err

@@ -11,10 +11,10 @@ import pytest
 
 from hosts import shadow
 from hosts.models import SyntheticCorpus, build_model
+from hosts.parallelism.layout import ParallelLayout, split_units
+from hosts.parallelism.pipeline import ideal_bubble, in_flight, schedule
 from hosts.strategies import holmes, registry
-from hosts.strategies.layout import ParallelLayout, split_units
 from hosts.strategies.parallel import ParallelOptions, ParallelTraining, layout_of
-from hosts.strategies.pipeline import ideal_bubble, in_flight, schedule
 from ranks import run_ranks, shadow_steps, single_process
 from testbed.errors import TrainetError
 
@@ -198,3 +198,31 @@ def test_holmes_trains_like_single_process_on_a_heterogeneous_layout():
         if losses[0] is not None:
             replicas[replica] = losses
     assert_matches_single_process([replicas[r] for r in sorted(replicas)])
+
+
+def test_shadow_stages_sleep_the_compute_model_of_their_layers():
+    """Shadow megatron ranks (DP 1 x PP 2 x TP 2, one sequence per micro-batch, selective
+    recompute with sequence parallelism) sleep per pass what hosts/compute.py gives
+    their stage's layers (and the logits on the last stage), the analytical model's
+    figure; they step, and the gradient all-reduce waits for nothing (one replica)."""
+    from hosts import compute
+    target = shadow.shadow_model("custom:layers=4,hidden=512,heads=8,seq=256,vocab=1024")
+    a100 = shadow.device("a100-80gb")
+    info = registry.get("megatron")
+    options = info.parse_options({"pp": 2, "tp": 2, "micro_batch_size": 1,
+                                  "recompute": "selective", "sequence_parallel": True})
+
+    def body(comm):
+        s = info.build("shadow", registry.Context(comm, info, options, target=target,
+                                                  device=a100, batch=4, scale=1e-3))
+        s.setup()
+        return s.at.pp, s.forward_s, s.backward_s, s.options.micro_batches, s.step(None)
+
+    x = shadow.shape_of(target)
+    layer = compute.layer_pass(x, a100, 1, 2, True, "selective")
+    head = compute.head_pass(x, a100, 1, 2)
+    for stage, forward, backward, m, metrics in run_ranks(4, body, timeout_s=60):
+        assert m == 4
+        expected = layer * 2 + (head if stage == 1 else compute.Pass(0.0, 0.0))
+        assert (forward, backward) == pytest.approx((expected.forward_s, expected.backward_s))
+        assert metrics.compute_s > 0

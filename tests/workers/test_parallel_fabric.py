@@ -4,7 +4,7 @@ packets over shaped links, and every replica's loss is the one single-process tr
 sees on the replica's slice of the batch."""
 import pytest
 
-from hosts.strategies.layout import ParallelLayout
+from hosts.parallelism.layout import ParallelLayout
 from testbed.bench.train import star_plan
 from testbed.experiment.launch import run_workers
 from tests.net.helpers import Snapshot

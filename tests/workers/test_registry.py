@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from hosts.collectives.pattern import Collective, busiest_link, per_worker
 from hosts.strategies import registry
-from hosts.strategies.pattern import Collective, busiest_link, per_worker
 from ranks import single_process_losses
 from testbed.errors import TrainetError
 
@@ -56,7 +56,7 @@ def test_trainet_strategies_lists_a_plug_in_with_its_options():
     for name in ("ddp", "zero3", "ps", "ina", "luwu", "luwu-resident", "ddp-4mb"):
         assert f"\n{name} (real and shadow mode)" in "\n" + out.stdout
     assert "DDP with 4 MiB gradient buckets" in out.stdout
-    assert "options: bucket=262144" in out.stdout
+    assert "options: bucket_cap_mb=0.25" in out.stdout
     assert "needs: parameter server on a host of role server" in out.stdout
 
 
@@ -77,10 +77,13 @@ def test_registering_a_name_twice_is_an_error(plugin):
 
 def test_options_are_validated_with_their_defaults():
     ddp = registry.get("ddp")
-    assert ddp.parse_options({}).bucket == 256 * 1024
-    assert ddp.parse_options({"bucket": "4MiB"}).bucket == 4 << 20
-    with pytest.raises(TrainetError, match="strategy ddp: bucket: .*its options: bucket="):
-        ddp.parse_options({"bucket": "lots"})
+    assert ddp.parse_options({}).bucket_bytes == 256 * 1024
+    assert ddp.parse_options({"bucket_cap_mb": 4}).bucket_bytes == 4 << 20
+    with pytest.raises(TrainetError, match="strategy ddp: bucket_cap_mb: .*its options: "
+                       "bucket_cap_mb="):
+        ddp.parse_options({"bucket_cap_mb": "lots"})
+    with pytest.raises(TrainetError, match="option bucket is now bucket_cap_mb, in MiB"):
+        ddp.parse_options({"bucket": "4MiB"})
     with pytest.raises(TrainetError, match="it takes no option 'slots'; its options: bucket"):
         ddp.parse_options({"slots": 3})
     with pytest.raises(TrainetError, match="zero3: it takes no option 'bucket'; its options: "
@@ -121,17 +124,17 @@ def test_experiment_files_take_plug_ins_options_and_labels(plugin, tmp_path):
         workload: {mode: real, model: mlp, steps: 2}
         strategies:
           - ddp-4mb
-          - {strategy: ddp, label: ddp-1mb, options: {bucket: 1MiB}}
+          - {strategy: ddp, label: ddp-1mb, options: {bucket_cap_mb: 1}}
         """))
     plan = load_experiment(path)
     assert [(s.label, s.info.name) for s in plan.strategies] == \
         [("ddp-4mb", "ddp-4mb"), ("ddp-1mb", "ddp")]
-    assert worker_args(plan, plan.strategy("ddp-1mb"))["bucket"] == 1 << 20
-    path.write_text(path.read_text().replace("bucket: 1MiB", "bucket: 1 parsec"))
+    assert worker_args(plan, plan.strategy("ddp-1mb"))["bucket_cap_mb"] == 1
+    path.write_text(path.read_text().replace("bucket_cap_mb: 1", "bucket_cap_mb: 1 parsec"))
     with pytest.raises(TopologyError, match=r"exp.yaml:6:\d+: strategies\[1\]: .*bucket"):
         load_experiment(path)
     path.write_text(path.read_text().replace("label: ddp-1mb, ", "").replace("1 parsec",
-                                                                             "1MiB"))
+                                                                             "1"))
     path.write_text(path.read_text().replace("ddp-4mb", "ddp"))
     with pytest.raises(TopologyError, match="each strategy once; give a second one a label"):
         load_experiment(path)

@@ -1,14 +1,16 @@
-"""Strategy math on gloo over loopback, ranks as threads: DDP, ZeRO-3 and the parameter
-server end with the parameters of single-process training on the same data."""
+"""DDP, ZeRO-3 and the parameter server on gloo over loopback, ranks as threads: what they
+send, hold and time per step, and the comm layer's collectives. That they train as one
+process would is tests/workers/test_equivalence.py's (plain SGD, on parameters, with a
+control that fails)."""
 import threading
 import time
 
 import pytest
 import torch
 
+from hosts.collectives.comm import Comm, CommError, name_peer
 from hosts.models import SyntheticCorpus, build_model
 from hosts.param_server import ParameterServer as Server
-from hosts.strategies.comm import Comm, CommError, name_peer
 from hosts.strategies.ddp import DDP
 from hosts.strategies.ps import ParameterServer
 from hosts.strategies.zero3 import Zero3
@@ -16,17 +18,6 @@ from ranks import run_ranks
 
 CORPUS = SyntheticCorpus(0)
 BATCH, STEPS, LR = 2, 20, 1e-3
-
-
-def single_process(name: str, world: int):
-    model = build_model(name, 1)
-    opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=0.01)
-    for s in range(STEPS):
-        x, y = CORPUS.batch(s, 0, 1, BATCH * world, 32)
-        opt.zero_grad()
-        model.loss(model(x), y).backward()
-        opt.step()
-    return [p.detach() for p in model.parameters()]
 
 
 def train_ranks(make, name: str, world: int):
@@ -42,20 +33,16 @@ def train_ranks(make, name: str, world: int):
     return run_ranks(world, body)
 
 
-def max_diff(a, b) -> float:
-    assert [p.shape for p in a] == [q.shape for q in b]
-    return max((p - q).abs().max().item() for p, q in zip(a, b))
+def model_bytes(name: str) -> int:
+    return sum(p.numel() for p in build_model(name, 1).parameters()) * 4
 
 
 @pytest.mark.parametrize("name", ["gpt", "mlp"])
-def test_ddp_equals_single_process(name):
+def test_ddp_sends_a_ring_all_reduce_and_times_it(name):
     world = 2
-    ref = single_process(name, world)
     results = train_ranks(lambda c: DDP(c, lr=LR, bucket_bytes=64 * 1024), name, world)
-    for params, metrics, _ in results:
-        assert max_diff(params, ref) < 1e-3
     p0 = results[0][0]
-    assert max_diff(p0, single_process(name, 1)) > 1e-2     # the check can tell data apart
+    assert all(torch.equal(a, b) for r in results for a, b in zip(r[0], p0))  # one model
     flat_bytes = sum(p.numel() for p in p0) * 4
     m = results[0][1][-1]
     assert m.logical_sent_bytes == pytest.approx(2 * (world - 1) / world * flat_bytes, abs=16)
@@ -63,13 +50,11 @@ def test_ddp_equals_single_process(name):
     assert 0 < m.exposed_comm_s <= m.comm_s
 
 
-def test_zero3_equals_single_process_and_holds_a_shard():
+def test_zero3_holds_a_shard_and_sends_two_gathers_and_a_reduce_scatter():
     world = 3
-    ref = single_process("gpt", world)
     results = train_ranks(lambda c: Zero3(c, lr=LR), "gpt", world)
-    total = sum(p.numel() for p in ref) * 4
+    total = model_bytes("gpt")
     for params, metrics, memory in results:
-        assert max_diff(params, ref) < 1e-3
         assert memory.grads_bytes == pytest.approx(total / world, rel=0.01)
         assert memory.optimizer_bytes == pytest.approx(2 * total / world, rel=0.01)
         assert memory.params_bytes < total          # shards plus at most two gathered units
@@ -78,9 +63,8 @@ def test_zero3_equals_single_process_and_holds_a_shard():
     assert 2 * total * (world - 1) / world < sent <= 3 * total * (world - 1) / world * 1.01
 
 
-def test_parameter_server_equals_single_process():
+def test_parameter_server_moves_the_model_each_way_and_keeps_no_optimizer_state():
     world = 3
-    ref = single_process("gpt", world)
     server = Server(0, world, timeout_s=20, bind="127.0.0.1")
     port = server.listener.getsockname()[1]
     served = []
@@ -107,9 +91,8 @@ def test_parameter_server_equals_single_process():
     finally:
         server.close()
     assert served == [STEPS]
-    total = sum(p.numel() for p in ref) * 4
+    total = model_bytes("gpt")
     for params, m, memory in out:
-        assert max_diff(params, ref) < 1e-3
         assert m.logical_sent_bytes == m.logical_recv_bytes == total
         assert m.exposed_comm_s == pytest.approx(m.comm_s)
         assert memory.optimizer_bytes == 0

@@ -4,7 +4,7 @@ The output is one translation unit: ``packet_io.c`` (batched transmit), ``runtim
 (bit access, algorithms, tables, replication state), the program's types, a ``sw_t``
 holding every table and extern of one switch, one function per action, table, control,
 the parser and the deparser, then ``pipeline.c`` (the traffic manager, as
-testbed/p4/target.py runs it) and the control-plane entry points the Python side calls.
+testbed/p4/python/target.py runs it) and the control-plane entry points the Python side calls.
 Every generated function takes the packet ``pkt_t *P`` (headers, metadata,
 standard_metadata, the control-level locals and the per-packet v1model state) whose
 ``S`` is the switch.
@@ -19,10 +19,11 @@ from pathlib import Path
 
 from testbed.errors import P4Error
 from testbed.p4 import ir
-from testbed.p4.gen_expr import width_of
+
 from testbed.p4.native.cgen_expr import MAX_KEYS, CExprGen, CScope, is_composite
 from testbed.p4.native.cgen_packet import CPacketGen
 from testbed.p4.native.cgen_stmt import CStmtGen
+from testbed.p4.walk import CodeWalk
 
 HERE = Path(__file__).parent
 MAX_ACTION_DATA = 16     # runtime.c's MAXA
@@ -70,7 +71,7 @@ class CProgram:
         return found
 
 
-class CGen(CExprGen, CStmtGen, CPacketGen):
+class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
     def __init__(self, program: ir.Program, errors: list):
         self.p = program
         self.errors = {n: i for i, n in enumerate(errors)}
@@ -407,7 +408,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen):
 def storage(ctype: str, t) -> str:
     """The narrowest C integer type holding a field of type ``t``."""
     w = 1 if isinstance(t, ir.BoolT) else 32 if isinstance(t, (ir.ErrorT, ir.EnumT)) and \
-        getattr(t, "underlying", None) is None else width_of(t)
+        getattr(t, "underlying", None) is None else ir.fixed_width(t)
     return ("uint8_t" if w <= 8 else "uint16_t" if w <= 16 else "uint32_t" if w <= 32
             else ctype)
 

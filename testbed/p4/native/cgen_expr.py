@@ -8,7 +8,6 @@ shifts and divisions sign-extend first (``SX``). Widths above 64 bits are not su
 from __future__ import annotations
 
 from testbed.p4 import ir
-from testbed.p4.gen_expr import width_of
 
 MAX_WIDTH = 64
 MAX_KEYS = 8             # runtime.c's MAXK: fields of a table key or a value_set
@@ -43,18 +42,12 @@ class CScope:
 
 
 class CExprGen:
-    def expr(self, e, s: CScope) -> str:
-        m = getattr(self, "x_" + type(e).__name__, None)
-        if m is None:
-            self.unsupported(f"expression {type(e).__name__}", e.loc)
-        return m(e, s)
-
     def width(self, t, loc) -> int:
         if isinstance(t, (ir.ErrorT,)):
             return 32
         if isinstance(t, ir.EnumT) and t.underlying is None:
             return 32
-        w = width_of(t)
+        w = ir.fixed_width(t)
         if w > MAX_WIDTH:
             self.unsupported(f"a {w}-bit value (the native backend handles up to "
                              f"{MAX_WIDTH} bits)", loc)
@@ -75,7 +68,7 @@ class CExprGen:
         t = e.type
         idx = t.members.index(e.member)
         if t.underlying is not None and t.values:
-            return f"UINT64_C({t.values[idx] & ((1 << width_of(t.underlying)) - 1):#x})"
+            return f"UINT64_C({t.values[idx] & ((1 << ir.fixed_width(t.underlying)) - 1):#x})"
         return str(idx)
 
     def x_Var(self, e, s):
@@ -244,12 +237,12 @@ class CExprGen:
                 self.unsupported(f"isValid() of {type(e.target.type).__name__}", e.loc)
             return f"({self.expr(e.target, s)}._v)"
         if e.kind == "builtin" and e.method in ("minSizeInBits", "minSizeInBytes"):
-            bits = width_of(e.target.type)
+            bits = ir.fixed_width(e.target.type)
             return str(bits if e.method == "minSizeInBits" else (bits + 7) // 8)
         if e.kind == "table_apply":
             return f"{self.table_fn(e.method)}(P)"
         if e.kind == "function":
-            return self.call_function(e, s)
+            return self.function_call(e, s)
         if e.kind == "extern_method" and e.method == "lookahead" and self.in_parser:
             t = e.type_args[0] if e.type_args else e.type
             short = f"if (_o + {{}} > _n) {{{{ _err = {self.err('PacketTooShort')}; goto _fail; }}}}"
@@ -258,7 +251,7 @@ class CExprGen:
                 code = [f"{self.ctype(t, e.loc)} {v};",
                         short.format(self.width_fields(t, e.loc))]
                 for f in t.fields:
-                    fw = width_of(f.type)
+                    fw = ir.fixed_width(f.type)
                     code.append(f"{v}.f_{f.name} = get_bits(_d, _o + {pos}, {fw});")
                     pos += fw
                 return f"({{ {' '.join(code)} {v}._v = 1; {v}; }})"

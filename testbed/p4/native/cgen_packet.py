@@ -8,7 +8,6 @@ error, as the reference backend's ``ParserError`` does.
 from __future__ import annotations
 
 from testbed.p4 import ir
-from testbed.p4.gen_expr import width_of
 from testbed.p4.native.cgen_expr import MAX_KEYS, CScope, mask, tuple_fields
 
 ALGORITHMS = {"crc16": "ALG_CRC16", "crc32": "ALG_CRC32", "csum16": "ALG_CSUM16",
@@ -130,7 +129,7 @@ class CPacketGen:
             self.emit(ind + 1, f"if (_o + {w} > _n) {{ _err = {short}; goto _fail; }}")
             pos = 0
             for f in target.type.fields:
-                fw = width_of(f.type)
+                fw = ir.fixed_width(f.type)
                 self.emit(ind + 1, f"{h}.f_{f.name} = get_bits(_d, _o + {pos}, {fw});")
                 pos += fw
             self.emit(ind + 1, f"{h}._v = 1;")
@@ -153,7 +152,7 @@ class CPacketGen:
             if isinstance(f.type, ir.VarbitT):
                 self.unsupported(f"varbit field {t.name}.{f.name}", loc)
             self.width(f.type, loc)
-        return width_of(t)
+        return ir.fixed_width(t)
 
     # ------------------------------------------------------------ deparser
     def gen_deparser(self, ctl: ir.Control) -> None:
@@ -196,7 +195,7 @@ class CPacketGen:
         self.emit(ind, f"if ({h}._v) {{")
         pos = 0
         for f in t.fields:
-            fw = width_of(f.type)
+            fw = ir.fixed_width(f.type)
             self.emit(ind + 1, f"put_bits(_out, _b + {pos}, {fw}, {h}.f_{f.name});")
             pos += fw
         self.emit(ind + 1, f"_b += {w};")
@@ -235,7 +234,7 @@ class CPacketGen:
             self.unsupported(f"hash algorithm {name}", e.loc)
         return ALGORITHMS[e.member]
 
-    def gen_hash(self, c, s, ind) -> None:
+    def fn_hash(self, c, s, ind) -> None:
         out, algo_e, base, data, maximum = c.args
         algo = self.algorithm(algo_e)
         w = self.width(out.type, c.loc)
@@ -245,7 +244,7 @@ class CPacketGen:
                          f"{self.expr(maximum, s)}) & {mask(w)})", s, ind + 1)
         self.emit(ind, "}")
 
-    def gen_checksum(self, c, s, ind) -> None:
+    def fn_checksum(self, c, s, ind) -> None:
         cond, data, field, algo_e = c.args
         algo = self.algorithm(algo_e)
         w = self.width(field.type, c.loc)

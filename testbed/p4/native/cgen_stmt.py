@@ -9,19 +9,15 @@ and out through a temporary, as the reference backend passes them.
 from __future__ import annotations
 
 from testbed.p4 import ir
-from testbed.p4.compiler import MAX_LOOP
 from testbed.p4.native.cgen_expr import CScope, is_composite, mask, tuple_fields
+from testbed.p4.walk import MAX_LOOP
 
 I2E, E2E = 1, 2
 
 
 class CStmtGen:
-    def stmt(self, st, s: CScope, ind: int) -> None:
-        m = getattr(self, "s_" + type(st).__name__, None)
-        if m is None:
-            self.unsupported(f"statement {type(st).__name__}", st.loc)
+    def at_statement(self, st, ind: int) -> None:
         self.locs.append((len(self.lines), st.loc))
-        m(st, s, ind)
 
     def s_Block(self, st, s, ind):
         self.emit(ind, "{")
@@ -161,23 +157,9 @@ class CStmtGen:
             self.emit(ind, f"{s.leave};")
 
     # ------------------------------------------------------------ calls
-    def s_CallStmt(self, st, s, ind):
-        c = st.call
-        if c.kind == "builtin":
-            self.builtin(c, s, ind)
-        elif c.kind == "table_apply":
-            self.emit(ind, f"{self.table_fn(c.method)}(P);")
-            self.emit(ind, f"if (P->stop) {s.leave};")
-        elif c.kind == "action":
-            self.call_action(c, s, ind, s.block)
-        elif c.kind == "function":
-            self.emit(ind, f"(void){self.call_function(c, s)};")
-        elif c.kind == "extern_method":
-            self.extern_method(c, s, ind)
-        elif c.kind == "extern_function":
-            self.extern_function(c, s, ind)
-        else:
-            self.unsupported(f"call kind {c.kind}", c.loc)
+    def apply_table(self, c, s, ind):
+        self.emit(ind, f"{self.table_fn(c.method)}(P);")
+        self.emit(ind, f"if (P->stop) {s.leave};")
 
     def builtin(self, c, s, ind):
         if isinstance(c.target.type, ir.StackT) and c.method in ("push_front", "pop_front"):
@@ -222,7 +204,9 @@ class CStmtGen:
                 out.append(value)
         return out, back
 
-    def call_action(self, c, s, ind, ctl) -> None:
+    def call_action(self, c, s, ind, ctl=None) -> None:
+        """A call of an action of ``ctl`` (the scope's block unless given)."""
+        ctl = ctl or s.block
         act = ctl.actions.get(c.method) or self.p.actions[c.method]
         self.cur_ind = ind + 1
         self.emit(ind, "{")
@@ -234,7 +218,11 @@ class CStmtGen:
         self.emit(ind + 1, f"if (P->stop) {s.leave};")
         self.emit(ind, "}")
 
-    def call_function(self, c, s) -> str:
+    def call_function(self, c, s, ind) -> None:
+        self.emit(ind, f"(void){self.function_call(c, s)};")
+
+    def function_call(self, c, s) -> str:
+        """A call of a P4 function as a C expression."""
         fn = self.p.functions[c.method]
         ind = getattr(self, "cur_ind", 1)
         args, back = self.arguments(c.args, fn.params, s)
@@ -318,43 +306,56 @@ class CStmtGen:
                        f"event_push(&P->S->base.{kind}, {id_}, {len(vals)}, _ev); }}")
 
     def extern_function(self, c, s, ind):
-        m, args = c.method, c.args
         self.cur_ind = ind
-        if m == "mark_to_drop":
-            sm = self.expr(args[0], s) if args else "P->sm"
-            self.emit(ind, f"{sm}.f_egress_spec = 511; {sm}.f_mcast_grp = 0;")
-        elif m == "hash":
-            self.gen_hash(c, s, ind)
-        elif m in ("verify_checksum", "update_checksum", "verify_checksum_with_payload",
-                   "update_checksum_with_payload"):
-            self.gen_checksum(c, s, ind)
-        elif m in ("clone", "clone_preserving_field_list"):
-            kind = args[0].member if isinstance(args[0], ir.EnumConst) else "I2E"
-            fl = self.expr(args[2], s) if m == "clone_preserving_field_list" else "-1"
-            self.emit(ind, f"P->clone_type = {I2E if kind == 'I2E' else E2E}; "
-                           f"P->clone_session = {self.expr(args[1], s)}; P->clone_fl = {fl};")
-        elif m == "resubmit_preserving_field_list":
-            self.emit(ind, f"P->resubmit_fl = {self.expr(args[0], s)};")
-        elif m == "recirculate_preserving_field_list":
-            self.emit(ind, f"P->recirc_fl = {self.expr(args[0], s)};")
-        elif m == "truncate":
-            self.emit(ind, f"P->trunc = {self.expr(args[0], s)};")
-        elif m == "random":
-            self.assign(args[0], f"random_between(&P->S->base, {self.expr(args[1], s)}, "
-                                 f"{self.expr(args[2], s)})", s, ind)
-        elif m == "digest":
-            t = c.type_args[0] if c.type_args else args[1].type
-            self.event("digests", self.p.digests.index(t), args[1], s, ind)
-        elif m == "log_msg":
-            self.out.log_formats.append(args[0].value)
-            self.event("logs", len(self.out.log_formats) - 1,
-                       args[1] if len(args) > 1 else None, s, ind)
-        elif m in ("assert", "assume"):
-            self.out.asserts.append(f"{m} at {c.loc}")
-            self.emit(ind, f"if (!{self.expr(args[0], s)}) {{ P->failed = "
-                           f"{len(self.out.asserts)}; P->stop = 1; {s.leave}; }}")
-        elif m == "verify" and self.in_parser:
-            self.emit(ind, f"if (!{self.expr(args[0], s)}) {{ _err = "
-                           f"{self.expr(args[1], s)}; goto _fail; }}")
-        else:
-            self.unsupported(f"extern function {m}", c.loc)
+        super().extern_function(c, s, ind)
+
+    # v1model's extern functions, one method each (EXTERN_FUNCTIONS in testbed/p4/walk.py)
+    def fn_mark_to_drop(self, c, s, ind):
+        sm = self.expr(c.args[0], s) if c.args else "P->sm"
+        self.emit(ind, f"{sm}.f_egress_spec = 511; {sm}.f_mcast_grp = 0;")
+
+    def fn_clone(self, c, s, ind):
+        args = c.args
+        kind = args[0].member if isinstance(args[0], ir.EnumConst) else "I2E"
+        fl = self.expr(args[2], s) if c.method == "clone_preserving_field_list" else "-1"
+        self.emit(ind, f"P->clone_type = {I2E if kind == 'I2E' else E2E}; "
+                       f"P->clone_session = {self.expr(args[1], s)}; P->clone_fl = {fl};")
+
+    def fn_resubmit(self, c, s, ind):
+        self.emit(ind, f"P->resubmit_fl = {self.expr(c.args[0], s)};")
+
+    def fn_recirculate(self, c, s, ind):
+        self.emit(ind, f"P->recirc_fl = {self.expr(c.args[0], s)};")
+
+    def fn_truncate(self, c, s, ind):
+        self.emit(ind, f"P->trunc = {self.expr(c.args[0], s)};")
+
+    def fn_random(self, c, s, ind):
+        args = c.args
+        self.assign(args[0], f"random_between(&P->S->base, {self.expr(args[1], s)}, "
+                             f"{self.expr(args[2], s)})", s, ind)
+
+    def fn_digest(self, c, s, ind):
+        args = c.args
+        t = c.type_args[0] if c.type_args else args[1].type
+        self.event("digests", self.p.digests.index(t), args[1], s, ind)
+
+    def fn_log_msg(self, c, s, ind):
+        args = c.args
+        self.out.log_formats.append(args[0].value)
+        self.event("logs", len(self.out.log_formats) - 1,
+                   args[1] if len(args) > 1 else None, s, ind)
+
+    def fn_assertion(self, c, s, ind):
+        self.out.asserts.append(f"{c.method} at {c.loc}")
+        self.emit(ind, f"if (!{self.expr(c.args[0], s)}) {{ P->failed = "
+                       f"{len(self.out.asserts)}; P->stop = 1; {s.leave}; }}")
+
+    def fn_verify(self, c, s, ind):
+        if not self.in_parser:
+            self.unknown_extern_function(c)
+        self.emit(ind, f"if (!{self.expr(c.args[0], s)}) {{ _err = "
+                       f"{self.expr(c.args[1], s)}; goto _fail; }}")
+
+    def unknown_extern_function(self, c) -> None:
+        self.unsupported(f"extern function {c.method}", c.loc)

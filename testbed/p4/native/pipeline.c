@@ -1,5 +1,5 @@
 /* The v1model traffic manager over the generated blocks, in the order of
- * testbed/p4/target.py (itself BMv2's simple_switch): ingress passes (received,
+ * testbed/p4/python/target.py (itself BMv2's simple_switch): ingress passes (received,
  * resubmitted, recirculated) and egress jobs (unicast, multicast replicas, clones) run
  * from two FIFO queues until both are empty; then the entry points of the control plane. */
 #define DROP_PORT 511

@@ -152,7 +152,7 @@ static uint64_t hash_value(int alg, const uint8_t *d, size_t n, uint64_t base, u
 }
 
 /* A two-rate three-color marker (RFC 2698, colour-blind) in the reference's arithmetic
- * (testbed/p4/externs.py TokenMeter): rates in units per second, bursts in units, an
+ * (testbed/p4/python/externs.py TokenMeter): rates in units per second, bursts in units, an
  * unconfigured cell marks GREEN (0); YELLOW 1, RED 2. */
 typedef struct { double cir, cburst, pir, pburst, tc, tp, last; int on; } meter_t;
 

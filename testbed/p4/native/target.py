@@ -13,10 +13,10 @@ from itertools import accumulate
 
 from testbed.p4 import entries as E
 from testbed.p4 import ir
-from testbed.p4.externs import format_log
 from testbed.p4.native.build import load
 from testbed.p4.native.cgen import MAX_ACTION_DATA, MAX_KEYS, generate
-from testbed.p4.target import Target
+from testbed.p4.python.externs import format_log
+from testbed.p4.python.target import Target
 
 DROP_REASONS = ("assert", "loop_limit", "unknown_multicast_group", "ingress_drop",
                 "egress_drop", "unknown_clone_session",

@@ -1,0 +1,356 @@
+"""Match-action table state and lookup.
+
+A lookup returns a :class:`Result` (the entry's action function and arguments, or the
+default action). The lookup structure follows the keys: a dict for all-exact keys, one
+dict per prefix length (longest first) for exact keys plus one lpm key, and a scan in
+priority order otherwise. A key is an int for one-key tables and a tuple otherwise.
+"""
+from __future__ import annotations
+
+import copy
+
+from testbed.p4 import entries as E
+from testbed.p4.entries import ControlPlaneError
+from testbed.p4.python.externs import TokenMeter
+
+
+class Result:
+    __slots__ = ("fn", "args", "hit", "action", "counter", "meter", "entry")
+
+    def __init__(self, fn, args: tuple, hit: bool, action: str, entry=None):
+        self.fn = fn
+        self.args = args
+        self.hit = hit
+        self.action = action
+        self.entry = entry
+        self.counter = [0, 0] if hit else None
+        self.meter = None
+
+
+class ActionInfo:
+    """An action a table may run: its function and its action-data parameters."""
+
+    def __init__(self, name: str, fn, params: list, table_only: bool, default_only: bool):
+        self.name = name
+        self.fn = fn
+        self.params = params            # [(name, width)]
+        self.table_only = table_only
+        self.default_only = default_only
+
+
+class TableState:
+    def __init__(self, name: str, keys: list, actions: dict, size: int,
+                 default: E.ActionCall, default_const: bool, entries_const: bool,
+                 direct_meter: bool, clock):
+        self.name = name
+        self.keys = keys                # [(match_kind, width)]
+        self.actions = actions          # action name -> ActionInfo
+        self.size = size
+        self.default_const = default_const
+        self.entries_const = entries_const
+        self.direct_meter = direct_meter
+        self.clock = clock
+        kinds = [k for k, _ in keys]
+        self.needs_priority = any(k in ("ternary", "range", "optional") for k in kinds)
+        self.entries = {}               # entry.key() -> Result
+        self.default = self._result(default, hit=False)
+        if not keys:
+            self.mode = "none"
+        elif all(k == "exact" for k in kinds):
+            self.mode = "exact"
+        elif kinds.count("lpm") == 1 and all(k in ("exact", "lpm") for k in kinds):
+            self.mode = "lpm"
+            self.lpm_pos = kinds.index("lpm")
+        else:
+            self.mode = "scan"
+        self._rebuild()
+
+    # ---------------------------------------------------------------- control plane
+    def insert(self, entry: E.TableEntry, const: bool = False) -> None:
+        if self.entries_const and not const:
+            raise ControlPlaneError("PERMISSION_DENIED", f"table {self.name} has const entries; "
+                                    "change them in the P4 source")
+        entry = self.canonical(entry)
+        if entry.key() in self.entries:
+            raise ControlPlaneError("ALREADY_EXISTS", f"{self.name}: an entry with this match "
+                                    "and priority exists; use modify")
+        if len(self.entries) >= self.size:
+            raise ControlPlaneError("RESOURCE_EXHAUSTED", f"{self.name} is full "
+                                    f"({self.size} entries)")
+        self._check_action(entry.action, default=False)
+        result = self._result(entry.action, hit=True, entry=entry)
+        self.entries[entry.key()] = result
+        self._update(None, result)
+
+    def modify(self, entry: E.TableEntry) -> None:
+        self._check_writable()
+        entry = self.canonical(entry)
+        old = self.entries.get(entry.key())
+        if old is None:
+            raise ControlPlaneError("NOT_FOUND", f"{self.name}: no entry with this match and "
+                                    "priority; use insert")
+        self._check_action(entry.action, default=False)
+        result = self._result(entry.action, hit=True, entry=entry)
+        result.counter = old.counter
+        if entry.meter_config is None:
+            result.meter = old.meter
+            entry.meter_config = old.entry.meter_config
+        self.entries[entry.key()] = result
+        self._update(old, result)
+
+    def delete(self, entry: E.TableEntry) -> None:
+        self._check_writable()
+        entry = self.canonical(entry)
+        if entry.key() not in self.entries:
+            raise ControlPlaneError("NOT_FOUND", f"{self.name}: no entry with this match and "
+                                    "priority")
+        self._update(self.entries.pop(entry.key()), None)
+
+    def clear(self) -> None:
+        self._check_writable()
+        self.entries.clear()
+        self._rebuild()
+
+    def read(self) -> list:
+        out = []
+        for r in self.entries.values():
+            e = copy.copy(r.entry)
+            e.action = E.ActionCall(e.action.action, dict(e.action.params))
+            e.counter_packets, e.counter_bytes = r.counter
+            out.append(e)
+        return out
+
+    def set_default(self, call: E.ActionCall) -> None:
+        if self.default_const:
+            raise ControlPlaneError("PERMISSION_DENIED", f"{self.name}: the default action is "
+                                    "const in the P4 source")
+        self._check_action(call, default=True)
+        self.default = self._result(call, hit=False)
+
+    def get_default(self) -> E.ActionCall:
+        return E.ActionCall(self.default.action, dict(self.default.entry.params))
+
+    # ---------------------------------------------------------------- validation
+    def _check_writable(self) -> None:
+        if self.entries_const:
+            raise ControlPlaneError("PERMISSION_DENIED", f"table {self.name} has const entries")
+
+    def _check_action(self, call: E.ActionCall, default: bool) -> None:
+        info = self.actions.get(call.action)
+        if info is None:
+            raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name}: action {call.action!r} "
+                                    f"is not one of {sorted(self.actions)}")
+        if default and info.table_only:
+            raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name}: {call.action} is "
+                                    "@tableonly and cannot be the default action")
+        if not default and info.default_only:
+            raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name}: {call.action} is "
+                                    "@defaultonly and cannot be used in an entry")
+        names = [n for n, _ in info.params]
+        if sorted(call.params) != sorted(names):
+            raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name}: {call.action} takes "
+                                    f"parameters {names}, got {sorted(call.params)}")
+        for pname, width in info.params:
+            value = call.params[pname]
+            if not 0 <= value < (1 << width):
+                raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name}: {call.action} "
+                                        f"parameter {pname}={value} does not fit bit<{width}>")
+
+    def canonical(self, entry: E.TableEntry) -> E.TableEntry:
+        if entry.table != self.name:
+            raise ControlPlaneError("INVALID_ARGUMENT", f"entry for {entry.table} given to "
+                                    f"{self.name}")
+        if len(entry.match) != len(self.keys):
+            raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name} has {len(self.keys)} "
+                                    f"key fields, the entry gives {len(entry.match)}")
+        if self.needs_priority and entry.priority <= 0:
+            raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name} has ternary/range/"
+                                    "optional keys: entries need a priority > 0")
+        if not self.needs_priority and entry.priority != 0:
+            raise ControlPlaneError("INVALID_ARGUMENT", f"{self.name} has no ternary/range/"
+                                    "optional keys: entries must not have a priority")
+        match = tuple(self._canonical_match(i, m) for i, m in enumerate(entry.match))
+        out = copy.copy(entry)
+        out.match = match
+        out.action = E.ActionCall(entry.action.action, dict(entry.action.params))
+        return out
+
+    def _canonical_match(self, i: int, m):
+        kind, width = self.keys[i]
+        full = (1 << width) - 1
+        where = f"{self.name} key {i} ({kind}, bit<{width}>)"
+
+        def fits(v):
+            if not 0 <= v <= full:
+                raise ControlPlaneError("INVALID_ARGUMENT", f"{where}: value {v} out of range")
+
+        if m is None:
+            if kind == "exact":
+                raise ControlPlaneError("INVALID_ARGUMENT", f"{where}: exact keys need a value")
+            return None
+        expected = {"exact": E.Exact, "lpm": E.Lpm, "ternary": E.Ternary, "range": E.Range,
+                    "optional": E.Optional_}.get(kind)
+        if not isinstance(m, expected):
+            raise ControlPlaneError("INVALID_ARGUMENT", f"{where}: got a "
+                                    f"{type(m).__name__} match")
+        if isinstance(m, (E.Exact, E.Optional_)):
+            fits(m.value)
+            return m
+        if isinstance(m, E.Lpm):
+            fits(m.value)
+            if not 0 <= m.prefix_len <= width:
+                raise ControlPlaneError("INVALID_ARGUMENT", f"{where}: prefix length "
+                                        f"{m.prefix_len} out of 0..{width}")
+            if m.prefix_len == 0:
+                return None
+            mask = full ^ ((1 << (width - m.prefix_len)) - 1)
+            if m.value & ~mask:
+                raise ControlPlaneError("INVALID_ARGUMENT", f"{where}: value has bits set "
+                                        f"beyond the /{m.prefix_len} prefix")
+            return m
+        if isinstance(m, E.Ternary):
+            fits(m.value)
+            fits(m.mask)
+            if m.value & ~m.mask:
+                raise ControlPlaneError("INVALID_ARGUMENT", f"{where}: value has bits set "
+                                        "outside the mask")
+            return None if m.mask == 0 else m
+        fits(m.low)
+        fits(m.high)
+        if m.low > m.high:
+            raise ControlPlaneError("INVALID_ARGUMENT", f"{where}: range low > high")
+        return None if (m.low, m.high) == (0, full) else m
+
+    # ---------------------------------------------------------------- lookup
+    def _result(self, call: E.ActionCall, hit: bool, entry=None) -> Result:
+        info = self.actions[call.action]
+        args = tuple(call.params[n] for n, _ in info.params)
+        r = Result(info.fn, args, hit, call.action, entry if hit else call)
+        if hit and self.direct_meter:
+            r.meter = TokenMeter()
+            if entry.meter_config is not None:
+                r.meter.configure(*entry.meter_config, now=self.clock())
+        return r
+
+    def bind(self, fns: dict) -> None:
+        """Attach the compiled action functions (after code generation)."""
+        for info in self.actions.values():
+            info.fn = fns[info.name]
+        for r in list(self.entries.values()) + [self.default]:
+            r.fn = self.actions[r.action].fn
+
+    def _update(self, old, new) -> None:
+        """Replace ``old`` by ``new`` (either may be None) in the lookup structure: in
+        place for exact and lpm tables, so bulk inserts stay linear; scans re-sort."""
+        if self.mode == "exact":
+            if old is not None:
+                del self._exact[self._exact_key(old.entry)]
+            if new is not None:
+                self._exact[self._exact_key(new.entry)] = new
+        elif self.mode == "lpm":
+            plen, key = self._lpm_slot(old or new)
+            if old is not None:
+                del self._lpm_by_len[plen][key]
+            if new is not None:
+                self._lpm_by_len.setdefault(plen, {})[key] = new
+            self._order_lpm()
+        else:
+            self._rebuild()
+
+    def _rebuild(self) -> None:
+        if self.mode == "none":
+            self.lookup = self._lookup_none
+        elif self.mode == "exact":
+            self._exact = {self._exact_key(r.entry): r for r in self.entries.values()}
+            self.lookup = self._lookup_exact
+        elif self.mode == "lpm":
+            self._build_lpm()
+        else:
+            self._build_scan()
+
+    def _lookup_none(self, key) -> Result:
+        return self.default
+
+    def _exact_key(self, entry):
+        values = tuple(m.value for m in entry.match)
+        return values[0] if len(values) == 1 else values
+
+    def _lookup_exact(self, key) -> Result:
+        return self._exact.get(key, self.default)
+
+    def _lpm_slot(self, r) -> tuple:
+        m = r.entry.match[self.lpm_pos]
+        values = [x.value if x is not None else 0 for x in r.entry.match]
+        return (0 if m is None else m.prefix_len,
+                values[0] if len(values) == 1 else tuple(values))
+
+    def _build_lpm(self) -> None:
+        self._lpm_by_len = {}
+        for r in self.entries.values():
+            plen, key = self._lpm_slot(r)
+            self._lpm_by_len.setdefault(plen, {})[key] = r
+        self._order_lpm()
+        self.lookup = self._lookup_lpm1 if len(self.keys) == 1 else self._lookup_lpm
+
+    def _order_lpm(self) -> None:
+        """Prefix lengths longest first, each with its mask; empty lengths left out."""
+        width = self.keys[self.lpm_pos][1]
+        full = (1 << width) - 1
+        self._lpm = [(full ^ ((1 << (width - p)) - 1), d)
+                     for p, d in sorted(self._lpm_by_len.items(), reverse=True) if d]
+
+    def _lookup_lpm1(self, key) -> Result:
+        for mask, d in self._lpm:
+            r = d.get(key & mask)
+            if r is not None:
+                return r
+        return self.default
+
+    def _lookup_lpm(self, key) -> Result:
+        pos = self.lpm_pos
+        for mask, d in self._lpm:
+            r = d.get(key[:pos] + (key[pos] & mask,) + key[pos + 1:])
+            if r is not None:
+                return r
+        return self.default
+
+    def _build_scan(self) -> None:
+        order = sorted(self.entries.values(), key=lambda r: -r.entry.priority)
+        self._scan = [(self._tests(r.entry.match), r) for r in order]
+        self.lookup = self._lookup_scan
+
+    @staticmethod
+    def _tests(match: tuple) -> tuple:
+        """Per non-wildcard key: (position, mask, value, low, high)."""
+        tests = []
+        for i, m in enumerate(match):
+            if m is None:
+                continue
+            if isinstance(m, (E.Exact, E.Optional_)):
+                tests.append((i, -1, m.value, None, None))
+            elif isinstance(m, E.Ternary):
+                tests.append((i, m.mask, m.value, None, None))
+            elif isinstance(m, E.Lpm):
+                tests.append((i, None, m, None, None))
+            else:
+                tests.append((i, 0, 0, m.low, m.high))
+        return tuple(tests)
+
+    def _lookup_scan(self, key) -> Result:
+        if type(key) is not tuple:
+            key = (key,)
+        for tests, r in self._scan:
+            for i, mask, value, lo, hi in tests:
+                k = key[i]
+                if lo is not None:
+                    if not lo <= k <= hi:
+                        break
+                elif mask is None:
+                    width = self.keys[i][1]
+                    if k >> (width - value.prefix_len) != value.value >> (width - value.prefix_len):
+                        break
+                elif k & mask != value:
+                    break
+            else:
+                return r
+        return self.default

@@ -1,0 +1,135 @@
+"""The shape-aware compute model (hosts/compute.py) and Megatron's vocabulary in predict."""
+import pytest
+
+from hosts import compute, devices, footprint, shadow
+from hosts.strategies import registry
+from testbed import cli
+from testbed.errors import TrainetError
+from testbed.model.fabric import fabric
+from testbed.model.step import Workload, predict
+
+A100 = devices.device("a100-80gb")
+GPT175 = shadow.shadow_model("gpt-175b")
+
+
+def test_a_large_product_runs_at_the_ceiling_and_a_ragged_one_below_it():
+    # 8192^3: 2048 tiles of 256 x 128 fill 19 waves of 108 SMs almost exactly
+    big = compute.matmul_s(8192, 8192, 8192, A100)
+    assert 2 * 8192 ** 3 / big == pytest.approx(
+        312e12 * compute.MATMUL_CEILING * 8192 / (8192 + compute.K_HALF), rel=0.01)
+    # 109 tiles of 64 x 64 on 108 SMs: the last wave runs one tile (wave quantization)
+    assert compute.tile_use(64 * 109, 64, 1, 108) == pytest.approx(109 / 216, rel=0.01)
+    # a thin product is memory-bound: its time follows the bandwidth, not the peak
+    thin = compute.matmul_s(1, 8192, 8192, A100)
+    assert thin == pytest.approx(2 * 8192 * 8192 / (A100.memory_bw_bps
+                                                     * compute.MEMORY_EFFICIENCY), rel=0.01)
+
+
+def test_tensor_parallelism_recompute_and_sequence_parallelism_cost_what_they_should():
+    x = shadow.shape_of(GPT175)
+    one = compute.layer_pass(x, A100, 1)
+    split = compute.layer_pass(x, A100, 1, tp=8)
+    assert one.seconds / 8 < split.seconds < one.seconds / 6     # smaller products, less use
+    none, sel, full = (compute.layer_pass(x, A100, 1, 8, True, r)
+                       for r in ("none", "selective", "full"))
+    assert none.forward_s == sel.forward_s == full.forward_s
+    assert none.backward_s < sel.backward_s < full.backward_s
+    assert full.backward_s == pytest.approx(none.backward_s + none.forward_s)
+    assert compute.layer_pass(x, A100, 1, 8, True).seconds < split.seconds
+    assert 1.8 < none.backward_s / none.forward_s < 2.2
+    with pytest.raises(TrainetError, match="recompute 'some'.*none, selective, full"):
+        compute.layer_pass(x, A100, 1, recompute="some")
+
+
+def test_the_mfu_override_is_six_flops_per_parameter_and_token():
+    flat = shadow.step_compute_s(GPT175, 1, A100, mfu=0.5)
+    assert flat == pytest.approx(6 * 175e9 * 2048 / (312e12 * 0.5))
+    assert shadow.step_compute_s(GPT175, 1, A100) != flat
+
+
+def test_a_faster_memory_speeds_the_memory_bound_work_only():
+    h200 = devices.device("h200-141gb")
+    h100 = devices.device("h100-80gb")
+    x = shadow.shape_of(shadow.shadow_model("gpt-1.3b"))
+    assert compute.layer_pass(x, h200, 1).seconds < compute.layer_pass(x, h100, 1).seconds
+    assert compute.matmul_s(8192, 8192, 8192, h200) == compute.matmul_s(8192, 8192, 8192, h100)
+    assert A100.peak("tf32") == 156e12
+    with pytest.raises(TrainetError, match="precision 'fp8'"):
+        A100.peak("fp8")
+
+
+def test_a_custom_shape_derives_its_parameters():
+    m = shadow.shadow_model("custom:layers=48,hidden=6144,heads=64")
+    assert (m.layers, m.hidden, m.heads, m.vocab, m.seq) == (48, 6144, 64, 51200, 2048)
+    assert m.params == pytest.approx(22e9, rel=0.02)       # Korthikanti et al.'s 22B
+    for bad, message in (("custom:layers=48,hidden=6144", "give heads"),
+                         ("custom:layers=48,hidden=6144,heads=50", "divisible by the heads"),
+                         ("custom:layers=x,hidden=6144,heads=64", "not a whole number"),
+                         ("custom:depth=4", "KEY one of layers")):
+        with pytest.raises(TrainetError, match=message):
+            shadow.shadow_model(bad)
+
+
+def megatron(options, batch=64, gpus=64, model=GPT175):
+    return predict("megatron", Workload(model, A100, batch), fabric("dgx-a100", gpus), gpus,
+                   options)
+
+
+def test_micro_batch_size_sets_the_count_and_bad_values_are_named():
+    p = megatron({"tp": 8, "pp": 8})                     # default: one sequence each
+    assert p.options["micro_batches"] == 64 and "micro-batch 1" in p.layout
+    assert megatron({"tp": 8, "pp": 8, "micro_batch_size": 2}).options["micro_batches"] == 32
+    for options, message in (
+            ({"tp": 8, "pp": 8, "micro_batch_size": 3}, "micro_batch_size=3 does not divide "
+             "the 64 sequences per replica; accepted: 1, 2, 4, 8"),
+            ({"tp": 8, "pp": 8, "virtual_stages": 5}, "virtual_stages=5 with pp=8 cuts 96 "
+             "layers into 40 chunks unevenly; accepted virtual_stages: 1, 2, 3, 4, 6, 12"),
+            ({"tp": 8, "pp": 1, "dp": 8, "virtual_stages": 2}, "give pp of 2 or more"),
+            ({"tp": 8, "pp": 8, "recompute": "most"}, "recompute")):
+        with pytest.raises(TrainetError, match=message.replace("(", r"\(")):
+            megatron(options)
+
+
+def test_interleaving_and_selective_recompute_shorten_megatrons_step():
+    base = {"tp": 8, "pp": 8, "recompute": "full"}
+    full = megatron(base)
+    selective = megatron({**base, "recompute": "selective", "sequence_parallel": True})
+    interleaved = megatron({**base, "recompute": "selective", "sequence_parallel": True,
+                            "virtual_stages": 2})
+    assert interleaved.step_s < selective.step_s < full.step_s
+    assert interleaved.bubble_s < selective.bubble_s
+    assert selective.memory_per_gpu_B > full.memory_per_gpu_B
+
+
+def test_the_fit_check_and_predict_count_the_same_footprint():
+    """GPT-175B as Megatron ran it on 64 A100: the experiment's check (hosts/footprint.py
+    with the strategy's layout) and predict hold the same bytes per GPU."""
+    info = registry.get("megatron")
+    options = info.parse_options({"tp": 8, "pp": 8, "recompute": "selective",
+                                  "sequence_parallel": True})
+    fp = footprint.footprint(info, GPT175, 64, 64, True, options=options)
+    p = megatron({"tp": 8, "pp": 8, "recompute": "selective", "sequence_parallel": True})
+    assert fp.device == pytest.approx(p.memory_per_gpu_B)
+    assert fp.device < A100.memory_bytes
+    # Korthikanti et al. 2022, table 2: sbh 34 / t per layer with SP and selective
+    layer = 2048 * 12288 * 34 / 8
+    assert fp.activations == pytest.approx(layer * 96)   # 12 layers x 8 micro-batches
+
+
+def test_predict_takes_megatrons_batch_flags(capsys):
+    assert cli.main(["model", "predict", "--model", "custom:layers=48,hidden=6144,heads=64",
+                     "--gpus", "8", "--global-batch-size", "4", "--micro-batch-size", "1",
+                     "--strategy", "megatron:tp=8,pp=1", "--json"]) == 0
+    assert '"micro_batch_size": 1' in capsys.readouterr().out
+    assert cli.main(["model", "predict", "--model", "gpt-1.3b", "--gpus", "8",
+                     "--micro-batch-size", "2", "--strategy", "zero3"]) == 2
+    assert "strategy zero3 has no micro-batches" in capsys.readouterr().err
+
+
+def test_a_layout_that_does_not_fit_says_what_it_needs(capsys):
+    assert cli.main(["model", "predict", "--model", "gpt-175b", "--gpus", "64",
+                     "--global-batch-size", "64", "--strategy", "megatron:tp=8,pp=8",
+                     "--plot", ""]) == 0
+    err = capsys.readouterr().err
+    assert "megatron:tp=8,pp=8 on 64 GPUs does not fit: needs" in err
+    assert "of 80 GiB device memory" in err and "recompute=selective" in err
