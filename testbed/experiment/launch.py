@@ -123,8 +123,9 @@ class _Proc:
                 else f"{self.role} ({self.host})")
 
     def last_error(self) -> str:
-        self.log.flush()
-        lines = [ln for ln in self.log_path.read_text(errors="replace").splitlines() if ln.strip()]
+        path = self.stderr_path or self.log_path
+        (self.err or self.log).flush()
+        lines = [ln for ln in path.read_text(errors="replace").splitlines() if ln.strip()]
         errors = [ln for ln in lines if ln.startswith("error:") or "Error" in ln]
         return (errors or lines or ["(no output)"])[-1].strip()
 
@@ -315,11 +316,17 @@ def _watch(procs, metrics: _Metrics, timeout_s: float, stop_grace_s: float, prog
                              f"is at step {steps.get(slowest.rank, 0)} (stalled)"), None
 
 
+# what a rank says when a peer it talks to has died (hosts.worker's, gloo's)
+PEER_GONE = ("is gone", "Connection closed by peer", "Connection reset by peer",
+             "Broken pipe")
+
+
 def _first_failure(bad: list[_Proc]) -> _Proc:
     """Of processes seen failing in the same poll, the likely cause: one killed by a
     signal, else one whose error does not blame a peer that is gone, else the server,
     else the lowest rank."""
-    return min(bad, key=lambda p: (p.popen.returncode >= 0, "is gone" in p.last_error(),
+    return min(bad, key=lambda p: (p.popen.returncode >= 0,
+                                   any(text in p.last_error() for text in PEER_GONE),
                                    p.rank is not None, p.rank or 0))
 
 

@@ -30,6 +30,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 import yaml
+from rich.markup import escape
 
 from hosts.collectives.hierarchy import format_tiers
 from testbed.errors import TrainetError
@@ -468,7 +469,7 @@ class Runner:
         else:
             self.failures.append(f"{variant.name}/{label}/rep{rep}: {error}")
             self.console.print(f"[red]{variant.name} {label} repetition {rep + 1} failed:[/] "
-                               f"{error}")
+                               f"{escape(error)}")     # a rank's stderr may hold [brackets]
 
 
 def run_error(result) -> str | None:
