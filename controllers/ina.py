@@ -32,6 +32,7 @@ AGGREGATOR_TABLE = "MyIngress.ina_aggregator"
 JOB_TABLE = "MyIngress.ina_job"
 WORKER_TABLE = "MyEgress.ina_worker"
 SLOT_REGISTERS = ("MyIngress.slot_bitmap", "MyIngress.slot_count")
+LANES16_REGISTER = "MyIngress.slot_lanes"
 DROP_COUNTER = "MyIngress.ina_dropped"
 HANDLED_COUNTER = "MyIngress.ina_handled"
 MCAST_GROUP_BASE = 0x1000
@@ -61,6 +62,9 @@ class Job:
     slot_count: int = 32
     upstream: Upstream | None = None
     mcast_group: int = 0   # 0: MCAST_GROUP_BASE + job_id
+    # the narrowest lanes the job's workers send: 16 (bf16/fp16 gradients in 16-bit
+    # lanes, the program must have them) or 32 (every gradient in 32-bit lanes)
+    lane_bits: int = 32
     where: str = field(default="job", compare=False)
 
     @property
@@ -86,6 +90,9 @@ def validate(job: Job) -> None:
     if job.slot_count < 1 or job.slot_base < 0 or job.slot_base + job.slot_count > ina.POOL:
         raise JobError(f"{w}: slots [{job.slot_base}, {job.slot_base + job.slot_count}) must "
                        f"lie within the switch's pool [0, {ina.POOL})")
+    if job.lane_bits not in ina.LANE_BITS:
+        raise JobError(f"{w}.lane_bits: {job.lane_bits} is not a lane width; accepted: "
+                       + ", ".join(str(b) for b in sorted(ina.LANE_BITS)))
     ipv4(job.aggregator_ip, f"{w}.aggregator_ip")
     for i, x in enumerate(job.workers):
         ipv4(x.ip, f"{w}.workers[{i}].ip")
@@ -170,9 +177,24 @@ def check_free(device, job: Job) -> None:
                            f"[{o_lo}, {o_hi}); pick a slot_base at or above {o_hi}")
 
 
+def check_lanes(device, job: Job) -> None:
+    """JobError unless the device's program adds lanes as narrow as ``job``'s: a program
+    with 16-bit lanes keeps each round's width in the register LANES16_REGISTER."""
+    if job.lane_bits == 32:
+        return
+    try:
+        device.register_size(LANES16_REGISTER)
+    except JobError:
+        raise JobError(f"{job.where}.lane_bits: the job asks for {job.lane_bits}-bit lanes; "
+                       "the switch's program has only 32-bit ones (it lacks "
+                       f"{LANES16_REGISTER}); run p4/ina.p4 or set lane_bits: 32") from None
+
+
 def setup(device, job: Job) -> None:
-    """Install ``job``; JobError if it clashes with a job already on the device."""
+    """Install ``job``; JobError if it clashes with a job already on the device or asks
+    for lanes the program does not have."""
     validate(job)
+    check_lanes(device, job)
     check_free(device, job)
     agg = ipv4(job.aggregator_ip, job.where)
     for cell in slot_cells(job):
@@ -216,7 +238,7 @@ def job_from_dict(data: dict, where: str = "job") -> Job:
     if not isinstance(data, dict):
         raise JobError(f"{where}: expected a mapping with job_id, aggregator_ip and workers")
     known = {"job_id", "aggregator_ip", "workers", "slot_base", "slot_count", "upstream",
-             "mcast_group"}
+             "mcast_group", "lane_bits"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise JobError(f"{where}.{unknown[0]}: unknown field; fields: {', '.join(sorted(known))}")
@@ -246,7 +268,8 @@ def job_from_dict(data: dict, where: str = "job") -> Job:
     job = Job(integer(data["job_id"], f"{where}.job_id"), str(data["aggregator_ip"]), workers,
               integer(data.get("slot_base", 0), f"{where}.slot_base"),
               integer(data.get("slot_count", 32), f"{where}.slot_count"), upstream,
-              integer(data.get("mcast_group", 0), f"{where}.mcast_group"), where=where)
+              integer(data.get("mcast_group", 0), f"{where}.mcast_group"),
+              integer(data.get("lane_bits", 32), f"{where}.lane_bits"), where=where)
     validate(job)
     return job
 

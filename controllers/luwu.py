@@ -141,6 +141,14 @@ def handled_counts(device) -> dict:
     return ctl.named_counts(device, ctl.HANDLED_COUNTER, ina.LUWU_HANDLED_KINDS)
 
 
+def check_32_bit_lanes(data: dict, where: str) -> None:
+    """JobError if a LuWu job's data asks for lanes other than 32-bit ones."""
+    if data.get("lane_bits", 32) != 32:
+        raise JobError(f"{where}.lane_bits: {data['lane_bits']}-bit lanes asked; the LuWu "
+                       "programs (p4/luwu.p4, p4/luwu_sgd.p4) add 32-bit lanes only: "
+                       "set lane_bits: 32")
+
+
 def job_from_dict(data: dict, where: str = "job") -> LuwuJob:
     """A LuwuJob from plain data (YAML/JSON): the fields of an INA job
     (:func:`controllers.ina.job_from_dict`, without upstream) plus ``optimizer: {ip: ...,
@@ -164,6 +172,7 @@ def job_from_dict(data: dict, where: str = "job") -> LuwuJob:
     if "mcast_group" in rest:
         raise JobError(f"{where}.mcast_group: LuWu jobs use the group of their job id; "
                        "remove it")
+    check_32_bit_lanes(rest, where)
     base = ctl.job_from_dict(rest, where)
     port = opt.get("port")
     if port is not None and (isinstance(port, bool) or not isinstance(port, int)):

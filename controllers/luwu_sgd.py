@@ -29,7 +29,7 @@ import numpy as np
 
 from controllers import ina as ctl
 from controllers.jobs import JobError, command_line, ipv4, run_cli, run_command
-from controllers.luwu import JobPair
+from controllers.luwu import JobPair, check_32_bit_lanes
 from testbed.p4 import entries as E
 from testbed.proto import ina
 from testbed.proto import luwu_sgd as fx
@@ -202,6 +202,7 @@ def job_from_dict(data: dict, where: str = "job") -> SgdJob:
         if key in rest:
             raise JobError(f"{where}.{key}: not for SGD jobs (one switch, the group of "
                            "the job id); remove it")
+    check_32_bit_lanes(rest, where)
     if "lr" not in rest:
         raise JobError(f"{where}.lr: missing (the learning rate, in (0, 1])")
     extra = {}

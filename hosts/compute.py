@@ -33,15 +33,24 @@ efficiency, and its bytes at the device's memory bandwidth times :data:`MEMORY_E
 * **optimizer**: mixed-precision Adam on a rank's parameters, memory-bound at
   :data:`hosts.devices.ADAM_BYTES_PER_PARAM`.
 
+* **gradient accumulation**: with ``fused_accumulation=False`` every micro-batch's
+  backward adds each weight gradient of the rank into the gradient buffer in a kernel
+  of its own (Megatron-LM's local DDP hook ``param.main_grad.add_(param.grad)``, before
+  ``--gradient-accumulation-fusion`` folded the add into the weight-gradient product):
+  :data:`GRAD_ACCUMULATION_BYTES` per parameter and micro-batch at the memory bandwidth.
+
 Constants (fixed from device data and micro-benchmarks, never fitted to the training
 runs the model is checked against, testbed/model/published.py):
-:data:`MATMUL_CEILING` 0.8, cuBLAS's sustained share of the tensor cores' dense peak on
-large bf16 products on A100 (about 250 of 312 TFLOP/s on the large GEMMs of Anthony et
-al. 2024, "The Case for Co-Designing Model Architectures with Hardware", arXiv
-2401.14489, sec. V; taken as the same share on the other devices);
-:data:`MEMORY_EFFICIENCY` 0.85, the share of HBM bandwidth a streaming kernel sustains
-(STREAM-like copy and triad kernels on A100 and H100 reach 85-90 % of the datasheet's
-bandwidth).
+:data:`MATMUL_CEILING` 0.859, the best large bf16 product measured on an A100 SXM: 267.9
+of 312 TFLOP/s at 6912 x 16384 x 2048, CUDA 12.1 (S. Bekman, "Machine Learning
+Engineering", compute/accelerator/README.md, "Maximum Achievable Matmul FLOPS comparison
+table", a sweep of shapes by its mamf-finder.py, which derives from Anthony et al. 2024,
+arXiv 2401.14489): no product runs faster, the tile and depth terms take every shape
+below it (that best shape itself to 0.833); taken as the same share on
+the other devices. :data:`MEMORY_EFFICIENCY` 0.88, the share of the data sheet's HBM
+bandwidth a streaming kernel sustains on an A100 80GB SXM: 1.80 of 2.04 TB/s, 88 % by
+Nsight Compute ("Trouble to Reach Peak Bandwidth of A100", NVIDIA developer forums,
+topic 339083, which also cites a GTC talk where no kernel exceeded about 90 %).
 
 ``mfu`` replaces all of this with one utilisation of the bf16 peak: forward 2 FLOPs per
 parameter and token, backward 4 (Kaplan et al. 2020, sec. 2.1), recompute adding its
@@ -55,10 +64,14 @@ from dataclasses import dataclass
 from hosts.devices import ADAM_BYTES_PER_PARAM, Device
 from testbed.errors import TrainetError
 
-MATMUL_CEILING = 0.8
-MEMORY_EFFICIENCY = 0.85
 K_HALF = 64
 TILES = ((256, 128), (128, 256), (128, 128), (128, 64), (64, 64))
+MATMUL_CEILING = 267.9e12 / 312e12      # best measured share of the A100's bf16 peak
+MAMF_SHAPE = (6912, 16384, 2048)        # m, n, k of that measurement
+MEMORY_EFFICIENCY = 1.80 / 2.04         # measured / data-sheet HBM2e bandwidth, A100 80GB
+# fp16 gradient read, buffer read and written (Megatron-LM 2021 accumulated in the
+# parameters' precision unless --accumulate-allreduce-grads-in-fp32)
+GRAD_ACCUMULATION_BYTES = 3 * 2
 BF16 = 2
 RECOMPUTE = ("none", "selective", "full")
 # bytes moved per element by Megatron's fused kernels, forward (reads + writes, bf16
@@ -157,8 +170,13 @@ def _weights(m: int, n: int, k: int, dev: Device) -> Pass:
     return Pass(matmul_s(m, n, k, dev), matmul_s(m, k, n, dev) + matmul_s(k, n, m, dev))
 
 
+def accumulation_s(params: float, dev: Device, fused: bool) -> float:
+    """Adding one micro-batch's gradients of ``params`` parameters into the buffer."""
+    return 0.0 if fused else memory_s(params * GRAD_ACCUMULATION_BYTES, dev)
+
+
 def layer_pass(x: Shape, dev: Device, micro: int, tp: int = 1, sp: bool = False,
-               recompute: str = "none") -> Pass:
+               recompute: str = "none", fused_accumulation: bool = True) -> Pass:
     """One transformer layer, one micro-batch of ``micro`` sequences, on one of ``tp``
     tensor-parallel ranks."""
     check_recompute(recompute)
@@ -171,7 +189,8 @@ def layer_pass(x: Shape, dev: Device, micro: int, tp: int = 1, sp: bool = False,
               + 2 * _elementwise("bias-dropout-add", split * h, dev)
               + _elementwise("bias-gelu", tokens * 4 * h / tp, dev))
     forward = core.forward_s + dense.forward_s + memory
-    backward = core.backward_s + dense.backward_s + 2 * memory
+    backward = core.backward_s + dense.backward_s + 2 * memory \
+        + accumulation_s(12 * h * h / tp, dev, fused_accumulation)
     if recompute == "selective":
         backward += core.forward_s
     elif recompute == "full":
@@ -179,12 +198,14 @@ def layer_pass(x: Shape, dev: Device, micro: int, tp: int = 1, sp: bool = False,
     return Pass(forward, backward)
 
 
-def head_pass(x: Shape, dev: Device, micro: int, tp: int = 1) -> Pass:
+def head_pass(x: Shape, dev: Device, micro: int, tp: int = 1,
+              fused_accumulation: bool = True) -> Pass:
     """The logits and the loss, on the last pipeline stage."""
     tokens = micro * x.seq
     logits = _weights(tokens, x.vocab // tp, x.hidden, dev)
     loss = _elementwise("cross-entropy", tokens * x.vocab / tp, dev)
-    return Pass(logits.forward_s + loss, logits.backward_s + loss)
+    accumulate = accumulation_s(x.vocab * x.hidden / tp, dev, fused_accumulation)
+    return Pass(logits.forward_s + loss, logits.backward_s + loss + accumulate)
 
 
 def optimizer_s(params: float, dev: Device) -> float:

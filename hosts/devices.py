@@ -80,6 +80,11 @@ HOSTS = {h.name: h for h in (
          "Platinum 8480C (56 cores, 8 channels of DDR5-4800 = 307.2 GB/s each), 30 TB in "
          f"8x 3.84 TB {_PM1733}; PCIe Gen5 x16, 50 GB/s per direction taken as achievable, "
          "80% of the 63 GB/s nominal"),
+    Host("dgx-2", 16, 12.6e9, 1536 * GIB, 8 * 3.0e9, 8 * 2.0e9, 8 * 3.84e12, 48, 2 * 128e9,
+         "NVIDIA DGX-2 datasheet: 16 V100 SXM3 32GB, 1.5 TB memory, 2x Intel Xeon Platinum "
+         "8168 (24 cores, 6 channels of DDR4-2666 = 128 GB/s each), 30 TB in 8x 3.84 TB "
+         "NVMe; PCIe Gen3 x16, 80% of its 15.75 GB/s taken as achievable; the NVMe drives' "
+         "3.0 / 2.0 GB/s read / write each are an estimate for PCIe Gen3 drives"),
     Host("frontier-node", 8, 36e9, 512 * GIB, 8e9, 4e9, 2 * 1.92e12, 64, 204.8e9,
          "OLCF Frontier user guide: one 64-core AMD EPYC 7A53 with 512 GB DDR4 (8 channels "
          "of DDR4-3200), 4 MI250X (8 GCDs), each GCD linked to the CPU by Infinity Fabric "
@@ -105,6 +110,10 @@ DEVICES = {d.name: d for d in (
     Device("h200-141gb", 989e12, "NVIDIA H200 datasheet, SXM: the H100 SXM's compute "
            "(989 TFLOP/s dense BF16, 132 SMs), 141 GB HBM3e at 4.8 TB/s", 141 * GIB,
            "dgx-h100", 4.8e12, 132, _H100_PEAKS),
+    Device("v100-32gb", 125e12, "NVIDIA V100 datasheet (SXM, as in DGX-2): 125 TFLOP/s "
+           "dense FP16 tensor core, 15.7 TFLOP/s FP32, 32 GB HBM2 at 900 GB/s, 80 SMs; no "
+           "BF16, so its FP16 rate stands for it", 32 * GIB, "dgx-2", 900e9, 80,
+           (("fp16", 125e12), ("fp32", 15.7e12))),
     Device("mi250x-gcd", 191.5e12, "AMD Instinct MI250X datasheet: 383 TFLOP/s dense BF16 "
            "and FP16, 95.7 TFLOP/s FP32 matrix, 128 GB HBM2e at 3.2768 TB/s and 220 compute "
            "units per package of two GCDs, i.e. per GCD 191.5 TFLOP/s, 64 GB, 1.6384 TB/s, "

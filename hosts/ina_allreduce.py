@@ -11,6 +11,12 @@ sum can overflow whatever the data. Its price: the absolute error is set by the 
 magnitude in the whole tensor, so elements far smaller than it keep fewer bits than
 they would with per-packet exponents.
 
+Lane width: bf16 and fp16 tensors travel in 16-bit lanes (512 values per packet, half
+the bytes of 32-bit lanes), others in 32-bit lanes; ``lane_bits`` fixes one width for
+every tensor instead. The scale keeps the sum of ``n`` workers within the lane, so no
+sum can overflow whichever the width (with 16 bits and 8 workers, 4095 steps between 0
+and the tensor's largest magnitude: about the 8-bit mantissa of bf16 plus 4 bits).
+
 Two-level aggregation (racks, then a spine) needs nothing different here: a worker talks
 to its rack switch's aggregator address with its rack job id and worker id, and passes
 the total number of workers across racks as ``n_workers`` (it sets the scale).
@@ -40,6 +46,7 @@ from hosts import ina_fixedpoint as fx
 from hosts import ina_native
 from hosts.addresses import local_address
 from hosts.ina_session import Exchange, JobStream
+from hosts.round_timing import DTYPES, timed_rounds
 from testbed.proto import ina
 
 
@@ -105,21 +112,29 @@ def run_exchange(exchange: Exchange, transport, clock=time.monotonic) -> Exchang
     return exchange
 
 
+def lane_bits_for(dtype: torch.dtype) -> int:
+    """The lane width a tensor of ``dtype`` travels in: 16 bits for bf16/fp16, else 32."""
+    return 16 if dtype in (torch.bfloat16, torch.float16) else 32
+
+
 class InaAllReduce:
     """Sum of a tensor over the ``n_workers`` workers of a job, in place."""
 
     def __init__(self, transport, job_id: int, worker_id: int, n_workers: int,
-                 slots: int = 32, timeout_s: float = 0.01):
+                 slots: int = 32, timeout_s: float = 0.01, lane_bits: int | None = None):
         if not 1 <= n_workers <= 255:
             raise ValueError(f"n_workers must be within 1..255, got {n_workers}")
+        if lane_bits is not None:
+            ina.lanes_per_packet(lane_bits)
+        self.lane_bits = lane_bits
         self.transport = transport
         self.n_workers = n_workers
         self.stream = JobStream(job_id, worker_id, slots, timeout_s=timeout_s)
         self.packets = 0
         self.retransmissions = 0
 
-    def _exchange(self, lanes: np.ndarray, exponent: int) -> Exchange:
-        ex = run_exchange(Exchange(self.stream, lanes, exponent), self.transport)
+    def _exchange(self, lanes: np.ndarray, exponent: int, lane_bits: int = 32) -> Exchange:
+        ex = run_exchange(Exchange(self.stream, lanes, exponent, lane_bits), self.transport)
         self.packets += ex.sent_packets
         self.retransmissions += ex.retransmissions
         return ex
@@ -134,17 +149,31 @@ class InaAllReduce:
         values = tensor.detach().reshape(-1).to(torch.float64).cpu().numpy()
         if values.size == 0:
             return tensor
+        bits = self.lane_bits or lane_bits_for(tensor.dtype)
         exponent = self.agree_exponent(float(np.max(np.abs(values))))
-        n_chunks = -(-values.size // ina.LANES)
-        q = np.zeros(n_chunks * ina.LANES, dtype=np.int32)
-        q[:values.size] = fx.quantize(values, exponent, self.n_workers)
-        ex = self._exchange(q.reshape(n_chunks, ina.LANES), exponent)
+        per_packet = ina.lanes_per_packet(bits)
+        n_chunks = -(-values.size // per_packet)
+        q = fx.quantize(values, exponent, self.n_workers, bits)
+        q = np.concatenate([q, np.zeros(n_chunks * per_packet - q.size, q.dtype)])
+        q = q.reshape(n_chunks, per_packet)
+        ex = self._exchange(q if bits == 32 else ina.pack16(q), exponent, bits)
         if ex.result_exponent != exponent:
             raise RuntimeError(f"the switch returned exponent {ex.result_exponent}, the "
                                f"agreed one is {exponent}: workers disagree on the job")
-        summed = fx.dequantize(ex.result.reshape(-1)[:values.size], exponent, self.n_workers)
+        sums = ex.result if bits == 32 else ina.unpack16(ex.result)
+        summed = fx.dequantize(sums.reshape(-1)[:values.size], exponent, self.n_workers, bits)
         tensor.copy_(torch.from_numpy(summed).view(tensor.shape).to(tensor.dtype))
         return tensor
+
+
+def reference_sum(inputs: list, exponent: int, n_workers: int, lane_bits: int) -> torch.Tensor:
+    """What the switch's sum of ``inputs`` (one tensor per worker) comes to on every worker:
+    each quantized with ``exponent`` into ``lane_bits``-bit lanes, added as integers,
+    dequantized and rounded to the inputs' type, on the host."""
+    total = sum(fx.quantize(x.double().numpy(), exponent, n_workers, lane_bits)
+                .astype(np.int64) for x in inputs)
+    return torch.from_numpy(fx.dequantize(total, exponent, n_workers, lane_bits)).to(
+        inputs[0].dtype)
 
 
 def main(argv=None) -> int:
@@ -155,48 +184,61 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int, required=True, help="total workers (all racks)")
     p.add_argument("--aggregator", required=True, help="the switch's aggregator IPv4 address")
     p.add_argument("--elements", type=int, default=1 << 20)
-    p.add_argument("--rounds", type=int, default=1)
+    p.add_argument("--rounds", type=int, default=1, help="timed rounds, back to back")
+    p.add_argument("--warmup", type=int, default=0, help="untimed rounds before them")
+    p.add_argument("--dtype", choices=sorted(DTYPES), default="fp32",
+                   help="the tensor's element type (default fp32)")
+    p.add_argument("--lane-bits", choices=["auto", "16", "32"], default="auto",
+                   help="lane width: auto (16 for bf16/fp16, 32 for fp32; default), 16 or 32")
     p.add_argument("--slots", type=int, default=32)
     p.add_argument("--timeout-ms", type=float, default=10.0)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--rank", type=int, help="index of this worker's data among all workers "
                    "(default: --worker; differs from it across racks)")
     p.add_argument("--check", action="store_true",
-                   help="also compute the exact sum locally and report the largest error")
+                   help="also compute the exact sum locally and report the largest error, "
+                   "and the switch's sum computed on the host: the result must equal it")
     p.add_argument("--client", choices=ina_native.CLIENTS, default="auto",
                    help="who runs the window loop: native (C), python, or auto (C where "
                    "a C compiler is present; default)")
     args = p.parse_args(argv)
     rank = args.worker if args.rank is None else args.rank
+    dtype = DTYPES[args.dtype]
     transport = UdpTransport(args.aggregator, client=args.client)
+    lane_bits = None if args.lane_bits == "auto" else int(args.lane_bits)
     reducer = InaAllReduce(transport, args.job, args.worker, args.workers, args.slots,
-                           args.timeout_ms / 1000)
+                           args.timeout_ms / 1000, lane_bits)
+    bits = lane_bits or lane_bits_for(dtype)
     gens = [torch.Generator().manual_seed(args.seed * 1000 + w) for w in range(args.workers)]
-    times, errors, bounds = [], [], []
-    digest = ""
-    for _ in range(args.rounds):
-        inputs = [torch.randn(args.elements, generator=g)
-                  for w, g in enumerate(gens) if args.check or w == rank]
-        t = (inputs[rank] if args.check else inputs[0]).clone()
-        start = time.perf_counter()
-        reducer.all_reduce(t)
-        times.append(time.perf_counter() - start)
-        digest = hashlib.sha256(t.numpy().tobytes()).hexdigest()
-        if args.check:
-            exact = torch.stack([x.double() for x in inputs]).sum(0)
-            errors.append(float((t.double() - exact).abs().max()))
-            e = fx.exponent_for(float(max(x.abs().max() for x in inputs)))
-            # fixed-point bound plus rounding the float64 sum to float32
-            bounds.append(fx.error_bound(e, args.workers)
-                          + float(exact.abs().max()) * 2.0 ** -24)
+    # every round's inputs before the clock starts: all workers' with --check, else ours
+    inputs = [[torch.randn(args.elements, generator=g).to(dtype)
+               for w, g in enumerate(gens) if args.check or w == rank]
+              for _ in range(args.rounds)]
+    tensors = [(xs[rank] if args.check else xs[0]).clone() for xs in inputs]
+    report = timed_rounds(reducer.all_reduce, tensors, lambda: reducer.agree_exponent(0.0),
+                          args.warmup)
+    digest = hashlib.sha256(tensors[-1].view(torch.uint8).numpy().tobytes()).hexdigest() \
+        if tensors else ""
+    errors, bounds, matches = [], [], []
+    for xs, t in zip(inputs, tensors) if args.check else ():
+        exact = torch.stack([x.double() for x in xs]).sum(0)
+        errors.append(float((t.double() - exact).abs().max()))
+        e = fx.exponent_for(float(max(x.abs().max() for x in xs)))
+        # fixed-point bound plus rounding the float64 sum to the tensor's type
+        bounds.append(fx.error_bound(e, args.workers, bits)
+                      + float(exact.abs().max()) * torch.finfo(dtype).eps / 2)
+        bits_of = {2: torch.int16, 4: torch.int32}[dtype.itemsize]     # bit for bit
+        matches.append(torch.equal(reference_sum(xs, e, args.workers, bits).view(bits_of),
+                                   t.view(bits_of)))
     # An untimed round as a barrier: it completes only once every worker has finished
     # its timed rounds, so none exits (a torch interpreter's exit takes tens of ms of
     # CPU) while another still times one.
     reducer.agree_exponent(0.0)
     transport.close()
-    json.dump({"worker": args.worker, "times_s": times, "packets": reducer.packets,
+    json.dump({"worker": args.worker, "dtype": args.dtype, **report, "packets": reducer.packets,
                "retransmissions": reducer.retransmissions, "result_sha256": digest,
-               "max_error": errors, "error_bound": bounds,
+               "max_error": errors, "error_bound": bounds, "matches_reference": matches,
+               "lane_bits": bits,
                "srtt_s": reducer.stream.srtt, "rto_s": reducer.stream.rto,
                "client": "python" if transport.native is None else "native"}, sys.stdout)
     print()

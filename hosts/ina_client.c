@@ -50,6 +50,7 @@ typedef struct {
     uint64_t first;
     uint32_t n;
     int32_t exponent;
+    uint8_t lane_flags;                   /* FLAG_LANES16 or 0, on every packet */
     /* outcome */
     int32_t result_exponent;
     int has_result_exponent;
@@ -175,7 +176,7 @@ static int send_chunk(loop_t *L, uint32_t i, double now, int retransmit, int bac
     uint32_t c32 = (uint32_t)chunk;
     p[0] = x->job_id;
     p[1] = x->worker_id;
-    p[2] = FLAG_GRADIENT | (retransmit ? FLAG_RETRANSMIT : 0);
+    p[2] = FLAG_GRADIENT | (retransmit ? FLAG_RETRANSMIT : 0) | x->lane_flags;
     p[3] = 0;
     p[4] = slot >> 8;
     p[5] = slot & 0xFF;

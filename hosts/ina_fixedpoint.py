@@ -1,12 +1,13 @@
-"""Float <-> int32 fixed point for in-network aggregation (block floating point).
+"""Float <-> fixed point for in-network aggregation (block floating point).
 
 Every worker quantizes with the same exponent ``e`` (2^e >= max|v| over the values the
-exponent covers) and the scale ``K / 2^e`` with ``K = floor((2^31 - 1) / n)``, so each
-quantized value has |q| <= K and the switch's int32 sum of ``n`` workers cannot overflow.
+exponent covers) and the scale ``K / 2^e`` with ``K = floor((2^(b-1) - 1) / n)`` for lanes
+of ``b`` bits (32, or 16 for bf16/fp16 gradients), so each quantized value has |q| <= K
+and the switch's b-bit sum of ``n`` workers cannot overflow.
 
 Error bound: each worker rounds to the nearest integer, so each contribution is off by at
 most 0.5 / scale and the dequantized sum by at most ``n * 0.5 * 2^e / K`` (about
-``n^2 * 2^(e - 32)``) per element, plus float rounding of the final conversion.
+``n^2 * 2^(e - b)``) per element, plus float rounding of the final conversion.
 """
 from __future__ import annotations
 
@@ -33,21 +34,30 @@ def exponent_for(max_abs: float) -> int:
     return max(e, EXPONENT_MIN)
 
 
-def scale(exponent: int, n_workers: int) -> float:
-    return (INT32_MAX // n_workers) / math.ldexp(1.0, exponent)
+def largest(n_workers: int, lane_bits: int = 32) -> int:
+    """K: the largest magnitude one of ``n_workers`` contributions may have in a lane of
+    ``lane_bits`` bits so that their sum fits it."""
+    return (2 ** (lane_bits - 1) - 1) // n_workers
 
 
-def quantize(values: np.ndarray, exponent: int, n_workers: int) -> np.ndarray:
-    """int32 fixed point of ``values`` (|values| <= 2^exponent)."""
-    k = INT32_MAX // n_workers
-    q = np.rint(np.asarray(values, dtype=np.float64) * scale(exponent, n_workers))
-    return np.clip(q, -k, k).astype(np.int32)
+def scale(exponent: int, n_workers: int, lane_bits: int = 32) -> float:
+    return largest(n_workers, lane_bits) / math.ldexp(1.0, exponent)
 
 
-def dequantize(sums: np.ndarray, exponent: int, n_workers: int) -> np.ndarray:
-    return np.asarray(sums, dtype=np.float64) / scale(exponent, n_workers)
+def quantize(values: np.ndarray, exponent: int, n_workers: int,
+             lane_bits: int = 32) -> np.ndarray:
+    """Fixed point of ``values`` (|values| <= 2^exponent) in lanes of ``lane_bits`` bits:
+    int32 or int16."""
+    k = largest(n_workers, lane_bits)
+    q = np.rint(np.asarray(values, dtype=np.float64) * scale(exponent, n_workers, lane_bits))
+    return np.clip(q, -k, k).astype(np.int32 if lane_bits == 32 else np.int16)
 
 
-def error_bound(exponent: int, n_workers: int) -> float:
+def dequantize(sums: np.ndarray, exponent: int, n_workers: int,
+               lane_bits: int = 32) -> np.ndarray:
+    return np.asarray(sums, dtype=np.float64) / scale(exponent, n_workers, lane_bits)
+
+
+def error_bound(exponent: int, n_workers: int, lane_bits: int = 32) -> float:
     """Largest absolute error of one element of the dequantized sum."""
-    return n_workers * 0.5 / scale(exponent, n_workers)
+    return n_workers * 0.5 / scale(exponent, n_workers, lane_bits)

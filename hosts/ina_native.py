@@ -72,6 +72,7 @@ class NativeLoop:
         x.srtt, x.rttvar = s.srtt or 0.0, s.rttvar
         x.quiet_until, x.backoff = s.quiet_until, s.backoff
         x.first, x.n, x.exponent = exchange.first, exchange.n, exchange.exponent
+        x.lane_flags = exchange.lane_flags
         lanes = np.ascontiguousarray(exchange.lanes, dtype=np.int32)
         result = exchange.result
         ip = struct.unpack("=I", socket.inet_aton(peer[0]))[0]

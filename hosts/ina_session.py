@@ -111,12 +111,14 @@ class Exchange:
     # answers differently turn it off
     native_loop = True
 
-    def __init__(self, stream: JobStream, lanes: np.ndarray, exponent: int):
+    def __init__(self, stream: JobStream, lanes: np.ndarray, exponent: int,
+                 lane_bits: int = 32):
         if lanes.ndim != 2 or lanes.shape[1] != ina.LANES:
             raise ValueError(f"lanes must have shape (chunks, {ina.LANES}), got {lanes.shape}")
         self.stream = stream
-        self.lanes = lanes
+        self.lanes = lanes            # 32-bit words; with 16-bit lanes two per word (pack16)
         self.exponent = exponent
+        self.lane_flags = ina.lane_flag(lane_bits)
         self.first = stream.next_chunk
         self.n = lanes.shape[0]
         stream.next_chunk += self.n
@@ -161,7 +163,7 @@ class Exchange:
         heapq.heappush(self._heap, (deadline, i))
         self.sent_packets += 1
         flags = ina.FLAG_GRADIENT | (ina.FLAG_RETRANSMIT if retransmit else 0)
-        return self._payload(i, flags)
+        return self._payload(i, flags | self.lane_flags)
 
     def start(self, now: float) -> list[bytes]:
         self._last_progress = now

@@ -186,21 +186,23 @@ def step_compute_s(model: ShadowModel, batch: int, dev: Device, mfu: float | Non
 
 
 def layer_pass(model: ShadowModel, dev: Device, micro: int, tp: int = 1, sp: bool = False,
-               recompute: str = "none", mfu: float | None = None) -> compute.Pass:
+               recompute: str = "none", mfu: float | None = None,
+               fused_accumulation: bool = True) -> compute.Pass:
     """One layer, one micro-batch, on one of ``tp`` ranks: hosts/compute.py, or the
     layer's share of 6 P T FLOPs at ``mfu``."""
     if mfu is not None:
         return compute.flat_pass(model.params, model.layers, micro * model.seq, dev, mfu, tp,
                                  recompute)
-    return compute.layer_pass(shape_of(model), dev, micro, tp, sp, recompute)
+    return compute.layer_pass(shape_of(model), dev, micro, tp, sp, recompute,
+                              fused_accumulation)
 
 
 def head_pass(model: ShadowModel, dev: Device, micro: int, tp: int = 1,
-              mfu: float | None = None) -> compute.Pass:
+              mfu: float | None = None, fused_accumulation: bool = True) -> compute.Pass:
     """The logits and loss of one micro-batch (inside the layers' share under ``mfu``)."""
     if mfu is not None:
         return compute.Pass(0.0, 0.0)
-    return compute.head_pass(shape_of(model), dev, micro, tp)
+    return compute.head_pass(shape_of(model), dev, micro, tp, fused_accumulation)
 
 
 def compute_time_s(params: float, tokens: int, dev: Device, mfu: float = 0.4) -> float:

@@ -76,6 +76,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--ina-job", type=int, default=1, help="the switch job's id")
     p.add_argument("--ina-slots", type=int, default=32,
                    help="aggregation slots of the switch job")
+    p.add_argument("--ina-lane-bits", type=int, choices=[16, 32], default=32,
+                   help="the narrowest lanes of the switch job: 16 (bf16/fp16 gradients in "
+                   "16-bit lanes) or 32 (default)")
     p.add_argument("--tiers", metavar="KIND=LABEL,...",
                    help="each rank's GPU package and node, e.g. node=n1,n1,n2,n2;gpu=p0,p0,"
                    "p1,p1 (strategies that place partitions by tier)")
@@ -172,7 +175,8 @@ def make_strategy(args, comm):
             raise TrainetError(f"--strategy {info.name} needs --ina-aggregator ADDR, the "
                                "switch's aggregator address (and the job set up by "
                                f"{info.switch_job.controller.replace('.', '/')}.py)")
-        context.job = registry.JobRef(args.ina_aggregator, args.ina_job, args.ina_slots)
+        context.job = registry.JobRef(args.ina_aggregator, args.ina_job, args.ina_slots,
+                                      args.ina_lane_bits)
     if info.service and info.service.port_offset is not None:
         if not args.service:
             raise TrainetError(f"--strategy {info.name} needs --service ADDR:PORT, its "

@@ -53,7 +53,7 @@ def _renamed(p: argparse.ArgumentParser, **renames: str) -> None:
 
 
 def _p4_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("program", help="P4_16 source file (v1model)")
+    p.add_argument("program", help="P4_16 source, trainet-p4c's .json or BMv2 JSON")
     p.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
                    help="add DIR to the #include search path")
     p.add_argument("-D", dest="define", action="append", default=[], metavar="NAME[=VALUE]",
@@ -210,6 +210,21 @@ def build_parser() -> argparse.ArgumentParser:
                    "ends a step for this long (default: the experiment's timeouts.run, "
                    "else 600)")
     p.set_defaults(handler="testbed.experiment.launch_command:main")
+    p = verbs.add_parser("reproduce", help="the seed papers' headline results: paper vs "
+                         "model at the paper's scale vs the shipped experiment (root)")
+    p.add_argument("seeds", nargs="*", metavar="SEED", help="luwu, zeropp, frontier, holmes, "
+                   "axonn, fusionllm (default: all)")
+    p.add_argument("--model-only", action="store_true", help="the paper and the model only "
+                   "(no root, seconds)")
+    p.add_argument("--results", default="results/reproduce", metavar="DIR", help="where the "
+                   "experiments' results go, one directory per experiment; a finished run "
+                   "there is read, not repeated (default results/reproduce)")
+    p.add_argument("--no-run", action="store_true", help="read the runs in --results, run "
+                   "nothing")
+    p.add_argument("--calibration", **CALIBRATION)
+    p.add_argument("--json", action="store_true", help="JSON: per paper paper_ratio, "
+                   "testbed_ratio, model_ratio and the differing assumptions")
+    p.set_defaults(handler="testbed.experiment.reproduce:main")
     p = verbs.add_parser("check", help="validate experiment, topology and P4 files without "
                          "root and without starting anything: every error a run would give, "
                          "the memory fit and the link shaping of each variant")
@@ -220,8 +235,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "description, modes, options, what they need on the fabric")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="hosts.strategies.registry:print_table")
-    p = verbs.add_parser("plan", help="rank every valid AxoNN 4D and Megatron TP x DP layout "
-                         "of a model on a fabric by predicted step time")
+    p = verbs.add_parser("plan", help="rank every valid layout without a pipeline (of the "
+                         "strategies whose options choose one) of a model on a fabric by "
+                         "predicted step time")
     p.add_argument("--model", default="gpt-20b", help="shadow model: a preset (gpt-1.3b, "
                    "gpt-20b, gpt-175b), custom:PARAMS or custom:layers=L,hidden=H,heads=A"
                    " (default gpt-20b)")
@@ -248,7 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default: the shape-aware compute model, hosts/compute.py)")
     p.add_argument("--top", type=int, default=10, help="layouts to print (default 10)")
     p.add_argument("--check", metavar="RESULTS", help="instead: the predictions for a "
-                   "`trainet run` of axonn and megatron layouts against its measurements")
+                   "`trainet run` of such layouts against its measurements")
     p.add_argument("--bandwidth-table", **BANDWIDTH_TABLE)
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler="testbed.experiment.plan_command:main")
@@ -312,8 +328,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scale", type=float, default=1e-3,
                    help="co-scaling factor for bandwidth and tensor bytes (default 1e-3: "
                    "the larger tensors then exceed the shapers' 15 KB bursts)")
-    p.add_argument("--rounds", type=int, default=10, help="all-reduces per measurement "
-                   "(default 10; the first is not counted, the median of the rest is)")
+    p.add_argument("--rounds", type=int, default=10, help="timed all-reduces per "
+                   "measurement, back to back on both sides (default 10)")
+    p.add_argument("--warmup", type=int, default=1, help="untimed all-reduces before them, "
+                   "on both sides (default 1)")
+    p.add_argument("--dtype", choices=["bf16", "fp32"], default="bf16",
+                   help="the gradient's element type (default bf16)")
     p.add_argument("--slots", type=int, default=32, help="INA window (slots per job)")
     p.add_argument("--ina-clients", nargs="+", choices=["native", "python"], metavar="CLIENT",
                    help="the workers' window loop, each measured: native (C), python "

@@ -105,7 +105,7 @@ else
   fi
   pip_install --dry-run --quiet --report .venv/plan.json ||
     die "pip could not plan the install (its message is above): check the network and pip's configuration (pip config list), then run again"
-  .venv/bin/python vagrant/plan_check.py .venv/plan.json "$build" "$index/cpu" "$answered" ||
+  .venv/bin/python vagrant/dry_run_check.py .venv/plan.json "$build" "$index/cpu" "$answered" ||
     exit 2
 fi
 

@@ -212,3 +212,29 @@ def _partition(work: Workload, fabric: Fabric, groups, order: list[int]) -> Plan
     link_s = [fabric.transfer_s(work.cut_bytes[c], order[s], order[s + 1])
               for s, c in enumerate(ends[:-1])]
     return Plan(groups, order, ends[:-1], stage_s, link_s, best[stages][len(bounds) - 1][0])
+
+
+def save(path, plan: Plan, fabric: Fabric, operators: int) -> None:
+    """The plan and the fabric it was made on, for other runs to replay (JSON)."""
+    import json
+    from dataclasses import asdict
+    from pathlib import Path
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps({"operators": operators, "plan": asdict(plan),
+                                      "fabric": asdict(fabric)}, indent=1) + "\n")
+
+
+def load(path, operators: int, devices: int) -> tuple[Plan, Fabric]:
+    """A saved plan, checked against the DAG's operators and the number of devices."""
+    import json
+    from pathlib import Path
+    try:
+        saved = json.loads(Path(path).read_text())
+        plan, fabric = Plan(**saved["plan"]), Fabric(**saved["fabric"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise TrainetError(f"op-fence plan {path}: not a saved plan ({e})") from None
+    if saved["operators"] != operators or len(plan.order) != devices:
+        raise TrainetError(f"op-fence plan {path}: made for {saved['operators']} operators "
+                           f"on {len(plan.order)} devices, not {operators} on {devices}; "
+                           "replay it with the same model, batch and workers")
+    return plan, fabric

@@ -58,7 +58,7 @@ from hosts.models import Block
 from hosts.parallelism.grid import Grid, fits, grid_of, grid_text, grids
 from hosts.parallelism.grid_layers import DEPTH_LANE, GridBlock, Overlap
 from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_bytes
-from hosts.strategies.registry import Options, StrategyInfo, register
+from hosts.strategies.registry import LayoutChoice, Options, StrategyInfo, register
 from testbed.errors import TrainetError
 
 
@@ -270,19 +270,29 @@ def timing(world: int, options=None) -> Timing:
                                    for c in pattern])
 
 
-def layouts(world: int, model=None, batch: int = 8) -> list[dict]:
-    """Every power-of-two grid that splits the model's hidden size and heads and whose
-    replicas and depth split the global batch (AxoNN's search, arXiv 2305.13525, sec. V)."""
+def layouts(world: int, model=None, batch: int = 8, every: bool = False) -> list[dict]:
+    """Every power-of-two grid (``every``: every grid) that splits the model's hidden
+    size and heads and whose replicas and depth split the global batch (AxoNN's search,
+    arXiv 2305.13525, sec. V)."""
     hidden = shadow.hidden_size(model) if model is not None else 128
     heads = model.attention_heads if model is not None else None
     out = []
     for g in grids(world):
-        if any(x & (x - 1) for x in (g.g_r, g.g_c, g.g_d, g.g_data)):
+        if not every and any(x & (x - 1) for x in (g.g_r, g.g_c, g.g_d, g.g_data)):
             continue
         if batch % g.g_data or (batch // g.g_data) % g.g_d or fits(g, hidden, heads):
             continue
-        out.append({"g_r": g.g_r, "g_c": g.g_c, "g_d": g.g_d, "g_data": g.g_data})
+        out.append(_degrees(g))
     return out
+
+
+def _degrees(g: Grid) -> dict:
+    return {"g_r": g.g_r, "g_c": g.g_c, "g_d": g.g_d, "g_data": g.g_data}
+
+
+def layout(world: int, options: AxonnOptions) -> LayoutChoice:
+    g = grid_for(options, world)
+    return LayoutChoice(_degrees(g), g.describe(), "G_r x G_c x G_d x G_data")
 
 
 # ---------------------------------------------------------------- shadow mode
@@ -379,4 +389,4 @@ register(StrategyInfo(
     "collectives overlapped with compute",
     real=lambda c: AxonnTraining(c.comm, c.options, lr=c.lr),
     shadow=ShadowAxonn, pattern=pattern, memory=memory, options=AxonnOptions,
-    timing=timing, layouts=layouts))
+    timing=timing, layouts=layouts, layout=layout))

@@ -21,6 +21,10 @@ autograd from the received gradient to the tensors it received). ``compression``
 * ``uniform``: every boundary keeps ``ratio`` of its elements;
 * ``none``: the same partition, dense.
 
+``plan_file`` makes runs share one plan: the first run saves its plan and the links it
+measured, the others replay them (same partition on the same devices, the same AdaTopK
+fractions from the same links), so a comparison isolates compression.
+
 Error feedback (``error_feedback``: ``gradients``, ``both`` or ``none``) carries what top-k
 dropped into the next message of the same boundary and micro-batch slot.
 The baseline without OP-Fence is ``pp``: the layers split evenly over the ranks in
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 import functools
 import time
+from pathlib import Path
 from typing import Literal
 
 import torch
@@ -72,6 +77,10 @@ class FusionOptions(Options):
         "to the next message of the same boundary and micro-batch slot")
     cluster_gap: float = Field(default=4.0, ge=1, description="devices are one cluster "
                                "when links within this factor of the fastest join them")
+    plan_file: str | None = Field(default=None, description="a plan shared between runs: "
+                                  "replayed when the file exists (same partition, devices "
+                                  "and measured links), else made and saved there; in an "
+                                  "experiment, relative to the variant's runs directory")
 
 
 def measure_fabric(comm, scale: float) -> opfence.Fabric:
@@ -129,10 +138,16 @@ class FusionStage(PipelineStage):
 
     def plan(self, dag: OpDag, op_seconds: list[list[float]], element_bytes: int,
              scale: float) -> opfence.Plan:
-        fabric = measure_fabric(self.comm, scale)
         cut_bytes = {c.position: c.elements * element_bytes for c in dag.cuts}
-        plan = opfence.schedule(opfence.Workload(op_seconds, cut_bytes), fabric,
-                                self.options.cluster_gap)
+        shared = self.options.plan_file
+        if shared and Path(shared).exists():
+            plan, fabric = opfence.load(shared, len(dag.nodes), self.comm.world)
+        else:
+            fabric = measure_fabric(self.comm, scale)
+            plan = opfence.schedule(opfence.Workload(op_seconds, cut_bytes), fabric,
+                                    self.options.cluster_gap)
+            if shared and self.comm.rank == 0:
+                opfence.save(shared, plan, fabric, len(dag.nodes))
         self.place(ParallelLayout(1, self.comm.world, 1, tuple(plan.order)), self.options)
         boundary = [cut_bytes[c] for c in plan.cuts]
         self.fractions = self._fractions(plan, fabric, boundary, element_bytes)

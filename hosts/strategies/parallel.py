@@ -48,7 +48,7 @@ from hosts.parallelism.layout import ParallelLayout, split_units
 from hosts.parallelism.pipeline import schedule
 from hosts.parallelism.tensor_parallel import check_tensor_parallel, shard
 from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_bytes
-from hosts.strategies.registry import Options, StrategyInfo, register
+from hosts.strategies.registry import LayoutChoice, Options, StrategyInfo, register
 from testbed.errors import TrainetError
 
 BF16 = 2
@@ -77,6 +77,10 @@ class ParallelOptions(Options):
     overlap_grad_reduce: bool = Field(default=True, description="data-parallel gradient "
                                       "all-reduce overlapped with the last micro-batch's "
                                       "backward, as Megatron-LM's --overlap-grad-reduce")
+    gradient_accumulation_fusion: bool = Field(
+        default=True, description="each micro-batch's weight gradients accumulated inside "
+        "the weight-gradient product (Megatron-LM's --gradient-accumulation-fusion); false: "
+        "added to the gradient buffer by a kernel of its own, as Megatron-LM of 2021 did")
 
 
 def layout_of(options: ParallelOptions, world: int, rest: str, strategy: str) -> ParallelLayout:
@@ -301,11 +305,12 @@ class ShadowParallel(PipelineStage, shadow.ShadowStrategy):
                                 * target.layers) if self.partition else None
         layers = len(split_units(target.layers, layout.pp, self.name, counts)[self.at.pp])
         o, micro = self.options, self.batch // m
+        fused = o.gradient_accumulation_fusion
         one = shadow.layer_pass(target, self.context_device, micro, layout.tp,
-                                o.sequence_parallel, o.recompute, self.mfu) * layers
+                                o.sequence_parallel, o.recompute, self.mfu, fused) * layers
         if self.next is None:
             one = one + shadow.head_pass(target, self.context_device, micro, layout.tp,
-                                         self.mfu)
+                                         self.mfu, fused)
         self.forward_s, self.backward_s = one.forward_s, one.backward_s
         share = layers / target.layers / layout.tp
         self.tp_elements = 2 * layers * self.act_elements
@@ -319,10 +324,13 @@ class ShadowParallel(PipelineStage, shadow.ShadowStrategy):
         """FLOP/s of the modelled device (its peak at the utilisation given)."""
         return shadow.step_flops(self.target.params, self.batch * self.target.seq) / self.compute_s
 
-    def _pass(self, seconds: float) -> torch.Tensor:
+    def _pass(self, seconds: float, all_reduces: int = 1) -> torch.Tensor:
+        """A pass's compute, then its tensor-parallel all-reduces (one buffer of every
+        layer's two)."""
         time.sleep(seconds)
         if self.layout.tp > 1:
-            self.comm.wait(self.comm.all_reduce(self.tp_buffer, self.tp_ranks))
+            for _ in range(all_reduces):
+                self.comm.wait(self.comm.all_reduce(self.tp_buffer, self.tp_ranks))
         return self.activation
 
     def _step(self, batch) -> None:
@@ -333,7 +341,8 @@ class ShadowParallel(PipelineStage, shadow.ShadowStrategy):
         def backward(i, _):
             if early and i == last:          # issued as the last backward starts
                 reduced.append(self.comm.all_reduce(self.grads, self.dp_ranks))
-            return self._pass(self.backward_s)
+            # full recompute re-runs the forward, its all-reduces with it
+            return self._pass(self.backward_s, 2 if self.options.recompute == "full" else 1)
 
         self.run_schedule(lambda i, _: self._pass(self.forward_s), backward, shape, shape)
         if self.layout.dp > 1:
@@ -378,7 +387,8 @@ def _nominal(model_bytes: float, layers: int | None, model) -> shadow.ShadowMode
 def _pattern(rest: str, name: str):
     def pattern(model_bytes: float, world: int, layers: int | None, options=None, model=None,
                 batch: int = 8) -> list[Collective]:
-        """Per step: the tensor-parallel all-reduces (2 per layer and pass), the
+        """Per step: the tensor-parallel all-reduces (2 per layer and pass, full
+        recompute's second forward included), the
         activations and gradients a stage sends to and receives from its neighbours (a
         middle stage 2 per micro-batch, an end stage 1; their mean), the data-parallel
         gradient all-reduce of a stage's share of the model."""
@@ -390,7 +400,8 @@ def _pattern(rest: str, name: str):
         per_stage = target.layers / layout.pp
         out = []
         if layout.tp > 1:
-            out.append(Collective("all-reduce", 4 * per_stage * act * m, group="tp",
+            passes = 3 if options.recompute == "full" else 2
+            out.append(Collective("all-reduce", 2 * passes * per_stage * act * m, group="tp",
                                   size=layout.tp))
         if layout.pp > 1:
             edge = 2 * (layout.pp - 1) / layout.pp       # the stages' mean: ends send half
@@ -423,8 +434,8 @@ def _timing(rest: str, name: str, balanced: bool):
     return timing
 
 
-def megatron_layouts(world: int, model=None, batch: int = 8,
-                     sizes: dict | None = None) -> list[dict]:
+def megatron_layouts(world: int, model=None, batch: int = 8, sizes: dict | None = None,
+                     every: bool = False) -> list[dict]:
     """Tensor parallelism of 1 to 8 inside a node (dividing the heads), pipelines whose
     depth divides the layers (as Megatron-LM requires), data parallelism over the rest
     (dividing the batch); per layout micro-batches of 1 and 2 sequences when pipelined
@@ -432,17 +443,23 @@ def megatron_layouts(world: int, model=None, batch: int = 8,
     interleaved over two chunks per stage where the layers and micro-batches allow;
     selective recompute, with sequence parallelism when tensor-parallel (the search
     falls back to full recompute for a layout that does not fit,
-    testbed/model/search.py)."""
+    testbed/model/search.py). ``every``: every tensor-parallel degree dividing the heads,
+    in or across nodes, each degree combination once with the other options at their
+    defaults."""
     node = (sizes or {}).get("node", 8)
     heads = model.attention_heads if model is not None else 1
     layers = model.layers if model is not None else 1
     out = []
-    for tp in (1, 2, 4, 8):
-        if tp > node or world % tp or heads % tp:
+    for tp in range(1, world + 1) if every else (1, 2, 4, 8):
+        if (tp > node and not every) or world % tp or heads % tp:
             continue
         for pp in range(1, min(layers, world // tp) + 1):
             dp = world // (tp * pp)
             if (world // tp) % pp or batch % dp or layers % pp:
+                continue
+            if every:
+                out.append({"tp": tp, "pp": pp, "dp": dp, **({} if pp > 1 else
+                                                             {"micro_batches": 1})})
                 continue
             replica = batch // dp
             base = {"tp": tp, "pp": pp, "dp": dp, "recompute": "selective",
@@ -463,6 +480,25 @@ def _memory(rest: str, name: str):
         layout = layout_of(options or ParallelOptions(), world, rest, name)
         return shadow.adam_memory(params / (layout.pp * layout.tp))
     return memory
+
+
+def _layout(rest: str, name: str):
+    def layout(world: int, options: ParallelOptions) -> LayoutChoice:
+        """The degrees the options give; one stage runs its micro-batches one after
+        another, so a layout without a pipeline names one."""
+        chosen = layout_of(options, world, rest, name)
+        pipelined = chosen.pp > 1
+        degrees = {"tp": chosen.tp, "dp": chosen.dp, "pp": chosen.pp}
+        if not pipelined:
+            degrees["micro_batches"] = 1
+        for key in ("micro_batch_size", "micro_batches") if pipelined else ():
+            if getattr(options, key) is not None:
+                degrees[key] = getattr(options, key)
+        if pipelined:
+            return LayoutChoice(degrees, f"tp{chosen.tp} x pp{chosen.pp} x dp{chosen.dp}",
+                                "TP x PP x DP")
+        return LayoutChoice(degrees, f"tp{chosen.tp} x dp{chosen.dp}", "TP x DP")
+    return layout
 
 
 def register_layout(name: str, rest: str, description: str, placement=None,
@@ -496,7 +532,7 @@ def register_layout(name: str, rest: str, description: str, placement=None,
                                  shadow=shadow_, pattern=_pattern(rest, name),
                                  memory=_memory(rest, name), options=ParallelOptions,
                                  tiers=tiers, timing=_timing(rest, name, balanced),
-                                 layouts=layouts))
+                                 layouts=layouts, layout=_layout(rest, name)))
 
 
 register_layout("pp", "pp", "pipeline parallelism: the layers in stages on successive "

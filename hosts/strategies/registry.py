@@ -21,7 +21,7 @@ import os
 import pkgutil
 import threading
 from dataclasses import dataclass
-from typing import Annotated, Callable
+from typing import Annotated, Callable, Literal
 
 from pydantic import BeforeValidator, Field, ValidationError
 
@@ -53,6 +53,10 @@ class JobSpec(Spec):
                                               description="the switch's aggregator address")
     job: int = Field(default=1, ge=0, le=255, description="job id")
     slots: int = Field(default=32, ge=1, le=1024, description="aggregation slots")
+    lane_bits: Literal[16, 32] | None = Field(
+        default=None, description="the narrowest lanes the workers send: 16 (bf16/fp16 "
+        "gradients in 16-bit lanes, where the program has them) or 32; default: the "
+        "strategy's")
 
 
 @dataclass(frozen=True)
@@ -60,11 +64,13 @@ class SwitchJob:
     """The strategy's workers talk to a job on a switch. ``section`` is the experiment
     file's key for the job (strategies that share a program share it); ``controller`` is
     the module that sets jobs up and tears them down (``setup``, ``teardown``,
-    ``job_from_dict``); ``program`` the P4 program the switch must run."""
+    ``job_from_dict``); ``program`` the P4 program the switch must run; ``lane_bits``
+    the narrowest lanes its workers send unless the experiment file says."""
 
     section: str
     controller: str
     program: str
+    lane_bits: int = 32
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,7 @@ class JobRef:
     aggregator: str
     job: int
     slots: int
+    lane_bits: int = 32
 
 
 @dataclass
@@ -127,6 +134,17 @@ class Context:
 
 
 @dataclass(frozen=True)
+class LayoutChoice:
+    """One layout of a strategy: its options with every degree filled in (as
+    ``layouts`` lists them), its name in tables (``4x1x1x4``, ``tp4 x dp2``) and the form
+    such names take (``G_r x G_c x G_d x G_data``, ``TP x DP``)."""
+
+    options: dict
+    text: str
+    form: str
+
+
+@dataclass(frozen=True)
 class StrategyInfo:
     """A strategy's declaration. ``pattern(model_bytes, world, layers)`` lists its
     collectives per step and ``memory(params, world, layers)`` its training state per
@@ -141,8 +159,15 @@ class StrategyInfo:
     its time (hosts/collectives/timing.py: replicas, group placement, overlap, pipeline),
     for the analytical model; it takes the same keywords as the pattern and ``device``.
     ``layouts(world)`` lists the options worth trying when the model searches for the
-    best layout (keywords ``model``, ``batch``: the global batch, ``sizes``); None: the
-    default options only, an empty list: leave the strategy out of searches."""
+    best layout (keywords ``model``, ``batch``: the global batch, ``sizes``, and
+    ``every``: every valid layout, not only those the strategy's own search tries); None:
+    the default options only, an empty list: leave the strategy out of searches.
+    ``layout(world, options)`` is the :class:`LayoutChoice` the options give on ``world``
+    ranks, for strategies whose options choose a layout.
+
+    A declared function takes the positional arguments above and any of its keywords;
+    one that takes another parameter (a misspelt keyword would never be given) is an
+    error at registration."""
 
     name: str
     description: str
@@ -157,6 +182,7 @@ class StrategyInfo:
     tiers: tuple[str, ...] = ()
     timing: Callable[..., Timing] = default_timing
     layouts: Callable[..., list[dict]] | None = None
+    layout: Callable[[int, Options], LayoutChoice] | None = None
 
     @property
     def modes(self) -> tuple[str, ...]:
@@ -186,24 +212,35 @@ class StrategyInfo:
     def collectives(self, model_bytes: float, world: int, layers: int | None = None,
                     options: Options | None = None, sizes: dict | None = None,
                     model=None, batch: int | None = None) -> list[Collective]:
-        return _call(self.pattern, model_bytes, world, layers, options=options, sizes=sizes,
-                     model=model, batch=batch)
+        return _call(self.pattern, "pattern", model_bytes, world, layers, options=options,
+                     sizes=sizes, model=model, batch=batch)
 
     def step_timing(self, world: int, options: Options | None = None,
                     sizes: dict | None = None, model=None, batch: int | None = None,
                     device=None) -> Timing:
-        return _call(self.timing, world, options=options, sizes=sizes, model=model,
+        return _call(self.timing, "timing", world, options=options, sizes=sizes, model=model,
                      batch=batch, device=device)
 
     def candidate_options(self, world: int, model=None, batch: int | None = None,
-                          sizes: dict | None = None) -> list[dict]:
+                          sizes: dict | None = None, every: bool = False) -> list[dict]:
+        """The layouts a search tries; ``every``: every valid layout the strategy
+        declares (none when it declares no layouts)."""
         if self.layouts is None:
-            return [{}]
-        return _call(self.layouts, world, model=model, batch=batch, sizes=sizes)
+            return [] if every else [{}]
+        return _call(self.layouts, "layouts", world, model=model, batch=batch, sizes=sizes,
+                     every=every)
+
+    def layout_of(self, world: int, options: Options) -> LayoutChoice:
+        if self.layout is None:
+            with_layouts = [s.name for s in strategies() if s.layout is not None]
+            raise TrainetError(f"strategy {self.name}: its options choose no layout; those "
+                               f"of {', '.join(with_layouts)} do")
+        return _call(self.layout, "layout", world, options)
 
     def nominal_memory(self, params: float, world: int, layers: int | None = None,
                        options: Options | None = None, sizes: dict | None = None) -> Memory:
-        return _call(self.memory, params, world, layers, options=options, sizes=sizes)
+        return _call(self.memory, "memory", params, world, layers, options=options,
+                     sizes=sizes)
 
     def volume_bytes(self, model_bytes: float, world: int, layers: int | None = None,
                      **given) -> tuple[float, float]:
@@ -215,10 +252,48 @@ class StrategyInfo:
         return busiest_link(self.collectives(model_bytes, world, layers, **given), world)
 
 
-def _call(fn, *args, **given):
+# per declared function: (its positional arguments, the keywords it may take)
+DECLARED = {
+    "pattern": (("model_bytes", "world", "layers"), ("options", "sizes", "model", "batch")),
+    "memory": (("params", "world", "layers"), ("options", "sizes")),
+    "timing": (("world",), ("options", "sizes", "model", "batch", "device")),
+    "layouts": (("world",), ("model", "batch", "sizes", "every")),
+    "layout": (("world", "options"), ()),
+}
+
+
+def _call(fn, kind: str, *args, **given):
     """``fn(*args)`` with those of ``given`` that are known and that it takes."""
+    assert set(given) <= set(DECLARED[kind][1]), f"{kind} is declared without {set(given)}"
     takes = inspect.signature(fn).parameters
     return fn(*args, **{k: v for k, v in given.items() if v is not None and k in takes})
+
+
+def _check_declared(info: StrategyInfo) -> None:
+    """Each declared function can be called as the registry calls it: its positional
+    arguments, then only keywords it may be given, each with a default (it is given
+    only when known)."""
+    for kind, (positional, keywords) in DECLARED.items():
+        fn = getattr(info, kind)
+        if fn is None or (kind == "timing" and fn is default_timing):
+            continue
+        params = list(inspect.signature(fn).parameters.values())
+        if any(p.kind is p.VAR_POSITIONAL for p in params):
+            continue
+        slots = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        where = f"strategy {info.name}: its {kind} declaration"
+        if len(slots) < len(positional):
+            raise TrainetError(f"{where} takes {len(slots)} positional arguments; the "
+                               f"registry passes {len(positional)} ({', '.join(positional)})")
+        for p in params[len(positional):]:
+            if p.kind is p.VAR_KEYWORD:
+                continue
+            if p.name not in keywords:
+                raise TrainetError(f"{where} takes {p.name!r}, which it is never given; it "
+                                   f"may take {', '.join(keywords) or 'no keywords'}")
+            if p.default is p.empty:
+                raise TrainetError(f"{where} requires {p.name!r}, which it is given only "
+                                   "when known; give it a default")
 
 
 _REGISTRY: dict[str, StrategyInfo] = {}
@@ -227,7 +302,9 @@ _loading = threading.RLock()      # ranks run as threads may ask at the same tim
 
 
 def register(info: StrategyInfo) -> StrategyInfo:
-    """Add a strategy; a second strategy of the same name is an error."""
+    """Add a strategy; a second strategy of the same name, or a declared function the
+    registry cannot call as declared, is an error."""
+    _check_declared(info)
     old = _REGISTRY.get(info.name)
     if old is not None and old is not info:
         raise TrainetError(f"strategy {info.name!r} is registered twice; rename one")

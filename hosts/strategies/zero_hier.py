@@ -21,6 +21,14 @@ it runs over the fastest tier that can:
   (n/g ranks, the ranks at the same place of each package), then across nodes (k ranks),
   each hop on the previous hop's chunk, so the traffic shrinks as the tiers slow down.
 
+The paper builds the scheme on ZeRO++ and keeps ZeRO++'s quantized collectives; the
+options are ZeRO++'s own (:class:`hosts.strategies.zeropp.QuantizedOptions`): ``qwz``
+sends each rank's shard as int8 blocks once, across nodes, and the node's forward gather
+passes the same int8 wire on, dequantized only when the unit is assembled (one
+quantization, qwZ's error bound); the backward gather inside the package carries the
+dequantized values forward used. ``qgz`` makes each of the three reduction hops an
+int4 all-to-all, dequantized and summed between hops, as ZeRO++'s qgZ does over two.
+
 Without quantization this is exact: the parameters after each step are those of
 single-process training. Per step and rank it moves (k-1)/k M/n across nodes for
 parameters and as much for gradients, (n-1)/n M inside the node for forward, (g-1)/g M
@@ -34,9 +42,13 @@ from hosts import shadow
 from hosts.collectives.hierarchy import Layout
 from hosts.collectives.pattern import Collective
 from hosts.collectives.timing import Overlap, data_parallel
+from hosts.compression.quantize import dequantize, quantize, wire_ratio
 from hosts.strategies.base import Memory, tensor_bytes
 from hosts.strategies.registry import StrategyInfo, register
 from hosts.strategies.zero3 import GATHERS, ShadowZero3, Zero3
+from hosts.strategies.zeropp import (GRADIENT_BITS, WEIGHT_BITS, QuantizedOptions,
+                                     quantized_reduce_scatter, shadow_quantized_reduce,
+                                     wire_tensor)
 
 
 class Tiers:
@@ -54,9 +66,11 @@ class Tiers:
 
 
 class ZeroHier(Zero3):
-    def __init__(self, comm, tiers: dict, lr: float = 1e-3):
+    def __init__(self, comm, tiers: dict, options: QuantizedOptions = QuantizedOptions(),
+                 lr: float = 1e-3):
         super().__init__(comm, lr=lr)
         self.tiers = Tiers(comm, tiers)
+        self.options = options
 
     def setup(self, model) -> None:
         super().setup(model)
@@ -66,8 +80,20 @@ class ZeroHier(Zero3):
 
     def _before_forward(self) -> None:
         """The node partition of every unit from the updated shards, across nodes."""
-        self.node_parts = {i: self.comm.all_gather(u.shard.detach(), self.tiers.across_nodes)
+        self.node_parts = {i: self.comm.all_gather(self._wire(u.shard.detach()),
+                                                   self.tiers.across_nodes)
                            for i, u in enumerate(self.units)}
+
+    def _wire(self, shard: torch.Tensor) -> torch.Tensor:
+        return quantize(shard, WEIGHT_BITS, self.options.block) if self.options.qwz \
+            else shard
+
+    def _unwire(self, rows: torch.Tensor, chunk: int) -> torch.Tensor:
+        """Every rank's shard, in rank order, from their wire forms (one per row)."""
+        if not self.options.qwz:
+            return rows.reshape(-1)
+        return torch.cat([dequantize(w, chunk, WEIGHT_BITS, self.options.block)
+                          for w in rows])
 
     def _gather(self, i: int, backward: bool):
         t = self.tiers
@@ -80,7 +106,8 @@ class ZeroHier(Zero3):
             # node member j holds the chunks of ranks j, n + j, 2n + j, ...: put them in
             # rank order
             k = len(t.across_nodes)
-            flat = gathered.view(t.node, k, -1).transpose(0, 1).reshape(-1)
+            flat = self._unwire(gathered.view(t.node, k, -1).transpose(0, 1)
+                                .reshape(t.node * k, -1), self.units[i].chunk)
             if not last:
                 position = t.package.index(self.comm.rank)
                 self.secondary[i] = flat.view(t.gpu, -1)[position].clone()
@@ -95,6 +122,9 @@ class ZeroHier(Zero3):
         self.peak_partition_bytes = max(self.peak_partition_bytes, held)
 
     def _reduce(self, i: int, flat: torch.Tensor):
+        if self.options.qgz:
+            return quantized_reduce_scatter(self.comm, flat, self.tiers.levels,
+                                            self.options.block)
         return self.comm.reduce_scatter_levels(flat, self.tiers.levels)
 
     def memory(self):
@@ -115,12 +145,16 @@ class ShadowZeroHier(ShadowZero3):
 
     def setup(self, model=None) -> None:
         super().setup()
-        self.node_part = torch.zeros(self.chunk // self.tiers.node)
+        o = self.options
+        self.node_part = wire_tensor(self.chunk // self.tiers.node, WEIGHT_BITS, o.block) \
+            if o.qwz else torch.zeros(self.chunk // self.tiers.node)
+        self.sent_shard = wire_tensor(self.shard.numel(), WEIGHT_BITS, o.block) \
+            if o.qwz else self.shard
         self.secondary = torch.zeros(self.chunk // self.tiers.gpu)
 
     def _step(self, batch) -> None:
         for _ in range(shadow.CHUNKS):
-            self.comm.all_gather(self.shard, self.tiers.across_nodes)
+            self.comm.all_gather(self.sent_shard, self.tiers.across_nodes)
         super()._step(batch)
 
     def _gather(self, backward: bool):
@@ -129,12 +163,16 @@ class ShadowZeroHier(ShadowZero3):
         return self.comm.all_gather(self.node_part, self.tiers.in_node)
 
     def _reduce(self, k: int):
+        if self.options.qgz:
+            return shadow_quantized_reduce(self.comm, self.chunk, self.tiers.levels,
+                                           self.options.block)
         return self.comm.reduce_scatter_levels(
             self.buffer[k * self.chunk:(k + 1) * self.chunk], self.tiers.levels)
 
     def memory(self) -> Memory:
         m = super().memory()
-        return Memory(m.params_bytes + tensor_bytes([self.node_part, self.secondary]), 0, 0)
+        node_part = self.chunk // self.tiers.node * 4       # held dequantized, in bf16
+        return Memory(m.params_bytes + node_part + tensor_bytes([self.secondary]), 0, 0)
 
 
 def _sizes(world: int, sizes: dict | None) -> tuple[int, int]:
@@ -144,15 +182,19 @@ def _sizes(world: int, sizes: dict | None) -> tuple[int, int]:
 
 
 def pattern(model_bytes: float, world: int, layers: int | None,
-            sizes: dict | None = None) -> list[Collective]:
+            options: QuantizedOptions = QuantizedOptions(), sizes: dict | None = None
+            ) -> list[Collective]:
     gpu, node = _sizes(world, sizes)
     nodes = world // node
-    return [Collective("all-gather", model_bytes / node, group="inter-node", size=nodes),
-            Collective("all-gather", model_bytes, group="node", size=node),
+    weights = model_bytes * (wire_ratio(WEIGHT_BITS, options.block) if options.qwz else 1)
+    grads = model_bytes * (wire_ratio(GRADIENT_BITS, options.block) if options.qgz else 1)
+    reduce = "all-to-all" if options.qgz else "reduce-scatter"
+    return [Collective("all-gather", weights / node, group="inter-node", size=nodes),
+            Collective("all-gather", weights, group="node", size=node),
             Collective("all-gather", model_bytes, group="gpu", size=gpu),
-            Collective("reduce-scatter", model_bytes, group="gpu", size=gpu),
-            Collective("reduce-scatter", model_bytes / gpu, group="node", size=node // gpu),
-            Collective("reduce-scatter", model_bytes / node, group="inter-node", size=nodes)]
+            Collective(reduce, grads, group="gpu", size=gpu),
+            Collective(reduce, grads / gpu, group="node", size=node // gpu),
+            Collective(reduce, grads / node, group="inter-node", size=nodes)]
 
 
 def overlap(pattern: list[Collective]) -> list[Overlap]:
@@ -177,9 +219,10 @@ INFO = register(StrategyInfo(
                 "parameters gathered across nodes once per step, in the node for "
                 "forward, in the GPU package for backward; gradients reduced package, "
                 "node, nodes",
-    real=lambda c: ZeroHier(c.comm, c.tiers, lr=c.lr),
+    real=lambda c: ZeroHier(c.comm, c.tiers, c.options, lr=c.lr),
     shadow=ShadowZeroHier,
     pattern=pattern,
     memory=memory,
+    options=QuantizedOptions,
     timing=lambda world, sizes=None: data_parallel(world, sizes, overlap),
     tiers=("gpu", "node")))

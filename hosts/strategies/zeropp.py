@@ -50,10 +50,10 @@ from testbed.errors import TrainetError
 WEIGHT_BITS, GRADIENT_BITS = 8, 4
 
 
-class ZeroPPOptions(Options):
+class QuantizedOptions(Options):
+    """ZeRO++'s quantized collectives, as every partitioning built on ZeRO++ takes them
+    (``zeropp`` and ``zero-hier``)."""
     qwz: bool = Field(default=False, description="int8 block-quantized forward all-gather")
-    hpz: int = Field(default=1, ge=1, description="ranks of a secondary partition inside "
-                     "the node for the backward all-gather (1: off)")
     qgz: bool = Field(default=False, description="int4 hierarchical all-to-all of the "
                       "gradients instead of the reduce-scatter")
     block: int = Field(default=256, description="elements per quantization block")
@@ -65,6 +65,11 @@ class ZeroPPOptions(Options):
             return check_block(value)
         except TrainetError as e:
             raise ValueError(str(e)) from None
+
+
+class ZeroPPOptions(QuantizedOptions):
+    hpz: int = Field(default=1, ge=1, description="ranks of a secondary partition inside "
+                     "the node for the backward all-gather (1: off)")
 
 
 def check_partition(options: ZeroPPOptions, node: int) -> None:
@@ -82,6 +87,46 @@ def gradient_stage(block: int):
         got = pairwise_all_to_all(pg, ranks, rank, wire).view(len(ranks), -1)
         return sum(dequantize(w, pieces.shape[1], GRADIENT_BITS, block) for w in got)
     return stage
+
+
+def quantized_reduce_scatter(comm, flat: torch.Tensor, levels, block: int):
+    """qgZ's reduction of ``flat`` over ``levels`` (groups, innermost first): int4
+    all-to-all at each, dequantized and summed between the hops."""
+    return comm.reduce_scatter_levels(flat, levels, gradient_stage(block),
+                                      wire=lambda numel: wire_bytes(numel, GRADIENT_BITS,
+                                                                    block))
+
+
+def wire_tensor(elements: int, bits: int, block: int) -> torch.Tensor:
+    """A shadow worker's stand-in for the wire form of ``elements`` buffer elements (4
+    bytes of bf16 each): the nominal ratio of wire to bf16 bytes, not a co-scaled
+    tensor's own blocks' (whose padding would dominate)."""
+    return torch.zeros(math.ceil(4 * elements * wire_ratio(bits, block)), dtype=torch.uint8)
+
+
+def shadow_quantized_reduce(comm, elements: int, levels, block: int):
+    """qgZ's all-to-alls for a shadow worker: each level sends its int4 pieces of what
+    the levels inside it left."""
+    future = None
+    for ranks in levels:
+        n = len(ranks)
+        future = comm.all_to_all(wire_tensor(elements // n, GRADIENT_BITS, block).repeat(n),
+                                 ranks)
+        elements //= n
+    return future
+
+
+def quantized_hops(gradient_bytes: float, bounds: list[int], world: int
+                   ) -> list[Collective]:
+    """qgZ's all-to-alls as collectives: one per pair of nested group sizes in
+    ``bounds`` (1, ..., world), each on what the hops inside it left."""
+    hops = []
+    for inner, outer in zip(bounds, bounds[1:]):
+        group = ("world" if (inner, outer) == (1, world) else
+                 "inter-node" if outer == world else "node")
+        hops.append(Collective("all-to-all", gradient_bytes / inner, group=group,
+                               size=outer // inner))
+    return hops
 
 
 class ZeroPP(Zero3):
@@ -124,10 +169,7 @@ class ZeroPP(Zero3):
     def _reduce(self, i: int, flat: torch.Tensor):
         if not self.options.qgz:
             return super()._reduce(i, flat)
-        block = self.options.block
-        return self.comm.reduce_scatter_levels(
-            flat, self.levels, gradient_stage(block),
-            wire=lambda numel: wire_bytes(numel, GRADIENT_BITS, block))
+        return quantized_reduce_scatter(self.comm, flat, self.levels, self.options.block)
 
     def memory(self) -> Memory:
         m = super().memory()
@@ -137,10 +179,7 @@ class ZeroPP(Zero3):
 
 class ShadowZeroPP(ShadowZero3):
     """ZeRO++ for a nominal model: the gathers and all-to-alls move the wire forms' bytes
-    (uint8 tensors of the co-scaled size) over the groups the real strategy uses. A
-    co-scaled tensor is far smaller than the nominal one, so its wire size is the
-    nominal ratio of wire to bf16 bytes, not its own blocks' (whose padding would
-    dominate)."""
+    (:func:`wire_tensor`) over the groups the real strategy uses."""
 
     def __init__(self, context):
         super().__init__(context)
@@ -151,14 +190,9 @@ class ShadowZeroPP(ShadowZero3):
         self.partition = layout.group(self.options.hpz) if self.options.hpz > 1 else None
         self.levels = layout.levels([layout.sizes["node"]])
 
-    def _wire(self, elements: int, bits: int) -> torch.Tensor:
-        """The wire form of ``elements`` buffer elements (4 bytes of bf16 each)."""
-        nbytes = math.ceil(4 * elements * wire_ratio(bits, self.options.block))
-        return torch.zeros(nbytes, dtype=torch.uint8)
-
     def setup(self, model=None) -> None:
         super().setup()
-        self.quantized_shard = self._wire(self.shard.numel(), WEIGHT_BITS)
+        self.quantized_shard = wire_tensor(self.shard.numel(), WEIGHT_BITS, self.options.block)
         if self.partition:
             self.secondary = torch.zeros(self.chunk // len(self.partition))
 
@@ -172,13 +206,7 @@ class ShadowZeroPP(ShadowZero3):
     def _reduce(self, k: int):
         if not self.options.qgz:
             return super()._reduce(k)
-        elements, future = self.chunk, None
-        for ranks in self.levels:
-            n = len(ranks)
-            piece = self._wire(elements // n, GRADIENT_BITS)
-            future = self.comm.all_to_all(piece.repeat(n), ranks)
-            elements //= n
-        return future
+        return shadow_quantized_reduce(self.comm, self.chunk, self.levels, self.options.block)
 
     def memory(self) -> Memory:
         m = super().memory()
@@ -204,13 +232,7 @@ def pattern(model_bytes: float, world: int, layers: int | None,
         return [forward, backward, Collective("reduce-scatter", model_bytes)]
     gradient = model_bytes * wire_ratio(GRADIENT_BITS, options.block)
     bounds = [1] + ([node] if 1 < node < world else []) + [world]
-    hops = []
-    for inner, outer in zip(bounds, bounds[1:]):
-        group = ("world" if (inner, outer) == (1, world) else
-                 "inter-node" if outer == world else "node")
-        hops.append(Collective("all-to-all", gradient / inner, group=group,
-                               size=outer // inner))
-    return [forward, backward, *hops]
+    return [forward, backward, *quantized_hops(gradient, bounds, world)]
 
 
 def memory(params: float, world: int, layers: int | None,

@@ -11,9 +11,15 @@ Two measurements:
   emulated fabric, which with co-scaling stand for nominal times as long as the link,
   not the CPU, is the bottleneck: the report gives both so the reader can judge. INA
   runs with each worker client (``--ina-clients``: the window loop in C, the Python
-  reference). A round's time is the slowest worker's; the first round (start-up) is not
-  counted, and both programs end with an untimed barrier, since eight torch interpreters
-  exiting on two cores while others still time their last round added 5-30 ms to it.
+  reference). Both sides are timed by one rule (hosts/round_timing.py): the same
+  warm-up round, a synchronisation, then the rounds back to back; a round's time is the
+  slowest worker's time for all of them divided by their number. Both programs end with
+  an untimed barrier, since eight torch interpreters exiting on two cores while others
+  still time their last round added 5-30 ms to it. Each worker counts the bytes its
+  interface carried per direction during the timed rounds, and the switch process's CPU
+  time is divided by the frames its ports carried during INA's run: CPU per frame.
+  ``dtype`` is the gradient's element type (bf16 or fp32): gloo's ring moves it as it is,
+  INA quantizes bf16 into 16-bit lanes, fp32 into 32-bit ones.
 
 The star, the host commands and running them on the emulated hosts also serve the
 emulated-fabric tests.
@@ -23,7 +29,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -60,10 +65,10 @@ def target_rate(n_workers: int, chunks: int = 400, slots: int = 64, repeats: int
     the frames one ``process`` call each, the native one in one batched call (as the
     switch hands it a receive ring's frames). The best of ``repeats`` runs (each on a
     fresh target) is kept: the machine's other load only ever slows a run down."""
-    from testbed.net.topology import plan_from_topology
+    from testbed.net.topology import blueprint_from_topology
     from testbed.p4.targets import make_target
     # the star's addresses and ports; its links play no part here
-    job = star_job(plan_from_topology(star_topology(n_workers, "1Gbit", 1.0)), slots)
+    job = star_job(blueprint_from_topology(star_topology(n_workers, "1Gbit", 1.0)), slots)
     rng = np.random.default_rng(0)
     lanes = rng.integers(-2**20, 2**20, (n_workers, ina.LANES)).astype(np.int32)
     frames = []
@@ -128,97 +133,161 @@ def star_topology(n_workers: int, bw: str, scale: float, loss_pct: float = 0.0,
     })
 
 
-def star_job(plan, slots: int, switch: str = SWITCH) -> ctl.Job:
-    """The INA job of every host of a star's network ``plan`` (worker w: the w-th host)."""
+def star_job(blueprint, slots: int, switch: str = SWITCH) -> ctl.Job:
+    """The INA job of every host of a star's network ``blueprint`` (worker w: the w-th host)."""
     from testbed.experiment.jobs import job_workers
-    hosts = [h.name for h in plan.hosts]
-    return ctl.Job(INA_JOB, AGGREGATOR, job_workers(plan, switch, hosts), 0, slots)
+    hosts = [h.name for h in blueprint.hosts]
+    return ctl.Job(INA_JOB, AGGREGATOR, job_workers(blueprint, switch, hosts), 0, slots)
 
 
 def ina_commands(job: ctl.Job, hosts: list[str], elements: int, rounds: int, seed: int = 0,
-                 check: bool = False, client: str = "auto") -> dict:
+                 check: bool = False, client: str = "auto", dtype: str = "fp32",
+                 warmup: int = 0) -> dict:
     """The INA all-reduce of ``job`` on ``hosts`` (host ``hosts[w]`` is worker ``w``);
     ``client``: who runs the workers' window loop (hosts/ina_native.py)."""
     py = sys.executable
     return {h: [py, "-m", "hosts.ina_allreduce", "--job", str(job.job_id), "--worker",
                 str(w), "--workers", str(len(hosts)), "--aggregator", job.aggregator_ip,
                 "--elements", str(elements), "--rounds", str(rounds), "--slots",
-                str(job.slot_count), "--seed", str(seed), "--client", client]
+                str(job.slot_count), "--seed", str(seed), "--client", client,
+                "--dtype", dtype, "--warmup", str(warmup)]
             + (["--check"] if check else [])
             for w, h in enumerate(hosts)}
 
 
-def gloo_commands(net, hosts: list[str], elements: int, rounds: int, port: int) -> dict:
+def gloo_commands(net, hosts: list[str], elements: int, rounds: int, port: int,
+                  dtype: str = "fp32", warmup: int = 0) -> dict:
     """gloo's ring all-reduce on ``hosts``, rank 0 (``hosts[0]``) the rendezvous."""
     py = sys.executable
     master = net.net[hosts[0]].IP()
     return {h: [py, "-m", "hosts.gloo_allreduce", "--rank", str(rank), "--world",
                 str(len(hosts)), "--master", master, "--port", str(port),
-                "--elements", str(elements), "--rounds", str(rounds)]
+                "--elements", str(elements), "--rounds", str(rounds), "--dtype", dtype,
+                "--warmup", str(warmup)]
             for rank, h in enumerate(hosts)}
 
 
 def round_time(results: dict) -> float:
-    """Median over rounds (first round excluded when there are several) of the slowest
-    worker's time."""
-    per_round = list(zip(*(r["times_s"] for r in results.values())))
-    if len(per_round) > 1:
-        per_round = per_round[1:]
-    return statistics.median(max(r) for r in per_round)
+    """The slowest worker's time for its back-to-back timed rounds, per round."""
+    return max(r["round_ends_s"][-1] / len(r["round_ends_s"]) for r in results.values())
+
+
+def bytes_per_worker(results: dict) -> dict:
+    """Mean over workers of the bytes per round their interfaces sent (tx) and received
+    (rx) during the timed rounds."""
+    n = len(results)
+    return {d: sum(r[f"{d}_bytes"] / len(r["round_ends_s"]) for r in results.values()) / n
+            for d in ("tx", "rx")}
+
+
+def process_cpu_s(pid: int) -> float:
+    """CPU time of process ``pid``, all its threads, in seconds, from the kernel's CPU
+    clock of that process (clock_getcpuclockid's id: scheduler nanoseconds, where /proc's
+    clock ticks of 10 ms are too coarse for a benchmark's run)."""
+    return time.clock_gettime(((~pid) << 3) | 2)
+
+
+def switch_frames(net) -> int:
+    """Frames received plus sent by the switch's ports so far."""
+    total = 0
+    for name in net.switch_interfaces():
+        base = Path(f"/sys/class/net/{name}/statistics")
+        total += int((base / "rx_packets").read_text()) + int((base / "tx_packets").read_text())
+    return total
+
+
+def switch_cpu_per_frame(net, run, idle_s: float = 1.0) -> tuple:
+    """``run()``'s result and the switch process's CPU seconds per frame its ports carried
+    meanwhile. The switch waits in select when idle, but its P4Runtime server's threads
+    wake now and then: their rate, measured over ``idle_s`` before the run, is taken out
+    for the run's length (the hosts' start-up makes a run several seconds long)."""
+    pid = net.state.switches[SWITCH]
+    cpu, start = process_cpu_s(pid), time.monotonic()
+    time.sleep(idle_s)
+    idle_rate = (process_cpu_s(pid) - cpu) / (time.monotonic() - start)
+    cpu, frames, start = process_cpu_s(pid), switch_frames(net), time.monotonic()
+    result = run()
+    frames = switch_frames(net) - frames
+    busy = process_cpu_s(pid) - cpu - idle_rate * (time.monotonic() - start)
+    return result, max(busy, 0.0) / frames if frames else float("nan")
 
 
 FRAME_BYTES = ina.FRAME_OFFSET + ina.PAYLOAD_BYTES      # one INA packet on the wire
 TCP_FRAME_OVERHEAD = 1514 / 1448                          # Ethernet/IP/TCP per MSS
 
 
-def ina_link_time(elements: int, rate_bps: float) -> float:
+def ina_link_time(elements: int, rate_bps: float, lane_bits: int = 32) -> float:
     """Lower bound of an INA all-reduce on links of ``rate_bps``: every worker sends (and,
-    on the other direction of its full-duplex link, receives) one packet per chunk plus
-    the exponent packet."""
-    return (-(-elements // ina.LANES) + 1) * FRAME_BYTES * 8 / rate_bps
+    on the other direction of its full-duplex link, receives) one packet per chunk of
+    lanes of ``lane_bits`` bits plus the exponent packet."""
+    return (-(-elements // ina.lanes_per_packet(lane_bits)) + 1) * FRAME_BYTES * 8 / rate_bps
 
 
-def ring_link_time(elements: int, n_workers: int, rate_bps: float) -> float:
+def ring_link_time(elements: int, n_workers: int, rate_bps: float,
+                   element_bytes: int = 4) -> float:
     """Lower bound of a ring all-reduce: 2 (n - 1) / n of the tensor over each link."""
-    return 2 * (n_workers - 1) / n_workers * elements * 4 * TCP_FRAME_OVERHEAD * 8 / rate_bps
+    return (2 * (n_workers - 1) / n_workers * elements * element_bytes * TCP_FRAME_OVERHEAD
+            * 8 / rate_bps)
 
 
 def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: int,
-                slots: int, results_dir: str, log, clients: list) -> list:
+                slots: int, results_dir: str, log, clients: list, dtype: str = "fp32",
+                warmup: int = 1) -> list:
     """One row per tensor size and INA client (``clients``), each against gloo measured
-    once per size in the same network."""
+    once per size in the same network, both with ``warmup`` untimed rounds and ``rounds``
+    timed ones of ``dtype`` tensors."""
+    from hosts.round_timing import DTYPES
     from testbed.experiment.jobs import job_on
     from testbed.net.network import Network
-    from testbed.net.topology import plan_from_topology
+    from testbed.net.topology import blueprint_from_topology
     from testbed.units import parse_rate
     topo = star_topology(n_workers, bw, scale)
     hosts = [h.name for h in topo.hosts]
     rows = []
-    with Network(plan_from_topology(topo, topo.name), results_dir, log=log) as net:
-        job = star_job(net.plan, slots)
+    with Network(blueprint_from_topology(topo, topo.name), results_dir, log=log) as net:
+        job = star_job(net.blueprint, slots)
         for k, mb in enumerate(sizes_mb):
             nominal_bytes = mb * 2**20
-            elements = max(int(nominal_bytes * scale / 4), 1)
-            log(f"  {n_workers} workers, {mb} MB nominal = {elements * 4} B emulated ...")
+            element_bytes = DTYPES[dtype].itemsize
+            elements = max(int(nominal_bytes * scale / element_bytes), 1)
+            log(f"  {n_workers} workers, {mb} MB nominal {dtype} = "
+                f"{elements * element_bytes} B emulated ...")
             ina_runs = {}
             for client in clients:
                 with job_on(net, SWITCH, ctl, job):    # new workers need clean slots
-                    ina_runs[client] = run_json(net, ina_commands(
-                        job, hosts, elements, rounds, client=client), timeout_s=300)
-            gloo_res = run_json(net, gloo_commands(net, hosts, elements, rounds,
-                                                       29500 + k), timeout_s=300)
+                    ina_runs[client] = switch_cpu_per_frame(net, lambda: run_json(
+                        net, ina_commands(job, hosts, elements, rounds, client=client,
+                                          dtype=dtype, warmup=warmup), timeout_s=300))
+            gloo_res, gloo_cpu = switch_cpu_per_frame(net, lambda: run_json(
+                net, gloo_commands(net, hosts, elements, rounds, 29500 + k, dtype, warmup),
+                timeout_s=300))
             t_gloo = round_time(gloo_res)
+            gloo_bytes = bytes_per_worker(gloo_res)
             rate = parse_rate(bw) * scale
-            for client, ina_res in ina_runs.items():
+            ring_bound = ring_link_time(elements, n_workers, rate, element_bytes)
+            for client, (ina_res, ina_cpu) in ina_runs.items():
                 t_ina = round_time(ina_res)
+                ina_bytes = bytes_per_worker(ina_res)
                 rows.append({
-                    "workers": n_workers, "nominal_MB": mb, "emulated_bytes": elements * 4,
+                    "workers": n_workers, "nominal_MB": mb, "dtype": dtype,
+                    "emulated_bytes": elements * element_bytes, "rounds": rounds,
+                    "warmup_rounds": warmup,
                     "ina_client": next(iter(ina_res.values()))["client"],
                     "elements": elements, "link_nominal_bps": parse_rate(bw),
                     "link_emulated_bps": rate,
                     "ina_s": t_ina, "gloo_s": t_gloo,
-                    "ina_link_bound_s": ina_link_time(elements, rate),
-                    "ring_link_bound_s": ring_link_time(elements, n_workers, rate),
+                    "ina_lane_bits": next(iter(ina_res.values()))["lane_bits"],
+                    "ina_link_bound_s": ina_link_time(
+                        elements, rate, next(iter(ina_res.values()))["lane_bits"]),
+                    "ring_link_bound_s": ring_bound,
+                    "gloo_over_ring_bound": t_gloo / ring_bound,
+                    "ina_tx_bytes_per_worker": ina_bytes["tx"],
+                    "ina_rx_bytes_per_worker": ina_bytes["rx"],
+                    "gloo_tx_bytes_per_worker": gloo_bytes["tx"],
+                    "gloo_rx_bytes_per_worker": gloo_bytes["rx"],
+                    "ina_over_gloo_bytes": max(ina_bytes.values()) / max(gloo_bytes.values()),
+                    "switch_cpu_us_per_frame_ina": ina_cpu * 1e6,
+                    "switch_cpu_us_per_frame_gloo": gloo_cpu * 1e6,
                     "ina_algbw_nominal_Gbps": nominal_bytes * 8 / t_ina / 1e9,
                     "gloo_algbw_nominal_Gbps": nominal_bytes * 8 / t_gloo / 1e9,
                     "speedup_ina_over_gloo": t_gloo / t_ina,
@@ -248,18 +317,33 @@ def _render(report: dict) -> str:
         r0 = report["fabric"][0]
         lines.append(f"all-reduce on the emulated star: links {r0['link_nominal_bps'] / 1e9:g} "
                      f"Gb/s nominal = {r0['link_emulated_bps'] / 1e6:g} Mb/s emulated "
-                     f"(co-scaling {report['scale']:g}); times are wall-clock = nominal; "
-                     "'bound' is the link-only time")
-        lines.append("  workers  tensor(nominal)  emulated  client   INA time (bound)       "
-                     "gloo time (bound)      INA algbw    gloo algbw   gloo/INA")
+                     f"(co-scaling {report['scale']:g}); {r0['dtype']} tensors; "
+                     f"{r0['warmup_rounds']} warm-up and {r0['rounds']} timed rounds back to "
+                     "back on both sides, a round = the slowest worker's time / rounds; "
+                     "times are wall-clock = nominal; 'bound' is the link-only time")
+        lines.append("  workers  tensor(nominal)  emulated  client/lanes  INA time (bound)     "
+                     "gloo time (bound, x bound)    INA algbw    gloo algbw   gloo/INA")
         for r in report["fabric"]:
             lines.append(
                 f"  {r['workers']:7d}  {r['nominal_MB']:9g} MB  {r['emulated_bytes']:8d} B  "
-                f"{r['ina_client']:>6}  "
+                f"{r['ina_client']:>6}/{r['ina_lane_bits']}b  "
                 f"{r['ina_s'] * 1e3:8.1f} ms ({r['ina_link_bound_s'] * 1e3:6.1f} ms)  "
-                f"{r['gloo_s'] * 1e3:8.1f} ms ({r['ring_link_bound_s'] * 1e3:6.1f} ms)  "
+                f"{r['gloo_s'] * 1e3:8.1f} ms ({r['ring_link_bound_s'] * 1e3:6.1f} ms, "
+                f"{r['gloo_over_ring_bound']:4.1f}x)  "
                 f"{r['ina_algbw_nominal_Gbps']:7.2f} Gb/s  {r['gloo_algbw_nominal_Gbps']:7.2f} "
                 f"Gb/s  {r['speedup_ina_over_gloo']:6.2f}x")
+        lines.append("  bytes per worker per round on its link, measured (emulated), and the "
+                     "switch's CPU per frame its ports carried")
+        lines.append("  workers  tensor(nominal)  client   INA tx / rx            "
+                     "gloo tx / rx           INA/gloo  switch CPU/frame INA, gloo")
+        for r in report["fabric"]:
+            lines.append(
+                f"  {r['workers']:7d}  {r['nominal_MB']:9g} MB  {r['ina_client']:>6}  "
+                f"{r['ina_tx_bytes_per_worker']:9.0f} / {r['ina_rx_bytes_per_worker']:9.0f} B  "
+                f"{r['gloo_tx_bytes_per_worker']:9.0f} / {r['gloo_rx_bytes_per_worker']:9.0f} B  "
+                f"{r['ina_over_gloo_bytes']:6.2f}x  "
+                f"{r['switch_cpu_us_per_frame_ina']:6.2f} us, "
+                f"{r['switch_cpu_us_per_frame_gloo']:6.2f} us")
     elif report.get("fabric_skipped"):
         lines.append(f"emulated fabric: skipped ({report['fabric_skipped']})")
     return "\n".join(lines)
@@ -282,6 +366,7 @@ def main(args) -> int:
         report["fabric"] = []
         for n in workers:
             report["fabric"] += fabric_rows(n, args.sizes_mb, args.bw, args.scale, args.rounds,
-                                            args.slots, args.results, log, args.ina_clients)
+                                            args.slots, args.results, log, args.ina_clients,
+                                            args.dtype, args.warmup)
     print(json.dumps(report, indent=2) if args.json else _render(report))
     return 0

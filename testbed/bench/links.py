@@ -22,7 +22,7 @@ import time
 from testbed.errors import TrainetError
 from testbed.net.network import Network
 from testbed.net.probe import probe, render
-from testbed.net.topology import plan_from_topology
+from testbed.net.topology import blueprint_from_topology
 from testbed.units import format_duration, format_rate
 
 RATE_TOLERANCE = 0.03
@@ -53,16 +53,16 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _with_free_ports(plan):
+def _with_free_ports(blueprint):
     """The bench's networks take unused gRPC ports, whatever else runs on the machine."""
-    for switch in plan.switches:
+    for switch in blueprint.switches:
         switch.grpc_port = _free_port()
-    return plan
+    return blueprint
 
 
-def _plan(data: dict):
+def _blueprint(data: dict):
     from testbed.topology.spec import Topology
-    return _with_free_ports(plan_from_topology(Topology.from_data(data), data["name"]))
+    return _with_free_ports(blueprint_from_topology(Topology.from_data(data), data["name"]))
 
 
 def _rx_bytes(host, ifname: str = "eth0") -> tuple[int, float]:
@@ -124,8 +124,8 @@ def bench_rates(caps, rates, seconds: float, log, switch: bool = False) -> list[
     rows = []
     where = " via the switch" if switch else ""
     for rate in rates:
-        plan = _plan(_pair(bw=f"{rate:g}bit", switch=switch))
-        with Network(plan, RESULTS_DIR, caps, log=log) as net:
+        blueprint = _blueprint(_pair(bw=f"{rate:g}bit", switch=switch))
+        with Network(blueprint, RESULTS_DIR, caps, log=log) as net:
             rows.append(_rate_row(f"rate {format_rate(rate)}{where}", rate,
                                   measure_rate(net, "h1", "h2", "10.0.0.2", seconds)))
         log(_format_row(rows[-1]))
@@ -135,9 +135,9 @@ def bench_rates(caps, rates, seconds: float, log, switch: bool = False) -> list[
 def bench_coscaled(caps, seconds: float, log) -> list[dict]:
     rows = []
     for profile in ("roce-100g", "roce-200g"):
-        plan = _plan(_pair(profile=profile, scale=1e-3))
-        with Network(plan, RESULTS_DIR, caps, log=log) as net:
-            emulated = plan.links[0].shape.rate_bps
+        blueprint = _blueprint(_pair(profile=profile, scale=1e-3))
+        with Network(blueprint, RESULTS_DIR, caps, log=log) as net:
+            emulated = blueprint.links[0].shape.rate_bps
             rows.append(_rate_row(f"{profile} x 1e-3", emulated,
                                   measure_rate(net, "h1", "h2", "10.0.0.2", seconds)))
         log(_format_row(rows[-1]))
@@ -156,7 +156,7 @@ def bench_rtt(caps, delays, log) -> list[dict]:
     rows, baseline = [], None
     for delay in (0.0,) + tuple(d for d in delays if d):
         data = _pair(switch=True, delay=f"{delay * 1e6:g}us" if delay else None)
-        with Network(_plan(data), RESULTS_DIR, caps, log=log) as net:
+        with Network(_blueprint(data), RESULTS_DIR, caps, log=log) as net:
             got = measure_rtt(net, "h1", "10.0.0.2")
         if baseline is None:
             baseline = got["median_s"]
@@ -178,17 +178,17 @@ def bench_rtt(caps, delays, log) -> list[dict]:
 def bench_bringup(caps, log) -> dict:
     from testbed.topology.generators import leaf_spine
     topo = leaf_spine(leaves=8, spines=1, hosts_per_leaf=8, scale=1e-3)
-    plan = _with_free_ports(plan_from_topology(topo, "leaf-spine 8x8+1"))
-    net = Network(plan, RESULTS_DIR, caps, log=log)
+    blueprint = _with_free_ports(blueprint_from_topology(topo, "leaf-spine 8x8+1"))
+    net = Network(blueprint, RESULTS_DIR, caps, log=log)
     try:
         net.start()
-        probe_host = plan.hosts[-1]
-        reach = measure_rtt(net, plan.hosts[0].name, probe_host.address, count=5)
+        probe_host = blueprint.hosts[-1]
+        reach = measure_rtt(net, blueprint.hosts[0].name, probe_host.address, count=5)
     finally:
         t0 = time.monotonic()
         net.stop()
         teardown = time.monotonic() - t0
-    row = {"test": f"bring-up {len(plan.hosts)} hosts, {len(plan.switches)} switches",
+    row = {"test": f"bring-up {len(blueprint.hosts)} hosts, {len(blueprint.switches)} switches",
            "seconds": net.timings["total"], "phases_s": dict(net.timings),
            "teardown_s": teardown, "first_to_last_host_rtt_s": reach["avg_s"],
            "ok": net.timings["total"] <= 15.0 and reach["loss_pct"] < 100}
@@ -236,7 +236,7 @@ def main(args) -> int:
         raise TrainetError("trainet bench links needs iperf3; install it (apt install iperf3)")
     rates = (10e6, 100e6) if args.quick else (1e6, 10e6, 100e6, 1e9)
     delays = (5e-3,) if args.quick else (1e-3, 5e-3, 20e-3)
-    report = {"capabilities": {"qdiscs": caps.qdiscs, "plan": vars(caps.plan())}}
+    report = {"capabilities": {"qdiscs": caps.qdiscs, "plan": vars(caps.shaping_mode())}}
     report["rates"] = bench_rates(caps, rates, args.seconds, log)
     report["rates"] += bench_rates(caps, (100e6,) if args.quick else (10e6, 100e6),
                                    args.seconds, log, switch=True)

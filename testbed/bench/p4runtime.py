@@ -24,7 +24,7 @@ from testbed.p4 import p4info
 from testbed.p4.lowering.program import load_program
 from testbed.p4.python.target import Target
 from testbed.p4runtime.convert import P4InfoIndex, table_entry_to_p4rt
-from testbed.switch.p4runtime import P4RuntimeServer
+from testbed.switch.p4runtime_server import P4RuntimeServer
 
 BASIC = Path(__file__).resolve().parents[2] / "p4" / "basic.p4"
 TABLE, ACTION = "MyIngress.ipv4_lpm", "MyIngress.ipv4_forward"

@@ -40,19 +40,19 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def star_plan(workers: int, nic: str, scale: float, prefix: str = SWITCH_PREFIX):
+def star_blueprint(workers: int, nic: str, scale: float, prefix: str = SWITCH_PREFIX):
     """Workers w1..wN and a server srv1 on one switch running p4/ina.p4 (IPv4 forwarding
     like basic.p4, plus in-network aggregation for the ina strategy)."""
-    from testbed.net.topology import plan_from_topology
+    from testbed.net.topology import blueprint_from_topology
     from testbed.topology.generators import star
-    plan = plan_from_topology(star(workers=workers, servers=1, nic=nic, scale=scale,
-                                   program=str(INA_P4)), f"star-{nic}")
-    for sw in plan.switches:
+    blueprint = blueprint_from_topology(star(workers=workers, servers=1, nic=nic, scale=scale,
+                                        program=str(INA_P4)), f"star-{nic}")
+    for sw in blueprint.switches:
         old, sw.name, sw.grpc_port = sw.name, prefix + sw.name, _free_port()
-        for link in plan.links:
+        for link in blueprint.links:
             link.a = sw.name if link.a == old else link.a
             link.b = sw.name if link.b == old else link.b
-    return plan
+    return blueprint
 
 
 @contextmanager
@@ -62,13 +62,13 @@ def ina_job(net, hosts: list[str]):
     yields the workers' ina options."""
     from controllers import ina
     from testbed.experiment.jobs import job_on, job_workers
-    switch = net.plan.switches[0].name
-    job = ina.Job(INA_JOB, INA_AGGREGATOR, job_workers(net.plan, switch, hosts), 0, INA_SLOTS)
+    switch = net.blueprint.switches[0].name
+    job = ina.Job(INA_JOB, INA_AGGREGATOR, job_workers(net.blueprint, switch, hosts), 0, INA_SLOTS)
     with job_on(net, switch, ina, job):
         yield {"ina_aggregator": INA_AGGREGATOR, "ina_job": INA_JOB, "ina_slots": INA_SLOTS}
 
 
-def _row(result, strategy: str, nic: str, plan, args) -> dict:
+def _row(result, strategy: str, nic: str, blueprint, args) -> dict:
     from hosts import shadow
     if not result.ok:
         return {"strategy": strategy, "nic": nic, "error": result.reason}
@@ -80,7 +80,7 @@ def _row(result, strategy: str, nic: str, plan, args) -> dict:
     def mean(key):
         return statistics.fmean(s[key] for s in summaries)
 
-    link = next(l.shape for l in plan.links)
+    link = next(l.shape for l in blueprint.links)
     info = registry.get(strategy)
     target = shadow.shadow_model(args.shadow_model)
     m = shadow.model_bytes(target.params)
@@ -105,8 +105,8 @@ def measure(args, log=print) -> list[dict]:
     worker_args = {"mode": "shadow", "shadow_model": args.shadow_model, "device": args.device,
                    "scale": args.scale, "steps": args.steps, "batch": args.batch}
     for nic in args.nics:
-        plan = star_plan(args.workers, nic, args.scale)
-        with Network(plan, Path(args.results) / nic, log=log) as net:
+        blueprint = star_blueprint(args.workers, nic, args.scale)
+        with Network(blueprint, Path(args.results) / nic, log=log) as net:
             for strategy in args.strategies:
                 log(f"  {nic}: {strategy} ...")
                 with (ina_job(net, hosts) if registry.get(strategy).switch_job
@@ -114,7 +114,7 @@ def measure(args, log=print) -> list[dict]:
                     result = run_workers(net, hosts, strategy, {**worker_args, **extra},
                                          Path(args.results) / nic / strategy, timeout_s=60,
                                          server_host="srv1")
-                rows.append(_row(result, strategy, nic, plan, args))
+                rows.append(_row(result, strategy, nic, blueprint, args))
     return rows
 
 

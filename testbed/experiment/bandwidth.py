@@ -48,8 +48,8 @@ def fabric_of(path: str):
     from testbed.model.fabric import fabric_topology, is_experiment, read_fabric_file
     if is_experiment(read_fabric_file(path)):
         from testbed.experiment.spec import load_experiment
-        plan = load_experiment(path)
-        return plan.topology, plan.workers
+        experiment = load_experiment(path)
+        return experiment.topology, experiment.workers
     topology = fabric_topology(path)
     return topology, [h.name for h in topology.hosts if h.role == "worker"]
 
@@ -86,7 +86,7 @@ def run_probes(net, hosts: list[str], plan: dict, timeout_s: float) -> dict:
 def measure(path: str, world: int | None, sizes: list[float], rounds: int, repeat: int,
             out_dir: Path, log=print, timeout_s: float = 900) -> BandwidthTable:
     from testbed.net.network import Network
-    from testbed.net.topology import plan_from_topology
+    from testbed.net.topology import blueprint_from_topology
     topology, workers = fabric_of(path)
     world = world or len(workers)
     if not 2 <= world <= len(workers):
@@ -101,7 +101,7 @@ def measure(path: str, world: int | None, sizes: list[float], rounds: int, repea
             "repeat": repeat}
     log(f"measuring {len(kinds)} placements x {len(OPS)} collectives x {len(sizes)} sizes "
         f"on {world} workers of {path} (co-scaling {scale:g}) ...")
-    with Network(plan_from_topology(topology, path), out_dir, log=log) as net:
+    with Network(blueprint_from_topology(topology, path), out_dir, log=log) as net:
         outputs = run_probes(net, hosts, plan, timeout_s)
     entries = {}
     for size, stride in kinds:

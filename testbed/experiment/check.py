@@ -75,9 +75,9 @@ def _shown(path: Path) -> Path:
 
 def _shaping(topology) -> list[str]:
     """The links grouped by how they are shaped: nominal -> emulated rate, delay, loss."""
-    from testbed.net.topology import plan_from_topology
+    from testbed.net.topology import blueprint_from_topology
     groups = Counter()
-    for link in plan_from_topology(topology).links:
+    for link in blueprint_from_topology(topology).links:
         s = link.shape
         groups[(s.nominal_bps, s.rate_bps, s.delay_s, s.loss)] += 1
     lines = []

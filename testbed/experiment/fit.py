@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from testbed.errors import TrainetError
-from testbed.experiment.spec import ExperimentPlan, StrategyPlan, Variant
+from testbed.experiment.spec import ResolvedExperiment, ResolvedStrategy, Variant
 from testbed.topology.specfile import Issue, TopologyError
 
 DEFAULT_MODEL = "gpt-1.3b"     # hosts.worker's default
@@ -45,13 +45,14 @@ class MemoryCheck:
                 "reserve_B": f.reserve, "host_B": f.host, "nvme_B": f.nvme}
 
 
-def _fail(plan: ExperimentPlan, path: tuple, message: str):
-    raise TopologyError([Issue(path, message)]).located(plan.source, plan.marks) from None
+def _fail(experiment: ResolvedExperiment, path: tuple, message: str):
+    raise TopologyError([Issue(path, message)]).located(experiment.source,
+                                                        experiment.marks) from None
 
 
-def memory_checks(plan: ExperimentPlan) -> list[MemoryCheck]:
+def memory_checks(experiment: ResolvedExperiment) -> list[MemoryCheck]:
     """One check per variant and strategy of a shadow experiment (none for real runs)."""
-    w = plan.spec.workload
+    w = experiment.spec.workload
     if w.mode != "shadow":
         return []
     from hosts import devices, footprint, shadow
@@ -59,12 +60,12 @@ def memory_checks(plan: ExperimentPlan) -> list[MemoryCheck]:
     target = shadow.shadow_model(w.shadow_model or DEFAULT_MODEL)
     batch = w.batch or 8
     checks, used = [], {}
-    for variant in plan.variants():
-        workers = plan.workers_of(variant)
+    for variant in experiment.variants():
+        workers = experiment.workers_of(variant)
         devs = [used.setdefault(name, devices.device(name, w.device_memory))
-                for name in dict.fromkeys(plan.devices_of(variant))]
-        for i, strategy in enumerate(plan.strategies):
-            tiers = plan.tiers_of(strategy, variant)
+                for name in dict.fromkeys(experiment.devices_of(variant))]
+        for i, strategy in enumerate(experiment.strategies):
+            tiers = experiment.tiers_of(strategy, variant)
             sizes = (Layout.of(0, len(workers), tiers, strategy.info.tiers,
                                strategy.info.name).sizes if tiers else None)
             options = strategy.info.parse_options(strategy.options)
@@ -74,10 +75,10 @@ def memory_checks(plan: ExperimentPlan) -> list[MemoryCheck]:
                 fit = min((footprint.check(fp, dev, w.gpus_per_host) for dev in devs),
                           key=_headroom)
             except TrainetError as e:
-                _fail(plan, ("strategies", i, "options"), f"strategy {strategy.label}: {e}")
+                _fail(experiment, ("strategies", i, "options"), f"strategy {strategy.label}: {e}")
             checks.append(MemoryCheck(variant.name, strategy.label, fit,
                                       not fit.fits and strategy.run_not_fitting))
-    _check_capacity(plan, min(used.values(), key=lambda d: d.memory_bytes or float("inf")),
+    _check_capacity(experiment, min(used.values(), key=lambda d: d.memory_bytes or float("inf")),
                     checks)
     return checks
 
@@ -88,20 +89,20 @@ def _headroom(fit) -> tuple:
     return fit.fits, free
 
 
-def _check_capacity(plan: ExperimentPlan, dev, checks: list[MemoryCheck]) -> None:
+def _check_capacity(experiment: ResolvedExperiment, dev, checks: list[MemoryCheck]) -> None:
     """A capacity below every strategy's parameter shard is a slip of the unit."""
     if not checks or not dev.memory_bytes:
         return
     from hosts.footprint import gib
     smallest = min(c.fit.footprint.params for c in checks)
     if dev.memory_bytes < smallest:
-        field = "device_memory" if plan.spec.workload.device_memory else "device"
-        _fail(plan, ("workload", field), f"{gib(dev.memory_bytes)} holds not even the "
+        field = "device_memory" if experiment.spec.workload.device_memory else "device"
+        _fail(experiment, ("workload", field), f"{gib(dev.memory_bytes)} holds not even the "
               f"smallest parameter shard of the strategies ({gib(smallest)}); give the "
               "device's capacity with its unit, e.g. 80GiB")
 
 
-def check_of(checks: list[MemoryCheck], variant: Variant, strategy: StrategyPlan):
+def check_of(checks: list[MemoryCheck], variant: Variant, strategy: ResolvedStrategy):
     return next((c for c in checks if c.variant == variant.name and c.label == strategy.label),
                 None)
 

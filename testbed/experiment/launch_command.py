@@ -51,8 +51,9 @@ def fabric_of(path: str):
         raise TrainetError(f"{path}: not YAML: {e}") from None
     if isinstance(data, dict) and "topology" in data:
         from testbed.experiment.spec import load_experiment
-        plan = load_experiment(file)
-        return plan.topology, plan.workers, plan.spec.timeouts.run, plan.spec.timeouts.start
+        experiment = load_experiment(file)
+        return (experiment.topology, experiment.workers, experiment.spec.timeouts.run,
+                experiment.spec.timeouts.start)
     from testbed.topology.load import load_topology
     topology = load_topology(file)
     workers = [h.name for h in topology.hosts if h.role == "worker"]
@@ -78,7 +79,7 @@ def main(args) -> int:
         raise TrainetError("trainet launch needs Mininet; install it (vagrant/install.sh)")
     from testbed.experiment.script_run import run_script
     from testbed.net.network import Network
-    from testbed.net.topology import plan_from_topology
+    from testbed.net.topology import blueprint_from_topology
     out = Path(args.output) if args.output else \
         Path("results") / f"launch-{script.stem}-{time.strftime('%Y%m%d-%H%M%S')}"
     if out.exists() and any(out.iterdir()):
@@ -87,7 +88,7 @@ def main(args) -> int:
     print(f"fabric: {args.fabric}: {len(workers)} ranks on {', '.join(workers)}; logs and "
           f"step records in {out}", file=sys.stderr, flush=True)
     previous = signal.signal(signal.SIGTERM, _interrupt)
-    net = Network(plan_from_topology(topology, args.fabric), out / "net", caps,
+    net = Network(blueprint_from_topology(topology, args.fabric), out / "net", caps,
                   log=lambda text: print(text, file=sys.stderr, flush=True))
     try:
         net.start()

@@ -1,9 +1,12 @@
 """``trainet plan``: rank every valid layout of a model on a fabric by predicted step time.
 
-The candidates are every AxoNN grid G_r x G_c x G_d x G_data of the world (strategy
-``axonn``) and every Megatron-LM 1D tensor x data layout, TP x DP (strategy
-``megatron``, no pipeline), all at the same global batch. Each layout's step is its
-strategy's declared pattern (hosts/collectives/pattern.py) timed on the fabric:
+The candidates are every valid layout of the strategies whose options choose one
+(``StrategyInfo.layout``; their ``layouts`` asked for ``every`` one: AxoNN's grids
+G_r x G_c x G_d x G_data, Megatron-LM's TP x DP), those without a pipeline (the strategy's
+declared timing has one stage), all at the same global batch, walked as the model's
+layout search walks them (testbed/model/search.py).
+Each layout's step is its strategy's declared pattern (hosts/collectives/pattern.py)
+timed on the fabric:
 
 * **placement**: rank ``i`` runs on the fabric's ``i``-th GPU (the topology's workers in
   file order, or GPU ``i % g`` of node ``i // g`` of a nominal fabric);
@@ -17,15 +20,17 @@ strategy's declared pattern (hosts/collectives/pattern.py) timed on the fabric:
 * **time and step**: the analytical model's (testbed/model): each collective's
   alpha-beta cost over its kind's bandwidth with a latency per ring step of its slowest
   hop's path, placed against the compute model (``hosts/shadow.py``) as the strategy
-  declares its overlap (hosts/collectives/timing.py: for ``axonn`` the depth gathers
-  prefetched and the reduce-scatters left running, the row and column collectives
-  after each layer group), without interference, so layouts are ranked by their
-  communication;
+  declares its overlap (hosts/collectives/timing.py: AxoNN's depth gathers prefetched
+  and its reduce-scatters left running, the row and column collectives after each layer
+  group), without interference, so layouts are ranked by their communication;
 * **memory**: each layout's footprint per GPU (hosts/footprint.py, the function the
   experiment's fit check uses: activations per pipeline stage and tensor rank) against
   the device; layouts that do not fit are dropped and listed with what they need. The
   devices are the topology's hosts' where it names them (the smallest capacity holds
   every layout), else ``--device``.
+
+A layout's name and the form of its strategy's names (``4x1x1x4``, G_r x G_c x G_d x
+G_data) are the strategy's (``StrategyInfo.layout``).
 
 A nominal fabric is ``gpus`` GPUs in nodes of ``gpus_per_node``: inside a node every GPU
 reaches the node's switch at ``intra`` (NVLink-like), and has a NIC of ``inter`` into one
@@ -36,11 +41,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from hosts import shadow
-from hosts.parallelism.grid import Grid, fits, grids
+from hosts.strategies import registry
 from testbed.errors import TrainetError
-from testbed.model import measured
+from testbed.model import measured, search
 from testbed.model.calibration import DEFAULT
 from testbed.model.fabric import GraphFabric, NominalFabric, fabric_topology, topology_fabric
+from testbed.model.prediction import StepPrediction
 from testbed.model.step import Workload, predict as model_predict
 
 Fabric = GraphFabric
@@ -60,23 +66,22 @@ class Prediction:
     memory_B: float = 0.0      # footprint per GPU
     fits: bool = True
     memory_verdict: str = ""
+    form: str = ""             # how the strategy's layouts are named
 
 
-def candidates(model: shadow.ShadowModel, world: int, batch: int) -> list[tuple[str, dict]]:
-    """(strategy, options) of every layout that splits the model and the global batch of
-    ``batch`` sequences evenly."""
-    hidden = shadow.hidden_size(model)
-    out = []
-    for g in grids(world):
-        replica = batch // g.g_data
-        if batch % g.g_data == 0 and replica % g.g_d == 0 and fits(g, hidden) is None:
-            out.append(("axonn", {"g_r": g.g_r, "g_c": g.g_c, "g_d": g.g_d,
-                                  "g_data": g.g_data}))
-    for tp in (n for n in range(1, world + 1) if world % n == 0):
-        if batch % (world // tp) == 0 and hidden % tp == 0:
-            out.append(("megatron", {"tp": tp, "dp": world // tp, "pp": 1,
-                                     "micro_batches": 1}))
-    return out
+def candidates(workload: Workload, world: int, sizes: dict) -> list[tuple[str, dict]]:
+    """(strategy, options) of every layout without a pipeline that splits the model and
+    the global batch evenly, of the strategies whose options choose a layout."""
+    return [(name, options)
+            for name, options in search.candidates(world, workload, sizes, every=True)
+            if registry.get(name).layout is not None and not pipelined(name, options, world)]
+
+
+def pipelined(name: str, options: dict, world: int) -> bool:
+    """Whether the strategy's declared timing runs the layout in pipeline stages."""
+    info = registry.get(name)
+    pipeline = info.step_timing(world, options=info.parse_options(options)).pipeline
+    return pipeline is not None and pipeline.stages > 1
 
 
 def predict(fabric: Fabric, model: shadow.ShadowModel, strategy: str, options: dict,
@@ -89,14 +94,20 @@ def predict(fabric: Fabric, model: shadow.ShadowModel, strategy: str, options: d
     world = len(fabric.gpus)
     p = model_predict(strategy, Workload(model, device, batch, mfu=mfu), fabric, world,
                       options, replace(DEFAULT, interference=interference))
+    return with_bandwidths(fabric, p, world)
+
+
+def with_bandwidths(fabric: Fabric, p: StepPrediction, world: int) -> Prediction:
+    """The model's prediction with the layout (every degree filled in, its name) and the
+    bandwidth each of its group kinds gets on the fabric."""
     bandwidths = {kind: _bandwidth(fabric, _placement(p, kind), world)
                   for kind, (size, _) in p.placement.items()
                   if size > 1 and kind not in ("world", "gpu", "node", "inter-node")}
-    layout = (Grid(**options).describe() if strategy == "axonn"
-              else f"tp{options['tp']} x dp{options['dp']}")
-    return Prediction(strategy, layout, options, p.compute_s, p.comm_s, p.exposed_s,
-                      p.step_s, p.tflops_per_gpu, bandwidths, p.memory_per_gpu_B, p.fits,
-                      p.memory_verdict)
+    info = registry.get(p.strategy)
+    layout = info.layout_of(world, info.parse_options(p.options))
+    return Prediction(p.strategy, layout.text, layout.options, p.compute_s, p.comm_s,
+                      p.exposed_s, p.step_s, p.tflops_per_gpu, bandwidths,
+                      p.memory_per_gpu_B, p.fits, p.memory_verdict, layout.form)
 
 
 def _bandwidth(fabric: Fabric, kind, world: int) -> float:
@@ -126,12 +137,16 @@ def ranked(fabric: Fabric, model: shadow.ShadowModel, world: int, batch: int,
                            f"{world} ranks; choose a world of at most {len(fabric.gpus)} "
                            "or a fabric with more workers")
     fabric = fabric.first(world)
-    layouts = candidates(model, world, batch)
+    workload = Workload(model, device, batch, mfu=mfu)
+    layouts = candidates(workload, world, fabric.tier_sizes(world))
     if not layouts:
         raise TrainetError(f"no layout of {world} ranks splits a global batch of {batch} "
                            f"sequences; give a batch that is a multiple of {world}")
-    out = sorted((predict(fabric, model, s, o, batch, device, mfu) for s, o in layouts),
-                 key=lambda p: p.step_s)
+    found, skipped = search.search(workload, fabric, world,
+                                   replace(DEFAULT, interference=0.0), layouts)
+    if skipped:
+        raise TrainetError("; ".join(skipped))
+    out = sorted((with_bandwidths(fabric, p, world) for p in found), key=lambda p: p.step_s)
     fitting = [p for p in out if p.fits]
     if not fitting:
         least = min(out, key=lambda p: p.memory_B)
@@ -188,8 +203,10 @@ def main(args) -> int:
                   f"global batch {batch} sequences; {device.name}, {compute}; "
                   f"{len(predictions)} valid layouts that fit"
                   + (f", {len(dropped)} dropped for memory" if dropped else ""))
-    console.print("axonn layouts are G_r x G_c x G_d x G_data; times per step; group "
-                  "bandwidths in Gb/s when every group of the kind runs at once")
+    forms = {p.strategy: p.form for p in predictions}
+    console.print(", ".join(f"{name} layouts are {form}" for name, form in forms.items()))
+    console.print("times per step; group bandwidths in Gb/s when every group of the kind "
+                  "runs at once")
     table = Table("#", "strategy", "layout", "compute", "comm", "exposed", "step",
                   "TFLOP/s/GPU", "memory/GPU", "group bandwidths (Gb/s)")
     for i, p in enumerate(predictions[:args.top], 1):
@@ -203,10 +220,12 @@ def main(args) -> int:
         console.print(f"dropped: {p.strategy} {p.layout}: {p.memory_verdict}")
     if fabric.table is not None and fabric.table.note():
         console.print(fabric.table.note())
-    best = next((p for p in predictions if p.strategy == "megatron"), None)
-    if best:
-        console.print(f"best megatron (TP x DP): {best.layout}, step "
-                      f"{best.step_s:.3f} s; best overall {predictions[0].strategy} "
-                      f"{predictions[0].layout}, {best.step_s / predictions[0].step_s:.2f}x "
-                      "faster")
+    fastest = predictions[0]
+    for name, form in forms.items():
+        best = next((p for p in predictions if p.strategy == name), None)
+        if best is None:
+            continue
+        console.print(f"best {name} ({form}): {best.layout}, step "
+                      f"{best.step_s:.3f} s; best overall {fastest.strategy} "
+                      f"{fastest.layout}, {best.step_s / fastest.step_s:.2f}x faster")
     return 0

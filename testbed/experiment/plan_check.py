@@ -16,13 +16,11 @@ from pathlib import Path
 
 from hosts import devices, shadow
 from hosts.strategies import registry
-from hosts.strategies.axonn import grid_for
-from hosts.strategies.parallel import layout_of
 from testbed.errors import TrainetError
-from testbed.experiment.plan import predict, topology_fabric
+from testbed.experiment.plan import pipelined, predict, topology_fabric
 from testbed.experiment.results import read_summary
-from testbed.model.measured import attach, load as load_table
 from testbed.experiment.spec import load_experiment
+from testbed.model.measured import attach, load as load_table
 
 
 @dataclass(frozen=True)
@@ -41,20 +39,12 @@ class Check:
 
 def layout_options(name: str, options: dict, world: int) -> dict:
     """A strategy's layout with every degree filled in, as the plan names them."""
-    if name == "axonn":
-        g = grid_for(_parsed(name, options), world)
-        return {"g_r": g.g_r, "g_c": g.g_c, "g_d": g.g_d, "g_data": g.g_data}
-    if name == "megatron":
-        layout = layout_of(_parsed(name, options), world, "dp", name)
-        if layout.pp > 1:
-            raise TrainetError(f"strategy {name}: the plan times TP x DP layouts; pp="
-                               f"{layout.pp} is not one")
-        return {"tp": layout.tp, "dp": layout.dp, "pp": 1, "micro_batches": 1}
-    raise TrainetError(f"the plan times axonn and megatron layouts, not {name}")
-
-
-def _parsed(name: str, options: dict):
-    return registry.get(name).parse_options(options)
+    info = registry.get(name)
+    layout = info.layout_of(world, info.parse_options(options))
+    if pipelined(name, layout.options, world):
+        raise TrainetError(f"strategy {name}: {layout.text} is a pipeline; the plan times "
+                           "layouts without one")
+    return layout.options
 
 
 def spearman(a: list[float], b: list[float], names: tuple[str, str] = ("predicted",
@@ -90,9 +80,9 @@ def spearman(a: list[float], b: list[float], names: tuple[str, str] = ("predicte
 
 
 def check(results: Path, mfu: float | None = shadow.DEFAULT_MFU, table=None) -> list[Check]:
-    """Each axonn and megatron run of ``results`` predicted and measured; with a
-    bandwidth ``table`` (testbed/model/measured.py) its placements' collectives are
-    timed from it."""
+    """Each run of ``results`` (strategies whose options choose a layout, without a
+    pipeline) predicted and measured; with a bandwidth ``table``
+    (testbed/model/measured.py) its placements' collectives are timed from it."""
     experiment = load_experiment(Path(results) / "experiment.yaml")
     workload = experiment.spec.workload
     if workload.mode != "shadow":
@@ -110,14 +100,14 @@ def check(results: Path, mfu: float | None = shadow.DEFAULT_MFU, table=None) -> 
         if s.label not in measured:
             continue
         options = layout_options(s.info.name, s.options, world)
-        replicas = options.get("g_data", options.get("dp"))
+        replicas = s.info.step_timing(world, options=s.info.parse_options(options)).replicas
         p = predict(fabric, model, s.info.name, options, (workload.batch or 8) * replicas,
                     device, mfu if mfu is not None else workload.mfu, interference)
         row = measured[s.label]
         out.append(Check(s.label, p.layout, p.step_s, row["step_time_s"], p.exposed_s,
                          row["exposed_comm_s"] or 0.0))
     if not out:
-        raise TrainetError(f"{results}: no measured axonn or megatron run in summary.csv")
+        raise TrainetError(f"{results}: summary.csv has no measured run of its strategies")
     return out
 
 

@@ -18,7 +18,7 @@ Metrics lines are hosts.worker's, one JSON object per step and rank: step, rank,
 step_s, compute_s, comm_s, exposed_comm_s, offload_s, interference_s, logical_sent_bytes
 / logical_recv_bytes (the collectives' payload as sent on the emulated network),
 nominal_sent_bytes (the same at nominal size: emulated / scale in shadow mode),
-wire_tx_bytes (the host interface's counter, headers included), mem_params_bytes /
+wire_tx_bytes / wire_rx_bytes (the host interface's counters, headers included), mem_params_bytes /
 mem_grads_bytes / mem_optimizer_bytes (tensors held) and, in shadow mode,
 nominal_mem_*_bytes (the modeled model's), and the step's timeline (every collective
 with its group, payload and measured times, every wait of the training thread:
@@ -57,7 +57,7 @@ SUMMARY_COLUMNS = [
     "step_time_s", "step_time_std_s", "compute_s", "comm_s", "exposed_comm_s", "bubble_s",
     "interference_s", "offload_s", "replicas",
     "sent_per_step_nominal_B", "sent_per_step_emulated_B", "recv_per_step_emulated_B",
-    "wire_tx_per_step_B",
+    "wire_tx_per_step_B", "wire_rx_per_step_B",
     "mem_params_nominal_B", "mem_grads_nominal_B", "mem_optim_nominal_B",
     "mem_params_emulated_B", "mem_grads_emulated_B", "mem_optim_emulated_B",
     "memory_status", "memory_verdict", "mem_device_need_B", "mem_device_capacity_B",
@@ -79,7 +79,7 @@ _MEANS = {"compute_s": "compute_s", "comm_s": "comm_s", "exposed_comm_s": "expos
           "sent_per_step_nominal_B": "nominal_sent_bytes",
           "sent_per_step_emulated_B": "logical_sent_bytes",
           "recv_per_step_emulated_B": "logical_recv_bytes",
-          "wire_tx_per_step_B": "wire_tx_bytes"}
+          "wire_tx_per_step_B": "wire_tx_bytes", "wire_rx_per_step_B": "wire_rx_bytes"}
 _MEMORY = ("params", "grads", "optimizer")
 
 

@@ -36,7 +36,7 @@ from hosts.collectives.hierarchy import format_tiers
 from testbed.errors import TrainetError
 from testbed.experiment import results
 from testbed.experiment.fit import check_of, memory_checks, table as fit_table
-from testbed.experiment.spec import (ExperimentPlan, StrategyPlan, Variant, check_presets,
+from testbed.experiment.spec import (ResolvedExperiment, ResolvedStrategy, Variant, check_presets,
                                      load_experiment)
 from testbed.units import format_duration, format_rate, format_size
 
@@ -51,17 +51,17 @@ class NetworkFailed(TrainetError):
     """A part of the network died during a run."""
 
 
-def worker_args(plan: ExperimentPlan, strategy: StrategyPlan,
+def worker_args(experiment: ResolvedExperiment, strategy: ResolvedStrategy,
                 variant: Variant | None = None, cpu_adam_rate: float | None = None) -> dict:
     """Options of hosts.worker common to every rank, the strategy's options among them
     (run_workers turns {"shadow_model": "gpt-1.3b"} into --shadow-model gpt-1.3b);
     ``cpu_adam_rate`` is the CPU optimizer's rate measured for the run (offloading)."""
-    w = plan.spec.workload
+    w = experiment.spec.workload
     if strategy.script is not None:          # a script: its own arguments and environment
         return {"script": str(strategy.script), "args": list(w.args), "env": dict(w.env)}
-    args = {"model": w.model, "mode": w.mode, "steps": w.steps, "scale": plan.scale}
+    args = {"model": w.model, "mode": w.mode, "steps": w.steps, "scale": experiment.scale}
     if w.mode == "shadow":
-        args.update(shadow_model=w.shadow_model, device=plan.device_flag(variant),
+        args.update(shadow_model=w.shadow_model, device=experiment.device_flag(variant),
                     gpus_per_host=w.gpus_per_host, interference=w.interference, mfu=w.mfu)
         if offloads(strategy):
             args["cpu_adam_rate"] = cpu_adam_rate
@@ -69,20 +69,29 @@ def worker_args(plan: ExperimentPlan, strategy: StrategyPlan,
         args["batch"] = w.batch
     if strategy.job is not None:
         args.update(ina_aggregator=strategy.job["aggregator_ip"], ina_job=strategy.job["job_id"],
-                    ina_slots=strategy.job["slot_count"])
+                    ina_slots=strategy.job["slot_count"],
+                    ina_lane_bits=strategy.job.get("lane_bits", 32))
     args.update(strategy.options)
-    tiers = plan.tiers_of(strategy, variant) if variant else strategy.tiers
+    tiers = experiment.tiers_of(strategy, variant) if variant else strategy.tiers
     if tiers:
         args["tiers"] = format_tiers(tiers)
     return {k: v for k, v in args.items() if v is not None}
 
 
-def offloads(strategy: StrategyPlan) -> bool:
+def shared_files(args: dict, variant_dir: Path) -> dict:
+    """A relative ``plan_file`` names a file the variant's strategies share, in its runs
+    directory (fusionllm's baselines replay the plan its run saved there)."""
+    if args.get("plan_file") and not Path(args["plan_file"]).is_absolute():
+        return {**args, "plan_file": str(variant_dir / args["plan_file"])}
+    return args
+
+
+def offloads(strategy: ResolvedStrategy) -> bool:
     return strategy.options.get("offload_optimizer", "none") != "none"
 
 
 @contextmanager
-def aggregation_job(net, plan: ExperimentPlan, strategy: StrategyPlan):
+def aggregation_job(net, experiment: ResolvedExperiment, strategy: ResolvedStrategy):
     """The strategy's switch job, set up on its switch for one run by the controller its
     registration names, and torn down after (workers number their chunks from 0, so
     every run needs clean slots)."""
@@ -92,28 +101,28 @@ def aggregation_job(net, plan: ExperimentPlan, strategy: StrategyPlan):
     controller = importlib.import_module(strategy.info.switch_job.controller)
     data = dict(strategy.job)
     switch = data.pop("switch")
-    job = controller.job_from_dict(data, f"{plan.source}: {strategy.label}")
+    job = controller.job_from_dict(data, f"{experiment.source}: {strategy.label}")
     with job_on(net, switch, controller, job):
         yield
 
 
-def variant_config(plan: ExperimentPlan, variant: Variant, topology) -> dict:
+def variant_config(experiment: ResolvedExperiment, variant: Variant, topology) -> dict:
     """What the report needs to know about a variant: its sweep values, each worker's
     device (shadow mode), bottleneck bandwidth and the emulated rate of every switch
     port."""
     from testbed.net.network import host_intf_name
-    from testbed.net.topology import plan_from_topology
+    from testbed.net.topology import blueprint_from_topology
 
-    net_plan = plan_from_topology(topology)
-    switches = {s.name for s in net_plan.switches}
+    blueprint = blueprint_from_topology(topology)
+    switches = {s.name for s in blueprint.switches}
     port_rates = {}
-    for link in net_plan.links:
+    for link in blueprint.links:
         for node, port in ((link.a, link.a_port), (link.b, link.b_port)):
             if node in switches and link.shape.rate_bps:
                 port_rates[host_intf_name(node, port)] = link.shape.rate_bps
-    nominal = [link.shape.nominal_bps for link in net_plan.links if link.shape.nominal_bps]
-    devices = dict(zip(plan.workers_of(variant), plan.devices_of(variant))) \
-        if plan.spec.workload.mode == "shadow" else None
+    nominal = [link.shape.nominal_bps for link in blueprint.links if link.shape.nominal_bps]
+    devices = dict(zip(experiment.workers_of(variant), experiment.devices_of(variant))) \
+        if experiment.spec.workload.mode == "shadow" else None
     return {"name": variant.name, **variant.overrides(), "devices": devices,
             "bottleneck_nominal_bps": min(nominal) if nominal else None,
             "bottleneck_emulated_bps": min(port_rates.values()) if port_rates else None,
@@ -137,7 +146,7 @@ def environment(caps) -> dict:
            **{name: installed(name) for name in ("torch", "numpy", "scapy", "grpcio")}}
     if caps is not None:
         env["capabilities"] = asdict(caps)
-        env["shaping_plan"] = asdict(caps.plan())
+        env["shaping_plan"] = asdict(caps.shaping_mode())
     return env
 
 
@@ -216,10 +225,10 @@ def _deadline(seconds: float, what: str):
 
 
 class Runner:
-    def __init__(self, plan: ExperimentPlan, out: Path, console=None, caps=None,
+    def __init__(self, experiment: ResolvedExperiment, out: Path, console=None, caps=None,
                  network_factory=None, launch=None, cluster=None, resume: bool = False):
         from rich.console import Console
-        self.plan = plan
+        self.experiment = experiment
         self.out = Path(out)
         self.console = console or Console()
         if not self.console.is_terminal:      # a log file: keep the table's columns whole
@@ -235,7 +244,7 @@ class Runner:
 
     # -- set-up ----------------------------------------------------------------------
     def prepare(self) -> list[tuple[Variant, object]]:
-        from testbed.net.topology import plan_from_topology
+        from testbed.net.topology import blueprint_from_topology
         self.out.mkdir(parents=True, exist_ok=True)
         now = time.strftime("%Y-%m-%dT%H:%M:%S%z")
         times = {"started": now}
@@ -244,24 +253,24 @@ class Runner:
             (self.out / results.STATUS).unlink()
         results.write_status(self.out, "running", pid=os.getpid(),
                              command=_command_of(os.getpid()), **times)
-        shutil.copyfile(self.plan.source, self.out / "experiment.yaml")
+        shutil.copyfile(self.experiment.source, self.out / "experiment.yaml")
         variants = []
-        for variant in self.plan.variants():
-            topology = variant.apply(self.plan.base_topology(variant))
+        for variant in self.experiment.variants():
+            topology = variant.apply(self.experiment.base_topology(variant))
             vdir = self.out / "variants" / variant.name
             vdir.mkdir(parents=True, exist_ok=self.resume)
             (vdir / "topology.yaml").write_text(topology.to_yaml())
             variants.append((variant, topology))
-        config = {"experiment": self.plan.spec.model_dump(mode="json"),
-                  "source": str(self.plan.source), "workers": self.plan.workers,
-                  "strategies": [s.label for s in self.plan.strategies],
-                  "strategy_names": {s.label: s.name for s in self.plan.strategies},
-                  "scale": self.plan.scale,
-                  "worker_args": {s.label: worker_args(self.plan, s,
+        config = {"experiment": self.experiment.spec.model_dump(mode="json"),
+                  "source": str(self.experiment.source), "workers": self.experiment.workers,
+                  "strategies": [s.label for s in self.experiment.strategies],
+                  "strategy_names": {s.label: s.name for s in self.experiment.strategies},
+                  "scale": self.experiment.scale,
+                  "worker_args": {s.label: worker_args(self.experiment, s,
                                                        cpu_adam_rate=self.cpu_adam_rate)
-                                  for s in self.plan.strategies},
+                                  for s in self.experiment.strategies},
                   "cpu_adam_params_per_s_per_core": self.cpu_adam_rate,
-                  "variants": [variant_config(self.plan, v, t) for v, t in variants],
+                  "variants": [variant_config(self.experiment, v, t) for v, t in variants],
                   "memory": {}}
         for check in self.checks:
             config["memory"].setdefault(check.variant, {})[check.label] = check.record()
@@ -270,17 +279,17 @@ class Runner:
         if self.cluster is not None:
             env["cluster"] = {"servers": self.cluster.servers, "link": self.cluster.link,
                               "installs": self.cluster.checked,
-                              "placement": {v.name: self.cluster.place(plan_from_topology(t))
+                              "placement": {v.name: self.cluster.place(blueprint_from_topology(t))
                                             for v, t in variants}}
         (self.out / "environment.json").write_text(
             json.dumps(env, indent=2, default=str) + "\n")
         return variants
 
-    def _network(self, net_plan, directory: Path):
+    def _network(self, blueprint, directory: Path):
         if self._network_factory is not None:
-            return self._network_factory(net_plan, directory)
+            return self._network_factory(blueprint, directory)
         from testbed.net.network import Network
-        return Network(net_plan, directory, self.caps, pcap=self.plan.spec.pcap,
+        return Network(blueprint, directory, self.caps, pcap=self.experiment.spec.pcap,
                        log=lambda text: self.console.print(text), cluster=self.cluster)
 
     def _run_workers(self):
@@ -299,19 +308,19 @@ class Runner:
     def run(self) -> int:
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                    TimeElapsedColumn)
-        from testbed.net.topology import plan_from_topology
+        from testbed.net.topology import blueprint_from_topology
 
         if self.resume:
             self._check_resumable()
         elif self.out.exists() and any(self.out.iterdir()):
             raise TrainetError(f"{self.out}: results directory exists and is not empty; give "
                                "another -o, remove it, or add --resume to run what it lacks")
-        self.checks = memory_checks(self.plan)
+        self.checks = memory_checks(self.experiment)
         short = fit_table(self.checks)
         if short is not None:
             self.console.print(short)
-        if self.plan.spec.workload.mode == "shadow" and any(
-                offloads(s) for s in self.plan.strategies):
+        if self.experiment.spec.workload.mode == "shadow" and any(
+                offloads(s) for s in self.experiment.strategies):
             from hosts.offload import measure_cpu_adam
             self.cpu_adam_rate = measure_cpu_adam()
             self.console.print(f"CPU optimizer (torch AdamW, one core of this machine): "
@@ -319,25 +328,25 @@ class Runner:
         previous = signal.signal(signal.SIGTERM, _raise_interrupt)
         try:
             variants = self.prepare()
-            spec = self.plan.spec
-            total = len(variants) * len(self.plan.strategies) * spec.repetitions
+            spec = self.experiment.spec
+            total = len(variants) * len(self.experiment.strategies) * spec.repetitions
             with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                           TimeElapsedColumn(), console=self.console) as bars:
                 overall = bars.add_task("experiment", total=total)
                 for variant, topology in variants:
                     if self._all_done(variant):
                         self.console.print(f"{variant.name}: every run finished before; kept")
-                        bars.advance(overall, len(self.plan.strategies) * spec.repetitions)
+                        bars.advance(overall, len(self.experiment.strategies) * spec.repetitions)
                         continue
                     vdir = self.out / "variants" / variant.name
-                    net_plan = plan_from_topology(topology, f"{self.plan.source} "
+                    blueprint = blueprint_from_topology(topology, f"{self.experiment.source} "
                                                   f"({variant.name})")
                     bars.update(overall, description=f"{variant.name}: bringing the network up")
                     with _deadline(spec.timeouts.bring_up, f"bring-up of {variant.name}"):
-                        net = self._network(net_plan, vdir / "net")
+                        net = self._network(blueprint, vdir / "net")
                         net.start()
                     try:
-                        for strategy in self.plan.strategies:
+                        for strategy in self.experiment.strategies:
                             check = check_of(self.checks, variant, strategy)
                             if check is not None and not check.runs:
                                 self.console.print(f"{variant.name} {strategy.label}: not "
@@ -386,7 +395,7 @@ class Runner:
         return 1 if self.failures else 0
 
     def _resume_hint(self) -> str:
-        return (f"to run what did not finish: trainet run {self.plan.source} -o {self.out} "
+        return (f"to run what did not finish: trainet run {self.experiment.source} -o {self.out} "
                 "--resume")
 
     def _check_resumable(self) -> None:
@@ -396,9 +405,9 @@ class Runner:
             raise TrainetError(f"{self.out}: nothing to resume (no {results.STATUS}); give "
                                "the directory an earlier `trainet run -o` wrote")
         kept = self.out / "experiment.yaml"
-        if not kept.exists() or kept.read_bytes() != Path(self.plan.source).read_bytes():
+        if not kept.exists() or kept.read_bytes() != Path(self.experiment.source).read_bytes():
             raise TrainetError(f"{self.out} was run from another experiment ({kept} differs "
-                               f"from {self.plan.source}); resume with the file it was run "
+                               f"from {self.experiment.source}); resume with the file it was run "
                                "from, or give a new -o")
         pid = status.get("pid")
         if status.get("status") == "running" and pid and \
@@ -408,7 +417,8 @@ class Runner:
 
     def _all_done(self, variant: Variant) -> bool:
         return all(results.is_done(results.run_dir(self.out, variant.name, s.label, rep))
-                   for s in self.plan.strategies for rep in range(self.plan.spec.repetitions)
+                   for s in self.experiment.strategies
+                   for rep in range(self.experiment.spec.repetitions)
                    if (check := check_of(self.checks, variant, s)) is None or check.runs)
 
     def _finish_partial(self, status: str, error: str, trace: str | None = None) -> None:
@@ -425,10 +435,10 @@ class Runner:
             fields["failed_runs"] = self.failures
         results.write_status(self.out, status, **fields)
 
-    def _one_run(self, net, variant: Variant, strategy: StrategyPlan, rep: int, bars):
+    def _one_run(self, net, variant: Variant, strategy: ResolvedStrategy, rep: int, bars):
         label = strategy.label
-        workers = self.plan.workers_of(variant)
-        steps = None if strategy.script else self.plan.spec.workload.steps * len(workers)
+        workers = self.experiment.workers_of(variant)
+        steps = None if strategy.script else self.experiment.spec.workload.steps * len(workers)
         run = results.run_dir(self.out, variant.name, label, rep)
         run.mkdir(parents=True)
         task = bars.add_task(f"  {label}: steps of all ranks", total=steps)
@@ -436,7 +446,7 @@ class Runner:
         def progress(steps_done: dict):
             bars.update(task, completed=sum(steps_done.values()))
 
-        job = (aggregation_job(net, self.plan, strategy) if strategy.job is not None
+        job = (aggregation_job(net, self.experiment, strategy) if strategy.job is not None
                else nullcontext())
         result = None
         try:
@@ -444,14 +454,15 @@ class Runner:
                                   read=getattr(net, "interface_counters", None)):
                 if strategy.script is not None:
                     result = self._run_script()(
-                        net, workers, strategy.script, self.plan.spec.workload.args, run,
-                        self.plan.spec.timeouts.run, self.plan.spec.timeouts.start,
-                        env=self.plan.spec.workload.env, progress=progress)
+                        net, workers, strategy.script, self.experiment.spec.workload.args, run,
+                        self.experiment.spec.timeouts.run, self.experiment.spec.timeouts.start,
+                        env=self.experiment.spec.workload.env, progress=progress)
                 else:
                     result = self._run_workers()(net, workers, strategy.info.name,
-                                                 worker_args(self.plan, strategy, variant,
-                                                             self.cpu_adam_rate), run,
-                                                 self.plan.spec.timeouts.run,
+                                                 shared_files(worker_args(
+                                                     self.experiment, strategy, variant,
+                                                     self.cpu_adam_rate), run.parent.parent),
+                                                 run, self.experiment.spec.timeouts.run,
                                                  progress=progress,
                                                  server_host=strategy.service_host)
         except Exception:
@@ -506,12 +517,12 @@ def summary_table(rows: list[dict]):
 
 
 def main(args) -> int:
-    plan = load_experiment(args.experiment)
-    check_presets(plan)
+    experiment = load_experiment(args.experiment)
+    check_presets(experiment)
     if args.resume and not args.output:
         raise TrainetError("--resume needs -o RESULTS: the directory of the run to continue")
     out = Path(args.output) if args.output else \
-        Path("results") / f"{plan.spec.name}-{time.strftime('%Y%m%d-%H%M%S')}"
+        Path("results") / f"{experiment.spec.name}-{time.strftime('%Y%m%d-%H%M%S')}"
     from testbed.net.probe import probe, render
     caps = probe()
     if not caps.root:
@@ -519,19 +530,20 @@ def main(args) -> int:
     if not caps.mininet:
         raise TrainetError("trainet run needs Mininet; install it (vagrant/install.sh)")
     print(render(caps), flush=True)
-    cluster = cluster_of(plan, args)
-    return Runner(plan, out, caps=caps, cluster=cluster, resume=args.resume).run()
+    cluster = cluster_of(experiment, args)
+    return Runner(experiment, out, caps=caps, cluster=cluster, resume=args.resume).run()
 
 
-def cluster_of(plan: ExperimentPlan, args):
+def cluster_of(experiment: ResolvedExperiment, args):
     """The experiment's cluster with the command line's over it, its servers checked
     and the base topology placed: every error before anything starts."""
     from testbed.net.cluster import cluster_from
-    from testbed.net.topology import plan_from_topology
-    section = plan.spec.cluster.model_dump(exclude_none=True) if plan.spec.cluster else None
+    from testbed.net.topology import blueprint_from_topology
+    section = (experiment.spec.cluster.model_dump(exclude_none=True)
+               if experiment.spec.cluster else None)
     cluster = cluster_from(section, args.servers, args.placement, args.link)
     if cluster is not None:
-        cluster.place(plan_from_topology(plan.topology, plan.source))
+        cluster.place(blueprint_from_topology(experiment.topology, experiment.source))
         cluster.check()
         print(f"cluster: {', '.join(cluster.servers)} checked (same trainet and Mininet)",
               flush=True)

@@ -333,7 +333,7 @@ Experiment = create_model(
 
 
 @dataclass
-class StrategyPlan:
+class ResolvedStrategy:
     """A strategy of the experiment, ready to run: its registration, its options as
     worker flags, its switch job (as its controller reads it, plus ``switch``) and the
     host of its service."""
@@ -392,21 +392,21 @@ class Variant:
 
 
 @dataclass
-class ExperimentPlan:
+class ResolvedExperiment:
     """A validated experiment: its spec, where it came from, the base topology."""
 
     spec: Experiment
     source: str
     topology: Topology
     workers: list[str]
-    strategies: list[StrategyPlan]
+    strategies: list[ResolvedStrategy]
     marks: dict = field(default_factory=dict)     # field path -> (line, column) in source
 
     @property
     def scale(self) -> float:
         return self.topology.scale
 
-    def strategy(self, label: str) -> StrategyPlan:
+    def strategy(self, label: str) -> ResolvedStrategy:
         return next(s for s in self.strategies if s.label == label)
 
     def base_topology(self, variant: Variant) -> Topology:
@@ -433,7 +433,7 @@ class ExperimentPlan:
         names = self.devices_of(variant or Variant("base"))
         return names[0] if len(set(names)) == 1 else ",".join(names)
 
-    def tiers_of(self, strategy: StrategyPlan, variant: Variant) -> dict | None:
+    def tiers_of(self, strategy: ResolvedStrategy, variant: Variant) -> dict | None:
         """Each worker's tier labels on the variant's fabric (its node count and NICs)."""
         if (variant.nodes is None and variant.nic is None) or strategy.info is None \
                 or not strategy.info.tiers:
@@ -461,7 +461,7 @@ class ExperimentPlan:
         return out
 
 
-def load_experiment(path: str | Path) -> ExperimentPlan:
+def load_experiment(path: str | Path) -> ResolvedExperiment:
     path = Path(path)
     data, marks = read_spec(path, "experiment")
     if not isinstance(data, dict):
@@ -472,8 +472,9 @@ def load_experiment(path: str | Path) -> ExperimentPlan:
         topology = _topology(spec, path.resolve().parent)
         workers = _workers(spec, topology)
         _check_devices(spec, topology, workers)
-        strategies = [_script_plan(spec, path.resolve().parent)] if spec.workload.script \
-            else [_strategy_plan(spec, i, topology, workers) for i in range(len(spec.strategies))]
+        strategies = [_script_strategy(spec, path.resolve().parent)] if spec.workload.script \
+            else [_resolved_strategy(spec, i, topology, workers)
+                  for i in range(len(spec.strategies))]
         _check_node_sweep(spec, path.resolve().parent, strategies)
         _check_placement(spec, topology)
     except ValidationError as e:
@@ -482,10 +483,10 @@ def load_experiment(path: str | Path) -> ExperimentPlan:
         if e.source:                   # located already, in the topology's own file
             raise
         raise e.located(str(path), marks) from None
-    return ExperimentPlan(spec, str(path), topology, workers, strategies, marks)
+    return ResolvedExperiment(spec, str(path), topology, workers, strategies, marks)
 
 
-def _script_plan(spec, base_dir: Path) -> StrategyPlan:
+def _script_strategy(spec, base_dir: Path) -> ResolvedStrategy:
     """The script workload as the experiment's one "strategy", labelled by its file."""
     given = spec.workload.script
     script = Path(given) if Path(given).is_absolute() else base_dir / given
@@ -493,7 +494,7 @@ def _script_plan(spec, base_dir: Path) -> StrategyPlan:
         raise TopologyError([Issue(("workload", "script"), f"script {given!r} not found; "
                                    f"give a path relative to {base_dir} or an absolute one")])
     label = re.sub(r"[^A-Za-z0-9_.-]", "-", script.stem) or "script"
-    return StrategyPlan(label, None, {}, script=script.resolve())
+    return ResolvedStrategy(label, None, {}, script=script.resolve())
 
 
 def _topology(spec: Experiment, base_dir: Path, nodes: int | None = None) -> Topology:
@@ -574,7 +575,8 @@ def _workers(spec: Experiment, topology: Topology) -> list[str]:
     return list(spec.workers)
 
 
-def _strategy_plan(spec, index: int, topology: Topology, workers: list[str]) -> StrategyPlan:
+def _resolved_strategy(spec, index: int, topology: Topology,
+                       workers: list[str]) -> ResolvedStrategy:
     entry = spec.strategies[index]
     info = registry.get(entry.strategy)
     at = ("strategies", index)
@@ -586,11 +588,12 @@ def _strategy_plan(spec, index: int, topology: Topology, workers: list[str]) -> 
     if info.switch_job:
         section = info.switch_job.section
         job = _aggregation_job(info.name, section, getattr(spec, section), topology, workers)
+        job["lane_bits"] = getattr(spec, section).lane_bits or info.switch_job.lane_bits
     if info.service:
         host = _service_host(info, at, topology, workers, job)
     tiers = _tiers(info, at, topology, workers, options) if info.tiers else None
-    return StrategyPlan(entry.name, info, options, job, host, tiers,
-                        entry.run_not_fitting or spec.run_not_fitting)
+    return ResolvedStrategy(entry.name, info, options, job, host, tiers,
+                            entry.run_not_fitting or spec.run_not_fitting)
 
 
 _GROUP_GENERATORS = {"gpu": "frontier", "node": "frontier", "cluster": "multi-cluster"}
@@ -627,7 +630,7 @@ def _tiers(info, at: tuple, topology: Topology, workers: list[str], options: dic
     return tiers
 
 
-def _check_node_sweep(spec, base_dir: Path, strategies: list[StrategyPlan]) -> None:
+def _check_node_sweep(spec, base_dir: Path, strategies: list[ResolvedStrategy]) -> None:
     """A node sweep needs a generator with nodes and no fixed worker list; every node
     count must suit every strategy."""
     if not spec.sweep.nodes:
@@ -721,12 +724,12 @@ def _aggregation_job(strategy: str, section: str, job: registry.JobSpec, topolog
             "slot_count": job.slots, "workers": job_workers}
 
 
-def check_presets(plan: ExperimentPlan) -> None:
+def check_presets(experiment: ResolvedExperiment) -> None:
     """The shadow model and device presets exist (hosts.shadow knows them; it imports
     torch, so this runs before a run rather than on every load)."""
     from hosts import shadow
     from testbed.errors import TrainetError
-    w = plan.spec.workload
+    w = experiment.spec.workload
     for name, value, check in (("shadow_model", w.shadow_model, shadow.shadow_model),
                                ("device", w.device, shadow.device)):
         if value is None:
@@ -736,4 +739,4 @@ def check_presets(plan: ExperimentPlan) -> None:
         except TrainetError as e:
             message = f"{value!r} is unknown; {str(e).split(': ', 1)[-1]}"
             raise TopologyError([Issue(("workload", name), message)]).located(
-                plan.source, plan.marks) from None
+                experiment.source, experiment.marks) from None

@@ -273,11 +273,19 @@ def star(nic: str) -> TieredFabric:
                         f"one switch, every rank a {nic} NIC ({p.source})")
 
 
+# NCCL's effective NVLink 3 bandwidth on A100 from the SMs: 128-byte payloads leave ~20
+# of each link's 25 GB/s, and other limits of the GPU ~230 of the 12 links' 300 GB/s per
+# direction (NCCL maintainer, NVIDIA/nccl-tests issue 149, "Expected bandwidth results?
+# A100 GPUs over NVLink", 2023)
+NVLINK3_EFFECTIVE = 230e9 / 300e9
+
+
 def _dgx_a100() -> TieredFabric:
-    return TieredFabric("dgx-a100", [_tier("nvlink", 8, "nvlink"),
+    return TieredFabric("dgx-a100", [_tier("nvlink", 8, "nvlink", NVLINK3_EFFECTIVE),
                                      _tier("infiniband", None, "ib-hdr200")],
                         "NVIDIA DGX A100 nodes as in Selene (Narayanan et al. 2021, sec. "
-                        "5): 8 A100 on NVSwitch, 8 HDR InfiniBand NICs of 200 Gb/s per node")
+                        "5): 8 A100 on NVSwitch (NCCL's effective 230 of 300 GB/s per direction), 8 HDR "
+                        "InfiniBand NICs of 200 Gb/s per node")
 
 
 def _dgx_h100() -> TieredFabric:
@@ -297,7 +305,7 @@ def _frontier() -> TieredFabric:
 
 def _roce_cluster(nic: str):
     def build() -> TieredFabric:
-        return TieredFabric(f"{nic}-cluster", [_tier("nvlink", 8, "nvlink"),
+        return TieredFabric(f"{nic}-cluster", [_tier("nvlink", 8, "nvlink", NVLINK3_EFFECTIVE),
                                                _tier(nic, None, nic)],
                             f"nodes of 8 GPUs on NVLink (A100 class), one {nic} NIC per GPU")
     return build

@@ -15,7 +15,12 @@ Each row is predicted as it ran: ``megatron`` with its tensor and pipeline degre
 parallelism over the rest, its micro-batch size, recompute and sequence parallelism, on
 the ``dgx-a100`` fabric (Selene's nodes: 8 A100 80GB on NVLink, 8 HDR InfiniBand NICs);
 the data-parallel gradient all-reduce is not overlapped (the Megatron-LM of those papers
-ran it after the backward). Every constant of the compute model (hosts/compute.py) and of
+ran it after the backward). The 2021 runs (Narayanan et al., MT-NLG) add each
+micro-batch's weight gradients to the gradient buffer in kernels of their own
+(Megatron-LM's local DDP hook); Megatron-LM 3.0, the release with Korthikanti et al.'s
+sequence parallelism, fuses that add into the weight-gradient product
+(``--gradient-accumulation-fusion``, on by default): each table's
+``gradient_accumulation_fusion`` column says which software ran it. Every constant of the compute model (hosts/compute.py) and of
 the fabric is fixed from data sheets and micro-benchmarks: nothing is fitted to these
 rows.
 
@@ -54,6 +59,7 @@ class Row:
     recompute: str
     sequence_parallel: bool
     measured_s: float
+    fused_accumulation: bool = True
     predicted_s: float = 0.0
     constant_s: float = 0.0
     interpolated_s: float = 0.0
@@ -95,7 +101,8 @@ def _narayanan(r: dict) -> Row:
     dp = gpus // (tp * pp)
     micro = 1 if pp > 1 else batch // dp
     return Row(f"Narayanan 2021 table 1: {r['tflops_per_gpu']} TFLOP/s per GPU", r["model"],
-               gpus, tp, pp, batch, micro, "full", False, step)
+               gpus, tp, pp, batch, micro, "full", False, step,
+               r["gradient_accumulation_fusion"] == "true")
 
 
 def _read(path: Path) -> list[dict]:
@@ -113,7 +120,8 @@ def rows(paths=TABLES) -> list[Row]:
                 out.append(Row(r["source"], r["model"], int(r["gpus"]), int(r["tp"]),
                                int(r["pp"]), int(r["batch"]), int(r["micro_batch_size"]),
                                r["recompute"], r["sequence_parallel"] == "true",
-                               float(r["measured_step_s"])))
+                               float(r["measured_step_s"]),
+                               r["gradient_accumulation_fusion"] == "true"))
     return out
 
 
@@ -122,7 +130,8 @@ def _predict(row: Row, calibration=DEFAULT) -> float:
     dp = row.gpus // (row.tp * row.pp)
     options = {"tp": row.tp, "pp": row.pp, "dp": dp, "micro_batch_size": row.micro_batch_size,
                "recompute": row.recompute, "sequence_parallel": row.sequence_parallel,
-               "overlap_grad_reduce": False}
+               "overlap_grad_reduce": False,
+               "gradient_accumulation_fusion": row.fused_accumulation}
     p = predict("megatron", workload, fabrics.fabric("dgx-a100", row.gpus), row.gpus, options,
                 calibration)
     return p.step_s

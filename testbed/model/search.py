@@ -9,11 +9,15 @@ from testbed.model.calibration import DEFAULT
 from testbed.model.step import Workload, predict
 
 
-def candidates(world: int, workload: Workload, sizes: dict) -> list[tuple[str, dict]]:
+def candidates(world: int, workload: Workload, sizes: dict,
+               every: bool = False) -> list[tuple[str, dict]]:
+    """(strategy, options) a search tries; ``every``: every valid layout the strategies
+    declare (StrategyInfo.layouts)."""
     out = []
     for info in registry.strategies():
         for options in info.candidate_options(world, model=workload.model,
-                                              batch=workload.global_batch, sizes=sizes):
+                                              batch=workload.global_batch, sizes=sizes,
+                                              every=every):
             out.append((info.name, options))
     return out
 

@@ -44,12 +44,13 @@ class Workload:
             return self.flops(self.model, tokens)
         return shadow.step_flops(self.model.params, tokens)
 
-    def layer(self, micro: int, tp: int = 1, sp: bool = False,
-              recompute: str = "none") -> kernels.Pass:
-        return shadow.layer_pass(self.model, self.device, micro, tp, sp, recompute, self.mfu)
+    def layer(self, micro: int, tp: int = 1, sp: bool = False, recompute: str = "none",
+              fused: bool = True) -> kernels.Pass:
+        return shadow.layer_pass(self.model, self.device, micro, tp, sp, recompute, self.mfu,
+                                 fused)
 
-    def head(self, micro: int, tp: int = 1) -> kernels.Pass:
-        return shadow.head_pass(self.model, self.device, micro, tp, self.mfu)
+    def head(self, micro: int, tp: int = 1, fused: bool = True) -> kernels.Pass:
+        return shadow.head_pass(self.model, self.device, micro, tp, self.mfu, fused)
 
     def replica_s(self, batch: int, tp: int = 1, sp: bool = False,
                   recompute: str = "none") -> float:
@@ -106,8 +107,10 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
     else:
         micro = replica_batch // timing.pipeline.micro_batches
         split = world // timing.replicas // timing.pipeline.stages
+        fused = bool(getattr(parsed, "gradient_accumulation_fusion", True))
         if tp == split:
-            passes = (workload.layer(micro, tp, sp, recompute), workload.head(micro, tp))
+            passes = (workload.layer(micro, tp, sp, recompute, fused),
+                      workload.head(micro, tp, fused))
         else:                           # other splits of a stage: even over its ranks
             passes = (workload.layer(micro, recompute=recompute) * (1 / split),
                       workload.head(micro) * (1 / split))

@@ -216,17 +216,17 @@ class Cluster:
         return None
 
     # -- placement -------------------------------------------------------------------
-    def place(self, plan) -> dict[str, str]:
-        """node name -> server name for every host and switch of a NetPlan."""
-        hosts = [h.name for h in plan.hosts]
-        switches = [s.name for s in plan.switches]
+    def place(self, blueprint) -> dict[str, str]:
+        """node name -> server name for every host and switch of a NetBlueprint."""
+        hosts = [h.name for h in blueprint.hosts]
+        switches = [s.name for s in blueprint.switches]
         nodes = hosts + switches
-        links = [(link.a, link.b) for link in plan.links]
+        links = [(link.a, link.b) for link in blueprint.links]
         fixed = dict(self.placement) if isinstance(self.placement, dict) else {}
         unknown = sorted(set(fixed) - set(nodes))
         if unknown:
             raise TrainetError(f"cluster placement names node(s) {', '.join(unknown)} that "
-                               f"{plan.source} does not have; its nodes: {', '.join(nodes)}")
+                               f"{blueprint.source} does not have; its nodes: {', '.join(nodes)}")
         where = dict(fixed)
         if self.placement == "round-robin":
             placer = _placer("round-robin")(servers=self.servers)

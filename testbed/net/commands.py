@@ -20,16 +20,16 @@ def table(rows: list[list[str]], header: list[str]) -> str:
 
 
 def summary(network) -> str:
-    plan = network.plan
-    nodes = [[h.name, "host", h.ip, h.mac, ""] for h in plan.hosts]
+    blueprint = network.blueprint
+    nodes = [[h.name, "host", h.ip, h.mac, ""] for h in blueprint.hosts]
     nodes += [[s.name, f"P4 switch ({s.kind})", f"gRPC 127.0.0.1:{s.grpc_port}",
-               f"device {s.device_id}", s.p4] for s in plan.switches]
+               f"device {s.device_id}", s.p4] for s in blueprint.switches]
     header = ["node", "kind", "address", "id", "program"]
     if network.placement:                    # cluster mode: where each node runs
         nodes = [row + [network.server_of(row[0])] for row in nodes]
         header.append("server")
     links = []
-    for link in plan.links:
+    for link in blueprint.links:
         sh = link.shape
         links.append([f"{link.a}-eth{link.a_port} <-> {link.b}-eth{link.b_port}",
                       format_rate(sh.nominal_bps) if sh.nominal_bps else "unlimited",
@@ -38,8 +38,8 @@ def summary(network) -> str:
                       f"{sh.loss * 100:g} %"])
     timings = ", ".join(f"{k} {v:.2f} s" for k, v in network.timings.items())
     return "\n".join([
-        f"{plan.source}: {len(plan.hosts)} hosts, {len(plan.switches)} switches, "
-        f"{len(plan.links)} links, co-scaling factor {plan.scale:g}",
+        f"{blueprint.source}: {len(blueprint.hosts)} hosts, {len(blueprint.switches)} switches, "
+        f"{len(blueprint.links)} links, co-scaling factor {blueprint.scale:g}",
         table(nodes, header), "",
         table(links, ["link", "nominal rate", "emulated rate", "one-way delay", "jitter",
                       "loss"]), "",
@@ -51,7 +51,7 @@ def up(args) -> int:
     from testbed.net.cluster import cluster_from
     from testbed.net.network import Network
     from testbed.net.probe import probe, render
-    from testbed.net.topology import load_plan
+    from testbed.net.topology import load_blueprint
 
     caps = probe()
     print(render(caps), flush=True)
@@ -59,10 +59,10 @@ def up(args) -> int:
         raise TrainetError("trainet up needs root (network namespaces, tc); run it with sudo")
     if not caps.mininet:
         raise TrainetError("trainet up needs Mininet; install it (vagrant/install.sh)")
-    plan = load_plan(args.topology, p4=args.p4)
+    blueprint = load_blueprint(args.topology, p4=args.p4)
     cluster = cluster_from(None, args.servers, args.placement, args.link)
     signal.signal(signal.SIGTERM, _interrupt)
-    with Network(plan, args.results, caps, pcap=args.pcap, cluster=cluster) as network:
+    with Network(blueprint, args.results, caps, pcap=args.pcap, cluster=cluster) as network:
         print(summary(network), flush=True)
         if args.no_cli:
             print("network up; stop it with Ctrl-C, SIGTERM or `trainet down`", flush=True)

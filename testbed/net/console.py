@@ -121,7 +121,7 @@ class TrainetCLI(CLI):
         """tables SWITCH: dump the switch's table entries (P4Runtime Read)."""
         def action():
             name = line.strip()
-            switches = {s.name: s for s in self.network.plan.switches}
+            switches = {s.name: s for s in self.network.blueprint.switches}
             if name not in switches:
                 raise TrainetError(f"tables: no switch {name!r}; switches: "
                                    f"{', '.join(switches)}")

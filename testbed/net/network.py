@@ -1,6 +1,6 @@
 """A topology brought up as a Mininet network of P4 switches, programmed over P4Runtime.
 
-``with Network(plan, "results") as net:`` builds the hosts, switches and links, shapes
+``with Network(blueprint, "results") as net:`` builds the hosts, switches and links, shapes
 the links, starts the switch processes in parallel, pushes each switch's pipeline and
 runtime config, and on exit (or on any failure during bring-up) removes everything.
 """
@@ -24,7 +24,7 @@ from testbed.net.cleanup import (RUN_MARKER, RunState, existing_interfaces, remo
 from testbed.net.cluster import LOCAL
 from testbed.net.limits import raise_limits
 from testbed.net.nodes import Bmv2Switch, P4Host, SoftwareP4Switch
-from testbed.net.plan import NetPlan
+from testbed.net.blueprint import NetBlueprint
 from testbed.net.probe import Capabilities, probe
 
 SWITCH_CLASSES = {"software": SoftwareP4Switch, "bmv2": Bmv2Switch}
@@ -74,16 +74,16 @@ def proc_net_dev(text: str, names: list[str]) -> dict:
 
 
 class Network:
-    def __init__(self, plan: NetPlan, results_dir: str | Path = "results",
+    def __init__(self, blueprint: NetBlueprint, results_dir: str | Path = "results",
                  caps: Capabilities | None = None, pcap: bool = False, log=print,
                  cluster=None):
-        self.plan = plan
+        self.blueprint = blueprint
         self.cluster = cluster             # cluster.Cluster, or None: all on this machine
         self.placement: dict = {}          # node -> server name (cluster mode)
         self.sites: dict = {}              # server name -> remote.Site (cluster mode)
         self.results_dir = Path(results_dir).resolve()
         self.caps = caps or probe()
-        self.shaping = self.caps.plan()
+        self.shaping = self.caps.shaping_mode()
         self.pcap = pcap
         self.log = log
         self.net: Mininet | None = None
@@ -92,7 +92,7 @@ class Network:
         self.endpoint_shapes: dict = {}    # interface name -> shaping.EndpointShape
         self.programmed: dict = {}         # switch name -> objects written
         self.p4infos: dict = {}            # P4 path -> P4Info
-        self.runtime_configs: dict = {}    # switch name -> controllers.routing.RuntimeConfig
+        self.runtime_configs: dict = {}    # switch name -> controllers.runtime_config.RuntimeConfig
         self._artifacts: dict = {}         # remote switch name -> its program's artefact
 
     # ------------------------------------------------------------ bring-up
@@ -108,7 +108,7 @@ class Network:
         try:
             if self.cluster is not None:
                 self.cluster.check()
-                self.placement = self.cluster.place(self.plan)
+                self.placement = self.cluster.place(self.blueprint)
             self._prepare_programs()
             for line in remove_orphans():
                 self.log(f"note: removed what a run that is gone left behind: {line}")
@@ -135,7 +135,7 @@ class Network:
                 raise TrainetError(f"{err}\n(bring-up stopped; everything it made was "
                                    "removed)") from None
             if isinstance(err, Exception):
-                raise TrainetError(f"bring-up of {self.plan.source} failed: "
+                raise TrainetError(f"bring-up of {self.blueprint.source} failed: "
                                    f"{type(err).__name__}: {err}\n(everything it made was "
                                    "removed; run `trainet down` if anything is left)") from err
             raise
@@ -149,10 +149,10 @@ class Network:
         """Interfaces this network creates in ``server``'s root namespace (the
         switches')."""
         names = set()
-        for link in self.plan.links:
+        for link in self.blueprint.links:
             for node, port in ((link.a, link.a_port), (link.b, link.b_port)):
                 names.add(host_intf_name(node, port))
-        hosts = {h.name for h in self.plan.hosts}
+        hosts = {h.name for h in self.blueprint.hosts}
         return {n for n in names if n.rsplit("-eth", 1)[0] not in hosts
                 and self.server_of(n.rsplit("-eth", 1)[0]) == server}
 
@@ -200,16 +200,16 @@ class Network:
         self.net = Mininet(topo=None, build=False, controller=None, host=P4Host,
                            link=self._link_class(), autoSetMacs=False, autoStaticArp=False,
                            waitConnected=False)
-        is_switch = {s.name for s in self.plan.switches}
+        is_switch = {s.name for s in self.blueprint.switches}
         shapes_at = {}   # (node, port) -> EndpointShape
-        for link in self.plan.links:
+        for link in self.blueprint.links:
             a, b = shaping.endpoint_shapes(link.shape, link.a in is_switch, link.b in is_switch,
                                            self.shaping)
             shapes_at[(link.a, link.a_port)] = a
             shapes_at[(link.b, link.b_port)] = b
-        for h in self.plan.hosts:
+        for h in self.blueprint.hosts:
             self.net.addHost(h.name, ip=h.ip, mac=h.mac, **self._remote_params(h.name))
-        for index, s in enumerate(self.plan.switches, start=1):
+        for index, s in enumerate(self.blueprint.switches, start=1):
             if s.kind == "bmv2" and not self.caps.bmv2:
                 self.log(f"note: {s.name} asks for BMv2, which is not installed; it runs the "
                          "software switch")
@@ -226,7 +226,7 @@ class Network:
                                device_id=s.device_id, cpu_port=s.cpu_port,
                                results_dir=str(self.results_dir), pcap=self.pcap,
                                shapes=switch_shapes, run_id=self.state.run_id, **remote)
-        for link in self.plan.links:
+        for link in self.blueprint.links:
             self.net.addLink(link.a, link.b, port1=link.a_port, port2=link.b_port,
                              intfName1=host_intf_name(link.a, link.a_port),
                              intfName2=host_intf_name(link.b, link.b_port))
@@ -279,10 +279,10 @@ class Network:
             raise TrainetError(f"shaping {intf}: tc said: {out.strip()}")
 
     def _configure_hosts(self) -> None:
-        peers = {h.address: h.mac for h in self.plan.hosts}
+        peers = {h.address: h.mac for h in self.blueprint.hosts}
         batch_dir = self.results_dir / "hosts"
         batch_dir.mkdir(parents=True, exist_ok=True)
-        for h in self.plan.hosts:
+        for h in self.blueprint.hosts:
             node = self.net[h.name]
             node.set_routes(h.gateway, h.gateway_mac,
                             {ip: mac for ip, mac in peers.items() if ip != h.address},
@@ -293,19 +293,19 @@ class Network:
     def _prepare_programs(self) -> None:
         """Compile every P4 program and resolve every runtime config against its P4Info
         before anything is created, so input errors leave nothing to clean up."""
-        if not self.plan.switches:
+        if not self.blueprint.switches:
             return
-        from controllers.routing import RuntimeConfig
+        from controllers.runtime_config import RuntimeConfig
         from testbed.p4 import p4info as p4info_builder
         from testbed.p4.lowering.program import load_program
 
         infos = self.p4infos
-        for s in self.plan.switches:
+        for s in self.blueprint.switches:
             if s.p4 not in infos:
                 infos[s.p4] = p4info_builder.build(load_program(s.p4))
             if self.server_of(s.name) != LOCAL:
                 self._artifacts[s.name] = self._write_artifact(s)
-        for s in self.plan.switches:
+        for s in self.blueprint.switches:
             runtime, where = s.runtime, f"switch {s.name} runtime"
             if isinstance(runtime, dict) or runtime is None:
                 config = RuntimeConfig(infos[s.p4], runtime or {}, where)
@@ -326,9 +326,9 @@ class Network:
         return str(getattr(self.net[s.name], "json_path", None) or s.p4)
 
     def _program_switches(self) -> None:
-        if not self.plan.switches:
+        if not self.blueprint.switches:
             return
-        from controllers.routing import program_switch
+        from controllers.runtime_config import program_switch
         infos, configs = self.p4infos, self.runtime_configs
 
         def program(s):
@@ -336,9 +336,9 @@ class Network:
                                           s.device_id, p4info=infos[s.p4],
                                           device_config=self._device_config(s))
 
-        with ThreadPoolExecutor(max_workers=min(8, len(self.plan.switches) or 1)) as pool:
-            self.programmed = dict(pool.map(program, self.plan.switches))
-        for s in self.plan.switches:
+        with ThreadPoolExecutor(max_workers=min(8, len(self.blueprint.switches) or 1)) as pool:
+            self.programmed = dict(pool.map(program, self.blueprint.switches))
+        for s in self.blueprint.switches:
             if s.controller is not None:
                 run_controller(s)
 
@@ -366,8 +366,8 @@ class Network:
                 how = (f"was killed by signal {-rc} ({signal.Signals(-rc).name})" if rc < 0
                        else f"exited with code {rc}")
                 return f"switch {switch.name} {how}; its log: {switch.log_path}"
-        switches = {s.name for s in self.plan.switches}
-        for link in self.plan.links:
+        switches = {s.name for s in self.blueprint.switches}
+        for link in self.blueprint.links:
             for node, port, peer in ((link.a, link.a_port, link.b), (link.b, link.b_port, link.a)):
                 if node not in switches or self.server_of(node) != LOCAL:
                     continue
@@ -401,7 +401,7 @@ class Network:
         return counters
 
     def switch_interfaces(self) -> list[str]:
-        switches = {s.name for s in self.plan.switches}
+        switches = {s.name for s in self.blueprint.switches}
         return sorted(i for i in self.endpoint_shapes if i.rsplit("-eth", 1)[0] in switches)
 
     def reshape(self, intf: str, rate_bps=None, delay_s=None, jitter_s=None,
@@ -441,7 +441,7 @@ class Network:
         return side
 
     def _restart_switch(self, switch, port: int, side: shaping.EndpointShape) -> None:
-        from controllers.routing import program_switch
+        from controllers.runtime_config import program_switch
         from testbed.net.nodes import READY_TIMEOUT_S
         text = shaping.switch_shape_text(side)
         if text:
@@ -453,7 +453,7 @@ class Network:
         switch.wait_ready(time.monotonic() + READY_TIMEOUT_S)
         self.state.switches[switch.name] = switch.process.pid
         self.state.save()
-        spec = next(s for s in self.plan.switches if s.name == switch.name)
+        spec = next(s for s in self.blueprint.switches if s.name == switch.name)
         program_switch(switch.grpc_address, spec.p4, self.runtime_configs[spec.name],
                        spec.device_id, p4info=self.p4infos[spec.p4],
                        device_config=self._device_config(spec))

@@ -20,6 +20,7 @@ from mininet.node import Host, Switch
 
 from testbed.errors import TrainetError
 from testbed.net.cleanup import RUN_MARKER
+from testbed.switch.port_shape import port_shape_argument
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 READY_TIMEOUT_S = 60.0
@@ -174,7 +175,7 @@ class SoftwareP4Switch(P4Switch):
         if self.pcap:
             cmd += ["--pcap", str(self.pcap_dir)]
         for port, shape in sorted(self.shapes.items()):
-            cmd += ["--port-shape", f"{port}:{shape}"]
+            cmd += ["--port-shape", port_shape_argument(port, shape)]
         return cmd
 
 

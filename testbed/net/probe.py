@@ -1,4 +1,4 @@
-"""What this machine can do for network emulation, and the shaping plan that follows.
+"""What this machine can do for network emulation, and the shaping mode that follows.
 
 The kernel may lack ``netem`` (delay/jitter/loss) while having ``htb``/``tbf`` (rate), so
 each link property is assigned explicitly to the kernel or to the software switch's
@@ -41,16 +41,16 @@ class Capabilities:
     def htb(self) -> bool:
         return self.qdiscs.get("htb", False)
 
-    def plan(self) -> "ShapingPlan":
+    def shaping_mode(self) -> "ShapingMode":
         # tbf holds TCP to its rate within 0.1 %; htb overshoots by 3-5 % at 1 Mb/s.
         kernel_rate = "tbf" if self.qdiscs.get("tbf") else ("htb" if self.htb else None)
         where = "kernel netem" if self.netem else "switch egress model"
-        return ShapingPlan(rate=f"kernel {kernel_rate}" if kernel_rate else "switch egress model",
+        return ShapingMode(rate=f"kernel {kernel_rate}" if kernel_rate else "switch egress model",
                            delay=where, jitter=where, loss=where)
 
 
 @dataclass(frozen=True)
-class ShapingPlan:
+class ShapingMode:
     """Where each link property is emulated."""
     rate: str
     delay: str
@@ -120,7 +120,7 @@ def render(caps: Capabilities) -> str:
     def yes(flag) -> str:
         return "yes" if flag else "no"
 
-    plan = caps.plan()
+    mode = caps.shaping_mode()
     lines = [
         "capabilities:",
         f"  root: {yes(caps.root)}   mininet: {yes(caps.mininet)}   "
@@ -128,9 +128,9 @@ def render(caps: Capabilities) -> str:
         "  tc qdiscs: " + "  ".join(f"{k} {yes(v)}" for k, v in caps.qdiscs.items()),
         f"  BMv2 simple_switch_grpc: {caps.bmv2 or 'not on PATH'}   "
         f"p4c: {caps.p4c or 'not on PATH'}",
-        "shaping plan:",
-        f"  rate: {plan.rate}   delay: {plan.delay}   jitter: {plan.jitter}   "
-        f"loss: {plan.loss}",
+        "shaping mode:",
+        f"  rate: {mode.rate}   delay: {mode.delay}   jitter: {mode.jitter}   "
+        f"loss: {mode.loss}",
     ]
     if not caps.netem:
         lines.append("  (no netem: on host links the host->switch delay and loss are folded "

@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from testbed.net.plan import LinkShape
-from testbed.net.probe import ShapingPlan
+from testbed.net.blueprint import LinkShape
+from testbed.net.probe import ShapingMode
+from testbed.switch.port_shape import port_shape_text
 
 MIN_BURST_BYTES = 10 * 1514
 DEFAULT_QUEUE_PACKETS = 1000
@@ -47,10 +48,10 @@ def _combined_loss(p: float, times: int) -> float:
 
 
 def endpoint_shapes(shape: LinkShape, a_is_switch: bool, b_is_switch: bool,
-                    plan: ShapingPlan) -> tuple[EndpointShape, EndpointShape]:
+                    mode: ShapingMode) -> tuple[EndpointShape, EndpointShape]:
     """The shaping of the a->b direction (applied at a) and of b->a (applied at b)."""
     queue = shape.queue_packets or DEFAULT_QUEUE_PACKETS
-    if plan.delay_in_kernel:
+    if mode.delay_in_kernel:
         one = EndpointShape(kernel_delay_s=shape.delay_s, kernel_jitter_s=shape.jitter_s,
                             kernel_loss=shape.loss, queue_packets=queue)
         sides = [one, one]
@@ -68,7 +69,7 @@ def endpoint_shapes(shape: LinkShape, a_is_switch: bool, b_is_switch: bool,
                                            queue_packets=queue))
     out = []
     for side, is_switch in zip(sides, (a_is_switch, b_is_switch)):
-        if plan.rate_in_kernel:
+        if mode.rate_in_kernel:
             side = replace(side, kernel_rate_bps=shape.rate_bps)
         elif is_switch:
             side = replace(side, switch_rate_bps=shape.rate_bps)
@@ -118,16 +119,6 @@ def tc_commands(intf: str, side: EndpointShape, rate_qdisc: str = "tbf") -> list
 
 
 def switch_shape_text(side: EndpointShape) -> str:
-    """The switch egress model's part, as ``key=value`` pairs with units."""
-    parts = []
-    if side.switch_rate_bps:
-        parts.append(f"rate={int(side.switch_rate_bps)}bit")
-    if side.switch_delay_s:
-        parts.append(f"delay={side.switch_delay_s * 1e6:.0f}us")
-    if side.switch_jitter_s:
-        parts.append(f"jitter={side.switch_jitter_s * 1e6:.0f}us")
-    if side.switch_loss:
-        parts.append(f"loss={side.switch_loss * 100:.6g}%")
-    if parts:
-        parts.append(f"queue={side.queue_packets}")
-    return ",".join(parts)
+    """The switch egress model's part, as the ``--port-shape`` text has it."""
+    return port_shape_text(side.switch_rate_bps, side.switch_delay_s, side.switch_jitter_s,
+                           side.switch_loss, side.queue_packets)

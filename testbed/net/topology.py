@@ -1,5 +1,5 @@
 """From a topology spec (YAML, tutorials topology.json, or a Topology object) to the
-:class:`~testbed.net.plan.NetPlan` the network builds: interface ports, emulated rates
+:class:`~testbed.net.blueprint.NetBlueprint` the network builds: interface ports, emulated rates
 (co-scaled), one-way delays and loss fractions."""
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 from testbed.errors import TrainetError
-from testbed.net.plan import HostPlan, LinkPlan, LinkShape, NetPlan, SwitchPlan
+from testbed.net.blueprint import (HostBlueprint, LinkBlueprint, LinkShape, NetBlueprint,
+                                   SwitchBlueprint)
 
 
 def _host_mac(index: int) -> str:
@@ -15,19 +16,19 @@ def _host_mac(index: int) -> str:
     return "02:00:00:%02x:%02x:%02x" % ((index >> 16) & 0xFF, (index >> 8) & 0xFF, index & 0xFF)
 
 
-def plan_from_topology(topo, source: str = "<topology>") -> NetPlan:
+def blueprint_from_topology(topo, source: str = "<topology>") -> NetBlueprint:
     hosts = []
     for i, h in enumerate(topo.hosts):
-        hosts.append(HostPlan(name=h.name, ip=str(h.ip), mac=h.mac or _host_mac(i + 1),
-                              gateway=str(h.gateway) if h.gateway else None,
-                              gateway_mac=h.gateway_mac, commands=list(h.commands)))
+        hosts.append(HostBlueprint(name=h.name, ip=str(h.ip), mac=h.mac or _host_mac(i + 1),
+                                   gateway=str(h.gateway) if h.gateway else None,
+                                   gateway_mac=h.gateway_mac, commands=list(h.commands)))
     switches = []
     for s in topo.switches:
         runtime = s.runtime.model_dump(mode="json", exclude_none=True)
-        switches.append(SwitchPlan(name=s.name, p4=str(s.program), runtime=runtime,
-                                   grpc_port=s.grpc_port, device_id=s.device_id,
-                                   cpu_port=s.cpu_port, kind=s.target,
-                                   controller=s.controller))
+        switches.append(SwitchBlueprint(name=s.name, p4=str(s.program), runtime=runtime,
+                                        grpc_port=s.grpc_port, device_id=s.device_id,
+                                        cpu_port=s.cpu_port, kind=s.target,
+                                        controller=s.controller))
     links = []
     for link in topo.links:
         a, b = topo.endpoints(link)
@@ -36,8 +37,8 @@ def plan_from_topology(topo, source: str = "<topology>") -> NetPlan:
         shape = LinkShape(nominal_bps=nominal.bw_bps or 0.0, rate_bps=emulated.bw_bps or 0.0,
                           delay_s=nominal.delay_s, jitter_s=nominal.jitter_s,
                           loss=nominal.loss_pct / 100.0, queue_packets=nominal.queue_pkts or 0)
-        links.append(LinkPlan(a.node, a.port or 0, b.node, b.port or 0, shape))
-    return NetPlan(hosts, switches, links, scale=topo.scale, source=source)
+        links.append(LinkBlueprint(a.node, a.port or 0, b.node, b.port or 0, shape))
+    return NetBlueprint(hosts, switches, links, scale=topo.scale, source=source)
 
 
 def _is_tutorials_json(path: Path) -> bool:
@@ -50,7 +51,7 @@ def _is_tutorials_json(path: Path) -> bool:
     return isinstance(data, dict) and isinstance(data.get("hosts"), dict)
 
 
-def load_plan(path: str | Path, p4: str | Path | None = None) -> NetPlan:
+def load_blueprint(path: str | Path, p4: str | Path | None = None) -> NetBlueprint:
     """A topology YAML, or a P4 tutorials topology.json (hosts as a mapping; ``p4``
     overrides the P4 source its switches run)."""
     path = Path(path)
@@ -63,4 +64,4 @@ def load_plan(path: str | Path, p4: str | Path | None = None) -> NetPlan:
     else:
         from testbed.topology.load import load_topology
         topo = load_topology(path)
-    return plan_from_topology(topo, str(path))
+    return blueprint_from_topology(topo, str(path))

@@ -471,8 +471,9 @@ class Entry:
     """A ``const entries`` / ``entries`` element."""
     keys: list                    # per key: Const / Mask / Range / Default / DontCare
     action: ActionRef
-    priority: Optional[int] = None
+    priority: Optional[int] = None        # ``priority = N :``, in the table's own order
     loc: Loc = NOLOC
+    bmv2_priority: Optional[int] = None   # ``@priority(N)``: BMv2's, the smaller wins
 
 
 @dataclass
@@ -606,3 +607,10 @@ class Program:
 
 
 Decl = Union[Parser, Control, Action, Table, Instance, Function]
+
+
+def union_stack_next(target) -> bool:
+    """Whether an extract's target is a member of a header union stack's ``next``."""
+    return (isinstance(target, Member) and isinstance(target.expr, Member)
+            and target.expr.field == "next" and isinstance(target.expr.expr.type, StackT)
+            and isinstance(target.expr.expr.type.elem, UnionT))

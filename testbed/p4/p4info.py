@@ -15,6 +15,8 @@ symbol of the program shares. ``@hidden`` objects take part in naming but are om
 """
 from __future__ import annotations
 
+import dataclasses
+
 from pathlib import Path
 
 from google.protobuf import json_format, text_format
@@ -301,6 +303,25 @@ def _controller_name(h: ir.HeaderT) -> str:
     return a.body[0]
 
 
+def _called_actions(node) -> set:
+    """The actions called in an IR statement tree (not inside the actions themselves,
+    which a control keeps apart from its body)."""
+    found = set()
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ir.Call) and x.kind == "action":
+            found.add(x.method)
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x)
+                         if not isinstance(getattr(x, f.name), (str, int, ir.Type)))
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+    return found
+
+
 class _Builder:
     def __init__(self, program: ir.Program):
         self.program = program
@@ -314,9 +335,13 @@ class _Builder:
         for c in self.controls:
             self.actions.update(c.actions)
         self.tables = [t for c in self.controls for t in c.tables.values()]
-        # p4c lists the actions tables use: top-level ones (NoAction) first, then each
-        # control's in declaration order
+        # p4c lists the actions tables use and those a control's apply block calls (it
+        # gives each such call a hidden table; an action only other actions call is
+        # inlined and gone): top-level ones (NoAction) first, then each control's in
+        # declaration order
         used = {ref.action for t in self.tables for ref in t.actions}
+        for c in self.controls:
+            used |= _called_actions(c.body)
         self.used_actions = [a for a in self.actions if a in used]
 
     def collect(self) -> None:
@@ -372,6 +397,10 @@ class _Builder:
         for h in self.program.controller_headers:
             if not _hidden(h.annotations):
                 self._controller_header(h)
+        # p4c describes every serializable enum the program declares, used or not
+        for t in self.program.types.values():
+            if isinstance(t, ir.EnumT) and t.underlying is not None:
+                self.types.spec(t)
         return self.info
 
     def _table(self, t: ir.Table) -> None:

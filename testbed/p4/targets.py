@@ -4,7 +4,8 @@ backend of its per-packet path.
 ``python`` is the reference (generated Python), ``native`` the C backend
 (testbed/p4/native); ``auto`` takes native and falls back to python, saying why in one
 line, when the machine has no C compiler, the program is not a v1model program (PSA
-runs on python), it uses a construct the C generator does not translate, ``log`` is at
+runs on python), it uses a construct the C generator does not translate or whose
+generated C does not compile (a generator bug, named by its P4 statement), ``log`` is at
 debug level (the per-packet pipeline trace is the Python backend's) or the switch has
 more than one priority queue per port (the native path has one egress queue and drops a
 packet of priority 1 or more, as BMv2 does with one queue). Both present the same
@@ -49,12 +50,12 @@ def make_target(program, backend: str = "python", cpu_port: int | None = None,
         log.warning("P4 backend: python, not native: the debug log's pipeline trace is "
                     "the python backend's")
         return python()
-    from testbed.p4.native.build import NoCompiler
+    from testbed.p4.native.build import NativeCompileError, NoCompiler
     from testbed.p4.native.cgen import NativeUnsupported
     from testbed.p4.native.target import NativeTarget
     try:
         return NativeTarget(program, cpu_port=cpu_port, log=log)
-    except (NoCompiler, NativeUnsupported) as e:
+    except (NoCompiler, NativeUnsupported, NativeCompileError) as e:
         if backend == "native":
             raise
         return fall_back(str(e).splitlines()[0])

@@ -1,7 +1,7 @@
 """Translation between P4Runtime messages and the control-plane objects of
 ``testbed.p4.entries``, driven by a P4Info: the one translation both sides use, the
-switch's P4Runtime server (``testbed.switch.p4runtime``) and the controllers' client
-(``controllers.p4runtime_client``), so neither imports the other.
+switch's P4Runtime server (``testbed.switch.p4runtime_server``) and the controllers'
+client (``controllers.p4runtime_client``), so neither imports the other.
 
 Byte strings follow P4Runtime 1.x: values are big-endian, and both the minimal
 encoding and one padded to the field's width are accepted; a value that does not fit

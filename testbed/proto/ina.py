@@ -1,10 +1,14 @@
 """The in-network aggregation protocol: scapy layers and a fast codec.
 
 A packet is UDP to port 0xBEE0 carrying an ``INA`` header (12 bytes) followed by
-``INAData``: ``LANES`` int32 fixed-point lanes. The layers match ``ina_t`` and
-``ina_data_t`` of p4/ina.p4 field for field (the P4 program keeps the lanes as bit<32>,
-two's complement; here they are signed). Hosts use :func:`encode` / :func:`decode`
-(struct + numpy) on the hot path; tests check they produce exactly the layers' bytes.
+``INAData``: ``LANES`` int32 fixed-point lanes, or, with ``FLAG_LANES16``, ``INAData16``:
+``2 * LANES`` int16 lanes in the same bytes (bf16/fp16 gradients: half the bytes per
+value). The layers match ``ina_t`` and ``ina_data_t`` of p4/ina.p4 field for field (the
+P4 program keeps the lanes as bit<32> words, two's complement, and adds a word of a
+16-bit packet as two 16-bit halves; here they are signed). Hosts use :func:`encode` /
+:func:`decode` (struct + numpy) on the hot path, on 32-bit words in either case
+(:func:`pack16` / :func:`unpack16` turn int16 lanes into words and back); tests check
+they produce exactly the layers' bytes.
 """
 from __future__ import annotations
 
@@ -13,7 +17,8 @@ import struct
 from typing import NamedTuple
 
 import numpy as np
-from scapy.fields import ByteField, IntField, ShortField, SignedByteField, SignedIntField
+from scapy.fields import (ByteField, IntField, ShortField, SignedByteField, SignedIntField,
+                          SignedShortField)
 from scapy.layers.inet import UDP
 from scapy.packet import Packet, bind_layers
 
@@ -35,6 +40,23 @@ FLAG_FIXED = 0x10
 # optimizer node. A header-only FLAG_PARAMS packet is the optimizer's acknowledgement
 # of a gradient chunk whose parameters the workers will pull later.
 FLAG_PULL = 0x20
+# the lanes are int16, two per 32-bit word (the first in the word's high half); the
+# switch's sums of such a packet wrap at 16 bits per lane
+FLAG_LANES16 = 0x40
+LANE_BITS = (32, 16)           # the lane widths a packet can carry
+
+
+def lanes_per_packet(lane_bits: int) -> int:
+    """Values one packet carries in lanes of ``lane_bits`` bits."""
+    if lane_bits not in LANE_BITS:
+        raise ValueError(f"lane width {lane_bits} bits: INA lanes are 32 or 16 bits")
+    return LANES * 32 // lane_bits
+
+
+def lane_flag(lane_bits: int) -> int:
+    """The header flag that marks packets with lanes of ``lane_bits`` bits."""
+    lanes_per_packet(lane_bits)
+    return FLAG_LANES16 if lane_bits == 16 else 0
 
 SHADOW_BIT = 0x8000            # MSB of the slot field selects the shadow set
 MAX_SLOTS = 0x7FFF             # slot indices a job can name
@@ -78,6 +100,11 @@ class INA(Packet):
         return self.sprintf("INA job=%job_id% worker=%worker_id% flags=%flags% "
                             "slot=%slot% chunk=%chunk% e=%exponent%")
 
+    def guess_payload_class(self, payload):
+        if not payload:
+            return super().guess_payload_class(payload)
+        return INAData16 if self.flags & FLAG_LANES16 else INAData
+
 
 class INAData(Packet):
     name = "INAData"
@@ -95,8 +122,23 @@ class INAData(Packet):
         return cls(**{f"v{i:02d}": int(v) for i, v in enumerate(values)})
 
 
+class INAData16(Packet):
+    name = "INAData16"
+    fields_desc = [SignedShortField(f"w{i:03d}", 0) for i in range(2 * LANES)]
+
+    @property
+    def lanes(self) -> list:
+        return [getattr(self, f"w{i:03d}") for i in range(2 * LANES)]
+
+    @classmethod
+    def of(cls, values) -> "INAData16":
+        values = list(values)
+        if len(values) != 2 * LANES:
+            raise ValueError(f"INAData16 needs exactly {2 * LANES} lanes, got {len(values)}")
+        return cls(**{f"w{i:03d}": int(v) for i, v in enumerate(values)})
+
+
 bind_layers(UDP, INA, dport=UDP_PORT)
-bind_layers(INA, INAData)
 
 
 class Header(NamedTuple):
@@ -107,6 +149,18 @@ class Header(NamedTuple):
     slot: int
     exponent: int
     chunk: int
+
+
+def pack16(lanes: np.ndarray) -> np.ndarray:
+    """int16 lanes, shape (chunks, 2 * LANES), as the int32 words that carry them (lane 2k
+    in word k's high half, lane 2k + 1 in its low half: the packet's byte order)."""
+    lanes = np.asarray(lanes)
+    return np.ascontiguousarray(lanes, dtype=">i2").view(">i4").astype(np.int32)
+
+
+def unpack16(words: np.ndarray) -> np.ndarray:
+    """The int16 lanes of int32 words, inverse of :func:`pack16`."""
+    return np.ascontiguousarray(words, dtype=">i4").view(">i2").astype(np.int16)
 
 
 def slot_field(index: int, shadow: int) -> int:

@@ -26,6 +26,10 @@ def render(lanes: int = ina.LANES, template: str | None = None) -> str:
         "@STORE@": [f"        lane_{n}.write(meta.idx, hdr.ina_data.{n});" for n in names],
         "@ADD@": [f"        lane_{n}.read(acc, meta.idx); acc = acc + hdr.ina_data.{n}; "
                   f"lane_{n}.write(meta.idx, acc); hdr.ina_data.{n} = acc;" for n in names],
+        # two int16 lanes per word: the halves added apart, no carry between them
+        "@ADD16@": [f"        lane_{n}.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + "
+                    f"(hdr.ina_data.{n} & 0xFFFF0000)) | ((acc + hdr.ina_data.{n}) & 0xFFFF); "
+                    f"lane_{n}.write(meta.idx, acc); hdr.ina_data.{n} = acc;" for n in names],
         "@LOAD@": [f"        lane_{n}.read(hdr.ina_data.{n}, meta.idx);" for n in names],
     }
     values = {"@LANES@": str(lanes), "@UDPLEN@": str(8 + ina.HEADER_BYTES + 4 * lanes),

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import sys
 
-from scapy.fields import (ByteField, IntField, ShortField, SignedByteField, SignedIntField)
+from scapy.fields import (ByteField, IntField, ShortField, SignedByteField, SignedIntField,
+                          SignedShortField)
 
 from testbed.proto import ina
 
@@ -23,6 +24,7 @@ _TYPES = {
     ByteField: ("uint8", 1, "uint"),
     SignedByteField: ("int8", 1, "int"),
     ShortField: ("uint16", 2, "uint"),
+    SignedShortField: ("int16", 2, "int"),
     IntField: ("uint32", 4, "uint"),
     SignedIntField: ("int32", 4, "int"),
 }
@@ -34,7 +36,8 @@ _BITS = {
               ("retransmit", ina.FLAG_RETRANSMIT, "Retransmission"),
               ("params", ina.FLAG_PARAMS, "Parameters (LuWu)"),
               ("fixed", ina.FLAG_FIXED, "Fixed-point parameters (in-switch optimizer)"),
-              ("pull", ina.FLAG_PULL, "Pull request, header only (LuWu)")],
+              ("pull", ina.FLAG_PULL, "Pull request, header only (LuWu)"),
+              ("lanes16", ina.FLAG_LANES16, "16-bit lanes")],
     "slot": [("shadow", ina.SHADOW_BIT, "Shadow set"),
              ("index", ina.MAX_SLOTS, "Slot index")],
 }
@@ -65,6 +68,9 @@ def _mask_type(bits: int) -> str:
 def dissector_lua() -> str:
     header = field_layout(ina.INA)
     lanes = field_layout(ina.INAData)
+    lanes16 = field_layout(ina.INAData16)
+    lane_bytes = sum(size for _, _, size, _ in lanes)
+    assert lane_bytes == sum(size for _, _, size, _ in lanes16), "lane layers differ in size"
     header_bytes = sum(size for _, _, size, _ in header)
     assert header_bytes == ina.HEADER_BYTES, "INA layer and HEADER_BYTES disagree"
     lines = [
@@ -89,8 +95,14 @@ def dissector_lua() -> str:
     lines.append("local lane = {}")
     for i, (name, kind, _, _) in enumerate(lanes):
         lines.append(f'lane[{i + 1}] = ProtoField.{kind}("ina_data.{name}", "{name}")')
+    lines.append("local lane16 = {}")
+    for i, (name, kind, _, _) in enumerate(lanes16):
+        lines.append(f'lane16[{i + 1}] = ProtoField.{kind}("ina_data.{name}", "{name}")')
+    lines.append("local all_lanes = {}")
+    lines.append("for _, l in ipairs(lane) do table.insert(all_lanes, l) end")
+    lines.append("for _, l in ipairs(lane16) do table.insert(all_lanes, l) end")
     lines += [
-        "ina_data.fields = lane",
+        "ina_data.fields = all_lanes",
         "",
         "local flag_names = {" + ", ".join(
             f'{{0x{mask:x}, "{bit.upper()}"}}' for bit, mask, _ in _BITS["flags"]) + "}",
@@ -119,10 +131,16 @@ def dissector_lua() -> str:
         f"        bit32.band(v.slot, 0x{ina.SHADOW_BIT:x}) ~= 0 and \"'\" or \"\",",
         "        v.chunk, v.exponent)",
         f"    local rest = tvb:len() - {header_bytes}",
-        f"    if rest >= {4 * len(lanes)} then",
-        f"        local d = tree:add(ina_data, tvb({header_bytes}, {4 * len(lanes)}))",
-        f"        for i = 1, {len(lanes)} do",
-        f"            d:add(lane[i], tvb({header_bytes} + 4 * (i - 1), 4))",
+        f"    if rest >= {lane_bytes} then",
+        f"        local d = tree:add(ina_data, tvb({header_bytes}, {lane_bytes}))",
+        f"        if bit32.band(v.flags, 0x{ina.FLAG_LANES16:x}) ~= 0 then",
+        f"            for i = 1, {len(lanes16)} do",
+        f"                d:add(lane16[i], tvb({header_bytes} + 2 * (i - 1), 2))",
+        "            end",
+        "        else",
+        f"            for i = 1, {len(lanes)} do",
+        f"                d:add(lane[i], tvb({header_bytes} + 4 * (i - 1), 4))",
+        "            end",
         "        end",
         "    elseif rest > 0 then",
         f'        t:add_expert_info(PI_MALFORMED, PI_ERROR, "payload is " .. tvb:len() .. '

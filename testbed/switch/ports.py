@@ -72,6 +72,21 @@ def disable_tx_offload(ifname: str) -> None:
                            f"{done.stderr.strip()}")
 
 
+def shared_sender(ports: int) -> socket.socket:
+    """A packet socket bound to no interface, for the native pipeline to send every
+    port's frames through with one sendmmsg per batch (each message names its
+    interface). Its send buffer is the ports' together: frames a shaped port's queue
+    holds count against it until they leave."""
+    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, SO_SNDBUFFORCE, SOCKET_BUFFER_BYTES * max(ports, 1))
+    except OSError as e:
+        sock.close()
+        raise TrainetError(f"the switch's shared send socket: {e.strerror}; the switch "
+                           "needs root (CAP_NET_ADMIN)") from None
+    return sock
+
+
 class Port:
     """One switch port. ``recv_batch`` never blocks; poll ``fileno()`` for readiness."""
 
@@ -79,7 +94,7 @@ class Port:
         self.port_no = port_no
         self.ifname = ifname
         try:
-            ifindex = socket.if_nametoindex(ifname)
+            self.ifindex = ifindex = socket.if_nametoindex(ifname)
         except OSError:
             raise TrainetError(f"port {port_no}@{ifname}: no interface named {ifname!r}; "
                                "create it first or check the -i argument") from None

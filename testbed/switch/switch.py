@@ -25,7 +25,7 @@ from testbed.errors import TrainetError
 from testbed.p4.entries import ControlPlaneError
 from testbed.switch.egress import NO_SHAPE, EgressPort, Shape
 from testbed.switch.pcap import PcapWriter
-from testbed.switch.ports import Port
+from testbed.switch.ports import Port, shared_sender
 from testbed.switch.transmit import choose
 
 BATCH = 64
@@ -82,6 +82,7 @@ class SoftwareSwitch:
         self._by_fd = {sp.port.fileno(): sp for sp in self._ports.values()}
         self._shaped = [sp for sp in self._ports.values() if not sp.passthrough]
         self._direct = []         # ports a native target sends on itself
+        self._shared_tx = None    # one packet socket that sends for all of them
         self.transmit, line = choose(next(iter(self._ports.values())).port.fileno())
         (self.log.info if self.transmit else self.log.warning)("%s", line)
         self.transmit_line = line
@@ -137,6 +138,11 @@ class SoftwareSwitch:
                                 if sp.passthrough and sp.pcap_out is None]
                 for sp in self._direct:
                     target.send_directly(sp.port.port_no, sp.port.fileno())
+                if self._direct and hasattr(target, "send_shared"):
+                    if self._shared_tx is None:
+                        self._shared_tx = shared_sender(len(self._ports))
+                    target.send_shared(self._shared_tx.fileno(), {
+                        sp.port.port_no: sp.port.ifindex for sp in self._direct})
         self.log.info("pipeline installed (%s backend)", getattr(target, "backend", "custom"))
 
     def packet_out(self, frame: bytes) -> None:
@@ -242,6 +248,9 @@ class SoftwareSwitch:
         self.log.info("stopped; drops by reason: %s", self.drop_counts())
 
     def _close_ports(self) -> None:
+        shared = getattr(self, "_shared_tx", None)     # None before the ports opened
+        if shared is not None:
+            shared.close()
         for sp in self._ports.values():
             sp.port.close()
             for writer in (sp.pcap_in, sp.pcap_out):

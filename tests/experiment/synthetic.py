@@ -21,7 +21,7 @@ def step_record(step, rank, compute, exposed):
             "exposed_comm_s": exposed, "step_s": compute + exposed,
             "loss": 5.0 - 0.5 * step + 0.01 * rank, "logical_sent_bytes": SENT_PER_STEP,
             "logical_recv_bytes": SENT_PER_STEP, "nominal_sent_bytes": SENT_PER_STEP / SCALE,
-            "wire_tx_bytes": SENT_PER_STEP + 300,
+            "wire_tx_bytes": SENT_PER_STEP + 300, "wire_rx_bytes": SENT_PER_STEP + 200,
             "mem_params_bytes": 1000 + rank, "mem_grads_bytes": 1000,
             "mem_optimizer_bytes": 2000, "nominal_mem_params_bytes": 1e7 + rank,
             "nominal_mem_grads_bytes": 1e7, "nominal_mem_optimizer_bytes": 2e7}

@@ -154,7 +154,7 @@ def test_inspect_captures_of_an_ina_all_reduce(tmp_path):
     from controllers import ina as ctl
     from testbed.bench import allreduce as bench
     from testbed.net.network import Network
-    from testbed.net.topology import plan_from_topology
+    from testbed.net.topology import blueprint_from_topology
     from testbed.proto import ina
     from testbed.topology.spec import Topology
 
@@ -165,9 +165,9 @@ def test_inspect_captures_of_an_ina_all_reduce(tmp_path):
     data["switches"][0].update(name="s8", grpc_port=50598, device_id=8)
     data["links"] = [{**link, "b": link["b"].replace("s1-", "s8-")} for link in data["links"]]
     topo = Topology.from_data(data)
-    with Network(plan_from_topology(topo, topo.name), tmp_path, pcap=True,
+    with Network(blueprint_from_topology(topo, topo.name), tmp_path, pcap=True,
                  log=lambda *a: None) as net:
-        job = bench.star_job(net.plan, slots, switch="s8")
+        job = bench.star_job(net.blueprint, slots, switch="s8")
         s8 = net.net["s8"]
         ctl.install(s8.grpc_address, s8.device_id, {"jobs": [{
             "job_id": job.job_id, "aggregator_ip": job.aggregator_ip, "slot_count": slots,

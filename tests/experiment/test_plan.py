@@ -65,6 +65,26 @@ def test_plan_ranks_every_valid_layout_and_prefers_fast_groups():
         assert p.exposed_s <= p.comm_s + 1e-12
 
 
+def test_the_plan_ranks_the_layouts_any_strategy_declares(monkeypatch):
+    """The plan asks the registry: a strategy registered with layouts and a layout
+    (here Megatron's, under another name) is ranked beside the built-ins, with the same
+    predictions and its layouts named its way; its pipelined layouts are left out."""
+    from hosts.strategies import registry
+    from hosts.strategies.parallel import megatron_layouts, register_layout
+    registry.names()
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    register_layout("megatron-again", "dp", "Megatron's layouts under another name",
+                    layouts=megatron_layouts)
+    predictions = plan(NominalFabric(8, 4, 1600e9, 200e9, 1e-6), shadow.PRESETS["gpt-1.3b"],
+                       8, 16, A100, 0.4)
+    again = {p.layout: p for p in predictions if p.strategy == "megatron-again"}
+    megatron = {p.layout: p for p in predictions if p.strategy == "megatron"}
+    assert set(again) == set(megatron) == {"tp1 x dp8", "tp2 x dp4", "tp4 x dp2", "tp8 x dp1"}
+    for layout, p in again.items():
+        assert p.step_s == megatron[layout].step_s and p.options["pp"] == 1
+        assert p.form == "TP x DP"
+
+
 def test_a_fabric_needs_a_host_per_rank():
     with pytest.raises(TrainetError, match="has 8 worker hosts for 16 ranks; choose a "
                        "world of at most 8"):

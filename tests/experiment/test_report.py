@@ -31,6 +31,7 @@ def test_summary_rows_leave_out_warmup_and_convert_bytes(root):
     assert ddp["sent_per_step_emulated_B"] == SENT_PER_STEP
     assert ddp["sent_per_step_nominal_B"] == pytest.approx(SENT_PER_STEP / SCALE)
     assert ddp["wire_tx_per_step_B"] == SENT_PER_STEP + 300
+    assert ddp["wire_rx_per_step_B"] == SENT_PER_STEP + 200
     assert (ddp["mem_params_nominal_B"], ddp["mem_params_emulated_B"]) == (1e7 + 2, 1002)
     assert ddp["mem_optim_nominal_B"] == 2e7
     assert ddp["final_loss"] == pytest.approx(5.0 - 1.5 + 0.01)

@@ -35,9 +35,9 @@ EXPERIMENT = """\
 class FakeNetwork:
     """Records its life; its one "switch interface" is lo, whose counters exist."""
 
-    def __init__(self, log, net_plan, directory):
-        self.log, self.net_plan, self.directory = log, net_plan, directory
-        self.log.append(("build", net_plan.links[0].shape.nominal_bps))
+    def __init__(self, log, blueprint, directory):
+        self.log, self.blueprint, self.directory = log, blueprint, directory
+        self.log.append(("build", blueprint.links[0].shape.nominal_bps))
 
     def start(self):
         self.log.append(("start",))
@@ -63,7 +63,7 @@ class FakeLaunch:
         self.calls.append((strategy, dict(worker_args), timeout_s, server_host))
         if self.interrupt_at is not None and len(self.calls) == self.interrupt_at:
             raise KeyboardInterrupt
-        bw = net.net_plan.links[0].shape.nominal_bps
+        bw = net.blueprint.links[0].shape.nominal_bps
         exposed = (0.2 if strategy == "ddp" else 0.4) * 100e9 / bw
         metrics = out_dir / "metrics"
         metrics.mkdir(parents=True)
@@ -85,7 +85,7 @@ class FakeLaunch:
 def make_runner(tmp_path, launch, log, text=EXPERIMENT, network=None, resume=False):
     path = tmp_path / "exp.yaml"
     path.write_text(textwrap.dedent(text))
-    factory = network or (lambda net_plan, directory: FakeNetwork(log, net_plan, directory))
+    factory = network or (lambda blueprint, directory: FakeNetwork(log, blueprint, directory))
     console = Console(file=io.StringIO(), width=160)
     return Runner(load_experiment(path), tmp_path / "out", console=console,
                   network_factory=factory, launch=launch, resume=resume), console
@@ -257,3 +257,20 @@ def test_resume_refuses_another_experiment_and_an_empty_directory(tmp_path):
     nothing, _ = make_runner(tmp_path / "new", FakeLaunch(log), log, resume=True)
     with pytest.raises(TrainetError, match="nothing to resume"):
         nothing.run()
+
+
+def test_a_relative_plan_file_is_shared_by_the_variants_strategies(tmp_path):
+    text = EXPERIMENT.replace(
+        "strategies: [ddp, zero3]",
+        "strategies:\n"
+        "      - {strategy: fusionllm, options: {plan_file: plan.json}}\n"
+        "      - {strategy: fusionllm, label: dense, "
+        "options: {compression: none, plan_file: plan.json}}")
+    log = []
+    launch = FakeLaunch(log)
+    runner, _ = make_runner(tmp_path, launch, log, text=text)
+    assert runner.run() == 0
+    runs = tmp_path / "out" / "runs"
+    files = [c[1]["plan_file"] for c in launch.calls]
+    assert files[:4] == [str(runs / "bandwidth-100Gbit" / "plan.json")] * 4
+    assert files[4:] == [str(runs / "bandwidth-200Gbit" / "plan.json")] * 4

@@ -211,9 +211,11 @@ def test_ina_job_lists_the_workers_in_rank_order_on_their_switch_ports(tmp_path)
     assert plan.strategy("ina").job == {
         "switch": "s1", "job_id": 4, "aggregator_ip": "10.0.255.9", "slot_count": 16,
         "workers": [{"worker_id": 0, "port": 3, "mac": "08:00:00:00:01:03", "ip": "10.0.1.3"},
-                    {"worker_id": 1, "port": 1, "mac": "08:00:00:00:01:01", "ip": "10.0.1.1"}]}
+                    {"worker_id": 1, "port": 1, "mac": "08:00:00:00:01:01", "ip": "10.0.1.1"}],
+        "lane_bits": 16}                # ina's own default: bf16 values in 16-bit lanes
     from testbed.experiment.runner import worker_args
     assert worker_args(plan, plan.strategy("ina"))["ina_aggregator"] == "10.0.255.9"
+    assert worker_args(plan, plan.strategy("ina"))["ina_lane_bits"] == 16
     assert "ina_job" not in worker_args(plan, plan.strategy("ddp"))
 
 

@@ -102,3 +102,20 @@ def test_display_filter_selects_retransmissions(tmp_path):
     rows = _tshark(capture, ["ina.chunk"], home,
                    "-Y", "ina.flags.retransmit == 1 && ina.slot.shadow == 1")
     assert rows == [["4294967294"]]
+
+
+def test_tshark_decodes_16_bit_lanes_like_scapy(tmp_path):
+    values = np.random.default_rng(3).integers(-2**15, 2**15, 2 * ina.LANES).astype(np.int16)
+    payload = ina.encode(4, 1, ina.FLAG_RESULT | ina.FLAG_LANES16, 0, 0, 9,
+                         ina.pack16(values[None])[0], n_workers=8)
+    pkt = Ether(ina.frame("08:00:00:00:00:01", "08:00:00:00:00:02", "10.0.0.1",
+                          "10.0.255.1", payload))
+    capture = tmp_path / "ina16.pcap"
+    wrpcap(str(capture), [pkt])
+    lanes = [f.name for f in ina.INAData16.fields_desc]
+    fields = ["ina.flags.lanes16"] + [f"ina_data.{n}" for n in lanes]
+    home = tmp_path / "home"
+    home.mkdir()
+    (row,) = _tshark(capture, fields, home)
+    assert row[0] == "1"
+    assert [int(v) for v in row[1:]] == pkt[ina.INAData16].lanes == values.tolist()

@@ -9,7 +9,7 @@ from controllers import ina as ctl
 from testbed.errors import TrainetError
 from testbed.bench.allreduce import INA_P4
 from testbed.experiment.jobs import job_workers
-from testbed.net.topology import plan_from_topology
+from testbed.net.topology import blueprint_from_topology
 from testbed.topology.routing import switch_mac
 from testbed.topology.spec import Topology
 
@@ -57,7 +57,7 @@ def two_level_jobs(topo: Topology, slots: int) -> dict:
     as its worker r - 1; the spine multicasts to the rack switches."""
     names = [s.name for s in topo.switches]
     spine, racks = names[-1], names[:-1]
-    plan = plan_from_topology(topo)
+    plan = blueprint_from_topology(topo)
     out, spine_workers = {}, []
     for r, rack in enumerate(racks):
         hosts = topo.group("rack", rack)
@@ -95,10 +95,10 @@ def add_reordering(net, switch: str, fraction: float) -> None:
     the delay line, so the ports need a delay). Topology specs have no reordering field,
     so this restarts the switch process with it and reinstalls its runtime config; set
     jobs up afterwards."""
-    from controllers.routing import program_switch
+    from controllers.runtime_config import program_switch
     from testbed.net.nodes import READY_TIMEOUT_S
     node = net.net[switch]
-    spec = next(s for s in net.plan.switches if s.name == switch)
+    spec = next(s for s in net.blueprint.switches if s.name == switch)
     for port in node.data_ports():
         shape = node.shapes.get(port, "")
         if "delay=" not in shape:

@@ -39,3 +39,18 @@ def test_all_workers_at_max_do_not_overflow():
     q = fx.quantize(np.full(8, 1.0), e, n).astype(np.int64)
     assert np.all(q * n <= 2**31 - 1)
     assert np.allclose(fx.dequantize(q * n, e, n), 4.0)
+
+
+@pytest.mark.parametrize("n", [1, 2, 8, 32])
+def test_16_bit_lanes_hold_the_sum_of_n_extremes(n):
+    rng = np.random.default_rng(n)
+    workers = [rng.uniform(-1.0, 1.0, 4096) for _ in range(n)]
+    for w in workers:
+        w[:2] = [1.0, -1.0]                           # every worker at 2^e, both signs
+    q = [fx.quantize(w, 0, n, 16) for w in workers]
+    assert all(x.dtype == np.int16 for x in q)
+    total = np.sum([x.astype(np.int64) for x in q], axis=0)
+    assert np.all(np.abs(total) <= 2**15 - 1)        # the switch's 16-bit add cannot wrap
+    assert total[0] == n * fx.largest(n, 16) and total[1] == -total[0]
+    err = np.max(np.abs(fx.dequantize(total, 0, n, 16) - np.sum(workers, axis=0)))
+    assert err <= fx.error_bound(0, n, 16)

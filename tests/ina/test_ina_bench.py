@@ -26,9 +26,20 @@ def test_link_bounds():
         1.5 * 4000 * 8 * 1514 / 1448 / 1e6)
 
 
-def test_round_time_is_the_median_of_the_slowest_worker_after_warm_up():
-    results = {"h1": {"times_s": [9.0, 1.0, 2.0, 3.0]}, "h2": {"times_s": [9.0, 1.5, 1.0, 4.0]}}
-    assert bench.round_time(results) == 2.0
+def test_round_time_is_the_slowest_workers_back_to_back_rounds_per_round():
+    results = {"h1": {"round_ends_s": [1.0, 2.0, 3.0]}, "h2": {"round_ends_s": [1.5, 2.5, 4.5]}}
+    assert bench.round_time(results) == 1.5
+
+
+def test_bytes_per_worker_are_per_round_and_direction():
+    results = {"h1": {"round_ends_s": [1, 2], "tx_bytes": 200, "rx_bytes": 400},
+               "h2": {"round_ends_s": [1, 2], "tx_bytes": 600, "rx_bytes": 400}}
+    assert bench.bytes_per_worker(results) == {"tx": 200, "rx": 200}
+
+
+def test_ring_bound_follows_the_element_size():
+    assert bench.ring_link_time(1000, 8, 1e6, 2) == pytest.approx(
+        bench.ring_link_time(1000, 8, 1e6) / 2)
 
 
 def test_target_only_report_is_json_with_units(capsys):
@@ -47,3 +58,9 @@ def test_client_cost_counts_each_clients_packets():
     for r in rows:
         assert r["chunks"] == 40 and r["cpu_us_per_packet"] == pytest.approx(
             r["cpu_s"] / 40 * 1e6)
+
+
+def test_process_cpu_reads_the_processes_cpu_clock():
+    import os
+    import time
+    assert abs(bench.process_cpu_s(os.getpid()) - time.process_time()) < 0.05

@@ -60,7 +60,7 @@ def ina_switch():
     from testbed.p4 import p4info
     from testbed.p4.lowering.program import load_program
     from testbed.bench.p4runtime import PortlessDevice
-    from testbed.switch.p4runtime import P4RuntimeServer
+    from testbed.switch.p4runtime_server import P4RuntimeServer
     from tests.net.helpers import REPO
     source = REPO / "p4" / "ina.p4"
     server = P4RuntimeServer(PortlessDevice(), "127.0.0.1:0").start()

@@ -32,16 +32,16 @@ def teardown_over_p4runtime(net, job):
     return handled, drops
 
 
-def run_star(tmp_path, loss_pct, reorder, client):
+def run_star(tmp_path, loss_pct, reorder, client, dtype="fp32"):
     from testbed.net.network import Network
-    from testbed.net.topology import plan_from_topology
+    from testbed.net.topology import blueprint_from_topology
     topo = bench.star_topology(WORKERS, "100Mbit", 1.0, loss_pct=loss_pct, delay="1ms")
-    with Network(plan_from_topology(topo, topo.name), tmp_path / f"loss{loss_pct}",
+    with Network(blueprint_from_topology(topo, topo.name), tmp_path / f"loss{loss_pct}",
                  log=lambda *a: None) as net:
         if reorder:
             add_reordering(net, bench.SWITCH, reorder)
         hosts = [h.name for h in topo.hosts]
-        job = bench.star_job(net.plan, SLOTS)
+        job = bench.star_job(net.blueprint, SLOTS)
         node = net.net[bench.SWITCH]
         # as a topology spec's switch controller would: controllers.ina:install
         ctl.install(node.grpc_address, node.device_id, {"jobs": [{
@@ -49,7 +49,8 @@ def run_star(tmp_path, loss_pct, reorder, client):
             "workers": [vars(w) for w in job.workers]}]})
         start = time.monotonic()
         results = run_json(net, bench.ina_commands(
-            job, hosts, ELEMENTS, rounds=2, seed=5, check=True, client=client), timeout_s=240)
+            job, hosts, ELEMENTS, rounds=2, seed=5, check=True, client=client, dtype=dtype),
+            timeout_s=240)
         elapsed = time.monotonic() - start
         handled, drops = teardown_over_p4runtime(net, job)
         return results, elapsed, handled, drops
@@ -67,6 +68,7 @@ def test_all_reduce_is_exact_to_the_bound_and_identical_under_loss(tmp_path):
         assert elapsed < 120, f"{loss_pct}% loss: all-reduce took {elapsed:.0f} s"
         for r in results.values():
             assert all(e <= b for e, b in zip(r["max_error"], r["error_bound"])), r
+            assert r["matches_reference"] == [True, True], r
         assert len({r["result_sha256"] for r in results.values()}) == 1
         digests[loss_pct] = next(iter(results.values()))["result_sha256"]
         retx = sum(r["retransmissions"] for r in results.values())
@@ -75,12 +77,27 @@ def test_all_reduce_is_exact_to_the_bound_and_identical_under_loss(tmp_path):
     assert len(set(digests.values())) == 1, digests
 
 
+def test_bf16_sums_in_16_bit_lanes_equal_the_host_reference_under_loss_and_reordering(
+        tmp_path):
+    """bf16 gradients in 16-bit lanes under 5 % loss and 10 % reordering: every worker's
+    sum is the switch's arithmetic done on the host, bit for bit, in half the packets."""
+    results, _, handled, drops = run_star(tmp_path, 5.0, 0.10, "auto", dtype="bf16")
+    # 2 rounds x (1 exponent chunk + 24 chunks of 512 lanes) + the closing barrier's chunk
+    assert handled["multicast"] == 2 * (1 + -(-ELEMENTS // (2 * ina.LANES))) + 1
+    assert drops["bad_type"] == drops["bad_length"] == 0
+    for r in results.values():
+        assert r["lane_bits"] == 16 and r["matches_reference"] == [True, True], r
+        assert all(e <= b for e, b in zip(r["max_error"], r["error_bound"])), r
+    assert len({r["result_sha256"] for r in results.values()}) == 1
+    assert sum(r["retransmissions"] for r in results.values()) > 0
+
+
 def test_two_level_aggregation_racks_then_spine(tmp_path):
     from testbed.net.network import Network
-    from testbed.net.topology import plan_from_topology
+    from testbed.net.topology import blueprint_from_topology
     topo = two_level_topology(2, 2, "100Mbit", 1.0, loss_pct=1.0, delay="1ms")
     jobs = two_level_jobs(topo, SLOTS)
-    with Network(plan_from_topology(topo, topo.name), tmp_path, log=lambda *a: None) as net, \
+    with Network(blueprint_from_topology(topo, topo.name), tmp_path, log=lambda *a: None) as net, \
             ExitStack() as installed:
         for switch, (job, routes) in jobs.items():
             device = installed.enter_context(job_on(net, switch, ctl, job))

@@ -1,4 +1,6 @@
 """p4/ina.p4 on the software target: packets in, packets out."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 from scapy.layers.inet import IP, UDP
@@ -12,6 +14,7 @@ from ina_fabric import (SWITCH_MAC, decoded, load_ina_program, new_target,
 from testbed.proto import ina
 
 AGG = "10.0.255.1"
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -253,3 +256,75 @@ def test_a_job_id_is_used_once_per_switch(target, job):
     with pytest.raises(JobError, match="job 1 already exists on this switch"):
         ctl.setup(TargetDevice(target), ctl.Job(1, "10.0.254.1", job.workers,
                                                     slot_base=100, slot_count=8))
+
+
+def lanes16(seed, bound=2**13):
+    return np.random.default_rng(seed).integers(-bound, bound, 2 * ina.LANES).astype(np.int16)
+
+
+def test_16_bit_lanes_are_summed_each_on_its_own_and_stay_16_bit(target, job):
+    vals = [lanes16(i) for i in range(3)]
+    flags = ina.FLAG_GRADIENT | ina.FLAG_LANES16
+    for w in range(2):
+        assert send(target, w, 0, ina.pack16(vals[w]), flags=flags) == []
+    out = decoded(send(target, 2, 0, ina.pack16(vals[2]), flags=flags))
+    expected = (vals[0].astype(np.int64) + vals[1] + vals[2]).astype(np.int16)
+    assert len(out) == 3
+    for _, _, _, header, words in out:
+        assert header.flags == ina.FLAG_RESULT | ina.FLAG_LANES16
+        # a borrow from a negative low half never reaches the high half
+        assert np.array_equal(ina.unpack16(words), expected)
+
+
+def test_16_bit_retransmission_after_completion_keeps_its_width(target, job):
+    vals = [lanes16(i) for i in range(3)]
+    flags = ina.FLAG_GRADIENT | ina.FLAG_LANES16
+    for w in range(3):
+        send(target, w, 0, ina.pack16(vals[w]), flags=flags)
+    ((_, _, _, header, words),) = decoded(send(
+        target, 1, 0, ina.pack16(vals[1]), flags=flags | ina.FLAG_RETRANSMIT))
+    assert header.flags == ina.FLAG_RESULT | ina.FLAG_LANES16
+    assert np.array_equal(ina.unpack16(words), sum(v.astype(np.int64) for v in vals))
+
+
+def test_lanes_of_two_widths_are_never_added(target, job):
+    send(target, 0, 0, ina.pack16(lanes16(0)), flags=ina.FLAG_GRADIENT | ina.FLAG_LANES16)
+    assert send(target, 1, 0, lanes(1)) == []
+    assert drops(target)["bad_type"] == 1
+    # the slot still completes with the right width
+    send(target, 1, 0, ina.pack16(lanes16(1)), flags=ina.FLAG_GRADIENT | ina.FLAG_LANES16)
+    out = decoded(send(target, 2, 0, ina.pack16(lanes16(2)),
+                       flags=ina.FLAG_GRADIENT | ina.FLAG_LANES16))
+    assert np.array_equal(ina.unpack16(out[0][4]),
+                          sum(lanes16(i).astype(np.int64) for i in range(3)))
+
+
+def test_a_job_asks_for_a_lane_width_the_program_has():
+    w = [ctl.Worker(0, 1, "08:00:00:00:01:01", "10.0.1.1")]
+    with pytest.raises(JobError, match=r"job.lane_bits: 8 is not a lane width; accepted: 16, 32"):
+        ctl.validate(ctl.Job(1, AGG, w, lane_bits=8))
+    assert ctl.job_from_dict({"job_id": 1, "aggregator_ip": AGG, "lane_bits": 16, "workers": [
+        {"worker_id": 0, "port": 1, "mac": "08:00:00:00:01:01", "ip": "10.0.1.1"}]}
+    ).lane_bits == 16
+
+
+def test_16_bit_job_is_set_up_on_ina_p4_and_refused_by_a_program_without_16_bit_lanes(program):
+    from testbed.p4.lowering.program import load_program
+    job = ctl.Job(1, AGG, [ctl.Worker(0, 1, "08:00:00:00:01:01", "10.0.1.1")], lane_bits=16)
+    ctl.setup(TargetDevice(new_target(program)), job)
+    luwu = new_target(load_program(str(REPO / "p4" / "luwu.p4")))
+    with pytest.raises(JobError, match=r"job.lane_bits: the job asks for 16-bit lanes; the "
+                       r"switch's program has only 32-bit ones .*set lane_bits: 32"):
+        ctl.setup(TargetDevice(luwu), job)
+    assert luwu.table_entries(ctl.JOB_TABLE) == []           # refused before any write
+
+
+def test_luwu_jobs_refuse_16_bit_lanes_naming_the_field():
+    from controllers import luwu, luwu_sgd
+    workers = [{"worker_id": 0, "port": 1, "mac": "08:00:00:00:01:01", "ip": "10.0.1.1"}]
+    with pytest.raises(JobError, match=r"luwu.lane_bits: 16-bit lanes asked; the LuWu programs"):
+        luwu.job_from_dict({"job_id": 1, "aggregator_ip": AGG, "lane_bits": 16,
+                            "optimizer": {"ip": "10.0.1.9"}, "workers": workers}, "luwu")
+    with pytest.raises(JobError, match=r"sgd.lane_bits: 16-bit lanes asked"):
+        luwu_sgd.job_from_dict({"job_id": 1, "aggregator_ip": AGG, "lane_bits": 16, "lr": 0.1,
+                                "workers": workers}, "sgd")

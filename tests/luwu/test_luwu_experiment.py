@@ -47,7 +47,8 @@ def test_luwu_job_has_the_workers_in_rank_order_and_the_optimizer_host(tmp_path)
         "workers": [{"worker_id": 0, "port": 2, "mac": "08:00:00:00:01:02", "ip": "10.0.1.2"},
                     {"worker_id": 1, "port": 1, "mac": "08:00:00:00:01:01", "ip": "10.0.1.1"}],
         "optimizer": {"ip": str(next(h.ip.ip for h in plan.topology.hosts
-                                     if h.name == "opt1"))}}
+                                     if h.name == "opt1"))},
+        "lane_bits": 32}
     from controllers import luwu
     job = luwu.job_from_dict({k: v for k, v in plan.strategy("luwu").job.items()
                               if k != "switch"})

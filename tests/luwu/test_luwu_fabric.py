@@ -32,12 +32,12 @@ AGGREGATOR = "10.0.255.1"
 @pytest.fixture(scope="module")
 def net(tmp_path_factory):
     from testbed.net.network import Network
-    from testbed.net.topology import plan_from_topology
+    from testbed.net.topology import blueprint_from_topology
     from testbed.topology.generators import star
     snap = Snapshot("tl")
     topology = star(workers=3, optimizers=1, nic="roce-100g", scale=1e-2,
                     program=str(LUWU_P4))
-    plan = plan_from_topology(topology, "star-luwu")
+    plan = blueprint_from_topology(topology, "star-luwu")
     for sw in plan.switches:
         old, sw.name, sw.grpc_port = sw.name, "tl" + sw.name, free_port()
         for link in plan.links:
@@ -51,9 +51,9 @@ def net(tmp_path_factory):
 
 @contextmanager
 def luwu_job(net, hosts, optimizer_host):
-    switch = net.plan.switches[0].name
-    optimizer = next(h for h in net.plan.hosts if h.name == optimizer_host)
-    job = luwu.LuwuJob(1, AGGREGATOR, job_workers(net.plan, switch, hosts),
+    switch = net.blueprint.switches[0].name
+    optimizer = next(h for h in net.blueprint.hosts if h.name == optimizer_host)
+    job = luwu.LuwuJob(1, AGGREGATOR, job_workers(net.blueprint, switch, hosts),
                        luwu.Optimizer(optimizer.address), slot_count=32)
     with job_on(net, switch, luwu, job) as device:
         try:

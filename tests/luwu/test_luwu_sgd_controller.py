@@ -90,7 +90,7 @@ def p4runtime_device(tmp_path):
     from testbed.p4.lowering.program import load_source
     from testbed.proto import luwu_sgd_p4
     from testbed.bench.p4runtime import PortlessDevice
-    from testbed.switch.p4runtime import P4RuntimeServer
+    from testbed.switch.p4runtime_server import P4RuntimeServer
     source = tmp_path / "sgd8.p4"
     source.write_text(luwu_sgd_p4.render(lanes=8, model_chunks=5000))
     server = P4RuntimeServer(PortlessDevice(), "127.0.0.1:0").start()

@@ -29,11 +29,11 @@ AGGREGATOR = "10.0.255.1"
 @pytest.fixture(scope="module")
 def net(tmp_path_factory):
     from testbed.net.network import Network
-    from testbed.net.topology import plan_from_topology
+    from testbed.net.topology import blueprint_from_topology
     from testbed.topology.generators import star
     snap = Snapshot("s9")
-    plan = plan_from_topology(star(workers=3, nic="roce-100g", scale=1e-2,
-                                   program=str(LUWU_SGD_P4)), "star-luwu-sgd")
+    plan = blueprint_from_topology(star(workers=3, nic="roce-100g", scale=1e-2,
+                                        program=str(LUWU_SGD_P4)), "star-luwu-sgd")
     switch = plan.switches[0]
     old, switch.name, switch.grpc_port, switch.device_id = switch.name, "s9", free_port(), 9
     for link in plan.links:
@@ -85,8 +85,8 @@ def single_process(world):
 
 
 def test_workers_train_with_the_optimizer_in_the_switch(net, tmp_path):
-    switch = net.plan.switches[0].name
-    job = luwu_sgd.SgdJob(1, AGGREGATOR, job_workers(net.plan, switch, WORKERS),
+    switch = net.blueprint.switches[0].name
+    job = luwu_sgd.SgdJob(1, AGGREGATOR, job_workers(net.blueprint, switch, WORKERS),
                           lr=LR, momentum=MU, slot_count=32)
     initial = luwu_sgd.initial_parameters("gpt", 0)
     started = time.monotonic()

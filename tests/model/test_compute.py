@@ -133,3 +133,56 @@ def test_a_layout_that_does_not_fit_says_what_it_needs(capsys):
     err = capsys.readouterr().err
     assert "megatron:tp=8,pp=8 on 64 GPUs does not fit: needs" in err
     assert "of 80 GiB device memory" in err and "recompute=selective" in err
+
+
+def test_the_matmul_ceiling_reproduces_the_measured_a100_maximum():
+    """MATMUL_CEILING is the best measured A100 bf16 product (267.9 TFLOP/s at 6912 x
+    16384 x 2048): the model comes within 4 % of it at that shape, and exceeds it at
+    none."""
+    m, n, k = compute.MAMF_SHAPE
+    assert 2 * m * n * k / compute.matmul_s(m, n, k, A100) == pytest.approx(267.9e12, rel=0.04)
+    for shape in ((8192, 8192, 8192), (2048, 4608, 12288), (65536, 65536, 65536)):
+        assert 2 * shape[0] * shape[1] * shape[2] / compute.matmul_s(*shape, A100) < 267.9e12
+
+
+def test_unfused_gradient_accumulation_streams_each_gradient_once_per_micro_batch():
+    """Megatron-LM 2021: each micro-batch's weight gradients added into the buffer by a
+    kernel of its own, 6 bytes per parameter at the memory bandwidth; fused, nothing."""
+    x = shadow.shape_of(GPT175)
+    fused = compute.layer_pass(x, A100, 1, 8, recompute="full")
+    unfused = compute.layer_pass(x, A100, 1, 8, recompute="full", fused_accumulation=False)
+    params = 12 * x.hidden ** 2 / 8
+    assert unfused.forward_s == fused.forward_s
+    assert unfused.backward_s - fused.backward_s == pytest.approx(
+        params * 6 / (A100.memory_bw_bps * compute.MEMORY_EFFICIENCY))
+    head = compute.head_pass(x, A100, 1, 8, fused_accumulation=False).backward_s \
+        - compute.head_pass(x, A100, 1, 8).backward_s
+    assert head == pytest.approx(x.vocab * x.hidden / 8 * 6
+                                 / (A100.memory_bw_bps * compute.MEMORY_EFFICIENCY))
+
+
+def test_full_recompute_repeats_the_tensor_parallel_all_reduces_of_its_forward():
+    """Megatron's full recompute re-runs each layer's forward with its two all-reduces:
+    six per layer and micro-batch, against four without it or with selective."""
+    info = registry.get("megatron")
+
+    def tp_bytes(recompute):
+        options = info.parse_options({"tp": 8, "pp": 8, "recompute": recompute})
+        pattern = info.collectives(2 * GPT175.params, 64, GPT175.layers, options=options,
+                                   model=GPT175, batch=64)
+        return next(c.nbytes for c in pattern if c.group == "tp")
+
+    assert tp_bytes("full") == pytest.approx(1.5 * tp_bytes("selective"))
+    assert tp_bytes("selective") == tp_bytes("none")
+
+
+def test_unfused_accumulation_slows_a_megatron_prediction_by_its_bytes():
+    workload = Workload(GPT175, A100, 64, mfu=None)
+    net = fabric("dgx-a100", 64)
+    base = {"tp": 8, "pp": 8, "micro_batch_size": 1, "recompute": "full"}
+    fused = predict("megatron", workload, net, 64, base)
+    unfused = predict("megatron", workload, net, 64, {**base,
+                                                     "gradient_accumulation_fusion": False})
+    assert unfused.step_s > fused.step_s
+    # 64 micro-batches and 7 fill/drain slots, 12 layers per stage, ~0.8 ms per layer
+    assert 0.3 < unfused.step_s - fused.step_s < 1.0

@@ -1,5 +1,7 @@
 """The model against published Megatron-LM runs (testbed/model/data/): three papers, each
 row predicted with constants fixed beforehand, beside two leave-one-out baselines."""
+import dataclasses
+
 import pytest
 
 from testbed import cli
@@ -16,6 +18,18 @@ def test_the_tables_hold_three_papers_rows():
     assert (gpt3.gpus, gpt3.tp, gpt3.pp, gpt3.batch, gpt3.measured_s) == (64, 8, 8, 64, 13.75)
     # Narayanan et al.'s 163 TFLOP/s at 1T on 3072 GPUs is a step of eq. 3's FLOPs
     assert rows[9].flops / (rows[9].measured_s * 3072) == pytest.approx(163e12)
+    # the 2021 software accumulated gradients in kernels of their own, Megatron-LM 3.0 not
+    assert {r.source.split()[0]: r.fused_accumulation for r in rows} == {
+        "Narayanan": False, "Korthikanti": True, "MT-NLG": False}
+    assert len({(r.source.split()[0], r.fused_accumulation) for r in rows}) == 3
+
+
+def test_a_row_is_predicted_with_its_softwares_gradient_accumulation():
+    """An unfused row pays each micro-batch's gradient accumulation: predicted as fused,
+    the same Narayanan row is faster."""
+    row = published.rows()[6]                       # 145.6B, 8 x 8, 96 micro-batches
+    fused = published._predict(dataclasses.replace(row, fused_accumulation=True))
+    assert published._predict(row) > fused
 
 
 def test_baselines_predict_a_row_from_the_others_only():

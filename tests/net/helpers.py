@@ -17,14 +17,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def use_free_ports(plan, prefix: str = "t") -> None:
-    """Give every switch of ``plan`` an unused gRPC port and a prefixed name (its
+def use_free_ports(blueprint, prefix: str = "t") -> None:
+    """Give every switch of ``blueprint`` an unused gRPC port and a prefixed name (its
     interfaces live in the root namespace, next to other networks of this machine)."""
     names = {}
-    for switch in plan.switches:
+    for switch in blueprint.switches:
         switch.grpc_port = free_port()
         names[switch.name] = switch.name = prefix + switch.name
-    for link in plan.links:
+    for link in blueprint.links:
         link.a = names.get(link.a, link.a)
         link.b = names.get(link.b, link.b)
 

@@ -7,7 +7,7 @@ import pytest
 from testbed.errors import TrainetError
 from testbed.experiment.spec import load_experiment
 from testbed.net.cluster import Cluster, cluster_from
-from testbed.net.topology import plan_from_topology
+from testbed.net.topology import blueprint_from_topology
 from testbed.topology.generators import leaf_spine
 from testbed.topology.specfile import TopologyError
 
@@ -16,7 +16,7 @@ B = "10.9.9.2"
 
 def fabric():
     """Two leaves of two hosts under one spine."""
-    return plan_from_topology(leaf_spine(leaves=2, spines=1, hosts_per_leaf=2), "leaf-spine")
+    return blueprint_from_topology(leaf_spine(leaves=2, spines=1, hosts_per_leaf=2), "leaf-spine")
 
 
 def test_default_placement_bins_switches_and_keeps_hosts_with_theirs():

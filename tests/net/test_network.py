@@ -8,7 +8,7 @@ import pytest
 from controllers.p4runtime_client import P4RuntimeClient
 from testbed.bench import links as bench
 from testbed.net.network import Network
-from testbed.net.topology import load_plan, plan_from_topology
+from testbed.net.topology import load_blueprint, blueprint_from_topology
 from testbed.p4 import entries as E
 from tests.net.helpers import DATA, REPO, Snapshot, use_free_ports
 
@@ -23,11 +23,11 @@ def nothing_left():
 
 
 def test_tutorial_triangle_every_host_reaches_every_other(tmp_path, nothing_left):
-    plan = load_plan(DATA / "triangle" / "topology.json")
-    use_free_ports(plan)
-    with Network(plan, tmp_path) as net:
+    blueprint = load_blueprint(DATA / "triangle" / "topology.json")
+    use_free_ports(blueprint)
+    with Network(blueprint, tmp_path) as net:
         assert net.net.pingAll(timeout=2) == 0.0
-        s1 = next(s for s in plan.switches if s.name == "ts1")
+        s1 = next(s for s in blueprint.switches if s.name == "ts1")
         client = P4RuntimeClient(f"127.0.0.1:{s1.grpc_port}")
         try:
             got = client.table_entries("MyIngress.ipv4_lpm")
@@ -51,29 +51,29 @@ def test_tutorial_triangle_every_host_reaches_every_other(tmp_path, nothing_left
 
 def test_generated_star_pings_all(tmp_path, nothing_left):
     from testbed.topology.generators import star
-    plan = plan_from_topology(star(workers=4), "star")
-    use_free_ports(plan)
-    with Network(plan, tmp_path) as net:
+    blueprint = blueprint_from_topology(star(workers=4), "star")
+    use_free_ports(blueprint)
+    with Network(blueprint, tmp_path) as net:
         assert net.net.pingAll(timeout=2) == 0.0
         assert len(net.net.hosts) == 4
 
 
 def test_switch_name_without_digits_comes_up(tmp_path, nothing_left):
     from testbed.topology.generators import star
-    plan = plan_from_topology(star(workers=2), "star")
-    old = plan.switches[0].name
-    plan.switches[0].name = "spine"
-    for link in plan.links:
+    blueprint = blueprint_from_topology(star(workers=2), "star")
+    old = blueprint.switches[0].name
+    blueprint.switches[0].name = "spine"
+    for link in blueprint.links:
         link.a, link.b = ("spine" if n == old else n for n in (link.a, link.b))
-    use_free_ports(plan, prefix="tx")
-    with Network(plan, tmp_path) as net:
+    use_free_ports(blueprint, prefix="tx")
+    with Network(blueprint, tmp_path) as net:
         assert net.net.pingAll(timeout=2) == 0.0
 
 
 def test_kernel_rate_shaping_holds_tcp_to_the_configured_rate(tmp_path, nothing_left):
-    plan = bench._plan(bench._pair(bw="20Mbit"))
-    use_free_ports(plan)
-    with Network(plan, tmp_path) as net:
+    blueprint = bench._blueprint(bench._pair(bw="20Mbit"))
+    use_free_ports(blueprint)
+    with Network(blueprint, tmp_path) as net:
         got = bench.measure_rate(net, "h1", "h2", "10.0.0.2", seconds=5)
     assert got["wire_bps"] == pytest.approx(20e6, rel=0.03)
 
@@ -83,17 +83,17 @@ def test_the_switch_sends_at_the_rate_of_its_shaped_port(tmp_path, nothing_left)
     tbf on its port, so TCP from h1 to h2 gets 10 Mb/s, not the switch's line rate."""
     data = bench._pair(switch=True)
     data["links"][1]["bw"] = "10Mbit"
-    plan = bench._plan(data)
-    use_free_ports(plan)
-    with Network(plan, tmp_path) as net:
+    blueprint = bench._blueprint(data)
+    use_free_ports(blueprint)
+    with Network(blueprint, tmp_path) as net:
         got = bench.measure_rate(net, "h1", "h2", "10.0.0.2", seconds=5)
     assert got["wire_bps"] == pytest.approx(10e6, rel=0.05)
 
 
 def test_delay_through_the_switch_gives_the_configured_round_trip(tmp_path, nothing_left):
-    plan = bench._plan(bench._pair(switch=True, delay="5ms"))
-    use_free_ports(plan)
-    with Network(plan, tmp_path) as net:
+    blueprint = bench._blueprint(bench._pair(switch=True, delay="5ms"))
+    use_free_ports(blueprint)
+    with Network(blueprint, tmp_path) as net:
         got = bench.measure_rtt(net, "h1", "10.0.0.2", count=20)
         assert got["loss_pct"] == 0
         # 2 links x 2 directions x 5 ms, plus the switch's own forwarding time (about
@@ -110,9 +110,9 @@ def test_delay_through_the_switch_gives_the_configured_round_trip(tmp_path, noth
 
 
 def test_rate_changes_at_run_time(tmp_path, nothing_left):
-    plan = bench._plan(bench._pair(bw="50Mbit"))
-    use_free_ports(plan)
-    with Network(plan, tmp_path) as net:
+    blueprint = bench._blueprint(bench._pair(bw="50Mbit"))
+    use_free_ports(blueprint)
+    with Network(blueprint, tmp_path) as net:
         net.reshape("h1-eth0", rate_bps=5e6)
         got = bench.measure_rate(net, "h1", "h2", "10.0.0.2", seconds=5)
     assert got["wire_bps"] == pytest.approx(5e6, rel=0.03)
@@ -135,10 +135,10 @@ def test_controller_packet_in_and_packet_out(tmp_path, nothing_left):
                   {"name": "h2", "ip": "10.0.0.2/24", "mac": "08:00:00:00:00:02"}],
         "switches": [{"name": "p1", "program": str(DATA / "punt.p4"), "cpu_port": 255}],
         "links": [["h1", "p1-p1"], ["h2", "p1-p2"]]})
-    plan = plan_from_topology(topo)
-    use_free_ports(plan)
-    with Network(plan, tmp_path) as net:
-        client = P4RuntimeClient(f"127.0.0.1:{plan.switches[0].grpc_port}",
+    blueprint = blueprint_from_topology(topo)
+    use_free_ports(blueprint)
+    with Network(blueprint, tmp_path) as net:
+        client = P4RuntimeClient(f"127.0.0.1:{blueprint.switches[0].grpc_port}",
                                  election_id=(0, 2)).connect()
         try:
             net.net["h1"].cmd("ping -c1 -W1 10.0.0.2")

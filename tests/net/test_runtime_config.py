@@ -3,7 +3,8 @@ import json
 
 import pytest
 
-from controllers.routing import RuntimeConfig, RuntimeConfigError, main
+from controllers.routing import main
+from controllers.runtime_config import RuntimeConfig, RuntimeConfigError
 from testbed.p4 import entries as E
 from testbed.p4 import p4info
 from testbed.p4.lowering.program import load_program

@@ -2,16 +2,18 @@
 import pytest
 
 from testbed.net import shaping
-from testbed.net.plan import LinkShape
+from testbed.net.blueprint import LinkShape
 from testbed.net.probe import Capabilities
 
 NO_NETEM = Capabilities(root=True, qdiscs={"netem": False, "htb": True, "tbf": True},
                         mininet=True, ethtool="/usr/sbin/ethtool", iperf3=None, bmv2=None,
-                        p4c=None).plan()
+                        p4c=None).shaping_mode()
 WITH_NETEM = Capabilities(root=True, qdiscs={"netem": True, "htb": True, "tbf": True},
-                          mininet=True, ethtool=None, iperf3=None, bmv2=None, p4c=None).plan()
+                          mininet=True, ethtool=None, iperf3=None, bmv2=None,
+                          p4c=None).shaping_mode()
 NO_QDISCS = Capabilities(root=True, qdiscs={"netem": False, "htb": False, "tbf": False},
-                         mininet=True, ethtool=None, iperf3=None, bmv2=None, p4c=None).plan()
+                         mininet=True, ethtool=None, iperf3=None, bmv2=None,
+                         p4c=None).shaping_mode()
 
 LINK = LinkShape(nominal_bps=100e9, rate_bps=100e6, delay_s=2e-3, jitter_s=1e-3, loss=0.01)
 
@@ -66,7 +68,7 @@ def test_an_unshaped_side_only_clears_the_interface():
 
 
 def test_the_switch_parses_the_shape_text_we_give_it():
-    from testbed.switch.commands import parse_port_shape
+    from testbed.switch.port_shape import parse_port_shape
     _, switch = shaping.endpoint_shapes(LINK, False, True, NO_QDISCS)
     port, shape = parse_port_shape("3:" + shaping.switch_shape_text(switch))
     assert port == 3

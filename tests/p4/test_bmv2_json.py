@@ -12,6 +12,7 @@ from testbed.p4 import p4info
 from testbed.p4.bmv2 import loader as bmv2_json
 from testbed.p4 import entries as E
 from testbed.p4.lowering.program import load_program
+from testbed.p4.native.target import NativeTarget
 from testbed.p4.python.target import Target
 
 HERE = Path(__file__).parent
@@ -113,7 +114,17 @@ def _table(doc):
     (lambda d: d["pipelines"][0]["conditionals"][0]["expression"]["value"].update(op="sat"),
      "pipelines[0].conditionals[0].expression.value.op: operator 'sat' is not supported"),
     (lambda d: d["parsers"][0]["parse_states"][1]["transitions"][0].update(type="parse_vset"),
-     "parse_states[1].transitions[0].type: transition type 'parse_vset' is not supported"),
+     "parse_states[1].transitions[0].value: no parse value set named '0x0800'"),
+    (lambda d: d["parsers"][0]["parse_states"][1]["transitions"][0].update(type="vset"),
+     "parse_states[1].transitions[0].type: transition type 'vset' is not supported"),
+    (lambda d: _table(d).pop("action_ids") and _table(d)["actions"].append("MyIngress.fwd"),
+     "pipelines[0].tables[0].actions[3]: no action named 'MyIngress.fwd'"),
+    (lambda d: d["errors"].append(["Mine", 1]),
+     "errors[7]: ['Mine', 1]: error names and values are unique"),
+    (lambda d: d.update(header_union_stacks=[{"name": "u", "id": 0}]),
+     "header_union_stacks[0].header_union_ids: expected a list, found None"),
+    (lambda d: d.update(extern_instances=[{"name": "x", "id": 0, "type": "MyExtern"}]),
+     "extern_instances: extern_instances are not supported"),
     (lambda d: d["parsers"][0]["parse_states"][1]["transitions"][0].update(
         next_state="parse_ipv6"),
      "parse_states[1].transitions[0].next_state: no parse state named 'parse_ipv6'"),
@@ -137,12 +148,60 @@ def _table(doc):
     (lambda d: d["headers"][2].update(id={}),
      "at or near headers[2].header_type: malformed BMv2 JSON (TypeError"),
     (lambda d: d["errors"].append([3, 7]),
-     "errors: expected [name, value] pairs"),
+     "errors[7]: expected [name, value] with a value from 0 to 65535, found [3, 7]"),
 ])
 def test_what_the_target_cannot_load_is_refused_at_its_json_path(edit, words):
     with pytest.raises(bmv2_json.Bmv2JsonError) as e:
         bmv2_json.load(_edited(edit), "prog.json")
     assert str(e.value).startswith("prog.json: ") and words in str(e.value), str(e.value)
+
+
+def _older_compilers_json(doc) -> None:
+    """BMv2 JSON as older compilers wrote it: tables name their actions (no action_ids),
+    transitions have no type (a default one says so in its value), errors count from 1."""
+    for pipe in doc["pipelines"]:
+        for t in pipe["tables"]:
+            del t["action_ids"]
+    for st in doc["parsers"][0]["parse_states"]:
+        for tr in st["transitions"]:
+            if tr.pop("type") == "default":
+                tr["value"] = "default"
+    doc["errors"] = [[name, value + 1] for name, value in doc["errors"]]
+
+
+def test_older_compilers_json_forwards_as_basic_p4():
+    source = load_program(REPO / "p4" / "basic.p4")
+    program = bmv2_json.load(_edited(_older_compilers_json), "old.json")
+    assert program.errors[0] == "error$0" and program.errors[1:3] == ["NoError",
+                                                                      "PacketTooShort"]
+    routes = [route(0x0A000100, 24, 0x112233445566, 3),
+              E.TableEntry("MyIngress.ipv4_lpm", (E.Lpm(0x0A070000, 16),),
+                           E.ActionCall("NoAction", {}))]
+    _same_forwarding(source, program, routes)
+
+
+def _ethertype_in_a_value_set(doc) -> None:
+    doc["parse_vsets"] = [{"name": "MyParser.ip_types", "id": 0, "compressed_bitwidth": 16,
+                           "max_size": 4}]
+    ethernet = doc["parsers"][0]["parse_states"][1]
+    ethernet["transitions"][0].update(type="parse_vset", value="MyParser.ip_types")
+
+
+@pytest.mark.parametrize("kind", [Target, NativeTarget], ids=["python", "native"])
+def test_a_parse_value_set_matches_what_the_control_plane_puts_in_it(kind):
+    source = load_program(REPO / "p4" / "basic.p4")
+    program = bmv2_json.load(_edited(_ethertype_in_a_value_set), "vset.json")
+    routes = [route(0x0A000100, 24, 0x112233445566, 3)]
+    target = kind(program)
+    target.table_insert(routes[0])
+    # empty, the set matches nothing: not parsed as IPv4, so not routed (port 0, unchanged)
+    assert target.process(_frames()[0], 1) == [(0, _frames()[0])]
+    target.value_set_set("MyParser.ip_types", [(E.Exact(0x0800),)])
+    reference = Target(source)
+    reference.table_insert(routes[0])
+    for port, frame in enumerate(_frames()):
+        assert target.process(frame, port) == reference.process(frame, port), frame
+    assert target.process(_frames()[0], 1)[0][0] == 3
 
 
 def _features_frames() -> list:
@@ -203,3 +262,68 @@ def test_field_lists_mark_the_metadata_that_clones_and_resubmits_preserve():
     with pytest.raises(bmv2_json.Bmv2JsonError, match="'ipv4' is not user metadata"):
         bmv2_json.load(_edited(lambda d: d.update(field_lists=[{"id": 1, "elements": [
             {"type": "field", "value": ["ipv4", "ttl"]}]}])), "prog.json")
+
+
+def test_the_p4_commands_take_bmv2_json(tmp_path, capsys):
+    from testbed import cli
+    basic = str(HERE / "bmv2" / "basic.json")
+    assert cli.main(["p4", "check", basic]) == 0
+    assert "basic.json: ok (v1model" in capsys.readouterr().out
+    assert cli.main(["p4", "stf", basic, str(HERE / "basic.stf")]) == 0
+    assert "3/3 checks passed" in capsys.readouterr().out
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(_edited(_older_compilers_json)))
+    assert cli.main(["p4", "stf", "--backend", "native", str(old), str(HERE / "basic.stf")]) == 0
+    assert "3/3 checks passed" in capsys.readouterr().out
+    other = tmp_path / "other.json"
+    other.write_text('{"tables": [], "version": 1}')
+    assert cli.main(["p4", "check", str(other)]) == 2
+    err = capsys.readouterr().err
+    assert "other.json: neither BMv2 JSON (no 'header_types' or 'pipelines'" in err
+    assert "Traceback" not in err
+
+
+def _union_stack_json() -> dict:
+    """BMv2 JSON of a parser that extracts hus.next.a then hus.next.b into a stack of two
+    header unions {a_t a; b_t b;}, and a deparser that emits every element's headers."""
+    doc = copy.deepcopy(BASIC_JSON)
+    doc["header_types"] = doc["header_types"][:2] + [
+        {"name": "a_t", "id": 2, "fields": [["v", 8, False]]},
+        {"name": "b_t", "id": 3, "fields": [["w", 16, False]]}]
+    names = ["hus[0].a", "hus[0].b", "hus[1].a", "hus[1].b"]
+    doc["headers"] = doc["headers"][:2] + [
+        {"name": n, "id": 2 + i, "header_type": "a_t" if n.endswith("a") else "b_t",
+         "metadata": False, "pi_omit": True} for i, n in enumerate(names)]
+    doc["header_union_types"] = [{"name": "u_t", "id": 0,
+                                  "headers": [["a", "a_t"], ["b", "b_t"]]}]
+    doc["header_unions"] = [{"name": f"hus[{k}]", "id": k, "union_type": "u_t",
+                             "header_ids": [2 + 2 * k, 3 + 2 * k], "pi_omit": True}
+                            for k in range(2)]
+    doc["header_union_stacks"] = [{"name": "hus", "id": 0, "union_type": "u_t", "size": 2,
+                                   "header_union_ids": [0, 1]}]
+    doc["parsers"][0]["parse_states"] = [{
+        "name": "start", "id": 0, "transition_key": [],
+        "parser_ops": [{"op": "extract", "parameters": [
+            {"type": "union_stack", "value": ["hus", member]}]} for member in "ab"],
+        "transitions": [{"type": "default", "value": None, "mask": None,
+                         "next_state": None}]}]
+    doc["deparsers"][0]["order"] = names
+    doc["pipelines"][0].update(init_table=None, tables=[], conditionals=[])
+    doc["checksums"], doc["calculations"], doc["actions"] = [], [], []
+    return doc
+
+
+@pytest.mark.parametrize("kind", [Target, NativeTarget], ids=["python", "native"])
+def test_a_header_union_stack_loads_and_fills_union_by_union(kind):
+    program = bmv2_json.load(_union_stack_json(), "unions.json")
+    target = kind(program)
+    # hus[0] holds an a (1 byte), hus[1] a b (2 bytes); the rest is payload
+    assert target.process(bytes([0x11, 0x22, 0x33, 0x44]), 0) == [(0, bytes([0x11, 0x22,
+                                                                          0x33, 0x44]))]
+    stack = program.types["headers"].fields[0]
+    assert (stack.name, stack.type.size, stack.type.elem.name) == ("hus", 2, "u_t")
+    with pytest.raises(bmv2_json.Bmv2JsonError, match=r"parameters\[0\].value: expected "
+                       r"\[header union stack name, member name\]"):
+        doc = _union_stack_json()
+        doc["parsers"][0]["parse_states"][0]["parser_ops"][0]["parameters"][0]["value"] = "hus"
+        bmv2_json.load(doc, "unions.json")

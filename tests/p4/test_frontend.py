@@ -232,7 +232,7 @@ def test_tables_properties_entries_and_priorities(features):
     assert isinstance(e0.keys[0], ir.Mask) and e0.keys[0].value.type == ir.BitT(48)
     assert e0.keys[1] == ir.Const(ir.BitT(8), e0.keys[1].loc, 6)
     assert isinstance(e0.keys[2], ir.Range) and e0.keys[3].value == 1
-    assert e0.priority is None and e1.priority == 5 and e2.priority == 7
+    assert e0.priority is None and e1.bmv2_priority == 5 and e2.priority == 7
     assert e0.action.action == "FeatureIngress.drop"
     assert acl.largest_priority_wins is False and acl.priority_delta == 10
     assert acl.default_action.action == "NoAction"

@@ -3,6 +3,7 @@ what to do."""
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from testbed.p4.targets import make_target
 from testbed.p4.lowering.program import load_program
 from testbed.p4.native import build
 from testbed.p4.native.cgen import NativeUnsupported
+from testbed.p4.native import target as native_target
 from testbed.p4.native.target import NativeTarget
 from testbed.p4.python.target import Target
 
@@ -64,9 +66,33 @@ def test_a_c_compile_error_names_the_p4_statement(monkeypatch, tmp_path):
     program = load_program(str(REPO / "p4" / "basic.p4"))
     target = NativeTarget(program)
     source = target.native.source.replace("P->hdr.f_ipv4.f_ttl - ", "P->hdr.f_ipv4.nope - ")
-    with pytest.raises(P4Error, match=r"basic\.p4:\d+:\d+: error: the native backend's C code "
-                                      r"does not compile: .*nope"):
+    with pytest.raises(build.NativeCompileError) as e:
         build.load(source, target.native.locate)
+    first = str(e.value).splitlines()[0]
+    assert re.fullmatch(r".*basic\.p4:\d+:\d+: error: the native backend cannot translate the "
+                        r"statement `hdr\.ipv4\.ttl = hdr\.ipv4\.ttl - 1` .*python backend", first)
+    assert "nope" not in str(e.value) and "nope" in e.value.compiler_output
+
+
+def test_auto_falls_back_when_the_generated_c_does_not_compile(monkeypatch, tmp_path, caplog):
+    """A generator bug must not stop a program the python backend runs."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    real_load = native_target.load
+
+    def broken_load(source, locate):
+        return real_load(source.replace("P->hdr.f_ipv4.f_ttl - ", "P->hdr.f_ipv4.nope - "),
+                         locate)
+
+    monkeypatch.setattr(native_target, "load", broken_load)
+    program = load_program(str(REPO / "p4" / "basic.p4"))
+    with pytest.raises(build.NativeCompileError):
+        make_target(program, "native")
+    with caplog.at_level(logging.WARNING):
+        target = make_target(program, "auto")
+    assert type(target) is Target
+    [line] = [r.getMessage() for r in caplog.records]
+    assert line.startswith("P4 backend: python, not native: ") and "basic.p4:" in line
+    assert "`hdr.ipv4.ttl = hdr.ipv4.ttl - 1`" in line and "nope" not in line
 
 
 def test_the_stf_command_takes_the_backend(capsys, caplog):

@@ -1,8 +1,12 @@
 """The P4 preprocessor: directives, macros, includes, and the map back to original locations."""
+from pathlib import Path
+
 import pytest
 
 from testbed.errors import P4Error
 from testbed.p4.frontend.preprocess import preprocess_file, preprocess_text
+from testbed.p4.lowering.program import load_program
+from testbed.p4.stf.runner import run_file
 
 
 def find(pre, needle):
@@ -213,3 +217,45 @@ def test_windows_line_ends_and_byte_order_mark(tmp_path):
     assert pre.text.split() == ["const", "int", "X", "=", "1", "+", "2;", "y"]
     line, col = find(pre, "y")
     assert (pre.loc(line, col).line, pre.loc(line, col).col) == (4, 1)
+
+
+PSA_FORWARD = Path(__file__).parent / "psa" / "forward.p4"
+
+
+@pytest.mark.parametrize("include", ["<psa.p4>", "<bmv2/psa.p4>", '"bmv2/psa.p4"', '"psa.p4"'])
+def test_every_form_p4c_samples_use_to_include_psa(tmp_path, include):
+    """p4c's PSA samples say <bmv2/psa.p4> or "bmv2/psa.p4"; the built-in bmv2/psa.p4 includes
+    <psa.p4>, which must find the top-level file, not itself."""
+    source = PSA_FORWARD.read_text().replace("#include <psa.p4>", f"#include {include}")
+    (tmp_path / "prog.p4").write_text(source)
+    loaded = load_program(str(tmp_path / "prog.p4"))
+    assert (loaded.arch, loaded.package) == ("psa", "PSA_Switch")
+    report = run_file(loaded, str(PSA_FORWARD.with_suffix(".stf")))
+    assert report.passed, report.render(verbose=True)
+
+
+def test_angle_include_does_not_look_next_to_the_including_file(tmp_path):
+    (tmp_path / "core.p4").write_text("not_the_library\n")
+    (tmp_path / "main.p4").write_text("#include <core.p4>\n")
+    pre = preprocess_file(tmp_path / "main.p4")
+    assert "not_the_library" not in pre.text and "extern packet_in" in pre.text
+
+
+def test_quoted_include_falls_back_to_the_include_path(tmp_path):
+    (tmp_path / "main.p4").write_text('#include "core.p4"\n#include "v1model.p4"\n')
+    pre = preprocess_file(tmp_path / "main.p4")
+    assert pre.text.count("extern packet_in") == 1 and "extern void mark_to_drop" in pre.text
+
+
+def test_v1model_version_defined_before_the_include(tmp_path):
+    (tmp_path / "main.p4").write_text("#define V1MODEL_VERSION 20200408\n#include <v1model.p4>\n")
+    pre = preprocess_file(tmp_path / "main.p4")
+    assert "__v1model_version = 20200408" in pre.text
+
+
+def test_an_include_cycle_is_refused_at_the_include(tmp_path):
+    (tmp_path / "a.p4").write_text('#include "b.p4"\n')
+    (tmp_path / "b.p4").write_text('\n#include "a.p4"\n')
+    with pytest.raises(P4Error) as e:
+        preprocess_file(tmp_path / "a.p4")
+    assert "nested too deeply" in e.value.message and e.value.loc.file.endswith(".p4")

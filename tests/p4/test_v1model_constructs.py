@@ -165,3 +165,43 @@ def test_a_loop_that_does_not_end_drops_the_packet(backend):
                          filename="test.p4"))
     assert t.process(frame(b"\x00" * 16), 0) == []
     assert t.drop_counts == {"assert": 1}
+
+
+_PAIR_SET = """
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> a; bit<16> b; bit<8> hit; }
+struct pair_t { bit<8> a; bit<16> b; }
+struct headers_t { h_t h; }
+struct meta_t { }
+parser P(packet_in pkt, out headers_t hdr, inout meta_t m, inout standard_metadata_t sm) {
+    value_set<pair_t>(4) pairs;
+    state start {
+        pkt.extract(hdr.h);
+        transition select(hdr.h.a, hdr.h.b) { pairs: mark; default: accept; }
+    }
+    state mark { hdr.h.hit = 1; transition accept; }
+}
+control C(inout headers_t hdr, inout meta_t m) { apply { } }
+control I(inout headers_t hdr, inout meta_t m, inout standard_metadata_t sm) {
+    apply { sm.egress_spec = 1; } }
+control E(inout headers_t hdr, inout meta_t m, inout standard_metadata_t sm) { apply { } }
+control D(packet_out pkt, in headers_t hdr) { apply { pkt.emit(hdr.h); } }
+V1Switch(P(), C(), I(), E(), C(), D()) main;
+"""
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_one_value_set_matches_several_select_expressions(backend):
+    from testbed.p4 import entries as E
+    from testbed.p4.targets import make_target
+    t = make_target(load_source(_PAIR_SET, "pairs.p4"), backend)
+    assert t.backend == backend
+    t.value_set_set("P.pairs", [(E.Exact(1), E.Exact(0x0203)),
+                                (E.Ternary(0x80, 0x80), E.Exact(0x0405))])
+    out = [t.process(bytes([a, b >> 8, b & 0xFF, 0]), 0)[0][1][3]
+           for a, b in [(1, 0x0203), (1, 0x0204), (0x81, 0x0405), (0x01, 0x0405)]]
+    assert out == [1, 0, 1, 0]
+    with pytest.raises(P4Error, match=r"value_set pairs holds bit<8>; matching 2 select "
+                                      r"expressions needs a struct of their 2 types"):
+        load_source(_PAIR_SET.replace("value_set<pair_t>", "value_set<bit<8>>"), "bad.p4")

@@ -17,7 +17,7 @@ from testbed.p4 import p4info
 from testbed.p4.lowering.program import load_program
 from testbed.p4.p4c import main as p4c
 from testbed.p4runtime.device_config import p4config_pb2, program_from_file
-from testbed.switch.p4runtime import P4RuntimeServer
+from testbed.switch.p4runtime_server import P4RuntimeServer
 
 REPO = Path(__file__).resolve().parents[2]
 BASIC = REPO / "p4" / "basic.p4"

@@ -16,7 +16,7 @@ from p4rt_device import PipelineDevice
 from testbed.p4 import p4info
 from testbed.p4.lowering.program import load_program
 from testbed.p4runtime.tls import ServerTls
-from testbed.switch.p4runtime import P4RuntimeServer
+from testbed.switch.p4runtime_server import P4RuntimeServer
 
 REPO = Path(__file__).resolve().parents[2]
 CLIENTS_PYTHON = REPO / ".venv-clients" / "bin" / "python"

@@ -16,7 +16,7 @@ from testbed.errors import TrainetError
 from testbed.p4 import p4info
 from testbed.p4.entries import Exact, Lpm, Optional_, Range, Ternary
 from testbed.p4.lowering.program import load_program
-from testbed.switch.p4runtime import P4RuntimeServer
+from testbed.switch.p4runtime_server import P4RuntimeServer
 
 FEATURES = Path(__file__).parent / "data" / "p4info_features.p4"
 INS, MOD, DEL = pb.Update.INSERT, pb.Update.MODIFY, pb.Update.DELETE

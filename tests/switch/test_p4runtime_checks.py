@@ -121,6 +121,30 @@ def test_reads_of_entity_types_the_program_lacks_are_empty(server):
         c.close()
 
 
+def test_writes_of_entity_types_the_target_lacks_are_refused_by_name(server):
+    """Each update of a batch goes to its kind's handler; those of kinds the software
+    target has none of fail alone, naming the kind, and the rest of the batch applies."""
+    srv, _ = server
+    c = Client(f"127.0.0.1:{srv.port}", device_id=1, election_id=1)
+    unserved = ("action_profile_member", "action_profile_group", "extern_entry")
+    try:
+        c.arbitrate()
+        c.set_pipeline(p4info.build(load_program(BASIC)), BASIC.read_bytes())
+        group = _group(7)
+        with pytest.raises(grpc.RpcError) as e:
+            c.write(*[(INS, entity(**{kind: getattr(pb, _message(kind))()}))
+                      for kind in unserved], (INS, group))
+        errors = batch_errors(e.value)
+        assert [x.canonical_code for x in errors] == [UNIMPLEMENTED] * 3 + [0]
+        for kind, x in zip(unserved, errors):
+            assert x.message == f"writing {kind} is not supported by the software target"
+        read = c.read(entity(packet_replication_engine_entry=pb.PacketReplicationEngineEntry()))
+        assert [e.packet_replication_engine_entry.multicast_group_entry.multicast_group_id
+                for e in read] == [7]
+    finally:
+        c.close()
+
+
 def _message(kind):
     return {"packet_replication_engine_entry": "PacketReplicationEngineEntry",
             "action_profile_member": "ActionProfileMember",

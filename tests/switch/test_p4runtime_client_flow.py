@@ -12,7 +12,7 @@ from p4rt_device import PipelineDevice
 from testbed.p4 import entries as E
 from testbed.p4 import p4info
 from testbed.p4.lowering.program import load_program
-from testbed.switch.p4runtime import P4RuntimeServer
+from testbed.switch.p4runtime_server import P4RuntimeServer
 
 FEATURES = Path(__file__).parent / "data" / "p4info_features.p4"
 

@@ -25,7 +25,7 @@ from controllers.p4runtime_client import P4RuntimeClient
 from p4rt_client import batch_errors
 from p4rt_device import PipelineDevice
 from p4rt_requests import FEATURES, INFO, write_requests
-from testbed.switch.p4runtime import P4RuntimeServer
+from testbed.switch.p4runtime_server import P4RuntimeServer
 
 REQUESTS = int(os.environ.get("TRAINET_P4RT_FUZZ_REQUESTS", "300"))
 PER_EXAMPLE = 3

@@ -20,7 +20,7 @@ from p4rt_device import PipelineDevice
 from p4rt_requests import FEATURES, INDEX, INFO, write_requests
 from testbed.p4 import entries as E
 from testbed.p4runtime import convert as C
-from testbed.switch.p4runtime import P4RuntimeServer
+from testbed.switch.p4runtime_server import P4RuntimeServer
 
 COUNTS = Counter()
 

@@ -19,7 +19,7 @@ from testbed.p4 import p4info
 from testbed.p4.lowering.program import load_program
 from testbed.p4runtime.tls import ServerTls, channel_credentials
 from testbed.switch.commands import server_tls
-from testbed.switch.p4runtime import P4RuntimeServer
+from testbed.switch.p4runtime_server import P4RuntimeServer
 from testbed.switch.simple_switch import parse_args
 
 REPO = Path(__file__).resolve().parents[2]

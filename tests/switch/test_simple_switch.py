@@ -63,6 +63,7 @@ def test_console_scripts_name_the_drop_in_entry_points():
     scripts = console_scripts()
     assert scripts["trainet-p4c"] == "testbed.p4.p4c:main"
     assert scripts["trainet-switch"] == "testbed.switch.simple_switch:main"
+    assert scripts["trainet-switch-grpc"] == "testbed.switch.simple_switch:main"
 
 
 @pytest.mark.slow
@@ -87,6 +88,7 @@ def test_the_wheel_installs_p4_tmp_beside_p4runtime_and_the_executables(tmp_path
         next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "trainet-p4c = testbed.p4.p4c:main" in entry_points
     assert "trainet-switch = testbed.switch.simple_switch:main" in entry_points
+    assert "trainet-switch-grpc = testbed.switch.simple_switch:main" in entry_points
     layout = InstalledLayout(tmp_path / "installed")
     run = subprocess.run([sys.executable, "-c", "import p4.tmp.p4config_pb2 as m; "
                           "print(m.P4DeviceConfig.DESCRIPTOR.full_name)"],

@@ -3,8 +3,9 @@ import pytest
 
 from testbed.cli import main
 from testbed.errors import TrainetError
-from testbed.switch.commands import parse_interface, parse_port_shape
+from testbed.switch.commands import parse_interface
 from testbed.switch.egress import Shape
+from testbed.switch.port_shape import parse_port_shape, port_shape_argument, port_shape_text
 
 
 def test_interface_syntax():
@@ -20,6 +21,20 @@ def test_full_shape():
     assert port == 3
     assert shape == Shape(rate_bps=100_000_000, burst_bytes=64_000, delay_ns=5_000_000,
                           jitter_ns=500_000, loss=0.01, reorder=0.002, queue_packets=500)
+
+
+def test_the_text_the_network_writes_reads_back_as_written():
+    """One module writes and reads the format: what it writes for a port parses to the
+    same shape, to the microsecond and the ppm the text carries; nothing shaped is no
+    text at all."""
+    text = port_shape_text(rate_bps=25e6, delay_s=0.0015, jitter_s=0.0002, loss=0.005,
+                           queue_packets=64)
+    assert text == "rate=25000000bit,delay=1500us,jitter=200us,loss=0.5%,queue=64"
+    port, shape = parse_port_shape(port_shape_argument(4, text))
+    assert port == 4
+    assert shape == Shape(rate_bps=25_000_000, delay_ns=1_500_000, jitter_ns=200_000,
+                          loss=pytest.approx(0.005), queue_packets=64)
+    assert port_shape_text(queue_packets=64) == ""
 
 
 def test_units():

@@ -134,6 +134,8 @@ def _forwarded(lab, basic, backend):
     with running(lab, basic, [route(h2.ip, h2, 2), route(h3.ip, h3, 3)],
                  backend=backend) as sw:
         direct = [sp.port.port_no for sp in sw._direct]
+        # the native pipeline sends every direct port's frames through one socket
+        assert (sw._shared_tx is not None) == (backend == "native")
         for f in frames:
             s1.send(f)
         got = collect(s2, 34), collect(s3, 17)

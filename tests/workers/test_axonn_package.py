@@ -44,14 +44,14 @@ def test_axonn_package_and_ours_each_equal_single_process_training():
 def test_axonn_package_and_ours_on_emulated_hosts_equal_single_process_training(tmp_path):
     """Each rank on its own host of a 4-worker star (100 Gb/s nominal, co-scaled to
     1 Gb/s): axonn's processes, then hosts.worker running ours, on the same grid."""
-    from testbed.bench.train import star_plan
+    from testbed.bench.train import star_blueprint
     from testbed.experiment.launch import run_workers
     from testbed.net.host_programs import run_json
     from testbed.net.network import Network
     grid = f"{GRID.g_r},{GRID.g_c},{GRID.g_d},{GRID.g_data}"
-    with Network(star_plan(4, "roce-100g", 1e-2, prefix="ax"), tmp_path,
+    with Network(star_blueprint(4, "roce-100g", 1e-2, prefix="ax"), tmp_path,
                  log=lambda *a: None) as net:
-        hosts = [h.name for h in net.plan.hosts if h.name.startswith("w")]
+        hosts = [h.name for h in net.blueprint.hosts if h.name.startswith("w")]
         master = f"{net.net[hosts[0]].IP()}:{random.randint(20000, 29999)}"
         script = Path(__file__).with_name("axonn_package.py")
         start = time.monotonic()

@@ -11,7 +11,7 @@ from hosts import shadow
 from hosts.strategies import registry
 from contextlib import nullcontext
 
-from testbed.bench.train import ina_job, star_plan
+from testbed.bench.train import ina_job, star_blueprint
 from testbed.experiment.launch import run_workers
 from tests.net.helpers import Snapshot
 from tests.workers.ranks import slice_training
@@ -44,7 +44,7 @@ def net(tmp_path_factory):
     from testbed.net.network import Network
     snap = Snapshot("tw")
     results = tmp_path_factory.mktemp("fabric")
-    plan = star_plan(3, "roce-100g", 1e-2, prefix="tw")
+    plan = star_blueprint(3, "roce-100g", 1e-2, prefix="tw")
     with Network(plan, results) as network:
         yield network
     assert snap.leftovers() == {}
@@ -108,7 +108,7 @@ def test_killed_worker_stops_the_others(net, strategy, tmp_path):
 
 @pytest.mark.parametrize("strategy", ["zero3", "ina"])
 def test_shadow_run_moves_the_co_scaled_volume(net, strategy, tmp_path):
-    scale = net.plan.scale
+    scale = net.blueprint.scale
     args = {"mode": "shadow", "shadow_model": "gpt-1.3b", "scale": scale, "steps": 3,
             "batch": 1}
     with ina_job(net, WORKERS) if strategy == "ina" else nullcontext({}) as ina_args:

@@ -208,6 +208,35 @@ def test_adatopk_compresses_slow_links_and_still_converges(monkeypatch):
     assert dense[-1] < dense[0] - 2.0
 
 
+def test_a_shared_plan_is_saved_by_the_first_run_and_replayed_by_the_baselines(
+        tmp_path, monkeypatch):
+    """fusionllm saves its plan and links; the same partition dense and uniform top-k
+    replay them (nothing measured again), so they differ from it in compression only."""
+    path = tmp_path / "plan.json"
+    _, first = train(2, monkeypatch, slow_triangle(), ratio=0.1, plan_file=str(path))
+    assert path.exists()
+
+    def measure(comm, scale):
+        raise AssertionError("a replay measures no links")
+
+    monkeypatch.setattr(fusionllm, "measure_fabric", measure)
+    dense = train(2, compression="none", plan_file=str(path))[1]
+    uniform = train(2, compression="uniform", ratio=0.3, plan_file=str(path))[1]
+
+    def stages(results):
+        return {s.comm.rank: (s.at.pp, s.segment_bounds) for _, _, s in results}
+
+    assert stages(dense) == stages(first) == stages(uniform)   # same devices, same cuts
+    assert [s.fractions for _, _, s in dense][0] == [1.0, 1.0]
+    assert [s.fractions for _, _, s in uniform][0] == [0.3, 0.3]
+    operators = len(gpt_dag().nodes)
+    with pytest.raises(TrainetError, match="on 3 devices, not .* on 2"):
+        opfence.load(path, operators, 2)
+    path.write_text("{}")
+    with pytest.raises(TrainetError, match="not a saved plan"):
+        opfence.load(path, operators, 3)
+
+
 def geo(factor: float) -> opfence.Fabric:
     """The geo experiment's fabric (experiments/fusionllm.yaml) in bytes/s, its
     bandwidths times ``factor``: 100 Gb/s in a site, WAN 1 Gb/s, 100 Mb/s and 8 Mb/s."""

@@ -5,7 +5,7 @@ sees on the replica's slice of the batch."""
 import pytest
 
 from hosts.parallelism.layout import ParallelLayout
-from testbed.bench.train import star_plan
+from testbed.bench.train import star_blueprint
 from testbed.experiment.launch import run_workers
 from tests.net.helpers import Snapshot
 from tests.workers.ranks import slice_training
@@ -21,7 +21,7 @@ def net(tmp_path_factory):
     """Eight workers on one switch, 100 Gb/s nominal at 1 Gb/s emulated."""
     from testbed.net.network import Network
     snap = Snapshot("pf")
-    plan = star_plan(8, "roce-100g", 1e-2, prefix="pf")
+    plan = star_blueprint(8, "roce-100g", 1e-2, prefix="pf")
     with Network(plan, tmp_path_factory.mktemp("parallel")) as network:
         yield network
     assert snap.leftovers() == {}

@@ -75,6 +75,44 @@ def test_registering_a_name_twice_is_an_error(plugin):
         registry.register(clash)
 
 
+def test_a_declared_function_the_registry_cannot_call_as_declared_is_refused(plugin):
+    """A misspelt keyword would never be given; a required one is given only when known;
+    a missing positional argument fails the first call. Each is refused at registration,
+    and the strategy is not registered."""
+    def misspelt(model_bytes, world, layers, optons=None):
+        return plugin.pattern(model_bytes, world, layers)
+
+    def required(world, options):
+        return plugin.timing(world)
+
+    def too_few(params, world):
+        return plugin.memory(params, world, None)
+
+    cases = [({"pattern": misspelt}, "its pattern declaration takes 'optons', which it is "
+              "never given; it may take options, sizes, model, batch"),
+             ({"timing": required}, "its timing declaration requires 'options', which it "
+              "is given only when known; give it a default"),
+             ({"memory": too_few}, "its memory declaration takes 2 positional arguments; "
+              "the registry passes 3 \\(params, world, layers\\)"),
+             ({"layouts": lambda world, batch=8, every=False, node=8: []},
+              "its layouts declaration takes 'node'")]
+    for declared, message in cases:
+        info = registry.StrategyInfo(**{"name": "bad", "description": "badly declared",
+                                        "real": None, "shadow": None,
+                                        "pattern": plugin.pattern, "memory": plugin.memory,
+                                        **declared})
+        with pytest.raises(TrainetError, match="strategy bad: " + message):
+            registry.register(info)
+    assert "bad" not in registry.names()
+    # every keyword it may take, with defaults, or **keywords: accepted
+    registry.register(registry.StrategyInfo(
+        "good", "well declared", None, None,
+        lambda model_bytes, world, layers, options=None, sizes=None, model=None, batch=8:
+        plugin.pattern(model_bytes, world, layers),
+        lambda params, world, layers, **given: plugin.memory(params, world, layers)))
+    assert registry.get("good").volume_bytes(1e9, 4, 24) == plugin.volume_bytes(1e9, 4, 24)
+
+
 def test_options_are_validated_with_their_defaults():
     ddp = registry.get("ddp")
     assert ddp.parse_options({}).bucket_bytes == 256 * 1024

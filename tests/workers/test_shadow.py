@@ -18,7 +18,7 @@ def test_volumes_per_worker_follow_the_collectives():
     assert volume("ddp") == (3.9e9, 3.9e9)                              # 2 (N-1)/N M
     assert volume("zero3") == pytest.approx((5.85e9, 5.85e9))           # 3 (N-1)/N M
     assert volume("ps") == (2.6e9, 2.6e9)                      # push M, pull M
-    assert volume("ina") == (5.2e9, 5.2e9)                     # int32 lanes, out and back
+    assert volume("ina") == (2.6e9, 2.6e9)                     # 16-bit lanes, out and back
     assert registry.get("ps").busiest_link_bytes(m, 4) == 4 * m          # the server's link
     assert registry.get("ddp").busiest_link_bytes(m, 4) == 3.9e9
     with pytest.raises(TrainetError, match="unknown strategy 'ring'; registered: axonn, ddp, "):
@@ -35,7 +35,7 @@ def test_compute_model():
     with pytest.raises(TrainetError, match="in \\(0, 1\\]"):
         shadow.compute_time_s(1e9, 1, a100, 1.5)
     with pytest.raises(TrainetError, match="choose one of a100-40gb, a100-80gb, h100-80gb, "
-                       "h200-141gb, mi250x-gcd$"):
+                       "h200-141gb, v100-32gb, mi250x-gcd$"):
         shadow.device("v100")
 
 

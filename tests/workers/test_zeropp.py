@@ -26,11 +26,15 @@ def build(name: str, comm, options: dict, tiers=NODES_OF_TWO, mode="real", **ext
     return info.build(mode, context)
 
 
-def train(name: str, options: dict, steps: int, world: int = 4):
+THREE_LEVELS = {"node": ["n1"] * 4 + ["n2"] * 4,
+                "gpu": ["p0", "p0", "p1", "p1", "p2", "p2", "p3", "p3"]}
+
+
+def train(name: str, options: dict, steps: int, world: int = 4, tiers=NODES_OF_TWO):
     models = [build_model("gpt", 1) for _ in range(world)]
 
     def body(comm):
-        strategy = build(name, comm, options)
+        strategy = build(name, comm, options, tiers=tiers)
         strategy.setup(models[comm.rank])
         metrics = [strategy.step(CORPUS.batch(s, comm.rank, world, BATCH, 32))
                    for s in range(steps)]
@@ -63,6 +67,25 @@ def test_quantized_options_stay_close_to_single_process(options):
     assert losses[-1] < losses[0] * 0.9                        # it trains
     params = [r[0] for r in results]
     assert max_diff(params[0], params[3]) == 0                 # one model on every rank
+
+
+@pytest.mark.parametrize("options", [{"qwz": True, "block": 64}, {"qgz": True, "block": 64},
+                                     {"qwz": True, "qgz": True, "block": 64}])
+def test_three_levels_with_zeropp_quantizers_stay_close_to_single_process(options):
+    """zero-hier over 2 nodes of 2 packages of 2 ranks, with ZeRO++'s quantized
+    collectives: qwZ's int8 shards cross the nodes and the node once, qgZ's int4 pieces
+    each of the three reduction hops."""
+    steps = 10
+    ref = single_process_losses("gpt", steps, LR, batch=BATCH * 8, seed=1)
+    results = train("zero-hier", options, steps, world=8, tiers=THREE_LEVELS)
+    losses = [sum(r[1][s].loss for r in results) / 8 for s in range(steps)]
+    assert losses[-1] == pytest.approx(ref[-1], rel=0.02)
+    assert losses[-1] < losses[0] * 0.9                        # it trains
+    exact = train("zero-hier", {}, steps, world=8, tiers=THREE_LEVELS)
+    drift = max_diff(results[0][0], exact[0][0])
+    assert 0 < drift < 0.05                  # the quantizers act, and stay small
+    params = [r[0] for r in results]
+    assert max_diff(params[0], params[7]) == 0                 # one model on every rank
 
 
 def test_one_sgd_step_with_qgz_is_off_by_at_most_the_int4_bound():
@@ -207,7 +230,8 @@ def test_bad_options_are_named():
 
 @pytest.mark.parametrize("name,options", [
     ("zeropp", {"qwz": True}), ("zeropp", {"hpz": 2}), ("zeropp", {"qgz": True}),
-    ("zeropp", {"qwz": True, "hpz": 2, "qgz": True}), ("zero-hier", {})])
+    ("zeropp", {"qwz": True, "hpz": 2, "qgz": True}), ("zero-hier", {}),
+    ("zero-hier", {"qwz": True, "qgz": True})])
 def test_shadow_moves_the_declared_volume(name, options):
     world, scale = 4, 1e-3
     target = shadow.shadow_model("custom:2e7")
@@ -239,6 +263,14 @@ def test_cross_node_theory_zeropp_against_zero3():
                         world, node)
     assert zero3 == pytest.approx(3 * 511 / 512)
     assert zeropp == pytest.approx(0.75, rel=0.03)                # the paper's 0.75 M
+    hier = registry.get("zero-hier")
+    sizes = {"node": node, "gpu": 2}
+    plain = cross_node(hier.collectives(m, world, sizes=sizes), world, node)
+    quantized = cross_node(hier.collectives(
+        m, world, options=hier.parse_options({"qwz": True, "qgz": True}), sizes=sizes),
+        world, node)
+    # int8 parameters and int4 gradients across nodes: (0.5 + 0.25) of the plain bytes
+    assert quantized == pytest.approx(plain * (0.5 + 0.25) / 2, rel=0.05)
 
 
 @pytest.mark.slow

@@ -67,11 +67,14 @@ class Flow:
         name = ld.need(t, "name", path)
         keys = t.get("key") or []
         default = t.get("default_entry")
-        action_ids = ld.need(t, "action_ids", path, list)
         names = ld.need(t, "actions", path, list)
-        if len(names) != len(action_ids):
-            ld.fail(f"{path}.actions", "actions and action_ids differ in length")
-        acts = [ld.action(a, f"{path}.action_ids[{k}]") for k, a in enumerate(action_ids)]
+        if "action_ids" in t:
+            action_ids = ld.need(t, "action_ids", path, list)
+            if len(names) != len(action_ids):
+                ld.fail(f"{path}.actions", "actions and action_ids differ in length")
+            acts = [ld.action(a, f"{path}.action_ids[{k}]") for k, a in enumerate(action_ids)]
+        else:               # older compilers name the actions only
+            acts = [ld.action_named(n, f"{path}.actions[{k}]") for k, n in enumerate(names)]
         if default is None:
             ld.fail(path, "no default_entry; p4c writes one for every table")
         ref = ld.action_ref(default, f"{path}.default_entry")

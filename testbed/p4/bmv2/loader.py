@@ -15,9 +15,16 @@ becomes one :class:`ir.Program` that the target compiles as it compiles P4 sourc
   ``switch`` comes back as if/else and ``switch``. p4c's dummy tables (``tbl_*``: no
   key, a constant default action) are direct action calls, as in the source.
 
+Older compilers' output loads as BMv2 loads it: a table that names its ``actions``
+without ``action_ids``, transitions without a ``type`` (a ``value`` of ``"default"`` is
+the default one), errors numbered as written (from 1, or with gaps). Parse value sets
+(``parse_vsets``, ``parse_vset`` transitions) are the IR's value sets, a member being
+the transition key's value (one field per key when there are several).
+
 The P4Info of such a program comes from the client, as with BMv2: the JSON does not
-carry p4c's ids. Anything this target does not run (action profiles, value sets,
-variable-length fields, header union stacks, extern instances) is refused with a
+carry p4c's ids. Header union stacks are stacks of the IR's unions (``union_stack``
+extracts fill the next one). Anything this target does not run (action profiles,
+variable-length fields, extern instances) is refused with a
 :class:`Bmv2JsonError` naming the JSON path.
 """
 from __future__ import annotations
@@ -107,6 +114,7 @@ class _Loader(Expressions):
         self.fields = {}       # header instance -> {JSON field name: ir.Field}
         self.refs = {}         # header instance -> IR expression
         self.stacks = {}       # header stack -> IR expression
+        self.union_stacks = {}  # header union stack -> IR expression
         self.instances = {}    # extern instance name -> ir.Instance
         self.calcs = {}        # calculation name -> (algorithm, data, with payload)
         self.digests = {}      # learn list id -> StructT
@@ -146,13 +154,14 @@ class _Loader(Expressions):
 
     # ------------------------------------------------------------------ program
     def program(self) -> ir.Program:
-        for key in ("header_union_stacks", "parse_vsets", "extern_instances"):
+        for key in ("extern_instances",):
             if self.doc.get(key):
                 self.fail(key, f"{key} are not supported by this target; the program must "
                           "not use them")
         types = self.header_types()
         self.errors = self.error_names()
         self.header_instances(types)
+        self.vsets = self.parse_vsets()
         self.externs()
         self.calculations()
         self.learn_lists()
@@ -207,16 +216,23 @@ class _Loader(Expressions):
         return out
 
     def error_names(self) -> list:
+        """The error names by value. p4c numbers them 0, 1, 2, ...; older compilers from 1:
+        a value is kept as written (BMv2 writes it to parser_error), a gap gets a name no
+        program can mention."""
         pairs = self.doc.get("errors") or [[n, i] for i, n in enumerate(self.v1.errors)]
-        names = []
-        for i, pair in enumerate(sorted(pairs, key=lambda p: p[1] if isinstance(p, list)
-                                        and len(p) == 2 and isinstance(p[1], int) else -1)):
+        if not isinstance(pairs, list):
+            self.fail("errors", "expected a list of [name, value] pairs")
+        by_value = {}
+        for i, pair in enumerate(pairs):
             if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
-                    and pair[1] == i):
-                self.fail("errors", "expected [name, value] pairs whose values are 0, 1, 2, "
-                          "... as p4c assigns them")
-            names.append(pair[0])
-        return names
+                    and isinstance(pair[1], int) and not isinstance(pair[1], bool)
+                    and 0 <= pair[1] < 1 << 16):
+                self.fail(f"errors[{i}]", f"expected [name, value] with a value from 0 to "
+                          f"65535, found {pair!r}")
+            if pair[1] in by_value or pair[0] in by_value.values():
+                self.fail(f"errors[{i}]", f"{pair!r}: error names and values are unique")
+            by_value[pair[1]] = pair[0]
+        return [by_value.get(v, f"error${v}") for v in range(max(by_value, default=-1) + 1)]
 
     def _header_type(self, types: dict, name: str, path: str) -> list:
         if name not in types:
@@ -248,6 +264,11 @@ class _Loader(Expressions):
                     self.fail(f"header_unions[{i}].header_ids", "more headers than the "
                               "union type has members")
                 union_of[hid] = (i, members[k][0])
+        in_union_stack = {}       # header union id -> (union stack index, position)
+        for i, us in enumerate(self.items("header_union_stacks")):
+            ids = self.need(us, "header_union_ids", f"header_union_stacks[{i}]", list)
+            for k, uid in enumerate(ids):
+                in_union_stack[uid] = (i, k)
         preserved = self.preserved_fields()
         headers = self.items("headers")
         by_id = {}
@@ -288,7 +309,7 @@ class _Loader(Expressions):
                              ir.StackT(ht, len(st["header_ids"])))
             hdr_fields.append(field)
             stack_fields.append((st, field, fields))
-        union_fields = []
+        union_fields, stacked_unions = [], {}
         for i, un in enumerate(self.items("header_unions")):
             path = f"header_unions[{i}]"
             members = []
@@ -300,9 +321,25 @@ class _Loader(Expressions):
                 members.append((hname, union_of[hid][1], ht, fields))
             ut = ir.UnionT(un["union_type"], tuple(ir.Field(_ident(m), ht)
                                                    for _, m, ht, _ in members))
+            if un.get("id") in in_union_stack:
+                stacked_unions[in_union_stack[un["id"]]] = (ut, members)
+                continue
             field = ir.Field(_unique(self.need(un, "name", path), taken_h), ut)
             hdr_fields.append(field)
             union_fields.append((field, members))
+        union_stack_fields = []
+        for i, us in enumerate(self.items("header_union_stacks")):
+            path = f"header_union_stacks[{i}]"
+            size = len(us["header_union_ids"])
+            elems = [stacked_unions.get((i, k)) for k in range(size)]
+            if not elems or None in elems:
+                self.fail(f"{path}.header_union_ids", "each id must be one of header_unions")
+            if any(ut != elems[0][0] for ut, _ in elems):
+                self.fail(f"{path}.union_type", "the stack's unions differ in type")
+            field = ir.Field(_unique(self.need(us, "name", path), taken_h),
+                             ir.StackT(elems[0][0], size))
+            hdr_fields.append(field)
+            union_stack_fields.append((us["name"], field, elems))
         self.hdr_t = ir.StructT("headers", tuple(hdr_fields))
         self.meta_t = ir.StructT("metadata", tuple(meta_fields))
         roots = {"hdr": ir.Var(self.hdr_t, NOLOC, "hdr"),
@@ -326,6 +363,14 @@ class _Loader(Expressions):
             for hname, member, ht, fields in members:
                 self.refs[hname] = ir.Member(ht, NOLOC, union, _ident(member))
                 self.fields[hname] = fields
+        for name, field, elems in union_stack_fields:
+            stack = ir.Member(field.type, NOLOC, roots["hdr"], field.name)
+            self.union_stacks[name] = stack
+            for k, (ut, members) in enumerate(elems):
+                union = ir.Index(ut, NOLOC, stack, const(k, 32))
+                for hname, member, ht, fields in members:
+                    self.refs[hname] = ir.Member(ht, NOLOC, union, _ident(member))
+                    self.fields[hname] = fields
 
     def preserved_fields(self) -> dict:
         """(metadata instance, field) -> the field list ids that name it."""
@@ -369,6 +414,17 @@ class _Loader(Expressions):
         if name not in self.stacks:
             self.fail(path, f"no header stack named {name!r} in header_stacks")
         return self.stacks[name]
+
+    def union_stack_next(self, value, path: str) -> ir.Expr:
+        """``[union stack, member]`` of an extract: the member of the stack's next union."""
+        if not (isinstance(value, list) and len(value) == 2 and value[0] in self.union_stacks):
+            self.fail(path, f"expected [header union stack name, member name], found {value!r}")
+        stack = self.union_stacks[value[0]]
+        ut = stack.type.elem
+        member = next((f for f in ut.fields if f.name == _ident(value[1])), None)
+        if member is None:
+            self.fail(path, f"union {ut.name} has no member {value[1]!r}")
+        return ir.Member(member.type, NOLOC, ir.Member(ut, NOLOC, stack, "next"), member.name)
 
     def instance(self, name, extern: str, path: str) -> str:
         inst = self.instances.get(name)
@@ -499,11 +555,17 @@ class _Loader(Expressions):
             self.actions[aid] = act
             if same is None:
                 by_name[name] = (act, [a.get("runtime_data"), prims])
+        self.action_names = {name: act for name, (act, _) in by_name.items()}
 
     def action(self, aid, path: str) -> ir.Action:
         if aid not in self.actions:
             self.fail(path, f"no action with id {aid!r} in actions")
         return self.actions[aid]
+
+    def action_named(self, name, path: str) -> ir.Action:
+        if name not in self.action_names:
+            self.fail(path, f"no action named {name!r} in actions")
+        return self.action_names[name]
 
     def action_ref(self, entry: dict, path: str) -> ir.ActionRef:
         act = self.action(entry.get("action_id"), f"{path}.action_id")
@@ -517,6 +579,20 @@ class _Loader(Expressions):
         for a, p in zip(args, act.params):
             a.type = p.type
         return ir.ActionRef(act.name, args)
+
+    def parse_vsets(self) -> dict:
+        """Parse value set name -> (ir.ValueSet, its compressed bit width)."""
+        out = {}
+        for i, vs in enumerate(self.items("parse_vsets")):
+            path = f"parse_vsets[{i}]"
+            name = self.need(vs, "name", path)
+            width = self.need(vs, "compressed_bitwidth", path, int)
+            size = vs.get("max_size", 64)
+            if not isinstance(size, int) or size < 1:
+                self.fail(f"{path}.max_size", f"expected a positive integer, found {size!r}")
+            out[name] = (ir.ValueSet(name, name.rsplit(".", 1)[-1], ir.BitT(width), size),
+                         width)
+        return out
 
     # ------------------------------------------------------------------ parser
     def parser(self) -> ir.Parser:
@@ -543,7 +619,8 @@ class _Loader(Expressions):
         params = [ir.Param("packet", "", ir.ExternT("packet_in")),
                   ir.Param("hdr", "out", self.hdr_t), ir.Param("meta", "inout", self.meta_t),
                   ir.Param("standard_metadata", "inout", self.sm_type)]
-        return ir.Parser("parser", params, [], [], [], out)
+        value_sets = [vs for vs, _ in self.vsets.values()]
+        return ir.Parser("parser", params, [], [], value_sets, out)
 
     def parser_op(self, op, path: str) -> ir.Stmt:
         if not isinstance(op, dict):
@@ -556,9 +633,11 @@ class _Loader(Expressions):
             elif a.get("type") == "stack":
                 s = self.stack(a.get("value"), f"{path}.parameters[0].value")
                 h = ir.Member(s.type.elem, NOLOC, s, "next")
+            elif a.get("type") == "union_stack":
+                h = self.union_stack_next(a.get("value"), f"{path}.parameters[0].value")
             else:
-                self.fail(f"{path}.parameters[0]", "extract takes a regular header or a "
-                          "stack (header union stacks are not supported)")
+                self.fail(f"{path}.parameters[0]", "extract takes a regular header, a stack "
+                          "or a union stack")
             return self._packet("extract", [h], [h.type])
         if kind == "set":
             dst = self.value(args[0], f"{path}.parameters[0]")
@@ -599,6 +678,8 @@ class _Loader(Expressions):
                 self.fail(f"{tp}.next_state", f"no parse state named {nxt!r}")
             nxt = "accept" if nxt is None else rename.get(nxt, nxt)
             kind = tr.get("type")
+            if kind is None:        # older compilers: no type, the value says "default"
+                kind = "default" if tr.get("value") == "default" else "hexstr"
             if kind == "default":
                 cases.append(ir.SelectCase([ir.Default(ir.VoidT(), NOLOC)] * max(1, len(keys)),
                                            nxt))
@@ -619,15 +700,39 @@ class _Loader(Expressions):
                     else:
                         keysets.append(ir.Mask(c.type, NOLOC, c, ir.Const(c.type, NOLOC, m)))
                 cases.append(ir.SelectCase(keysets, nxt))
+            elif kind == "parse_vset":
+                cases.append(ir.SelectCase([self.vset_keyset(tr, tp, keys, widths)], nxt))
             else:
                 self.fail(f"{tp}.type", f"transition type {kind!r} is not supported; this "
-                          "target loads default and hexstr (no parse value sets)")
+                          "target loads default, hexstr and parse_vset")
         if not keys:
             if len(cases) != 1:
                 self.fail(f"{path}.transitions", "a state without a transition_key has one "
                           "default transition")
             cases = [ir.SelectCase([], cases[0].next_state)]
         return ir.Transition(keys, cases)
+
+    def vset_keyset(self, tr: dict, path: str, keys: list, widths: list) -> ir.ValueSetRef:
+        """A transition on a parse value set: its members are the keys' values, each
+        given to the control plane as one value of the keys' total width."""
+        name = tr.get("value")
+        if name not in self.vsets:
+            self.fail(f"{path}.value", f"no parse value set named {name!r} in parse_vsets")
+        vs, width = self.vsets[name]
+        if not keys:
+            self.fail(path, "a parse_vset transition needs a transition_key")
+        if tr.get("mask") is not None:
+            self.fail(f"{path}.mask", "a mask on a parse_vset transition is not supported; "
+                      "give the value set the masked key instead")
+        if len(keys) > 1:
+            vs.type = ir.StructT(f"{name}$key", tuple(ir.Field(f"f{k}", key.type)
+                                                      for k, key in enumerate(keys)))
+        elif sum(widths) != width:
+            self.fail(f"{path}.value", f"parse value set {name!r} is {width} bits wide, the "
+                      f"transition key {sum(widths)}")
+        else:
+            vs.type = keys[0].type
+        return ir.ValueSetRef(vs.type, NOLOC, name)
 
     @staticmethod
     def _split(value: int, widths: list) -> list:

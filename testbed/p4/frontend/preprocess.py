@@ -323,8 +323,11 @@ class Preprocessor:
         if not m:
             raise self._err_at(origin, '#include expects "file" or <file>')
         target = m.group(1) or m.group(2)
-        # both forms: the including file's directory, the -I directories, the built-in ones
-        search = [directory] + self.include_dirs + [BUILTIN_INCLUDE]
+        # as the C preprocessor: "file" looks next to the including file first, <file> only in
+        # the -I directories and the built-in ones (so include/bmv2/psa.p4's <psa.p4> is not itself)
+        search = self.include_dirs + [BUILTIN_INCLUDE]
+        if m.group(1):
+            search = [directory] + search
         for d in search:
             cand = d / target
             if cand.is_file():

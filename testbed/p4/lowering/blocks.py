@@ -437,6 +437,11 @@ class Blocks:
         body = self.control_body(t, scope, ctx, inlined=True)
         ctx.in_subcontrol -= 1
         ctx.prefix = saved_prefix
+        if _may_return(body):
+            flag = ir.Var(ir.BoolT(), body.loc, ctx.fresh(f"{local}_returned"))
+            ctx.locals.append(ir.VarDecl(body.loc, flag.name, flag.type))
+            body = ir.Block(body.loc, [ir.Assign(body.loc, flag, _bool(False, body.loc)),
+                                       *_without_returns(body.stmts, flag, False)])
         return SubBlockSym(sub_ctx_prefix, [(ctx.var_syms[p.name], p.direction) for p in params],
                            body)
 
@@ -475,3 +480,63 @@ class Blocks:
             if p.name in saved:
                 ctx.var_syms[p.name] = saved[p.name]
         return action
+
+
+# ``return`` in an inlined sub-control's apply block ends that block, not the caller's: a
+# flag set by the return guards what follows it, as p4c's RemoveReturns pass does
+def _may_return(st) -> bool:
+    if isinstance(st, ir.Return):
+        return True
+    if isinstance(st, ir.Block):
+        return any(_may_return(x) for x in st.stmts)
+    if isinstance(st, ir.If):
+        return _may_return(st.then) or (st.other is not None and _may_return(st.other))
+    if isinstance(st, ir.Switch):
+        return any(c.body is not None and _may_return(c.body) for c in st.cases)
+    if isinstance(st, ir.For):
+        return _may_return(st.body)
+    return False
+
+
+def _bool(value: bool, loc) -> ir.Const:
+    return ir.Const(ir.BoolT(), loc, int(value))
+
+
+def _without_returns(stmts: list, flag: ir.Var, in_loop: bool) -> list:
+    """``stmts`` with each return setting ``flag``: in a loop the loop ends there (break,
+    and after an inner loop that returned, ``if (flag) break;``); elsewhere what follows
+    runs only while ``flag`` is false."""
+    out = []
+    for i, st in enumerate(stmts):
+        out.append(_rewritten(st, flag, in_loop))
+        if isinstance(st, ir.Return):
+            break                                  # what follows it never runs
+        rest = stmts[i + 1:]
+        if rest and _may_return(st):
+            if in_loop:
+                out.append(ir.If(st.loc, flag, ir.Break(st.loc)))
+                continue
+            guard = ir.Unary(ir.BoolT(), st.loc, "!", flag)
+            out.append(ir.If(st.loc, guard, ir.Block(st.loc,
+                                                    _without_returns(rest, flag, in_loop))))
+            break
+    return out
+
+
+def _rewritten(st, flag: ir.Var, in_loop: bool):
+    if not _may_return(st):
+        return st
+    if isinstance(st, ir.Return):
+        done = ir.Assign(st.loc, flag, _bool(True, st.loc))
+        return ir.Block(st.loc, [done, ir.Break(st.loc)]) if in_loop else done
+    if isinstance(st, ir.Block):
+        return ir.Block(st.loc, _without_returns(st.stmts, flag, in_loop))
+    if isinstance(st, ir.If):
+        other = _rewritten(st.other, flag, in_loop) if st.other is not None else None
+        return ir.If(st.loc, st.cond, _rewritten(st.then, flag, in_loop), other)
+    if isinstance(st, ir.Switch):
+        cases = [ir.SwitchCase(c.labels, _rewritten(c.body, flag, in_loop)
+                               if c.body is not None else None) for c in st.cases]
+        return ir.Switch(st.loc, st.expr, cases)
+    # a loop: the return leaves it (break), and the guard skips the rest after it
+    return ir.For(st.loc, st.init, st.cond, st.update, _rewritten(st.body, flag, True))

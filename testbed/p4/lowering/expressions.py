@@ -506,8 +506,14 @@ class Expressions:
         idx = self._expr(t.children[1], scope, None)
         if isinstance(idx.type, ir.InfIntT):
             idx = self.coerce(idx, ir.BitT(32), t.children[1])
+        if isinstance(idx.type, ir.IntT):        # as p4c: a signed index is its bits
+            if isinstance(idx, ir.Const) and idx.value < 0:
+                self.err(f"index {idx.value} is out of bounds for a stack of size "
+                         f"{e.type.size}", t.children[1])
+            idx = ir.Cast(ir.BitT(idx.type.width), idx.loc, idx)
         if not isinstance(idx.type, ir.BitT):
-            self.err(f"a stack index must be bit<W>, not {show(idx.type)}", t.children[1])
+            self.err(f"a stack index must be bit<W> or int<W>, not {show(idx.type)}",
+                     t.children[1])
         if isinstance(idx, ir.Const) and not 0 <= idx.value < e.type.size:
             self.err(f"index {idx.value} is out of bounds for a stack of size {e.type.size}",
                      t.children[1])

@@ -64,8 +64,9 @@ class Statements:
             return ir.Exit(loc)
         if kind == "return_statement":
             if ctx.in_sub_apply:
-                self.err("unsupported: return in the apply block of an instantiated control",
-                         t)
+                if t.children[0] is not None:
+                    self.err("return in a control's apply block takes no value", t)
+                return ir.Return(loc)         # ends the inlined body: see blocks.py
             e = t.children[0]
             want = self.return_type
             if e is None:
@@ -131,10 +132,12 @@ class Statements:
         pre, post = [], []
         for (vs, direction), a in zip(sym.params, args):
             if isinstance(vs.type, ir.ExternT):
+                # a block has one packet_in or packet_out, which the generated code
+                # reaches whatever the variable is called
                 arg = self.expr(a, scope)
-                if not (isinstance(arg, ir.Var) and arg.name == vs.name):
+                if not (isinstance(arg, ir.Var) and arg.type == vs.type):
                     self.err(f"unsupported: passing {show(arg.type)} other than the "
-                             f"parser's own packet", a)
+                             f"block's own packet as {show(vs.type)}", a)
                 continue
             arg = self.one_arg(a, direction or "in", vs.type, scope, vs.name)
             if isinstance(arg, ir.DontCare):
@@ -397,7 +400,14 @@ class Statements:
     def _key_const(self, t, typ, scope):
         """A keyset value; serializable enum members become ``Const``s of the underlying
         type, as the IR's keysets are Consts."""
-        e = self.expr(t, scope, typ)
+        if isinstance(typ, ir.EnumT) and typ.underlying is not None:
+            # as p4c: a key of a serializable enum type matches members of the enum or
+            # values of its underlying type (``(bit<16>)E.M &&& 0xff00``)
+            e = self.expr(t, scope, None)
+            if e.type != typ:
+                e = self.coerce(e, typ.underlying, t)
+        else:
+            e = self.expr(t, scope, typ)
         if not isinstance(e, (ir.Const, ir.EnumConst, ir.ErrorConst)):
             self.err("a keyset value must be a compile-time constant", t)
         if isinstance(e, ir.EnumConst) and e.type.underlying is not None:
@@ -421,8 +431,18 @@ class Statements:
         if len(items) == 1 and len(types) != 1 and isinstance(items[0], Tree) and \
                 items[0].data == "var" and isinstance(
                     scope.lookup(name_of(items[0].children[0])), ValueSetSym):
-            self.err("unsupported: a value_set matching several select expressions; match "
-                     "one expression per value_set", items[0])
+            # one value_set for several select expressions: its members are structs (or
+            # tuples) with one field per expression, in order
+            vs = scope.lookup(name_of(items[0].children[0])).vs
+            fields = (vs.type.elems if isinstance(vs.type, ir.TupleT) else
+                      [f.type for f in vs.type.fields] if isinstance(vs.type, ir.StructT)
+                      else None)
+            if fields is None or len(fields) != len(types) or any(
+                    ir.fixed_width(f) != ir.fixed_width(t) for f, t in zip(fields, types)):
+                self.err(f"value_set {vs.local_name} holds {show(vs.type)}; matching "
+                         f"{len(types)} select expressions needs a struct of their "
+                         f"{len(types)} types", items[0])
+            return [ir.ValueSetRef(vs.type, self.loc(items[0]), vs.name)]
         if len(items) != len(types):
             self.err(f"expected {len(types)} keyset value{'s' if len(types) != 1 else ''}, "
                      f"got {len(items)}", t)
@@ -441,10 +461,15 @@ class Statements:
         priority = None
         if prio_t is not None:
             priority = self.const_int(prio_t, scope, "an entry priority")
-        a = ir.annotation(annotations_of(annos), "priority")
-        if a is not None and a.body:
-            priority = int(a.body[0])
-        return ir.Entry(keys, ref, priority, self.loc(e))
+        # @priority(N), before the entry or after its action: p4c's BMv2 backend gives N
+        # to BMv2 as it is, where the smaller number wins
+        a = ir.annotation(annotations_of(annos) + annotations_of(_after), "priority")
+        bmv2_priority = None
+        if a is not None:
+            if len(a.body) != 1 or not isinstance(a.body[0], int) or a.body[0] < 0:
+                self.err("@priority takes one non-negative integer", e)
+            bmv2_priority = a.body[0]
+        return ir.Entry(keys, ref, priority, self.loc(e), bmv2_priority)
 
     # ------------------------------------------------------------------ parser states
     def parser_states(self, states_t, scope, ctx, parser_t) -> dict:

@@ -36,6 +36,8 @@ uint32_t sw_process_ring(sw_t *S, uint8_t *ring, uint32_t slot_bytes, uint32_t s
                          uint32_t *next, uint32_t limit, uint32_t port, uint64_t now,
                          uint32_t *counts);
 void sw_direct(sw_t *S, uint32_t port, int32_t fd);
+void sw_direct_shared(sw_t *S, int32_t fd);
+void sw_ifindex(sw_t *S, uint32_t port, int32_t ifindex);
 uint64_t *sw_direct_counts(sw_t *S);
 uint64_t sw_process_batch(sw_t *S, const uint8_t *data, const uint32_t *offs,
                           const uint32_t *lens, const uint32_t *ports, uint32_t n,
@@ -121,13 +123,33 @@ def _compile(cc: str, source: str, lib: Path, locate) -> None:
         os.replace(out, lib)      # atomic: a reader never sees half a library
 
 
-def _compile_error(stderr: str, locate) -> P4Error:
+class NativeCompileError(P4Error):
+    """Generated C the compiler refuses: a generator bug, reported at the P4 statement the
+    C came from and naming it (its source text), never with the compiler's words, which
+    stay in ``compiler_output``."""
+
+    def __init__(self, construct: str, loc, compiler_output: str):
+        super().__init__(f"the native backend cannot translate {construct} (its generated C "
+                         "does not compile); run the program with the python backend", loc)
+        self.construct = construct
+        self.compiler_output = compiler_output
+
+
+def _compile_error(stderr: str, locate) -> NativeCompileError:
     """The first error, at the P4 statement whose C it is (``locate``: C line -> Loc)."""
     m = re.search(r"^.*?pipeline\.c:(\d+):\d+: error: (.*)$", stderr, re.M)
-    if m is None:
-        return P4Error(f"the native backend's C code does not compile: {stderr.strip()}")
-    loc = locate(int(m.group(1))) if locate else None
-    return P4Error(f"the native backend's C code does not compile: {m.group(2)}", loc)
+    loc = locate(int(m.group(1))) if m and locate else None
+    return NativeCompileError(_statement_text(loc), loc, stderr.strip())
+
+
+def _statement_text(loc) -> str:
+    """The P4 statement at ``loc`` as written (its first line, up to its ';'), quoted."""
+    try:
+        line = Path(loc.file).read_text(errors="replace").splitlines()[loc.line - 1]
+    except (AttributeError, OSError, IndexError):
+        return "a statement of the program"
+    text = line[max(loc.col - 1, 0):].split(";", 1)[0].strip()
+    return f"the statement `{text}`" if text else "a statement of the program"
 
 
 INTERFACE_BEGIN, INTERFACE_END = "/* interface begin */", "/* interface end */"

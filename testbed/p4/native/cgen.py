@@ -101,7 +101,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
     def ctype(self, t, loc) -> str:
         if isinstance(t, (ir.HeaderT, ir.StructT, ir.UnionT)):
             return self.type_name(t, loc)
-        if isinstance(t, ir.StackT) and isinstance(t.elem, ir.HeaderT):
+        if isinstance(t, ir.StackT) and isinstance(t.elem, (ir.HeaderT, ir.UnionT)):
             return self.stack_name(t, loc)
         if isinstance(t, ir.TupleT):
             return self.tuple_name(t, loc)
@@ -111,7 +111,8 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         return "uint64_t"
 
     def stack_name(self, t: ir.StackT, loc) -> str:
-        """A header stack: its elements ``h`` and ``next``, P4's nextIndex."""
+        """A header (or header union) stack: its elements ``h`` and ``next``, P4's
+        nextIndex."""
         key = ("stack", t.elem.name, t.size)
         if key not in self.type_names:
             elem = self.type_name(t.elem, loc)

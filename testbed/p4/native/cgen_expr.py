@@ -250,9 +250,8 @@ class CExprGen:
                 v, pos = s.fresh("la"), 0
                 code = [f"{self.ctype(t, e.loc)} {v};",
                         short.format(self.width_fields(t, e.loc))]
-                for f in t.fields:
-                    fw = ir.fixed_width(f.type)
-                    code.append(f"{v}.f_{f.name} = get_bits(_d, _o + {pos}, {fw});")
+                for path, fw in wire_fields(t):
+                    code.append(f"{v}{path} = get_bits(_d, _o + {pos}, {fw});")
                     pos += fw
                 return f"({{ {' '.join(code)} {v}._v = 1; {v}; }})"
             if not isinstance(t, (ir.BitT, ir.IntT)):
@@ -260,3 +259,15 @@ class CExprGen:
             w = self.width(t, e.loc)
             return f"({{ {short.format(w)} get_bits(_d, _o, {w}); }})"
         self.unsupported(f"{e.kind} {e.method} as an expression", e.loc)
+
+
+def wire_fields(t) -> list:
+    """(C member path, bits) of each scalar of a header in wire order, through the
+    structs a header may hold (``header h { pair_t p; }``: ``.f_p.f_x``)."""
+    out = []
+    for f in t.fields:
+        if isinstance(f.type, ir.StructT):
+            out += [(f".f_{f.name}{path}", w) for path, w in wire_fields(f.type)]
+        else:
+            out.append((f".f_{f.name}", ir.fixed_width(f.type)))
+    return out

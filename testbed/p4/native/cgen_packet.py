@@ -8,7 +8,7 @@ error, as the reference backend's ``ParserError`` does.
 from __future__ import annotations
 
 from testbed.p4 import ir
-from testbed.p4.native.cgen_expr import MAX_KEYS, CScope, mask, tuple_fields
+from testbed.p4.native.cgen_expr import MAX_KEYS, CScope, mask, tuple_fields, wire_fields
 
 ALGORITHMS = {"crc16": "ALG_CRC16", "crc32": "ALG_CRC32", "csum16": "ALG_CSUM16",
               "xor16": "ALG_XOR16", "identity": "ALG_IDENTITY"}
@@ -128,14 +128,15 @@ class CPacketGen:
             w = self.width_fields(target.type, c.loc)
             self.emit(ind + 1, f"if (_o + {w} > _n) {{ _err = {short}; goto _fail; }}")
             pos = 0
-            for f in target.type.fields:
-                fw = ir.fixed_width(f.type)
-                self.emit(ind + 1, f"{h}.f_{f.name} = get_bits(_d, _o + {pos}, {fw});")
+            for path, fw in wire_fields(target.type):
+                self.emit(ind + 1, f"{h}{path} = get_bits(_d, _o + {pos}, {fw});")
                 pos += fw
             self.emit(ind + 1, f"{h}._v = 1;")
             self.emit(ind + 1, f"_o += {w};")
             if into_stack:
                 self.emit(ind + 1, f"{self.expr(target.expr, s)}.next++;")
+            elif ir.union_stack_next(target):
+                self.emit(ind + 1, f"{self.expr(target.expr.expr, s)}.next++;")
             self.emit(ind, "}")
         elif c.method == "advance":
             n = s.fresh("a")
@@ -147,11 +148,14 @@ class CPacketGen:
         else:
             self.unsupported(f"packet_in.{c.method}", c.loc)
 
-    def width_fields(self, t: ir.HeaderT, loc) -> int:
+    def width_fields(self, t, loc) -> int:
         for f in t.fields:
             if isinstance(f.type, ir.VarbitT):
                 self.unsupported(f"varbit field {t.name}.{f.name}", loc)
-            self.width(f.type, loc)
+            if isinstance(f.type, ir.StructT):
+                self.width_fields(f.type, loc)
+            else:
+                self.width(f.type, loc)
         return ir.fixed_width(t)
 
     # ------------------------------------------------------------ deparser
@@ -185,6 +189,11 @@ class CPacketGen:
             for i in range(t.size):
                 self.emit_header(f"{base}.h[{i}]", t.elem, e.loc, ind)
             return
+        if isinstance(t, ir.StackT) and isinstance(t.elem, ir.UnionT):
+            for i in range(t.size):
+                self.emit_headers(ir.Index(t.elem, e.loc, e, ir.Const(ir.BitT(32), e.loc, i)),
+                                  s, ind)
+            return
         if not isinstance(t, ir.HeaderT):
             self.unsupported(f"emit of {type(t).__name__}", e.loc)
         self.emit_header(self.expr(e, s), t, e.loc, ind)
@@ -194,9 +203,8 @@ class CPacketGen:
         self.hdr_bits += w
         self.emit(ind, f"if ({h}._v) {{")
         pos = 0
-        for f in t.fields:
-            fw = ir.fixed_width(f.type)
-            self.emit(ind + 1, f"put_bits(_out, _b + {pos}, {fw}, {h}.f_{f.name});")
+        for path, fw in wire_fields(t):
+            self.emit(ind + 1, f"put_bits(_out, _b + {pos}, {fw}, {h}{path});")
             pos += fw
         self.emit(ind + 1, f"_b += {w};")
         self.emit(ind, "}")
@@ -272,3 +280,4 @@ def is_wide_or_composite(t) -> bool:
     if isinstance(t, (ir.HeaderT, ir.StructT, ir.UnionT, ir.StackT, ir.TupleT, ir.VarbitT)):
         return True
     return isinstance(t, (ir.BitT, ir.IntT)) and t.width > 64
+

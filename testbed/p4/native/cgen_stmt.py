@@ -55,11 +55,14 @@ class CStmtGen:
             return
         code = rhs if isinstance(rhs, str) else None
         if isinstance(lhs, ir.Slice):
+            lo, inner = lhs.lo, lhs.expr
+            while isinstance(inner, ir.Slice):     # x[7:4][1:0] is x[5:4]
+                lo, inner = lo + inner.lo, inner.expr
             w = lhs.hi - lhs.lo + 1
-            base = self.expr(lhs.expr, s)
+            base = self.expr(inner, s)
             value = code if code is not None else self.expr(rhs, s)
-            self.emit(ind, f"{base} = ({base} & ~({mask(w)} << {lhs.lo})) | "
-                           f"((({value}) & {mask(w)}) << {lhs.lo});")
+            self.emit(ind, f"{base} = ({base} & ~({mask(w)} << {lo})) | "
+                           f"((({value}) & {mask(w)}) << {lo});")
             return
         target = self.expr(lhs, s)
         if code is not None:
@@ -74,7 +77,7 @@ class CStmtGen:
                     self.assign(ir.Member(f.type, lhs.loc, lhs, f.name), v, s, ind)
                 if isinstance(lhs.type, ir.HeaderT):
                     self.emit(ind, f"{target}._v = 1;")
-            elif isinstance(rhs, (ir.Var, ir.Member)):
+            elif isinstance(rhs, (ir.Var, ir.Member, ir.Index)):
                 self.emit(ind, f"{target} = {self.expr(rhs, s)};")
             else:
                 self.unsupported(f"assignment of {type(rhs).__name__} to a "
@@ -224,16 +227,20 @@ class CStmtGen:
     def function_call(self, c, s) -> str:
         """A call of a P4 function as a C expression."""
         fn = self.p.functions[c.method]
-        ind = getattr(self, "cur_ind", 1)
+        start = len(self.lines)
         args, back = self.arguments(c.args, fn.params, s)
         call = f"F_{c.method}({', '.join(['P'] + args)})"
         if not back:
             return call
+        # one statement expression: the copies in and out happen where the call is
+        # evaluated, so `a || f(x)` and `c ? f(x) : y` leave x alone when f is not called
         r = s.fresh("r")
-        self.emit(ind, f"uint64_t {r} = {call};")
+        self.emit(0, f"uint64_t {r} = {call};")
         for a, tmp in back:
-            self.assign(a, tmp, s, ind)
-        return r
+            self.assign(a, tmp, s, 0)
+        body = " ".join(line.strip() for line in self.lines[start:])
+        del self.lines[start:]
+        return f"({{ {body} {r}; }})"
 
     def gen_function(self, fn: ir.Function) -> None:
         s = CScope(None, leave="return 0")

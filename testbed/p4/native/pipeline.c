@@ -252,12 +252,22 @@ static void send_direct(sw_t *S) {
         b->pick_cap = b->out_n * 2;
         b->pick = realloc(b->pick, sizeof(uint32_t) * b->pick_cap);
     }
-    for (uint32_t d = 0; d < b->ndirect; d++) {
-        uint32_t port = b->direct_ports[d], m = 0;
-        for (uint32_t i = 0; i < b->out_n; i++)
-            if (b->out_port[i] == port) b->pick[m++] = i;
-        if (m) io_send(b->direct_fd[port], b->out_data, b->out_off, b->out_size, b->pick, m,
-                       b->direct[port]);
+    if (b->shared_fd >= 0) {              /* every direct port's frames in one batch */
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < b->out_n; i++) {
+            uint32_t port = b->out_port[i];
+            if (port < NPORTS && b->direct_fd[port] >= 0) b->pick[m++] = i;
+        }
+        if (m) io_send_ports(b->shared_fd, b->out_data, b->out_off, b->out_size, b->pick, m,
+                             b->out_port, b->ifindex, b->direct);
+    } else {
+        for (uint32_t d = 0; d < b->ndirect; d++) {
+            uint32_t port = b->direct_ports[d], m = 0;
+            for (uint32_t i = 0; i < b->out_n; i++)
+                if (b->out_port[i] == port) b->pick[m++] = i;
+            if (m) io_send(b->direct_fd[port], b->out_data, b->out_off, b->out_size, b->pick,
+                           m, b->direct[port]);
+        }
     }
     uint32_t kept = 0;
     for (uint32_t i = 0; i < b->out_n; i++) {
@@ -279,6 +289,15 @@ void sw_direct(sw_t *S, uint32_t port, int32_t fd) {
     b->ndirect = 0;
     for (uint32_t p = 0; p < NPORTS; p++)
         if (b->direct_fd[p] >= 0) b->direct_ports[b->ndirect++] = p;
+}
+
+/* From now on the outputs of the ports sending directly leave together on ``fd``, a
+ * packet socket bound to no interface, port p's to interface ifindex[p] (given by
+ * sw_ifindex); -1: each on its port's own socket again. */
+void sw_direct_shared(sw_t *S, int32_t fd) { S->base.shared_fd = fd; }
+
+void sw_ifindex(sw_t *S, uint32_t port, int32_t ifindex) {
+    if (port < NPORTS) S->base.ifindex[port] = ifindex;
 }
 
 /* Per port: frames sent on its socket, their bytes, frames the kernel refused, their
@@ -371,6 +390,7 @@ void sw_outputs(sw_t *S, uint32_t **ports, uint32_t **offs, uint32_t **sizes,
 sw_t *sw_new(void) {
     sw_t *S = calloc(1, sizeof(sw_t));
     for (int i = 0; i < NPORTS; i++) S->base.direct_fd[i] = -1;
+    S->base.shared_fd = -1;
     init_tables(S);
     return S;
 }

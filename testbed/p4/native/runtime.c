@@ -346,6 +346,8 @@ typedef struct {
     events_t digests, logs;
     uint64_t rng;                         /* random()'s xorshift state */
     int32_t direct_fd[NPORTS];            /* a socket the port's frames leave on, or -1 */
+    int32_t shared_fd;                    /* one socket for every such port, or -1 */
+    int32_t ifindex[NPORTS];              /* the port's interface, for shared_fd */
     uint64_t direct[NPORTS][4];           /* per port: io_send's counts */
     uint16_t direct_ports[NPORTS];        /* the ports with a socket, ndirect of them */
     uint32_t ndirect, *pick, pick_cap;

@@ -93,6 +93,14 @@ class NativeTarget(Target):
         self.lib.sw_direct(self.sw, port, fd)
         (self._direct_ports.add if fd >= 0 else self._direct_ports.discard)(port)
 
+    def send_shared(self, fd: int, ifindex: dict) -> None:
+        """From now on the ports sending directly send together on ``fd``, a packet socket
+        bound to no interface, with one sendmmsg per batch across ports (port p's frames
+        to interface ``ifindex[p]``); ``fd`` -1: each on its own socket again."""
+        for port, index in ifindex.items():
+            self.lib.sw_ifindex(self.sw, port, index)
+        self.lib.sw_direct_shared(self.sw, fd)
+
     def direct_counts(self) -> dict:
         """{port: (frames sent, their bytes, frames the kernel refused, their bytes)}
         on the ports sending directly, since the last call, which resets them."""

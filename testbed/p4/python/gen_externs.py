@@ -118,9 +118,14 @@ class ExternGen:
         return [(code, t)]
 
     def _parts(self, e, s) -> list:
-        """(python code of an unsigned value, width) per scalar of a field-list argument."""
+        """(python code of an unsigned value, width) per scalar of a field-list argument;
+        a varbit field's width is python code too, its header's current width of it."""
         parts = []
         for code, t in self._leaves(e, s):
+            if isinstance(t, ir.VarbitT):
+                head, name = code.rsplit(".", 1)
+                parts.append((code, f"{head}._w_{name}"))
+                continue
             w = ir.fixed_width(t)
             if isinstance(t, ir.IntT):
                 code = f"({code} & {_mask(w)})"
@@ -130,8 +135,15 @@ class ExternGen:
         return parts
 
     def _fieldlist(self, e, s) -> tuple:
-        """(python int expression of the concatenated bits, total width) of a data arg."""
+        """(python int expression of the concatenated bits, total width) of a data arg;
+        the width is python code when a varbit field is among them."""
         parts = self._parts(e, s)
+        if any(isinstance(w, str) for _, w in parts):
+            terms, later = [], []
+            for code, w in reversed(parts):
+                terms.append(f"({code} << ({' + '.join(later)}))" if later else code)
+                later.append(str(w))
+            return "(" + " | ".join(terms) + ")", "(" + " + ".join(later) + ")"
         total = sum(w for _, w in parts)
         shift = total
         terms = []
@@ -251,8 +263,8 @@ class ExternGen:
         self.emit(ind, f"if {self.expr(cond, s)}:")
         self.cur_ind = ind + 1
         parts = self._parts(data, s)
-        bits = sum(pw for _, pw in parts)
-        if algo == "csum16" and not payload and bits % 8 == 0:
+        fixed = all(isinstance(pw, int) for _, pw in parts)
+        if algo == "csum16" and not payload and fixed and sum(pw for _, pw in parts) % 8 == 0:
             # one's-complement sum of the 16-bit words: their plain sum mod 0xFFFF, with
             # 0xFFFF for a non-zero multiple (2**16 = 1 mod 0xFFFF)
             self.emit(ind + 1, f"_cv = {self._word_sum(parts) or '0'}")

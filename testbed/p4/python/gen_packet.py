@@ -198,6 +198,8 @@ class PacketGen:
         self.emit(ind, f"_o += {width}")
         if stack:
             self.emit(ind, f"{stack}.nextIndex += 1")
+        elif ir.union_stack_next(target):       # hus.next.member: the union is the next one
+            self.emit(ind, f"{self.expr(target.expr.expr, s)}.nextIndex += 1")
         if self.trace:
             self.emit(ind, f"_log.debug('Extracting header %s', {self._describe(target)!r})")
 
@@ -424,3 +426,4 @@ class PacketGen:
         self.emit(2, "_a <<= 8 - (_b & 7)")
         self.emit(2, "_b += 8 - (_b & 7)")
         self.emit(1, "return _a.to_bytes(_b >> 3, 'big') + _payload")
+

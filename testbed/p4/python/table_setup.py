@@ -43,21 +43,49 @@ def table_state(t: ir.Table, actions: dict, clock) -> TableState:
     default = _action_call(t.default_action, actions)
     state = TableState(t.name, keys, infos, t.size, default, t.default_const,
                        t.entries_const and bool(t.entries), t.meters is not None, clock)
-    n = len(t.entries)
-    for i, ent in enumerate(t.entries):
+    priorities = entry_priorities(t) if state.needs_priority else [0] * len(t.entries)
+    for ent, prio in zip(t.entries, priorities):
         match = tuple(_entry_match(ks, kind, w) for ks, (kind, w) in zip(ent.keys, keys))
-        if not state.needs_priority:
-            prio = 0
-        elif ent.priority is not None:
-            prio = ent.priority if t.largest_priority_wins else (1 << 24) - ent.priority
-        else:
-            prio = n - i
         call = _action_call(ent.action, actions)
         try:
             state.insert(E.TableEntry(t.name, match, call, prio), const=True)
         except E.ControlPlaneError as e:
             raise P4Error(f"bad entry in table {t.name}: {e.message}", ent.loc)
     return state
+
+
+_LOWEST = 1 << 24     # priorities in "the smaller wins" order become _LOWEST - p
+
+
+def entry_priorities(t: ir.Table) -> list:
+    """The target's priority (the larger wins) of each entry of ``t``, by p4c's rules:
+
+    * ``@priority(N)`` on any entry (p4c's BMv2 backend's annotation): N as BMv2 reads
+      it, the smaller wins; an entry without one has its position, 1, 2, ...;
+    * no ``priority = N`` anywhere: the first entry wins over the later ones;
+    * otherwise the first entry has one, and an entry without one has the previous
+      entry's minus ``priority_delta`` (plus, with ``largest_priority_wins = false``).
+    """
+    if any(e.bmv2_priority is not None for e in t.entries):
+        return [_LOWEST - (e.bmv2_priority if e.bmv2_priority is not None else i + 1)
+                for i, e in enumerate(t.entries)]
+    n, delta = len(t.entries), t.priority_delta
+    if all(e.priority is None for e in t.entries):
+        return [n - i for i in range(n)]
+    if t.entries[0].priority is None:
+        raise P4Error(f"table {t.name}: the first entry needs a priority when later ones "
+                      "have one", t.entries[0].loc)
+    out, current = [], 0
+    for e in t.entries:
+        if e.priority is not None:
+            current = e.priority
+        prio = current if t.largest_priority_wins else _LOWEST - current
+        if not 0 < prio <= _LOWEST:
+            raise P4Error(f"table {t.name}: entry priority {current} is out of range (1 "
+                          f"to {_LOWEST})", e.loc)
+        out.append(prio)
+        current = current - delta if t.largest_priority_wins else current + delta
+    return out
 
 
 def _action_call(ref: ir.ActionRef, actions: dict) -> E.ActionCall:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 
 @dataclass
-class HostPlan:
+class HostBlueprint:
     name: str
     ip: str                       # address with prefix length, "10.0.1.1/24"
     mac: str
@@ -21,7 +21,7 @@ class HostPlan:
 
 
 @dataclass
-class SwitchPlan:
+class SwitchBlueprint:
     name: str
     p4: str                       # P4_16 source path
     runtime: object = None        # runtime config: path, dict, or None for no entries
@@ -44,7 +44,7 @@ class LinkShape:
 
 
 @dataclass
-class LinkPlan:
+class LinkBlueprint:
     a: str
     a_port: int
     b: str
@@ -53,10 +53,10 @@ class LinkPlan:
 
 
 @dataclass
-class NetPlan:
-    hosts: list                   # list[HostPlan]
-    switches: list                # list[SwitchPlan]
-    links: list                   # list[LinkPlan]
+class NetBlueprint:
+    hosts: list                   # list[HostBlueprint]
+    switches: list                # list[SwitchBlueprint]
+    links: list                   # list[LinkBlueprint]
     scale: float = 1.0            # co-scaling factor applied to nominal rates
     source: str = "<topology>"
 

@@ -1,6 +1,7 @@
-"""Check pip's plan for .venv before anything is installed (called by vagrant/install.sh).
+"""Check pip's dry-run report for .venv before anything is installed (called by
+vagrant/install.sh).
 
-Usage: plan_check.py REPORT BUILD CPU_INDEX ANSWERED. REPORT is the JSON of ``pip install
+Usage: dry_run_check.py REPORT BUILD CPU_INDEX ANSWERED. REPORT is the JSON of ``pip install
 --dry-run --report``, BUILD the TRAINET_TORCH value, ANSWERED ``yes`` when CPU_INDEX answered
 and the plan took torch from it. Prints the packages the plan installs; with BUILD
 ``cpu`` it exits 3, naming what to do, when the plan holds CUDA packages (nvidia-*, cuda-*,

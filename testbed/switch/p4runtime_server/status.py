@@ -1,4 +1,4 @@
-"""Statuses the P4Runtime server sends, bounded in size.
+"""Statuses the P4Runtime server sends, bounded in size, and what ends an RPC with one.
 
 gRPC clients refuse trailing metadata over 16 KiB by default (and report
 RESOURCE_EXHAUSTED instead of the status), so no message and no batch error may grow
@@ -9,6 +9,7 @@ added in request order while the budget lasts.
 """
 from __future__ import annotations
 
+import grpc
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, status_pb2
 from p4.v1 import p4runtime_pb2
@@ -16,6 +17,28 @@ from p4.v1 import p4runtime_pb2
 MESSAGE_LIMIT = 512           # characters of one status or error message
 DETAILS_BUDGET = 8192         # bytes of one batch's serialized google.rpc.Status
 ANY_OVERHEAD = 4              # tag and length bytes of one entry of Status.details
+
+
+class RpcError(Exception):
+    """Ends an RPC with a gRPC status."""
+
+    def __init__(self, code: str, message: str):
+        self.code = code
+        self.message = message
+        super().__init__(f"{code}: {message}")
+
+
+def grpc_code(name: str) -> grpc.StatusCode:
+    return getattr(grpc.StatusCode, name, grpc.StatusCode.UNKNOWN)
+
+
+def check_role(request) -> None:
+    """Only the default role exists here: P4Runtime answers NOT_FOUND for any other."""
+    role = request.role or str(getattr(request, "role_id", 0) or "")
+    if role:
+        raise RpcError("NOT_FOUND", f"role {bounded(role, 64)!r} is not configured on this "
+                                    "device; leave role unset (the default role may do "
+                                    "everything)")
 
 
 def bounded(message: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -57,6 +80,14 @@ def batch_status(failures: list, code_of) -> status_pb2.Status:
     status = status_pb2.Status(code=code_pb2.UNKNOWN, message=bounded(summary))
     status.details.extend(details)
     return status
+
+
+def fail_batch(context, errors: list) -> None:
+    """P4Runtime's batch error: status UNKNOWN whose details hold one p4.v1.Error per
+    update, in request order (OK for those that were applied), within a size bound."""
+    status = batch_status(errors, lambda name: grpc_code(name).value[0])
+    context.set_trailing_metadata((("grpc-status-details-bin", status.SerializeToString()),))
+    context.abort(grpc.StatusCode.UNKNOWN, status.message)
 
 
 def _how_many_fit(details: list, budget: int) -> int:

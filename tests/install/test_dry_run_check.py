@@ -1,4 +1,4 @@
-"""vagrant/plan_check.py: the installer's check of pip's dry-run plan."""
+"""vagrant/dry_run_check.py: the installer's check of pip's dry-run plan."""
 import json
 import subprocess
 import sys
@@ -15,7 +15,7 @@ def _check(tmp_path, packages, build="cpu", answered="no"):
         for name, version in packages]}
     path = tmp_path / "plan.json"
     path.write_text(json.dumps(report))
-    return subprocess.run([sys.executable, str(REPO / "vagrant" / "plan_check.py"), str(path),
+    return subprocess.run([sys.executable, str(REPO / "vagrant" / "dry_run_check.py"), str(path),
                            build, CPU_INDEX, answered], capture_output=True, text=True)
 
 

@@ -1,0 +1,81 @@
+"""Table entries: match-action entries and each table's default action, with the
+controller's metadata kept beside them for reads to return."""
+from __future__ import annotations
+
+from functools import partial
+
+from testbed.p4 import entries as E
+from testbed.p4runtime import convert as C
+from testbed.switch.p4runtime_server.entities.base import U, Handler, find_entry
+
+
+class TableEntries(Handler):
+    kind = "table_entry"
+
+    def write(self, pipeline, target, utype: int, msg):
+        index = pipeline.index
+        entry = C.table_entry_from_p4rt(index, msg, utype)
+        table = index.table(msg.table_id)
+        if msg.is_default_action:
+            if table.const_default_action_id:
+                C.fail("PERMISSION_DENIED", f"table {table.name} has a const default action")
+            old = target.table_get_default(table.name)
+            new = entry.action if entry.action.action else pipeline.defaults[table.name]
+            target.table_set_default(table.name, new)
+            return lambda: target.table_set_default(table.name, old)
+        if table.is_const:
+            C.fail("PERMISSION_DENIED", f"table {table.name} has const entries and cannot be "
+                                        "written")
+        if utype == U.INSERT:
+            target.table_insert(entry)
+            undo = partial(target.table_delete, entry)
+        else:
+            old = find_entry(index, target, entry)
+            if utype == U.MODIFY:
+                target.table_modify(entry)
+                undo = partial(target.table_modify, old)
+            else:
+                target.table_delete(entry)
+                undo = partial(target.table_insert, old)
+        return _keep_cookies(pipeline, entry, msg if utype != U.DELETE else None, undo)
+
+    def read(self, pipeline, target, msg):
+        index = pipeline.index
+        tables = [index.table(msg.table_id)] if msg.table_id else list(index.tables.values())
+        if msg.is_default_action:
+            for t in tables:
+                call = target.table_get_default(t.name)
+                yield C.table_entry_to_p4rt(index, E.TableEntry(t.name, (), call),
+                                            is_default=True)
+            return
+        probe = C.table_entry_from_p4rt(index, msg) if msg.table_id and msg.match else None
+        for t in tables:
+            for e in target.table_entries(t.name):
+                if probe is not None and not C.same_match(e, probe, index):
+                    continue
+                if msg.priority and e.priority != msg.priority:
+                    continue
+                out = C.table_entry_to_p4rt(index, e)
+                out.is_const = t.is_const
+                cookies = pipeline.cookies.get((e.table, e.key()))
+                if cookies is not None:
+                    out.controller_metadata, out.metadata = cookies
+                yield out
+
+
+def _keep_cookies(pipeline, entry: E.TableEntry, msg, undo):
+    """Remember the entry's controller_metadata and metadata, which reads return."""
+    key = (entry.table, entry.key())
+    before = pipeline.cookies.get(key)
+    if msg is not None and (msg.controller_metadata or msg.metadata):
+        pipeline.cookies[key] = (msg.controller_metadata, msg.metadata)
+    else:
+        pipeline.cookies.pop(key, None)
+
+    def undo_all():
+        undo()
+        if before is None:
+            pipeline.cookies.pop(key, None)
+        else:
+            pipeline.cookies[key] = before
+    return undo_all
