@@ -196,6 +196,20 @@ def build_parser() -> argparse.ArgumentParser:
                    "(stopped, failed or killed): keep the runs that finished, run the rest")
     _cluster_args(p)
     p.set_defaults(handler="testbed.experiment.runner:main")
+    p = verbs.add_parser("launch", help="run one's own training script on every worker "
+                         "host of an emulated fabric, as torchrun would",
+                         usage="trainet launch [-h] [-o DIR] [--timeout SECONDS] "
+                         "FABRIC -- python train.py ARGS...")
+    p.add_argument("fabric", metavar="FABRIC", help="a topology or experiment file: its "
+                   "worker hosts and links")
+    p.add_argument("command", nargs=argparse.REMAINDER, metavar="-- python train.py ARGS",
+                   help="the script and its arguments")
+    p.add_argument("-o", "--output", metavar="DIR", help="logs and step records (default: "
+                   "results/launch-SCRIPT-YYYYmmdd-HHMMSS)")
+    p.add_argument("--timeout", type=float, metavar="SECONDS", help="stop when no rank "
+                   "ends a step for this long (default: the experiment's timeouts.run, "
+                   "else 600)")
+    p.set_defaults(handler="testbed.experiment.launch_command:main")
     p = verbs.add_parser("reproduce", help="the seed papers' headline results: paper vs "
                          "model at the paper's scale vs the shipped experiment (root)")
     p.add_argument("seeds", nargs="*", metavar="SEED", help="luwu, zeropp, frontier, holmes, "

@@ -168,5 +168,19 @@ else
     echo "$clients_want" > .venv-clients/.installed
   fi
 fi
+# DeepSpeed, optional: the cross-check of zero3 and zeropp against DeepSpeed's own ZeRO-3
+# and hpZ (tests/experiment/test_deepspeed_crosscheck.py). Its pins agree with trainet's, so
+# it goes into .venv, torch held at its version and none of its C++ ops built ahead.
+DEEPSPEED=deepspeed==0.19.8
+if .venv/bin/python -c 'import importlib.metadata as m, sys; sys.exit(m.version("deepspeed") != sys.argv[1])' \
+     "${DEEPSPEED#*==}" 2>/dev/null; then
+  echo "extra: DeepSpeed ${DEEPSPEED#*==} present"
+elif failed=$(DS_BUILD_OPS=0 .venv/bin/pip install --disable-pip-version-check --quiet \
+                --retries 1 --timeout 15 "$TORCH" "$DEEPSPEED" 2>&1); then
+  echo "extra: DeepSpeed ${DEEPSPEED#*==} installed (no C++ ops built)"
+else
+  echo "extra: skipped DeepSpeed ($(echo "$failed" | grep -v '^ *$' | tail -n1)); the" \
+       "DeepSpeed cross-check skips; run again with PyPI reachable"
+fi
 bash vagrant/link-command.sh
 echo "ready: .venv takes $(du -sh .venv | cut -f1) on disk, torch $torch"

@@ -27,11 +27,14 @@ P4_SUFFIXES = (".p4", ".p4_16")
 
 
 def kind_of(path: Path) -> str:
-    """``p4``, ``experiment`` (a mapping with strategies) or ``topology``."""
+    """``p4``, ``experiment`` (a mapping with strategies, or a workload script) or
+    ``topology``."""
     if path.suffix in P4_SUFFIXES:
         return "p4"
     data, _ = read_spec(path, "experiment or topology")
-    return "experiment" if isinstance(data, dict) and "strategies" in data else "topology"
+    experiment = isinstance(data, dict) and ("strategies" in data or "script" in (
+        data.get("workload") if isinstance(data.get("workload"), dict) else {}))
+    return "experiment" if experiment else "topology"
 
 
 def check_file(path: str) -> list[str]:

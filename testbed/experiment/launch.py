@@ -100,15 +100,21 @@ class _Where:
 
 
 class _Proc:
+    """A program on a host. Its output goes to ``log_path``; with ``stderr_path`` its
+    standard error goes there instead, and a failure quotes its last lines."""
+
     def __init__(self, net, host: str, cmd: list[str], log_path: Path, rank: int | None,
-                 role: str = "service"):
+                 role: str = "service", env: dict | None = None, cwd: Path = REPO,
+                 stderr_path: Path | None = None):
         self.host, self.rank, self.role = host, rank, role
-        self.log_path = log_path
+        self.log_path, self.stderr_path = log_path, stderr_path
         self.log = log_path.open("wb")
+        self.err = stderr_path.open("wb") if stderr_path else None
         run_id = getattr(getattr(net, "state", None), "run_id", None)
-        self.popen = net.net[host].popen(cmd, stdout=self.log, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, env=_env(run_id),
-                                         cwd=str(REPO))
+        self.popen = net.net[host].popen(cmd, stdout=self.log,
+                                         stderr=self.err or subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL,
+                                         env={**_env(run_id), **(env or {})}, cwd=str(cwd))
         self.followers: list = []
 
     @property
@@ -117,22 +123,41 @@ class _Proc:
                 else f"{self.role} ({self.host})")
 
     def last_error(self) -> str:
-        self.log.flush()
-        lines = [ln for ln in self.log_path.read_text(errors="replace").splitlines() if ln.strip()]
+        path = self.stderr_path or self.log_path
+        (self.err or self.log).flush()
+        lines = [ln for ln in path.read_text(errors="replace").splitlines() if ln.strip()]
         errors = [ln for ln in lines if ln.startswith("error:") or "Error" in ln]
         return (errors or lines or ["(no output)"])[-1].strip()
+
+    def last_lines(self, count: int = 5) -> list[str]:
+        """The last lines of the program's standard error (its log without one)."""
+        path = self.stderr_path or self.log_path
+        (self.err or self.log).flush()
+        lines = [ln.rstrip() for ln in path.read_text(errors="replace").splitlines()
+                 if ln.strip()]
+        return lines[-count:]
 
     def describe_exit(self) -> str:
         rc = self.popen.returncode
         if rc is not None and rc < 0:
-            return f"{self.label} was killed by signal {-rc} ({signal.Signals(-rc).name})"
-        return f"{self.label} exited with code {rc}: {self.last_error()}"
+            text = f"{self.label} was killed by signal {-rc} ({signal.Signals(-rc).name})"
+        elif self.stderr_path is None:
+            return f"{self.label} exited with code {rc}: {self.last_error()}"
+        else:
+            text = f"{self.label} exited with code {rc}"
+        if self.stderr_path is not None:
+            tail = self.last_lines()
+            text += ("; last lines of its stderr:\n" + "\n".join("  " + ln for ln in tail)
+                     if tail else "; its stderr is empty")
+        return text
 
     def stop(self) -> None:
         if self.popen.poll() is None:
             self.popen.kill()
         self.popen.wait()
         self.log.close()
+        if self.err:
+            self.err.close()
         for follower in self.followers:
             follower.terminate()
             follower.wait()
@@ -291,11 +316,17 @@ def _watch(procs, metrics: _Metrics, timeout_s: float, stop_grace_s: float, prog
                              f"is at step {steps.get(slowest.rank, 0)} (stalled)"), None
 
 
+# what a rank says when a peer it talks to has died (hosts.worker's, gloo's)
+PEER_GONE = ("is gone", "Connection closed by peer", "Connection reset by peer",
+             "Broken pipe")
+
+
 def _first_failure(bad: list[_Proc]) -> _Proc:
     """Of processes seen failing in the same poll, the likely cause: one killed by a
     signal, else one whose error does not blame a peer that is gone, else the server,
     else the lowest rank."""
-    return min(bad, key=lambda p: (p.popen.returncode >= 0, "is gone" in p.last_error(),
+    return min(bad, key=lambda p: (p.popen.returncode >= 0,
+                                   any(text in p.last_error() for text in PEER_GONE),
                                    p.rank is not None, p.rank or 0))
 
 

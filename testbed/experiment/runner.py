@@ -30,6 +30,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 import yaml
+from rich.markup import escape
 
 from hosts.collectives.hierarchy import format_tiers
 from testbed.errors import TrainetError
@@ -56,6 +57,8 @@ def worker_args(experiment: ResolvedExperiment, strategy: ResolvedStrategy,
     (run_workers turns {"shadow_model": "gpt-1.3b"} into --shadow-model gpt-1.3b);
     ``cpu_adam_rate`` is the CPU optimizer's rate measured for the run (offloading)."""
     w = experiment.spec.workload
+    if strategy.script is not None:          # a script: its own arguments and environment
+        return {"script": str(strategy.script), "args": list(w.args), "env": dict(w.env)}
     args = {"model": w.model, "mode": w.mode, "steps": w.steps, "scale": experiment.scale}
     if w.mode == "shadow":
         args.update(shadow_model=w.shadow_model, device=experiment.device_flag(variant),
@@ -261,7 +264,7 @@ class Runner:
         config = {"experiment": self.experiment.spec.model_dump(mode="json"),
                   "source": str(self.experiment.source), "workers": self.experiment.workers,
                   "strategies": [s.label for s in self.experiment.strategies],
-                  "strategy_names": {s.label: s.info.name for s in self.experiment.strategies},
+                  "strategy_names": {s.label: s.name for s in self.experiment.strategies},
                   "scale": self.experiment.scale,
                   "worker_args": {s.label: worker_args(self.experiment, s,
                                                        cpu_adam_rate=self.cpu_adam_rate)
@@ -294,6 +297,12 @@ class Runner:
             return self._launch
         from testbed.experiment.launch import run_workers
         return run_workers
+
+    def _run_script(self):
+        if self._launch is not None:
+            return self._launch
+        from testbed.experiment.script_run import run_script
+        return run_script
 
     # -- running ---------------------------------------------------------------------
     def run(self) -> int:
@@ -429,7 +438,7 @@ class Runner:
     def _one_run(self, net, variant: Variant, strategy: ResolvedStrategy, rep: int, bars):
         label = strategy.label
         workers = self.experiment.workers_of(variant)
-        steps = self.experiment.spec.workload.steps * len(workers)
+        steps = None if strategy.script else self.experiment.spec.workload.steps * len(workers)
         run = results.run_dir(self.out, variant.name, label, rep)
         run.mkdir(parents=True)
         task = bars.add_task(f"  {label}: steps of all ranks", total=steps)
@@ -443,12 +452,19 @@ class Runner:
         try:
             with job, LinkSampler(net.switch_interfaces(), run / results.LINKS,
                                   read=getattr(net, "interface_counters", None)):
-                result = self._run_workers()(net, workers, strategy.info.name,
-                                             shared_files(worker_args(
-                                                 self.experiment, strategy, variant,
-                                                 self.cpu_adam_rate), run.parent.parent), run,
-                                             self.experiment.spec.timeouts.run, progress=progress,
-                                             server_host=strategy.service_host)
+                if strategy.script is not None:
+                    result = self._run_script()(
+                        net, workers, strategy.script, self.experiment.spec.workload.args, run,
+                        self.experiment.spec.timeouts.run, self.experiment.spec.timeouts.start,
+                        env=self.experiment.spec.workload.env, progress=progress)
+                else:
+                    result = self._run_workers()(net, workers, strategy.info.name,
+                                                 shared_files(worker_args(
+                                                     self.experiment, strategy, variant,
+                                                     self.cpu_adam_rate), run.parent.parent),
+                                                 run, self.experiment.spec.timeouts.run,
+                                                 progress=progress,
+                                                 server_host=strategy.service_host)
         except Exception:
             if result is None or not result.broken:
                 raise
@@ -464,7 +480,7 @@ class Runner:
         else:
             self.failures.append(f"{variant.name}/{label}/rep{rep}: {error}")
             self.console.print(f"[red]{variant.name} {label} repetition {rep + 1} failed:[/] "
-                               f"{error}")
+                               f"{escape(error)}")     # a rank's stderr may hold [brackets]
 
 
 def run_error(result) -> str | None:

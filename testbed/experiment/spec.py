@@ -61,6 +61,7 @@ including errors inside an inline or generated topology.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Literal
@@ -113,6 +114,12 @@ class Workload(Spec):
     mfu: float | None = Field(default=None, gt=0, le=1, description="one model FLOPs "
                               "utilisation of the device's peak (default: the compute model "
                               "by the model's shapes, hosts/compute.py)")
+    script: str | None = Field(default=None, description="one's own torch.distributed "
+                               "training script instead of the strategies, run on every "
+                               "worker host as torchrun would (relative to this file)")
+    args: list[str] = Field(default_factory=list, description="the script's arguments")
+    env: dict[str, str] = Field(default_factory=dict, description="environment variables "
+                                "of the script's ranks, besides torchrun's")
 
     @field_validator("device")
     @classmethod
@@ -128,6 +135,32 @@ class Workload(Spec):
         if value is not None and value <= 0:
             raise ValueError("a device's capacity is a positive size, e.g. 80GiB")
         return value
+
+    @field_validator("args", mode="before")
+    @classmethod
+    def _texts(cls, value):
+        return [str(v) for v in value] if isinstance(value, list) else value
+
+    @field_validator("env", mode="before")
+    @classmethod
+    def _env_texts(cls, value):
+        return {k: str(v) for k, v in value.items()} if isinstance(value, dict) else value
+
+    @model_validator(mode="after")
+    def _script_runs_real(self):
+        if self.script is None:
+            if self.args or self.env:
+                raise ValueError("args and env are a script's; give workload.script too")
+            return self
+        if "mode" in self.model_fields_set and self.mode == "shadow":
+            raise ValueError("a script computes for real on this machine: drop mode: shadow")
+        fixed = sorted(self.model_fields_set & {"model", "steps", "batch", "device_memory",
+                                                 "gpus_per_host", "recompute"})
+        if fixed:
+            raise ValueError(f"{', '.join(fixed)}: the script decides these (pass them in "
+                             "its args); a script workload takes script, args and env")
+        self.mode = "real"
+        return self
 
     @model_validator(mode="after")
     def _shadow_only(self):
@@ -173,6 +206,8 @@ class Timeouts(Spec):
                                "up")
     run: Duration = Field(default=600.0, description="one strategy on one variant, every "
                           "repetition")
+    start: Duration = Field(default=120.0, description="a script's ranks, until each has "
+                            "initialised torch.distributed")
 
 
 class ClusterSection(Spec):
@@ -248,9 +283,10 @@ class ExperimentBase(Spec):
                                       "hosts in rank order (default: the topology's hosts "
                                       "of role worker)")
     workload: Workload = Field(default_factory=Workload, description="see workload below")
-    strategies: list[Annotated[StrategyEntry, BeforeValidator(_entry)]] = Field(
-        min_length=1, description="names, or entries as below: [ddp, zero3, {strategy: ddp, "
-        "label: ddp-4mb, options: {bucket_cap_mb: 4}}]")
+    strategies: list[Annotated[StrategyEntry, BeforeValidator(_entry)]] | None = Field(
+        default=None, min_length=1, description="names, or entries as below: [ddp, zero3, "
+        "{strategy: ddp, label: ddp-4mb, options: {bucket_cap_mb: 4}}]; none with a "
+        "workload script")
     sweep: Sweep = Field(default_factory=Sweep, description="see sweep below (default: one "
                          "variant, base)")
     repetitions: int = Field(default=1, ge=1, description="runs of each strategy on each "
@@ -265,9 +301,21 @@ class ExperimentBase(Spec):
     cluster: ClusterSection | None = Field(default=None, description="spread the network "
                                            "over servers; see cluster below")
 
+    @model_validator(mode="after")
+    def _strategies_or_script(self):
+        if self.workload.script is None and self.strategies is None:
+            raise ValueError("give the strategies to compare (strategies: [ddp, zero3]) or "
+                             "a training script (workload: {script: train.py})")
+        if self.workload.script is not None and self.strategies is not None:
+            raise ValueError("a script workload runs the script on every worker; drop "
+                             "strategies (compare strategies in an experiment of their own)")
+        return self
+
     @field_validator("strategies")
     @classmethod
     def _unique(cls, value):
+        if value is None:
+            return value
         labels = [e.name for e in value]
         if len(set(labels)) != len(labels):
             raise ValueError(f"{labels}: each strategy once; give a second one a label: "
@@ -291,12 +339,18 @@ class ResolvedStrategy:
     host of its service."""
 
     label: str
-    info: registry.StrategyInfo
+    info: registry.StrategyInfo | None      # None: the workload's script
     options: dict
     job: dict | None = None
     service_host: str | None = None
     tiers: dict | None = None           # group kind -> label per worker (StrategyInfo.tiers)
     run_not_fitting: bool = False
+    script: Path | None = None          # a script workload's script, absolute
+
+    @property
+    def name(self) -> str:
+        """The registered strategy's name, or ``script``."""
+        return self.info.name if self.info is not None else "script"
 
 
 AS_BUILT = "as-built"      # a NIC sweep value: every host keeps the NIC its topology gives
@@ -381,7 +435,8 @@ class ResolvedExperiment:
 
     def tiers_of(self, strategy: ResolvedStrategy, variant: Variant) -> dict | None:
         """Each worker's tier labels on the variant's fabric (its node count and NICs)."""
-        if (variant.nodes is None and variant.nic is None) or not strategy.info.tiers:
+        if (variant.nodes is None and variant.nic is None) or strategy.info is None \
+                or not strategy.info.tiers:
             return strategy.tiers
         return _tiers(strategy.info, (), variant.apply(self.base_topology(variant)),
                       self.workers_of(variant), strategy.options)
@@ -417,8 +472,9 @@ def load_experiment(path: str | Path) -> ResolvedExperiment:
         topology = _topology(spec, path.resolve().parent)
         workers = _workers(spec, topology)
         _check_devices(spec, topology, workers)
-        strategies = [_resolved_strategy(spec, i, topology, workers)
-                      for i in range(len(spec.strategies))]
+        strategies = [_script_strategy(spec, path.resolve().parent)] if spec.workload.script \
+            else [_resolved_strategy(spec, i, topology, workers)
+                  for i in range(len(spec.strategies))]
         _check_node_sweep(spec, path.resolve().parent, strategies)
         _check_placement(spec, topology)
     except ValidationError as e:
@@ -428,6 +484,17 @@ def load_experiment(path: str | Path) -> ResolvedExperiment:
             raise
         raise e.located(str(path), marks) from None
     return ResolvedExperiment(spec, str(path), topology, workers, strategies, marks)
+
+
+def _script_strategy(spec, base_dir: Path) -> ResolvedStrategy:
+    """The script workload as the experiment's one "strategy", labelled by its file."""
+    given = spec.workload.script
+    script = Path(given) if Path(given).is_absolute() else base_dir / given
+    if not script.is_file():
+        raise TopologyError([Issue(("workload", "script"), f"script {given!r} not found; "
+                                   f"give a path relative to {base_dir} or an absolute one")])
+    label = re.sub(r"[^A-Za-z0-9_.-]", "-", script.stem) or "script"
+    return ResolvedStrategy(label, None, {}, script=script.resolve())
 
 
 def _topology(spec: Experiment, base_dir: Path, nodes: int | None = None) -> Topology:
@@ -581,7 +648,7 @@ def _check_node_sweep(spec, base_dir: Path, strategies: list[ResolvedStrategy]) 
         topology = _topology(spec, base_dir, n)
         workers = _workers(spec, topology)
         for i, s in enumerate(strategies):
-            if s.info.tiers:
+            if s.info is not None and s.info.tiers:
                 _tiers(s.info, ("strategies", i), topology, workers, s.options)
 
 
