@@ -72,7 +72,8 @@ def test_report_writes_markdown_and_plots_and_renders_again(root, capsys):
     assert md.startswith("# synthetic")
     assert "Status: **completed**" in md
     assert "| bandwidth-100Gbit | ddp | 100 Gb/s | 10 Mb/s | 500 ms |" in md
-    assert "| 20 MB | 2 kB | 10 MB | 10 MB | 20 MB |" in md   # sent: nominal, emulated
+    # sent nominal and emulated, received, each worker's wire bytes out and in, memory
+    assert "| 20 MB | 2 kB | 2 kB | 2.3 kB | 2.2 kB | 10 MB | 10 MB | 20 MB |" in md
     for name in ("step_breakdown", "speedup_bandwidth", "loss", "links_bandwidth-100Gbit",
                  "links_bandwidth-200Gbit"):
         png = root / "plots" / f"{name}.png"
