@@ -220,8 +220,10 @@ def save(path, plan: Plan, fabric: Fabric, operators: int) -> None:
     from dataclasses import asdict
     from pathlib import Path
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(json.dumps({"operators": operators, "plan": asdict(plan),
-                                      "fabric": asdict(fabric)}, indent=1) + "\n")
+    partial = Path(f"{path}.partial")     # renamed into place: a reader never sees half
+    partial.write_text(json.dumps({"operators": operators, "plan": asdict(plan),
+                                   "fabric": asdict(fabric)}, indent=1) + "\n")
+    partial.replace(path)
 
 
 def load(path, operators: int, devices: int) -> tuple[Plan, Fabric]:

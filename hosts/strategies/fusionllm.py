@@ -126,6 +126,12 @@ def _probe(comm, peer: int, first: bool, probe: torch.Tensor, ack: torch.Tensor)
     return time.perf_counter() - start
 
 
+def _rank0_view(comm, seen: bool) -> bool:
+    """Rank 0's ``seen``, on every rank."""
+    flags = comm.wait(comm.all_gather(torch.tensor([float(seen)], dtype=torch.float64)))
+    return bool(flags.view(comm.world, -1)[0, 0])
+
+
 def _gather(comm, values: list[float]) -> list[list[float]]:
     """Every rank's ``values`` (the same length on each), in rank order."""
     mine = torch.tensor(values, dtype=torch.float64)
@@ -140,7 +146,9 @@ class FusionStage(PipelineStage):
              scale: float) -> opfence.Plan:
         cut_bytes = {c.position: c.elements * element_bytes for c in dag.cuts}
         shared = self.options.plan_file
-        if shared and Path(shared).exists():
+        # rank 0 writes the plan, so its view decides for every rank: a rank that looked for
+        # itself could see the file of this run's earlier plan half written, or not yet
+        if shared and _rank0_view(self.comm, Path(shared).exists()):
             plan, fabric = opfence.load(shared, len(dag.nodes), self.comm.world)
         else:
             fabric = measure_fabric(self.comm, scale)

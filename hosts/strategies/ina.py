@@ -51,7 +51,7 @@ def switch_comm(context) -> tuple[InaComm, UdpTransport]:
 class InaDDP(DDP):
     def __init__(self, context):
         comm, self.transport = switch_comm(context)
-        super().__init__(comm, context.lr, bucket_bytes=context.options.bucket)
+        super().__init__(comm, context.lr, bucket_bytes=context.options.bucket_bytes)
 
     def close(self) -> None:
         self.transport.close()

@@ -59,13 +59,17 @@ def star_blueprint(workers: int, nic: str, scale: float, prefix: str = SWITCH_PR
 def ina_job(net, hosts: list[str]):
     """The INA job of ``hosts`` (worker id = rank) on the star's switch for one run,
     removed after it (workers number their chunks from 0: each run needs clean slots);
-    yields the workers' ina options."""
+    yields the workers' ina options. Its lanes are as wide as the strategy declares, as
+    an experiment's job would have them."""
     from controllers import ina
     from testbed.experiment.jobs import job_on, job_workers
     switch = net.blueprint.switches[0].name
-    job = ina.Job(INA_JOB, INA_AGGREGATOR, job_workers(net.blueprint, switch, hosts), 0, INA_SLOTS)
+    lane_bits = registry.get("ina").switch_job.lane_bits
+    job = ina.Job(INA_JOB, INA_AGGREGATOR, job_workers(net.blueprint, switch, hosts), 0, INA_SLOTS,
+                  lane_bits=lane_bits)
     with job_on(net, switch, ina, job):
-        yield {"ina_aggregator": INA_AGGREGATOR, "ina_job": INA_JOB, "ina_slots": INA_SLOTS}
+        yield {"ina_aggregator": INA_AGGREGATOR, "ina_job": INA_JOB, "ina_slots": INA_SLOTS,
+               "ina_lane_bits": lane_bits}
 
 
 def _row(result, strategy: str, nic: str, blueprint, args) -> dict:

@@ -16,8 +16,8 @@ from testbed.experiment import results
 
 pytestmark = [pytest.mark.root, pytest.mark.slow,
               pytest.mark.skipif(importlib.util.find_spec("deepspeed") is None,
-                                 reason="DeepSpeed is not installed (vagrant/install.sh "
-                                 "installs it when PyPI is reachable)")]
+                                 reason="DeepSpeed is not installed: run `make setup` "
+                                 "with PyPI reachable (vagrant/install.sh installs it)")]
 
 REPO = Path(__file__).resolve().parents[2]
 EXPERIMENTS = REPO / "experiments"

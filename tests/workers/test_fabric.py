@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hosts import shadow
+from hosts import devices, shadow
 from hosts.strategies import registry
 from contextlib import nullcontext
 
@@ -116,7 +116,8 @@ def test_shadow_run_moves_the_co_scaled_volume(net, strategy, tmp_path):
                              timeout_s=60)
     assert result.ok, result.reason
     nominal = registry.get(strategy).volume_bytes(shadow.model_bytes(1.3e9), 3)[0]
-    compute = shadow.compute_time_s(1.3e9, 2048, shadow.device("a100"))
+    compute = shadow.step_compute_s(shadow.shadow_model("gpt-1.3b"), 1,
+                                    shadow.device(devices.DEFAULT))
     for rows in result.metrics.values():
         for r in rows:
             assert r["nominal_sent_bytes"] == pytest.approx(nominal, rel=0.01)
