@@ -163,24 +163,35 @@ class _Proc:
             follower.wait()
 
 
+class _Tail:
+    """What a growing file gained since the last look (nothing while it does not exist)."""
+
+    def __init__(self, path: Path):
+        self.path, self._offset = path, 0
+
+    def new_bytes(self) -> bytes:
+        if not self.path.exists():
+            return b""
+        with self.path.open("rb") as f:
+            f.seek(self._offset)
+            data = f.read()
+        self._offset += len(data)
+        return data
+
+
 class _Metrics:
     """Tails the ranks' JSON-lines files."""
 
     def __init__(self, paths: dict[int, Path]):
         self.paths = paths
         self.rows: dict[int, list[dict]] = {r: [] for r in paths}
-        self._offset = {r: 0 for r in paths}
+        self._tails = {r: _Tail(path) for r, path in paths.items()}
         self._partial = {r: b"" for r in paths}
 
     def poll(self) -> bool:
         grew = False
-        for rank, path in self.paths.items():
-            if not path.exists():
-                continue
-            with path.open("rb") as f:
-                f.seek(self._offset[rank])
-                data = f.read()
-            self._offset[rank] += len(data)
+        for rank in self.paths:
+            data = self._tails[rank].new_bytes()
             lines = (self._partial[rank] + data).split(b"\n")
             self._partial[rank] = lines.pop()
             for line in lines:

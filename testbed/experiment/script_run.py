@@ -27,7 +27,7 @@ from contextlib import nullcontext
 from pathlib import Path
 
 from testbed.errors import TrainetError
-from testbed.experiment.launch import RunResult, _Metrics, _Proc, _watch, _Where
+from testbed.experiment.launch import RunResult, _Metrics, _Proc, _Tail, _watch, _Where
 
 
 def torchrun_env(rank: int, world: int, master: str, port: int, iface: str) -> dict:
@@ -46,7 +46,7 @@ class _Echo:
 
     def __init__(self, sinks: dict):
         self.sinks = sinks
-        self._offsets = {p: 0 for p in sinks}
+        self._tails = {p: _Tail(p) for p in sinks}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -61,12 +61,7 @@ class _Echo:
 
     def _copy(self) -> None:
         for path, sink in self.sinks.items():
-            if not path.exists():
-                continue
-            with path.open("rb") as f:
-                f.seek(self._offsets[path])
-                data = f.read()
-            self._offsets[path] += len(data)
+            data = self._tails[path].new_bytes()
             if data:
                 sink.write(data.decode(errors="replace"))
                 sink.flush()
