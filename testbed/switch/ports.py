@@ -11,7 +11,7 @@ frame into shared memory as it arrives, and the ring header carries the VLAN tag
 kernel takes out of the frame (a plain ``recv`` would lose it), which is put back. The
 ring also saves the switch's thread about 1 us of CPU per 1500-byte frame over ``recv``.
 The ring (``memory``, ``slot_bytes``, ``slots``, ``next_slot``) is also read in place by
-a native pipeline (``NativeTarget.process_ring``), which counts into ``rx_packets`` and
+a native pipeline (``NativeTarget.process_rings``), which counts into ``rx_packets`` and
 ``rx_truncated`` through :meth:`count_received`.
 Frames are sent through the interface's qdisc (no PACKET_QDISC_BYPASS, see below).
 :meth:`send_many` sends a batch with one ``sendmmsg`` from native code when the switch's

@@ -1,13 +1,16 @@
 """The software P4 switch: Linux interfaces in, the P4 target in the middle, the egress
 model and Linux interfaces out. It is the *device* the P4Runtime server serves.
 
-One thread runs :meth:`SoftwareSwitch.run`: it waits (``select``) for frames on any port
+One thread runs :meth:`SoftwareSwitch.run`: it waits (``poll``) for frames on any port
 or for the next egress release time, reads a batch per ready port, runs each frame
 through the target and hands the outputs to the egress model of their port. A native
-target takes the batch in one call, straight from the port's receive ring when nothing
-needs the frames in Python (no input capture, no debug log), and sends what leaves by an
-unshaped port without an output capture itself, batched (sendmmsg), so such a frame never
-becomes a Python object. Frames Python holds leave in batches too (``Port.send_many``)
+target serves every port in one call per wake-up, straight from the ports' receive rings
+when nothing needs the frames in Python (no input capture, no debug log): it sweeps the
+rings until they are empty (or a budget of frames has run) and sends what leaves by an
+unshaped port without an output capture itself, one sendmmsg per sweep across ports, so
+such a frame never becomes a Python object and Python runs once per wake-up, not once
+per port. :meth:`SoftwareSwitch.loop_stats` counts the wake-ups and what the native
+calls did (logged when the switch stops). Frames Python holds leave in batches too (``Port.send_many``)
 when the start-up probe (testbed/switch/transmit.py) found sendmmsg works. The
 P4Runtime server calls :meth:`load_pipeline`, :meth:`packet_out` and the target's
 control-plane methods from its own threads; everything touching the target or the
@@ -32,6 +35,9 @@ BATCH = 64
 # With delay lines to serve, read fewer frames between two release checks: 16 frames of
 # pipeline work (~10 us each) keep a release less than 0.2 ms late.
 SHAPED_BATCH = 16
+# Frames one native call over every port's ring runs at most before the loop looks at
+# the wake-up pipe again (about a millisecond of pipeline work).
+RING_BUDGET = 1024
 
 
 class _SwitchPort:
@@ -93,6 +99,7 @@ class SoftwareSwitch:
         os.set_blocking(self._wake_w, False)
         self._stopping = False
         self._closed = False
+        self.wakeups = 0          # the packet loop's returns from poll
         self._wall_offset_ns = time.time_ns() - time.monotonic_ns()
         self._dump_bytes = dump_bytes
         self._debug = self.log.isEnabledFor(logging.DEBUG) or dump_bytes > 0
@@ -198,32 +205,51 @@ class SoftwareSwitch:
     # ------------------------------------------------------------ packet loop
     def run(self) -> None:
         """Forward until :meth:`stop` is called."""
-        fds = list(self._by_fd) + [self._wake_r]
+        poller = select.poll()
+        for fd in (*self._by_fd, self._wake_r):
+            poller.register(fd, select.POLLIN)
         by_fd = self._by_fd
         batch = SHAPED_BATCH if self._shaped else BATCH
+        budget = batch * len(self._ports) if self._shaped else RING_BUDGET
+        # the ports whose rings a native target reads in place (no input capture)
+        rings = [(sp.port, sp.port.port_no) for sp in self._ports.values()
+                 if sp.pcap_in is None]
+        ring_ports = [by_fd[port.fileno()] for port, _ in rings]
+        ring_fds = {port.fileno() for port, _ in rings}
         while not self._stopping:
-            ready = select.select(fds, [], [], self._timeout())[0]
+            timeout = self._timeout()
+            ready = poller.poll(None if timeout is None else timeout * 1e3)
             now = time.monotonic_ns()
             packet_ins = []
+            self.wakeups += 1
             with self.lock:
-                for fd in ready:
+                serve = None if self._debug else getattr(self.target, "process_rings", None)
+                if serve is not None and any(fd in ring_fds for fd, _ in ready):
+                    outputs, counts = serve(rings, batch, budget)
+                    for sp, (got, skipped) in zip(ring_ports, counts):
+                        sp.port.count_received(got, skipped)
+                    packet_ins += self._emit(outputs, now)
+                for fd, _ in ready:
                     sp = by_fd.get(fd)
                     if sp is None:
                         self._drain_wakeups()
-                        continue
-                    in_place = getattr(self.target, "process_ring", None)
-                    if in_place is not None and sp.pcap_in is None and not self._debug:
-                        outputs, got, skipped = in_place(sp.port, batch, sp.port.port_no)
-                        sp.port.count_received(got, skipped)
-                        packet_ins += self._emit(outputs, now)
-                        continue
-                    frames = sp.port.recv_batch(batch)
-                    if frames:
-                        packet_ins += self._process(sp.port.port_no, frames, now)
+                    elif serve is None or fd not in ring_fds:
+                        frames = sp.port.recv_batch(batch)
+                        if frames:
+                            packet_ins += self._process(sp.port.port_no, frames, now)
                 if self._shaped:
                     self._release(time.monotonic_ns())
             if packet_ins:
                 self._deliver_packet_ins(packet_ins)
+
+    def loop_stats(self) -> dict:
+        """The packet loop's counters: wake-ups, and what a native target's calls over
+        every port's ring did (testbed/p4/native/target.py's LOOP_STATS)."""
+        stats = {"wakeups": self.wakeups}
+        with self.lock:
+            if hasattr(self.target, "loop_stats"):
+                stats.update(self.target.loop_stats())
+        return stats
 
     def stop(self) -> None:
         """Ask :meth:`run` to return; safe from a signal handler or another thread."""
@@ -245,7 +271,8 @@ class SoftwareSwitch:
         self._close_ports()
         os.close(self._wake_r)
         os.close(self._wake_w)
-        self.log.info("stopped; drops by reason: %s", self.drop_counts())
+        self.log.info("stopped; drops by reason: %s; packet loop: %s", self.drop_counts(),
+                      self.loop_stats())
 
     def _close_ports(self) -> None:
         shared = getattr(self, "_shared_tx", None)     # None before the ports opened

@@ -1,16 +1,24 @@
-"""The native pipeline reading a port's receive ring in place: the frames it runs, the
-slots it hands back and what it counts match the Python reader (Port.recv_batch) followed
-by the reference pipeline, on a ring laid out as the kernel's TPACKET_V2 ring."""
+"""The native pipeline reading the ports' receive rings in place, all of them in one call:
+the frames it runs, the slots it hands back and what it counts match the Python reader
+(Port.recv_batch) followed by the reference pipeline, sweep by sweep, on rings laid out as
+the kernel's TPACKET_V2 ring."""
 from pathlib import Path
 
+import numpy as np
+
+from controllers import ina as ctl
+from controllers.jobs import TargetDevice
 from testbed.p4.targets import make_target
 from testbed.p4.lowering.program import load_program
+from testbed.proto import ina
 from testbed.switch.ports import (TP_STATUS_USER, TP_STATUS_VLAN_TPID_VALID,
                                   TP_STATUS_VLAN_VALID, TPACKET2_HDR, Port)
 from testbed.switch.traffic import udp_frame
 from testbed.topology.routing import route_entry
 
-BASIC = Path(__file__).resolve().parents[2] / "p4" / "basic.p4"
+REPO = Path(__file__).resolve().parents[2]
+BASIC = REPO / "p4" / "basic.p4"
+INA = REPO / "p4" / "ina.p4"
 MAC_OFFSET = 80
 
 
@@ -59,7 +67,7 @@ def test_the_native_ring_reader_runs_what_the_python_reader_reads():
     fill(native_ring)
     frames = Port.recv_batch(python_ring, 64)
     want = [out for f in frames for out in ref.process(f, 1)]
-    outputs, got, skipped = native.process_ring(native_ring, 64, 1)
+    outputs, [(got, skipped)] = native.process_rings([(native_ring, 1)], 64, 1024)
     assert outputs == want and len(want) == 4
     assert (got, skipped) == (len(frames), python_ring.rx_truncated) == (5, 1)
     assert native_ring.next_slot == python_ring.next_slot == 1
@@ -69,12 +77,61 @@ def test_the_native_ring_reader_runs_what_the_python_reader_reads():
     assert outputs[2][1][12:16] == bytes.fromhex("88a80009")
 
 
-def test_the_native_ring_reader_stops_at_its_limit_and_at_the_kernels_slot():
+def test_the_native_ring_reader_stops_at_its_budget_and_at_the_kernels_slot():
     native = make_target(load_program(str(BASIC)), "native")
     ring = Ring(8, next_slot=3)
     fill(ring)
-    _, got, skipped = native.process_ring(ring, 2, 1)
-    assert (got, skipped, ring.next_slot) == (2, 0, 5)
-    _, got, skipped = native.process_ring(ring, 64, 1)
-    assert (got, skipped, ring.next_slot) == (3, 1, 1)
-    assert native.process_ring(ring, 64, 1) == ([], 0, 0)
+    _, counts = native.process_rings([(ring, 1)], 1, 2)    # sweeps of one, two frames
+    assert (counts, ring.next_slot) == ([(2, 0)], 5)
+    _, counts = native.process_rings([(ring, 1)], 64, 1024)
+    assert (counts, ring.next_slot) == ([(3, 1)], 1)
+    assert native.process_rings([(ring, 1)], 64, 1024) == ([], [(0, 0)])
+    stats = native.loop_stats()
+    assert (stats["calls"], stats["frames_in"], stats["frames_out"]) == (3, 5, 0)
+
+
+def ina_targets(n_workers: int) -> tuple:
+    """The reference and the native target running p4/ina.p4 with one job whose worker
+    w sits on port w + 1."""
+    program = load_program(str(INA))
+    targets = make_target(program, "python"), make_target(program, "native")
+    workers = [ctl.Worker(w, w + 1, f"08:00:00:00:01:{w + 1:02x}", f"10.0.1.{w + 1}")
+               for w in range(n_workers)]
+    job = ctl.Job(1, "10.0.255.1", workers, 0, 8)
+    for t in targets:
+        t.clock = lambda: 1.0
+        ctl.setup(TargetDevice(t), job)
+    return targets, job
+
+
+def test_every_ports_ring_in_one_call_runs_what_the_reference_runs_sweep_by_sweep():
+    """Three workers' chunks wait on three ports' rings; one call with a limit of two
+    frames per ring and sweep completes the slots in the order the reference completes
+    them reading the rings the same way, each result multicast to the three ports."""
+    (ref, native), job = ina_targets(3)
+    rng = np.random.default_rng(7)
+    chunks = 5
+    python_rings, native_rings = [], []
+    for w in job.workers:
+        rings = Ring(8, next_slot=6), Ring(8, next_slot=6)
+        for c in range(chunks):
+            values = rng.integers(-2**20, 2**20, ina.LANES).astype(np.int32)
+            slot = ina.slot_field(c % 8, 0)
+            frame = ina.frame(w.mac, "08:00:00:00:ff:00", w.ip, job.aggregator_ip,
+                              ina.encode(1, w.worker_id, ina.FLAG_GRADIENT, slot, 0, c, values))
+            for ring in rings:
+                ring.put((6 + c) % 8, frame)
+        python_rings.append((rings[0], w.port))
+        native_rings.append((rings[1], w.port))
+    want = []
+    for _ in range(3):                  # sweeps of two frames a ring: 2, 2, 1 chunks
+        for ring, port in python_rings:
+            want += [out for f in Port.recv_batch(ring, 2) for out in ref.process(f, port)]
+    outputs, counts = native.process_rings(native_rings, 2, 1024)
+    assert outputs == want and len(want) == chunks * 3
+    assert [p for p, _ in outputs[:3]] == [1, 2, 3]
+    assert counts == [(chunks, 0)] * 3
+    for (a, _), (b, _) in zip(python_rings, native_rings):
+        assert a.next_slot == b.next_slot == (6 + chunks) % 8
+        assert a.statuses() == b.statuses() == [0] * 8
+    assert native.loop_stats()["sweeps"] == 3

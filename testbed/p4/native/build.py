@@ -32,9 +32,10 @@ void sw_free(sw_t *S);
 uint32_t sw_process(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port, uint64_t now);
 uint32_t sw_process_many(sw_t *S, const uint8_t *data, const uint32_t *offs,
                          const uint32_t *lens, uint32_t n, uint32_t port, uint64_t now);
-uint32_t sw_process_ring(sw_t *S, uint8_t *ring, uint32_t slot_bytes, uint32_t slots,
-                         uint32_t *next, uint32_t limit, uint32_t port, uint64_t now,
-                         uint32_t *counts);
+uint32_t sw_process_rings(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *slot_bytes,
+                          const uint32_t *slots, uint32_t *next, const uint32_t *ports,
+                          uint32_t limit, uint32_t budget, uint64_t now, uint32_t *counts);
+uint64_t *sw_loop_stats(sw_t *S);
 void sw_direct(sw_t *S, uint32_t port, int32_t fd);
 void sw_direct_shared(sw_t *S, int32_t fd);
 void sw_ifindex(sw_t *S, uint32_t port, int32_t ifindex);

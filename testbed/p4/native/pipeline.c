@@ -280,7 +280,7 @@ static void send_direct(sw_t *S) {
     b->out_n = kept;
 }
 
-/* From now on ``port``'s outputs of sw_process_many and sw_process_ring leave on the
+/* From now on ``port``'s outputs of sw_process_many and sw_process_rings leave on the
  * socket ``fd`` (-1: they stay in the output arena again). */
 void sw_direct(sw_t *S, uint32_t port, int32_t fd) {
     base_t *b = &S->base;
@@ -323,22 +323,22 @@ uint32_t sw_process_many(sw_t *S, const uint8_t *data, const uint32_t *offs,
     return S->base.out_n;
 }
 
-/* The frames waiting in a PACKET_MMAP receive ring (TPACKET_V2) of ``slots`` slots of
- * ``slot_bytes``, from slot *next on, at most ``limit``: each run through the pipeline
- * where it lies (a VLAN tag the kernel took out put back first), its slot handed back to
- * the kernel; frames cut by the ring (larger than a slot) are skipped. ``counts``:
- * frames run, frames skipped. testbed/switch/ports.py reads the same ring in Python. */
+/* A PACKET_MMAP receive ring (TPACKET_V2) of ``slots`` slots of ``slot_bytes`` is read
+ * in place: each frame run through the pipeline where it lies (a VLAN tag the kernel
+ * took out put back first), its slot handed back to the kernel; frames cut by the ring
+ * (larger than a slot) are skipped. testbed/switch/ports.py reads the same ring in
+ * Python. */
 typedef struct { uint32_t status, len, snaplen; uint16_t mac, net; uint32_t sec, nsec;
                  uint16_t tci, tpid; } tpacket2_t;
 enum { TP_USER = 1, TP_VLAN_VALID = 0x10, TP_VLAN_TPID_VALID = 0x40 };
 
-uint32_t sw_process_ring(sw_t *S, uint8_t *ring, uint32_t slot_bytes, uint32_t slots,
-                         uint32_t *next, uint32_t limit, uint32_t port, uint64_t now,
-                         uint32_t *counts) {
-    out_clear(S, now);
-    counts[0] = counts[1] = 0;
-    uint32_t i = *next;
-    for (uint32_t k = 0; k < limit; k++) {
+/* The frames of one ring from slot *next on, at most ``limit``, run into the output
+ * arena; counts[0] += frames run, counts[1] += frames skipped. Returns the slots it
+ * handed back. */
+static uint32_t ring_run(sw_t *S, uint8_t *ring, uint32_t slot_bytes, uint32_t slots,
+                         uint32_t *next, uint32_t limit, uint32_t port, uint32_t *counts) {
+    uint32_t i = *next, k = 0;
+    for (; k < limit; k++) {
         tpacket2_t *h = (tpacket2_t *)(ring + (size_t)i * slot_bytes);
         uint32_t status = __atomic_load_n(&h->status, __ATOMIC_ACQUIRE);
         if (!(status & TP_USER)) break;
@@ -364,9 +364,52 @@ uint32_t sw_process_ring(sw_t *S, uint8_t *ring, uint32_t slot_bytes, uint32_t s
         i = i + 1 < slots ? i + 1 : 0;
     }
     *next = i;
+    return k;
+}
+
+/* send_direct, its time and what it sent counted into the loop's statistics. */
+static void send_direct_timed(sw_t *S) {
+    uint64_t *st = S->base.loop_stats;
+    uint32_t before = S->base.out_n;
+    uint64_t t0 = mono_ns();
     send_direct(S);
+    st[ST_SEND_NS] += mono_ns() - t0;
+    st[ST_FRAMES_OUT] += before - S->base.out_n;
+    st[ST_SENDS] += before != S->base.out_n;
+}
+
+/* Every port's ring in one call: ``n`` rings (ring r: rings[r], slot_bytes[r],
+ * slots[r], next slot next[r], received on ports[r]) swept in order, at most ``limit``
+ * frames from each per sweep, then what the sweep sent to ports with a socket leaves,
+ * one sendmmsg per IO_BATCH frames across ports; sweeps repeat while one finds frames
+ * and fewer than ``budget`` frames have run. counts[2r], counts[2r+1]: ring r's frames
+ * run and skipped. The outputs for other ports stay in the output arena, in order. */
+uint32_t sw_process_rings(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *slot_bytes,
+                          const uint32_t *slots, uint32_t *next, const uint32_t *ports,
+                          uint32_t limit, uint32_t budget, uint64_t now, uint32_t *counts) {
+    out_clear(S, now);
+    memset(counts, 0, sizeof(uint32_t) * 2 * n);
+    uint64_t *st = S->base.loop_stats;
+    uint32_t total = 0, taken;
+    st[ST_CALLS]++;
+    do {
+        uint64_t t0 = mono_ns();
+        taken = 0;
+        for (uint32_t r = 0; r < n; r++)
+            taken += ring_run(S, rings[r], slot_bytes[r], slots[r], &next[r], limit, ports[r],
+                              counts + 2 * r);
+        if (!taken) break;
+        st[ST_SWEEPS]++;
+        st[ST_PIPELINE_NS] += mono_ns() - t0;
+        total += taken;
+        send_direct_timed(S);
+    } while (total < budget);
+    for (uint32_t r = 0; r < n; r++) st[ST_FRAMES_IN] += counts[2 * r];
     return S->base.out_n;
 }
+
+/* What sw_process_rings did so far, in runtime.c's LOOP_STATS order. */
+uint64_t *sw_loop_stats(sw_t *S) { return S->base.loop_stats; }
 
 /* ``n`` frames, each ``repeat`` times; the number of frames that left. */
 uint64_t sw_process_batch(sw_t *S, const uint8_t *data, const uint32_t *offs,

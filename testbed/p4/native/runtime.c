@@ -312,6 +312,12 @@ static int vset_match(const vset_t *vs, const uint64_t *key) {
     return 0;
 }
 
+/* The counters of sw_process_rings (testbed/p4/native/target.py's LOOP_STATS): calls,
+ * sweeps that found frames, frames run, frames sent on the ports' sockets, nanoseconds
+ * in the pipeline, nanoseconds sending, sweeps that sent. */
+enum { ST_CALLS, ST_SWEEPS, ST_FRAMES_IN, ST_FRAMES_OUT, ST_PIPELINE_NS, ST_SEND_NS,
+       ST_SENDS, NSTATS };
+
 /* Records for the control plane, collected during one call: id, count, values. */
 typedef struct { uint64_t *v; uint32_t len, cap; } events_t;
 
@@ -351,6 +357,7 @@ typedef struct {
     uint64_t direct[NPORTS][4];           /* per port: io_send's counts */
     uint16_t direct_ports[NPORTS];        /* the ports with a socket, ndirect of them */
     uint32_t ndirect, *pick, pick_cap;
+    uint64_t loop_stats[NSTATS];          /* sw_process_rings' counters */
 } base_t;
 
 /* random(lo, hi): uniform in [lo, hi]; lo when hi < lo, as the reference backend. */

@@ -22,6 +22,9 @@ DROP_REASONS = ("assert", "loop_limit", "unknown_multicast_group", "ingress_drop
                 "egress_drop", "unknown_clone_session",
                 "stack_out_of_bounds", "priority_out_of_range")      # runtime.c's order
 ASSERTS, STACK = DROP_REASONS.index("assert"), DROP_REASONS.index("stack_out_of_bounds")
+# what process_rings counts, in runtime.c's order
+LOOP_STATS = ("calls", "sweeps", "frames_in", "frames_out", "pipeline_ns", "send_ns",
+              "sends")
 
 
 class NativeTarget(Target):
@@ -41,8 +44,7 @@ class NativeTarget(Target):
                                                        "uint8_t")]
         self._drops = self.lib.sw_drops(self.sw)
         self._events_at = self.ffi.new("uint64_t **")
-        self._ring_next = self.ffi.new("uint32_t *")
-        self._ring_counts = self.ffi.new("uint32_t[2]")
+        self._ring_next_many = self._ring_counts_many = []
         self._direct_counts = self.lib.sw_direct_counts(self.sw)
         self._direct_ports = set()
         self._digest_names = [getattr(t, "name", "digest") for t in program.digests]
@@ -79,20 +81,38 @@ class NativeTarget(Target):
                                      ingress_port, self._timestamp())
         return self._outputs(n)
 
-    def process_ring(self, ring, limit: int, ingress_port: int) -> tuple:
-        """Run the frames waiting in ``ring`` (a PACKET_MMAP receive ring: ``memory``,
-        ``slot_bytes``, ``slots``, ``next_slot``, which advances), at most ``limit``, in
-        one native call without copying them out; (outputs, frames run, frames skipped
-        as larger than a slot)."""
-        self._ring_next[0] = ring.next_slot
-        n = self.lib.sw_process_ring(self.sw, self.ffi.from_buffer(ring.memory),
-                                     ring.slot_bytes, ring.slots, self._ring_next, limit,
-                                     ingress_port, self._timestamp(), self._ring_counts)
-        ring.next_slot = self._ring_next[0]
-        return self._outputs(n), self._ring_counts[0], self._ring_counts[1]
+    def process_rings(self, rings: list, limit: int, budget: int) -> tuple:
+        """Every ring of ``rings`` ((ring, ingress port) pairs; a ring is a PACKET_MMAP
+        receive ring: ``memory``, ``slot_bytes``, ``slots``, ``next_slot``, which
+        advances) in one native call, each frame run where it lies: swept in order, at most ``limit``
+        frames from each per sweep, what a sweep sends directly leaving in one sendmmsg
+        batch across ports, sweeps repeated while they find frames and fewer than
+        ``budget`` have run; (outputs not sent directly, [(frames run, frames skipped)
+        per ring])."""
+        n = len(rings)
+        if n > len(self._ring_next_many):
+            self._ring_next_many = self.ffi.new("uint32_t[]", n)
+            self._ring_counts_many = self.ffi.new("uint32_t[]", 2 * n)
+        memory = [self.ffi.from_buffer(ring.memory) for ring, _ in rings]
+        nxt = self._ring_next_many
+        for i, (ring, _) in enumerate(rings):
+            nxt[i] = ring.next_slot
+        out = self.lib.sw_process_rings(
+            self.sw, n, memory, [r.slot_bytes for r, _ in rings], [r.slots for r, _ in rings],
+            nxt, [port for _, port in rings], limit, budget, self._timestamp(),
+            self._ring_counts_many)
+        counts = self._ring_counts_many
+        for i, (ring, _) in enumerate(rings):
+            ring.next_slot = nxt[i]
+        return self._outputs(out), [(counts[2 * i], counts[2 * i + 1]) for i in range(n)]
+
+    def loop_stats(self) -> dict:
+        """What :meth:`process_rings` did since this target was made (LOOP_STATS)."""
+        stats = self.lib.sw_loop_stats(self.sw)
+        return {name: stats[i] for i, name in enumerate(LOOP_STATS)}
 
     def send_directly(self, port: int, fd: int) -> None:
-        """From now on the outputs ``process_many`` and ``process_ring`` send to ``port``
+        """From now on the outputs ``process_many`` and ``process_rings`` send to ``port``
         leave on the socket ``fd`` from native code, batched with sendmmsg, and are not
         returned (``fd`` -1: returned again); :meth:`direct_counts` counts them."""
         self.lib.sw_direct(self.sw, port, fd)
