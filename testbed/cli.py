@@ -343,6 +343,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="directory for the network's logs")
     p.add_argument("--target-only", action="store_true",
                    help="only the switch's aggregation rate on the P4 target")
+    p.add_argument("--background-load", action="store_true",
+                   help="measure every size twice: as the machine is, then with one more "
+                   "process spinning on a core during both sides' runs")
     p.set_defaults(handler="testbed.bench.allreduce:main")
     p = bench.add_parser("model", help="predicted steps per second of the analytical model, "
                          "8 to 100,000 GPUs, against routing every link")

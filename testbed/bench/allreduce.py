@@ -19,16 +19,20 @@ Two measurements:
   interface carried per direction during the timed rounds, and the switch process's CPU
   time is divided by the frames its ports carried during INA's run: CPU per frame.
   ``dtype`` is the gradient's element type (bf16 or fp32): gloo's ring moves it as it is,
-  INA quantizes bf16 into 16-bit lanes, fp32 into 32-bit ones.
+  INA quantizes bf16 into 16-bit lanes, fp32 into 32-bit ones. With ``background_load``
+  every size is measured twice in the same network: on the machine as it is, then with
+  one more process burning a core (:func:`background_load`) for both sides' runs.
 
 The star, the host commands and running them on the emulated hosts also serve the
 emulated-fabric tests.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -230,12 +234,30 @@ def ring_link_time(elements: int, n_workers: int, rate_bps: float,
             * 8 / rate_bps)
 
 
+@contextlib.contextmanager
+def background_load(on: bool = True):
+    """While open, one more process spins on the CPU (a second load on the machine, as
+    another job would be); stopped and reaped on exit. Yields that process, or None when
+    ``on`` is False and nothing runs."""
+    if not on:
+        yield None
+        return
+    burner = subprocess.Popen([sys.executable, "-c", "while True: pass"],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    try:
+        yield burner
+    finally:
+        burner.kill()
+        burner.wait()
+
+
 def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: int,
                 slots: int, results_dir: str, log, clients: list, dtype: str = "fp32",
-                warmup: int = 1) -> list:
-    """One row per tensor size and INA client (``clients``), each against gloo measured
-    once per size in the same network, both with ``warmup`` untimed rounds and ``rounds``
-    timed ones of ``dtype`` tensors."""
+                warmup: int = 1, loads: tuple = (False,)) -> list:
+    """One row per tensor size, INA client (``clients``) and load (``loads``: False, the
+    machine as it is; True, with :func:`background_load`), each against gloo measured
+    once per size and load in the same network, both with ``warmup`` untimed rounds and
+    ``rounds`` timed ones of ``dtype`` tensors."""
     from hosts.round_timing import DTYPES
     from testbed.experiment.jobs import job_on
     from testbed.net.network import Network
@@ -246,21 +268,24 @@ def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: i
     rows = []
     with Network(blueprint_from_topology(topo, topo.name), results_dir, log=log) as net:
         job = star_job(net.blueprint, slots)
-        for k, mb in enumerate(sizes_mb):
+        cases = [(mb, loaded) for mb in sizes_mb for loaded in loads]
+        for k, (mb, loaded) in enumerate(cases):
             nominal_bytes = mb * 2**20
             element_bytes = DTYPES[dtype].itemsize
             elements = max(int(nominal_bytes * scale / element_bytes), 1)
             log(f"  {n_workers} workers, {mb} MB nominal {dtype} = "
-                f"{elements * element_bytes} B emulated ...")
+                f"{elements * element_bytes} B emulated"
+                f"{', with a background load' if loaded else ''} ...")
             ina_runs = {}
-            for client in clients:
-                with job_on(net, SWITCH, ctl, job):    # new workers need clean slots
-                    ina_runs[client] = switch_cpu_per_frame(net, lambda: run_json(
-                        net, ina_commands(job, hosts, elements, rounds, client=client,
-                                          dtype=dtype, warmup=warmup), timeout_s=300))
-            gloo_res, gloo_cpu = switch_cpu_per_frame(net, lambda: run_json(
-                net, gloo_commands(net, hosts, elements, rounds, 29500 + k, dtype, warmup),
-                timeout_s=300))
+            with background_load(loaded):
+                for client in clients:
+                    with job_on(net, SWITCH, ctl, job):    # new workers need clean slots
+                        ina_runs[client] = switch_cpu_per_frame(net, lambda: run_json(
+                            net, ina_commands(job, hosts, elements, rounds, client=client,
+                                              dtype=dtype, warmup=warmup), timeout_s=300))
+                gloo_res, gloo_cpu = switch_cpu_per_frame(net, lambda: run_json(
+                    net, gloo_commands(net, hosts, elements, rounds, 29500 + k, dtype,
+                                       warmup), timeout_s=300))
             t_gloo = round_time(gloo_res)
             gloo_bytes = bytes_per_worker(gloo_res)
             rate = parse_rate(bw) * scale
@@ -270,6 +295,7 @@ def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: i
                 ina_bytes = bytes_per_worker(ina_res)
                 rows.append({
                     "workers": n_workers, "nominal_MB": mb, "dtype": dtype,
+                    "background_load": loaded,
                     "emulated_bytes": elements * element_bytes, "rounds": rounds,
                     "warmup_rounds": warmup,
                     "ina_client": next(iter(ina_res.values()))["client"],
@@ -296,6 +322,11 @@ def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: i
 
 
 # ------------------------------------------------------------------ command
+def _load(row: dict) -> str:
+    """'+1' for a row measured with the background load, '-' for one without."""
+    return "+1" if row.get("background_load") else "-"
+
+
 def _render(report: dict) -> str:
     lines = ["switch aggregation rate on the P4 target (one core, no network):"]
     python = {r["workers"]: r for r in report["target"] if r["backend"] == "python"}
@@ -315,17 +346,21 @@ def _render(report: dict) -> str:
                      f"{r['chunks']} packets{ratio}")
     if report.get("fabric"):
         r0 = report["fabric"][0]
+        if any(r.get("background_load") for r in report["fabric"]):
+            lines.append("load '+1': measured with one more process spinning on a core for "
+                         "both sides' runs; '-': the machine as it was")
         lines.append(f"all-reduce on the emulated star: links {r0['link_nominal_bps'] / 1e9:g} "
                      f"Gb/s nominal = {r0['link_emulated_bps'] / 1e6:g} Mb/s emulated "
                      f"(co-scaling {report['scale']:g}); {r0['dtype']} tensors; "
                      f"{r0['warmup_rounds']} warm-up and {r0['rounds']} timed rounds back to "
                      "back on both sides, a round = the slowest worker's time / rounds; "
                      "times are wall-clock = nominal; 'bound' is the link-only time")
-        lines.append("  workers  tensor(nominal)  emulated  client/lanes  INA time (bound)     "
-                     "gloo time (bound, x bound)    INA algbw    gloo algbw   gloo/INA")
+        lines.append("  workers  tensor(nominal)  load  emulated  client/lanes  INA time (bound)"
+                     "     gloo time (bound, x bound)    INA algbw    gloo algbw   gloo/INA")
         for r in report["fabric"]:
             lines.append(
-                f"  {r['workers']:7d}  {r['nominal_MB']:9g} MB  {r['emulated_bytes']:8d} B  "
+                f"  {r['workers']:7d}  {r['nominal_MB']:9g} MB  {_load(r):>4}  "
+                f"{r['emulated_bytes']:8d} B  "
                 f"{r['ina_client']:>6}/{r['ina_lane_bits']}b  "
                 f"{r['ina_s'] * 1e3:8.1f} ms ({r['ina_link_bound_s'] * 1e3:6.1f} ms)  "
                 f"{r['gloo_s'] * 1e3:8.1f} ms ({r['ring_link_bound_s'] * 1e3:6.1f} ms, "
@@ -334,11 +369,12 @@ def _render(report: dict) -> str:
                 f"Gb/s  {r['speedup_ina_over_gloo']:6.2f}x")
         lines.append("  bytes per worker per round on its link, measured (emulated), and the "
                      "switch's CPU per frame its ports carried")
-        lines.append("  workers  tensor(nominal)  client   INA tx / rx            "
+        lines.append("  workers  tensor(nominal)  load  client   INA tx / rx            "
                      "gloo tx / rx           INA/gloo  switch CPU/frame INA, gloo")
         for r in report["fabric"]:
             lines.append(
-                f"  {r['workers']:7d}  {r['nominal_MB']:9g} MB  {r['ina_client']:>6}  "
+                f"  {r['workers']:7d}  {r['nominal_MB']:9g} MB  {_load(r):>4}  "
+                f"{r['ina_client']:>6}  "
                 f"{r['ina_tx_bytes_per_worker']:9.0f} / {r['ina_rx_bytes_per_worker']:9.0f} B  "
                 f"{r['gloo_tx_bytes_per_worker']:9.0f} / {r['gloo_rx_bytes_per_worker']:9.0f} B  "
                 f"{r['ina_over_gloo_bytes']:6.2f}x  "
@@ -367,6 +403,8 @@ def main(args) -> int:
         for n in workers:
             report["fabric"] += fabric_rows(n, args.sizes_mb, args.bw, args.scale, args.rounds,
                                             args.slots, args.results, log, args.ina_clients,
-                                            args.dtype, args.warmup)
+                                            args.dtype, args.warmup,
+                                            (False, True) if getattr(
+                                                args, "background_load", False) else (False,))
     print(json.dumps(report, indent=2) if args.json else _render(report))
     return 0

@@ -64,3 +64,34 @@ def test_process_cpu_reads_the_processes_cpu_clock():
     import os
     import time
     assert abs(bench.process_cpu_s(os.getpid()) - time.process_time()) < 0.05
+
+
+def test_background_load_spins_while_open_and_is_gone_after():
+    import time
+    with bench.background_load() as burner:
+        deadline = time.monotonic() + 30
+        while bench.process_cpu_s(burner.pid) == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert bench.process_cpu_s(burner.pid) > 0 and burner.poll() is None
+    assert burner.returncode is not None
+    with bench.background_load(False) as nothing:
+        assert nothing is None
+
+
+def test_rows_measured_under_load_are_marked_in_the_table():
+    row = {"workers": 8, "nominal_MB": 1, "dtype": "bf16", "emulated_bytes": 1048,
+           "rounds": 10, "warmup_rounds": 1, "ina_client": "native", "ina_lane_bits": 16,
+           "link_nominal_bps": 1e11, "link_emulated_bps": 1e8, "ina_s": 1e-3,
+           "gloo_s": 2e-3, "ina_link_bound_s": 1e-4, "ring_link_bound_s": 2e-4,
+           "gloo_over_ring_bound": 10.0, "ina_algbw_nominal_Gbps": 8.0,
+           "gloo_algbw_nominal_Gbps": 4.0, "speedup_ina_over_gloo": 2.0,
+           "ina_tx_bytes_per_worker": 1, "ina_rx_bytes_per_worker": 1,
+           "gloo_tx_bytes_per_worker": 2, "gloo_rx_bytes_per_worker": 2,
+           "ina_over_gloo_bytes": 0.5, "switch_cpu_us_per_frame_ina": 1.0,
+           "switch_cpu_us_per_frame_gloo": 1.0}
+    report = {"target": [], "client": [], "scale": 1e-3,
+              "fabric": [{**row, "background_load": False}, {**row, "background_load": True}]}
+    text = bench._render(report)
+    assert "one more process spinning" in text
+    rows = [line for line in text.splitlines() if line.strip().startswith("8 ")]
+    assert [line.split()[3] for line in rows] == ["-", "+1", "-", "+1"]
