@@ -53,6 +53,8 @@ class CProgram:
     source: str
     tables: dict = field(default_factory=dict)      # fq name -> TableInfo
     registers: dict = field(default_factory=dict)   # fq name -> index
+    # index -> (group, column, stride): registers of one size share an array, row-major
+    register_cells: dict = field(default_factory=dict)
     counters: dict = field(default_factory=dict)    # fq name -> index
     meters: dict = field(default_factory=dict)      # fq name -> index
     value_sets: dict = field(default_factory=dict)  # fq name -> index
@@ -161,6 +163,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
 
     # ------------------------------------------------------------ externs
     def setup_instances(self) -> None:
+        sizes = {}                # register size -> its registers' indices
         for blk in list(self.p.controls.values()) + list(self.p.parsers.values()):
             for inst in blk.instances:
                 if inst.extern not in DIRECT_EXTERNS:
@@ -170,7 +173,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
                     t = inst.type_args[0] if inst.type_args else ir.BitT(32)
                     self.width(t, inst.loc)
                     k = self.out.registers[inst.name] = len(self.out.registers)
-                    self.sw_fields.append(f"uint64_t R{k}[{size}];")
+                    sizes.setdefault(size, []).append(k)
                 elif inst.extern == "counter":
                     k = self.out.counters[inst.name] = len(self.out.counters)
                     self.sw_fields.append(f"uint64_t CP{k}[{size}]; uint64_t CB{k}[{size}];")
@@ -179,6 +182,13 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
                     self.sw_fields.append(f"meter_t M{k}[{size}];")
                 elif inst.extern == "direct_meter":
                     self.out.direct_meters[inst.name] = len(self.out.direct_meters)
+        # Registers of one size are the columns of one array, a row per index: a packet
+        # that touches many registers at one index (INA's lanes, a register per lane)
+        # reads one contiguous row, not a cell in each of hundreds of arrays.
+        for g, (size, members) in enumerate(sizes.items()):
+            self.sw_fields.append(f"uint64_t RG{g}[{size * len(members)}];")
+            for column, k in enumerate(members):
+                self.out.register_cells[k] = (g, column, len(members))
         self.instances = {inst.name: inst for blk in self.p.controls.values()
                           for inst in blk.instances}
 
@@ -361,8 +371,14 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
 
     def gen_api(self) -> None:
         """Entry points that reach the program's own externs by index."""
-        for kind, names, fields in (("reg", self.out.registers, ("R",)),
-                                    ("cnt", self.out.counters, ("CP", "CB"))):
+        self.emit(0, "uint64_t *sw_reg(sw_t *S, int id, int which) {")
+        self.emit(1, "switch (id) {")
+        for k, (g, column, _) in self.out.register_cells.items():
+            self.emit(1, f"case {k}: return &S->RG{g}[{column}];")
+        self.emit(1, "default: return NULL;")
+        self.emit(1, "}")
+        self.emit(0, "}")
+        for kind, names, fields in (("cnt", self.out.counters, ("CP", "CB")),):
             self.emit(0, f"uint64_t *sw_{kind}(sw_t *S, int id, int which) {{")
             self.emit(1, "switch (id) {")
             for name, k in names.items():

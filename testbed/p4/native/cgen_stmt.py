@@ -270,17 +270,17 @@ class CStmtGen:
         if inst is None:
             self.unsupported(f"{c.extern}.{c.method}", c.loc)
         if c.extern == "register" and c.method in ("read", "write"):
-            k = self.out.registers[inst.name]
+            group, column, stride = self.out.register_cells[self.out.registers[inst.name]]
             size = next((a.value for a in inst.args if isinstance(a, ir.Const)), 1)
             pos = 1 if c.method == "read" else 0
             i = s.fresh("i")
+            cell = f"P->S->RG{group}[{i} * {stride} + {column}]"
             self.emit(ind, "{")
             self.emit(ind + 1, f"uint64_t {i} = {self.expr(c.args[pos], s)};")
             if c.method == "read":
-                self.assign(c.args[0], f"({i} < {size} ? P->S->R{k}[{i}] : 0)", s, ind + 1)
+                self.assign(c.args[0], f"({i} < {size} ? {cell} : 0)", s, ind + 1)
             else:
-                self.emit(ind + 1, f"if ({i} < {size}) P->S->R{k}[{i}] = "
-                                   f"{self.expr(c.args[1], s)};")
+                self.emit(ind + 1, f"if ({i} < {size}) {cell} = {self.expr(c.args[1], s)};")
             self.emit(ind, "}")
         elif c.extern == "counter" and c.method == "count":
             k = self.out.counters[inst.name]

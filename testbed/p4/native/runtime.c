@@ -11,6 +11,11 @@
 
 static inline uint64_t get_bits(const uint8_t *d, uint32_t bit, unsigned w) {
     const uint8_t *p = d + (bit >> 3);
+    if (!(bit & 7) && w == 32) {                 /* an aligned word: one load */
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return __builtin_bswap32(v);
+    }
     if (!(bit & 7) && !(w & 7) && w <= 64) {     /* whole bytes: the common case */
         uint64_t v = 0;
         for (unsigned i = 0; i < w / 8; i++) v = (v << 8) | p[i];
@@ -25,6 +30,11 @@ static inline uint64_t get_bits(const uint8_t *d, uint32_t bit, unsigned w) {
 /* ORs the low w bits of v into a zeroed buffer at bit offset ``bit``. */
 static inline void put_bits(uint8_t *d, uint32_t bit, unsigned w, uint64_t v) {
     uint8_t *p = d + (bit >> 3);
+    if (!(bit & 7) && w == 32) {                 /* an aligned word: one store */
+        uint32_t be = __builtin_bswap32((uint32_t)v);
+        memcpy(p, &be, 4);
+        return;
+    }
     if (!(bit & 7) && !(w & 7) && w <= 64) {     /* whole bytes: stored, not ORed */
         for (unsigned i = w / 8; i-- > 0; v >>= 8) p[i] = (uint8_t)v;
         return;

@@ -267,15 +267,19 @@ class NativeTarget(Target):
         return entries
 
     # ---------------------------------------------------------------- externs
-    def _cells(self, kind: str, name: str, index: int, which: int = 0):
-        objects = self.compiled.registers if kind == "register" else self.compiled.counters
-        self._indexed(kind, objects, name, index)
-        ids = self.native.registers if kind == "register" else self.native.counters
-        fn = self.lib.sw_reg if kind == "register" else self.lib.sw_cnt
-        return fn(self.sw, ids[name], which)
+    def _counter_cells(self, name: str, index: int, which: int):
+        self._indexed("counter", self.compiled.counters, name, index)
+        return self.lib.sw_cnt(self.sw, self.native.counters[name], which)
+
+    def _register_cell(self, name: str, index: int) -> tuple:
+        """(the cells of register ``name``'s column, the position of cell ``index``)."""
+        self._indexed("register", self.compiled.registers, name, index)
+        k = self.native.registers[name]
+        return self.lib.sw_reg(self.sw, k, 0), index * self.native.register_cells[k][2]
 
     def register_read(self, name: str, index: int) -> int:
-        value = self._cells("register", name, index)[index]
+        cells, at = self._register_cell(name, index)
+        value = cells[at]
         reg = self.compiled.registers[name]
         if reg.signed and value >> (reg.width - 1):
             value -= 1 << reg.width
@@ -284,16 +288,17 @@ class NativeTarget(Target):
     def register_write(self, name: str, index: int, value: int) -> None:
         super().register_write(name, index, value)
         width = self.compiled.registers[name].width
-        self._cells("register", name, index)[index] = value & ((1 << width) - 1)
+        cells, at = self._register_cell(name, index)
+        cells[at] = value & ((1 << width) - 1)
 
     def counter_read(self, name: str, index: int) -> tuple:
-        return (self._cells("counter", name, index, 0)[index],
-                self._cells("counter", name, index, 1)[index])
+        return (self._counter_cells(name, index, 0)[index],
+                self._counter_cells(name, index, 1)[index])
 
     def counter_write(self, name: str, index: int, packets: int, bytes_: int) -> None:
         super().counter_write(name, index, packets, bytes_)
-        self._cells("counter", name, index, 0)[index] = packets
-        self._cells("counter", name, index, 1)[index] = bytes_
+        self._counter_cells(name, index, 0)[index] = packets
+        self._counter_cells(name, index, 1)[index] = bytes_
 
     def meter_set(self, name: str, index: int, cir: int, cburst: int, pir: int,
                   pburst: int) -> None:
