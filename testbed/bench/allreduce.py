@@ -16,8 +16,9 @@ Two measurements:
   slowest worker's time for all of them divided by their number. Both programs end with
   an untimed barrier, since eight torch interpreters exiting on two cores while others
   still time their last round added 5-30 ms to it. Each worker counts the bytes its
-  interface carried per direction during the timed rounds, and the switch process's CPU
-  time is divided by the frames its ports carried during INA's run: CPU per frame.
+  interface carried per direction during the timed rounds, and the CPU time of the
+  switch's packet loop is divided by the frames its ports carried during INA's run: CPU
+  per frame.
   ``dtype`` is the gradient's element type (bf16 or fp32): gloo's ring moves it as it is,
   INA quantizes bf16 into 16-bit lanes, fp32 into 32-bit ones. With ``background_load``
   every size is measured twice in the same network: on the machine as it is, then with
@@ -184,11 +185,12 @@ def bytes_per_worker(results: dict) -> dict:
             for d in ("tx", "rx")}
 
 
-def process_cpu_s(pid: int) -> float:
-    """CPU time of process ``pid``, all its threads, in seconds, from the kernel's CPU
-    clock of that process (clock_getcpuclockid's id: scheduler nanoseconds, where /proc's
-    clock ticks of 10 ms are too coarse for a benchmark's run)."""
-    return time.clock_gettime(((~pid) << 3) | 2)
+def packet_thread_cpu_s(pid: int) -> float:
+    """CPU time of switch process ``pid``'s packet loop, in seconds: its main thread, which
+    runs SoftwareSwitch.run (the P4Runtime server's threads are others), from the
+    scheduler's nanosecond count of time on a CPU (/proc/PID/task/PID/schedstat). Kernel
+    work done on its behalf (sendmmsg handing frames to the veths) is in it."""
+    return int(Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[0]) / 1e9
 
 
 def switch_frames(net) -> int:
@@ -200,20 +202,16 @@ def switch_frames(net) -> int:
     return total
 
 
-def switch_cpu_per_frame(net, run, idle_s: float = 1.0) -> tuple:
-    """``run()``'s result and the switch process's CPU seconds per frame its ports carried
-    meanwhile. The switch waits in select when idle, but its P4Runtime server's threads
-    wake now and then: their rate, measured over ``idle_s`` before the run, is taken out
-    for the run's length (the hosts' start-up makes a run several seconds long)."""
+def switch_cpu_per_frame(net, run) -> tuple:
+    """``run()``'s result and the CPU seconds the switch's packet loop spent per frame its
+    ports carried meanwhile. The loop waits in poll when no frame is there, so the hosts'
+    start-up costs it nothing."""
     pid = net.state.switches[SWITCH]
-    cpu, start = process_cpu_s(pid), time.monotonic()
-    time.sleep(idle_s)
-    idle_rate = (process_cpu_s(pid) - cpu) / (time.monotonic() - start)
-    cpu, frames, start = process_cpu_s(pid), switch_frames(net), time.monotonic()
+    cpu, frames = packet_thread_cpu_s(pid), switch_frames(net)
     result = run()
     frames = switch_frames(net) - frames
-    busy = process_cpu_s(pid) - cpu - idle_rate * (time.monotonic() - start)
-    return result, max(busy, 0.0) / frames if frames else float("nan")
+    busy = packet_thread_cpu_s(pid) - cpu
+    return result, busy / frames if frames else float("nan")
 
 
 FRAME_BYTES = ina.FRAME_OFFSET + ina.PAYLOAD_BYTES      # one INA packet on the wire
