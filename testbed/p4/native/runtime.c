@@ -323,8 +323,9 @@ static int vset_match(const vset_t *vs, const uint64_t *key) {
 }
 
 /* The counters of sw_process_rings (testbed/p4/native/target.py's LOOP_STATS): calls,
- * sweeps that found frames, frames run, frames sent on the ports' sockets, nanoseconds
- * in the pipeline, nanoseconds sending, sweeps that sent. */
+ * sweeps that found frames, frames run, frames sent on the ports' sockets, the thread's
+ * CPU nanoseconds in the pipeline and in sending (the kernel's part of a send included),
+ * sweeps that sent. */
 enum { ST_CALLS, ST_SWEEPS, ST_FRAMES_IN, ST_FRAMES_OUT, ST_PIPELINE_NS, ST_SEND_NS,
        ST_SENDS, NSTATS };
 
