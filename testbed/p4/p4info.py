@@ -409,6 +409,7 @@ class _Builder:
         keys = [k for k in t.keys if k.match_kind != "selector"]
         for k, fid in zip(keys, _field_ids(keys, t.name)):
             mf = msg.match_fields.add(id=fid, name=k.name, bitwidth=type_width(k.expr.type))
+            self._new_type(mf, k.expr.type)
             if k.match_kind in MATCH_TYPES:
                 mf.match_type = MATCH_TYPES[k.match_kind]
             else:
@@ -459,6 +460,7 @@ class _Builder:
             name_anno = ir.annotation(p.annotations, "name")
             name = name_anno.body[0] if name_anno and name_anno.body else p.name
             pm = msg.params.add(id=pid, name=name, bitwidth=type_width(p.type))
+            self._new_type(pm, p.type)
             _copy_annotations(pm, p.annotations)
 
     def _instance(self, inst: ir.Instance) -> None:
@@ -514,6 +516,7 @@ class _Builder:
             fields = vs.type.fields
             for f, fid in zip(fields, _field_ids(fields, f"value set {vs.name}")):
                 m = msg.match.add(id=fid, name=f.name, bitwidth=type_width(f.type))
+                self._new_type(m, f.type)
                 kind = ir.annotation(f.annotations, "match")
                 kind_name = str(kind.body[0]) if kind and kind.body else "exact"
                 if kind_name in MATCH_TYPES:
@@ -524,6 +527,30 @@ class _Builder:
         else:
             msg.match.add(id=1, bitwidth=type_width(vs.type),
                           match_type=p4info_pb2.MatchField.EXACT)
+
+    def _new_type(self, msg, t: ir.Type) -> None:
+        """A value of a ``type`` declaration: ``msg`` (a MatchField, Param or Metadata)
+        names it and the P4Info describes it, as p4c does. With @p4runtime_translation the
+        controller sees the translated width (``sdn_bitwidth``), or no width for a string."""
+        new = self.program.new_types.get(getattr(t, "name", ""))
+        if new is None:
+            return
+        msg.type_name.name = new.name
+        spec = self.info.type_info.new_types[new.name]
+        translation = translated(new)
+        if translation is None:
+            spec.original_type.bitstring.bit.bitwidth = new.base.width
+        else:
+            uri, sdn_bits = translation
+            spec.translated_type.uri = uri
+            if sdn_bits is None:
+                spec.translated_type.sdn_string.SetInParent()
+            else:
+                spec.translated_type.sdn_bitwidth = sdn_bits
+            msg.bitwidth = sdn_bits or 0
+        if not spec.annotations:
+            _copy_annotations(spec, [a for a in new.annotations
+                                     if a.name != "p4runtime_translation"])
 
     def _digest_instances(self) -> list:
         """PSA's Digest<T> instances: each is a digest named by the instance."""
@@ -546,7 +573,22 @@ class _Builder:
         for f, fid in zip(fields, _field_ids(fields, f"header {h.name}")):
             if not _hidden(f.annotations):
                 m = msg.metadata.add(id=fid, name=f.name, bitwidth=type_width(f.type))
+                self._new_type(m, f.type)
                 _copy_annotations(m, f.annotations)
+
+
+def translated(new: ir.NewType) -> tuple[str, int | None] | None:
+    """The (URI, controller width or None for a string) of a ``type`` declared with
+    @p4runtime_translation("uri", width) or ("uri", string); None without one."""
+    a = ir.annotation(new.annotations, "p4runtime_translation")
+    if a is None:
+        return None
+    if (len(a.body) != 2 or not isinstance(a.body[0], str)
+            or not (a.body[1] == "string" or isinstance(a.body[1], int) and a.body[1] > 0)):
+        raise TrainetError(f"type {new.name}: @p4runtime_translation takes a URI string and "
+                           "a width in bits or `string`, e.g. "
+                           '@p4runtime_translation("example.org/port_t", 32)')
+    return a.body[0], None if a.body[1] == "string" else a.body[1]
 
 
 def build(program: ir.Program) -> p4info_pb2.P4Info:

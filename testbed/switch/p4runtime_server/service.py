@@ -111,7 +111,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             _stream_error(stream, "FAILED_PRECONDITION", NO_PIPELINE, packet)
             return
         try:
-            self.device.packet_out(C.packet_out_frame(pipeline.index, packet))
+            self.device.packet_out(C.packet_out_frame(
+                pipeline.index, pipeline.translation.packet_out(packet)))
         except E.ControlPlaneError as e:
             _stream_error(stream, e.code, e.message, packet)
 
@@ -123,6 +124,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             return
         msg = p4runtime_pb2.StreamMessageResponse()
         msg.packet.CopyFrom(C.packet_in_message(pipeline.index, frame))
+        pipeline.translation.packet_in(msg.packet)
         for primary in receivers:
             primary.out.put(msg)
 
@@ -285,8 +287,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         if kind is None:
             C.fail("UNIMPLEMENTED", "writing an empty entity is not supported by the "
                                     "software target")
-        return HANDLERS[kind].write(pipeline, self.device.target, update.type,
-                                    getattr(entity, kind))
+        msg = pipeline.translation.entity_in(kind, getattr(entity, kind))
+        return HANDLERS[kind].write(pipeline, self.device.target, update.type, msg)
 
     # ------------------------------------------------------------ Read
     def _read(self, request) -> list:
@@ -314,8 +316,15 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                 if kind is None:
                     raise RpcError("INVALID_ARGUMENT", "an entity of the ReadRequest is empty; "
                                                        "set one of its fields")
-                HANDLERS[kind].read_into(pipeline, self.device.target, getattr(entity, kind),
-                                         add)
+                try:
+                    msg = pipeline.translation.entity_in(kind, getattr(entity, kind))
+                except E.ControlPlaneError as e:
+                    raise RpcError(e.code, e.message) from None
+                HANDLERS[kind].read_into(pipeline, self.device.target, msg, add)
+        if pipeline.translation.active:
+            for response in responses:
+                for entity in response.entities:
+                    pipeline.translation.entity_out(entity)
         return responses
 
 
