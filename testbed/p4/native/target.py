@@ -48,6 +48,11 @@ class NativeTarget(Target):
         self._digest_names = [getattr(t, "name", "digest") for t in program.digests]
         self._asserts_seen = self._stack_drops_seen = 0
         self._slots = {}                # table -> {entry key: slot}
+        self._put_arrays = (self.ffi.new(f"uint64_t[{MAX_KEYS}]"),
+                            self.ffi.new(f"uint64_t[{MAX_KEYS}]"),
+                            self.ffi.new(f"uint64_t[{MAX_KEYS}]"),
+                            self.ffi.new(f"uint8_t[{MAX_KEYS}]"),
+                            self.ffi.new(f"uint64_t[{MAX_ACTION_DATA}]"))
         self._free = {}                 # table -> slots below len(slots) left by deletes
         for name, state in self.compiled.tables.items():
             self._slots[name], self._free[name] = {}, []
@@ -181,20 +186,24 @@ class NativeTarget(Target):
         if slot is None:
             free = self._free[table]
             slot = slots[key] = free.pop() if free else len(slots)
-        v, m, hi, rng = ([0] * MAX_KEYS for _ in range(4))
+        # C arrays made once and refilled (the C side copies the table's key count):
+        # converting Python lists on every call cost as much as the rest of the write
+        v, m, hi, rng, args = self._put_arrays
         plen = 0
         for i, (match, w) in enumerate(zip(entry.match, info.widths)):
             full = (1 << w) - 1
+            value = mask = high = ranged = 0              # None: a wildcard
             if isinstance(match, (E.Exact, E.Optional_)):
-                v[i], m[i] = match.value, full
+                value, mask = match.value, full
             elif isinstance(match, E.Ternary):
-                v[i], m[i] = match.value, match.mask
+                value, mask = match.value, match.mask
             elif isinstance(match, E.Lpm):
                 plen = match.prefix_len
-                v[i], m[i] = match.value, full ^ ((1 << (w - plen)) - 1)
+                value, mask = match.value, full ^ ((1 << (w - plen)) - 1)
             elif isinstance(match, E.Range):
-                v[i], hi[i], rng[i] = match.low, match.high, 1
-        action, args = self._action(info, entry.action)
+                value, high, ranged = match.low, match.high, 1
+            v[i], m[i], hi[i], rng[i] = value, mask, high, ranged
+        action, args[0:MAX_ACTION_DATA] = self._action(info, entry.action)
         self.lib.sw_tbl_put(self.sw, info.index, slot, v, m, hi, rng, entry.priority, plen,
                             action, args, int(keep),
                             self.ffi.NULL if meter is None else list(meter), self._clock())
