@@ -10,6 +10,8 @@ from pathlib import Path
 
 import grpc
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from p4.tmp import p4config_pb2
 from p4.v1 import p4runtime_pb2 as pb
 
@@ -17,10 +19,11 @@ from p4rt_client import Client, batch_errors
 from p4rt_device import PipelineDevice
 from testbed.p4 import p4info
 from testbed.p4.lowering.program import load_program
+from testbed.p4.targets import make_target
 from testbed.switch.p4runtime_server import P4RuntimeServer
 
 PROGRAM = Path(__file__).parent / "data" / "translation.p4"
-INS, MOD = pb.Update.INSERT, pb.Update.MODIFY
+INS, MOD, DEL = pb.Update.INSERT, pb.Update.MODIFY, pb.Update.DELETE
 PORTS = [[1000, 1], [2000, 2], [3000, 3]]         # controller port -> data-plane port
 VRFS = [["blue", 7], ["red", 9]]                  # controller VRF name -> data-plane id
 CODE = {c.value[0]: c for c in grpc.StatusCode}
@@ -134,6 +137,30 @@ def test_entries_travel_in_controller_values_and_the_data_plane_holds_its_own(ma
     assert device.target.table_entries("MyIngress.routes")[0].action.params == {"port": 3}
 
 
+CONTROLLER_PORTS = st.sampled_from([p for p, _ in PORTS]) | st.integers(0, 2 ** 32 - 1)
+CONTROLLER_VRFS = st.sampled_from([v.encode() for v, _ in VRFS]) | st.binary(max_size=6)
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(port=CONTROLLER_PORTS, vrf=CONTROLLER_VRFS, out=CONTROLLER_PORTS)
+def test_a_write_is_taken_exactly_when_its_values_map_and_reads_back_as_sent(mapped, port,
+                                                                             vrf, out):
+    client, _ = mapped
+    entity = route(port.to_bytes(4, "big"), vrf, out=out.to_bytes(4, "big"))
+    ports, vrfs = dict(PORTS), {v.encode() for v, _ in VRFS}
+    if port in ports and vrf in vrfs and out in ports:
+        client.write((INS, entity))
+        [read] = read_routes(client)
+        assert [m.exact.value for m in read.match] == [port.to_bytes(2, "big"), vrf]
+        assert read.action.action.params[0].value == out.to_bytes(2, "big")
+        client.write((DEL, entity))
+    else:
+        [(code, message)] = _refused(client, (INS, entity))
+        assert code == grpc.StatusCode.INVALID_ARGUMENT and "does not translate" in message
+    assert read_routes(client) == []
+
+
 @pytest.mark.parametrize("port, vrf, out, field", [
     (1234, b"blue", 2000, "table MyIngress.routes: field meta.in_port"),
     (1000, b"green", 2000, "table MyIngress.routes: field meta.vrf"),
@@ -214,6 +241,67 @@ def test_bad_mappings_are_refused_with_the_pipeline(mappings, complaint):
         assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert complaint in e.value.details()
         assert device.target is None
+    finally:
+        client.close()
+        server.stop()
+
+
+PSA_SELECTOR = Path(__file__).parent / "data" / "psa_selector.p4"
+PSA_PORT = "p4.org/psa/v1/PortId_t"
+
+
+class PsaDevice(PipelineDevice):
+    def load_pipeline(self, program):
+        self.target = make_target(program, "python")
+
+
+def test_members_and_one_shot_sets_translate_their_parameters():
+    """PSA's PortId_t is translated (psa.p4): action profile members and one-shot action
+    sets carry controller ports, the profile holds the data plane's."""
+    info = p4info.build(load_program(PSA_SELECTOR))
+    fwd = next(a for a in info.actions if a.preamble.name == "ingress.fwd")
+    assert fwd.params[0].type_name.name == "PortId_t"
+    assert info.type_info.new_types["PortId_t"].translated_type.uri == PSA_PORT
+    sel = info.action_profiles[0].preamble.id
+    table = info.tables[0].preamble.id
+    wrapper = p4config_pb2.P4DeviceConfig(device_data=PSA_SELECTOR.read_bytes())
+    wrapper.extras.kv[f"p4runtime_translation:{PSA_PORT}"] = json.dumps([[1001, 1], [1002, 2]])
+    device = PsaDevice(device_id=1)
+    server = P4RuntimeServer(device, "127.0.0.1:0").start()
+    client = Client(f"127.0.0.1:{server.port}", 1, 5)
+
+    def member(mid, port):
+        m = pb.ActionProfileMember(action_profile_id=sel, member_id=mid)
+        m.action.action_id = fwd.preamble.id
+        m.action.params.add(param_id=1, value=port.to_bytes(4, "big"))
+        return pb.Entity(action_profile_member=m)
+
+    try:
+        client.arbitrate()
+        client.set_pipeline(info, wrapper.SerializeToString())
+        client.write((INS, member(1, 1001)))
+        assert device.target.profile("ingress.sel").member(1).action.params == {"port": 1}
+        [read] = client.read(pb.Entity(action_profile_member=pb.ActionProfileMember(
+            action_profile_id=sel)))
+        assert read.action_profile_member.action.params[0].value == (1001).to_bytes(2, "big")
+        [(code, message)] = _refused(client, (INS, member(2, 5)))
+        assert code == grpc.StatusCode.INVALID_ARGUMENT
+        assert "action ingress.fwd parameter port" in message
+        assert list(device.target.profile("ingress.sel").members) == [1]
+        te = pb.TableEntry(table_id=table)
+        te.match.add(field_id=1).exact.value = b"\x05"
+        for port in (1001, 1002):
+            action = te.action.action_profile_action_set.action_profile_actions.add(weight=1)
+            action.action.action_id = fwd.preamble.id
+            action.action.params.add(param_id=1, value=port.to_bytes(4, "big"))
+        client.write((INS, pb.Entity(table_entry=te)))
+        [stored] = device.target.table_entries("ingress.t")
+        assert [call.params for call, _, _ in stored.action.actions] == [{"port": 1},
+                                                                         {"port": 2}]
+        [read] = client.read(pb.Entity(table_entry=pb.TableEntry(table_id=table)))
+        actions = read.table_entry.action.action_profile_action_set.action_profile_actions
+        assert [a.action.params[0].value for a in actions] == [(1001).to_bytes(2, "big"),
+                                                              (1002).to_bytes(2, "big")]
     finally:
         client.close()
         server.stop()
