@@ -13,6 +13,7 @@ takes the same lock).
 """
 from __future__ import annotations
 
+import gc
 import importlib.metadata
 import itertools
 import logging
@@ -219,6 +220,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         if kept is not None:
             with self.target_lock:
                 P.restore(pipeline, self.device.target, kept, self.log)
+        _settle_heap()
         self.log.info("forwarding pipeline installed (%d tables, cookie %d)",
                       len(pipeline.p4info.tables), pipeline.cookie)
 
@@ -326,6 +328,17 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                 for entity in response.entities:
                     pipeline.translation.entity_out(entity)
         return responses
+
+
+def _settle_heap() -> None:
+    """Leave the objects alive now (the compiled program, its tables, the server) out of
+    Python's cyclic collector. A write that stores many entries makes the collector run
+    full collections, and each would walk the whole program again: with batches of 1000
+    updates that cost more than the writes themselves. The previous pipeline's garbage is
+    collected first; the next install does the same, so nothing stays frozen for good."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
 
 
 def _stream_error(stream: Stream, code: str, message: str, packet=None) -> None:
