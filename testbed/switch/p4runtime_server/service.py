@@ -54,6 +54,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             self.pipeline = P.adopted(device.target.program,
                                       getattr(device, "program_file", None))
             device.target.digest_handler = self._digest
+            _settle_heap()
 
     # ------------------------------------------------------------ stream channel
     def StreamChannel(self, request_iterator, context):
