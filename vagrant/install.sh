@@ -178,7 +178,7 @@ else
                   2>&1 >/dev/null); then
     rm -rf .venv-clients
     echo "[5/5] skipped .venv-clients ($(echo "$failed" | grep -v '^ *$' | tail -n1));" \
-         "the finsy and axonn package tests skip; run again with PyPI reachable"
+         "the p4runtime-shell, finsy and axonn package tests skip; run again with PyPI reachable"
   else
     echo "$clients_want" > .venv-clients/.installed
   fi
