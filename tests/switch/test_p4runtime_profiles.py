@@ -203,12 +203,9 @@ def test_a_one_shot_action_set_acts_as_the_entrys_own_group(switch):
     assert ports_for(device, sources) == {}
 
 
-def test_the_native_backend_hands_indirect_tables_to_python():
-    from testbed.p4.native.cgen import NativeUnsupported
+def test_auto_runs_indirect_tables_on_the_native_backend():
     from testbed.p4.targets import make_target
-    with pytest.raises(NativeUnsupported, match="action profile MyIngress.ecmp_selector"):
-        make_target(load_program(SELECTOR), "native")
-    assert type(make_target(load_program(SELECTOR), "auto")).__name__ == "Target"
+    assert make_target(load_program(SELECTOR), "auto").backend == "native"
 
 
 def test_p4info_describes_the_profiles_as_p4c_does():
