@@ -305,3 +305,26 @@ def test_members_and_one_shot_sets_translate_their_parameters():
     finally:
         client.close()
         server.stop()
+
+
+def test_the_default_action_and_a_read_filter_translate_too(mapped):
+    client, device = mapped
+    default = pb.TableEntry(table_id=ROUTES, is_default_action=True)
+    default.action.action.action_id = FORWARD
+    default.action.action.params.add(param_id=1, value=(3000).to_bytes(4, "big"))
+    client.write((MOD, pb.Entity(table_entry=default)))
+    assert device.target.table_get_default("MyIngress.routes").params == {"port": 3}
+    [read] = client.read(pb.Entity(table_entry=pb.TableEntry(table_id=ROUTES,
+                                                             is_default_action=True)))
+    assert read.table_entry.action.action.params[0].value == (3000).to_bytes(2, "big")
+    for port, vrf in ((1000, b"blue"), (2000, b"red")):
+        client.write((INS, route(port.to_bytes(4, "big"), vrf, out=(1000).to_bytes(4, "big"))))
+    probe = route((2000).to_bytes(4, "big"), b"red").table_entry
+    probe.ClearField("action")
+    [found] = client.read(pb.Entity(table_entry=probe))
+    assert [m.exact.value for m in found.table_entry.match] == [(2000).to_bytes(2, "big"),
+                                                                 b"red"]
+    probe.match[1].exact.value = b"green"
+    with pytest.raises(grpc.RpcError) as e:
+        client.read(pb.Entity(table_entry=probe))
+    assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "meta.vrf" in e.value.details()
