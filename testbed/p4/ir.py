@@ -597,6 +597,7 @@ class NewType:
     name: str
     base: Type
     annotations: Annotations = ()
+    loc: Loc = NOLOC
 
 
 @dataclass

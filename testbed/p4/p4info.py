@@ -585,7 +585,8 @@ def translated(new: ir.NewType) -> tuple[str, int | None] | None:
         return None
     if (len(a.body) != 2 or not isinstance(a.body[0], str)
             or not (a.body[1] == "string" or isinstance(a.body[1], int) and a.body[1] > 0)):
-        raise TrainetError(f"type {new.name}: @p4runtime_translation takes a URI string and "
+        raise TrainetError(f"{new.loc}: type {new.name}: @p4runtime_translation takes a URI "
+                           "string and "
                            "a width in bits or `string`, e.g. "
                            '@p4runtime_translation("example.org/port_t", 32)')
     return a.body[0], None if a.body[1] == "string" else a.body[1]

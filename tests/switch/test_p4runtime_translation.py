@@ -328,3 +328,14 @@ def test_the_default_action_and_a_read_filter_translate_too(mapped):
     with pytest.raises(grpc.RpcError) as e:
         client.read(pb.Entity(table_entry=probe))
     assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "meta.vrf" in e.value.details()
+
+
+def test_a_malformed_translation_annotation_is_an_error_at_its_type():
+    from testbed.errors import TrainetError
+    from testbed.p4.lowering.program import load_source
+    source = PROGRAM.read_text().replace('("trainet.example/port_t", 32)',
+                                         '("trainet.example/port_t", 0)')
+    with pytest.raises(TrainetError, match=r"translation\.p4:7:\d+: type port_t: "
+                                           r"@p4runtime_translation takes a URI string and "
+                                           r"a width in bits or `string`"):
+        p4info.build(load_source(source, filename=str(PROGRAM)))

@@ -208,7 +208,8 @@ class Declarations:
             # a `type` checks as its base here; its name stays on bit<W> values for P4Info
             if isinstance(typ, ir.BitT):
                 typ = ir.BitT(typ.width, name)
-            self.new_types[name] = ir.NewType(name, typ, annotations_of(t.children[0]))
+            self.new_types[name] = ir.NewType(name, typ, annotations_of(t.children[0]),
+                                              self.loc(t.children[3]))
         self.declare_type(name, typ, t.children[3])
 
     def _d_const_decl(self, t, scope=None):
