@@ -15,7 +15,7 @@ from itertools import accumulate
 from testbed.p4 import entries as E
 from testbed.p4 import ir
 from testbed.p4.native.build import load
-from testbed.p4.native.cgen import MAX_ACTION_DATA, MAX_KEYS, NativeUnsupported, generate
+from testbed.p4.native.cgen import MAX_ACTION_DATA, MAX_KEYS, generate
 from testbed.p4.python.externs import format_log
 from testbed.p4.python.target import Target
 

@@ -131,6 +131,7 @@ class Translation:
                                            f"type of the P4Info translates {uri}; known: "
                                            f"{', '.join(sorted(by_uri)) or 'none'}")
             _mapping(by_uri[uri], text)
+
         def typed(items, where: str) -> dict:    # id -> (TypeMap, what an error names)
             return {i.id: (self.types[i.type_name.name], f"{where} {i.name}") for i in items
                     if i.type_name.name in self.types}
