@@ -43,6 +43,7 @@ class Workload:
     # layer inputs kept), what such runs need at scale and what an experiment's fit check
     # assumes (``recompute: true``)
     recompute: str = "full"
+    optimizer_step: bool = True         # the optimizer's update timed after the step
 
     def step_flops(self, tokens: int) -> float:
         if self.flops is not None:
@@ -135,7 +136,7 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
         if timing.host_s else 0.0
     fp = _footprint(info, model, world, replica_batch, timing, recompute, sp, parsed, sizes)
     optimizer = kernels.optimizer_s(fp.params / shadow.BYTES_PER_PARAM, workload.device) \
-        if workload.mfu is None else 0.0
+        if workload.mfu is None and workload.optimizer_step else 0.0
     step = slowest.step_s + interference + host + optimizer
     compute += optimizer
     by_tier = defaultdict(float)
