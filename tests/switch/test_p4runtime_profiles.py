@@ -36,9 +36,19 @@ SET_PORT = _id("actions", "MyIngress.set_port")
 SET_DMAC = _id("actions", "MyIngress.set_dmac")
 
 
-@pytest.fixture
-def switch():
-    device = PipelineDevice(device_id=1)
+class NativeDevice(PipelineDevice):
+    """The same device on the native backend: its indirect tables run in C."""
+
+    def load_pipeline(self, program):
+        from testbed.p4.targets import make_target
+        self.target = make_target(program, "native", cpu_port=self.cpu_port)
+        assert self.target.backend == "native"
+        self.loads += 1
+
+
+@pytest.fixture(params=["python", "native"])
+def switch(request):
+    device = (PipelineDevice if request.param == "python" else NativeDevice)(device_id=1)
     server = P4RuntimeServer(device, "127.0.0.1:0").start()
     client = Client(f"127.0.0.1:{server.port}", 1, 5)
     client.arbitrate()
