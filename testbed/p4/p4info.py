@@ -42,7 +42,8 @@ METER_UNITS = {"packets": p4info_pb2.MeterSpec.PACKETS, "bytes": p4info_pb2.Mete
 FORMATS = {".txt": "text", ".txtpb": "text", ".pbtxt": "text", ".json": "json",
            ".bin": "binary", ".pb": "binary"}
 # annotations P4Info carries elsewhere (name, id, doc) or that only steer the compiler
-_NOT_COPIED = {"name", "id", "hidden", "brief", "description", "match"}
+_NOT_COPIED = {"name", "id", "hidden", "brief", "description", "match", "max_group_size",
+               "selector_size_semantics", "max_member_weight"}
 
 
 def jenkins_hash(name: str) -> int:
@@ -499,12 +500,44 @@ class _Builder:
             msg.with_selector = kind == "action_selector"
             size_arg = inst.args[1] if kind == "action_selector" else inst.args[0]
             msg.size = _const_int(size_arg, f"{where}: the size")
-            group_size = ir.annotation(inst.annotations, "max_group_size")
-            if group_size is not None and group_size.body:
-                msg.max_group_size = int(str(group_size.body[0]), 0)
+            if msg.with_selector:
+                self._selector_size(msg, inst, where)
             for t in self.tables:
                 if t.implementation == inst.name:
                     msg.table_ids.append(s.id(P.TABLE, t.name))
+
+    @staticmethod
+    def _selector_size(msg, inst: ir.Instance, where: str) -> None:
+        """A selector's group limits from its annotations, as p4c reads them (an action
+        profile without a selector ignores them): @max_group_size(N) sets the limit and
+        sum-of-weights semantics; @selector_size_semantics("sum_of_members") with
+        @max_member_weight(W) counts members instead."""
+        def number(key):
+            a = ir.annotation(inst.annotations, key)
+            if a is None:
+                return None
+            if len(a.body) != 1 or not str(a.body[0]).isdigit():
+                raise TrainetError(f"{where}: @{key} takes one unsigned integer, e.g. "
+                                   f"@{key}(128)")
+            return int(str(a.body[0]))
+        group_size = number("max_group_size")
+        semantics = ir.annotation(inst.annotations, "selector_size_semantics")
+        if group_size is not None:
+            msg.max_group_size = group_size
+            msg.sum_of_weights.SetInParent()
+        if semantics is None:
+            return
+        kind = str(semantics.body[0]).lower() if len(semantics.body) == 1 else ""
+        if kind == "sum_of_weights":
+            msg.sum_of_weights.SetInParent()
+        elif kind == "sum_of_members":
+            msg.sum_of_members.SetInParent()
+            weight = number("max_member_weight")
+            if weight is not None:
+                msg.sum_of_members.max_member_weight = weight
+        else:
+            raise TrainetError(f'{where}: @selector_size_semantics takes "sum_of_weights" or '
+                               '"sum_of_members"')
 
     def _value_set(self, vs: ir.ValueSet) -> None:
         msg = self.info.value_sets.add()

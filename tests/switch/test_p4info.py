@@ -322,3 +322,87 @@ def test_every_serializable_enum_is_described_as_p4c_describes_it():
     assert [(m.name, m.value) for m in enums["Wide"].members] == [("LOW", b"\x00\n"),
                                                                   ("HIGH", b"\xab\x00")]
     assert [(m.name, m.value) for m in enums["Narrow"].members] == [("Z", b"\x00")]
+
+
+_PROFILES = """
+#include <core.p4>
+#include <v1model.p4>
+struct H { }
+struct M { bit<32> h; }
+parser P(packet_in pkt, out H hdr, inout M m, inout standard_metadata_t sm) {
+    state start { transition accept; } }
+control C(inout H hdr, inout M m) { apply { } }
+control I(inout H hdr, inout M m, inout standard_metadata_t sm) {
+    action drop() { mark_to_drop(sm); }
+    @max_group_size(64) @selector_size_semantics("sum_of_members") @max_member_weight(9)
+    action_selector(HashAlgorithm.identity, 32w512, 32w10) shared;
+    @max_group_size(8) action_profile(32w16) plain;
+    action_selector(HashAlgorithm.crc16, 32w32, 32w16) unused_sel;
+    table in_place {
+        key = { m.h : selector; }
+        actions = { drop; }
+        @name("in_place_ws") @max_group_size(200)
+        implementation = action_selector(HashAlgorithm.identity, 32w1024, 32w10);
+    }
+    table t1 { key = { m.h : selector; } actions = { drop; } implementation = shared; }
+    table t2 { key = { m.h : selector; } actions = { drop; } implementation = shared; }
+    table t3 { actions = { drop; } implementation = plain; }
+    apply { in_place.apply(); t1.apply(); t2.apply(); t3.apply(); }
+}
+control E(inout H hdr, inout M m, inout standard_metadata_t sm) { apply { } }
+control D(packet_out pkt, in H hdr) { apply { } }
+V1Switch(P(), C(), I(), E(), C(), D()) main;
+"""
+
+
+def test_action_profiles_and_selectors_as_p4c_writes_them():
+    """p4c's rules for action_profiles: one constructed in a table property is named by
+    the property's @name as written (no control prefix); a declared one by its
+    hierarchical name; every table using one is listed in declaration order; one no
+    table uses is still described; the group-size annotations count only on a selector
+    (@max_group_size gives sum_of_weights unless @selector_size_semantics says
+    sum_of_members, with @max_member_weight) and are not copied as annotations."""
+    info = p4info.build(load_source(_PROFILES, "profiles.p4"))
+    profiles = _by_name(info.action_profiles)
+    tables = _by_name(info.tables)
+    assert sorted(profiles) == ["I.plain", "I.shared", "I.unused_sel", "in_place_ws"]
+    in_place = profiles["in_place_ws"]
+    assert in_place.preamble.id == 0x11 << 24 | p4info.jenkins_hash("in_place_ws") & 0xFFFFFF
+    assert in_place.preamble.alias == "in_place_ws"
+    assert list(in_place.table_ids) == [tables["I.in_place"].preamble.id]
+    assert (in_place.with_selector, in_place.size, in_place.max_group_size) == (True, 1024, 200)
+    assert in_place.WhichOneof("selector_size_semantics") == "sum_of_weights"
+    assert tables["I.in_place"].implementation_id == in_place.preamble.id
+    shared = profiles["I.shared"]
+    assert list(shared.table_ids) == [tables["I.t1"].preamble.id, tables["I.t2"].preamble.id]
+    assert (shared.size, shared.max_group_size) == (512, 64)
+    assert shared.WhichOneof("selector_size_semantics") == "sum_of_members"
+    assert shared.sum_of_members.max_member_weight == 9
+    plain = profiles["I.plain"]
+    assert (plain.with_selector, plain.size, plain.max_group_size) == (False, 16, 0)
+    assert plain.WhichOneof("selector_size_semantics") is None
+    unused = profiles["I.unused_sel"]
+    assert (list(unused.table_ids), unused.with_selector, unused.size) == ([], True, 32)
+    assert unused.WhichOneof("selector_size_semantics") is None
+    for p in profiles.values():
+        assert not p.preamble.annotations
+    # selector keys are not match fields
+    assert not tables["I.t1"].match_fields
+
+
+def test_psa_action_profile_and_selector_as_p4c_writes_them():
+    """PSA's ActionProfile(size) and ActionSelector(algo, size, output width) under
+    psa_implementation: the same action_profiles entries as v1model's."""
+    program = load_program(Path(__file__).parent / "data" / "psa_selector.p4")
+    info = p4info.build(program)
+    assert info.pkg_info.arch == "psa"
+    tables = {t.preamble.id: t for t in info.tables}
+    for prof in info.action_profiles:
+        assert prof.preamble.id >> 24 == 0x11
+        assert prof.table_ids
+        for tid in prof.table_ids:
+            assert tables[tid].implementation_id == prof.preamble.id
+    kinds = {i.name: i.extern for c in program.controls.values() for i in c.instances
+             if i.extern in ("ActionProfile", "ActionSelector")}
+    assert {p.preamble.name: p.with_selector for p in info.action_profiles} == {
+        n: k == "ActionSelector" for n, k in kinds.items()}
