@@ -11,7 +11,7 @@ from scapy.all import IP, UDP, Ether
 from testbed.p4 import p4info
 from testbed.p4.bmv2 import loader as bmv2_json
 from testbed.p4 import entries as E
-from testbed.p4.lowering.program import load_program
+from testbed.p4.lowering.program import load_program, load_source
 from testbed.p4.native.target import NativeTarget
 from testbed.p4.python.target import Target
 
@@ -100,7 +100,9 @@ def _table(doc):
         {"op": "_MyExtern_run", "parameters": []}),
      "actions[1].primitives[1].op: primitive '_MyExtern_run' is not supported"),
     (lambda d: _table(d).update(type="indirect", action_profile="ap"),
-     "pipelines[0].tables[0].type: table type 'indirect' (action profile) is not supported"),
+     "pipelines[0].tables[0].action_profile: no action profile named 'ap'"),
+    (lambda d: _table(d).update(type="direct"),
+     "pipelines[0].tables[0].type: table type 'direct'; BMv2 has simple, indirect"),
     (lambda d: d["header_types"][3]["fields"].append(["options", "*"]),
      "header_types[3].fields[12]: variable-length (varbit) fields are not loaded"),
     (lambda d: _table(d)["key"][0].update(target=["ipv6", "dstAddr"]),
@@ -327,3 +329,158 @@ def test_a_header_union_stack_loads_and_fills_union_by_union(kind):
         doc = _union_stack_json()
         doc["parsers"][0]["parse_states"][0]["parser_ops"][0]["parameters"][0]["value"] = "hus"
         bmv2_json.load(doc, "unions.json")
+
+
+_PROFILES_P4 = """
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> in_; bit<8> hash_val; bit<8> f1; bit<8> f2; }
+struct headers { h_t h; }
+struct meta { }
+parser P(packet_in pkt, out headers hdr, inout meta m, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.h); transition accept; } }
+control C(inout headers hdr, inout meta m) { apply { } }
+control MyIngress(inout headers hdr, inout meta m, inout standard_metadata_t sm) {
+    action foo1(bit<8> val, bit<9> port) { hdr.h.f1 = val; sm.egress_spec = port; }
+    action foo2(bit<8> val, bit<9> port) { hdr.h.f2 = val; sm.egress_spec = port; }
+    action_profile(32w8) prof;
+    action_selector(HashAlgorithm.crc16, 32w16, 32w16) sel;
+    table prof_tbl { key = { hdr.h.in_ : exact; } actions = { foo1; foo2; NoAction; }
+                     implementation = prof; default_action = NoAction(); }
+    table sel_tbl { key = { hdr.h.in_ : exact; hdr.h.hash_val : selector; }
+                    actions = { foo1; foo2; } implementation = sel; }
+    apply { prof_tbl.apply(); sel_tbl.apply(); }
+}
+control E(inout headers hdr, inout meta m, inout standard_metadata_t sm) { apply { } }
+control D(packet_out pkt, in headers hdr) { apply { pkt.emit(hdr.h); } }
+V1Switch(P(), C(), MyIngress(), E(), C(), D()) main;
+"""
+
+
+def _profiles_json(algo="crc16") -> dict:
+    """_PROFILES_P4 as BMv2 JSON: an indirect table with a default entry, an indirect_ws
+    one without (BMv2 runs no action on its miss), each naming a pipeline action profile."""
+    def sets(field, param):
+        return {"op": "assign", "parameters": [{"type": "field", "value": field},
+                                               {"type": "runtime_data", "value": param}]}
+
+    def foo(i, field):
+        return {"name": f"MyIngress.foo{i}", "id": i, "runtime_data": [
+            {"name": "val", "bitwidth": 8}, {"name": "port", "bitwidth": 9}],
+            "primitives": [sets(["h", field], 0), sets(["standard_metadata", "egress_spec"], 1)]}
+
+    def table(name, tid, kind, profile, nxt, action_ids, default=None):
+        t = {"name": name, "id": tid, "key": [{"match_type": "exact", "name": "hdr.h.in_",
+                                               "target": ["h", "in_"], "mask": None}],
+             "match_type": "exact", "type": kind, "action_profile": profile, "max_size": 1024,
+             "with_counters": False, "support_timeout": False, "direct_meters": None,
+             "action_ids": action_ids, "actions": [names[a] for a in action_ids],
+             "base_default_next": nxt, "next_tables": {names[a]: nxt for a in action_ids}}
+        if default is not None:
+            t["default_entry"] = default
+        return t
+
+    sm = BASIC_JSON["header_types"][next(i for i, h in enumerate(BASIC_JSON["header_types"])
+                                         if h["name"] == "standard_metadata")]
+    names = {0: "NoAction", 1: "MyIngress.foo1", 2: "MyIngress.foo2"}
+    return {
+        "header_types": [{"name": "scalars_0", "id": 0, "fields": []}, dict(sm, id=1),
+                         {"name": "h_t", "id": 2, "fields": [[f, 8, False] for f in
+                                                             ("in_", "hash_val", "f1", "f2")]}],
+        "headers": [{"name": "scalars", "id": 0, "header_type": "scalars_0", "metadata": True},
+                    {"name": "standard_metadata", "id": 1, "header_type": "standard_metadata",
+                     "metadata": True},
+                    {"name": "h", "id": 2, "header_type": "h_t", "metadata": False}],
+        "errors": [["NoError", 0], ["PacketTooShort", 1]],
+        "parsers": [{"name": "parser", "id": 0, "init_state": "start", "parse_states": [
+            {"name": "start", "id": 0, "parser_ops": [
+                {"op": "extract", "parameters": [{"type": "regular", "value": "h"}]}],
+             "transition_key": [],
+             "transitions": [{"type": "default", "value": None, "mask": None,
+                              "next_state": None}]}]}],
+        "deparsers": [{"name": "deparser", "id": 0, "order": ["h"], "primitives": []}],
+        "actions": [{"name": "NoAction", "id": 0, "runtime_data": [], "primitives": []},
+                    foo(1, "f1"), foo(2, "f2")],
+        "pipelines": [
+            {"name": "ingress", "id": 0, "init_table": "MyIngress.prof_tbl", "conditionals": [],
+             "tables": [
+                 table("MyIngress.prof_tbl", 0, "indirect", "MyIngress.prof",
+                       "MyIngress.sel_tbl", [1, 2, 0],
+                       {"action_id": 0, "action_const": False, "action_data": [],
+                        "action_entry_const": False}),
+                 table("MyIngress.sel_tbl", 1, "indirect_ws", "MyIngress.sel", None, [1, 2])],
+             "action_profiles": [
+                 {"name": "MyIngress.prof", "id": 0, "max_size": 8},
+                 {"name": "MyIngress.sel", "id": 1, "max_size": 16, "selector": {
+                     "algo": algo, "input": [{"type": "field", "value": ["h", "hash_val"]}]}}]},
+            {"name": "egress", "id": 1, "init_table": None, "tables": [], "action_profiles": [],
+             "conditionals": []}],
+        "checksums": [], "extern_instances": [],
+    }
+
+
+def test_action_profiles_and_selectors_forward_as_their_source():
+    """A member of an indirect table, a group of an indirect_ws one (the selector's hash
+    over its input picks the member), and a miss of each, packet for packet as the P4
+    source they come from."""
+    source = load_source(_PROFILES_P4, "profiles.p4")
+    program = bmv2_json.load(_profiles_json(), "profiles.json")
+    targets = [Target(source), Target(program)]
+    for t in targets:
+        for profile in ("MyIngress.prof", "MyIngress.sel"):
+            for mid, (act, port) in enumerate([(1, 3), (2, 4), (1, 5)], start=1):
+                t.profile(profile).member_insert(E.ProfileMember(mid, E.ActionCall(
+                    f"MyIngress.foo{act}", {"val": 0x40 + mid, "port": port})))
+        t.profile("MyIngress.sel").group_insert(E.ProfileGroup(
+            7, [E.GroupMember(1), E.GroupMember(2), E.GroupMember(3)]))
+        t.table_insert(E.TableEntry("MyIngress.prof_tbl", (E.Exact(1),), E.MemberRef(2)))
+        t.table_insert(E.TableEntry("MyIngress.sel_tbl", (E.Exact(2),), E.GroupRef(7)))
+    ports = set()
+    for in_ in (1, 2, 3):
+        for hash_val in range(16):
+            frame = bytes([in_, hash_val, 0, 0]) + b"payload"
+            outputs = [t.process(frame, 1) for t in targets]
+            assert outputs[0] == outputs[1], (in_, hash_val)
+            if in_ == 2:
+                ports.add(outputs[1][0][0])
+            elif in_ == 1:
+                assert outputs[1] == [(4, bytes([1, hash_val, 0, 0x42]) + b"payload")]
+            else:
+                assert outputs[1] == [(0, frame)]
+    assert ports == {3, 4, 5}          # the hash spreads the group over its three members
+
+
+def test_action_profiles_of_bmv2_json_in_p4info_as_p4c_writes_them():
+    info = p4info.build(bmv2_json.load(_profiles_json(), "profiles.json"))
+    source = p4info.build(load_source(_PROFILES_P4, "profiles.p4"))
+    for a in source.actions:            # BMv2 JSON carries no annotations
+        del a.preamble.annotations[:]
+    assert info == source     # sel_tbl's miss: NoAction @defaultonly, as p4c adds it
+    profiles = {p.preamble.name: p for p in info.action_profiles}
+    assert {n: (p.with_selector, p.size) for n, p in profiles.items()} == {
+        "MyIngress.prof": (False, 8), "MyIngress.sel": (True, 16)}
+    tables = {t.preamble.name: t for t in info.tables}
+    assert [f.name for f in tables["MyIngress.sel_tbl"].match_fields] == ["hdr.h.in_"]
+    assert tables["MyIngress.sel_tbl"].implementation_id == profiles["MyIngress.sel"].preamble.id
+    assert list(profiles["MyIngress.sel"].table_ids) == [tables["MyIngress.sel_tbl"].preamble.id]
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda d: d["pipelines"][0]["tables"][1].update(action_profile="MyIngress.prof"),
+     "pipelines[0].tables[1].type: an indirect_ws table needs an action profile with a "
+     "selector; MyIngress.prof has none"),
+    (lambda d: d["pipelines"][0]["action_profiles"][1]["selector"].update(algo="selector_fanout"),
+     "pipelines[0].action_profiles[1].selector.algo: hash algorithm 'selector_fanout' is not "
+     "supported"),
+    (lambda d: d["pipelines"][0]["action_profiles"][1]["selector"]["input"].append(
+        {"type": "hexstr", "value": "0x1"}),
+     "pipelines[0].action_profiles[1].selector.input[1]: expected a field"),
+    (lambda d: d["pipelines"][0]["action_profiles"][0].pop("max_size"),
+     "pipelines[0].action_profiles[0].max_size: expected an integer"),
+])
+def test_bad_action_profiles_are_refused_at_their_json_path(edit, words):
+    doc = _profiles_json()
+    edit(doc)
+    with pytest.raises(bmv2_json.Bmv2JsonError) as e:
+        bmv2_json.load(doc, "prog.json")
+    assert words in str(e.value), str(e.value)

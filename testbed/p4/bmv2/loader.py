@@ -23,8 +23,11 @@ the transition key's value (one field per key when there are several).
 
 The P4Info of such a program comes from the client, as with BMv2: the JSON does not
 carry p4c's ids. Header union stacks are stacks of the IR's unions (``union_stack``
-extracts fill the next one). Anything this target does not run (action profiles,
-variable-length fields, extern instances) is refused with a
+extracts fill the next one). A pipeline's ``action_profiles`` are v1model's
+action_profile and action_selector instances (a selector's ``input`` fields the selector
+keys of every ``indirect_ws`` table that names it); an ``indirect`` or ``indirect_ws``
+table without a ``default_entry`` misses with NoAction, as BMv2 runs none. Anything
+this target does not run (variable-length fields, extern instances) is refused with a
 :class:`Bmv2JsonError` naming the JSON path.
 """
 from __future__ import annotations
@@ -567,6 +570,13 @@ class _Loader(Expressions):
             self.fail(path, f"no action named {name!r} in actions")
         return self.action_names[name]
 
+    def no_action(self) -> ir.Action:
+        """The program's NoAction, or an empty one of that name when it has none."""
+        if "NoAction" not in self.action_names:
+            self.action_names["NoAction"] = ir.Action("NoAction", "NoAction", [],
+                                                      ir.Block(NOLOC, []))
+        return self.action_names["NoAction"]
+
     def action_ref(self, entry: dict, path: str) -> ir.ActionRef:
         act = self.action(entry.get("action_id"), f"{path}.action_id")
         data = entry.get("action_data") or []
@@ -787,13 +797,45 @@ class _Loader(Expressions):
         return verify, update
 
     # ------------------------------------------------------------------ pipelines
+    def action_profiles(self, pipe: dict, path: str) -> dict:
+        """A pipeline's action profiles: name -> (ir.Instance, the selector's input as
+        selector keys, empty without a selector). BMv2 hashes a selector's whole input
+        with the algorithm's full output and picks a group member by its remainder, so
+        the output width is the algorithm's own (64 bits covers every one)."""
+        algos = self.v1type("HashAlgorithm")
+        out = {}
+        for i, ap in enumerate(self.items_of(pipe, "action_profiles", path)):
+            pp = f"{path}.action_profiles[{i}]"
+            name = self.need(ap, "name", pp)
+            size = self.need(ap, "max_size", pp, int)
+            sel = ap.get("selector")
+            if sel is None:
+                out[name] = (ir.Instance(name, name.rsplit(".", 1)[-1], "action_profile",
+                                         [], [const(size, 32)]), [])
+                continue
+            algo = self.need(sel, "algo", f"{pp}.selector")
+            if algo not in externs.ALGORITHMS or algo not in algos.members:
+                self.fail(f"{pp}.selector.algo", f"hash algorithm {algo!r} is not supported "
+                          f"by this target's selectors; it has "
+                          f"{', '.join(sorted(set(externs.ALGORITHMS) & set(algos.members)))}")
+            keys = []
+            for j, x in enumerate(self.need(sel, "input", f"{pp}.selector", list)):
+                xp = f"{pp}.selector.input[{j}]"
+                if not isinstance(x, dict) or x.get("type") != "field":
+                    self.fail(xp, "expected a field ({\"type\": \"field\", \"value\": "
+                              "[header, field]})")
+                keys.append(ir.Key(self.value(x, xp), "selector", ".".join(x["value"])))
+            inst = ir.Instance(name, name.rsplit(".", 1)[-1], "action_selector", [],
+                               [ir.EnumConst(algos, NOLOC, algo), const(size, 32),
+                                const(64, 32)])
+            out[name] = (inst, keys)
+        return out
+
     def pipeline(self, pipe: dict, path: str, params: list) -> ir.Control:
-        if pipe.get("action_profiles"):
-            self.fail(f"{path}.action_profiles", "action profiles and selectors are not "
-                      "supported by this target; use direct tables")
+        self.profiles = self.action_profiles(pipe, path)
         flow = Flow(self, pipe, path)
         body = flow.body()
         actions = {a.name: a for a in flow.used_actions}
-        instances = list(self.instances.values())
+        instances = list(self.instances.values()) + [i for i, _ in self.profiles.values()]
         return ir.Control(pipe["name"], list(params), [], instances, actions, flow.tables,
                           ir.Block(NOLOC, body))
