@@ -399,8 +399,13 @@ class Statements:
             if t.data == "var":
                 sym = scope.lookup(name_of(t.children[0]))
                 if isinstance(sym, ValueSetSym):
-                    if sym.vs.type != typ:
-                        self.err(f"value_set {sym.vs.local_name} holds {show(sym.vs.type)}, the "
+                    vt = sym.vs.type
+                    # a struct of one field matches one select expression of its type
+                    one = (vt.fields[0].type if isinstance(vt, ir.StructT) and
+                           len(vt.fields) == 1 else None)
+                    if vt != typ and not (one is not None and is_fixed(one) and
+                                          ir.fixed_width(one) == ir.fixed_width(typ)):
+                        self.err(f"value_set {sym.vs.local_name} holds {show(vt)}, the "
                                  f"select expression is {show(typ)}", t)
                     return ir.ValueSetRef(typ, loc, sym.vs.name)
         return self._key_const(t, typ, scope)
