@@ -206,8 +206,9 @@ def _enum_member(expr) -> str:
 class _TypeSpecs:
     """P4DataTypeSpec of IR types; named types land in ``info.type_info``."""
 
-    def __init__(self, info: p4info_pb2.P4Info):
+    def __init__(self, info: p4info_pb2.P4Info, errors=()):
         self.type_info = info.type_info
+        self.errors = list(errors)
 
     def spec(self, t: ir.Type) -> p4types_pb2.P4DataTypeSpec:
         s = p4types_pb2.P4DataTypeSpec()
@@ -221,6 +222,9 @@ class _TypeSpecs:
             s.bool.SetInParent()
         elif isinstance(t, ir.ErrorT):
             s.error.SetInParent()
+            # a type spec naming error brings the program's errors, in declaration order
+            if not self.type_info.error.members:
+                self.type_info.error.members.extend(self.errors)
         elif isinstance(t, ir.TupleT):
             for e in t.elems:
                 s.tuple.members.add().CopyFrom(self.spec(e))
@@ -329,7 +333,7 @@ class _Builder:
         self.info = p4info_pb2.P4Info()
         self.info.pkg_info.arch = program.arch
         self.symbols = _Symbols()
-        self.types = _TypeSpecs(self.info)
+        self.types = _TypeSpecs(self.info, program.errors)
         self.controls = _controls(program)
         self.instances = {i.name: i for c in self.controls for i in c.instances}
         self.actions = dict(program.actions)

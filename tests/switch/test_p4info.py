@@ -406,3 +406,29 @@ def test_psa_action_profile_and_selector_as_p4c_writes_them():
              if i.extern in ("ActionProfile", "ActionSelector")}
     assert {p.preamble.name: p.with_selector for p in info.action_profiles} == {
         n: k == "ActionSelector" for n, k in kinds.items()}
+
+
+def test_a_digest_with_an_error_field_brings_every_error_into_type_info():
+    """p4c's rule: a type spec that names ``error`` puts the program's errors, core.p4's
+    first and then the program's own in declaration order, in type_info.error; plain
+    enums a digest carries are in type_info.enums (v1model-digest-containing-ser-enum's
+    expected P4Info)."""
+    source = _DIRECT_CALLS.replace(
+        "header h_t { bit<16> a; }",
+        "header h_t { bit<16> a; }\nerror { Mine, Yours }\nenum Kind { A, B }\n"
+        "struct d_t { error e; Kind k; bit<16> a; }").replace(
+        "apply { twice(hdr.h.a); inner.apply(hdr.h.a); }",
+        "apply { d_t d = { error.Yours, Kind.B, hdr.h.a }; digest(1, d); }")
+    info = p4info.build(load_source(source, "errors.p4"))
+    ti = info.type_info
+    assert list(ti.error.members) == ["NoError", "PacketTooShort", "NoMatch",
+                                      "StackOutOfBounds", "HeaderTooShort", "ParserTimeout",
+                                      "ParserInvalidArgument", "Mine", "Yours"]
+    assert [m.name for m in ti.enums["Kind"].members] == ["A", "B"]
+    [d] = info.digests
+    assert d.preamble.name == "d_t"
+    assert [m.type_spec.WhichOneof("type_spec") for m in ti.structs["d_t"].members] == [
+        "error", "enum", "bitstring"]
+    # without a type spec naming error there is no error list
+    plain = p4info.build(load_source(_DIRECT_CALLS, "calls.p4"))
+    assert not plain.type_info.HasField("error")

@@ -13,7 +13,8 @@ independently of testbed.p4.p4info):
 * every id one object names (action_refs, const and initial default actions and their
   parameters, implementation_id, direct_resource_ids, an action profile's table_ids, a
   direct resource's table) is an object of the right kind that names it back;
-* every named type a type spec mentions is described in type_info;
+* every named type a type spec mentions is described in type_info (error: the program's
+  errors, NoError first);
 * the message survives text and binary round trips.
 """
 from pathlib import Path
@@ -82,6 +83,8 @@ def _type_names(spec: p4types_pb2.P4DataTypeSpec, out: list) -> None:
         out.append(("header", spec.header_stack.header.name))
     elif kind == "header_union_stack":
         out.append(("header_union", spec.header_union_stack.header_union.name))
+    elif kind == "error":
+        out.append(("error", "NoError"))
     elif kind == "tuple":
         for m in spec.tuple.members:
             _type_names(m, out)
@@ -170,7 +173,8 @@ def check_p4info(info: p4info_pb2.P4Info, explicit_ids: bool) -> None:
     for u in ti.header_unions.values():
         mentioned += [("header", m.header.name) for m in u.members]
     described = {"struct": ti.structs, "header": ti.headers, "header_union": ti.header_unions,
-                 "enum": ti.enums, "serializable_enum": ti.serializable_enums}
+                 "enum": ti.enums, "serializable_enum": ti.serializable_enums,
+                 "error": list(ti.error.members)}
     for kind, name in mentioned:
         assert name in described[kind], f"type_info lacks the {kind} {name}"
 
