@@ -432,3 +432,44 @@ def test_a_digest_with_an_error_field_brings_every_error_into_type_info():
     # without a type spec naming error there is no error list
     plain = p4info.build(load_source(_DIRECT_CALLS, "calls.p4"))
     assert not plain.type_info.HasField("error")
+
+
+_PACKET_IO = """
+#include <core.p4>
+#include <v1model.p4>
+@controller_header("packet_in")
+header packet_in_header_t { bit<9> ingress_port; bit<7> _pad; }
+@controller_header("packet_out")
+header cpu_out_header_t { bit<15> magic_val; bit<9> egress_port; }
+header eth_t { bit<48> dst; }
+struct H { packet_in_header_t pin; cpu_out_header_t pout; eth_t eth; }
+struct M { }
+parser P(packet_in pkt, out H hdr, inout M m, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.pout); pkt.extract(hdr.eth); transition accept; } }
+control C(inout H hdr, inout M m) { apply { } }
+control I(inout H hdr, inout M m, inout standard_metadata_t sm) {
+    apply { sm.egress_spec = hdr.pout.egress_port; hdr.pin.setValid();
+            hdr.pin.ingress_port = sm.ingress_port; }
+}
+control E(inout H hdr, inout M m, inout standard_metadata_t sm) { apply { } }
+control D(packet_out pkt, in H hdr) { apply { pkt.emit(hdr.pin); pkt.emit(hdr.eth); } }
+V1Switch(P(), C(), I(), E(), C(), D()) main;
+"""
+
+
+def test_controller_packet_metadata_as_p4c_writes_it():
+    """p4c's rules for packet I/O headers: named by the @controller_header string (its
+    alias too), the id hashes the header type's name (packet_in_header_t: 81826293 and
+    cpu_out_header_t: 78842819, as in published P4Info files p4c wrote), the annotation
+    is kept, every field (padding too) is metadata numbered from 1 in order."""
+    info = p4info.build(load_source(_PACKET_IO, "packet_io.p4"))
+    cpm = {c.preamble.name: c for c in info.controller_packet_metadata}
+    assert sorted(cpm) == ["packet_in", "packet_out"]
+    pin, pout = cpm["packet_in"], cpm["packet_out"]
+    assert (pin.preamble.id, pin.preamble.alias) == (81826293, "packet_in")
+    assert (pout.preamble.id, pout.preamble.alias) == (78842819, "packet_out")
+    assert list(pin.preamble.annotations) == ['@controller_header("packet_in")']
+    assert [(m.id, m.name, m.bitwidth) for m in pin.metadata] == [(1, "ingress_port", 9),
+                                                                  (2, "_pad", 7)]
+    assert [(m.id, m.name, m.bitwidth) for m in pout.metadata] == [(1, "magic_val", 15),
+                                                                   (2, "egress_port", 9)]
