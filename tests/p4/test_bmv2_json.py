@@ -206,6 +206,37 @@ def test_a_parse_value_set_matches_what_the_control_plane_puts_in_it(kind):
     assert target.process(_frames()[0], 1)[0][0] == 3
 
 
+@pytest.mark.parametrize("kind", [Target, NativeTarget], ids=["python", "native"])
+def test_a_masked_parse_value_set_compares_key_and_members_under_the_mask(kind):
+    """BMv2 applies a parse_vset transition's mask to the packet's key and to every
+    member the control plane adds: here the high byte of the EtherType alone."""
+    def masked(doc):
+        _ethertype_in_a_value_set(doc)
+        doc["parsers"][0]["parse_states"][1]["transitions"][0]["mask"] = "0xff00"
+    program = bmv2_json.load(_edited(masked), "vset.json")
+    target = kind(program)
+    target.table_insert(route(0x0A000100, 24, 0x112233445566, 3))
+    ipv4 = _frames()[0]
+    assert target.process(ipv4, 1) == [(0, ipv4)]        # empty: nothing parsed as IPv4
+    target.value_set_set("MyParser.ip_types", [(E.Exact(0x08AB),)])   # 0x08AB & 0xff00
+    assert target.process(ipv4, 1)[0][0] == 3            # 0x0800 & 0xff00 matches
+    other = ipv4[:12] + b"\x86\xdd" + ipv4[14:]
+    assert target.process(other, 1) == [(0, other)]
+
+
+def test_one_parse_value_set_under_two_masks_is_refused():
+    def two_masks(doc):
+        _ethertype_in_a_value_set(doc)
+        state = doc["parsers"][0]["parse_states"][1]
+        first = state["transitions"][0]
+        first["mask"] = "0xff00"
+        state["transitions"].insert(1, dict(first, mask="0x00ff"))
+    with pytest.raises(bmv2_json.Bmv2JsonError) as e:
+        bmv2_json.load(_edited(two_masks), "vset.json")
+    assert "parse_states[1].transitions[1].mask: parse value set 'MyParser.ip_types' is " \
+        "used under two different masks" in str(e.value)
+
+
 def _features_frames() -> list:
     def ip(proto, payload=b"payload", dst="00:00:00:00:00:02", vlans=()):
         inner = IP(src="10.0.0.1", dst="10.0.0.2", proto=proto) / payload

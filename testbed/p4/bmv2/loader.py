@@ -19,7 +19,8 @@ Older compilers' output loads as BMv2 loads it: a table that names its ``actions
 without ``action_ids``, transitions without a ``type`` (a ``value`` of ``"default"`` is
 the default one), errors numbered as written (from 1, or with gaps). Parse value sets
 (``parse_vsets``, ``parse_vset`` transitions) are the IR's value sets, a member being
-the transition key's value (one field per key when there are several).
+the transition key's value (one field per key when there are several); a transition's
+mask applies to the key and to every member, as BMv2 applies it.
 
 The P4Info of such a program comes from the client, as with BMv2: the JSON does not
 carry p4c's ids. Header union stacks are stacks of the IR's unions (``union_stack``
@@ -732,8 +733,12 @@ class _Loader(Expressions):
         if not keys:
             self.fail(path, "a parse_vset transition needs a transition_key")
         if tr.get("mask") is not None:
-            self.fail(f"{path}.mask", "a mask on a parse_vset transition is not supported; "
-                      "give the value set the masked key instead")
+            mask = tuple(self._split(hexstr_value(tr["mask"], f"{path}.mask", self.fail),
+                                     widths))
+            if vs.mask is not None and vs.mask != mask:
+                self.fail(f"{path}.mask", f"parse value set {name!r} is used under two "
+                          "different masks; this target keeps one mask per value set")
+            vs.mask = mask
         if len(keys) > 1:
             vs.type = ir.StructT(f"{name}$key", tuple(ir.Field(f"f{k}", key.type)
                                                       for k, key in enumerate(keys)))
