@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from scapy.all import IP, UDP, Ether
 
-from testbed.p4 import p4info
+from testbed.p4 import ir, p4info
 from testbed.p4.bmv2 import loader as bmv2_json
 from testbed.p4 import entries as E
 from testbed.p4.lowering.program import load_program, load_source
@@ -104,7 +104,14 @@ def _table(doc):
     (lambda d: _table(d).update(type="direct"),
      "pipelines[0].tables[0].type: table type 'direct'; BMv2 has simple, indirect"),
     (lambda d: d["header_types"][3]["fields"].append(["options", "*"]),
-     "header_types[3].fields[12]: variable-length (varbit) fields are not loaded"),
+     "header_types[3].max_length: expected an integer, found None"),
+    (lambda d: d["header_types"][3].update(max_length=60, fields=d["header_types"][3][
+        "fields"] + [["options", "*"]]),
+     ".parser_ops[0].op: ipv4_t has a variable-length field; extract it with extract_VL"),
+    (lambda d: d["header_types"][3].update(max_length=10, fields=d["header_types"][3][
+        "fields"] + [["options", "*"]]),
+     "header_types[3].max_length: 10 bytes leave no room for the variable-length field "
+     "after 160 fixed bits"),
     (lambda d: _table(d)["key"][0].update(target=["ipv6", "dstAddr"]),
      "pipelines[0].tables[0].key[0].target: no header instance named 'ipv6'"),
     (lambda d: _table(d)["key"][0].update(target=["ipv4", "dst"]),
@@ -515,3 +522,75 @@ def test_bad_action_profiles_are_refused_at_their_json_path(edit, words):
     with pytest.raises(bmv2_json.Bmv2JsonError) as e:
         bmv2_json.load(doc, "prog.json")
     assert words in str(e.value), str(e.value)
+
+
+_VARBIT_P4 = """
+#include <core.p4>
+#include <v1model.p4>
+header len_t { bit<8> n; }
+header opt_t { varbit<32> opts; }
+struct headers { len_t len; opt_t opt; }
+struct meta { }
+parser P(packet_in pkt, out headers hdr, inout meta m, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.len); pkt.extract(hdr.opt, (bit<32>)hdr.len.n << 3);
+                  transition accept; } }
+control C(inout headers hdr, inout meta m) { apply { } }
+control I(inout headers hdr, inout meta m, inout standard_metadata_t sm) {
+    apply { sm.egress_spec = (bit<9>)hdr.len.n; } }
+control E(inout headers hdr, inout meta m, inout standard_metadata_t sm) { apply { } }
+control D(packet_out pkt, in headers hdr) { apply { pkt.emit(hdr.len); pkt.emit(hdr.opt); } }
+V1Switch(P(), C(), I(), E(), C(), D()) main;
+"""
+
+
+def _varbit_json() -> dict:
+    """_VARBIT_P4 as BMv2 JSON: a "*" field in a header type of max_length 4 bytes,
+    extract_VL with the length in bits computed from an earlier field."""
+    doc = _profiles_json()
+    doc["header_types"][2:] = [{"name": "len_t", "id": 2, "fields": [["n", 8, False]]},
+                               {"name": "opt_t", "id": 3, "fields": [["opts", "*"]],
+                                "max_length": 4}]
+    doc["headers"][2:] = [{"name": "len", "id": 2, "header_type": "len_t", "metadata": False},
+                          {"name": "opt", "id": 3, "header_type": "opt_t", "metadata": False}]
+    doc["parsers"][0]["parse_states"][0]["parser_ops"] = [
+        {"op": "extract", "parameters": [{"type": "regular", "value": "len"}]},
+        {"op": "extract_VL", "parameters": [
+            {"type": "regular", "value": "opt"},
+            {"type": "expression", "value": {"op": "<<", "left": {
+                "type": "field", "value": ["len", "n"]}, "right": {
+                "type": "hexstr", "value": "0x3"}}}]}]
+    doc["deparsers"][0]["order"] = ["len", "opt"]
+    doc["actions"] = [{"name": "act", "id": 0, "runtime_data": [], "primitives": [
+        {"op": "assign", "parameters": [{"type": "field", "value": ["standard_metadata",
+                                                                    "egress_spec"]},
+                                        {"type": "field", "value": ["len", "n"]}]}]}]
+    doc["pipelines"][0].update(init_table="tbl_act", action_profiles=[], tables=[
+        {"name": "tbl_act", "id": 0, "key": [], "match_type": "exact", "type": "simple",
+         "max_size": 1024, "with_counters": False, "support_timeout": False,
+         "direct_meters": None, "action_ids": [0], "actions": ["act"],
+         "base_default_next": None, "next_tables": {"act": None},
+         "default_entry": {"action_id": 0, "action_const": True, "action_data": [],
+                           "action_entry_const": True}}])
+    return doc
+
+
+def test_a_variable_length_field_extracts_and_emits_as_its_source():
+    """extract_VL fills the varbit with as many bits as its expression says; too many
+    for the field is a parser error, as in the source."""
+    source = Target(load_source(_VARBIT_P4, "varbit.p4"))
+    program = bmv2_json.load(_varbit_json(), "varbit.json")
+    assert program.types["opt_t"].fields[0].type == ir.VarbitT(32)
+    target = Target(program)
+    for n in range(6):
+        frame = bytes([n]) + bytes(range(1, 9))
+        assert target.process(frame, 0) == source.process(frame, 0), n
+    assert target.process(bytes([2, 7, 9, 1]), 0) == [(2, bytes([2, 7, 9, 1]))]
+
+
+def test_an_extract_vl_of_a_fixed_header_is_refused():
+    doc = _varbit_json()
+    doc["parsers"][0]["parse_states"][0]["parser_ops"][1]["parameters"][0]["value"] = "len"
+    with pytest.raises(bmv2_json.Bmv2JsonError) as e:
+        bmv2_json.load(doc, "varbit.json")
+    assert "parse_states[0].parser_ops[1].parameters: extract_VL takes a header with a " \
+        "variable-length field" in str(e.value)

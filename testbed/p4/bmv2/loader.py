@@ -27,8 +27,11 @@ carry p4c's ids. Header union stacks are stacks of the IR's unions (``union_stac
 extracts fill the next one). A pipeline's ``action_profiles`` are v1model's
 action_profile and action_selector instances (a selector's ``input`` fields the selector
 keys of every ``indirect_ws`` table that names it); an ``indirect`` or ``indirect_ws``
-table without a ``default_entry`` misses with NoAction, as BMv2 runs none. Anything
-this target does not run (variable-length fields, extern instances) is refused with a
+table without a ``default_entry`` misses with NoAction, as BMv2 runs none. A
+variable-length field (``"*"``) is a varbit as wide as the header type's ``max_length``
+leaves room for, filled by ``extract_VL`` with its length in bits. Anything
+this target does not run (extern instances; a plain ``extract`` of a header with a
+variable-length field, which BMv2 sizes by the type's ``length_exp``) is refused with a
 :class:`Bmv2JsonError` naming the JSON path.
 """
 from __future__ import annotations
@@ -204,18 +207,30 @@ class _Loader(Expressions):
         for i, ht in enumerate(self.items("header_types")):
             path = f"header_types[{i}]"
             name = self.need(ht, "name", path)
-            fields = []
+            fields, varbit = [], None
             for j, f in enumerate(self.need(ht, "fields", path, list)):
                 fp = f"{path}.fields[{j}]"
                 if not (isinstance(f, list) and len(f) in (2, 3) and isinstance(f[0], str)):
                     self.fail(fp, "expected [name, bit width] or [name, bit width, signed]")
                 if f[1] == "*":
-                    self.fail(fp, "variable-length (varbit) fields are not loaded from BMv2 "
-                              "JSON; compile the P4 source with trainet-p4c instead")
+                    if varbit is not None:
+                        self.fail(fp, "a second variable-length field; BMv2 allows one per "
+                                  "header type")
+                    varbit = len(fields)
+                    fields.append((f[0], None))
+                    continue
                 if not isinstance(f[1], int) or f[1] < 1:
                     self.fail(fp, f"bit width {f[1]!r} is not a positive integer")
                 signed = len(f) == 3 and f[2] is True
                 fields.append((f[0], ir.IntT(f[1]) if signed else ir.BitT(f[1])))
+            if varbit is not None:
+                # max_length: the header's largest size in bytes, the varbit field included
+                max_bytes = self.need(ht, "max_length", path, int)
+                fixed = sum(t.width for _, t in fields if t is not None)
+                if max_bytes * 8 <= fixed:
+                    self.fail(f"{path}.max_length", f"{max_bytes} bytes leave no room for the "
+                              f"variable-length field after {fixed} fixed bits")
+                fields[varbit] = (fields[varbit][0], ir.VarbitT(max_bytes * 8 - fixed))
             out[name] = fields
         return out
 
@@ -637,7 +652,7 @@ class _Loader(Expressions):
         if not isinstance(op, dict):
             self.fail(path, "expected an object with 'op' and 'parameters'")
         kind, args = op.get("op"), op.get("parameters") or []
-        if kind == "extract":
+        if kind in ("extract", "extract_VL"):
             a = args[0] if args and isinstance(args[0], dict) else {}
             if a.get("type") == "regular":
                 h = self.header(a.get("value"), f"{path}.parameters[0].value")
@@ -649,6 +664,16 @@ class _Loader(Expressions):
             else:
                 self.fail(f"{path}.parameters[0]", "extract takes a regular header, a stack "
                           "or a union stack")
+            varbit = any(isinstance(f.type, ir.VarbitT) for f in h.type.fields)
+            if kind == "extract_VL":
+                if len(args) != 2 or not varbit:
+                    self.fail(f"{path}.parameters", "extract_VL takes a header with a "
+                              "variable-length field and the field's length in bits")
+                n = self.value(args[1], f"{path}.parameters[1]")
+                return self._packet("extract", [h, converted(n, ir.BitT(32))], [h.type])
+            if varbit:
+                self.fail(f"{path}.op", f"{h.type.name} has a variable-length field; "
+                          "extract it with extract_VL and its length")
             return self._packet("extract", [h], [h.type])
         if kind == "set":
             dst = self.value(args[0], f"{path}.parameters[0]")
@@ -669,7 +694,7 @@ class _Loader(Expressions):
         if kind == "primitive":
             return self.primitive(args[0] if args else {}, f"{path}.parameters[0]", ())
         self.fail(f"{path}.op", f"parser operation {kind!r} is not supported; this target "
-                  "loads extract, set, verify, advance, shift and primitive")
+                  "loads extract, extract_VL, set, verify, advance, shift and primitive")
 
     def _packet(self, method: str, args: list, type_args: list) -> ir.Stmt:
         return ir.CallStmt(NOLOC, ir.Call(
