@@ -395,66 +395,14 @@ V1Switch(P(), C(), MyIngress(), E(), C(), D()) main;
 """
 
 
-def _profiles_json(algo="crc16") -> dict:
-    """_PROFILES_P4 as BMv2 JSON: an indirect table with a default entry, an indirect_ws
-    one without (BMv2 runs no action on its miss), each naming a pipeline action profile."""
-    def sets(field, param):
-        return {"op": "assign", "parameters": [{"type": "field", "value": field},
-                                               {"type": "runtime_data", "value": param}]}
+PROFILES_JSON = json.loads((HERE / "bmv2" / "profiles.json").read_text())
 
-    def foo(i, field):
-        return {"name": f"MyIngress.foo{i}", "id": i, "runtime_data": [
-            {"name": "val", "bitwidth": 8}, {"name": "port", "bitwidth": 9}],
-            "primitives": [sets(["h", field], 0), sets(["standard_metadata", "egress_spec"], 1)]}
 
-    def table(name, tid, kind, profile, nxt, action_ids, default=None):
-        t = {"name": name, "id": tid, "key": [{"match_type": "exact", "name": "hdr.h.in_",
-                                               "target": ["h", "in_"], "mask": None}],
-             "match_type": "exact", "type": kind, "action_profile": profile, "max_size": 1024,
-             "with_counters": False, "support_timeout": False, "direct_meters": None,
-             "action_ids": action_ids, "actions": [names[a] for a in action_ids],
-             "base_default_next": nxt, "next_tables": {names[a]: nxt for a in action_ids}}
-        if default is not None:
-            t["default_entry"] = default
-        return t
-
-    sm = BASIC_JSON["header_types"][next(i for i, h in enumerate(BASIC_JSON["header_types"])
-                                         if h["name"] == "standard_metadata")]
-    names = {0: "NoAction", 1: "MyIngress.foo1", 2: "MyIngress.foo2"}
-    return {
-        "header_types": [{"name": "scalars_0", "id": 0, "fields": []}, dict(sm, id=1),
-                         {"name": "h_t", "id": 2, "fields": [[f, 8, False] for f in
-                                                             ("in_", "hash_val", "f1", "f2")]}],
-        "headers": [{"name": "scalars", "id": 0, "header_type": "scalars_0", "metadata": True},
-                    {"name": "standard_metadata", "id": 1, "header_type": "standard_metadata",
-                     "metadata": True},
-                    {"name": "h", "id": 2, "header_type": "h_t", "metadata": False}],
-        "errors": [["NoError", 0], ["PacketTooShort", 1]],
-        "parsers": [{"name": "parser", "id": 0, "init_state": "start", "parse_states": [
-            {"name": "start", "id": 0, "parser_ops": [
-                {"op": "extract", "parameters": [{"type": "regular", "value": "h"}]}],
-             "transition_key": [],
-             "transitions": [{"type": "default", "value": None, "mask": None,
-                              "next_state": None}]}]}],
-        "deparsers": [{"name": "deparser", "id": 0, "order": ["h"], "primitives": []}],
-        "actions": [{"name": "NoAction", "id": 0, "runtime_data": [], "primitives": []},
-                    foo(1, "f1"), foo(2, "f2")],
-        "pipelines": [
-            {"name": "ingress", "id": 0, "init_table": "MyIngress.prof_tbl", "conditionals": [],
-             "tables": [
-                 table("MyIngress.prof_tbl", 0, "indirect", "MyIngress.prof",
-                       "MyIngress.sel_tbl", [1, 2, 0],
-                       {"action_id": 0, "action_const": False, "action_data": [],
-                        "action_entry_const": False}),
-                 table("MyIngress.sel_tbl", 1, "indirect_ws", "MyIngress.sel", None, [1, 2])],
-             "action_profiles": [
-                 {"name": "MyIngress.prof", "id": 0, "max_size": 8},
-                 {"name": "MyIngress.sel", "id": 1, "max_size": 16, "selector": {
-                     "algo": algo, "input": [{"type": "field", "value": ["h", "hash_val"]}]}}]},
-            {"name": "egress", "id": 1, "init_table": None, "tables": [], "action_profiles": [],
-             "conditionals": []}],
-        "checksums": [], "extern_instances": [],
-    }
+def _profiles_json() -> dict:
+    """_PROFILES_P4 as BMv2 JSON (bmv2/profiles.json, written by hand from the format's
+    documentation): an indirect table with a default entry, an indirect_ws one without
+    (BMv2 runs no action on its miss), each naming a pipeline action profile."""
+    return copy.deepcopy(PROFILES_JSON)
 
 
 def test_action_profiles_and_selectors_forward_as_their_source():
