@@ -12,6 +12,12 @@ P4Info of the same program works unchanged:
 
 Aliases are the shortest dot-separated suffix of the name that no other P4Runtime
 symbol of the program shares. ``@hidden`` objects take part in naming but are omitted.
+
+An action profile or selector constructed in a table property is named by the
+property's ``@name`` as written (p4c refuses one without; trainet names it
+``Control.table_property``); a selector's ``@max_group_size`` and
+``@selector_size_semantics`` fill its group limits, a plain profile ignores them. A type
+spec naming ``error`` brings the program's errors into ``type_info.error``.
 """
 from __future__ import annotations
 
