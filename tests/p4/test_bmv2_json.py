@@ -542,3 +542,43 @@ def test_an_extract_vl_of_a_fixed_header_is_refused():
         bmv2_json.load(doc, "varbit.json")
     assert "parse_states[0].parser_ops[1].parameters: extract_VL takes a header with a " \
         "variable-length field" in str(e.value)
+
+
+def _multicast_json(old_style: bool) -> dict:
+    """A program whose one action sets the multicast group, as older compilers write it
+    (an ``intrinsic_metadata`` instance simple_switch reads by name, ``modify_field``) or
+    through ``field_aliases`` to standard_metadata (no such instance)."""
+    doc = _varbit_json()
+    doc["header_types"][2:] = [{"name": "intrinsic_metadata_t", "id": 2, "fields": [
+        ["ingress_global_timestamp", 48], ["lf_field_list", 8], ["mcast_grp", 16],
+        ["egress_rid", 16], ["resubmit_flag", 8]]}]
+    doc["headers"][2:] = [{"name": "intrinsic_metadata", "id": 2,
+                           "header_type": "intrinsic_metadata_t", "metadata": True}]
+    if not old_style:
+        del doc["header_types"][2:], doc["headers"][2:]
+        doc["field_aliases"] = [["intrinsic_metadata.mcast_grp",
+                                 ["standard_metadata", "mcast_grp"]]]
+    doc["parsers"][0]["parse_states"][0]["parser_ops"] = []
+    doc["deparsers"][0]["order"] = []
+    doc["actions"][0]["primitives"] = [{"op": "modify_field", "parameters": [
+        {"type": "field", "value": ["intrinsic_metadata", "mcast_grp"]},
+        {"type": "hexstr", "value": "0x1"}]}]
+    return doc
+
+
+@pytest.mark.parametrize("old_style", [True, False], ids=["intrinsic_metadata", "aliases"])
+@pytest.mark.parametrize("kind", [Target, NativeTarget], ids=["python", "native"])
+def test_the_fields_simple_switch_reads_by_name_are_standard_metadata(kind, old_style):
+    target = kind(bmv2_json.load(_multicast_json(old_style), "mcast.json"))
+    target.mc_group_set(E.MulticastGroup(1, [E.Replica(2), E.Replica(3)]))
+    frame = b"any frame at all"
+    assert target.process(frame, 1) == [(2, frame), (3, frame)]
+
+
+def test_a_malformed_field_alias_is_refused_at_its_json_path():
+    doc = _multicast_json(False)
+    doc["field_aliases"].append(["mcast_grp", "standard_metadata.mcast_grp"])
+    with pytest.raises(bmv2_json.Bmv2JsonError) as e:
+        bmv2_json.load(doc, "mcast.json")
+    assert "field_aliases[1]: expected [\"instance.field\", [header instance, field]]" \
+        in str(e.value)

@@ -6,7 +6,9 @@ becomes one :class:`ir.Program` that the target compiles as it compiles P4 sourc
 * header instances become fields of a ``headers`` struct (stacks and unions included);
   metadata instances (p4c's ``scalars``, user metadata) fields of a ``metadata`` struct,
   with ``@field_list`` annotations from ``field_lists``; ``standard_metadata`` is
-  v1model's ``standard_metadata_t``;
+  v1model's ``standard_metadata_t``, and the fields simple_switch reads under other
+  names (``field_aliases``, older compilers' ``intrinsic_metadata`` and
+  ``queueing_metadata``) are its fields;
 * the parser's states, extracts, ``set``/``verify``/``advance`` and transitions (values
   and masks split per key, ``lookahead`` keys); the deparser's ``order`` as emits;
 * ``checksums`` as ``verify_checksum``/``update_checksum`` calls in the checksum controls;
@@ -120,6 +122,7 @@ class _Loader(Expressions):
         self.sm_type = self.v1.types["standard_metadata_t"]
         self.fields = {}       # header instance -> {JSON field name: ir.Field}
         self.refs = {}         # header instance -> IR expression
+        self.aliases = {}      # (instance, field) -> (instance, field) it stands for
         self.stacks = {}       # header stack -> IR expression
         self.union_stacks = {}  # header union stack -> IR expression
         self.instances = {}    # extern instance name -> ir.Instance
@@ -314,6 +317,7 @@ class _Loader(Expressions):
                 hdr_fields.append(field)
                 self.fields[name] = fields
                 later.append((name, "hdr", field))
+        self.field_aliases()
         for name, _ in preserved:
             if name not in self.fields or name == "standard_metadata" or \
                     not any(n == name and kind == "meta" for n, kind, _ in later):
@@ -405,10 +409,30 @@ class _Loader(Expressions):
         return out
 
     # ------------------------------------------------------------------ references
+    def field_aliases(self) -> None:
+        """The fields simple_switch reads under other names. Older compilers' JSON has
+        ``intrinsic_metadata`` and ``queueing_metadata`` instances whose fields
+        simple_switch takes by name (``intrinsic_metadata.mcast_grp`` is the multicast
+        group): each field v1model's standard_metadata_t has is that field. Newer JSON
+        says the same in ``field_aliases`` (``["intrinsic_metadata.mcast_grp",
+        ["standard_metadata", "mcast_grp"]]``)."""
+        sm = {f.name for f in self.sm_type.fields}
+        for inst in ("intrinsic_metadata", "queueing_metadata"):
+            for name in self.fields.get(inst, {}):
+                if name in sm:
+                    self.aliases[(inst, name)] = ("standard_metadata", name)
+        for i, alias in enumerate(self.doc.get("field_aliases") or []):
+            path = f"field_aliases[{i}]"
+            if not (isinstance(alias, list) and len(alias) == 2 and isinstance(alias[0], str)
+                    and alias[0].count(".") == 1 and isinstance(alias[1], list)
+                    and len(alias[1]) == 2 and all(isinstance(x, str) for x in alias[1])):
+                self.fail(path, "expected [\"instance.field\", [header instance, field]]")
+            self.aliases.setdefault(tuple(alias[0].split(".")), tuple(alias[1]))
+
     def field(self, v, path: str) -> ir.Expr:
         if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)):
             self.fail(path, "expected [header instance, field name]")
-        inst, name = v
+        inst, name = self.aliases.get(tuple(v), tuple(v))
         if inst not in self.refs:
             self.fail(path, f"no header instance named {inst!r} in headers")
         if name == "$valid$":
