@@ -17,7 +17,10 @@ An action profile or selector constructed in a table property is named by the
 property's ``@name`` as written (p4c refuses one without; trainet names it
 ``Control.table_property``); a selector's ``@max_group_size`` and
 ``@selector_size_semantics`` fill its group limits, a plain profile ignores them. A type
-spec naming ``error`` brings the program's errors into ``type_info.error``.
+spec naming ``error`` brings the program's errors into ``type_info.error``. An enum is
+described in ``type_info`` when P4Info names it: as the type of a match field, an action
+parameter, packet I/O metadata, a register's cells or a digest (p4c converts exactly
+those types). Match field ids count selector keys, which P4Info then omits.
 """
 from __future__ import annotations
 
@@ -408,17 +411,23 @@ class _Builder:
         for h in self.program.controller_headers:
             if not _hidden(h.annotations):
                 self._controller_header(h)
-        # p4c describes every serializable enum the program declares, used or not
-        for t in self.program.types.values():
-            if isinstance(t, ir.EnumT) and t.underlying is not None:
-                self.types.spec(t)
         return self.info
+
+    def _describe(self, t: ir.Type) -> None:
+        """Put a user type that P4Info names (an enum, serializable or not) in type_info,
+        as p4c does for the types of match fields, action parameters and packet I/O
+        metadata; plain bit<W> types need nothing."""
+        if isinstance(t, ir.EnumT):
+            self.types.spec(t)
 
     def _table(self, t: ir.Table) -> None:
         msg = self.info.tables.add()
         _preamble(msg, self.symbols, P.TABLE, t.name, t.annotations)
-        keys = [k for k in t.keys if k.match_kind != "selector"]
-        for k, fid in zip(keys, _field_ids(keys, t.name)):
+        # ids are numbered over every key element, selector keys too (which P4Info omits)
+        for k, fid in zip(t.keys, _field_ids(t.keys, t.name)):
+            if k.match_kind == "selector":
+                continue
+            self._describe(k.expr.type)
             mf = msg.match_fields.add(id=fid, name=k.name, bitwidth=type_width(k.expr.type))
             if k.match_kind in MATCH_TYPES:
                 mf.match_type = MATCH_TYPES[k.match_kind]
@@ -470,6 +479,9 @@ class _Builder:
             name_anno = ir.annotation(p.annotations, "name")
             name = name_anno.body[0] if name_anno and name_anno.body else p.name
             pm = msg.params.add(id=pid, name=name, bitwidth=type_width(p.type))
+            self._describe(p.type)
+            if isinstance(p.type, ir.EnumT) and p.type.underlying is None:
+                pm.type_name.name = p.type.name      # a plain enum: no width, its name
             _copy_annotations(pm, p.annotations)
 
     def _instance(self, inst: ir.Instance) -> None:
@@ -564,6 +576,12 @@ class _Builder:
                 else:
                     m.other_match_type = kind_name
                 _copy_annotations(m, f.annotations)
+        elif isinstance(vs.type, ir.EnumT) and vs.type.underlying is not None:
+            # p4c: one exact match per member of a serializable enum, named by it
+            width = type_width(vs.type)
+            for i, member in enumerate(vs.type.members, start=1):
+                msg.match.add(id=i, name=member, bitwidth=width,
+                              match_type=p4info_pb2.MatchField.EXACT)
         else:
             msg.match.add(id=1, bitwidth=type_width(vs.type),
                           match_type=p4info_pb2.MatchField.EXACT)
@@ -589,6 +607,7 @@ class _Builder:
         for f, fid in zip(fields, _field_ids(fields, f"header {h.name}")):
             if not _hidden(f.annotations):
                 m = msg.metadata.add(id=fid, name=f.name, bitwidth=type_width(f.type))
+                self._describe(f.type)
                 _copy_annotations(m, f.annotations)
 
 

@@ -308,13 +308,24 @@ def test_actions_called_from_apply_blocks_are_kept_as_p4c_keeps_them():
     assert not info.tables
 
 
-def test_every_serializable_enum_is_described_as_p4c_describes_it():
-    """table-entries-ser-enum-bmv2's expected P4Info: each declared serializable enum in
-    type_info, member values at the underlying type's full width in bytes."""
+def test_enums_p4info_names_are_described_as_p4c_describes_them():
+    """p4c converts the types of match fields, action parameters and packet I/O metadata
+    into type_info, so an enum is described where P4Info names it and nowhere else
+    (table-entries-ser-enum-bmv2's expected P4Info lists the enums of its table keys,
+    member values at the underlying type's full width in bytes; issue1653-complex-bmv2's
+    lists none for an enum only a header carries); a plain enum parameter has no width
+    and names its type. Match field ids count a selector key P4Info leaves out."""
     source = _DIRECT_CALLS.replace(
         "header h_t { bit<16> a; }",
         "enum bit<16> Wide { LOW = 10, HIGH = 0xab00 }\nenum bit<8> Narrow { Z = 0 }\n"
-        "header h_t { bit<16> a; Wide w; }")
+        "enum bit<8> Unused { U = 1 }\nenum Mode { FAST, SLOW }\n"
+        "header h_t { bit<16> a; Wide w; Unused u; }").replace(
+        "action unused() { }",
+        "action set_mode(Mode m, Narrow n) { }\n"
+        "    action_selector(HashAlgorithm.crc16, 32w4, 32w16) sel;\n"
+        "    table t { key = { hdr.h.a: selector; hdr.h.w: exact; } actions = { set_mode; }\n"
+        "              implementation = sel; }").replace(
+        "apply { twice(hdr.h.a); inner.apply(hdr.h.a); }", "apply { t.apply(); }")
     info = p4info.build(load_source(source, "enums.p4"))
     enums = info.type_info.serializable_enums
     assert sorted(enums) == ["Narrow", "Wide"]
@@ -322,6 +333,12 @@ def test_every_serializable_enum_is_described_as_p4c_describes_it():
     assert [(m.name, m.value) for m in enums["Wide"].members] == [("LOW", b"\x00\n"),
                                                                   ("HIGH", b"\xab\x00")]
     assert [(m.name, m.value) for m in enums["Narrow"].members] == [("Z", b"\x00")]
+    assert [m.name for m in info.type_info.enums["Mode"].members] == ["FAST", "SLOW"]
+    [t] = info.tables
+    assert [(f.id, f.name, f.bitwidth) for f in t.match_fields] == [(2, "hdr.h.w", 16)]
+    mode, narrow = _by_name(info.actions)["I.set_mode"].params
+    assert (mode.bitwidth, mode.type_name.name) == (0, "Mode")
+    assert (narrow.bitwidth, narrow.HasField("type_name")) == (8, False)
 
 
 _PROFILES = """

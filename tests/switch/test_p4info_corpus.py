@@ -9,7 +9,8 @@ independently of testbed.p4.p4info):
 * an alias is the shortest dot-separated suffix of the name no other object's name ends
   in;
 * match fields, action parameters and packet metadata are numbered 1..n in order unless
-  @id renumbers them; names are unique within their object;
+  @id renumbers them (a table's selector keys take numbers too, and are not shown);
+  names are unique within their object;
 * every id one object names (action_refs, const and initial default actions and their
   parameters, implementation_id, direct_resource_ids, an action profile's table_ids, a
   direct resource's table) is an object of the right kind that names it back;
@@ -65,13 +66,19 @@ def _expected_ids(info) -> dict:
     return out
 
 
-def _numbered(items, what, explicit_ids: bool):
+def _numbered(items, what, explicit_ids: bool, gaps: bool = False):
+    """Ids 1..n in order; ``gaps``: increasing from 1 (a table's selector keys take ids
+    P4Info does not show)."""
     ids = [x.id for x in items]
     names = [x.name for x in items]
     assert len(set(ids)) == len(ids), f"{what}: ids {ids} repeat"
     assert len(set(names)) == len(names), f"{what}: names {names} repeat"
     assert all(i > 0 for i in ids), what
-    if not explicit_ids:
+    if explicit_ids:
+        return
+    if gaps:
+        assert ids == sorted(ids), f"{what}: ids {ids} are not in key order"
+    else:
         assert ids == list(range(1, len(ids) + 1)), f"{what}: ids {ids} are not 1..n"
 
 
@@ -126,7 +133,7 @@ def check_p4info(info: p4info_pb2.P4Info, explicit_ids: bool) -> None:
         _numbered(a.params, f"action {a.preamble.name}", explicit_ids)
     for t in info.tables:
         what = f"table {t.preamble.name}"
-        _numbered(t.match_fields, what, explicit_ids)
+        _numbered(t.match_fields, what, explicit_ids, gaps=True)
         refs = [r.id for r in t.action_refs]
         assert refs and len(set(refs)) == len(refs), what
         for r in refs:
