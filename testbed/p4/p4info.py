@@ -286,7 +286,7 @@ class _TypeSpecs:
         if h.name in self.type_info.headers:
             return
         members = self.type_info.headers[h.name].members
-        for f in h.fields:
+        for f in flat_fields(h):
             m = members.add(name=f.name)
             ft = f.type
             if isinstance(ft, ir.IntT):
@@ -295,6 +295,19 @@ class _TypeSpecs:
                 m.type_spec.varbit.max_bitwidth = ft.max_width
             else:
                 m.type_spec.bit.bitwidth = type_width(ft)
+
+
+def flat_fields(h: ir.HeaderT) -> list[ir.Field]:
+    """A header's fields with each struct-typed field replaced by its own fields, named
+    ``field.member`` (p4c flattens headers so in type_info and packet I/O metadata)."""
+    out = []
+    for f in h.fields:
+        if isinstance(f.type, ir.StructT):
+            out += [ir.Field(f"{f.name}.{g.name}", g.type, g.annotations)
+                    for g in flat_fields(f.type)]
+        else:
+            out.append(f)
+    return out
 
 
 def _controls(program: ir.Program) -> list[ir.Control]:
@@ -603,7 +616,7 @@ class _Builder:
         msg.preamble.name = name
         msg.preamble.alias = name
         _copy_annotations(msg.preamble, h.annotations)
-        fields = list(h.fields)
+        fields = flat_fields(h)
         for f, fid in zip(fields, _field_ids(fields, f"header {h.name}")):
             if not _hidden(f.annotations):
                 m = msg.metadata.add(id=fid, name=f.name, bitwidth=type_width(f.type))

@@ -490,3 +490,26 @@ def test_controller_packet_metadata_as_p4c_writes_it():
                                                                   (2, "_pad", 7)]
     assert [(m.id, m.name, m.bitwidth) for m in pout.metadata] == [(1, "magic_val", 15),
                                                                    (2, "egress_port", 9)]
+
+
+def test_headers_with_struct_fields_are_flattened_as_p4c_flattens_them():
+    """p4c flattens a header's struct-typed fields into ``field.member`` entries, in
+    type_info's headers (p4rt_digest_complex's expected P4Info: ``s.f8``, ``s.f16``,
+    ``f32``) and in packet I/O metadata, numbered in that flattened order."""
+    source = _PACKET_IO.replace(
+        "header eth_t { bit<48> dst; }",
+        "header eth_t { bit<48> dst; }\n"
+        "header h_t { s_t s; bit<32> f32; }\nstruct d_t { h_t h; }").replace(
+        '@controller_header("packet_in")',
+        'struct s_t { bit<8> f8; bit<16> f16; }\n@controller_header("packet_in")').replace(
+        "header packet_in_header_t { bit<9> ingress_port; bit<7> _pad; }",
+        "header packet_in_header_t { bit<9> ingress_port; s_t s; bit<7> _pad; }").replace(
+        "hdr.pin.ingress_port = sm.ingress_port; }",
+        "hdr.pin.ingress_port = sm.ingress_port; d_t d; d.h.setValid(); digest(1, d); }")
+    info = p4info.build(load_source(source, "flat.p4"))
+    members = info.type_info.headers["h_t"].members
+    assert [(m.name, m.type_spec.bit.bitwidth) for m in members] == [
+        ("s.f8", 8), ("s.f16", 16), ("f32", 32)]
+    pin = _by_name(info.controller_packet_metadata)["packet_in"]
+    assert [(m.id, m.name, m.bitwidth) for m in pin.metadata] == [
+        (1, "ingress_port", 9), (2, "s.f8", 8), (3, "s.f16", 16), (4, "_pad", 7)]
