@@ -216,31 +216,42 @@ class SoftwareSwitch:
                  if sp.pcap_in is None]
         ring_ports = [by_fd[port.fileno()] for port, _ in rings]
         ring_fds = {port.fileno() for port, _ in rings}
-        while not self._stopping:
-            timeout = self._timeout()
-            ready = poller.poll(None if timeout is None else timeout * 1e3)
-            now = time.monotonic_ns()
-            packet_ins = []
-            self.wakeups += 1
-            with self.lock:
-                serve = None if self._debug else getattr(self.target, "process_rings", None)
-                if serve is not None and any(fd in ring_fds for fd, _ in ready):
-                    outputs, counts = serve(rings, batch, budget)
-                    for sp, (got, skipped) in zip(ring_ports, counts):
-                        sp.port.count_received(got, skipped)
-                    packet_ins += self._emit(outputs, now)
-                for fd, _ in ready:
-                    sp = by_fd.get(fd)
-                    if sp is None:
-                        self._drain_wakeups()
-                    elif serve is None or fd not in ring_fds:
-                        frames = sp.port.recv_batch(batch)
-                        if frames:
-                            packet_ins += self._process(sp.port.port_no, frames, now)
-                if self._shaped:
-                    self._release(time.monotonic_ns())
-            if packet_ins:
-                self._deliver_packet_ins(packet_ins)
+        ring_set = None           # the rings prepared for the current native target
+        try:
+            while not self._stopping:
+                timeout = self._timeout()
+                ready = poller.poll(None if timeout is None else timeout * 1e3)
+                now = time.monotonic_ns()
+                packet_ins = []
+                self.wakeups += 1
+                with self.lock:
+                    target = self.target
+                    serve = None if self._debug else getattr(target, "process_rings", None)
+                    if serve is not None and any(fd in ring_fds for fd, _ in ready):
+                        if ring_set is None or ring_set[0] is not target:
+                            if ring_set is not None:
+                                ring_set[1].release()
+                            ring_set = (target, target.ring_set(rings))
+                        outputs, counts = serve(ring_set[1], batch, budget)
+                        for sp, (got, skipped) in zip(ring_ports, counts):
+                            if got or skipped:
+                                sp.port.count_received(got, skipped)
+                        packet_ins += self._emit(outputs, now)
+                    for fd, _ in ready:
+                        sp = by_fd.get(fd)
+                        if sp is None:
+                            self._drain_wakeups()
+                        elif serve is None or fd not in ring_fds:
+                            frames = sp.port.recv_batch(batch)
+                            if frames:
+                                packet_ins += self._process(sp.port.port_no, frames, now)
+                    if self._shaped:
+                        self._release(time.monotonic_ns())
+                if packet_ins:
+                    self._deliver_packet_ins(packet_ins)
+        finally:
+            if ring_set is not None:
+                ring_set[1].release()
 
     def loop_stats(self) -> dict:
         """The packet loop's counters: wake-ups, and what a native target's calls over

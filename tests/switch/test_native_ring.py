@@ -67,7 +67,8 @@ def test_the_native_ring_reader_runs_what_the_python_reader_reads():
     fill(native_ring)
     frames = Port.recv_batch(python_ring, 64)
     want = [out for f in frames for out in ref.process(f, 1)]
-    outputs, [(got, skipped)] = native.process_rings([(native_ring, 1)], 64, 1024)
+    rings = native.ring_set([(native_ring, 1)])
+    outputs, [(got, skipped)] = native.process_rings(rings, 64, 1024)
     assert outputs == want and len(want) == 4
     assert (got, skipped) == (len(frames), python_ring.rx_truncated) == (5, 1)
     assert native_ring.next_slot == python_ring.next_slot == 1
@@ -81,11 +82,12 @@ def test_the_native_ring_reader_stops_at_its_budget_and_at_the_kernels_slot():
     native = make_target(load_program(str(BASIC)), "native")
     ring = Ring(8, next_slot=3)
     fill(ring)
-    _, counts = native.process_rings([(ring, 1)], 1, 2)    # sweeps of one, two frames
+    rings = native.ring_set([(ring, 1)])
+    _, counts = native.process_rings(rings, 1, 2)    # sweeps of one, two frames
     assert (counts, ring.next_slot) == ([(2, 0)], 5)
-    _, counts = native.process_rings([(ring, 1)], 64, 1024)
+    _, counts = native.process_rings(rings, 64, 1024)
     assert (counts, ring.next_slot) == ([(3, 1)], 1)
-    assert native.process_rings([(ring, 1)], 64, 1024) == ([], [(0, 0)])
+    assert native.process_rings(rings, 64, 1024) == ([], [(0, 0)])
     stats = native.loop_stats()
     assert (stats["calls"], stats["frames_in"], stats["frames_out"]) == (3, 5, 0)
 
@@ -127,7 +129,7 @@ def test_every_ports_ring_in_one_call_runs_what_the_reference_runs_sweep_by_swee
     for _ in range(3):                  # sweeps of two frames a ring: 2, 2, 1 chunks
         for ring, port in python_rings:
             want += [out for f in Port.recv_batch(ring, 2) for out in ref.process(f, port)]
-    outputs, counts = native.process_rings(native_rings, 2, 1024)
+    outputs, counts = native.process_rings(native.ring_set(native_rings), 2, 1024)
     assert outputs == want and len(want) == chunks * 3
     assert [p for p, _ in outputs[:3]] == [1, 2, 3]
     assert counts == [(chunks, 0)] * 3
@@ -135,3 +137,15 @@ def test_every_ports_ring_in_one_call_runs_what_the_reference_runs_sweep_by_swee
         assert a.next_slot == b.next_slot == (6 + chunks) % 8
         assert a.statuses() == b.statuses() == [0] * 8
     assert native.loop_stats()["sweeps"] == 3
+
+
+def test_a_released_ring_set_lets_the_rings_memory_close():
+    import mmap
+    native = make_target(load_program(str(BASIC)), "native")
+    ring = Ring(4)
+    ring.memory = mmap.mmap(-1, 4 * ring.slot_bytes)
+    rings = native.ring_set([(ring, 1)])
+    assert native.process_rings(rings, 64, 1024) == ([], [(0, 0)])
+    rings.release()
+    ring.memory.close()
+    assert ring.memory.closed

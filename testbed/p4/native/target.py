@@ -41,7 +41,6 @@ class NativeTarget(Target):
                                                        "uint8_t")]
         self._drops = self.lib.sw_drops(self.sw)
         self._events_at = self.ffi.new("uint64_t **")
-        self._ring_next_many = self._ring_counts_many = []
         self._direct_counts = self.lib.sw_direct_counts(self.sw)
         self._direct_ports = set()
         self._digest_names = [getattr(t, "name", "digest") for t in program.digests]
@@ -89,30 +88,29 @@ class NativeTarget(Target):
                                      ingress_port, self._timestamp())
         return self._outputs(n)
 
-    def process_rings(self, rings: list, limit: int, budget: int) -> tuple:
-        """Every ring of ``rings`` ((ring, ingress port) pairs; a ring is a PACKET_MMAP
-        receive ring: ``memory``, ``slot_bytes``, ``slots``, ``next_slot``, which
-        advances) in one native call, each frame run where it lies: swept in order, at most ``limit``
-        frames from each per sweep, what a sweep sends directly leaving in one sendmmsg
-        batch across ports, sweeps repeated while they find frames and fewer than
-        ``budget`` have run; (outputs not sent directly, [(frames run, frames skipped)
-        per ring])."""
-        n = len(rings)
-        if n > len(self._ring_next_many):
-            self._ring_next_many = self.ffi.new("uint32_t[]", n)
-            self._ring_counts_many = self.ffi.new("uint32_t[]", 2 * n)
-        memory = [self.ffi.from_buffer(ring.memory) for ring, _ in rings]
-        nxt = self._ring_next_many
-        for i, (ring, _) in enumerate(rings):
+    def ring_set(self, rings: list) -> "RingSet":
+        """``rings`` ((ring, ingress port) pairs; a ring is a PACKET_MMAP receive ring:
+        ``memory``, ``slot_bytes``, ``slots``, ``next_slot``) prepared once for
+        :meth:`process_rings`; release it before the rings' memory closes."""
+        return RingSet(self.ffi, rings)
+
+    def process_rings(self, rings: "RingSet", limit: int, budget: int) -> tuple:
+        """Every ring of ``rings`` in one native call, each frame run where it lies:
+        swept in order, at most ``limit`` frames from each per sweep, what a sweep sends
+        directly leaving in one sendmmsg batch across ports, sweeps repeated while they
+        find frames and fewer than ``budget`` have run; the rings' ``next_slot`` advance.
+        (outputs not sent directly, [(frames run, frames skipped) per ring])."""
+        nxt = rings.next
+        for i, ring in enumerate(rings.rings):
             nxt[i] = ring.next_slot
-        out = self.lib.sw_process_rings(
-            self.sw, n, memory, [r.slot_bytes for r, _ in rings], [r.slots for r, _ in rings],
-            nxt, [port for _, port in rings], limit, budget, self._timestamp(),
-            self._ring_counts_many)
-        counts = self._ring_counts_many
-        for i, (ring, _) in enumerate(rings):
+        out = self.lib.sw_process_rings(self.sw, len(rings.rings), rings.memory,
+                                        rings.slot_bytes, rings.slots, nxt, rings.ports,
+                                        limit, budget, self._timestamp(), rings.counts)
+        counts = rings.counts
+        for i, ring in enumerate(rings.rings):
             ring.next_slot = nxt[i]
-        return self._outputs(out), [(counts[2 * i], counts[2 * i + 1]) for i in range(n)]
+        return self._outputs(out), [(counts[2 * i], counts[2 * i + 1])
+                                    for i in range(len(rings.rings))]
 
     def loop_stats(self) -> dict:
         """What :meth:`process_rings` did since this target was made (LOOP_STATS)."""
@@ -394,3 +392,25 @@ class NativeTarget(Target):
         super().clone_session_delete(session_id)
         self.lib.sw_clone_del(self.sw, session_id)
 
+
+
+class RingSet:
+    """Receive rings held for :meth:`NativeTarget.process_rings`: their memory pinned and
+    the arrays that describe them built once, so a call per wake-up converts nothing."""
+
+    def __init__(self, ffi, rings: list):
+        self.ffi = ffi
+        self.rings = [ring for ring, _ in rings]
+        self._buffers = [ffi.from_buffer("uint8_t[]", ring.memory) for ring in self.rings]
+        self.memory = ffi.new("uint8_t *[]", self._buffers)
+        self.slot_bytes = ffi.new("uint32_t[]", [ring.slot_bytes for ring in self.rings])
+        self.slots = ffi.new("uint32_t[]", [ring.slots for ring in self.rings])
+        self.ports = ffi.new("uint32_t[]", [port for _, port in rings])
+        self.next = ffi.new("uint32_t[]", max(len(rings), 1))
+        self.counts = ffi.new("uint32_t[]", max(2 * len(rings), 1))
+
+    def release(self) -> None:
+        """Unpin the rings' memory (an mmap cannot close while it is pinned)."""
+        for buffer in self._buffers:
+            self.ffi.release(buffer)
+        self._buffers = []
