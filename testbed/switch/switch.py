@@ -10,8 +10,9 @@ rings until they are empty (or a budget of frames has run) and sends what leaves
 unshaped port without an output capture itself, one sendmmsg per sweep across ports, so
 such a frame never becomes a Python object and Python runs once per wake-up, not once
 per port. :meth:`SoftwareSwitch.loop_stats` counts the wake-ups and what the native
-calls did (logged when the switch stops). Frames Python holds leave in batches too (``Port.send_many``)
-when the start-up probe (testbed/switch/transmit.py) found sendmmsg works. The
+calls did (logged when the switch stops). Frames Python holds leave in batches too
+(``Port.send_many``) when the start-up probe (testbed/switch/transmit.py) found sendmmsg
+works. The
 P4Runtime server calls :meth:`load_pipeline`, :meth:`packet_out` and the target's
 control-plane methods from its own threads; everything touching the target or the
 egress models holds :attr:`lock`, taken once per batch on the packet path.
