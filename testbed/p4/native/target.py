@@ -9,6 +9,7 @@ structures on the next packet, so a batch of writes is one rebuild.
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
 from functools import partial
 from itertools import accumulate
 
@@ -51,6 +52,7 @@ class NativeTarget(Target):
                             self.ffi.new(f"uint8_t[{MAX_KEYS}]"),
                             self.ffi.new(f"uint64_t[{MAX_ACTION_DATA}]"))
         self._free = {}                 # table -> slots below len(slots) left by deletes
+        self._pending = None            # inside batch(): table -> inserts waiting
         for name, state in self.compiled.tables.items():
             self._slots[name], self._free[name] = {}, []
             self._put_default(name)
@@ -127,7 +129,10 @@ class NativeTarget(Target):
 
     def _timestamp(self) -> int:
         """Microseconds since the clock was set, for the timestamps; the meters get
-        the clock's seconds."""
+        the clock's seconds. Every packet path passes here, so inserts waiting in a
+        batch are written first."""
+        if self._pending:
+            self._flush()
         secs = self._clock()
         if self.native.meters or self.native.direct_meters:
             self.lib.sw_clock(self.sw, secs)
@@ -181,7 +186,8 @@ class NativeTarget(Target):
     # ---------------------------------------------------------------- tables
     def _put(self, table: str, entry: E.TableEntry, keep: bool, meter=None) -> None:
         """Write ``entry`` into its native slot; ``keep``: its counters and direct meter
-        stay, unless ``meter`` (cir, cburst, pir, pburst) configures a fresh one."""
+        stay, unless ``meter`` (cir, cburst, pir, pburst) configures a fresh one. Inside
+        :meth:`batch`, a fresh direct entry waits for the batch's one native call."""
         info = self.native.tables[table]
         slots = self._slots[table]
         key = entry.key()
@@ -189,35 +195,89 @@ class NativeTarget(Target):
         if slot is None:
             free = self._free[table]
             slot = slots[key] = free.pop() if free else len(slots)
+        state = self.compiled.tables[table]
+        indirect = state.profile is not None
+        fields = self._fields(info, state, entry.match)
+        action, data = ((0, [0] * MAX_ACTION_DATA) if indirect else
+                        self._action(info, entry.action))
+        pending = self._pending
+        if pending is not None and not keep and meter is None and not indirect:
+            batch = pending.get(table)
+            if batch is None:
+                batch = pending[table] = ([], [], [], [], [], [], [], [], [])
+            slot_list, v, m, hi, rng, prio, plen, actions, args = batch
+            slot_list.append(slot)
+            v.extend(fields[0])
+            m.extend(fields[1])
+            hi.extend(fields[2])
+            rng.extend(fields[3])
+            plen.append(fields[4])
+            prio.append(entry.priority)
+            actions.append(action)
+            args.extend(data)
+            return
+        self._flush()
         # C arrays made once and refilled (the C side copies the table's key count):
         # converting Python lists on every call cost as much as the rest of the write
         v, m, hi, rng, args = self._put_arrays
-        state = self.compiled.tables[table]
-        for i, _ in state.selector_keys:                  # hash inputs, not matched
-            v[i] = m[i] = hi[i] = rng[i] = 0
-        plen = 0
-        for i, match in zip(state.match_pos, entry.match):
-            w = info.widths[i]
-            full = (1 << w) - 1
-            value = mask = high = ranged = 0              # None: a wildcard
-            if isinstance(match, (E.Exact, E.Optional_)):
-                value, mask = match.value, full
-            elif isinstance(match, E.Ternary):
-                value, mask = match.value, match.mask
-            elif isinstance(match, E.Lpm):
-                plen = match.prefix_len
-                value, mask = match.value, full ^ ((1 << (w - plen)) - 1)
-            elif isinstance(match, E.Range):
-                value, high, ranged = match.low, match.high, 1
-            v[i], m[i], hi[i], rng[i] = value, mask, high, ranged
-        indirect = state.profile is not None
-        action, args[0:MAX_ACTION_DATA] = ((0, [0] * MAX_ACTION_DATA) if indirect else
-                                           self._action(info, entry.action))
+        (v[0:MAX_KEYS], m[0:MAX_KEYS], hi[0:MAX_KEYS], rng[0:MAX_KEYS], plen) = fields
+        args[0:MAX_ACTION_DATA] = data
         self.lib.sw_tbl_put(self.sw, info.index, slot, v, m, hi, rng, entry.priority, plen,
                             action, args, int(keep),
                             self.ffi.NULL if meter is None else list(meter), self._clock())
         if indirect:
             self._put_choices(table, slot, entry.action)
+
+    @staticmethod
+    def _fields(info, state, match: tuple) -> tuple:
+        """The native form of a key: value, mask, high and range flag per key position
+        (MAX_KEYS each; selector keys, hash inputs that match nothing, stay 0) and the
+        prefix length."""
+        v, m, hi, rng = ([0] * MAX_KEYS for _ in range(4))
+        plen = 0
+        for i, match in zip(state.match_pos, match):
+            if match is None:                             # a wildcard
+                continue
+            w = info.widths[i]
+            full = (1 << w) - 1
+            cls = type(match)
+            if cls is E.Exact or cls is E.Optional_:
+                v[i], m[i] = match.value, full
+            elif cls is E.Lpm:
+                plen = match.prefix_len
+                v[i], m[i] = match.value, full ^ ((1 << (w - plen)) - 1)
+            elif cls is E.Ternary:
+                v[i], m[i] = match.value, match.mask
+            else:
+                v[i], hi[i], rng[i] = match.low, match.high, 1
+        return v, m, hi, rng, plen
+
+    @contextmanager
+    def batch(self):
+        """Fresh direct entries inserted inside the block reach the native tables
+        together when it ends, one native call per table; any other native table
+        operation inside first writes those waiting. The Python tables, which validate,
+        change at once; packets, which hold the same lock as the writer, see only the
+        whole batch."""
+        if self._pending is not None:
+            yield
+            return
+        self._pending = {}
+        try:
+            yield
+        finally:
+            self._flush()
+            self._pending = None
+
+    def _flush(self) -> None:
+        pending = self._pending
+        if not pending:
+            return
+        for table, (slots, v, m, hi, rng, prio, plen, actions, args) in pending.items():
+            self.lib.sw_tbl_put_many(self.sw, self.native.tables[table].index, len(slots),
+                                     slots, v, m, hi, rng, prio, plen, actions, args,
+                                     self._clock())
+        pending.clear()
 
     def _put_choices(self, table: str, slot: int, ref) -> None:
         """What an indirect entry may run, in the order the Python target picks from: its
@@ -268,6 +328,7 @@ class NativeTarget(Target):
 
     def table_delete(self, entry: E.TableEntry) -> E.TableEntry:
         stored = super().table_delete(entry)
+        self._flush()
         slot = self._slots[entry.table].pop(stored.key())
         self._free[entry.table].append(slot)
         self.lib.sw_tbl_del(self.sw, self.native.tables[entry.table].index, slot)
@@ -275,6 +336,7 @@ class NativeTarget(Target):
 
     def table_clear(self, table: str) -> None:
         super().table_clear(table)
+        self._flush()
         for slot in self._slots[table].values():
             self.lib.sw_tbl_del(self.sw, self.native.tables[table].index, slot)
         self._slots[table].clear()
@@ -286,6 +348,7 @@ class NativeTarget(Target):
 
     def table_entries(self, table: str) -> list:
         entries = super().table_entries(table)
+        self._flush()
         index = self.native.tables[table].index
         for e in entries:
             counts = self.lib.sw_tbl_counters(self.sw, index, self._slots[table][e.key()])

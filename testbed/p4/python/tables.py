@@ -229,8 +229,12 @@ class TableState:
     def _canonical_match(self, i: int, m):
         kind, width = self.keys[i]
         full = (1 << width) - 1
-        if type(m) is E.Exact and kind == "exact" and 0 <= m.value <= full:
-            return m                                     # the common case, checked
+        cls = type(m)
+        if cls is E.Exact and kind == "exact" and 0 <= m.value <= full:
+            return m                                     # the common cases, checked
+        if (cls is E.Lpm and kind == "lpm" and 0 < m.prefix_len <= width
+                and 0 <= m.value <= full and not m.value & (full >> m.prefix_len)):
+            return m
         where = f"{self.name} key {i} ({kind}, bit<{width}>)"
 
         def fits(v):
@@ -303,11 +307,16 @@ class TableState:
                 self._exact[self._exact_key(new.entry)] = new
         elif self.mode == "lpm":
             plen, key = self._lpm_slot(old or new)
+            same_length = self._lpm_by_len.get(plen)
+            had = bool(same_length)
             if old is not None:
-                del self._lpm_by_len[plen][key]
+                del same_length[key]
             if new is not None:
-                self._lpm_by_len.setdefault(plen, {})[key] = new
-            self._order_lpm()
+                if same_length is None:
+                    same_length = self._lpm_by_len[plen] = {}
+                same_length[key] = new
+            if bool(same_length) != had:        # a prefix length appears or goes
+                self._order_lpm()
         else:
             self._rebuild()
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
+from contextlib import contextmanager
 
 from testbed.p4 import entries as E
 from testbed.p4 import ir
@@ -282,6 +283,13 @@ class Target:
             raise ControlPlaneError("NOT_FOUND", f"no table {name!r}; tables: "
                                     f"{sorted(self.compiled.tables)}")
         return t
+
+    @contextmanager
+    def batch(self):
+        """A block of control-plane writes that packets may see only as a whole (the
+        caller holds the lock packets take). Here every write is applied at once; a
+        target with a costlier data-plane copy (the native one) gathers them."""
+        yield
 
     def table_insert(self, entry: E.TableEntry) -> E.TableEntry:
         """Add ``entry``; return it as the table stores it."""

@@ -14,8 +14,11 @@ class TableEntries(Handler):
 
     def write(self, pipeline, target, utype: int, msg):
         index = pipeline.index
-        entry = C.table_entry_from_p4rt(index, msg, utype)
-        table = index.table(msg.table_id)
+        decoder = index.decoders.get(msg.table_id)
+        entry = decoder.decode(msg, utype) if decoder is not None else None
+        if entry is None:                   # not a plain entry, or a check fails
+            entry = C.table_entry_from_p4rt(index, msg, utype)
+        table = index.tables[msg.table_id]
         if msg.is_default_action:
             if table.const_default_action_id:
                 C.fail("PERMISSION_DENIED", f"table {table.name} has a const default action")
