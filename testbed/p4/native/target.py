@@ -220,7 +220,8 @@ class NativeTarget(Target):
         # C arrays made once and refilled (the C side copies the table's key count):
         # converting Python lists on every call cost as much as the rest of the write
         v, m, hi, rng, args = self._put_arrays
-        (v[0:MAX_KEYS], m[0:MAX_KEYS], hi[0:MAX_KEYS], rng[0:MAX_KEYS], plen) = fields
+        n = len(info.widths)
+        (v[0:n], m[0:n], hi[0:n], rng[0:n], plen) = fields
         args[0:MAX_ACTION_DATA] = data
         self.lib.sw_tbl_put(self.sw, info.index, slot, v, m, hi, rng, entry.priority, plen,
                             action, args, int(keep),
@@ -231,9 +232,9 @@ class NativeTarget(Target):
     @staticmethod
     def _fields(info, state, match: tuple) -> tuple:
         """The native form of a key: value, mask, high and range flag per key position
-        (MAX_KEYS each; selector keys, hash inputs that match nothing, stay 0) and the
-        prefix length."""
-        v, m, hi, rng = ([0] * MAX_KEYS for _ in range(4))
+        (selector keys, hash inputs that match nothing, stay 0) and the prefix length."""
+        n = len(info.widths)
+        v, m, hi, rng = [0] * n, [0] * n, [0] * n, [0] * n
         plen = 0
         for i, match in zip(state.match_pos, match):
             if match is None:                             # a wildcard

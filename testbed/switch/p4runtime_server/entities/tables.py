@@ -76,6 +76,8 @@ def _keep_cookies(pipeline, entry: E.TableEntry, msg, undo):
     before = pipeline.cookies.get(key)
     if msg is not None and (msg.controller_metadata or msg.metadata):
         pipeline.cookies[key] = (msg.controller_metadata, msg.metadata)
+    elif before is None:
+        return undo                     # no cookies before or after: nothing to restore
     else:
         pipeline.cookies.pop(key, None)
 
