@@ -356,6 +356,16 @@ class NativeTarget(Target):
             e.counter_packets, e.counter_bytes = counts[0], counts[1]
         return entries
 
+    def table_entries_encoded(self, table: str, owner, encode, counters: bool) -> list:
+        rows = super().table_entries_encoded(table, owner, encode, False)
+        if not counters:
+            return rows
+        self._flush()
+        index, slots = self.native.tables[table].index, self._slots[table]
+        counts = self.lib.sw_tbl_counters
+        return [(data, entry, *counts(self.sw, index, slots[entry.key()])[0:2])
+                for data, entry, _, _ in rows]
+
     # ---------------------------------------------------------------- externs
     def _cells(self, kind: str, name: str, index: int, which: int = 0):
         objects = self.compiled.registers if kind == "register" else self.compiled.counters

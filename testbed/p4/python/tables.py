@@ -14,7 +14,7 @@ from testbed.p4.python.externs import TokenMeter
 
 
 class Result:
-    __slots__ = ("fn", "args", "hit", "action", "counter", "meter", "entry")
+    __slots__ = ("fn", "args", "hit", "action", "counter", "meter", "entry", "encoded")
 
     def __init__(self, fn, args: tuple, hit: bool, action: str, entry=None):
         self.fn = fn
@@ -24,6 +24,7 @@ class Result:
         self.entry = entry
         self.counter = [0, 0] if hit else None
         self.meter = None
+        self.encoded = None             # (owner, what the owner's encoder made of entry)
 
 
 MATCH_CLASSES = {"exact": E.Exact, "lpm": E.Lpm, "ternary": E.Ternary, "range": E.Range,
@@ -176,6 +177,19 @@ class TableState:
         return [entry(e.table, e.match, _copied(e.action), e.priority, *r.counter,
                       e.meter_config)
                 for r in self.entries.values() for e in (r.entry,)]
+
+    def read_encoded(self, owner, encode) -> list:
+        """(``encode(entry)``, stored entry, its [packets, bytes] counter) of every entry.
+        The encoding is made once per stored entry and kept with it while it stays
+        unchanged (a modify stores a new entry); ``owner`` names the encoding, so another
+        encoder makes its own. The entries are the stored ones: not to be changed."""
+        out = []
+        for r in self.entries.values():
+            cached = r.encoded
+            if cached is None or cached[0] is not owner:
+                cached = r.encoded = (owner, encode(r.entry))
+            out.append((cached[1], r.entry, r.counter))
+        return out
 
     def set_default(self, call: E.ActionCall) -> None:
         if self.default_const:

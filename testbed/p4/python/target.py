@@ -306,6 +306,14 @@ class Target:
     def table_entries(self, table: str) -> list:
         return self._table(table).read()
 
+    def table_entries_encoded(self, table: str, owner, encode, counters: bool) -> list:
+        """(``encode(entry)``, entry, packets, bytes) of every entry of ``table``, the
+        encoding kept with the stored entry while it is unchanged (``owner`` names it);
+        the entries are the stored ones, not to be changed; packets and bytes are the
+        direct counter's now, 0 without ``counters``."""
+        return [(data, entry, *counter) if counters else (data, entry, 0, 0)
+                for data, entry, counter in self._table(table).read_encoded(owner, encode)]
+
     def profile(self, name: str):
         """The state of an action profile or selector (its members and groups)."""
         p = self.compiled.profiles.get(name)
