@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from contextlib import contextmanager
 from functools import partial
-from itertools import accumulate
+from itertools import accumulate, chain
 
 from testbed.p4 import entries as E
 from testbed.p4 import ir
@@ -202,19 +202,10 @@ class NativeTarget(Target):
                         self._action(info, entry.action))
         pending = self._pending
         if pending is not None and not keep and meter is None and not indirect:
-            batch = pending.get(table)
-            if batch is None:
-                batch = pending[table] = ([], [], [], [], [], [], [], [], [])
-            slot_list, v, m, hi, rng, prio, plen, actions, args = batch
-            slot_list.append(slot)
-            v.extend(fields[0])
-            m.extend(fields[1])
-            hi.extend(fields[2])
-            rng.extend(fields[3])
-            plen.append(fields[4])
-            prio.append(entry.priority)
-            actions.append(action)
-            args.extend(data)
+            rows = pending.get(table)
+            if rows is None:
+                rows = pending[table] = []
+            rows.append((slot, fields, entry.priority, action, data))
             return
         self._flush()
         # C arrays made once and refilled (the C side copies the table's key count):
@@ -274,10 +265,14 @@ class NativeTarget(Target):
         pending = self._pending
         if not pending:
             return
-        for table, (slots, v, m, hi, rng, prio, plen, actions, args) in pending.items():
-            self.lib.sw_tbl_put_many(self.sw, self.native.tables[table].index, len(slots),
-                                     slots, v, m, hi, rng, prio, plen, actions, args,
-                                     self._clock())
+        flat = chain.from_iterable
+        for table, rows in pending.items():
+            keys = [fields for _, fields, _, _, _ in rows]
+            self.lib.sw_tbl_put_many(
+                self.sw, self.native.tables[table].index, len(rows),
+                [row[0] for row in rows], *(list(flat(k[i] for k in keys)) for i in range(4)),
+                [row[2] for row in rows], [k[4] for k in keys], [row[3] for row in rows],
+                list(flat(row[4] for row in rows)), self._clock())
         pending.clear()
 
     def _put_choices(self, table: str, slot: int, ref) -> None:
