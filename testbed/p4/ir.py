@@ -430,6 +430,9 @@ class ValueSet:
     size: int
     loc: Loc = NOLOC
     annotations: Annotations = ()
+    # per key, or None: the key and each member are compared under the mask (BMv2
+    # JSON's parse_vset transition with a mask, which BMv2 applies to both)
+    mask: Optional[tuple] = None
 
 
 @dataclass
