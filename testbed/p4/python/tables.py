@@ -118,7 +118,8 @@ class TableState:
             raise ControlPlaneError("PERMISSION_DENIED", f"table {self.name} has const entries; "
                                     "change them in the P4 source")
         entry = self.canonical(entry)
-        if entry.key() in self.entries:
+        key = entry.key()
+        if key in self.entries:
             raise ControlPlaneError("ALREADY_EXISTS", f"{self.name}: an entry with this match "
                                     "and priority exists; use modify")
         if len(self.entries) >= self.size:
@@ -126,7 +127,7 @@ class TableState:
                                     f"({self.size} entries)")
         self._check_action(entry.action, default=False)
         result = self._result(entry.action, hit=True, entry=entry)
-        self.entries[entry.key()] = result
+        self.entries[key] = result
         self._update(None, result)
         return entry
 
