@@ -77,7 +77,6 @@ class TableEntries(Handler):
                 if cookies is not None:
                     out.controller_metadata, out.metadata = cookies
 
-
     @staticmethod
     def _read_whole(pipeline, target, t: C.TableInfo, add) -> None:
         """Every entry of table ``t`` from the encoding the target keeps with it, plus
