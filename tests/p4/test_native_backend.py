@@ -129,6 +129,8 @@ def test_a_batch_of_inserts_reaches_the_native_tables_whole_and_deletes_stay_del
         for i in range(1, 5):
             t.table_insert(route(0x0A000000 | i << 8, 24, i, i))
         t.table_delete(route(0x0A000200, 24, 2, 2))          # undone inside the batch
+    assert [p for p, _ in t.process(ipv4_frame("10.0.2.9"), 0)] == []
+    with t.batch():
         t.table_insert(route(0x0A000500, 24, 5, 5))          # reuses the freed slot
         t.table_modify(route(0x0A000300, 24, 3, 7))
         t.table_insert(route(0x0A000600, 24, 6, 6))

@@ -393,6 +393,42 @@ def test_rollback_on_error_undoes_the_batch(client, server, ids):
     assert _code(e) == grpc.StatusCode.UNIMPLEMENTED
 
 
+def test_a_rolled_back_batch_leaves_the_native_tables_as_they_were():
+    """On the native backend a batch's inserts reach the C tables together at its end:
+    a batch rolled back leaves packets forwarded as before it, none of its routes."""
+    from testbed.bench.p4runtime import ACTION, BASIC, TABLE
+    from testbed.p4runtime import convert as C
+    from tests.p4.test_target import ipv4_frame
+    program = load_program(BASIC)
+    info = p4info.build(program)
+    index = C.P4InfoIndex(info)
+    device = NativeDevice(device_id=1, cpu_port=255)
+    srv = P4RuntimeServer(device, "127.0.0.1:0").start()
+    client = Client(f"127.0.0.1:{srv.port}", device_id=1, election_id=10)
+    client.arbitrate()
+    client.set_pipeline(info, BASIC.read_bytes())
+
+    def route(i):
+        entry = E.TableEntry(TABLE, (Lpm(0x0A000000 | i << 8, 24),),
+                             E.ActionCall(ACTION, {"dstAddr": i, "port": i}))
+        return _entity(table_entry=C.table_entry_to_p4rt(index, entry))
+
+    client.write((INS, route(1)))
+    for batch in ([(INS, route(2)), (INS, route(3)), (INS, route(1))],
+                  [(INS, route(2)), (DEL, route(1)), (INS, route(4)), (INS, route(2))]):
+        with pytest.raises(grpc.RpcError):
+            client.write(*batch, atomicity=pb.WriteRequest.ROLLBACK_ON_ERROR)
+    for i in range(1, 5):
+        device.receive(ipv4_frame(f"10.0.{i}.9"), 0)
+    assert [port for port, _ in device.sent] == [1]
+    client.write((INS, route(2)), (INS, route(3)), (DEL, route(1)))
+    for i in range(1, 5):
+        device.receive(ipv4_frame(f"10.0.{i}.9"), 0)
+    assert [port for port, _ in device.sent] == [1, 2, 3]
+    client.close()
+    srv.stop()
+
+
 # ---------------------------------------------------------------- PRE
 def test_multicast_groups_and_clone_sessions(client, server):
     _, device = server
