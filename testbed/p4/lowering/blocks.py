@@ -136,7 +136,9 @@ class Blocks:
         of package ``pdecl`` given ``args``, nested packages' blocks in their place. The
         names map each block type's type parameters (Ingress's H) to the outermost
         package's (PSA_Switch's IH), so the blocks that share one are checked together.
-        Extern arguments (PSA's PacketReplicationEngine()) are checked and skipped."""
+        Extern arguments (PSA's PacketReplicationEngine()) are checked and skipped.
+        Named arguments (``V1Switch(p = P(), ...)``) are put in parameter order."""
+        args = self.align_args([p.name for p in pdecl.params], args, node, pdecl.name)
         if len(args) != len(pdecl.params):
             self.err(f"{pdecl.name} takes {len(pdecl.params)} arguments, {len(args)} given", node)
         for psig, arg in zip(pdecl.params, args):

@@ -30,6 +30,8 @@ class Declarations:
                 return tenv[name]
             if name in self.types:
                 return self.types[name]
+            if name in self.generic_types:
+                self.err(f"'{name}' is generic; give its type arguments, e.g. {name}<bit<8>>", t)
             if name in self.externs:
                 return ir.ExternT(name)
             if name in self.block_decls:
@@ -47,6 +49,8 @@ class Declarations:
                 return ir.ExternT(base, args)
             if base in self.block_decls:
                 return BlockT(self.block_decls[base].kind, base)
+            if base in self.generic_types:
+                return self._specialize(base, args, t)
             self.err(f"unsupported: type arguments for '{base}'", t)
         if kind == "stack_type":
             elem = self.resolve_type(t.children[0], tenv)
@@ -97,7 +101,8 @@ class Declarations:
         scope.names[name] = sym
 
     def declare_type(self, name: str, typ, node):
-        if name in self.types or name in self.externs or name in self.block_decls:
+        if (name in self.types or name in self.externs or name in self.block_decls
+                or name in self.generic_types):
             self.err(f"type '{name}' is already declared; rename one of them", node)
         self.types[name] = typ
 
@@ -127,11 +132,11 @@ class Declarations:
     def _id_list(self, t) -> list:
         return [name_of(c) for c in t.children if isinstance(c, Tree) and c.data == "name"]
 
-    def _fields(self, children, what: str) -> tuple:
+    def _fields(self, children, what: str, tenv=None) -> tuple:
         fields, seen = [], set()
         for f in children:
             annos = annotations_of(f.children[0])
-            typ = self.resolve_type(f.children[1], {})
+            typ = self.resolve_type(f.children[1], tenv or {})
             name = name_of(f.children[2])
             if name in seen:
                 self.err(f"duplicate field '{name}' in {what}", f.children[2])
@@ -139,11 +144,48 @@ class Declarations:
             fields.append(ir.Field(name, typ, annos))
         return tuple(fields)
 
+    def _declare_generic(self, t) -> bool:
+        """A struct, header or header union with type parameters is kept as its syntax and
+        specialized where a type names it with arguments (``h_t<bit<16>>``)."""
+        if t.children[2] is None:
+            return False
+        name = name_of(t.children[1])
+        if name in self.types or name in self.generic_types or name in self.externs:
+            self.err(f"type '{name}' is already declared; rename one of them", t.children[1])
+        self.generic_types[name] = t
+        return True
+
+    def _specialize(self, base: str, args: tuple, node):
+        """The struct/header/union ``base`` with its type parameters bound to ``args``,
+        one type per distinct argument list, named ``base_N`` as p4c names its
+        specializations."""
+        key = (base, args)
+        if key in self.specialized:
+            return self.specialized[key]
+        t = self.generic_types[base]
+        params = self._id_list(t.children[2])
+        if len(params) != len(args):
+            self.err(f"{base} takes {len(params)} type argument{'s' if len(params) != 1 else ''}"
+                     f", {len(args)} given", node)
+        n = len(self.specialized)
+        while f"{base}_{n}" in self.types:
+            n += 1
+        name = f"{base}_{n}"
+        make = {"header_decl": self._header_type, "struct_decl": self._struct_type,
+                "union_decl": self._union_type}[t.data]
+        typ = make(t, name, dict(zip(params, args)))
+        self.specialized[key] = typ
+        self.types[name] = typ
+        return typ
+
     def _d_header_decl(self, t):
-        annos, name = annotations_of(t.children[0]), name_of(t.children[1])
-        if t.children[2] is not None:
-            self.err("unsupported: generic header declarations", t.children[2])
-        fields = self._fields(t.children[3:], f"header {name}")
+        if not self._declare_generic(t):
+            name = name_of(t.children[1])
+            self.declare_type(name, self._header_type(t, name, {}), t.children[1])
+
+    def _header_type(self, t, name: str, tenv: dict):
+        annos = annotations_of(t.children[0])
+        fields = self._fields(t.children[3:], f"header {name}", tenv)
         for f, node in zip(fields, t.children[3:]):
             if not (isinstance(f.type, ir.VarbitT) or _fixed_header_field(f.type)):
                 self.err(f"header field '{f.name}' has type {show(f.type)}; header fields must "
@@ -155,25 +197,29 @@ class Declarations:
         if varbits and any(isinstance(f.type, ir.StructT) for f in fields):
             self.err(f"unsupported: header {name} has both a varbit field and a struct field",
                      t)
-        self.declare_type(name, ir.HeaderT(name, fields, annos), t.children[1])
+        return ir.HeaderT(name, fields, annos)
 
     def _d_struct_decl(self, t):
-        annos, name = annotations_of(t.children[0]), name_of(t.children[1])
-        if t.children[2] is not None:
-            self.err("unsupported: generic struct declarations", t.children[2])
-        self.declare_type(name, ir.StructT(name, self._fields(t.children[3:], f"struct {name}"),
-                                           annos), t.children[1])
+        if not self._declare_generic(t):
+            name = name_of(t.children[1])
+            self.declare_type(name, self._struct_type(t, name, {}), t.children[1])
+
+    def _struct_type(self, t, name: str, tenv: dict):
+        return ir.StructT(name, self._fields(t.children[3:], f"struct {name}", tenv),
+                          annotations_of(t.children[0]))
 
     def _d_union_decl(self, t):
-        name = name_of(t.children[1])
-        if t.children[2] is not None:
-            self.err("unsupported: generic header unions", t.children[2])
-        fields = self._fields(t.children[3:], f"header_union {name}")
+        if not self._declare_generic(t):
+            name = name_of(t.children[1])
+            self.declare_type(name, self._union_type(t, name, {}), t.children[1])
+
+    def _union_type(self, t, name: str, tenv: dict):
+        fields = self._fields(t.children[3:], f"header_union {name}", tenv)
         for f, node in zip(fields, t.children[3:]):
             if not isinstance(f.type, ir.HeaderT):
                 self.err(f"header_union members must be headers; '{f.name}' is {show(f.type)}",
                          node)
-        self.declare_type(name, ir.UnionT(name, fields), t.children[1])
+        return ir.UnionT(name, fields)
 
     def _d_enum_decl(self, t):
         name = name_of(t.children[1])

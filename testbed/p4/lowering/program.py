@@ -67,6 +67,8 @@ class Lowering(Declarations, Blocks, Expressions, Statements, Loops):
         self.pre = pre
         self.source = source
         self.types: dict = {}
+        self.generic_types: dict = {}   # name -> declaration tree of a generic struct/header
+        self.specialized: dict = {}     # (name, type arguments) -> the specialized type
         self.externs: dict = {}
         self.block_decls: dict = {}
         self.error_names: list = []
