@@ -138,7 +138,7 @@ class Blocks:
         package's (PSA_Switch's IH), so the blocks that share one are checked together.
         Extern arguments (PSA's PacketReplicationEngine()) are checked and skipped.
         Named arguments (``V1Switch(p = P(), ...)``) are put in parameter order."""
-        args = self.align_args([p.name for p in pdecl.params], args, node, pdecl.name)
+        args = self.align_args(pdecl.params, args, node, pdecl.name)
         if len(args) != len(pdecl.params):
             self.err(f"{pdecl.name} takes {len(pdecl.params)} arguments, {len(args)} given", node)
         for psig, arg in zip(pdecl.params, args):
@@ -213,6 +213,7 @@ class Blocks:
                  arg)
 
     def bind_ctor_params(self, decl, ctor_args, scope, node):
+        ctor_args = self.align_args(decl.ctor_params, ctor_args, node, decl.name)
         if len(ctor_args) != len(decl.ctor_params):
             self.err(f"{decl.name} takes {len(decl.ctor_params)} constructor arguments, "
                      f"{len(ctor_args)} given", node)

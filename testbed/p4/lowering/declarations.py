@@ -273,8 +273,9 @@ class Declarations:
             if p is None:
                 continue
             direction = str(p.children[1].children[0]) if p.children[1] is not None else ""
+            optional = any(a.name == "optional" for a in annotations_of(p.children[0]))
             out.append(ParamSig(name_of(p.children[3]), direction, p.children[2],
-                                p.children[4] is not None))
+                                p.children[4] is not None or optional, p.children[4]))
         return out
 
     def _type_params(self, t) -> tuple:
