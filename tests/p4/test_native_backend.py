@@ -27,14 +27,15 @@ def test_native_backend_loads_basic_p4():
 
 
 def test_auto_falls_back_to_python_with_one_line_naming_the_construct(caplog):
-    program = load_program(str(CORPUS / "varbit.p4"))
-    with pytest.raises(NativeUnsupported, match=r"varbit\.p4:\d+:\d+: error: a varbit type"):
+    program = load_program(str(CORPUS / "wide_arith.p4"))
+    with pytest.raises(NativeUnsupported,
+                       match=r"wide_arith\.p4:\d+:\d+: error: a 128-bit value"):
         make_target(program, "native")
     with caplog.at_level(logging.WARNING):
         target = make_target(program, "auto")
     assert type(target) is Target
     [line] = [r.getMessage() for r in caplog.records]
-    assert line.startswith("P4 backend: python, not native: ") and "varbit" in line
+    assert line.startswith("P4 backend: python, not native: ") and "128-bit" in line
 
 
 def test_auto_without_a_c_compiler_runs_python(monkeypatch, caplog):
@@ -100,11 +101,11 @@ def test_the_stf_command_takes_the_backend(capsys, caplog):
     assert cli.main(["p4", "stf", "--backend", "native", str(REPO / "p4" / "basic.p4"),
                      str(Path(__file__).with_name("basic.stf"))]) == 0
     assert "3/3 checks passed" in capsys.readouterr().out
-    varbit = [str(CORPUS / "varbit.p4"), str(CORPUS / "varbit.stf")]
-    assert cli.main(["p4", "stf", "--backend", "native", *varbit]) == 2
+    wide = [str(CORPUS / "wide_arith.p4"), str(CORPUS / "wide_arith.stf")]
+    assert cli.main(["p4", "stf", "--backend", "native", *wide]) == 2
     assert "not supported by the native backend" in capsys.readouterr().err
     with caplog.at_level(logging.WARNING):
-        assert cli.main(["p4", "stf", *varbit]) == 0
+        assert cli.main(["p4", "stf", *wide]) == 0
     assert "P4 backend: python, not native" in caplog.text
 
 

@@ -18,8 +18,6 @@ STFS = sorted(CORPUS.glob("*.stf"))
 
 # Programs using what the C generator does not translate yet, and the construct named.
 UNSUPPORTED = {
-    "varbit": "varbit",
-    "varbit_checksum": "varbit",
     "wide_arith": "bit value",
 }
 

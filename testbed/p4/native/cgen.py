@@ -20,7 +20,8 @@ from pathlib import Path
 from testbed.errors import P4Error
 from testbed.p4 import ir
 
-from testbed.p4.native.cgen_expr import MAX_KEYS, CExprGen, CScope, is_composite
+from testbed.p4.native.cgen_expr import (MAX_KEYS, CExprGen, CScope, is_composite,
+                                         varbit_bytes)
 from testbed.p4.native.cgen_packet import CPacketGen
 from testbed.p4.native.cgen_stmt import CStmtGen
 from testbed.p4.walk import CodeWalk
@@ -105,10 +106,20 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             return self.stack_name(t, loc)
         if isinstance(t, ir.TupleT):
             return self.tuple_name(t, loc)
-        if isinstance(t, (ir.StackT, ir.VarbitT)):
-            self.unsupported(f"a {type(t).__name__[:-1].lower()} type", loc)
+        if isinstance(t, ir.VarbitT):
+            self.unsupported("a varbit value outside a header", loc)
+        if isinstance(t, ir.StackT):
+            self.unsupported("a stack type", loc)
         self.width(t, loc)
         return "uint64_t"
+
+    def varbit_name(self, t: ir.VarbitT) -> str:
+        """A varbit field's value: right-aligned in whole bytes, the high bits zero."""
+        key = ("varbit", t.max_width)
+        if key not in self.type_names:
+            name = self.type_names[key] = f"VB_{t.max_width}"
+            self.types.append(f"typedef struct {{ uint8_t b[{varbit_bytes(t)}]; }} {name};")
+        return self.type_names[key]
 
     def stack_name(self, t: ir.StackT, loc) -> str:
         """A header (or header union) stack: its elements ``h`` and ``next``, P4's
@@ -134,7 +145,10 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             return self.type_names[t.name]
         fields = []
         for f in t.fields:
-            if isinstance(f.type, (ir.HeaderT, ir.StructT, ir.StackT, ir.UnionT)):
+            if isinstance(f.type, ir.VarbitT):
+                # the value, and the width the header's extract gave it
+                fields.append(f"{self.varbit_name(f.type)} f_{f.name}; uint32_t w_{f.name};")
+            elif isinstance(f.type, (ir.HeaderT, ir.StructT, ir.StackT, ir.UnionT)):
                 fields.append(f"{self.ctype(f.type, loc)} f_{f.name};")
             else:
                 fields.append(f"{storage(self.ctype(f.type, loc), f.type)} f_{f.name};")

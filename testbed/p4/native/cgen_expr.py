@@ -17,6 +17,11 @@ def mask(w: int) -> str:
     return f"UINT64_C({(1 << w) - 1:#x})"
 
 
+def varbit_bytes(t: ir.VarbitT) -> int:
+    """Bytes of a varbit<N> value's C array."""
+    return (t.max_width + 7) // 8
+
+
 def is_composite(t) -> bool:
     return isinstance(t, (ir.HeaderT, ir.StructT, ir.UnionT, ir.StackT, ir.TupleT))
 
@@ -160,6 +165,11 @@ class CExprGen:
 
     def x_Binary(self, e, s):
         op, t = e.op, e.type
+        if isinstance(e.left.type, ir.VarbitT) and op in ("==", "!="):
+            # the values compared, as the reference does (not their widths)
+            a, b = self.expr(e.left, s), self.expr(e.right, s)
+            return (f"(memcmp({a}.b, {b}.b, {varbit_bytes(e.left.type)}) "
+                    f"{op} 0)")
         if is_composite(e.left.type):
             self.unsupported(f"{op} on {type(e.left.type).__name__}", e.loc)
         a, b = self.expr(e.left, s), self.expr(e.right, s)

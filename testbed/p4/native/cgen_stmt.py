@@ -67,6 +67,10 @@ class CStmtGen:
         target = self.expr(lhs, s)
         if code is not None:
             self.emit(ind, f"{target} = {code};")
+        elif isinstance(lhs.type, ir.VarbitT):
+            if not isinstance(rhs, (ir.Var, ir.Member, ir.Index)):
+                self.unsupported(f"assignment of {type(rhs).__name__} to a varbit", rhs.loc)
+            self.emit(ind, f"{target} = {self.expr(rhs, s)};")   # the value, as the reference
         elif is_composite(lhs.type):
             if isinstance(rhs, (ir.ListExpr, ir.StructInit)):
                 fields = (tuple_fields(lhs.type) if isinstance(lhs.type, ir.TupleT)
