@@ -604,6 +604,7 @@ class Program:
     blocks: dict                  # role -> block name; roles: V1SWITCH_ROLES or PSA_ROLES
     digests: list = field(default_factory=list)    # Types passed to digest<T>() calls
     controller_headers: list = field(default_factory=list)  # @controller_header HeaderTs
+    package_loc: Optional[Loc] = None  # where ``main`` is instantiated
 
 
 Decl = Union[Parser, Control, Action, Table, Instance, Function]

@@ -76,6 +76,7 @@ class Blocks:
             self.err(f"unsupported: package {pname}; this target implements v1model's "
                      "V1Switch and PSA's PSA_Switch", ctor)
         self.package = pname
+        self.package_loc = self.loc(t)
         self.arch, roles = PACKAGES[pname]
         leaves = list(self._package_blocks(self.block_decls[pname], self.arg_trees(t.children[2]),
                                            {}, t))

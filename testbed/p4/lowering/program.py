@@ -82,6 +82,7 @@ class Lowering(Declarations, Blocks, Expressions, Statements, Loops):
         self.controls: dict = {}
         self.var_syms: dict = {}
         self.package = None
+        self.package_loc = None
         self.arch = None
         self.package_instances: list = []   # package instances other than main
         self.blocks: dict = {}
@@ -139,7 +140,7 @@ class Lowering(Declarations, Blocks, Expressions, Statements, Loops):
             match_kinds=self.match_kinds, constants=self.constants, functions=self.functions,
             actions=self.actions, parsers=self.parsers, controls=self.controls,
             package=self.package, blocks=self.blocks, digests=self.digests,
-            controller_headers=controller_headers)
+            controller_headers=controller_headers, package_loc=self.package_loc)
 
     def _check_unused_blocks(self):
         """Type-check parsers and controls the package does not use, so their errors are
