@@ -110,8 +110,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             self.unsupported("a varbit value outside a header", loc)
         if isinstance(t, ir.StackT):
             self.unsupported("a stack type", loc)
-        self.width(t, loc)
-        return "uint64_t"
+        return "u128" if self.width(t, loc) > 64 else "uint64_t"
 
     def varbit_name(self, t: ir.VarbitT) -> str:
         """A varbit field's value: right-aligned in whole bytes, the high bits zero."""
@@ -182,7 +181,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
                 size = next((a.value for a in inst.args if isinstance(a, ir.Const)), 1)
                 if inst.extern == "register":
                     t = inst.type_args[0] if inst.type_args else ir.BitT(32)
-                    self.width(t, inst.loc)
+                    self.narrow(t, inst.loc, f"register {inst.name}'s value")
                     k = self.out.registers[inst.name] = len(self.out.registers)
                     self.sw_fields.append(f"uint64_t R{k}[{size}];")
                 elif inst.extern == "counter":
@@ -234,18 +233,23 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             self.stmt(st, s, 1)
         self.emit(0, "}")
 
+    def ret_ctype(self, fn: ir.Function) -> str:
+        if isinstance(fn.return_type, ir.VoidT):
+            return "uint64_t"
+        return self.ctype(fn.return_type, fn.loc)
+
     def param(self, p: ir.Param, s: CScope) -> str:
         """The C parameter of an action or function parameter; binds its name in ``s``."""
         c = f"v_{ident(p.name)}"
         if is_composite(p.type):
             s.vars[p.name] = f"(*{c})"
             return f"{self.ctype(p.type, p.loc)} *{c}"
-        self.ctype(p.type, p.loc)
+        ct = self.ctype(p.type, p.loc)
         if p.direction in ("out", "inout"):
             s.vars[p.name] = f"(*{c})"
-            return f"uint64_t *{c}"
+            return f"{ct} *{c}"
         s.vars[p.name] = c
-        return f"uint64_t {c}"
+        return f"{ct} {c}"
 
     def table_fn(self, name: str) -> str:
         return f"apply_{self.out.tables[name].index}"
@@ -264,7 +268,11 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
                 self.unsupported(f"action {name} with more than {MAX_ACTION_DATA} "
                                  "parameters", actions[name].loc)
             params[name] = data
-        widths = [self.width(k.expr.type, k.loc) for k in t.keys]
+        widths = [self.narrow(k.expr.type, k.loc, "a table key") for k in t.keys]
+        for name in names:
+            for p in actions[name].params:
+                if not p.direction:
+                    self.narrow(p.type, p.loc, f"action data {name}({p.name})")
         info = TableInfo(len(self.out.tables), names, params, widths)
         self.out.tables[t.name] = info
         k = info.index

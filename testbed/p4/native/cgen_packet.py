@@ -8,8 +8,8 @@ error, as the reference backend's ``ParserError`` does.
 from __future__ import annotations
 
 from testbed.p4 import ir
-from testbed.p4.native.cgen_expr import (MAX_KEYS, CScope, mask, tuple_fields, varbit_bytes,
-                                         wire_fields)
+from testbed.p4.native.cgen_expr import (MAX_KEYS, CScope, get_code, mask, put_code,
+                                         tuple_fields, varbit_bytes, wire_fields)
 
 ALGORITHMS = {"crc16": "ALG_CRC16", "crc32": "ALG_CRC32", "csum16": "ALG_CSUM16",
               "xor16": "ALG_XOR16", "identity": "ALG_IDENTITY"}
@@ -63,7 +63,9 @@ class CPacketGen:
         keys = []
         for e in tr.exprs:
             if is_wide_or_composite(e.type):
-                self.unsupported(f"select on {type(e.type).__name__}", e.loc)
+                what = (f"a {ir.fixed_width(e.type)}-bit value" if isinstance(e.type, ir.BitT)
+                        else type(e.type).__name__)
+                self.unsupported(f"select on {what}", e.loc)
             k = s.fresh("k")
             self.emit(2, f"uint64_t {k} = {self.expr(e, s)};")
             keys.append((k, e.type))
@@ -131,7 +133,7 @@ class CPacketGen:
             self.emit(ind + 1, f"if (_o + {w} > _n) {{ _err = {short}; goto _fail; }}")
             pos = 0
             for path, fw in wire_fields(target.type):
-                self.emit(ind + 1, f"{h}{path} = get_bits(_d, _o + {pos}, {fw});")
+                self.emit(ind + 1, f"{h}{path} = {get_code('_d', f'_o + {pos}', fw)};")
                 pos += fw
             self.emit(ind + 1, f"{h}._v = 1;")
             self.emit(ind + 1, f"_o += {w};")
@@ -181,7 +183,7 @@ class CPacketGen:
                 pos = f"{pos} + {vs}"
             else:
                 fw = self.width(f.type, c.loc)
-                self.emit(ind + 1, f"{h}.f_{f.name} = get_bits(_d, {pos}, {fw});")
+                self.emit(ind + 1, f"{h}.f_{f.name} = {get_code('_d', pos, fw)};")
                 pos = f"{pos} + {fw}"
         self.emit(ind + 1, f"{h}._v = 1;")
         self.emit(ind + 1, f"_o += {fixed} + {vs};")
@@ -248,7 +250,7 @@ class CPacketGen:
         self.emit(ind, f"if ({h}._v) {{")
         pos = 0
         for path, fw in wire_fields(t):
-            self.emit(ind + 1, f"put_bits(_out, _b + {pos}, {fw}, {h}{path});")
+            self.emit(ind + 1, put_code("_out", f"_b + {pos}", fw, f"{h}{path}"))
             pos += fw
         self.emit(ind + 1, f"_b += {w};")
         self.emit(ind, "}")
@@ -265,7 +267,7 @@ class CPacketGen:
                 pos = f"{pos} + {h}.w_{f.name}"
             else:
                 fw = self.width(f.type, loc)
-                self.emit(ind + 1, f"put_bits(_out, {pos}, {fw}, {h}.f_{f.name});")
+                self.emit(ind + 1, put_code("_out", pos, fw, f"{h}.f_{f.name}"))
                 pos = f"{pos} + {fw}"
         self.emit(ind + 1, f"_b += {fixed} + {h}.w_{vf.name};")
         self.emit(ind, "}")
@@ -304,14 +306,14 @@ class CPacketGen:
                     self.emit(ind, f"put_varbit({buf}, {pos}, {wcode}, {code}.b, "
                                    f"{varbit_bytes(vt)}); {pos} += {wcode};")
                 else:
-                    self.emit(ind, f"put_bits({buf}, {pos}, {w}, {code}); {pos} += {w};")
+                    self.emit(ind, f"{put_code(buf, pos, w, code)} {pos} += {w};")
             return buf, f"(({pos} + 7) >> 3)"
         bits = sum(w for _, w in parts)
         nbytes = (bits + 7) // 8
         self.emit(ind, f"uint8_t {buf}[{max(nbytes, 1)} + 8] = {{0}};")
         pos = 0
         for code, w in parts:
-            self.emit(ind, f"put_bits({buf}, {pos}, {w}, {code});")
+            self.emit(ind, put_code(buf, pos, w, code))
             pos += w
         return buf, nbytes
 
@@ -324,7 +326,7 @@ class CPacketGen:
     def fn_hash(self, c, s, ind) -> None:
         out, algo_e, base, data, maximum = c.args
         algo = self.algorithm(algo_e)
-        w = self.width(out.type, c.loc)
+        w = self.narrow(out.type, c.loc, "a hash result")
         self.emit(ind, "{")
         buf, n = self.pack(data, s, ind + 1)
         self.assign(out, f"(hash_value({algo}, {buf}, {n}, {self.expr(base, s)}, "
@@ -334,7 +336,7 @@ class CPacketGen:
     def fn_checksum(self, c, s, ind) -> None:
         cond, data, field, algo_e = c.args
         algo = self.algorithm(algo_e)
-        w = self.width(field.type, c.loc)
+        w = self.narrow(field.type, c.loc, "a checksum field")
         self.emit(ind, f"if ({self.expr(cond, s)}) {{")
         buf, n = self.pack(data, s, ind + 1)
         if c.method.endswith("_with_payload"):

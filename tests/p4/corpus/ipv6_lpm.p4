@@ -1,0 +1,65 @@
+/* Longest-prefix routing on a 128-bit (IPv6) destination address. The native backend
+   holds table keys in 64-bit words, so it refuses the key by name; the python backend
+   (and auto, falling back) runs it. */
+#include <core.p4>
+#include <v1model.p4>
+
+header ipv6_t {
+    bit<4>   version;
+    bit<8>   traffic_class;
+    bit<20>  flow_label;
+    bit<16>  payload_len;
+    bit<8>   next_hdr;
+    bit<8>   hop_limit;
+    bit<128> src;
+    bit<128> dst;
+}
+
+struct headers_t {
+    ipv6_t ipv6;
+}
+
+struct metadata_t {
+}
+
+parser MyParser(packet_in pkt, out headers_t hdr, inout metadata_t meta,
+                inout standard_metadata_t sm) {
+    state start {
+        pkt.extract(hdr.ipv6);
+        transition accept;
+    }
+}
+
+control MyVerify(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control MyIngress(inout headers_t hdr, inout metadata_t meta,
+                  inout standard_metadata_t sm) {
+    action forward(bit<9> port) {
+        sm.egress_spec = port;
+        hdr.ipv6.hop_limit = hdr.ipv6.hop_limit - 1;
+    }
+    action drop() {
+        mark_to_drop(sm);
+    }
+    table routes {
+        key = { hdr.ipv6.dst : lpm; }
+        actions = { forward; drop; }
+        default_action = drop();
+    }
+    apply {
+        routes.apply();
+    }
+}
+
+control MyEgress(inout headers_t hdr, inout metadata_t meta,
+                 inout standard_metadata_t sm) { apply { } }
+
+control MyCompute(inout headers_t hdr, inout metadata_t meta) { apply { } }
+
+control MyDeparser(packet_out pkt, in headers_t hdr) {
+    apply {
+        pkt.emit(hdr.ipv6);
+    }
+}
+
+V1Switch(MyParser(), MyVerify(), MyIngress(), MyEgress(), MyCompute(), MyDeparser()) main;
