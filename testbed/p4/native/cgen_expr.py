@@ -190,11 +190,20 @@ class CExprGen:
 
     def x_Binary(self, e, s):
         op, t = e.op, e.type
-        if isinstance(e.left.type, ir.VarbitT) and op in ("==", "!="):
-            # the values compared, as the reference does (not their widths)
-            a, b = self.expr(e.left, s), self.expr(e.right, s)
-            return (f"(memcmp({a}.b, {b}.b, {varbit_bytes(e.left.type)}) "
-                    f"{op} 0)")
+        if op in ("==", "!=") and (is_composite(e.left.type)
+                                    or isinstance(e.left.type, ir.VarbitT)):
+            if not all(isinstance(x, (ir.Var, ir.Member, ir.Index)) for x in (e.left, e.right)):
+                self.unsupported(f"{op} on a {type(e.left.type).__name__[:-1].lower()} "
+                                 "value that is not a variable or field", e.loc)
+            if isinstance(e.left.type, ir.VarbitT):
+                # values and widths, read off the headers holding them
+                if not all(isinstance(x, ir.Member) for x in (e.left, e.right)):
+                    self.unsupported(f"{op} on a varbit value outside a header", e.loc)
+                eq = self.varbit_eq(self.expr(e.left.expr, s), self.expr(e.right.expr, s),
+                                    e.left.field, e.left.type)
+            else:
+                eq = self.eq_code(self.expr(e.left, s), self.expr(e.right, s), e.left.type)
+            return eq if op == "==" else f"(!{eq})"
         if is_composite(e.left.type):
             self.unsupported(f"{op} on {type(e.left.type).__name__}", e.loc)
         a, b = self.expr(e.left, s), self.expr(e.right, s)
@@ -242,6 +251,32 @@ class CExprGen:
                         f"({n} > 63 ? 63 : {n}))) & {mask(w)}; }})")
             return f"({{ uint64_t {n} = {b}; {n} >= {w} ? 0 : ({a} >> {n}); }})"
         self.unsupported(f"operator {op}", e.loc)
+
+    def varbit_eq(self, ha: str, hb: str, name: str, t) -> str:
+        return (f"({ha}.w_{name} == {hb}.w_{name} && "
+                f"memcmp({ha}.f_{name}.b, {hb}.f_{name}.b, {varbit_bytes(t)}) == 0)")
+
+    def eq_code(self, a: str, b: str, t) -> str:
+        """P4 ``==`` of two lvalues of type ``t``: headers equal when both are invalid or
+        both valid with equal fields, structs, unions, tuples field by field, stacks
+        element by element, as the reference does."""
+        def all_of(parts):
+            return "(" + " && ".join(parts) + ")" if parts else "1"
+        if isinstance(t, ir.HeaderT):
+            parts = [self.varbit_eq(a, b, f.name, f.type) if isinstance(f.type, ir.VarbitT)
+                     else self.eq_code(f"{a}.f_{f.name}", f"{b}.f_{f.name}", f.type)
+                     for f in t.fields]
+            return f"({a}._v == {b}._v && (!{a}._v || {all_of(parts)}))"
+        if isinstance(t, (ir.StructT, ir.UnionT)):
+            return all_of([self.eq_code(f"{a}.f_{f.name}", f"{b}.f_{f.name}", f.type)
+                           for f in t.fields])
+        if isinstance(t, ir.TupleT):
+            return all_of([self.eq_code(f"{a}.e{i}", f"{b}.e{i}", et)
+                           for i, et in enumerate(t.elems)])
+        if isinstance(t, ir.StackT):
+            return all_of([self.eq_code(f"{a}.h[{i}]", f"{b}.h[{i}]", t.elem)
+                           for i in range(t.size)])
+        return f"({a} == {b})"
 
     def x_Cast(self, e, s):
         a = self.expr(e.expr, s)

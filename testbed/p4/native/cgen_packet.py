@@ -160,9 +160,8 @@ class CPacketGen:
         vf = varbit_field(t)
         if vf is None or len(c.args) != 2:
             self.unsupported("extract with a size into a header without a varbit field", c.loc)
-        if ir.union_stack_next(target) or (isinstance(target, ir.Member)
-                                           and target.field == "next"):
-            self.unsupported("extract of a varbit header into a stack", c.loc)
+        into_stack = (isinstance(target, ir.Member) and target.field == "next"
+                      and isinstance(target.expr.type, ir.StackT))
         hp, vs = s.fresh("hp"), s.fresh("vs")
         self.emit(ind, "{")
         self.emit(ind + 1, f"{self.ctype(t, c.loc)} *{hp} = &{self.expr(target, s)};")
@@ -187,6 +186,10 @@ class CPacketGen:
                 pos = f"{pos} + {fw}"
         self.emit(ind + 1, f"{h}._v = 1;")
         self.emit(ind + 1, f"_o += {fixed} + {vs};")
+        if into_stack:
+            self.emit(ind + 1, f"{self.expr(target.expr, s)}.next++;")
+        elif ir.union_stack_next(target):
+            self.emit(ind + 1, f"{self.expr(target.expr.expr, s)}.next++;")
         self.emit(ind, "}")
 
     def width_fields(self, t, loc) -> int:
