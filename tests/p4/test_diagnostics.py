@@ -162,9 +162,19 @@ def test_error_in_macro_expansion_points_at_the_macro_use():
 
 
 def test_unsupported_construct_says_so():
-    err = diagnose("T pick<T>(in T x) { return x; }\n" + INGRESS + "apply { }\n}\n")
-    assert str(err.loc) == "t.p4:6:1"
-    assert err.message == "unsupported: generic functions"
+    err = diagnose("extern Ab { Ab(); abstract bit<8> f(); }\n" + INGRESS + "apply { }\n}\n")
+    assert str(err.loc) == "t.p4:6:19"
+    assert err.message == "unsupported: abstract extern methods"
+
+
+def test_a_generic_function_needs_its_type_arguments_inferred_or_given():
+    err = diagnose("T pick<T>(in T a, in T b) { return a; }\n" + INGRESS
+                   + "apply {\n    pick(meta.x, hdr.h.b);\n}\n}\n")
+    assert str(err.loc) == "t.p4:9:18"
+    assert err.message.startswith("argument 'b' of pick: expected bit<8>, got bit<16>")
+    err = diagnose("void nothing<T>() { }\n" + INGRESS + "apply {\n    nothing();\n}\n}\n")
+    assert str(err.loc) == "t.p4:9:5"
+    assert err.message == "cannot infer T of nothing; give the type argument"
 
 
 def test_generic_type_used_without_or_with_wrong_type_arguments():

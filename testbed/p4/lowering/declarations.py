@@ -10,7 +10,8 @@ from testbed.p4.frontend.p4types import BlockT, show, unknown_type
 from testbed.p4.lowering.blocks import BlockCtx
 from testbed.p4.lowering.expressions import parse_int
 from testbed.p4.lowering.symbols import (BlockDeclSym, ConstSym, ExternDecl, ExternFuncSym,
-                                         FunctionSym, ParamSig, Scope, Sig, TopInstanceSym,
+                                         FunctionSym, GenericFunctionSym, ParamSig, Scope, Sig,
+                                         TopInstanceSym,
                                          VarSym)
 from testbed.p4.lowering.syntax import annotations_of, name_of
 
@@ -28,6 +29,8 @@ class Declarations:
             name = str(t.children[0])
             if name in tenv and kind == "type_name":
                 return tenv[name]
+            if name in self.type_env and kind == "type_name":
+                return self.type_env[name]
             if name in self.types:
                 return self.types[name]
             if name in self.generic_types:
@@ -319,7 +322,28 @@ class Declarations:
     def _d_function_decl(self, t):
         sig = self._sig(t.children[1], annotations_of(t.children[0]))
         if sig.type_params:
-            self.err("unsupported: generic functions", t.children[1])
+            # lowered once per distinct list of type arguments, where it is called
+            self.declare(self.global_scope, sig.name, GenericFunctionSym(t, sig, {}),
+                         t.children[1])
+            return
+        self._lower_function(t, sig, sig.name, {})
+
+    def specialize_function(self, sym, type_args: tuple):
+        """The function of generic ``sym`` with its type parameters bound to
+        ``type_args``, lowered at its first use under the name ``f_N``."""
+        if type_args not in sym.specialized:
+            n = len(sym.specialized)
+            while f"{sym.sig.name}_{n}" in self.functions:
+                n += 1
+            saved = self.var_syms, self.return_type, self.type_env
+            sym.specialized[type_args] = self._lower_function(
+                sym.tree, sym.sig, f"{sym.sig.name}_{n}",
+                dict(zip(sym.sig.type_params, type_args)), declare=False)
+            self.var_syms, self.return_type, self.type_env = saved
+        return sym.specialized[type_args]
+
+    def _lower_function(self, t, sig, name: str, tenv: dict, declare: bool = True):
+        self.type_env = tenv
         ctx = BlockCtx(prefix=sig.name)
         scope = Scope(self.global_scope)
         params = []
@@ -332,15 +356,18 @@ class Declarations:
             scope.names[p.name] = vs
             params.append(ir.Param(vs.name, p.direction, typ))
         ret = ir.VoidT() if sig.ret is None else self.resolve_type(sig.ret, {})
-        fn = ir.Function(sig.name, params, ret, ir.Block(self.loc(t), []), self.loc(t))
-        self.declare(self.global_scope, sig.name, FunctionSym(fn, sig), t.children[1])
-        self.functions[sig.name] = fn
+        fn = ir.Function(name, params, ret, ir.Block(self.loc(t), []), self.loc(t))
+        if declare:
+            self.declare(self.global_scope, sig.name, FunctionSym(fn, sig), t.children[1])
+        self.functions[name] = fn
         saved = self.var_syms
         self.var_syms = ctx.var_syms
         self.return_type = ret
         fn.body = self.block(t.children[2], scope, ctx)
         self.return_type = None
         self.var_syms = saved
+        self.type_env = {}
+        return fn
 
     def _d_action_decl(self, t):
         ctx = BlockCtx(prefix="")

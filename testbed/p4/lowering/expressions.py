@@ -14,8 +14,8 @@ from testbed.p4 import ir
 from testbed.p4.frontend.p4types import (TypeVar, field_type, has_typevar, is_fixed, is_numeric,
                                          normalize, show, substitute, unify, width_of)
 from testbed.p4.lowering.symbols import (ActionSym, ConstSym, ExternFuncSym, FunctionSym,
-                                         InstanceSym, ParamSig, SubBlockSym, TableSym,
-                                         ValueSetSym, VarSym)
+                                         GenericFunctionSym, InstanceSym, ParamSig,
+                                         SubBlockSym, TableSym, ValueSetSym, VarSym)
 from testbed.p4.lowering.syntax import name_of
 
 _ARITH = {"+", "-", "*", "/", "%", "|+|", "|-|"}
@@ -122,6 +122,16 @@ def _root_var(e):
     while isinstance(e, (ir.Member, ir.Index, ir.Slice)):
         e = e.expr
     return e if isinstance(e, ir.Var) else None
+
+
+def ret_param(sig):
+    """The type parameter a signature returns, if it returns one as it is."""
+    r = sig.ret
+    if isinstance(r, Tree) and r.data == "type_or_void":
+        r = r.children[0]
+    if isinstance(r, Tree) and r.data == "type_name" and str(r.children[0]) in sig.type_params:
+        return str(r.children[0])
+    return None
 
 
 class Expressions:
@@ -615,6 +625,19 @@ class Expressions:
                 cargs, bindings, ret = self.bind_args(sym.sig, {}, type_args, args, scope, node,
                                                       expected)
                 return ir.Call(ret, loc, "function", sym.fn.name, cargs)
+            if isinstance(sym, GenericFunctionSym):
+                cargs, bindings, ret = self.bind_args(sym.sig, {}, type_args, args, scope, node,
+                                                      expected)
+                unbound = [p for p in sym.sig.type_params
+                           if p not in bindings or has_typevar(bindings[p])]
+                if unbound == [ret_param(sym.sig)] and expected is not None:
+                    bindings[unbound.pop()] = expected      # T f<T>() from its use
+                if unbound:
+                    self.err(f"cannot infer {', '.join(unbound)} of {fname}; give the type "
+                             f"argument{'s' if len(unbound) > 1 else ''}", node)
+                fn = self.specialize_function(sym, tuple(bindings[p] for p in
+                                                         sym.sig.type_params))
+                return ir.Call(ret, loc, "function", fn.name, cargs)
             self.err(f"'{fname}' is not a function, action or method", callee)
         self.err("unsupported: call of this expression", node)
 

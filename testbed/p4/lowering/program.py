@@ -81,6 +81,7 @@ class Lowering(Declarations, Blocks, Expressions, Statements, Loops):
         self.parsers: dict = {}
         self.controls: dict = {}
         self.var_syms: dict = {}
+        self.type_env: dict = {}        # type parameters of the generic function lowered
         self.package = None
         self.package_loc = None
         self.arch = None

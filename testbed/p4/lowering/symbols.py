@@ -81,6 +81,14 @@ class FunctionSym:
 
 
 @dataclass
+class GenericFunctionSym:
+    """A function with type parameters: its syntax, and its lowered specializations."""
+    tree: Any
+    sig: Sig
+    specialized: dict          # tuple of type arguments -> ir.Function
+
+
+@dataclass
 class BlockDeclSym:
     """A parser or control declaration (instantiated later) or a parser/control/package
     type declaration (tree is then None)."""
