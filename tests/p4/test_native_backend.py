@@ -27,15 +27,15 @@ def test_native_backend_loads_basic_p4():
 
 
 def test_auto_falls_back_to_python_with_one_line_naming_the_construct(caplog):
-    program = load_program(str(CORPUS / "ipv6_lpm.p4"))
+    program = load_program(str(CORPUS / "wide_range_key.p4"))
     with pytest.raises(NativeUnsupported,
-                       match=r"ipv6_lpm\.p4:45:17: error: a table key of 128 bits"):
+                       match=r"wide_range_key\.p4:36:17: error: a range table key of 128 bits"):
         make_target(program, "native")
     with caplog.at_level(logging.WARNING):
         target = make_target(program, "auto")
     assert type(target) is Target
     [line] = [r.getMessage() for r in caplog.records]
-    assert line.startswith("P4 backend: python, not native: ") and "table key" in line
+    assert line.startswith("P4 backend: python, not native: ") and "range table key" in line
 
 
 def test_auto_without_a_c_compiler_runs_python(monkeypatch, caplog):
@@ -101,7 +101,7 @@ def test_the_stf_command_takes_the_backend(capsys, caplog):
     assert cli.main(["p4", "stf", "--backend", "native", str(REPO / "p4" / "basic.p4"),
                      str(Path(__file__).with_name("basic.stf"))]) == 0
     assert "3/3 checks passed" in capsys.readouterr().out
-    wide = [str(CORPUS / "ipv6_lpm.p4"), str(CORPUS / "ipv6_lpm.stf")]
+    wide = [str(CORPUS / "wide_range_key.p4"), str(CORPUS / "wide_range_key.stf")]
     assert cli.main(["p4", "stf", "--backend", "native", *wide]) == 2
     assert "not supported by the native backend" in capsys.readouterr().err
     with caplog.at_level(logging.WARNING):

@@ -185,3 +185,55 @@ def test_a_batch_sends_what_its_frames_send_one_by_one(ina_program):
             batches += 1
     assert state(native) == state(ref)
     assert batches < len(frames) / 16
+
+
+def test_128_bit_keys_lpm_and_ternary_with_churn():
+    """ipv6_lpm.p4's tables hold 128-bit keys as two native words: random prefixes of
+    every length (across the word boundary), ternary source masks, deletes and modifies,
+    and random destinations near the prefixes route as the reference does."""
+    rng = random.Random(29)
+    program = load_program(str(Path(__file__).parent / "corpus" / "ipv6_lpm.p4"))
+    prefixes = {}
+    for i in range(150):
+        plen = rng.choice([0, 8, 32, 48, 63, 64, 65, 96, 127, 128, rng.randrange(129)])
+        value = rng.getrandbits(128) & ~((1 << (128 - plen)) - 1)
+        prefixes[value, plen] = i
+
+    def route(value, plen, port):
+        return E.TableEntry("MyIngress.routes", (E.Exact(0x3B), E.Lpm(value, plen)),
+                            E.ActionCall("MyIngress.forward", {"port": port}))
+
+    def acl(i):
+        mask = rng.getrandbits(128)
+        return E.TableEntry("MyIngress.acl", (E.Ternary(rng.getrandbits(128) & mask, mask),),
+                            E.ActionCall("MyIngress.mark", {"tc": i}), priority=i + 1)
+
+    def setup(t):
+        state_rng = random.Random(31)       # the same entries on both targets
+        for (value, plen), i in prefixes.items():
+            t.table_insert(route(value, plen, i % 16))
+        for (value, plen), i in list(prefixes.items())[::4]:
+            t.table_delete(route(value, plen, i % 16))
+        for (value, plen), i in list(prefixes.items())[1::4]:
+            t.table_modify(route(value, plen, 20 + i % 8))
+        nonlocal rng
+        saved, rng = rng, state_rng
+        for i in range(40):
+            t.table_insert(acl(i))
+        rng = saved
+
+    def frame():
+        value, plen = rng.choice(list(prefixes))
+        dst = value | (rng.getrandbits(128 - plen) if plen < 128 else 0)
+        if rng.random() < 0.2:
+            dst ^= 1 << rng.randrange(128)
+        src = rng.getrandbits(128)
+        return (bytes.fromhex("60000000") + b"\0\0" + bytes([0x3B, 0x40])
+                + src.to_bytes(16, "big") + dst.to_bytes(16, "big"))
+
+    frames = [(rng.randrange(8), frame()) for _ in range(PACKETS // 3)]
+    targets = both(program, setup)
+    sent = compare(targets, frames)
+    assert sent.count(1) > len(frames) / 2
+    ports = {targets[1].process(f, p)[0][0] for p, f in frames[:200] if targets[0].process(f, p)}
+    assert len(ports) > 8                   # many routes taken, modified ones among them

@@ -45,7 +45,9 @@ class TableInfo:
     index: int
     actions: list                      # action names; an entry's action is its position
     params: dict                       # action name -> [data parameter names]
-    widths: list                       # key widths
+    widths: list                       # widths of the C key words, a wide key in two
+    parts: list = field(default_factory=list)  # per P4 key: its words (1, or 2 over 64 bits)
+    scan_lpm: bool = False             # a wide lpm key: entries scanned, longest prefix first
 
 
 @dataclass
@@ -254,9 +256,28 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
     def table_fn(self, name: str) -> str:
         return f"apply_{self.out.tables[name].index}"
 
+    def key_words(self, t: ir.Table) -> list:
+        """The C key words of each key of ``t``: one, or two (high, low) for a bit<W> key
+        over 64 bits, which matches exactly, by a ternary mask or by prefix (then the
+        table is scanned, longest prefix first, beside exact keys only)."""
+        parts = []
+        kinds = [k.match_kind for k in t.keys]
+        for k in t.keys:
+            w = self.width(k.expr.type, k.loc)
+            if w <= 64:
+                parts.append([w])
+                continue
+            if k.match_kind not in ("exact", "ternary", "lpm", "optional"):
+                self.narrow(k.expr.type, k.loc, f"a {k.match_kind} table key")
+            if k.match_kind == "lpm" and any(x not in ("exact", "lpm") for x in kinds):
+                self.narrow(k.expr.type, k.loc, "an lpm table key beside ternary or range keys")
+            parts.append([w - 64, 64])
+        if sum(len(p) for p in parts) > MAX_KEYS:
+            self.unsupported(f"table {t.name} with more than {MAX_KEYS} key words (a key over "
+                             "64 bits takes two)", t.loc)
+        return parts
+
     def gen_table(self, ctl, t: ir.Table, actions: dict, cs: CScope) -> None:
-        if len(t.keys) > MAX_KEYS:
-            self.unsupported(f"table {t.name} with more than {MAX_KEYS} keys", t.loc)
         names = [r.action for r in t.actions]
         if t.default_action.action not in names:
             names.append(t.default_action.action)
@@ -268,20 +289,29 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
                 self.unsupported(f"action {name} with more than {MAX_ACTION_DATA} "
                                  "parameters", actions[name].loc)
             params[name] = data
-        widths = [self.narrow(k.expr.type, k.loc, "a table key") for k in t.keys]
+        parts = self.key_words(t)
+        widths = [w for p in parts for w in p]
         for name in names:
             for p in actions[name].params:
                 if not p.direction:
                     self.narrow(p.type, p.loc, f"action data {name}({p.name})")
-        info = TableInfo(len(self.out.tables), names, params, widths)
+        scan_lpm = any(len(p) > 1 and k.match_kind == "lpm" for p, k in zip(parts, t.keys))
+        info = TableInfo(len(self.out.tables), names, params, widths, [len(p) for p in parts],
+                         scan_lpm)
         self.out.tables[t.name] = info
         k = info.index
         s = CScope(ctl, leave="break")
         s.vars = dict(cs.vars)
         self.emit(0, f"static tres_t apply_{k}(pkt_t *P) {{")
         if t.keys:
-            keys = ", ".join(self.expr(key.expr, s) for key in t.keys)
-            self.emit(1, f"uint64_t _k[{MAX_KEYS}] = {{{keys}}};")
+            words = []
+            for i, (key, n) in enumerate(zip(t.keys, info.parts)):
+                if n == 1:
+                    words.append(self.expr(key.expr, s))
+                    continue
+                self.emit(1, f"u128 _wk{i} = {self.expr(key.expr, s)};")
+                words += [f"(uint64_t)(_wk{i} >> 64)", f"(uint64_t)_wk{i}"]
+            self.emit(1, f"uint64_t _k[{MAX_KEYS}] = {{{', '.join(words)}}};")
             self.emit(1, f"entry_t *_e = tbl_lookup(&P->S->tables[{k}], _k);")
         else:
             self.emit(1, "entry_t *_e = NULL;")
@@ -410,9 +440,10 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         self.emit(0, "static void init_tables(sw_t *S) {")
         for name, info in self.out.tables.items():
             t = self.find_table(name)
-            kinds = [k.match_kind for k in t.keys]
+            kinds = [k.match_kind for k, n in zip(t.keys, info.parts) for _ in range(n)]
             mode = ("MODE_NONE" if not kinds else "MODE_EXACT" if all(
-                k == "exact" for k in kinds) else "MODE_LPM" if kinds.count("lpm") == 1 and all(
+                k == "exact" for k in kinds) else "MODE_SCAN" if info.scan_lpm
+                else "MODE_LPM" if kinds.count("lpm") == 1 and all(
                 k in ("exact", "lpm") for k in kinds) else "MODE_SCAN")
             lpm = kinds.index("lpm") if "lpm" in kinds else 0
             widths = ", ".join(map(str, info.widths)) or "0"

@@ -22,6 +22,7 @@ DROP_REASONS = ("assert", "loop_limit", "unknown_multicast_group", "ingress_drop
                 "egress_drop", "unknown_clone_session",
                 "stack_out_of_bounds", "priority_out_of_range")      # runtime.c's order
 ASSERTS, STACK = DROP_REASONS.index("assert"), DROP_REASONS.index("stack_out_of_bounds")
+MASK64 = (1 << 64) - 1
 
 
 class NativeTarget(Target):
@@ -183,19 +184,28 @@ class NativeTarget(Target):
             slot = slots[key] = free.pop() if free else len(slots)
         v, m, hi, rng = ([0] * MAX_KEYS for _ in range(4))
         plen = 0
-        for i, (match, w) in enumerate(zip(entry.match, info.widths)):
+        i = 0
+        for match, n in zip(entry.match, info.parts):
+            w = sum(info.widths[i:i + n])
             full = (1 << w) - 1
+            value = mask = 0
             if isinstance(match, (E.Exact, E.Optional_)):
-                v[i], m[i] = match.value, full
+                value, mask = match.value, full
             elif isinstance(match, E.Ternary):
-                v[i], m[i] = match.value, match.mask
+                value, mask = match.value, match.mask
             elif isinstance(match, E.Lpm):
                 plen = match.prefix_len
-                v[i], m[i] = match.value, full ^ ((1 << (w - plen)) - 1)
+                value, mask = match.value, full ^ ((1 << (w - plen)) - 1)
             elif isinstance(match, E.Range):
                 v[i], hi[i], rng[i] = match.low, match.high, 1
+            if not isinstance(match, E.Range):
+                # a key over 64 bits is two words, high then low
+                for j, shift in enumerate((64, 0) if n == 2 else (0,)):
+                    v[i + j], m[i + j] = (value >> shift) & MASK64, (mask >> shift) & MASK64
+            i += n
+        priority = plen if info.scan_lpm else entry.priority
         action, args = self._action(info, entry.action)
-        self.lib.sw_tbl_put(self.sw, info.index, slot, v, m, hi, rng, entry.priority, plen,
+        self.lib.sw_tbl_put(self.sw, info.index, slot, v, m, hi, rng, priority, plen,
                             action, args, int(keep),
                             self.ffi.NULL if meter is None else list(meter), self._clock())
 

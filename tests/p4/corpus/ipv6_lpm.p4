@@ -1,6 +1,6 @@
-/* Longest-prefix routing on a 128-bit (IPv6) destination address. The native backend
-   holds table keys in 64-bit words, so it refuses the key by name; the python backend
-   (and auto, falling back) runs it. */
+/* Tables keyed on 128-bit (IPv6) addresses: longest-prefix routing beside an exact key,
+   and a ternary ACL on the source address. The native backend holds such a key in two
+   64-bit words. */
 #include <core.p4>
 #include <v1model.p4>
 
@@ -41,13 +41,25 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     action drop() {
         mark_to_drop(sm);
     }
+    action mark(bit<8> tc) {
+        hdr.ipv6.traffic_class = tc;
+    }
     table routes {
-        key = { hdr.ipv6.dst : lpm; }
+        key = {
+            hdr.ipv6.next_hdr : exact;
+            hdr.ipv6.dst      : lpm;
+        }
         actions = { forward; drop; }
         default_action = drop();
     }
+    table acl {
+        key = { hdr.ipv6.src : ternary; }
+        actions = { mark; NoAction; }
+        default_action = NoAction();
+    }
     apply {
         routes.apply();
+        acl.apply();
     }
 }
 
