@@ -143,9 +143,8 @@ V1Switch(P(), VC(), I(), E(), CC(), D()) main;
 
 
 @pytest.mark.parametrize("body, where, message", [
-    ("action set(bit<128> v) { hdr.h.a = v; }\n"
-     "table t { key = { hdr.h.k : exact; } actions = { set; } }\napply { t.apply(); }",
-     "11:12", "action data I.set(v) of 128 bits"),
+    ("table t { key = { hdr.h.a : range; } actions = { NoAction; } }\napply { t.apply(); }",
+     "11:19", "a range table key of 128 bits"),
     ("register<bit<128>>(4) r;\napply { r.write(0, hdr.h.a); }",
      "11:1", "register I.r's value of 128 bits"),
     ("apply { switch (hdr.h.a) { 1: { hdr.h.k = 1; } } }",

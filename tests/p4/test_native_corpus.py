@@ -188,9 +188,10 @@ def test_a_batch_sends_what_its_frames_send_one_by_one(ina_program):
 
 
 def test_128_bit_keys_lpm_and_ternary_with_churn():
-    """ipv6_lpm.p4's tables hold 128-bit keys as two native words: random prefixes of
-    every length (across the word boundary), ternary source masks, deletes and modifies,
-    and random destinations near the prefixes route as the reference does."""
+    """ipv6_lpm.p4's tables hold 128-bit keys and action parameters as two native words:
+    random prefixes of every length (across the word boundary), ternary source masks
+    rewriting sources, deletes and modifies, and random destinations near the prefixes
+    route as the reference does."""
     rng = random.Random(29)
     program = load_program(str(Path(__file__).parent / "corpus" / "ipv6_lpm.p4"))
     prefixes = {}
@@ -204,9 +205,14 @@ def test_128_bit_keys_lpm_and_ternary_with_churn():
                             E.ActionCall("MyIngress.forward", {"port": port}))
 
     def acl(i):
-        mask = rng.getrandbits(128)
+        mask = 1 << rng.randrange(128)          # about 8 bits: a few packets match
+        for _ in range(4):
+            mask |= rng.getrandbits(128) & rng.getrandbits(128) & rng.getrandbits(128) \
+                & rng.getrandbits(128) & rng.getrandbits(128) & rng.getrandbits(128)
+        action = (E.ActionCall("MyIngress.mark", {"tc": i}) if i % 2 else
+                  E.ActionCall("MyIngress.rewrite", {"src": rng.getrandbits(128), "port": i}))
         return E.TableEntry("MyIngress.acl", (E.Ternary(rng.getrandbits(128) & mask, mask),),
-                            E.ActionCall("MyIngress.mark", {"tc": i}), priority=i + 1)
+                            action, priority=i + 1)
 
     def setup(t):
         state_rng = random.Random(31)       # the same entries on both targets
@@ -237,3 +243,5 @@ def test_128_bit_keys_lpm_and_ternary_with_churn():
     assert sent.count(1) > len(frames) / 2
     ports = {targets[1].process(f, p)[0][0] for p, f in frames[:200] if targets[0].process(f, p)}
     assert len(ports) > 8                   # many routes taken, modified ones among them
+    rewritten = [f for p, f in frames if any(o[8:24] != f[8:24] for _, o in targets[0].process(f, p))]
+    assert len(rewritten) > 10              # the 128-bit action parameter was used

@@ -48,6 +48,7 @@ class TableInfo:
     widths: list                       # widths of the C key words, a wide key in two
     parts: list = field(default_factory=list)  # per P4 key: its words (1, or 2 over 64 bits)
     scan_lpm: bool = False             # a wide lpm key: entries scanned, longest prefix first
+    data_words: dict = field(default_factory=dict)  # action -> words per data parameter
 
 
 @dataclass
@@ -282,22 +283,22 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         if t.default_action.action not in names:
             names.append(t.default_action.action)
         refs = {r.action: r for r in [t.default_action] + list(t.actions)}
-        params = {}
+        params, data_words = {}, {}
         for name in names:
-            data = [p.name for p in actions[name].params if not p.direction]
-            if len(data) > MAX_ACTION_DATA:
+            data = [p for p in actions[name].params if not p.direction]
+            # a parameter over 64 bits takes two words of the entry's action data
+            words = [2 if self.width(p.type, p.loc) > 64 else 1 for p in data]
+            if sum(words) > MAX_ACTION_DATA:
                 self.unsupported(f"action {name} with more than {MAX_ACTION_DATA} "
-                                 "parameters", actions[name].loc)
-            params[name] = data
+                                 "words of parameters (one over 64 bits takes two)",
+                                 actions[name].loc)
+            params[name] = [p.name for p in data]
+            data_words[name] = words
         parts = self.key_words(t)
         widths = [w for p in parts for w in p]
-        for name in names:
-            for p in actions[name].params:
-                if not p.direction:
-                    self.narrow(p.type, p.loc, f"action data {name}({p.name})")
         scan_lpm = any(len(p) > 1 and k.match_kind == "lpm" for p, k in zip(parts, t.keys))
         info = TableInfo(len(self.out.tables), names, params, widths, [len(p) for p in parts],
-                         scan_lpm)
+                         scan_lpm, data_words)
         self.out.tables[t.name] = info
         k = info.index
         s = CScope(ctl, leave="break")
@@ -331,8 +332,11 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             data = iter(range(len(params[name])))
             call_args = args + [ir.Var(p.type, p.loc, f"\0data{next(data)}")
                                 for p in act.params if not p.direction]
-            for j in range(len(params[name])):
-                s.vars[f"\0data{j}"] = f"_r->args[{j}]"
+            w = 0
+            for j, n in enumerate(info.data_words[name]):
+                s.vars[f"\0data{j}"] = (f"_r->args[{w}]" if n == 1 else
+                                        f"(((u128)_r->args[{w}] << 64) | _r->args[{w + 1}])")
+                w += n
             self.emit(1, f"case {i}:")
             self.call_action(ir.Call(ir.VoidT(), ref.loc, "action", name, call_args), s, 2,
                              ctl)

@@ -211,7 +211,10 @@ class NativeTarget(Target):
 
     @staticmethod
     def _action(info, call: E.ActionCall) -> tuple:
-        args = [call.params[n] for n in info.params[call.action]]
+        args = []
+        for name, n in zip(info.params[call.action], info.data_words[call.action]):
+            value = call.params[name]
+            args += [value >> 64, value & MASK64] if n == 2 else [value]
         return info.actions.index(call.action), args + [0] * (MAX_ACTION_DATA - len(args))
 
     def _put_default(self, table: str) -> None:

@@ -1,6 +1,6 @@
 /* Tables keyed on 128-bit (IPv6) addresses: longest-prefix routing beside an exact key,
-   and a ternary ACL on the source address. The native backend holds such a key in two
-   64-bit words. */
+   and a ternary ACL on the source address that may rewrite it with a 128-bit action
+   parameter. The native backend holds such a key or parameter in two 64-bit words. */
 #include <core.p4>
 #include <v1model.p4>
 
@@ -44,6 +44,10 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     action mark(bit<8> tc) {
         hdr.ipv6.traffic_class = tc;
     }
+    action rewrite(bit<128> src, bit<9> port) {
+        hdr.ipv6.src = src;
+        sm.egress_spec = port;
+    }
     table routes {
         key = {
             hdr.ipv6.next_hdr : exact;
@@ -54,7 +58,7 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
     }
     table acl {
         key = { hdr.ipv6.src : ternary; }
-        actions = { mark; NoAction; }
+        actions = { mark; rewrite; NoAction; }
         default_action = NoAction();
     }
     apply {
