@@ -63,6 +63,7 @@ class CProgram:
     direct_meters: dict = field(default_factory=dict)  # fq name -> index of its colour
     asserts: list = field(default_factory=list)     # messages of assert/assume, 1-based
     log_formats: list = field(default_factory=list)  # log_msg's formats, by id
+    event_words: dict = field(default_factory=dict)  # (kind, id) -> words per value
     locs: list = field(default_factory=list)        # (C line, P4 Loc), ascending
 
     def locate(self, line: int):

@@ -315,11 +315,16 @@ class CStmtGen:
         """A record (id, the scalars of ``data``) for the control plane (digests) or the
         log, read back after the call."""
         leaves = self.leaves(data, s) if data is not None else []
-        for _, w in leaves:
-            if isinstance(w, tuple) or w > 64:
-                self.unsupported(f"a {'varbit' if isinstance(w, tuple) else f'{w}-bit'} "
-                                 f"value in a {kind} record", data.loc)
-        vals = [code for code, _ in leaves]
+        vals, words = [], []
+        for code, w in leaves:
+            if isinstance(w, tuple):
+                self.unsupported(f"a varbit value in a {kind} record", data.loc)
+            if w > 64:          # two words, high then low
+                vals += [f"(uint64_t)(({code}) >> 64)", f"(uint64_t)({code})"]
+            else:
+                vals.append(code)
+            words.append(2 if w > 64 else 1)
+        self.out.event_words[kind, id_] = words
         self.emit(ind, f"{{ uint64_t _ev[] = {{{', '.join(vals) or '0'}}}; "
                        f"event_push(&P->S->base.{kind}, {id_}, {len(vals)}, _ev); }}")
 

@@ -158,9 +158,14 @@ class NativeTarget(Target):
     def _records(self, logs: int):
         n = self.lib.sw_events(self.sw, logs, self._events_at)
         v, i = self._events_at[0], 0
+        kind = "logs" if logs else "digests"
         while i < n:
-            count = v[i + 1]
-            yield v[i], tuple(v[i + 2:i + 2 + count])
+            id_, count = v[i], v[i + 1]
+            words, values, j = self.native.event_words.get((kind, id_), ()), [], i + 2
+            for n_words in words:           # a value over 64 bits came as two words
+                values.append(v[j] << 64 | v[j + 1] if n_words == 2 else v[j])
+                j += n_words
+            yield id_, tuple(values) if words else tuple(v[i + 2:i + 2 + count])
             i += 2 + count
 
     def process_batch(self, frames: list, repeat: int = 1) -> int:

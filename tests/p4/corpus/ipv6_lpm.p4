@@ -1,6 +1,7 @@
 /* Tables keyed on 128-bit (IPv6) addresses: longest-prefix routing beside an exact key,
    and a ternary ACL on the source address that may rewrite it with a 128-bit action
-   parameter. The native backend holds such a key or parameter in two 64-bit words. */
+   parameter, and a digest carrying a source address. The native backend holds such a
+   key, parameter or digest field in two 64-bit words. */
 #include <core.p4>
 #include <v1model.p4>
 
@@ -20,6 +21,11 @@ struct headers_t {
 }
 
 struct metadata_t {
+}
+
+struct learn6_t {
+    bit<128> src;
+    bit<9>   port;
 }
 
 parser MyParser(packet_in pkt, out headers_t hdr, inout metadata_t meta,
@@ -62,6 +68,9 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
         default_action = NoAction();
     }
     apply {
+        if (hdr.ipv6.hop_limit == 1) {
+            digest<learn6_t>(1, { hdr.ipv6.src, sm.ingress_port });
+        }
         routes.apply();
         acl.apply();
     }
