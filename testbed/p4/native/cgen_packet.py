@@ -62,15 +62,15 @@ class CPacketGen:
             return
         keys = []
         for e in tr.exprs:
-            if is_wide_or_composite(e.type):
-                what = (f"a {ir.fixed_width(e.type)}-bit value" if isinstance(e.type, ir.BitT)
-                        else type(e.type).__name__)
-                self.unsupported(f"select on {what}", e.loc)
+            if is_wide_or_composite(e.type) and not isinstance(e.type, ir.BitT):
+                self.unsupported(f"select on {type(e.type).__name__}", e.loc)
             k = s.fresh("k")
-            self.emit(2, f"uint64_t {k} = {self.expr(e, s)};")
+            self.emit(2, f"{self.ctype(e.type, e.loc)} {k} = {self.expr(e, s)};")
             keys.append((k, e.type))
         for case in tr.cases:
             if len(case.keysets) == 1 and isinstance(case.keysets[0], ir.ValueSetRef):
+                for e in tr.exprs:
+                    self.narrow(e.type, case.keysets[0].loc, "a value_set key")
                 conds = [self.value_set_match(case.keysets[0], [k for k, _ in keys])]
             else:
                 conds = [c for (k, t), ks in zip(keys, case.keysets)

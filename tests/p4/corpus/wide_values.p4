@@ -1,6 +1,7 @@
 /* Values of 65 to 128 bits: constants over 64 bits, slices and slice assignments across
    the 64-bit boundary, concatenation, widening casts, shifts of 64 or more, a
-   function and an action taking and returning them, lookahead, and a hash over one. */
+   function and an action taking and returning them, lookahead, a parser select with an
+   exact and a masked case, and a hash over one. */
 #include <core.p4>
 #include <v1model.p4>
 
@@ -25,6 +26,7 @@ struct headers_t {
 
 struct metadata_t {
     bit<128> peek;
+    bit<8>   sel;
 }
 
 bit<128> mix(in bit<128> x, inout bit<72> y) {
@@ -38,6 +40,18 @@ parser MyParser(packet_in pkt, out headers_t hdr, inout metadata_t meta,
         meta.peek = pkt.lookahead<bit<128>>();
         pkt.extract(hdr.addr);
         pkt.extract(hdr.res);
+        transition select(hdr.addr.a) {
+            0x80000000000000000000000000000001: exact_match;
+            0x00110000000000000000000000000000 &&& 0xffff0000000000000000000000000000: masked;
+            default: accept;
+        }
+    }
+    state exact_match {
+        meta.sel = 2;
+        transition accept;
+    }
+    state masked {
+        meta.sel = 1;
         transition accept;
     }
 }
@@ -66,7 +80,8 @@ control MyIngress(inout headers_t hdr, inout metadata_t meta,
         hash(hdr.res.h, HashAlgorithm.crc16, 16w0, { m, hdr.addr.b }, 32w65536);
         hdr.res.flags = (meta.peek == hdr.addr.a ? 8w1 : 8w0)
                       | (hdr.addr.a > hdr.res.c ? 8w2 : 8w0)
-                      | ((hdr.addr.a << 64) == 0 ? 8w4 : 8w0);
+                      | ((hdr.addr.a << 64) == 0 ? 8w4 : 8w0)
+                      | (meta.sel << 3);
         sm.egress_spec = 1;
     }
 }
