@@ -243,5 +243,6 @@ def test_128_bit_keys_lpm_and_ternary_with_churn():
     assert sent.count(1) > len(frames) / 2
     ports = {targets[1].process(f, p)[0][0] for p, f in frames[:200] if targets[0].process(f, p)}
     assert len(ports) > 8                   # many routes taken, modified ones among them
-    rewritten = [f for p, f in frames if any(o[8:24] != f[8:24] for _, o in targets[0].process(f, p))]
+    rewritten = [f for p, f in frames
+                 if any(o[8:24] != f[8:24] for _, o in targets[0].process(f, p))]
     assert len(rewritten) > 10              # the 128-bit action parameter was used

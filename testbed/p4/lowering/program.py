@@ -78,6 +78,7 @@ class Lowering(Declarations, Blocks, Expressions, Statements, Loops):
         self.actions: dict = {}
         self.global_scope = Scope()
         self.digests: list = []
+        self.new_types: dict = {}
         self.parsers: dict = {}
         self.controls: dict = {}
         self.var_syms: dict = {}
@@ -141,7 +142,8 @@ class Lowering(Declarations, Blocks, Expressions, Statements, Loops):
             match_kinds=self.match_kinds, constants=self.constants, functions=self.functions,
             actions=self.actions, parsers=self.parsers, controls=self.controls,
             package=self.package, blocks=self.blocks, digests=self.digests,
-            controller_headers=controller_headers, package_loc=self.package_loc)
+            controller_headers=controller_headers, new_types=self.new_types,
+            package_loc=self.package_loc)
 
     def _check_unused_blocks(self):
         """Type-check parsers and controls the package does not use, so their errors are

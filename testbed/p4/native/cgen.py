@@ -22,13 +22,15 @@ from testbed.p4 import ir
 
 from testbed.p4.native.cgen_expr import (MAX_KEYS, CExprGen, CScope, is_composite,
                                          varbit_bytes)
-from testbed.p4.native.cgen_packet import CPacketGen
+from testbed.p4.native.cgen_packet import ALGORITHMS, CPacketGen
+from testbed.p4.python.table_setup import profile_state
 from testbed.p4.native.cgen_stmt import CStmtGen
 from testbed.p4.walk import CodeWalk
 
 HERE = Path(__file__).parent
 MAX_ACTION_DATA = 16     # runtime.c's MAXA
-DIRECT_EXTERNS = ("register", "counter", "direct_counter", "meter", "direct_meter")
+DIRECT_EXTERNS = ("register", "counter", "direct_counter", "meter", "direct_meter",
+                  "action_profile", "action_selector")   # the last two: per-entry choices
 
 
 class NativeUnsupported(P4Error):
@@ -318,6 +320,10 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         else:
             self.emit(1, "entry_t *_e = NULL;")
         self.emit(1, f"const entry_t *_r = _e ? _e : &P->S->tables[{k}].deflt;")
+        self.emit(1, "uint32_t _act = _r->action;")
+        self.emit(1, "const uint64_t *_args = _r->args;")
+        if t.implementation is not None and t.keys:
+            self.gen_selection(t, k)
         if t.counters:
             self.emit(1, "if (_e) { _e->packets++; _e->bytes += P->plen; }")
         if t.meters:
@@ -325,7 +331,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             amount = "P->plen" if self.meter_kind(inst) == "bytes" else "1"
             self.emit(1, f"if (_e) P->colors[{self.out.direct_meters[t.meters]}] = "
                          f"meter_execute(&_e->meter, {amount}, P->S->base.secs);")
-        self.emit(1, "switch (_r->action) {")
+        self.emit(1, "switch (_act) {")
         for i, name in enumerate(names):
             act, ref = actions[name], refs[name]
             bound = [p for p in act.params if p.direction]
@@ -335,16 +341,47 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
                                 for p in act.params if not p.direction]
             w = 0
             for j, n in enumerate(info.data_words[name]):
-                s.vars[f"\0data{j}"] = (f"_r->args[{w}]" if n == 1 else
-                                        f"(((u128)_r->args[{w}] << 64) | _r->args[{w + 1}])")
+                s.vars[f"\0data{j}"] = (f"_args[{w}]" if n == 1 else
+                                        f"(((u128)_args[{w}] << 64) | _args[{w + 1}])")
                 w += n
             self.emit(1, f"case {i}:")
             self.call_action(ir.Call(ir.VoidT(), ref.loc, "action", name, call_args), s, 2,
                              ctl)
             self.emit(2, "break;")
         self.emit(1, "}")
-        self.emit(1, "return (tres_t){_e != NULL, _r->action};")
+        self.emit(1, "return (tres_t){_e != NULL, _act};")
         self.emit(0, "}")
+
+    def gen_selection(self, t: ir.Table, k: int) -> None:
+        """An indirect table's entry runs a choice of its own (sw_tbl_choices): its member,
+        or the member the selector's hash over the selector keys picks, as the Python
+        target's ProfileState.resolve does; an empty group runs the default action as a
+        miss."""
+        inst = self.instances[t.implementation]
+        state = profile_state(inst)
+        if state.algorithm is not None and state.algorithm not in ALGORITHMS:
+            self.unsupported(f"action selector {inst.name}'s {state.algorithm} hash", inst.loc)
+        if state.algorithm == "identity" and not 0 < state.output_mask < 1 << 64:
+            self.unsupported(f"action selector {inst.name}: an identity hash wider than 64 "
+                             "bits", inst.loc)
+        if t.counters or t.meters:
+            self.unsupported(f"table {t.name}: direct counters or meters on an indirect "
+                             "table", t.loc)
+        parts = self.out.tables[t.name].parts
+        selected = [(sum(parts[:i]), self.width(key.expr.type, key.loc))   # its key word
+                    for i, key in enumerate(t.keys) if key.match_kind == "selector"]
+        pos = ", ".join(str(i) for i, _ in selected) or "0"
+        widths = ", ".join(str(w) for _, w in selected) or "0"
+        alg = ALGORITHMS.get(state.algorithm, "ALG_IDENTITY")
+        mask = state.output_mask & ((1 << 64) - 1)
+        self.emit(1, "if (_e && _e->indirect) {")
+        self.emit(2, f"static const uint8_t _sp[] = {{{pos}}}, _sw[] = {{{widths}}};")
+        self.emit(2, f"const choice_t *_c = pick_choice(_e, _k, _sp, _sw, {len(selected)}, "
+                     f"{alg}, {mask}ull);")
+        self.emit(2, "if (_c) { _act = _c->action; _args = _c->args; }")
+        self.emit(2, f"else {{ _e = NULL; _r = &P->S->tables[{k}].deflt; _act = _r->action; "
+                     "_args = _r->args; }")
+        self.emit(1, "}")
 
     # ------------------------------------------------------------ program
     def generate(self) -> CProgram:
