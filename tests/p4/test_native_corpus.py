@@ -246,3 +246,58 @@ def test_128_bit_keys_lpm_and_ternary_with_churn():
     rewritten = [f for p, f in frames
                  if any(o[8:24] != f[8:24] for _, o in targets[0].process(f, p))]
     assert len(rewritten) > 10              # the 128-bit action parameter was used
+
+
+WIDE_SELECTOR = """#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<128> dst; bit<16> flow; bit<128> note; }
+struct H { h_t h; }
+struct M { }
+parser P(packet_in pkt, out H hdr, inout M m, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.h); transition accept; }
+}
+control VC(inout H hdr, inout M m) { apply { } }
+control I(inout H hdr, inout M m, inout standard_metadata_t sm) {
+    action_selector(HashAlgorithm.crc16, 32w64, 32w14) sel;
+    action to(bit<9> port, bit<128> note) { sm.egress_spec = port; hdr.h.note = note; }
+    action drop() { mark_to_drop(sm); }
+    table ecmp {
+        key = { hdr.h.dst : exact; hdr.h.flow : selector; }
+        actions = { to; drop; }
+        implementation = sel;
+        default_action = drop();
+    }
+    apply { ecmp.apply(); }
+}
+control E(inout H hdr, inout M m, inout standard_metadata_t sm) { apply { } }
+control CC(inout H hdr, inout M m) { apply { } }
+control D(packet_out pkt, in H hdr) { apply { pkt.emit(hdr.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+
+
+def test_a_selector_key_after_a_128_bit_key(tmp_path):
+    """The selector hashes the flow field, the key word after the two words of a 128-bit
+    key; members carry a 128-bit parameter: both backends pick the same member."""
+    path = tmp_path / "wide_selector.p4"
+    path.write_text(WIDE_SELECTOR)
+    rng = random.Random(37)
+    dsts = [rng.getrandbits(128) for _ in range(4)]
+
+    def setup(t):
+        sel = t.profile("I.sel")
+        for mid in range(6):
+            sel.member_insert(E.ProfileMember(mid, E.ActionCall(
+                "I.to", {"port": mid + 1, "note": (mid + 1) << 100 | mid})))
+        sel.group_insert(E.ProfileGroup(1, [E.GroupMember(m, m % 2 + 1) for m in range(6)]))
+        for i, dst in enumerate(dsts[:3]):
+            ref = E.GroupRef(1) if i else E.MemberRef(5)
+            t.table_insert(E.TableEntry("I.ecmp", (E.Exact(dst),), ref))
+
+    frames = [(0, rng.choice(dsts).to_bytes(16, "big") + rng.getrandbits(16).to_bytes(2, "big")
+               + bytes(16)) for _ in range(PACKETS // 3)]
+    targets = both(load_program(str(path)), setup)
+    sent = compare(targets, frames)
+    assert 0 < sent.count(1) < len(frames)      # the fourth destination has no entry
+    ports = {out[0][0] for p, f in frames[:300] if (out := targets[1].process(f, p))}
+    assert ports == set(range(1, 7))            # every member of the group is picked
