@@ -24,6 +24,7 @@ DROP_REASONS = ("assert", "loop_limit", "unknown_multicast_group", "ingress_drop
                 "egress_drop", "unknown_clone_session",
                 "stack_out_of_bounds", "priority_out_of_range")      # runtime.c's order
 ASSERTS, STACK = DROP_REASONS.index("assert"), DROP_REASONS.index("stack_out_of_bounds")
+MASK64 = (1 << 64) - 1
 
 
 class NativeTarget(Target):
@@ -170,9 +171,14 @@ class NativeTarget(Target):
     def _records(self, logs: int):
         n = self.lib.sw_events(self.sw, logs, self._events_at)
         v, i = self._events_at[0], 0
+        kind = "logs" if logs else "digests"
         while i < n:
-            count = v[i + 1]
-            yield v[i], tuple(v[i + 2:i + 2 + count])
+            id_, count = v[i], v[i + 1]
+            words, values, j = self.native.event_words.get((kind, id_), ()), [], i + 2
+            for n_words in words:           # a value over 64 bits came as two words
+                values.append(v[j] << 64 | v[j + 1] if n_words == 2 else v[j])
+                j += n_words
+            yield id_, tuple(values) if words else tuple(v[i + 2:i + 2 + count])
             i += 2 + count
 
     def process_batch(self, frames: list, repeat: int = 1) -> int:
@@ -198,6 +204,7 @@ class NativeTarget(Target):
         state = self.compiled.tables[table]
         indirect = state.profile is not None
         fields = self._fields(info, state, entry.match)
+        priority = fields[4] if info.scan_lpm else entry.priority     # fields[4]: the plen
         action, data = ((0, [0] * MAX_ACTION_DATA) if indirect else
                         self._action(info, entry.action))
         pending = self._pending
@@ -205,7 +212,7 @@ class NativeTarget(Target):
             rows = pending.get(table)
             if rows is None:
                 rows = pending[table] = []
-            rows.append((slot, fields, entry.priority, action, data))
+            rows.append((slot, fields, priority, action, data))
             return
         self._flush()
         # C arrays made once and refilled (the C side copies the table's key count):
@@ -214,7 +221,7 @@ class NativeTarget(Target):
         n = len(info.widths)
         (v[0:n], m[0:n], hi[0:n], rng[0:n], plen) = fields
         args[0:MAX_ACTION_DATA] = data
-        self.lib.sw_tbl_put(self.sw, info.index, slot, v, m, hi, rng, entry.priority, plen,
+        self.lib.sw_tbl_put(self.sw, info.index, slot, v, m, hi, rng, priority, plen,
                             action, args, int(keep),
                             self.ffi.NULL if meter is None else list(meter), self._clock())
         if indirect:
@@ -222,26 +229,37 @@ class NativeTarget(Target):
 
     @staticmethod
     def _fields(info, state, match: tuple) -> tuple:
-        """The native form of a key: value, mask, high and range flag per key position
-        (selector keys, hash inputs that match nothing, stay 0) and the prefix length."""
+        """The native form of a key: value, mask, high and range flag per key word (a key
+        over 64 bits is two words, high then low, and never a range; selector keys, hash
+        inputs that match nothing, stay 0) and the prefix length."""
         n = len(info.widths)
         v, m, hi, rng = [0] * n, [0] * n, [0] * n, [0] * n
+        parts = info.parts
+        first = [0, *accumulate(parts)]                   # each key's first word
         plen = 0
-        for i, match in zip(state.match_pos, match):
+        for k, match in zip(state.match_pos, match):
             if match is None:                             # a wildcard
                 continue
-            w = info.widths[i]
+            i, words = first[k], parts[k]
+            w = info.widths[i] if words == 1 else sum(info.widths[i:i + words])
             full = (1 << w) - 1
             cls = type(match)
+            high = ranged = 0
             if cls is E.Exact or cls is E.Optional_:
-                v[i], m[i] = match.value, full
+                value, mask = match.value, full
             elif cls is E.Lpm:
                 plen = match.prefix_len
-                v[i], m[i] = match.value, full ^ ((1 << (w - plen)) - 1)
+                value, mask = match.value, full ^ ((1 << (w - plen)) - 1)
             elif cls is E.Ternary:
-                v[i], m[i] = match.value, match.mask
+                value, mask = match.value, match.mask
             else:
-                v[i], hi[i], rng[i] = match.low, match.high, 1
+                value, mask, high, ranged = match.low, 0, match.high, 1
+            if words == 1:
+                v[i], m[i], hi[i], rng[i] = value, mask, high, ranged
+                continue
+            for j, shift in enumerate((64, 0)):
+                v[i + j], m[i + j] = (value >> shift) & MASK64, (mask >> shift) & MASK64
+                hi[i + j], rng[i + j] = high, ranged
         return v, m, hi, rng, plen
 
     @contextmanager
@@ -303,7 +321,10 @@ class NativeTarget(Target):
 
     @staticmethod
     def _action(info, call: E.ActionCall) -> tuple:
-        args = [call.params[n] for n in info.params[call.action]]
+        args = []
+        for name, n in zip(info.params[call.action], info.data_words[call.action]):
+            value = call.params[name]
+            args += [value >> 64, value & MASK64] if n == 2 else [value]
         return info.actions.index(call.action), args + [0] * (MAX_ACTION_DATA - len(args))
 
     def _put_default(self, table: str) -> None:
