@@ -54,8 +54,10 @@ class NativeTarget(Target):
                             self.ffi.new(f"uint64_t[{MAX_ACTION_DATA}]"))
         self._free = {}                 # table -> slots below len(slots) left by deletes
         self._pending = None            # inside batch(): table -> inserts waiting
+        self._layouts = {}              # table -> its key words, see _layout
         for name, state in self.compiled.tables.items():
             self._slots[name], self._free[name] = {}, []
+            self._layouts[name] = self._layout(self.native.tables[name], state)
             self._put_default(name)
             for result in state.entries.values():
                 self._put(name, result.entry, keep=False)
@@ -203,7 +205,7 @@ class NativeTarget(Target):
             slot = slots[key] = free.pop() if free else len(slots)
         state = self.compiled.tables[table]
         indirect = state.profile is not None
-        fields = self._fields(info, state, entry.match)
+        fields = self._fields(self._layouts[table], entry.match)
         priority = fields[4] if info.scan_lpm else entry.priority     # fields[4]: the plen
         action, data = ((0, [0] * MAX_ACTION_DATA) if indirect else
                         self._action(info, entry.action))
@@ -228,28 +230,32 @@ class NativeTarget(Target):
             self._put_choices(table, slot, entry.action)
 
     @staticmethod
-    def _fields(info, state, match: tuple) -> tuple:
-        """The native form of a key: value, mask, high and range flag per key word (a key
-        over 64 bits is two words, high then low, and never a range; selector keys, hash
-        inputs that match nothing, stay 0) and the prefix length."""
-        n = len(info.widths)
+    def _layout(info, state) -> tuple:
+        """A table's key words: their count, and per matched key (selector keys, hash
+        inputs that match nothing, have none) its first word, its words (a key over 64
+        bits is two, high then low) and its width."""
+        first = [0, *accumulate(info.parts)]
+        return len(info.widths), [(first[k], info.parts[k],
+                                   sum(info.widths[first[k]:first[k] + info.parts[k]]))
+                                  for k in state.match_pos]
+
+    @staticmethod
+    def _fields(layout: tuple, match: tuple) -> tuple:
+        """The native form of a key: value, mask, high and range flag per key word (a
+        range is never over 64 bits) and the prefix length."""
+        n, keys = layout
         v, m, hi, rng = [0] * n, [0] * n, [0] * n, [0] * n
-        parts = info.parts
-        first = [0, *accumulate(parts)]                   # each key's first word
         plen = 0
-        for k, match in zip(state.match_pos, match):
+        for (i, words, w), match in zip(keys, match):
             if match is None:                             # a wildcard
                 continue
-            i, words = first[k], parts[k]
-            w = info.widths[i] if words == 1 else sum(info.widths[i:i + words])
-            full = (1 << w) - 1
             cls = type(match)
             high = ranged = 0
             if cls is E.Exact or cls is E.Optional_:
-                value, mask = match.value, full
+                value, mask = match.value, (1 << w) - 1
             elif cls is E.Lpm:
                 plen = match.prefix_len
-                value, mask = match.value, full ^ ((1 << (w - plen)) - 1)
+                value, mask = match.value, ((1 << w) - 1) ^ ((1 << (w - plen)) - 1)
             elif cls is E.Ternary:
                 value, mask = match.value, match.mask
             else:
