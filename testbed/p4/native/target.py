@@ -23,6 +23,7 @@ DROP_REASONS = ("assert", "loop_limit", "unknown_multicast_group", "ingress_drop
                 "egress_drop", "unknown_clone_session",
                 "stack_out_of_bounds", "priority_out_of_range")      # runtime.c's order
 ASSERTS, STACK = DROP_REASONS.index("assert"), DROP_REASONS.index("stack_out_of_bounds")
+MASK64 = (1 << 64) - 1
 
 
 class NativeTarget(Target):
@@ -165,9 +166,14 @@ class NativeTarget(Target):
     def _records(self, logs: int):
         n = self.lib.sw_events(self.sw, logs, self._events_at)
         v, i = self._events_at[0], 0
+        kind = "logs" if logs else "digests"
         while i < n:
-            count = v[i + 1]
-            yield v[i], tuple(v[i + 2:i + 2 + count])
+            id_, count = v[i], v[i + 1]
+            words, values, j = self.native.event_words.get((kind, id_), ()), [], i + 2
+            for n_words in words:           # a value over 64 bits came as two words
+                values.append(v[j] << 64 | v[j + 1] if n_words == 2 else v[j])
+                j += n_words
+            yield id_, tuple(values) if words else tuple(v[i + 2:i + 2 + count])
             i += 2 + count
 
     def process_batch(self, frames: list, repeat: int = 1) -> int:
@@ -193,11 +199,14 @@ class NativeTarget(Target):
         # converting Python lists on every call cost as much as the rest of the write
         v, m, hi, rng, args = self._put_arrays
         state = self.compiled.tables[table]
-        for i, _ in state.selector_keys:                  # hash inputs, not matched
+        first = [sum(info.parts[:k]) for k in range(len(info.parts))]  # a key's first word
+        for k, _ in state.selector_keys:                  # hash inputs, not matched
+            i = first[k]
             v[i] = m[i] = hi[i] = rng[i] = 0
         plen = 0
-        for i, match in zip(state.match_pos, entry.match):
-            w = info.widths[i]
+        for k, match in zip(state.match_pos, entry.match):
+            i, n = first[k], info.parts[k]
+            w = sum(info.widths[i:i + n])
             full = (1 << w) - 1
             value = mask = high = ranged = 0              # None: a wildcard
             if isinstance(match, (E.Exact, E.Optional_)):
@@ -209,11 +218,15 @@ class NativeTarget(Target):
                 value, mask = match.value, full ^ ((1 << (w - plen)) - 1)
             elif isinstance(match, E.Range):
                 value, high, ranged = match.low, match.high, 1
-            v[i], m[i], hi[i], rng[i] = value, mask, high, ranged
+            # a key over 64 bits is two words, high then low (never a range)
+            for j, shift in enumerate((64, 0) if n == 2 else (0,)):
+                v[i + j], m[i + j] = (value >> shift) & MASK64, (mask >> shift) & MASK64
+                hi[i + j], rng[i + j] = high, ranged
         indirect = state.profile is not None
         action, args[0:MAX_ACTION_DATA] = ((0, [0] * MAX_ACTION_DATA) if indirect else
                                            self._action(info, entry.action))
-        self.lib.sw_tbl_put(self.sw, info.index, slot, v, m, hi, rng, entry.priority, plen,
+        priority = plen if info.scan_lpm else entry.priority
+        self.lib.sw_tbl_put(self.sw, info.index, slot, v, m, hi, rng, priority, plen,
                             action, args, int(keep),
                             self.ffi.NULL if meter is None else list(meter), self._clock())
         if indirect:
@@ -247,7 +260,10 @@ class NativeTarget(Target):
 
     @staticmethod
     def _action(info, call: E.ActionCall) -> tuple:
-        args = [call.params[n] for n in info.params[call.action]]
+        args = []
+        for name, n in zip(info.params[call.action], info.data_words[call.action]):
+            value = call.params[name]
+            args += [value >> 64, value & MASK64] if n == 2 else [value]
         return info.actions.index(call.action), args + [0] * (MAX_ACTION_DATA - len(args))
 
     def _put_default(self, table: str) -> None:
