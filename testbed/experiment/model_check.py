@@ -33,6 +33,7 @@ from pathlib import Path
 
 from hosts import devices, shadow
 from testbed.errors import TrainetError
+from testbed.experiment.batch import recorded_replica_batch
 from testbed.experiment.results import read_config, read_summary
 from testbed.experiment.wire import variant_links
 from testbed.model import fabric as fabrics
@@ -109,8 +110,9 @@ def _samples_of(root: Path) -> list[Sample]:
         s = strategies[row["strategy"]]
         world = int(row["workers"])
         replicas = int(row.get("replicas") or world)
-        workload = Workload(model, device, int(w.get("batch") or 8) * replicas,
-                            mfu=w.get("mfu"), gpus_per_host=w.get("gpus_per_host"))
+        workload = Workload(model, device, recorded_replica_batch(w, replicas) * replicas,
+                            mfu=w.get("mfu"),
+                            gpus_per_host=w.get("gpus_per_node", w.get("gpus_per_host")))
         out.append(Sample(str(root), spec["name"], variant, row["strategy"], s["strategy"],
                           s.get("options") or {}, workload, fabric_of[variant].first(world),
                           world, row["step_time_s"], row["comm_s"],

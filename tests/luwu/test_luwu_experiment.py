@@ -75,7 +75,7 @@ def test_luwu_needs_one_switch_all_workers_hang_off(tmp_path):
         strategies: [luwu]
         luwu: {switch: leaf1}
         """)
-    assert f"{path}:4:8: luwu.switch: worker h2 is not linked to leaf1; strategy luwu" \
+    assert f"{path}:4:16: luwu.switch: worker h2 is not linked to leaf1; strategy luwu" \
         in error_of(path)
 
 
