@@ -145,3 +145,26 @@ def test_a_results_folder_of_an_earlier_version_still_reads(tmp_path):
     assert experiment.spec.workload.gpus_per_node == 4
     assert [(experiment.batch_of(s).global_batch, worker_args(experiment, s)["batch"])
             for s in experiment.strategies] == [(6, 3), (3, 3)]
+
+
+@pytest.mark.parametrize("flags, expected", [
+    ([], (4, 1)),                                     # one sequence per worker
+    (["--global-batch-size", "8"], (8, 2)),
+    (["--micro-batch-size", "3"], (12, 3)),
+    (["--global-batch-size", "6"], "--global-batch-size=6 does not split over the 4 "
+     "data-parallel replicas of strategy ddp"),
+    (["--global-batch-size", "8", "--micro-batch-size", "1"], "--micro-batch-size=1: "
+     "strategy ddp runs each replica's batch as one micro-batch"),
+])
+def test_bench_train_takes_the_global_batch(flags, expected):
+    from testbed.bench import train
+    from testbed.cli import build_parser
+    from testbed.errors import TrainetError
+    args = build_parser().parse_args(["bench", "train", "--workers", "4", "--strategies",
+                                      "ddp", "zero3"] + flags)
+    if isinstance(expected, str):
+        with pytest.raises(TrainetError, match=expected.replace("(", r"\(")):
+            train.replica_batch(args)
+        return
+    assert train.replica_batch(args) == expected[1]
+    assert args.global_batch == expected[0]
