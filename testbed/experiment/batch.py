@@ -44,6 +44,7 @@ class Batch:
     global_batch: int
     replicas: int
     options: dict
+    micro_option: str | None = None     # the option that takes its micro-batching
 
     @property
     def replica_batch(self) -> int:
@@ -66,10 +67,10 @@ def resolve(info, options: dict, world: int, global_batch: int | None,
             replica_batch: int | None = None) -> Batch:
     """The strategy's batch on ``world`` workers; ``replica_batch``: an earlier version's
     recorded per-worker ``batch`` instead of the two keys (results folders)."""
-    name = info.name
+    name, option = info.name, micro_option(info)
     replicas = replicas_of(info, options, world, sizes)
     if replica_batch is not None:
-        return Batch(replica_batch * replicas, replicas, dict(options))
+        return Batch(replica_batch * replicas, replicas, dict(options), option)
     if global_batch is None:
         global_batch = (micro_batch_size or DEFAULT_REPLICA_BATCH) * replicas
     if global_batch % replicas:
@@ -79,14 +80,13 @@ def resolve(info, options: dict, world: int, global_batch: int | None,
                          f"({', '.join(str(replicas * k) for k in (1, 2, 4, 8))}, ...)")
     per_replica = global_batch // replicas
     if micro_batch_size is None:
-        return Batch(global_batch, replicas, dict(options))
+        return Batch(global_batch, replicas, dict(options), option)
     if per_replica % micro_batch_size:
         divisors = [d for d in range(1, per_replica + 1) if per_replica % d == 0]
         raise BatchError("micro_batch_size", f"micro_batch_size={micro_batch_size} does not "
                          f"divide strategy {name}'s {per_replica} sequences per replica "
                          f"(global_batch {global_batch} / {replicas} replicas); accepted: "
                          f"{', '.join(map(str, divisors))}")
-    option = micro_option(info)
     if option is None:
         if micro_batch_size != per_replica:
             raise BatchError("micro_batch_size", f"micro_batch_size={micro_batch_size}: "
@@ -94,12 +94,12 @@ def resolve(info, options: dict, world: int, global_batch: int | None,
                              "(it accumulates no gradients over micro-batches); accepted: "
                              f"{per_replica}, its sequences per replica (global_batch "
                              f"{global_batch} / {replicas} replicas)")
-        return Batch(global_batch, replicas, dict(options))
+        return Batch(global_batch, replicas, dict(options), option)
     if "micro_batch_size" in options or "micro_batches" in options:
-        return Batch(global_batch, replicas, dict(options))     # the strategy's own
+        return Batch(global_batch, replicas, dict(options), option)     # the strategy's own
     value = micro_batch_size if option == "micro_batch_size" \
         else per_replica // micro_batch_size
-    return Batch(global_batch, replicas, {**options, option: value})
+    return Batch(global_batch, replicas, {**options, option: value}, option)
 
 
 def recorded_replica_batch(workload: dict, replicas: int) -> int:

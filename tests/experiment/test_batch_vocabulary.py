@@ -168,3 +168,15 @@ def test_bench_train_takes_the_global_batch(flags, expected):
         return
     assert train.replica_batch(args) == expected[1]
     assert args.global_batch == expected[0]
+
+
+def test_check_shows_each_strategys_share_of_the_global_batch(capsys):
+    code = main(["check", str(ROOT / "experiments" / "holmes.yaml"),
+                 str(ROOT / "experiments" / "zeropp-frontier.yaml")])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "megatron: memory fits: 14.3 GiB of 80 GiB (fits); global batch 16 = 2 replicas " \
+        "x 8 sequences, 4 micro-batches of 2" in out
+    nodes = out.split("variant nodes-3:")[1]
+    assert "zero3: memory fits" in nodes
+    assert "global batch 12 = 12 replicas x 1 sequence, 1 micro-batch of 1" in nodes
