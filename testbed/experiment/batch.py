@@ -77,7 +77,7 @@ def resolve(info, options: dict, world: int, global_batch: int | None,
         raise BatchError("global_batch", f"global_batch={global_batch} does not split over "
                          f"the {replicas} data-parallel replicas of strategy {name} on "
                          f"{world} workers; accepted: a multiple of {replicas} "
-                         f"({', '.join(str(replicas * k) for k in (1, 2, 4, 8))}, ...)")
+                         f"({', '.join(str(replicas * k) for k in (1, 2, 3, 4))}, ...)")
     per_replica = global_batch // replicas
     if micro_batch_size is None:
         return Batch(global_batch, replicas, dict(options), option)

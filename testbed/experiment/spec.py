@@ -88,13 +88,13 @@ from testbed.units import duration_text, rate_text
 
 # an earlier version's workload keys -> what they are now
 RENAMED = {
-    "batch": "batch (sequences per worker) is now global_batch, sequences per optimizer "
-             "step across every data-parallel replica as Megatron-LM's --global-batch-size: "
-             "global_batch = batch x replicas (the workers, for ddp, zero3 and the other "
-             "data-parallel strategies; dp for megatron); or give micro_batch_size: batch "
-             "alone, one micro-batch per replica",
-    "gpus_per_host": "gpus_per_host is now gpus_per_node (torchrun's --nproc-per-node, "
-                     "trainet model predict's --gpus-per-node), the same value",
+    "batch": "an earlier key (sequences per worker): give global_batch = batch x replicas, "
+             "sequences per optimizer step across every data-parallel replica as "
+             "Megatron-LM's --global-batch-size (the replicas: every worker for ddp, zero3 "
+             "and the other data-parallel strategies, dp for megatron), or "
+             "micro_batch_size: batch alone, one micro-batch per replica",
+    "gpus_per_host": "an earlier key: give gpus_per_node, the same value (as torchrun's "
+                     "--nproc-per-node and trainet model predict's --gpus-per-node say it)",
 }
 
 

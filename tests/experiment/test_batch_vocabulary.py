@@ -36,13 +36,14 @@ STAR = textwrap.dedent("""\
 
 @pytest.mark.parametrize("batch, strategies, workers, message", [
     ("batch: 2", "[ddp]", 3,
-     "exp.yaml:6:3: workload.batch: batch (sequences per worker) is now global_batch"),
+     "exp.yaml:6:3: workload.batch: an earlier key (sequences per worker): give "
+     "global_batch = batch x replicas"),
     ("gpus_per_host: 4", "[ddp]", 3,
-     "exp.yaml:6:3: workload.gpus_per_host: gpus_per_host is now gpus_per_node"),
+     "exp.yaml:6:3: workload.gpus_per_host: an earlier key: give gpus_per_node"),
     ("global_batch: 7", "[ddp]", 3,
      "exp.yaml:6:17: workload.global_batch: global_batch=7 does not split over the 3 "
      "data-parallel replicas of strategy ddp on 3 workers; accepted: a multiple of 3 "
-     "(3, 6, 12, 24, ...)"),
+     "(3, 6, 9, 12, ...)"),
     ("global_batch: 4\n  micro_batch_size: 3", "[pp]", 2,
      "exp.yaml:7:21: workload.micro_batch_size: micro_batch_size=3 does not divide "
      "strategy pp's 4 sequences per replica (global_batch 4 / 1 replicas); accepted: 1, 2, 4"),
