@@ -110,9 +110,12 @@ def _samples_of(root: Path) -> list[Sample]:
         s = strategies[row["strategy"]]
         world = int(row["workers"])
         replicas = int(row.get("replicas") or world)
+        # the replay times what the shadow workers sleep (hosts/shadow.py): a strategy
+        # without a recompute option computes without recompute, and no optimizer step
         workload = Workload(model, device, recorded_replica_batch(w, replicas) * replicas,
                             mfu=w.get("mfu"),
-                            gpus_per_host=w.get("gpus_per_node", w.get("gpus_per_host")))
+                            gpus_per_host=w.get("gpus_per_node", w.get("gpus_per_host")),
+                            recompute="none", optimizer_step=False)
         out.append(Sample(str(root), spec["name"], variant, row["strategy"], s["strategy"],
                           s.get("options") or {}, workload, fabric_of[variant].first(world),
                           world, row["step_time_s"], row["comm_s"],
