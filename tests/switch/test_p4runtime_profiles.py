@@ -11,7 +11,7 @@ import pytest
 from p4.v1 import p4runtime_pb2 as pb
 
 from p4rt_client import Client, batch_errors
-from p4rt_device import PipelineDevice
+from p4rt_device import NativeDevice, PipelineDevice
 from testbed.p4 import p4info
 from testbed.p4.lowering.program import load_program
 from testbed.switch.p4runtime_server import P4RuntimeServer
@@ -36,9 +36,9 @@ SET_PORT = _id("actions", "MyIngress.set_port")
 SET_DMAC = _id("actions", "MyIngress.set_dmac")
 
 
-@pytest.fixture
-def switch():
-    device = PipelineDevice(device_id=1)
+@pytest.fixture(params=["python", "native"])
+def switch(request):
+    device = (PipelineDevice if request.param == "python" else NativeDevice)(device_id=1)
     server = P4RuntimeServer(device, "127.0.0.1:0").start()
     client = Client(f"127.0.0.1:{server.port}", 1, 5)
     client.arbitrate()
@@ -203,12 +203,9 @@ def test_a_one_shot_action_set_acts_as_the_entrys_own_group(switch):
     assert ports_for(device, sources) == {}
 
 
-def test_the_native_backend_hands_indirect_tables_to_python():
-    from testbed.p4.native.cgen import NativeUnsupported
+def test_auto_runs_indirect_tables_on_the_native_backend():
     from testbed.p4.targets import make_target
-    with pytest.raises(NativeUnsupported, match="action profile MyIngress.ecmp_selector"):
-        make_target(load_program(SELECTOR), "native")
-    assert type(make_target(load_program(SELECTOR), "auto")).__name__ == "Target"
+    assert make_target(load_program(SELECTOR), "auto").backend == "native"
 
 
 def test_p4info_describes_the_profiles_as_p4c_does():

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
+from contextlib import contextmanager
 
 from testbed.p4 import entries as E
 from testbed.p4 import ir
@@ -283,6 +284,13 @@ class Target:
                                     f"{sorted(self.compiled.tables)}")
         return t
 
+    @contextmanager
+    def batch(self):
+        """A block of control-plane writes that packets may see only as a whole (the
+        caller holds the lock packets take). Here every write is applied at once; a
+        target with a costlier data-plane copy (the native one) gathers them."""
+        yield
+
     def table_insert(self, entry: E.TableEntry) -> E.TableEntry:
         """Add ``entry``; return it as the table stores it."""
         return self._table(entry.table).insert(entry)
@@ -297,6 +305,14 @@ class Target:
 
     def table_entries(self, table: str) -> list:
         return self._table(table).read()
+
+    def table_entries_encoded(self, table: str, owner, encode, counters: bool) -> list:
+        """(``encode(entry)``, entry, packets, bytes) of every entry of ``table``, the
+        encoding kept with the stored entry while it is unchanged (``owner`` names it);
+        the entries are the stored ones, not to be changed; packets and bytes are the
+        direct counter's now, 0 without ``counters``."""
+        return [(data, entry, *counter) if counters else (data, entry, 0, 0)
+                for data, entry, counter in self._table(table).read_encoded(owner, encode)]
 
     def profile(self, name: str):
         """The state of an action profile or selector (its members and groups)."""
@@ -359,7 +375,13 @@ class Target:
         if name not in sets:
             raise ControlPlaneError("NOT_FOUND", f"no value_set {name!r}; value sets: "
                                     f"{sorted(sets)}")
-        sets[name] = [tuple(m) if isinstance(m, (tuple, list)) else (m,) for m in matches]
+        members = [tuple(m) if isinstance(m, (tuple, list)) else (m,) for m in matches]
+        mask = next((vs.mask for p in self.program.parsers.values() for vs in p.value_sets
+                     if vs.name == name), None)
+        if mask is not None:
+            members = [tuple(_under_mask(m, k) for m, k in zip(member, mask))
+                       for member in members]
+        sets[name] = members
 
     # ---------------------------------------------------------------- packet replication
     def mc_group_set(self, group: E.MulticastGroup) -> None:
@@ -398,3 +420,13 @@ def _restore(meta, values) -> None:
             getattr(obj, path[-1])._set(value)
         else:
             setattr(obj, path[-1], value)
+
+
+def _under_mask(match, mask: int):
+    """A value set member's match for one key of a masked value set: an exact value
+    matches where key & mask == value & mask."""
+    if isinstance(match, E.Exact):
+        return E.Ternary(match.value & mask, mask)
+    if isinstance(match, E.Ternary):
+        return E.Ternary(match.value & match.mask & mask, match.mask & mask)
+    return match

@@ -13,6 +13,7 @@ takes the same lock).
 """
 from __future__ import annotations
 
+import gc
 import importlib.metadata
 import itertools
 import logging
@@ -53,6 +54,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             self.pipeline = P.adopted(device.target.program,
                                       getattr(device, "program_file", None))
             device.target.digest_handler = self._digest
+            _settle_heap()
 
     # ------------------------------------------------------------ stream channel
     def StreamChannel(self, request_iterator, context):
@@ -111,7 +113,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             _stream_error(stream, "FAILED_PRECONDITION", NO_PIPELINE, packet)
             return
         try:
-            self.device.packet_out(C.packet_out_frame(pipeline.index, packet))
+            self.device.packet_out(C.packet_out_frame(
+                pipeline.index, pipeline.translation.packet_out(packet)))
         except E.ControlPlaneError as e:
             _stream_error(stream, e.code, e.message, packet)
 
@@ -123,6 +126,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             return
         msg = p4runtime_pb2.StreamMessageResponse()
         msg.packet.CopyFrom(C.packet_in_message(pipeline.index, frame))
+        pipeline.translation.packet_in(msg.packet)
         for primary in receivers:
             primary.out.put(msg)
 
@@ -217,6 +221,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         if kept is not None:
             with self.target_lock:
                 P.restore(pipeline, self.device.target, kept, self.log)
+        _settle_heap()
         self.log.info("forwarding pipeline installed (%d tables, cookie %d)",
                       len(pipeline.p4info.tables), pipeline.cookie)
 
@@ -239,7 +244,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                 raise RpcError("UNIMPLEMENTED", "DATAPLANE_ATOMIC is not supported; use "
                                                 "CONTINUE_ON_ERROR or ROLLBACK_ON_ERROR")
             rollback = atomicity == p4runtime_pb2.WriteRequest.ROLLBACK_ON_ERROR
-            with self.target_lock:
+            with self.target_lock, self.device.target.batch():
                 errors = self._apply_batch(pipeline, request.updates, rollback, primary)
         if any(errors):
             fail_batch(context, errors)
@@ -285,8 +290,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         if kind is None:
             C.fail("UNIMPLEMENTED", "writing an empty entity is not supported by the "
                                     "software target")
-        return HANDLERS[kind].write(pipeline, self.device.target, update.type,
-                                    getattr(entity, kind))
+        msg = pipeline.translation.entity_in(kind, getattr(entity, kind))
+        return HANDLERS[kind].write(pipeline, self.device.target, update.type, msg)
 
     # ------------------------------------------------------------ Read
     def _read(self, request) -> list:
@@ -298,25 +303,87 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             pipeline = self.pipeline
         if pipeline is None:
             raise RpcError("FAILED_PRECONDITION", NO_PIPELINE)
-        responses, size = [p4runtime_pb2.ReadResponse()], 0
-
-        def add(entity_bytes: int):
-            nonlocal size
-            if size > READ_CHUNK_BYTES:
-                responses.append(p4runtime_pb2.ReadResponse())
-                size = 0
-            size += entity_bytes
-            return responses[-1].entities.add()
-
+        add = ReadResponses()
         with self.target_lock:
             for entity in request.entities:
                 kind = entity.WhichOneof("entity")
                 if kind is None:
                     raise RpcError("INVALID_ARGUMENT", "an entity of the ReadRequest is empty; "
                                                        "set one of its fields")
-                HANDLERS[kind].read_into(pipeline, self.device.target, getattr(entity, kind),
-                                         add)
+                try:
+                    msg = pipeline.translation.entity_in(kind, getattr(entity, kind))
+                except E.ControlPlaneError as e:
+                    raise RpcError(e.code, e.message) from None
+                HANDLERS[kind].read_into(pipeline, self.device.target, msg, add)
+        responses = add.done()
+        if pipeline.translation.active:
+            for response in responses:
+                for entity in response.entities:
+                    pipeline.translation.entity_out(entity)
         return responses
+
+
+class ReadResponses:
+    """The ReadResponses of one Read, filled in order: calling it with an entity's size
+    bound gives the next fresh ``p4.v1.Entity``; :meth:`serialized` adds one already
+    serialised, which waits as bytes and joins the response in one parse. A response
+    is closed once it holds more than READ_CHUNK_BYTES."""
+
+    def __init__(self):
+        self.responses = [p4runtime_pb2.ReadResponse()]
+        self.size = 0
+        self.waiting = []           # serialised ReadResponse.entities, in order
+
+    def __call__(self, entity_bytes: int):
+        self._join()
+        self._chunk(entity_bytes)
+        return self.responses[-1].entities.add()
+
+    def serialized(self, field: int, data: bytes) -> None:
+        """Add an Entity whose field number ``field`` holds the serialised ``data``."""
+        entity = _length_delimited(field, data)
+        self._chunk(len(entity))
+        self.waiting.append(_length_delimited(ENTITIES, entity))
+
+    def done(self) -> list:
+        self._join()
+        return self.responses
+
+    def _chunk(self, entity_bytes: int) -> None:
+        if self.size > READ_CHUNK_BYTES:
+            self._join()
+            self.responses.append(p4runtime_pb2.ReadResponse())
+            self.size = 0
+        self.size += entity_bytes
+
+    def _join(self) -> None:
+        if self.waiting:
+            self.responses[-1].MergeFromString(b"".join(self.waiting))
+            self.waiting.clear()
+
+
+ENTITIES = p4runtime_pb2.ReadResponse.DESCRIPTOR.fields_by_name["entities"].number
+
+
+def _length_delimited(field: int, data: bytes) -> bytes:
+    """A length-delimited protobuf field: its key, the length as a varint, the bytes."""
+    n, head = len(data), bytearray([field << 3 | 2])
+    while n > 0x7F:
+        head.append(n & 0x7F | 0x80)
+        n >>= 7
+    head.append(n)
+    return bytes(head) + data
+
+
+def _settle_heap() -> None:
+    """Leave the objects alive now (the compiled program, its tables, the server) out of
+    Python's cyclic collector. A write that stores many entries makes the collector run
+    full collections, and each would walk the whole program again: with batches of 1000
+    updates that cost more than the writes themselves. The previous pipeline's garbage is
+    collected first; the next install does the same, so nothing stays frozen for good."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
 
 
 def _stream_error(stream: Stream, code: str, message: str, packet=None) -> None:
