@@ -106,7 +106,7 @@ def test_errors_inside_the_topology_are_located_in_the_experiment(tmp_path):
           generator: {name: star, workers: 0}
         strategies: [ddp]
         """)
-    assert f"{path}:3:27: topology.generator.workers: Input should be greater than or " \
+    assert f"{path}:3:36: topology.generator.workers: Input should be greater than or " \
            "equal to 1 (got 0)" in error_of(path)
     path = write(tmp_path, """\
         name: bad
@@ -117,7 +117,7 @@ def test_errors_inside_the_topology_are_located_in_the_experiment(tmp_path):
           links: [[a, s1-p1]]
         strategies: [ddp]
         """)
-    assert f"{path}:4:17: topology.hosts[0].ip: '10.0.0.1' is not address/prefix" \
+    assert f"{path}:4:21: topology.hosts[0].ip: '10.0.0.1' is not address/prefix" \
         in error_of(path)
 
 
@@ -141,14 +141,14 @@ def test_unknown_keys_workers_and_missing_files(tmp_path):
         topology: nowhere.yaml
         strategies: [ddp]
         """)
-    assert f"{path}:2:1: topology: topology file 'nowhere.yaml' not found" in error_of(path)
+    assert f"{path}:2:11: topology: topology file 'nowhere.yaml' not found" in error_of(path)
     path = write(tmp_path, """\
         name: bad
         topology: {generator: {name: star}}
         workload: {mode: real, shadow_model: gpt-1.3b}
         strategies: [ddp]
         """)
-    assert f"{path}:3:1: workload: shadow_model, device, device_memory, interference and " \
+    assert f"{path}:3:11: workload: shadow_model, device, device_memory, interference and " \
         "mfu describe a shadow run" \
         in error_of(path)
 
@@ -233,7 +233,7 @@ def test_ina_needs_one_switch_all_workers_hang_off(tmp_path):
         strategies: [ina]
         ina: {switch: leaf1}
         """)
-    assert f"{path}:4:7: ina.switch: worker h2 is not linked to leaf1" in error_of(path)
+    assert f"{path}:4:15: ina.switch: worker h2 is not linked to leaf1" in error_of(path)
 
 
 def test_tiered_strategies_take_their_groups_from_the_topology(tmp_path):

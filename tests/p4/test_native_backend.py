@@ -123,6 +123,23 @@ def test_a_temporary_directory_on_another_file_system_is_no_obstacle(monkeypatch
     assert list((tmp_path / "trainet" / "native").glob("*.so"))
 
 
+def test_a_batch_of_inserts_reaches_the_native_tables_whole_and_deletes_stay_deleted():
+    from tests.p4.test_target import ipv4_frame, route
+    t = make_target(load_program(str(REPO / "p4" / "basic.p4")), "native")
+    with t.batch():
+        for i in range(1, 5):
+            t.table_insert(route(0x0A000000 | i << 8, 24, i, i))
+        t.table_delete(route(0x0A000200, 24, 2, 2))          # undone inside the batch
+    assert [p for p, _ in t.process(ipv4_frame("10.0.2.9"), 0)] == []
+    with t.batch():
+        t.table_insert(route(0x0A000500, 24, 5, 5))          # reuses the freed slot
+        t.table_modify(route(0x0A000300, 24, 3, 7))
+        t.table_insert(route(0x0A000600, 24, 6, 6))
+    ports = {i: [p for p, _ in t.process(ipv4_frame(f"10.0.{i}.9"), 0)] for i in range(1, 7)}
+    assert ports == {1: [1], 2: [], 3: [7], 4: [4], 5: [5], 6: [6]}
+    assert len(t.table_entries("MyIngress.ipv4_lpm")) == 5
+
+
 WIDE_PROGRAM = """#include <core.p4>
 #include <v1model.p4>
 header h_t { bit<128> a; bit<8> k; }

@@ -216,8 +216,9 @@ def test_128_bit_keys_lpm_and_ternary_with_churn():
 
     def setup(t):
         state_rng = random.Random(31)       # the same entries on both targets
-        for (value, plen), i in prefixes.items():
-            t.table_insert(route(value, plen, i % 16))
+        with t.batch():                     # the routes in one batch, the acl one by one
+            for (value, plen), i in prefixes.items():
+                t.table_insert(route(value, plen, i % 16))
         for (value, plen), i in list(prefixes.items())[::4]:
             t.table_delete(route(value, plen, i % 16))
         for (value, plen), i in list(prefixes.items())[1::4]:

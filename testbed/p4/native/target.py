@@ -9,8 +9,9 @@ structures on the next packet, so a batch of writes is one rebuild.
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
 from functools import partial
-from itertools import accumulate
+from itertools import accumulate, chain
 
 from testbed.p4 import entries as E
 from testbed.p4 import ir
@@ -52,8 +53,11 @@ class NativeTarget(Target):
                             self.ffi.new(f"uint8_t[{MAX_KEYS}]"),
                             self.ffi.new(f"uint64_t[{MAX_ACTION_DATA}]"))
         self._free = {}                 # table -> slots below len(slots) left by deletes
+        self._pending = None            # inside batch(): table -> inserts waiting
+        self._layouts = {}              # table -> its key words, see _layout
         for name, state in self.compiled.tables.items():
             self._slots[name], self._free[name] = {}, []
+            self._layouts[name] = self._layout(self.native.tables[name], state)
             self._put_default(name)
             for result in state.entries.values():
                 self._put(name, result.entry, keep=False)
@@ -128,7 +132,10 @@ class NativeTarget(Target):
 
     def _timestamp(self) -> int:
         """Microseconds since the clock was set, for the timestamps; the meters get
-        the clock's seconds."""
+        the clock's seconds. Every packet path passes here, so inserts waiting in a
+        batch are written first."""
+        if self._pending:
+            self._flush()
         secs = self._clock()
         if self.native.meters or self.native.direct_meters:
             self.lib.sw_clock(self.sw, secs)
@@ -187,7 +194,8 @@ class NativeTarget(Target):
     # ---------------------------------------------------------------- tables
     def _put(self, table: str, entry: E.TableEntry, keep: bool, meter=None) -> None:
         """Write ``entry`` into its native slot; ``keep``: its counters and direct meter
-        stay, unless ``meter`` (cir, cburst, pir, pburst) configures a fresh one."""
+        stay, unless ``meter`` (cir, cburst, pir, pburst) configures a fresh one. Inside
+        :meth:`batch`, a fresh direct entry waits for the batch's one native call."""
         info = self.native.tables[table]
         slots = self._slots[table]
         key = entry.key()
@@ -195,42 +203,101 @@ class NativeTarget(Target):
         if slot is None:
             free = self._free[table]
             slot = slots[key] = free.pop() if free else len(slots)
+        state = self.compiled.tables[table]
+        indirect = state.profile is not None
+        fields = self._fields(self._layouts[table], entry.match)
+        priority = fields[4] if info.scan_lpm else entry.priority     # fields[4]: the plen
+        action, data = ((0, [0] * MAX_ACTION_DATA) if indirect else
+                        self._action(info, entry.action))
+        pending = self._pending
+        if pending is not None and not keep and meter is None and not indirect:
+            rows = pending.get(table)
+            if rows is None:
+                rows = pending[table] = []
+            rows.append((slot, fields, priority, action, data))
+            return
+        self._flush()
         # C arrays made once and refilled (the C side copies the table's key count):
         # converting Python lists on every call cost as much as the rest of the write
         v, m, hi, rng, args = self._put_arrays
-        state = self.compiled.tables[table]
-        first = [sum(info.parts[:k]) for k in range(len(info.parts))]  # a key's first word
-        for k, _ in state.selector_keys:                  # hash inputs, not matched
-            i = first[k]
-            v[i] = m[i] = hi[i] = rng[i] = 0
-        plen = 0
-        for k, match in zip(state.match_pos, entry.match):
-            i, n = first[k], info.parts[k]
-            w = sum(info.widths[i:i + n])
-            full = (1 << w) - 1
-            value = mask = high = ranged = 0              # None: a wildcard
-            if isinstance(match, (E.Exact, E.Optional_)):
-                value, mask = match.value, full
-            elif isinstance(match, E.Ternary):
-                value, mask = match.value, match.mask
-            elif isinstance(match, E.Lpm):
-                plen = match.prefix_len
-                value, mask = match.value, full ^ ((1 << (w - plen)) - 1)
-            elif isinstance(match, E.Range):
-                value, high, ranged = match.low, match.high, 1
-            # a key over 64 bits is two words, high then low (never a range)
-            for j, shift in enumerate((64, 0) if n == 2 else (0,)):
-                v[i + j], m[i + j] = (value >> shift) & MASK64, (mask >> shift) & MASK64
-                hi[i + j], rng[i + j] = high, ranged
-        indirect = state.profile is not None
-        action, args[0:MAX_ACTION_DATA] = ((0, [0] * MAX_ACTION_DATA) if indirect else
-                                           self._action(info, entry.action))
-        priority = plen if info.scan_lpm else entry.priority
+        n = len(info.widths)
+        (v[0:n], m[0:n], hi[0:n], rng[0:n], plen) = fields
+        args[0:MAX_ACTION_DATA] = data
         self.lib.sw_tbl_put(self.sw, info.index, slot, v, m, hi, rng, priority, plen,
                             action, args, int(keep),
                             self.ffi.NULL if meter is None else list(meter), self._clock())
         if indirect:
             self._put_choices(table, slot, entry.action)
+
+    @staticmethod
+    def _layout(info, state) -> tuple:
+        """A table's key words: their count, and per matched key (selector keys, hash
+        inputs that match nothing, have none) its first word, its words (a key over 64
+        bits is two, high then low) and its width."""
+        first = [0, *accumulate(info.parts)]
+        return len(info.widths), [(first[k], info.parts[k],
+                                   sum(info.widths[first[k]:first[k] + info.parts[k]]))
+                                  for k in state.match_pos]
+
+    @staticmethod
+    def _fields(layout: tuple, match: tuple) -> tuple:
+        """The native form of a key: value, mask, high and range flag per key word (a
+        range is never over 64 bits) and the prefix length."""
+        n, keys = layout
+        v, m, hi, rng = [0] * n, [0] * n, [0] * n, [0] * n
+        plen = 0
+        for (i, words, w), match in zip(keys, match):
+            if match is None:                             # a wildcard
+                continue
+            cls = type(match)
+            high = ranged = 0
+            if cls is E.Exact or cls is E.Optional_:
+                value, mask = match.value, (1 << w) - 1
+            elif cls is E.Lpm:
+                plen = match.prefix_len
+                value, mask = match.value, ((1 << w) - 1) ^ ((1 << (w - plen)) - 1)
+            elif cls is E.Ternary:
+                value, mask = match.value, match.mask
+            else:
+                value, mask, high, ranged = match.low, 0, match.high, 1
+            if words == 1:
+                v[i], m[i], hi[i], rng[i] = value, mask, high, ranged
+                continue
+            for j, shift in enumerate((64, 0)):
+                v[i + j], m[i + j] = (value >> shift) & MASK64, (mask >> shift) & MASK64
+                hi[i + j], rng[i + j] = high, ranged
+        return v, m, hi, rng, plen
+
+    @contextmanager
+    def batch(self):
+        """Fresh direct entries inserted inside the block reach the native tables
+        together when it ends, one native call per table; any other native table
+        operation inside first writes those waiting. The Python tables, which validate,
+        change at once; packets, which hold the same lock as the writer, see only the
+        whole batch."""
+        if self._pending is not None:
+            yield
+            return
+        self._pending = {}
+        try:
+            yield
+        finally:
+            self._flush()
+            self._pending = None
+
+    def _flush(self) -> None:
+        pending = self._pending
+        if not pending:
+            return
+        flat = chain.from_iterable
+        for table, rows in pending.items():
+            keys = [fields for _, fields, _, _, _ in rows]
+            self.lib.sw_tbl_put_many(
+                self.sw, self.native.tables[table].index, len(rows),
+                [row[0] for row in rows], *(list(flat(k[i] for k in keys)) for i in range(4)),
+                [row[2] for row in rows], [k[4] for k in keys], [row[3] for row in rows],
+                list(flat(row[4] for row in rows)), self._clock())
+        pending.clear()
 
     def _put_choices(self, table: str, slot: int, ref) -> None:
         """What an indirect entry may run, in the order the Python target picks from: its
@@ -284,6 +351,7 @@ class NativeTarget(Target):
 
     def table_delete(self, entry: E.TableEntry) -> E.TableEntry:
         stored = super().table_delete(entry)
+        self._flush()
         slot = self._slots[entry.table].pop(stored.key())
         self._free[entry.table].append(slot)
         self.lib.sw_tbl_del(self.sw, self.native.tables[entry.table].index, slot)
@@ -291,6 +359,7 @@ class NativeTarget(Target):
 
     def table_clear(self, table: str) -> None:
         super().table_clear(table)
+        self._flush()
         for slot in self._slots[table].values():
             self.lib.sw_tbl_del(self.sw, self.native.tables[table].index, slot)
         self._slots[table].clear()
@@ -302,11 +371,22 @@ class NativeTarget(Target):
 
     def table_entries(self, table: str) -> list:
         entries = super().table_entries(table)
+        self._flush()
         index = self.native.tables[table].index
         for e in entries:
             counts = self.lib.sw_tbl_counters(self.sw, index, self._slots[table][e.key()])
             e.counter_packets, e.counter_bytes = counts[0], counts[1]
         return entries
+
+    def table_entries_encoded(self, table: str, owner, encode, counters: bool) -> list:
+        rows = super().table_entries_encoded(table, owner, encode, False)
+        if not counters:
+            return rows
+        self._flush()
+        index, slots = self.native.tables[table].index, self._slots[table]
+        counts = self.lib.sw_tbl_counters
+        return [(data, entry, *counts(self.sw, index, slots[entry.key()])[0:2])
+                for data, entry, _, _ in rows]
 
     # ---------------------------------------------------------------- externs
     def _cells(self, kind: str, name: str, index: int, which: int = 0):
