@@ -38,5 +38,5 @@ def test_measured_table_tells_placements_apart_and_the_plan_uses_it(tmp_path, ca
     assert 0.3 < across.bandwidth_Bps * 8 / UPLINK_SHARE < 1.5       # nominal units
     capsys.readouterr()
     assert cli.main(["plan", "--fabric", str(experiment), "--gpus", "4", "--model",
-                     "gpt-1.3b", "--batch", "8", "--bandwidth-table", str(path)]) == 0
+                     "gpt-1.3b", "--global-batch-size", "8", "--bandwidth-table", str(path)]) == 0
     assert "note:" not in capsys.readouterr().out      # every group's placement measured
