@@ -72,7 +72,8 @@ def memory_checks(experiment: ResolvedExperiment) -> list[MemoryCheck]:
             try:
                 fp = footprint.footprint(strategy.info, target, len(workers), batch,
                                          w.recompute, options=options, sizes=sizes)
-                fit = min((footprint.check(fp, dev, w.gpus_per_host) for dev in devs),
+                per_host = experiment.gpus_per_host_of(variant)
+                fit = min((footprint.check(fp, dev, per_host) for dev in devs),
                           key=_headroom)
             except TrainetError as e:
                 _fail(experiment, ("strategies", i, "options"), f"strategy {strategy.label}: {e}")
