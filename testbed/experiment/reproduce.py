@@ -127,7 +127,7 @@ def testbed_figure(paper: papers.Paper, out: Path) -> dict:
     missing run says so instead of a number."""
     from testbed.experiment.results import read_summary
     if not _has_run(out):
-        return {"ratio": None, "note": f"not run (no results in {out})"}
+        return {"ratio": None, "note": f"not run (no results in {shown(out)})"}
     rows = {(r["variant"], r["strategy"]): r for r in read_summary(out)}
     t = paper.testbed
     sides = {}
@@ -196,6 +196,23 @@ def measure_cpu_adam(elements: int = 1 << 24, tensors: int = 4, steps: int = 3) 
     finally:
         torch.set_num_threads(threads)
     return out
+
+
+CPU_ADAM = "cpu_adam.json"        # the rates a run with --results measured, kept beside it
+
+
+def cpu_adam_rates(args) -> dict:
+    """The CPU Adam rates LuWu's sensitivity table uses: those kept in the results
+    directory with --no-run (so its tables come out again as they were), else measured
+    now and kept there (unless --model-only)."""
+    kept = args.results / CPU_ADAM
+    if args.no_run and kept.exists():
+        return json.loads(kept.read_text())
+    rates = measure_cpu_adam()
+    if not args.model_only:
+        args.results.mkdir(parents=True, exist_ok=True)
+        kept.write_text(json.dumps(rates, indent=1) + "\n")
+    return rates
 
 
 def luwu_sensitivity(paper: papers.Paper, calibration, rates: dict) -> dict:
@@ -349,9 +366,15 @@ def _x(value) -> str:
     return "-" if value is None else f"{value:.2f}x"
 
 
+def shown(path: Path) -> str:
+    """A path as a reader of the repository can follow it: from the root when inside."""
+    path = Path(path).resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
 def command_line(args) -> str:
     flags = [*args.seeds, *(["--model-only"] if args.model_only else []),
-             *([f"--results {args.results}"] if not args.model_only else []),
+             *([f"--results {shown(args.results)}"] if not args.model_only else []),
              *(["--no-run"] if getattr(args, "no_run", False) else []),
              *([f"--calibration {args.calibration}"] if args.calibration else [])]
     return " ".join(["trainet reproduce", *flags])
@@ -483,8 +506,8 @@ def main(args) -> int:
         raise TrainetError("trainet reproduce runs the shipped experiments, which need root "
                            "(network namespaces); run it with sudo, or give --model-only")
     calibration = load(args.calibration)
-    rates = measure_cpu_adam() if any(p.key == "luwu" for p in chosen) else {}
     args.results = Path(args.results)
+    rates = cpu_adam_rates(args) if any(p.key == "luwu" for p in chosen) else {}
     entries = [reproduce(p, args, calibration, rates) for p in chosen]
     if args.json:
         print(json.dumps({"cpu_adam_measured": rates, "papers": entries}, indent=1,

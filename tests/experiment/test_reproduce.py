@@ -182,3 +182,16 @@ def test_every_papers_experiment_has_its_two_sides_and_both_fit():
             chosen = [x for x in labels if x == label or
                       (label.endswith("*") and x.startswith(label[:-1]))]
             assert chosen and any(fits[x] for x in chosen), (paper.key, label)
+
+
+def test_the_headlines_document_is_the_commands_output(capsys):
+    """docs/headlines.md is `trainet reproduce --results docs/headlines --no-run` as it
+    stands: the finished runs' summaries kept in docs/headlines, the CPU Adam rates
+    measured with them, the model as it is now (regenerate it when the model moves)."""
+    doc = reproduce.ROOT / "docs" / "headlines.md"
+    code, out, err = run(capsys, "--results", str(reproduce.ROOT / "docs" / "headlines"),
+                         "--no-run")
+    assert code == 0, err
+    assert out == doc.read_text(), "docs/headlines.md is stale: trainet reproduce " \
+        "--results docs/headlines --no-run > docs/headlines.md"
+    assert "/tmp" not in out and "`trainet reproduce --results docs/headlines --no-run`" in out
