@@ -181,9 +181,9 @@ PAPERS = (
          "paper's ZeRO++-over-ZeRO-3 figure (1.405x) and its headline together; with qwZ "
          "and qgZ, ZeRO++ is 1.405x over ZeRO-3 only where ours is slower than it",
          "fabric: 2 GCDs per MI250X (200 GB/s), 4 MI250X per node (100 GB/s), 12.5 GB/s "
-         "reached across nodes per node: 1/8 of the 4 Slingshot NICs' 100 GB/s, the value "
-         "at which the model gives the paper's ZeRO++ over ZeRO-3 (hpZ 1.40x against "
-         "1.405x); RCCL reaches far below the nominal rate across Frontier's nodes (PCCL, "
+         "reached across nodes per node: 1/8 of the 4 Slingshot NICs' 100 GB/s, near "
+         "which the model gives the paper's ZeRO++ over ZeRO-3 (hpZ's ratio over ZeRO-3 "
+         "in brackets in the sensitivity table, against the paper's 1.405x); RCCL reaches far below the nominal rate across Frontier's nodes (PCCL, "
          "Singh et al. 2025, arXiv 2504.18658: its all-gather 6-33x faster than RCCL's on "
          "2048 GCDs, ZeRO-3 training up to 4.9x faster). At the nominal 100 GB/s the "
          "model has ours slower (the sensitivity table)",
