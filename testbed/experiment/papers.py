@@ -130,7 +130,9 @@ PAPERS = (
                      "zero3-offload"),
         ("model: 8 GPUs to a host as the paper's cluster (a DGX A100's CPU and 2 TB); "
          "ZeRO-Offload's optimizer state then needs more than the host's share per GPU, "
-         "which the table reports; the testbed gives each worker a host of its own",
+         "which the table reports; the testbed gives each worker a host of its own "
+         "(experiments/luwu-per-host.yaml puts 8 on one host's share: ZeRO-Offload does "
+         "not fit there and ZeRO-Infinity, which does, shares the host's NVMe)",
          "interference 18.9 % (Lee et al. 2025, measured) and a CPU Adam rate of 1e8 "
          "parameters/s per core are the model's inputs; the sensitivity table varies both, "
          "with the rates of torch's AdamW measured on one core of this machine: the ratio "
