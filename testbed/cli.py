@@ -383,7 +383,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scale", type=float, default=1e-4,
                    help="co-scaling factor of links and volumes (default 1e-4)")
     p.add_argument("--steps", type=int, default=5, help="steps per run (default 5)")
-    p.add_argument("--batch", type=int, default=1, help="sequences per worker and step")
+    p.add_argument("--global-batch-size", dest="global_batch", type=int, metavar="N",
+                   help="sequences per step across every worker (Megatron-LM's "
+                   "--global-batch-size; default: one per worker)")
+    p.add_argument("--micro-batch-size", dest="micro_batch_size", type=int, metavar="N",
+                   help="sequences per micro-batch of a worker: the bench's strategies run a "
+                   "worker's batch as one micro-batch (default: the global batch / workers)")
+    _renamed(p, batch="--global-batch-size, sequences per step across the workers "
+             "(--batch x --workers)")
     p.add_argument("--results", default="results/bench-train",
                    help="directory for logs and metrics")
     p.set_defaults(handler="testbed.bench.train:main")

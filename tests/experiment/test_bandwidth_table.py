@@ -14,7 +14,7 @@ name: table
 topology:
   generator: {name: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 2, nic: nvlink,
               fabric: eth-25g-tcp}
-workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, steps: 1, batch: 8}
+workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, steps: 1, global_batch: 32}
 strategies: [ddp]
 scale: 1.0e-3
 """

@@ -168,6 +168,8 @@ def test_a_broken_metrics_line_inside_the_file_is_named(demo_results, capsys):
      "--gpus-per-host", "--gpus-per-node"),
     (["model", "measure", "x.yaml", "-o", "t.json", "--world", "4"], "--world", "--gpus"),
     (["bench", "train", "--shadow-model", "gpt-1.3b"], "--shadow-model", "--model"),
+    (["bench", "train", "--batch", "1"], "--batch", "--global-batch-size, sequences per step "
+     "across the workers (--batch x --workers)"),
 ])
 def test_old_spellings_are_refused_naming_the_new_one(argv, old, new, capsys):
     with pytest.raises(SystemExit) as exit_:
