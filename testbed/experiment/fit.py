@@ -73,7 +73,8 @@ def memory_checks(experiment: ResolvedExperiment) -> list[MemoryCheck]:
                 fp = footprint.footprint(strategy.info, target, len(workers),
                                          batch.replica_batch, w.recompute, options=options,
                                          sizes=sizes)
-                fit = min((footprint.check(fp, dev, w.gpus_per_node) for dev in devs),
+                per_node = experiment.gpus_per_node_of(variant)
+                fit = min((footprint.check(fp, dev, per_node) for dev in devs),
                           key=_headroom)
             except TrainetError as e:
                 _fail(experiment, ("strategies", i, "options"), f"strategy {strategy.label}: {e}")

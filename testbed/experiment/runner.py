@@ -62,7 +62,8 @@ def worker_args(experiment: ResolvedExperiment, strategy: ResolvedStrategy,
     args = {"model": w.model, "mode": w.mode, "steps": w.steps, "scale": experiment.scale}
     if w.mode == "shadow":
         args.update(shadow_model=w.shadow_model, device=experiment.device_flag(variant),
-                    gpus_per_node=w.gpus_per_node, interference=w.interference, mfu=w.mfu)
+                    gpus_per_node=experiment.gpus_per_node_of(variant),
+                    interference=w.interference, mfu=w.mfu)
         if offloads(strategy):
             args["cpu_adam_rate"] = cpu_adam_rate
     batch = experiment.batch_of(strategy, variant)

@@ -32,6 +32,7 @@ link variations to sweep.
       delay: [0s, 1ms]              # one-way, every link
       nodes: [1, 2]                 # a generated topology's nodes (generator frontier),
                                     # workers: every worker host of each
+      gpus_per_node: [1, 8]         # the workload's gpus_per_node, per variant
     repetitions: 1
     scale: 1e-4                     # co-scaling factor; default: the topology's
     pcap: false                     # switch captures (read by trainet inspect / report)
@@ -243,6 +244,9 @@ class Sweep(Spec):
     nodes: list[Annotated[int, Field(ge=1)]] | None = Field(
         default=None, min_length=1, description="node count of a generated topology "
         "(generator frontier); the workers are every worker host of each")
+    gpus_per_node: list[Annotated[int, Field(ge=1)]] | None = Field(
+        default=None, min_length=1, description="GPUs sharing one host's memory, CPU and "
+        "NVMe: the workload's gpus_per_node, one value per variant")
 
     @field_validator("nic")
     @classmethod
@@ -430,11 +434,12 @@ class Variant:
     loss_pct: float | None = None
     delay_s: float | None = None
     nodes: int | None = None
+    gpus_per_node: int | None = None
 
     def overrides(self) -> dict:
         return {k: v for k, v in (("bandwidth_bps", self.bandwidth_bps), ("nic", self.nic),
                                   ("loss_pct", self.loss_pct), ("delay_s", self.delay_s),
-                                  ("nodes", self.nodes))
+                                  ("nodes", self.nodes), ("gpus_per_node", self.gpus_per_node))
                 if v is not None}
 
     def apply(self, topology: Topology) -> Topology:
@@ -497,6 +502,12 @@ class ResolvedExperiment:
         names = self.devices_of(variant or Variant("base"))
         return names[0] if len(set(names)) == 1 else ",".join(names)
 
+    def gpus_per_node_of(self, variant: Variant | None) -> int | None:
+        """GPUs sharing a node in the variant: the sweep's value, else the workload's."""
+        if variant is not None and variant.gpus_per_node is not None:
+            return variant.gpus_per_node
+        return self.spec.workload.gpus_per_node
+
     def tiers_of(self, strategy: ResolvedStrategy, variant: Variant) -> dict | None:
         """Each worker's tier labels on the variant's fabric (its node count and NICs)."""
         if (variant.nodes is None and variant.nic is None) or strategy.info is None \
@@ -522,7 +533,8 @@ class ResolvedExperiment:
         axes = [(key, values) for key, values in (
             ("bandwidth", self.spec.sweep.bandwidth), ("nic", self.spec.sweep.nic),
             ("loss", self.spec.sweep.loss), ("delay", self.spec.sweep.delay),
-            ("nodes", self.spec.sweep.nodes)) if values]
+            ("nodes", self.spec.sweep.nodes), ("gpus_per_node", self.spec.sweep.gpus_per_node))
+            if values]
         if not axes:
             return [Variant("base")]
         out = []
@@ -531,10 +543,12 @@ class ResolvedExperiment:
             parts = []
             for key, value in picked.items():
                 text = {"bandwidth": rate_text, "delay": duration_text}.get(key, str)(value)
-                parts.append(f"{key}-{text}" if key != "loss" else f"loss-{value:g}pct")
+                parts.append(f"{key.replace('_', '-')}-{text}" if key != "loss"
+                             else f"loss-{value:g}pct")
             out.append(Variant("_".join(parts), bandwidth_bps=picked.get("bandwidth"),
                                nic=picked.get("nic"), loss_pct=picked.get("loss"),
-                               delay_s=picked.get("delay"), nodes=picked.get("nodes")))
+                               delay_s=picked.get("delay"), nodes=picked.get("nodes"),
+                               gpus_per_node=picked.get("gpus_per_node")))
         return out
 
 

@@ -338,3 +338,32 @@ def test_a_hosts_device_is_a_known_profile_in_shadow_mode(tmp_path, device, mode
         text = text.replace(", device: a100-40gb", "")
     path = write(tmp_path, text)
     assert f"{path}:2:" in error_of(path) and message in error_of(path)
+
+
+def test_gpus_per_node_sweep_shares_each_hosts_memory_per_variant(tmp_path):
+    """One DGX A100 (2 TiB) per worker, or its 8 GPUs sharing it: ZeRO-Offload's host
+    state of a 175B model fits the first and not the second; the workers get each
+    variant's value."""
+    from testbed.experiment.fit import memory_checks
+    from testbed.experiment.runner import worker_args
+    path = tmp_path / "exp.yaml"
+    path.write_text(textwrap.dedent("""\
+        name: per-host
+        topology: {generator: {name: star, workers: 8}}
+        workload: {mode: shadow, shadow_model: gpt-175b, device: a100-80gb, global_batch: 8,
+                   gpus_per_node: 2}
+        strategies: [{strategy: zero3, label: offload, options: {offload_optimizer: cpu}}]
+        sweep: {bandwidth: [100Gbit], gpus_per_node: [1, 8]}
+        """))
+    plan = load_experiment(path)
+    one, eight = plan.variants()
+    assert (one.name, eight.name) == ("bandwidth-100Gbit_gpus-per-node-1",
+                                      "bandwidth-100Gbit_gpus-per-node-8")
+    assert eight.overrides()["gpus_per_node"] == 8
+    assert worker_args(plan, plan.strategies[0], eight)["gpus_per_node"] == 8
+    assert worker_args(plan, plan.strategies[0], None)["gpus_per_node"] == 2
+    fits = {c.variant: c.fit for c in memory_checks(plan)}
+    assert fits[one.name].fits
+    assert not fits[eight.name].fits and "host memory" in fits[eight.name].verdict()
+    path.write_text(path.read_text().replace("[1, 8]", "[0]"))
+    assert "sweep.gpus_per_node" in error_of(path)
