@@ -4,11 +4,16 @@
  * Each packet carries 256 int32 fixed-point lanes (two's complement, kept in bit<32>)
  * of one chunk of a tensor, or, flagged FLAG_LANES16, twice as many int16 lanes in the
  * same words (two per word, added as two 16-bit halves: for bf16/fp16 gradients, whose
- * workers scale them so that the job's sum fits 16 bits), the chunk's sequence number, a per-packet block exponent and
- * the slot (pool index) that aggregates it; the slot's most significant bit selects one
- * of two shadow sets. A slot completes when every worker of the job has contributed; the
- * sum and the largest exponent then go to every worker of the job (multicast group of
- * the job; egress rewrites the addresses per replica from its egress_rid).
+ * workers scale them so that the job's sum fits 16 bits), the chunk's sequence number, the
+ * block's exponent, the sender's exponent of the block it sends next in the same slot
+ * (next_exponent: block scaling agreed one round ahead, as SwitchML does) and the slot
+ * (pool index) that aggregates it; the slot's most significant bit selects one of two
+ * shadow sets. A slot completes when every worker of the job has contributed; the sum,
+ * the largest exponent, the largest next_exponent and, if any contribution was flagged
+ * FLAG_OVERFLOW (a worker whose block did not fit the agreed exponent: its lanes are
+ * zero, the workers send the block again at the result's exponent), that flag then go to
+ * every worker of the job (multicast group of the job; egress rewrites the addresses per
+ * replica from its egress_rid).
  *
  * Per packet, against the slot (set, index) it names:
  *   slot empty, or the packet's chunk is newer than the slot's -> start a new round
@@ -50,6 +55,7 @@ const bit<8> FLAG_GRADIENT = 0x01;
 const bit<8> FLAG_RESULT = 0x02;
 const bit<8> FLAG_RETRANSMIT = 0x04;
 const bit<8> FLAG_LANES16 = 0x40;
+const bit<8> FLAG_OVERFLOW = 0x80;
 
 #define POOL 1024
 #define REG_CELLS 2048                  /* two shadow sets of POOL slots */
@@ -107,13 +113,13 @@ header udp_t {
 }
 
 header ina_t {
-    bit<8>  job_id;
-    bit<8>  worker_id;
-    bit<8>  flags;          /* FLAG_GRADIENT / FLAG_RESULT, FLAG_RETRANSMIT */
-    bit<8>  n_workers;      /* in results: how many contributions the sum holds */
+    bit<8> job_id;
+    bit<8> worker_id;
+    bit<8> flags;           /* FLAG_GRADIENT / FLAG_RESULT / ..., FLAG_RETRANSMIT, FLAG_LANES16, FLAG_OVERFLOW */
+    bit<8> n_workers;       /* in results: how many contributions the sum holds */
     bit<16> slot;           /* bit 15: shadow set; bits 14..0: slot index in the job */
-    int<8>  exponent;       /* block exponent e: |value| <= 2^e; results carry the max */
-    bit<8>  reserved;
+    int<8> exponent;        /* block exponent e: |value| <= 2^e; results carry the max */
+    int<8> next_exponent;   /* sender's exponent of its block for chunk + slots; results: the max */
     bit<32> chunk;          /* sequence number of the chunk in the job's stream */
 }
 
@@ -471,6 +477,8 @@ control MyIngress(inout headers hdr,
     register<bit<8>>(REG_CELLS) slot_exponent;
     register<bit<32>>(REG_CELLS) slot_chunk;
     register<bit<8>>(REG_CELLS) slot_lanes;       /* the round's FLAG_LANES16 bit */
+    register<bit<8>>(REG_CELLS) slot_next_exponent;   /* max next_exponent of the round */
+    register<bit<8>>(REG_CELLS) slot_overflow;    /* FLAG_OVERFLOW if a contribution had it */
     register<bit<32>>(REG_CELLS) lane_v00;
     register<bit<32>>(REG_CELLS) lane_v01;
     register<bit<32>>(REG_CELLS) lane_v02;
@@ -1855,7 +1863,7 @@ control MyIngress(inout headers hdr,
     /* The packet leaves as a result from this aggregator address: UDP checksum 0 (none),
      * since the payload changed. */
     action result_from_aggregator() {
-        hdr.ina.flags = FLAG_RESULT | (hdr.ina.flags & FLAG_LANES16);
+        hdr.ina.flags = FLAG_RESULT | (hdr.ina.flags & (FLAG_LANES16 | FLAG_OVERFLOW));
         hdr.ipv4.ttl = 64;
         hdr.udp.srcPort = INA_PORT;
         hdr.udp.dstPort = INA_PORT;
@@ -1880,7 +1888,7 @@ control MyIngress(inout headers hdr,
 
     /* The complete slot becomes one worker's gradient in the parent job. */
     action send_upstream(bit<8> flags) {
-        hdr.ina.flags = flags | (hdr.ina.flags & FLAG_LANES16);
+        hdr.ina.flags = flags | (hdr.ina.flags & (FLAG_LANES16 | FLAG_OVERFLOW));
         hdr.ina.job_id = meta.up_job;
         hdr.ina.worker_id = meta.up_worker;
         hdr.ipv4.srcAddr = hdr.ipv4.dstAddr;
@@ -1950,12 +1958,16 @@ control MyIngress(inout headers hdr,
                     bit<8> exponent;
                     bit<32> chunk;
                     bit<8> lanes;
+                    bit<8> next_exponent;
+                    bit<8> overflow;
                     bit<8> packet_lanes = hdr.ina.flags & FLAG_LANES16;
                     slot_bitmap.read(bitmap, meta.idx);
                     slot_lanes.read(lanes, meta.idx);
                     slot_count.read(count, meta.idx);
                     slot_exponent.read(exponent, meta.idx);
                     slot_chunk.read(chunk, meta.idx);
+                    slot_next_exponent.read(next_exponent, meta.idx);
+                    slot_overflow.read(overflow, meta.idx);
                     bit<32> age = hdr.ina.chunk - chunk;
                     bool contributes = false;
                     if (count == 0 || (age != 0 && age < 0x80000000)) {
@@ -1966,6 +1978,8 @@ control MyIngress(inout headers hdr,
                         slot_exponent.write(meta.idx, (bit<8>)hdr.ina.exponent);
                         slot_chunk.write(meta.idx, hdr.ina.chunk);
                         slot_lanes.write(meta.idx, packet_lanes);
+                        slot_next_exponent.write(meta.idx, (bit<8>)hdr.ina.next_exponent);
+                        slot_overflow.write(meta.idx, hdr.ina.flags & FLAG_OVERFLOW);
                         contributes = true;
                     } else if (age != 0) {
                         count_drop(DROP_STALE);
@@ -1987,12 +2001,25 @@ control MyIngress(inout headers hdr,
                             } else {
                                 hdr.ina.exponent = (int<8>)exponent;
                             }
+                            if (hdr.ina.next_exponent > (int<8>)next_exponent) {
+                                slot_next_exponent.write(meta.idx,
+                                                         (bit<8>)hdr.ina.next_exponent);
+                            } else {
+                                hdr.ina.next_exponent = (int<8>)next_exponent;
+                            }
+                            if ((hdr.ina.flags & FLAG_OVERFLOW) != 0) {
+                                slot_overflow.write(meta.idx, FLAG_OVERFLOW);
+                            } else {
+                                hdr.ina.flags = hdr.ina.flags | overflow;
+                            }
                             contributes = true;
                         }
                     } else if (count == meta.n_workers) {
                         /* retransmission after completion: the worker missed the result */
                         lanes_load();
                         hdr.ina.exponent = (int<8>)exponent;
+                        hdr.ina.next_exponent = (int<8>)next_exponent;
+                        hdr.ina.flags = (hdr.ina.flags & ~FLAG_OVERFLOW) | overflow;
                         hdr.ina.n_workers = count;
                         if (meta.upstream == 1) {
                             send_upstream(FLAG_GRADIENT | FLAG_RETRANSMIT);

@@ -231,7 +231,7 @@ def test_p4_program_matches_the_protocol_constants(program):
     assert [f.name for f in hdr.fields] == [f"v{i:02d}" for i in range(ina.LANES)]
     assert [(f.name, f.type.width) for f in program.types["ina_t"].fields] == [
         ("job_id", 8), ("worker_id", 8), ("flags", 8), ("n_workers", 8), ("slot", 16),
-        ("exponent", 8), ("reserved", 8), ("chunk", 32)]
+        ("exponent", 8), ("next_exponent", 8), ("chunk", 32)]
     ingress = program.controls[program.blocks["ingress"]]
     sizes = {i.name: i.args[0].value for i in ingress.instances if i.extern == "register"}
     assert sizes["MyIngress.slot_bitmap"] == 2 * ina.POOL
