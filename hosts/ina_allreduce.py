@@ -209,7 +209,7 @@ class InaAllReduce:
     def all_reduce(self, tensor: torch.Tensor) -> torch.Tensor:
         if not tensor.is_floating_point():
             raise TypeError(f"all_reduce needs a float tensor, got {tensor.dtype}")
-        values = tensor.detach().reshape(-1).to(torch.float64).cpu().numpy()
+        values = tensor.detach().reshape(-1).to(torch.float32).cpu().numpy()
         if values.size == 0:
             return tensor
         bits = self.lane_bits or lane_bits_for(tensor.dtype)
@@ -223,7 +223,8 @@ class InaAllReduce:
 
 def as_blocks(values: np.ndarray, lane_bits: int) -> np.ndarray:
     """``values`` as float32 rows of one packet's lanes each, the last padded with zeros
-    (bf16/fp16/fp32 values are exact in float32)."""
+    (bf16/fp16/fp32 values are exact in float32; float64 ones are rounded to it, which
+    the C client needs too)."""
     per_packet = ina.lanes_per_packet(lane_bits)
     n = -(-values.size // per_packet)
     out = np.zeros(n * per_packet, np.float32)
@@ -236,7 +237,7 @@ def reference_sum(inputs: list, n_workers: int, lane_bits: int) -> torch.Tensor:
     each block (one packet's values) quantized with the largest of the workers' exponents
     of that block into ``lane_bits``-bit lanes, added as integers, dequantized and rounded
     to the inputs' type, on the host."""
-    blocks = [as_blocks(x.double().numpy().reshape(-1), lane_bits) for x in inputs]
+    blocks = [as_blocks(x.float().numpy().reshape(-1), lane_bits) for x in inputs]
     exponents = np.max([fx.block_exponents(b) for b in blocks], axis=0)
     total = 0
     for b in blocks:

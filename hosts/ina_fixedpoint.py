@@ -65,7 +65,7 @@ def quantize_checked(values: np.ndarray, exponent: int, n_workers: int,
 
 def block_exponents(values: np.ndarray) -> np.ndarray:
     """:func:`exponent_for` of each row of ``values`` (one row per block), as int8."""
-    max_abs = np.max(np.abs(np.asarray(values, dtype=np.float64)), axis=1)
+    max_abs = np.max(np.abs(values), axis=1).astype(np.float64)   # exact in any float
     if not np.all(np.isfinite(max_abs)):
         raise ValueError("cannot aggregate non-finite values")
     mantissa, e = np.frexp(max_abs)
