@@ -299,3 +299,20 @@ def test_an_unknown_client_is_refused_naming_the_choices():
     with pytest.raises(TrainetError, match="INA client 'fast': choose one of auto, native, "
                        "python"):
         UdpTransport("127.0.0.1", bind="127.0.0.1", port=0, client="fast")
+
+
+def test_the_c_client_s_constants_are_the_protocol_s():
+    """hosts/ina_client.c writes the header by hand: its constants are those of
+    testbed/proto/ina.py and hosts/ina_fixedpoint.py."""
+    import re
+    source = ina_native.SOURCE.read_text()
+    defines = {name: int(value, 0) for name, value in
+               re.findall(r"^#define (\w+) \(?(-?(?:0x)?[0-9A-Fa-f]+)\)?$", source, re.M)}
+    expected = {"LANES": ina.LANES, "HEADER_BYTES": ina.HEADER_BYTES,
+                "FLAG_GRADIENT": ina.FLAG_GRADIENT, "FLAG_RESULT": ina.FLAG_RESULT,
+                "FLAG_RETRANSMIT": ina.FLAG_RETRANSMIT, "FLAG_LANES16": ina.FLAG_LANES16,
+                "FLAG_OVERFLOW": ina.FLAG_OVERFLOW, "SHADOW_BIT": ina.SHADOW_BIT,
+                "EXPONENT_MIN": fx.EXPONENT_MIN, "EXPONENT_MAX": fx.EXPONENT_MAX}
+    assert {k: defines.get(k) for k in expected} == expected
+    # the header's field order, as the C client writes it: bytes 6 and 7
+    assert [f.name for f in ina.INA.fields_desc][5:7] == ["exponent", "next_exponent"]
