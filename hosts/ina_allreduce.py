@@ -9,9 +9,9 @@ of c, the sender's local exponent of the block it will send next in the same slo
 (``next_exponent``, for chunk c + slots); the switch keeps the largest of the round and
 returns it with the result of c, and the window lets chunk c + slots go only once that
 result is in, so its agreed exponent is there when it is quantized. The first window's
-blocks have no earlier round: an exponent round of ``min(slots, blocks)`` packets with
-zero lanes announces them first (one round trip and at most ``slots`` packets per
-tensor). The scale ``floor((2^(b-1) - 1) / n) / 2^e`` (:mod:`hosts.ina_fixedpoint`)
+blocks have no earlier round: an exponent round announces them first, one lane per
+block in a packet flagged FLAG_MAX, of which the switch keeps each lane's largest value
+(one round trip and one packet per tensor for up to 256 slots). The scale ``floor((2^(b-1) - 1) / n) / 2^e`` (:mod:`hosts.ina_fixedpoint`)
 keeps the sum of ``n`` workers within a b-bit lane, and each block keeps that many
 steps below its own largest magnitude, not the tensor's.
 
@@ -165,12 +165,19 @@ class InaAllReduce:
         return fx.block_exponents(blocks)
 
     def agree_block_exponents(self, local: np.ndarray) -> np.ndarray:
-        """The job's exponents of the first ``len(local)`` blocks: one packet per block,
-        zero lanes, the local exponent as next_exponent; the switch returns the max."""
+        """The job's exponents of the blocks whose local exponents are ``local``: one lane
+        per block in packets flagged FLAG_MAX, of which the switch keeps each lane's max
+        (one packet for up to LANES blocks)."""
         n = len(local)
-        lanes = np.zeros((n, ina.LANES), dtype=np.int32)
-        ex = self._run(Exchange(self.stream, lanes, fx.EXPONENT_MIN, next_exponents=local))
-        return ex.result_next.copy()
+        lanes = np.full(-(-n // ina.LANES) * ina.LANES, fx.EXPONENT_MIN, np.int32)
+        lanes[:n] = local
+        ex = self._run(Exchange(self.stream, lanes.reshape(-1, ina.LANES), fx.EXPONENT_MIN,
+                                flags=ina.FLAG_MAX))
+        if not np.all(ex.result_flags & ina.FLAG_MAX):
+            raise RuntimeError("the switch summed the exponent round instead of keeping "
+                               "each lane's max: it runs a program without FLAG_MAX rounds; "
+                               "run p4/ina.p4")
+        return ex.result.reshape(-1)[:n].astype(np.int8)
 
     def sum_blocks(self, blocks: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
         """The job's integer sums of ``blocks`` (one row of values per packet) and the

@@ -59,7 +59,7 @@ typedef struct {
     /* this exchange */
     uint64_t first;
     uint32_t n;
-    uint8_t lane_flags;                   /* FLAG_LANES16 or 0, on every packet */
+    uint8_t lane_flags;                   /* FLAG_LANES16, FLAG_MAX or 0, on every packet */
     uint32_t n_workers;                   /* sets the scale of quantized values */
     int piggyback;
     uint64_t overflows;                   /* chunks sent flagged FLAG_OVERFLOW */

@@ -114,19 +114,20 @@ class Exchange:
 
     def __init__(self, stream: JobStream, lanes: np.ndarray | None, exponent,
                  lane_bits: int = 32, next_exponents=0, piggyback: bool = False,
-                 chunks: int | None = None):
+                 chunks: int | None = None, flags: int = 0):
         """``lanes``: (chunks, LANES) int32 words (with 16-bit lanes two per word, see
         ina.pack16), or None for a subclass that makes each chunk's words when it sends
         it (``chunks`` of them). ``exponent`` and ``next_exponents``: the header fields,
         one for all chunks or one per chunk. With ``piggyback`` the exponent of chunk
         ``i + slots`` is the ``next_exponent`` of chunk i's result (which arrives before
-        the window lets chunk ``i + slots`` go: block scaling agreed a round ahead)."""
+        the window lets chunk ``i + slots`` go: block scaling agreed a round ahead).
+        ``flags`` go on every packet besides the lane width's (FLAG_MAX)."""
         if lanes is not None and (lanes.ndim != 2 or lanes.shape[1] != ina.LANES):
             raise ValueError(f"lanes must have shape (chunks, {ina.LANES}), got {lanes.shape}")
         self.stream = stream
         self.lanes = lanes            # 32-bit words; with 16-bit lanes two per word (pack16)
         self.lane_bits = lane_bits
-        self.lane_flags = ina.lane_flag(lane_bits)
+        self.lane_flags = ina.lane_flag(lane_bits) | flags
         self.first = stream.next_chunk
         self.n = lanes.shape[0] if lanes is not None else chunks
         stream.next_chunk += self.n

@@ -134,7 +134,7 @@ header udp_t {
 header ina_t {
     bit<8> job_id;
     bit<8> worker_id;
-    bit<8> flags;           /* FLAG_GRADIENT / FLAG_RESULT / ..., FLAG_RETRANSMIT, FLAG_LANES16, FLAG_OVERFLOW */
+    bit<8> flags;           /* FLAG_GRADIENT / FLAG_RESULT / ..., RETRANSMIT, LANES16, MAX, OVERFLOW */
     bit<8> n_workers;       /* in results: how many contributions the sum holds */
     bit<16> slot;           /* bit 15: shadow set; bits 14..0: slot index in the job */
     int<8> exponent;        /* block exponent e: |value| <= 2^e; results carry the max */

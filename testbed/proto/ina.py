@@ -52,6 +52,10 @@ FLAG_LANES16 = 0x40
 # it (the sum lacks that worker's values) and carries the largest exponent, at which
 # every worker sends the block again (hosts/ina_allreduce.py)
 FLAG_OVERFLOW = 0x80
+# p4/ina.p4: the gradient's lanes are signed 32-bit values of which the switch keeps the
+# largest per lane instead of the sum (the workers' exponents of many blocks agreed in one
+# packet). The bit is FLAG_FIXED's, which only p4/luwu_sgd.p4 sets, on parameters.
+FLAG_MAX = 0x10
 LANE_BITS = (32, 16)           # the lane widths a packet can carry
 
 

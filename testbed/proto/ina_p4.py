@@ -26,7 +26,7 @@ _P4_TYPES = {ByteField: "bit<8>", SignedByteField: "int<8>", ShortField: "bit<16
              IntField: "bit<32>"}
 
 _COMMENTS = {
-    "flags": "FLAG_GRADIENT / FLAG_RESULT / ..., FLAG_RETRANSMIT, FLAG_LANES16, FLAG_OVERFLOW",
+    "flags": "FLAG_GRADIENT / FLAG_RESULT / ..., RETRANSMIT, LANES16, MAX, OVERFLOW",
     "n_workers": "in results: how many contributions the sum holds",
     "slot": "bit 15: shadow set; bits 14..0: slot index in the job",
     "exponent": "block exponent e: |value| <= 2^e; results carry the max",
@@ -63,6 +63,10 @@ def render(lanes: int = ina.LANES, template: str | None = None) -> str:
         "@ADD16@": [f"        lane_{n}.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + "
                     f"(hdr.ina_data.{n} & 0xFFFF0000)) | ((acc + hdr.ina_data.{n}) & 0xFFFF); "
                     f"lane_{n}.write(meta.idx, acc); hdr.ina_data.{n} = acc;" for n in names],
+        # FLAG_MAX rounds: the lanes are signed 32-bit values and the slot keeps the max
+        "@MAX@": [f"        lane_{n}.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.{n} > "
+                  f"(int<32>)acc) ? hdr.ina_data.{n} : acc; lane_{n}.write(meta.idx, acc); "
+                  f"hdr.ina_data.{n} = acc;" for n in names],
         "@LOAD@": [f"        lane_{n}.read(hdr.ina_data.{n}, meta.idx);" for n in names],
     }
     values = {"@LANES@": str(lanes), "@UDPLEN@": str(8 + ina.HEADER_BYTES + 4 * lanes),

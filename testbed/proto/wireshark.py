@@ -36,6 +36,7 @@ _BITS = {
               ("retransmit", ina.FLAG_RETRANSMIT, "Retransmission"),
               ("params", ina.FLAG_PARAMS, "Parameters (LuWu)"),
               ("fixed", ina.FLAG_FIXED, "Fixed-point parameters (in-switch optimizer)"),
+              ("max", ina.FLAG_MAX, "Lanes are exponents, the switch keeps the max (gradients)"),
               ("pull", ina.FLAG_PULL, "Pull request, header only (LuWu)"),
               ("lanes16", ina.FLAG_LANES16, "16-bit lanes"),
               ("overflow", ina.FLAG_OVERFLOW, "Block overflows the agreed exponent")],

@@ -359,3 +359,23 @@ def test_results_carry_the_largest_next_exponent_and_an_overflow_mark(target, jo
     for w in range(3):
         out = send(target, w, 17, lanes(w))
     assert decoded(out)[0][3].flags == ina.FLAG_RESULT
+
+
+def test_a_max_round_keeps_each_lanes_largest_value_and_never_mixes_with_sums(target, job):
+    """FLAG_MAX: signed lanes, the result holds each lane's max over the workers (the
+    workers' block exponents); a summing packet on that round is a bad type, and so is
+    FLAG_MAX with 16-bit lanes."""
+    vals = [np.random.default_rng(w).integers(-126, 128, ina.LANES).astype(np.int32)
+            for w in range(3)]
+    flags = ina.FLAG_GRADIENT | ina.FLAG_MAX
+    assert send(target, 0, 0, vals[0], flags=flags) == []
+    assert send(target, 1, 0, vals[1]) == []
+    assert send(target, 1, 0, ina.pack16(lanes16(1)),
+                flags=flags | ina.FLAG_LANES16) == []
+    assert drops(target)["bad_type"] == 2
+    send(target, 1, 0, vals[1], flags=flags)
+    out = decoded(send(target, 2, 0, vals[2], flags=flags))
+    assert len(out) == 3
+    for _, _, _, header, values in out:
+        assert header.flags == ina.FLAG_RESULT | ina.FLAG_MAX
+        assert np.array_equal(values, np.max(vals, axis=0))

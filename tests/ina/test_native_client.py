@@ -192,8 +192,8 @@ def test_16_bit_gradients_equal_the_host_reference_bit_for_bit_under_loss(progra
         results = run_workers(program, clients, all_reduce, loss=0.05, reorder=0.1)
         for t, packets, _, resent in results:
             assert t.dtype == dtype and torch.equal(t.view(torch.int16), reference), clients
-            # 8 exponent packets and 21 chunks of 512 lanes, each sent at least once
-            assert packets >= 8 + 21 and resent == 0
+            # 1 exponent packet and 21 chunks of 512 lanes, each sent at least once
+            assert packets >= 1 + 21 and resent == 0
         assert sum(r for _, _, r, _ in results) > 0, clients
     # each block keeps its own precision: relative to its own largest sum, not the tensor's
     exact = sum(x.double() for x in inputs)
