@@ -152,7 +152,7 @@ class P4RuntimeClient:
 
     def write_request(self) -> pb.WriteRequest:
         """An empty WriteRequest of this client, to fill in place: much faster than
-        building entities and copying them in with :meth:`write` (pure-Python protobuf)."""
+        building entities and copying them in with :meth:`write`."""
         return pb.WriteRequest(device_id=self.device_id, election_id=self.election_id)
 
     def submit(self, req: pb.WriteRequest) -> None:

@@ -30,8 +30,14 @@ efficiency, and its bytes at the device's memory bandwidth times :data:`MEMORY_E
 * **recompute** (Korthikanti et al. 2022, sec. 5): ``selective`` re-runs attention's
   core (scores, softmax, dropout, context) before its backward; ``full`` re-runs the
   whole layer's forward;
-* **optimizer**: mixed-precision Adam on a rank's parameters, memory-bound at
-  :data:`hosts.devices.ADAM_BYTES_PER_PARAM`.
+* **optimizer**: Megatron-LM's mixed-precision step on a rank's parameters, memory-bound
+  at :data:`OPTIMIZER_BYTES_PER_PARAM`: the 16-bit gradients copied to fp32 main
+  gradients, unscaled and checked for inf/NaN, their norm taken for clipping, Adam
+  (:data:`hosts.devices.ADAM_BYTES_PER_PARAM`), the fp32 main parameters copied back to
+  the 16-bit model, the model gradients zeroed (Megatron-LM
+  megatron/optimizer/optimizer.py, ``Float16OptimizerWithFloat16Params.step``: the
+  gradient copy, ``_unscale_main_grads_and_check_for_nan``, ``clip_grad_norm``, the
+  fused Adam, ``_copy_main_params_to_model_params``).
 
 * **gradient accumulation**: with ``fused_accumulation=False`` every micro-batch's
   backward adds each weight gradient of the rank into the gradient buffer in a kernel
@@ -74,6 +80,10 @@ MEMORY_EFFICIENCY = 1.80 / 2.04         # measured / data-sheet HBM2e bandwidth,
 GRAD_ACCUMULATION_BYTES = 3 * 2
 BF16 = 2
 RECOMPUTE = ("none", "selective", "full")
+# bytes per parameter of the optimizer step: 16-bit gradient to fp32 main gradient (read
+# 2, write 4), unscale + inf check (read 4, write 4), gradient norm (read 4), Adam, fp32
+# main parameter to 16-bit model parameter (read 4, write 2), model gradient zeroed (2)
+OPTIMIZER_BYTES_PER_PARAM = 6 + 8 + 4 + ADAM_BYTES_PER_PARAM + 6 + 2
 # bytes moved per element by Megatron's fused kernels, forward (reads + writes, bf16
 # activations, a 1-byte dropout mask)
 BYTES_PER_ELEMENT = {
@@ -209,8 +219,8 @@ def head_pass(x: Shape, dev: Device, micro: int, tp: int = 1,
 
 
 def optimizer_s(params: float, dev: Device) -> float:
-    """Adam on ``params`` parameters held by one rank."""
-    return memory_s(params * ADAM_BYTES_PER_PARAM, dev)
+    """The mixed-precision optimizer step on ``params`` parameters held by one rank."""
+    return memory_s(params * OPTIMIZER_BYTES_PER_PARAM, dev)
 
 
 def flat_pass(params: float, layers: int, tokens: int, dev: Device, mfu: float,

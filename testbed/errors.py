@@ -20,8 +20,8 @@ class P4Error(TrainetError):
         super().__init__(self.render())
 
     def render(self) -> str:
-        if self.loc is None:
-            return f"error: {self.message}"
+        if self.loc is None or getattr(self.loc, "line", 1) == 0:
+            return f"error: {self.message}"      # no place in a source file (BMv2 JSON)
         text = f"{self.loc}: error: {self.message}"
         if self.source_line is not None:
             caret = " " * max(self.loc.col - 1, 0) + "^"

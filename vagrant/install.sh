@@ -133,37 +133,52 @@ if [ "$venv" != ok ]; then
 else
   echo "[4/5] checking .venv"
 fi
+# p4runtime's generated modules, rewritten in the style protobuf 6's compiled runtime loads
+# (the script says why; it leaves modules already rewritten alone)
+.venv/bin/python vagrant/p4runtime_bindings.py ||
+  die "could not rewrite p4runtime's generated modules in .venv (the error is above)"
 torch=$(.venv/bin/python - <<'PY'
-import p4.v1.p4runtime_pb2, p4.config.v1.p4info_pb2  # protobuf 3.x bindings must load
+import p4.v1.p4runtime_pb2, p4.config.v1.p4info_pb2
+from google.protobuf.internal import api_implementation
+assert api_implementation.Type() != "python", "protobuf runs pure Python: reinstall protobuf"
 import grpc, lark, mininet.net, pydantic, scapy, torch, yaml
-import p4runtime_sh.shell                               # the tests' P4Runtime client
 print(torch.__version__, f"(CUDA {torch.version.cuda})" if torch.version.cuda else "(CPU only)")
 PY
 ) || die "trainet's modules do not load in .venv (the error is above): remove it (rm -rf .venv) and run again"
 
-# finsy needs protobuf 4.21 or newer, .venv protobuf 3.x (p4runtime's bindings), so the
-# clients get a venv of their own from the same Python, made again when their list or the
-# Python changes. Without PyPI it is skipped: their tests then skip, saying so. The public
+# The outside P4Runtime clients (vagrant/clients.txt) get a venv of their own from the same
+# Python, made again when their list or the Python changes: their pins are not trainet's.
+# p4runtime-shell 0.0.6 pins protobuf<3.21, finsy needs 4.21 or newer: the shell and its
+# bindings go in without their pins (vagrant/clients-nodeps.txt) and run on finsy's protobuf
+# with the bindings rewritten as in .venv (each client in a process of its own: both
+# register p4runtime's .proto files with protobuf). Without PyPI it is skipped: their tests then
+# skip, saying so. The public
 # axonn package (vagrant/axonn.txt), the cross-check of the axonn strategy, goes unpacked
 # into .venv-clients/axonn without its one dependency, torch: the test's ranks run it on
 # .venv's torch.
-clients_want="$("$PY" -V 2>&1) $(cat vagrant/clients.txt vagrant/axonn.txt | sha256sum | cut -c1-16)"
+clients_want="$("$PY" -V 2>&1) $(cat vagrant/clients.txt vagrant/clients-nodeps.txt vagrant/axonn.txt \
+                                   vagrant/p4runtime_bindings.py | sha256sum | cut -c1-16)"
 if [ -x .venv-clients/bin/python ] &&
    [ "$(cat .venv-clients/.installed 2>/dev/null)" = "$clients_want" ]; then
   echo "[5/5] .venv-clients is up to date"
 else
-  echo "[5/5] installing .venv-clients: $(sed -e 's/#.*//' vagrant/clients.txt vagrant/axonn.txt | xargs)"
+  echo "[5/5] installing .venv-clients: $(sed -e 's/#.*//' vagrant/clients.txt \
+                                          vagrant/clients-nodeps.txt vagrant/axonn.txt | xargs)"
   rm -rf .venv-clients
   if ! failed=$("$PY" -m venv .venv-clients 2>&1 &&
                 .venv-clients/bin/pip install --disable-pip-version-check --quiet --retries 1 \
                   --timeout 15 -r vagrant/clients.txt 2>&1 >/dev/null &&
+                .venv-clients/bin/pip install --disable-pip-version-check --quiet --retries 1 \
+                  --timeout 15 --no-deps -r vagrant/clients-nodeps.txt 2>&1 >/dev/null &&
+                .venv-clients/bin/python vagrant/p4runtime_bindings.py 2>&1 >/dev/null &&
                 .venv-clients/bin/python -c 'import finsy' 2>&1 &&
+                .venv-clients/bin/python -c 'import p4runtime_sh.shell' 2>&1 &&
                 .venv-clients/bin/pip install --disable-pip-version-check --quiet --retries 1 \
                   --timeout 15 --no-deps --target .venv-clients/axonn -r vagrant/axonn.txt \
                   2>&1 >/dev/null); then
     rm -rf .venv-clients
     echo "[5/5] skipped .venv-clients ($(echo "$failed" | grep -v '^ *$' | tail -n1));" \
-         "the finsy and axonn package tests skip; run again with PyPI reachable"
+         "the p4runtime-shell, finsy and axonn package tests skip; run again with PyPI reachable"
   else
     echo "$clients_want" > .venv-clients/.installed
   fi

@@ -53,6 +53,7 @@ class Collective:
     route: str = "ring"
     group: str = "world"
     size: int | None = None
+    calls: int = 1              # separate calls the step's bytes go in (each pays the fixed cost)
 
     def __post_init__(self):
         if self.group not in GROUPS:

@@ -401,8 +401,9 @@ def _pattern(rest: str, name: str):
         out = []
         if layout.tp > 1:
             passes = 3 if options.recompute == "full" else 2
-            out.append(Collective("all-reduce", 2 * passes * per_stage * act * m, group="tp",
-                                  size=layout.tp))
+            calls = 2 * passes * per_stage * m
+            out.append(Collective("all-reduce", calls * act, group="tp", size=layout.tp,
+                                  calls=max(1, round(calls))))
         if layout.pp > 1:
             edge = 2 * (layout.pp - 1) / layout.pp       # the stages' mean: ends send half
             out.append(Collective("send-recv", edge * m * act * options.virtual_stages,

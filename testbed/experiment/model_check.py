@@ -109,8 +109,11 @@ def _samples_of(root: Path) -> list[Sample]:
         s = strategies[row["strategy"]]
         world = int(row["workers"])
         replicas = int(row.get("replicas") or world)
+        # the replay times what the shadow workers sleep (hosts/shadow.py): a strategy
+        # without a recompute option computes without recompute, and no optimizer step
         workload = Workload(model, device, int(w.get("batch") or 8) * replicas,
-                            mfu=w.get("mfu"), gpus_per_host=w.get("gpus_per_host"))
+                            mfu=w.get("mfu"), gpus_per_host=w.get("gpus_per_host"),
+                            recompute="none", optimizer_step=False)
         out.append(Sample(str(root), spec["name"], variant, row["strategy"], s["strategy"],
                           s.get("options") or {}, workload, fabric_of[variant].first(world),
                           world, row["step_time_s"], row["comm_s"],

@@ -27,7 +27,8 @@ from contextlib import nullcontext
 from pathlib import Path
 
 from testbed.errors import TrainetError
-from testbed.experiment.launch import RunResult, _Metrics, _Proc, _Tail, _watch, _Where
+from testbed.experiment.launch import RunResult
+from testbed.experiment.processes import HostPlace, HostProcess, RankMetrics, Tail, watch
 
 
 def torchrun_env(rank: int, world: int, master: str, port: int, iface: str) -> dict:
@@ -46,7 +47,7 @@ class _Echo:
 
     def __init__(self, sinks: dict):
         self.sinks = sinks
-        self._tails = {p: _Tail(p) for p in sinks}
+        self._tails = {p: Tail(p) for p in sinks}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -94,8 +95,8 @@ def run_script(net, hosts: list[str], script: Path, args: list[str], out_dir, ti
     for p in paths.values():
         p.unlink(missing_ok=True)
         p.with_suffix(".summary.json").unlink(missing_ok=True)
-    procs: list[_Proc] = []
-    where = {h: _Where(net.net[h], out_dir) for h in hosts}
+    procs: list[HostProcess] = []
+    where = {h: HostPlace(net.net[h], out_dir) for h in hosts}
     start = time.monotonic()
     failed = reason = broken = None
     logs = out_dir / "logs"
@@ -107,7 +108,7 @@ def run_script(net, hosts: list[str], script: Path, args: list[str], out_dir, ti
                    "--init-timeout", str(init_timeout_s), str(script), *map(str, args)]
             rank_env = {**torchrun_env(rank, len(hosts), master, port,
                                        net.net[h].defaultIntf().name), **(env or {})}
-            procs.append(_Proc(net, h, cmd, logs / f"{h}.log", rank, env=rank_env,
+            procs.append(HostProcess(net, h, cmd, logs / f"{h}.log", rank, env=rank_env,
                                cwd=cwd or Path.cwd(), stderr_path=logs / f"{h}.stderr"))
             follower = there.follow(metrics_out, paths[rank])
             if follower is not None:
@@ -115,14 +116,14 @@ def run_script(net, hosts: list[str], script: Path, args: list[str], out_dir, ti
         echoing = _Echo({logs / f"{hosts[0]}.log": echo[0],
                          logs / f"{hosts[0]}.stderr": echo[1]}) if echo is not None else None
         with echoing or nullcontext():
-            failed, reason, broken = _watch(procs, _Metrics(paths), timeout_s, stop_grace_s,
+            failed, reason, broken = watch(procs, RankMetrics(paths), timeout_s, stop_grace_s,
                                             progress, getattr(net, "failure", None))
     finally:
         for p in procs:
             p.stop()
         if any(w.site for w in where.values()):
             net.fetch(out_dir)
-    metrics = _Metrics(paths)
+    metrics = RankMetrics(paths)
     metrics.poll()
     summaries = {}
     for rank, path in paths.items():

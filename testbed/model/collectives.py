@@ -50,20 +50,20 @@ def ring(op: str, nbytes: float, n: int, route: Route, efficiency: float) -> Cos
     share = (n - 1) / n
     factor, steps = (2 * share, 2 * (n - 1)) if op == "all-reduce" else (share, n - 1)
     data = factor * nbytes * 8 / (route.bps * efficiency)
-    lat = steps * route.latency_s
+    lat = steps * route.latency_s + route.call_s
     return Cost(data + lat, "ring", route, data, lat)
 
 
 def tree(nbytes: float, n: int, route: Route, efficiency: float) -> Cost:
     data = 2 * nbytes * 8 / (route.bps * efficiency)
-    lat = 2 * math.ceil(math.log2(n)) * route.latency_s
+    lat = 2 * math.ceil(math.log2(n)) * route.latency_s + route.call_s
     return Cost(data + lat, "tree", route, data, lat)
 
 
 def point(nbytes: float, route: Route, efficiency: float, hops: int = 1,
           algorithm: str = "p2p") -> Cost:
     data = nbytes * 8 / (route.bps * efficiency)
-    lat = hops * route.latency_s
+    lat = hops * route.latency_s + route.call_s
     return Cost(data + lat, algorithm, route, data, lat)
 
 
@@ -121,8 +121,10 @@ def hierarchical(op: str, nbytes: float, split: tuple[Placement, Placement], fab
         parts = [ring(op, nbytes / m, outer.size, r_out, efficiency),
                  ring(op, nbytes, m, r_in, efficiency)]
     slowest = min((r_in, r_out), key=lambda r: r.bps)
-    return Cost(sum(p.seconds for p in parts), "hierarchical", slowest,
-                sum(p.bandwidth_s for p in parts), sum(p.latency_s for p in parts))
+    # one call: the parts' fixed costs once
+    extra = sum(p.route.call_s for p in parts) - max(p.route.call_s for p in parts)
+    return Cost(sum(p.seconds for p in parts) - extra, "hierarchical", slowest,
+                sum(p.bandwidth_s for p in parts), sum(p.latency_s for p in parts) - extra)
 
 
 def event_fields(c: Collective, cost: Cost, nbytes: float, size: int) -> dict:

@@ -42,6 +42,7 @@ class Route:
     latency_s: float        # one ring step
     profile: str            # the NIC or link profile behind it (calibration key)
     hops: int = 1           # switches a ring step traverses
+    call_s: float = 0.0     # fixed cost of one collective call (launch, setup)
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class Tier:
     bps: float              # bit/s per rank when all ranks of a domain use it at once
     latency_s: float
     profile: str
+    call_s: float = 0.0     # fixed cost of one collective call over the tier
 
 
 class TieredFabric:
@@ -80,12 +82,14 @@ class TieredFabric:
             domain = tier.ranks or math.inf
             members = size if size * stride <= domain else max(1, min(size, domain // stride))
             if members > inside:        # some ring hops stay inside this tier's domains
-                used.append(Route(tier.name, inside * tier.bps, tier.latency_s, tier.profile))
+                used.append(Route(tier.name, inside * tier.bps, tier.latency_s, tier.profile,
+                                  call_s=tier.call_s))
             inside = members
             if members >= size:
                 break
         slowest = min(used, key=lambda r: r.bps)
-        return Route(slowest.tier, slowest.bps, used[-1].latency_s, slowest.profile)
+        return Route(slowest.tier, slowest.bps, used[-1].latency_s, slowest.profile,
+                     call_s=max(r.call_s for r in used))
 
     def split(self, kind: Placement) -> tuple[Placement, Placement] | None:
         """The group as (its members inside one domain of the innermost tier it leaves,
@@ -108,7 +112,7 @@ class TieredFabric:
 
     def server_route(self) -> Route:
         t = self.tiers[-1]
-        return Route(t.name, t.bps, t.latency_s, t.profile)
+        return Route(t.name, t.bps, t.latency_s, t.profile, call_s=t.call_s)
 
     edge_route = server_route       # a rank's own way into the network
 
@@ -261,10 +265,16 @@ def _profile(name: str) -> profiles.Profile:
     return profiles.get_profile(name)
 
 
-def _tier(name: str, ranks: int | None, profile: str, per_rank: float = 1.0) -> Tier:
-    """A tier of ``profile``'s links, ``per_rank`` of one link's bandwidth per rank."""
+def _tier(name: str, ranks: int | None, profile: str, per_rank: float = 1.0,
+          nccl: str | None = None) -> Tier:
+    """A tier of ``profile``'s links, ``per_rank`` of one link's bandwidth per rank;
+    with ``nccl`` (``nvlink`` or ``net``) NCCL's own latencies for it
+    (:data:`NCCL_RING_STEP_S`, :data:`NCCL_CALL_S`) instead of the link's."""
     p = _profile(profile)
-    return Tier(name, ranks, p.bw_bps * per_rank, p.latency_s, profile)
+    if nccl is None:
+        return Tier(name, ranks, p.bw_bps * per_rank, p.latency_s, profile)
+    return Tier(name, ranks, p.bw_bps * per_rank, NCCL_RING_STEP_S[nccl], profile,
+                NCCL_CALL_S)
 
 
 def star(nic: str) -> TieredFabric:
@@ -278,14 +288,27 @@ def star(nic: str) -> TieredFabric:
 # direction (NCCL maintainer, NVIDIA/nccl-tests issue 149, "Expected bandwidth results?
 # A100 GPUs over NVLink", 2023)
 NVLINK3_EFFECTIVE = 230e9 / 300e9
+# NCCL's achieved share of HDR InfiniBand line rate between DGX/HGX A100 nodes: an
+# all-reduce bus bandwidth of 91 GB/s over four 200 Gb/s ConnectX-6 NICs per node, 100
+# GB/s at line rate (NVIDIA/nccl-tests issue 100, "HGX A100 can not reach peak
+# bandwidth", 2022, two HGX A100 nodes, 1-8 GB messages)
+IB_HDR_EFFECTIVE = 91e9 / 100e9
+# NCCL's own latency model of a ring collective (src/graph/tuning.cc of the NCCL 2.8
+# releases, the library of the 2021-2022 Megatron-LM runs, Simple protocol): a base of
+# 8.4 us per call plus 3.4 us per ring step over NVLink, 9.6 us per step over the network
+NCCL_CALL_S = 8.4e-6
+NCCL_RING_STEP_S = {"nvlink": 3.4e-6, "net": 9.6e-6}
 
 
 def _dgx_a100() -> TieredFabric:
-    return TieredFabric("dgx-a100", [_tier("nvlink", 8, "nvlink", NVLINK3_EFFECTIVE),
-                                     _tier("infiniband", None, "ib-hdr200")],
+    return TieredFabric("dgx-a100", [_tier("nvlink", 8, "nvlink", NVLINK3_EFFECTIVE, "nvlink"),
+                                     _tier("infiniband", None, "ib-hdr200", IB_HDR_EFFECTIVE,
+                                           "net")],
                         "NVIDIA DGX A100 nodes as in Selene (Narayanan et al. 2021, sec. "
-                        "5): 8 A100 on NVSwitch (NCCL's effective 230 of 300 GB/s per direction), 8 HDR "
-                        "InfiniBand NICs of 200 Gb/s per node")
+                        "5): 8 A100 on NVSwitch (NCCL's effective 230 of 300 GB/s per "
+                        "direction), 8 HDR InfiniBand NICs of 200 Gb/s per node (NCCL's "
+                        "achieved 91 %); NCCL's latencies (8.4 us a call, 3.4 / 9.6 us a "
+                        "ring step over NVLink / InfiniBand)")
 
 
 def _dgx_h100() -> TieredFabric:

@@ -59,12 +59,15 @@ def pipelined(pattern, overlaps, timing: Timing, passes, fabric, world: int, cal
         c, _ = by_mode[mode]
         kind = collectives.placement_of(timing.groups, c, world)
         out = []
+        calls = max(1, round(c.calls * scale))      # each call pays its fixed cost
         for s in range(p):
             one = dataclasses.replace(c, nbytes=c.nbytes * scale)
+            call = dataclasses.replace(one, nbytes=one.nbytes / calls)
             groups = _stage_groups(kind, world, order[s], span) \
                 if span > 1 and hasattr(fabric, "group_bandwidth") else None
-            cost = _stage_route_cost(one, kind, fabric, world, calibration, groups)
-            out.append((cost.seconds, collectives.event_fields(c, cost, one.nbytes, kind.size)))
+            cost = _stage_route_cost(call, kind, fabric, world, calibration, groups)
+            out.append((cost.seconds * calls,
+                        collectives.event_fields(c, cost, one.nbytes, kind.size)))
         return out
 
     inline_layer = [t / (model.layers / p) for t, _ in per_stage("inline", 1 / (2 * m))]

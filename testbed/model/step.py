@@ -38,6 +38,12 @@ class Workload:
     mfu: float | None = shadow.DEFAULT_MFU      # None: hosts/compute.py by shapes
     flops: object = None                # (model, tokens) -> FLOPs counted; default 6 P T
     gpus_per_host: int | None = None
+    # the activation recompute of a strategy without a recompute option, for its compute
+    # and its footprint alike: full (each layer's forward run again in its backward, only
+    # layer inputs kept), what such runs need at scale and what an experiment's fit check
+    # assumes (``recompute: true``)
+    recompute: str = "full"
+    optimizer_step: bool = True         # the optimizer's update timed after the step
 
     def step_flops(self, tokens: int) -> float:
         if self.flops is not None:
@@ -93,7 +99,7 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
                                options=parsed, sizes=sizes, model=model, batch=replica_batch)
     tp = timing.groups["tp"].size if "tp" in timing.groups else 1
     sp = bool(getattr(parsed, "sequence_parallel", False)) and tp > 1
-    recompute = getattr(parsed, "recompute", "none")
+    recompute = recompute_of(parsed, workload)
     overlaps = timing.overlap(pattern)
     if timing.pipeline is None:
         if tp > 1 and tp * timing.replicas == world:
@@ -128,12 +134,9 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
         if ring else 0.0
     host = timing.host_s(calibration.cpu_adam_rate, workload.gpus_per_host) \
         if timing.host_s else 0.0
-    # a strategy without a recompute option: its memory counted with full recomputation
-    # (what such runs need at scale), its compute without the extra forward
-    fp = _footprint(info, model, world, replica_batch, timing,
-                    getattr(parsed, "recompute", "full"), sp, parsed, sizes)
+    fp = _footprint(info, model, world, replica_batch, timing, recompute, sp, parsed, sizes)
     optimizer = kernels.optimizer_s(fp.params / shadow.BYTES_PER_PARAM, workload.device) \
-        if workload.mfu is None else 0.0
+        if workload.mfu is None and workload.optimizer_step else 0.0
     step = slowest.step_s + interference + host + optimizer
     compute += optimizer
     by_tier = defaultdict(float)
@@ -144,7 +147,7 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
     fit = footprint.check(fp, workload.device, workload.gpus_per_host)
     tflops = workload.step_flops(workload.global_batch * model.seq) / world / step / 1e12
     return StepPrediction(
-        strategy=info.name, label=label or info.name, layout=_layout(timing, parsed),
+        strategy=info.name, label=label or info.name, layout=_layout(timing, parsed, recompute),
         options=parsed.model_dump(exclude_defaults=True), model=model.name,
         device=workload.device.name, fabric=fabric.name, calibration=calibration.name,
         world=world, global_batch=workload.global_batch, replicas=timing.replicas,
@@ -156,6 +159,12 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
         roles=tuple(roles),
         placement={k: (v.size, v.stride) for k, v in timing.groups.items()},
         stage_order=tuple(_order(timing, fabric, world)))
+
+
+def recompute_of(options, workload: Workload) -> str:
+    """The recompute a step runs and stores activations for: the strategy's option when
+    it has one, else the workload's (one assumption for compute and footprint)."""
+    return kernels.check_recompute(getattr(options, "recompute", workload.recompute))
 
 
 def _order(timing: Timing, fabric, world: int) -> list[int]:
@@ -180,18 +189,18 @@ def _footprint(info, model, world: int, replica_batch: int, timing: Timing, reco
     return footprint.footprint(info, model, world, replica_batch, recompute, options, sizes)
 
 
-def _layout(timing: Timing, options=None) -> str:
-    """The group sizes, and Megatron's micro-batch size, recompute, sequence parallelism
-    and interleaving where the strategy has them."""
+def _layout(timing: Timing, options=None, recompute: str = "none") -> str:
+    """The group sizes, the recompute, and Megatron's micro-batch size, sequence
+    parallelism and interleaving where the strategy has them."""
     parts = [f"{k}{p.size}" for k, p in timing.groups.items()
              if k in LAYOUT_KINDS and p.size > 1]
     out = " x ".join(parts) or f"{timing.replicas} replicas"
     size = getattr(options, "micro_batch_size", None)
     if size is not None:
         out += f", micro-batch {size}"
-        recompute = getattr(options, "recompute", "none")
-        if recompute != "none":
-            out += f", {recompute} recompute"
+    if recompute != "none":
+        out += f", {recompute} recompute"
+    if size is not None:
         if getattr(options, "sequence_parallel", False):
             out += ", SP"
         if getattr(options, "virtual_stages", 1) > 1:

@@ -59,6 +59,8 @@ class Type:
 @dataclass(frozen=True)
 class BitT(Type):
     width: int
+    # the `type` declaration it comes from, for P4Info's type_name; not part of its identity
+    name: str = field(default="", compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -428,6 +430,9 @@ class ValueSet:
     size: int
     loc: Loc = NOLOC
     annotations: Annotations = ()
+    # per key, or None: the key and each member are compared under the mask (BMv2
+    # JSON's parse_vset transition with a mask, which BMv2 applies to both)
+    mask: Optional[tuple] = None
 
 
 @dataclass
@@ -588,6 +593,16 @@ PSA_PATHS = ("NORMAL", "NORMAL_UNICAST", "NORMAL_MULTICAST", "CLONE_I2E", "CLONE
              "RESUBMIT", "RECIRCULATE")
 
 
+@dataclass(frozen=True)
+class NewType:
+    """A ``type`` declaration: P4Info describes it (type_info.new_types) and names it where
+    a match field, action parameter or controller header field has it (type_name)."""
+    name: str
+    base: Type
+    annotations: Annotations = ()
+    loc: Loc = NOLOC
+
+
 @dataclass
 class Program:
     source: str                   # main file path
@@ -604,6 +619,7 @@ class Program:
     blocks: dict                  # role -> block name; roles: V1SWITCH_ROLES or PSA_ROLES
     digests: list = field(default_factory=list)    # Types passed to digest<T>() calls
     controller_headers: list = field(default_factory=list)  # @controller_header HeaderTs
+    new_types: dict = field(default_factory=dict)  # name -> NewType, the `type` declarations
 
 
 Decl = Union[Parser, Control, Action, Table, Instance, Function]

@@ -12,6 +12,15 @@ P4Info of the same program works unchanged:
 
 Aliases are the shortest dot-separated suffix of the name that no other P4Runtime
 symbol of the program shares. ``@hidden`` objects take part in naming but are omitted.
+
+An action profile or selector constructed in a table property is named by the
+property's ``@name`` as written (p4c refuses one without; trainet names it
+``Control.table_property``); a selector's ``@max_group_size`` and
+``@selector_size_semantics`` fill its group limits, a plain profile ignores them. A type
+spec naming ``error`` brings the program's errors into ``type_info.error``. An enum is
+described in ``type_info`` when P4Info names it: as the type of a match field, an action
+parameter, packet I/O metadata, a register's cells or a digest (p4c converts exactly
+those types). Match field ids count selector keys, which P4Info then omits.
 """
 from __future__ import annotations
 
@@ -42,7 +51,8 @@ METER_UNITS = {"packets": p4info_pb2.MeterSpec.PACKETS, "bytes": p4info_pb2.Mete
 FORMATS = {".txt": "text", ".txtpb": "text", ".pbtxt": "text", ".json": "json",
            ".bin": "binary", ".pb": "binary"}
 # annotations P4Info carries elsewhere (name, id, doc) or that only steer the compiler
-_NOT_COPIED = {"name", "id", "hidden", "brief", "description", "match"}
+_NOT_COPIED = {"name", "id", "hidden", "brief", "description", "match", "max_group_size",
+               "selector_size_semantics", "max_member_weight"}
 
 
 def jenkins_hash(name: str) -> int:
@@ -205,8 +215,9 @@ def _enum_member(expr) -> str:
 class _TypeSpecs:
     """P4DataTypeSpec of IR types; named types land in ``info.type_info``."""
 
-    def __init__(self, info: p4info_pb2.P4Info):
+    def __init__(self, info: p4info_pb2.P4Info, errors=()):
         self.type_info = info.type_info
+        self.errors = list(errors)
 
     def spec(self, t: ir.Type) -> p4types_pb2.P4DataTypeSpec:
         s = p4types_pb2.P4DataTypeSpec()
@@ -220,6 +231,9 @@ class _TypeSpecs:
             s.bool.SetInParent()
         elif isinstance(t, ir.ErrorT):
             s.error.SetInParent()
+            # a type spec naming error brings the program's errors, in declaration order
+            if not self.type_info.error.members:
+                self.type_info.error.members.extend(self.errors)
         elif isinstance(t, ir.TupleT):
             for e in t.elems:
                 s.tuple.members.add().CopyFrom(self.spec(e))
@@ -272,7 +286,7 @@ class _TypeSpecs:
         if h.name in self.type_info.headers:
             return
         members = self.type_info.headers[h.name].members
-        for f in h.fields:
+        for f in flat_fields(h):
             m = members.add(name=f.name)
             ft = f.type
             if isinstance(ft, ir.IntT):
@@ -281,6 +295,19 @@ class _TypeSpecs:
                 m.type_spec.varbit.max_bitwidth = ft.max_width
             else:
                 m.type_spec.bit.bitwidth = type_width(ft)
+
+
+def flat_fields(h: ir.HeaderT) -> list[ir.Field]:
+    """A header's fields with each struct-typed field replaced by its own fields, named
+    ``field.member`` (p4c flattens headers so in type_info and packet I/O metadata)."""
+    out = []
+    for f in h.fields:
+        if isinstance(f.type, ir.StructT):
+            out += [ir.Field(f"{f.name}.{g.name}", g.type, g.annotations)
+                    for g in flat_fields(f.type)]
+        else:
+            out.append(f)
+    return out
 
 
 def _controls(program: ir.Program) -> list[ir.Control]:
@@ -328,7 +355,7 @@ class _Builder:
         self.info = p4info_pb2.P4Info()
         self.info.pkg_info.arch = program.arch
         self.symbols = _Symbols()
-        self.types = _TypeSpecs(self.info)
+        self.types = _TypeSpecs(self.info, program.errors)
         self.controls = _controls(program)
         self.instances = {i.name: i for c in self.controls for i in c.instances}
         self.actions = dict(program.actions)
@@ -397,18 +424,25 @@ class _Builder:
         for h in self.program.controller_headers:
             if not _hidden(h.annotations):
                 self._controller_header(h)
-        # p4c describes every serializable enum the program declares, used or not
-        for t in self.program.types.values():
-            if isinstance(t, ir.EnumT) and t.underlying is not None:
-                self.types.spec(t)
         return self.info
+
+    def _describe(self, t: ir.Type) -> None:
+        """Put a user type that P4Info names (an enum, serializable or not) in type_info,
+        as p4c does for the types of match fields, action parameters and packet I/O
+        metadata; plain bit<W> types need nothing."""
+        if isinstance(t, ir.EnumT):
+            self.types.spec(t)
 
     def _table(self, t: ir.Table) -> None:
         msg = self.info.tables.add()
         _preamble(msg, self.symbols, P.TABLE, t.name, t.annotations)
-        keys = [k for k in t.keys if k.match_kind != "selector"]
-        for k, fid in zip(keys, _field_ids(keys, t.name)):
+        # ids are numbered over every key element, selector keys too (which P4Info omits)
+        for k, fid in zip(t.keys, _field_ids(t.keys, t.name)):
+            if k.match_kind == "selector":
+                continue
+            self._describe(k.expr.type)
             mf = msg.match_fields.add(id=fid, name=k.name, bitwidth=type_width(k.expr.type))
+            self._new_type(mf, k.expr.type)
             if k.match_kind in MATCH_TYPES:
                 mf.match_type = MATCH_TYPES[k.match_kind]
             else:
@@ -459,6 +493,10 @@ class _Builder:
             name_anno = ir.annotation(p.annotations, "name")
             name = name_anno.body[0] if name_anno and name_anno.body else p.name
             pm = msg.params.add(id=pid, name=name, bitwidth=type_width(p.type))
+            self._new_type(pm, p.type)
+            self._describe(p.type)
+            if isinstance(p.type, ir.EnumT) and p.type.underlying is None:
+                pm.type_name.name = p.type.name      # a plain enum: no width, its name
             _copy_annotations(pm, p.annotations)
 
     def _instance(self, inst: ir.Instance) -> None:
@@ -499,12 +537,44 @@ class _Builder:
             msg.with_selector = kind == "action_selector"
             size_arg = inst.args[1] if kind == "action_selector" else inst.args[0]
             msg.size = _const_int(size_arg, f"{where}: the size")
-            group_size = ir.annotation(inst.annotations, "max_group_size")
-            if group_size is not None and group_size.body:
-                msg.max_group_size = int(str(group_size.body[0]), 0)
+            if msg.with_selector:
+                self._selector_size(msg, inst, where)
             for t in self.tables:
                 if t.implementation == inst.name:
                     msg.table_ids.append(s.id(P.TABLE, t.name))
+
+    @staticmethod
+    def _selector_size(msg, inst: ir.Instance, where: str) -> None:
+        """A selector's group limits from its annotations, as p4c reads them (an action
+        profile without a selector ignores them): @max_group_size(N) sets the limit and
+        sum-of-weights semantics; @selector_size_semantics("sum_of_members") with
+        @max_member_weight(W) counts members instead."""
+        def number(key):
+            a = ir.annotation(inst.annotations, key)
+            if a is None:
+                return None
+            if len(a.body) != 1 or not str(a.body[0]).isdigit():
+                raise TrainetError(f"{where}: @{key} takes one unsigned integer, e.g. "
+                                   f"@{key}(128)")
+            return int(str(a.body[0]))
+        group_size = number("max_group_size")
+        semantics = ir.annotation(inst.annotations, "selector_size_semantics")
+        if group_size is not None:
+            msg.max_group_size = group_size
+            msg.sum_of_weights.SetInParent()
+        if semantics is None:
+            return
+        kind = str(semantics.body[0]).lower() if len(semantics.body) == 1 else ""
+        if kind == "sum_of_weights":
+            msg.sum_of_weights.SetInParent()
+        elif kind == "sum_of_members":
+            msg.sum_of_members.SetInParent()
+            weight = number("max_member_weight")
+            if weight is not None:
+                msg.sum_of_members.max_member_weight = weight
+        else:
+            raise TrainetError(f'{where}: @selector_size_semantics takes "sum_of_weights" or '
+                               '"sum_of_members"')
 
     def _value_set(self, vs: ir.ValueSet) -> None:
         msg = self.info.value_sets.add()
@@ -514,6 +584,7 @@ class _Builder:
             fields = vs.type.fields
             for f, fid in zip(fields, _field_ids(fields, f"value set {vs.name}")):
                 m = msg.match.add(id=fid, name=f.name, bitwidth=type_width(f.type))
+                self._new_type(m, f.type)
                 kind = ir.annotation(f.annotations, "match")
                 kind_name = str(kind.body[0]) if kind and kind.body else "exact"
                 if kind_name in MATCH_TYPES:
@@ -521,9 +592,39 @@ class _Builder:
                 else:
                     m.other_match_type = kind_name
                 _copy_annotations(m, f.annotations)
+        elif isinstance(vs.type, ir.EnumT) and vs.type.underlying is not None:
+            # p4c: one exact match per member of a serializable enum, named by it
+            width = type_width(vs.type)
+            for i, member in enumerate(vs.type.members, start=1):
+                msg.match.add(id=i, name=member, bitwidth=width,
+                              match_type=p4info_pb2.MatchField.EXACT)
         else:
             msg.match.add(id=1, bitwidth=type_width(vs.type),
                           match_type=p4info_pb2.MatchField.EXACT)
+
+    def _new_type(self, msg, t: ir.Type) -> None:
+        """A value of a ``type`` declaration: ``msg`` (a MatchField, Param or Metadata)
+        names it and the P4Info describes it, as p4c does. With @p4runtime_translation the
+        controller sees the translated width (``sdn_bitwidth``), or no width for a string."""
+        new = self.program.new_types.get(getattr(t, "name", ""))
+        if new is None:
+            return
+        msg.type_name.name = new.name
+        spec = self.info.type_info.new_types[new.name]
+        translation = translated(new)
+        if translation is None:
+            spec.original_type.bitstring.bit.bitwidth = new.base.width
+        else:
+            uri, sdn_bits = translation
+            spec.translated_type.uri = uri
+            if sdn_bits is None:
+                spec.translated_type.sdn_string.SetInParent()
+            else:
+                spec.translated_type.sdn_bitwidth = sdn_bits
+            msg.bitwidth = sdn_bits or 0
+        if not spec.annotations:
+            _copy_annotations(spec, [a for a in new.annotations
+                                     if a.name != "p4runtime_translation"])
 
     def _digest_instances(self) -> list:
         """PSA's Digest<T> instances: each is a digest named by the instance."""
@@ -542,11 +643,28 @@ class _Builder:
         msg.preamble.name = name
         msg.preamble.alias = name
         _copy_annotations(msg.preamble, h.annotations)
-        fields = list(h.fields)
+        fields = flat_fields(h)
         for f, fid in zip(fields, _field_ids(fields, f"header {h.name}")):
             if not _hidden(f.annotations):
                 m = msg.metadata.add(id=fid, name=f.name, bitwidth=type_width(f.type))
+                self._new_type(m, f.type)
+                self._describe(f.type)
                 _copy_annotations(m, f.annotations)
+
+
+def translated(new: ir.NewType) -> tuple[str, int | None] | None:
+    """The (URI, controller width or None for a string) of a ``type`` declared with
+    @p4runtime_translation("uri", width) or ("uri", string); None without one."""
+    a = ir.annotation(new.annotations, "p4runtime_translation")
+    if a is None:
+        return None
+    if (len(a.body) != 2 or not isinstance(a.body[0], str)
+            or not (a.body[1] == "string" or isinstance(a.body[1], int) and a.body[1] > 0)):
+        raise TrainetError(f"{new.loc}: type {new.name}: @p4runtime_translation takes a URI "
+                           "string and "
+                           "a width in bits or `string`, e.g. "
+                           '@p4runtime_translation("example.org/port_t", 32)')
+    return a.body[0], None if a.body[1] == "string" else a.body[1]
 
 
 def build(program: ir.Program) -> p4info_pb2.P4Info:

@@ -63,6 +63,19 @@ def program_from_config(data: bytes, where: str = "p4_device_config") -> ir.Prog
     return _unwrapped(data, where)
 
 
+def extras(data: bytes) -> dict:
+    """The ``extras.kv`` of a device config wrapped in p4.tmp.P4DeviceConfig ({} for the
+    other forms)."""
+    if not (data[:1] and data[0] in _WRAPPER_TAGS):
+        return {}
+    wrapper = p4config_pb2.P4DeviceConfig()
+    try:
+        wrapper.ParseFromString(data)
+    except DecodeError:
+        return {}
+    return dict(wrapper.extras.kv)
+
+
 def program_from_file(path, include_dirs=(), defines=None) -> ir.Program:
     """The program of a switch's program file: P4 source (``.p4``, read with its include
     path and definitions) or any device config form :func:`program_from_config` takes."""

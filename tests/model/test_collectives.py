@@ -7,7 +7,8 @@ from hosts.collectives.pattern import Collective
 from hosts.collectives.timing import Placement
 from testbed.model import collectives
 from testbed.model.calibration import Calibration
-from testbed.model.fabric import Route, Tier, TieredFabric, fabric
+from testbed.model.fabric import (IB_HDR_EFFECTIVE, NCCL_CALL_S, NCCL_RING_STEP_S, Route,
+                                  Tier, TieredFabric, fabric)
 
 GB = 1e9
 ROUTE = Route("net", 100e9, 5e-6, "roce-100g")        # 12.5 GB/s per rank, 5 us a step
@@ -56,13 +57,39 @@ def test_tiered_fabric_gives_groups_their_tier():
     dgx = fabric("dgx-a100", 64)
     assert dgx.route(Placement(8, 1), 64).tier == "nvlink"          # tensor group in a node
     dp = dgx.route(Placement(8, 8), 64)                              # one rank per node
-    assert (dp.tier, dp.bps) == ("infiniband", 200e9)
+    hdr = 200e9 * IB_HDR_EFFECTIVE                                   # NCCL's achieved share
+    assert (dp.tier, dp.bps) == ("infiniband", pytest.approx(hdr))
     world = dgx.route(Placement(64, 1), 64)                          # a ring over all
-    assert world.tier == "infiniband" and world.bps == 8 * 200e9    # 8 NICs share its crossing
+    assert world.tier == "infiniband" and world.bps == pytest.approx(8 * hdr)  # 8 NICs share it
     frontier = fabric("frontier", 16)
     assert frontier.route(Placement(2, 1), 16).tier == "gcd"
     assert frontier.route(Placement(2, 8), 16).bps == pytest.approx(100e9)  # 4 NICs / 8 GCDs
     assert frontier.tier_sizes(16) == {"gpu": 2, "node": 8}
+
+
+def test_an_all_reduce_in_a_dgx_node_pays_nccls_latency():
+    """NCCL's own latency model on NVLink: a call's base plus one per ring step, 14 for
+    an all-reduce over 8 ranks, besides the bytes at the bus bandwidth."""
+    dgx = fabric("dgx-a100", 8)
+    tp = collectives.cost(Collective("all-reduce", 0.1 * GB), Placement(8), dgx, 8,
+                          Calibration())
+    assert tp.algorithm == "ring"
+    assert tp.latency_s == pytest.approx(NCCL_CALL_S + 14 * NCCL_RING_STEP_S["nvlink"])
+    assert tp.bandwidth_s == pytest.approx(2 * 7 / 8 * 0.1 * GB * 8 / (8 * 230e9 * 1.0))
+
+
+def test_megatron_declares_each_tensor_parallel_all_reduce_as_a_call():
+    """2 all-reduces per layer and pass (3 passes with full recompute), per micro-batch:
+    each pays the fixed cost of a call."""
+    from hosts import shadow
+    from hosts.strategies import registry
+    info = registry.get("megatron")
+    model = shadow.shadow_model("megatron-175b")
+    options = info.parse_options({"tp": 8, "pp": 8, "micro_batch_size": 1,
+                                  "recompute": "full"})
+    tp = next(c for c in info.collectives(350e9, 64, model.layers, options=options,
+                                          model=model, batch=64) if c.group == "tp")
+    assert tp.calls == 2 * 3 * (96 // 8) * 64
 
 
 def test_hierarchical_all_reduce_wins_across_many_nodes():

@@ -122,3 +122,39 @@ def test_interleaving_cuts_the_bubble_to_one_over_the_chunks():
         assert closed[0].end_s == pytest.approx(8000 * 3 + idle)
     from hosts.parallelism.pipeline import interleaved
     assert interleaved(1, 2, 4, 2)[:4] == [("F", 0, 0), ("F", 1, 0), ("F", 0, 1), ("B", 0, 1)]
+
+
+def test_a_strategy_without_a_recompute_option_pays_for_the_recompute_its_memory_assumes():
+    """AxoNN has no recompute option: the workload's recompute sets its compute and its
+    footprint alike. Full recompute: one more forward (a third more compute than the
+    forward + backward), only layer inputs kept; without: less compute, every
+    activation stored. The default is full, as the experiments' fit check assumes."""
+    model = shadow.shadow_model("megatron-175b")
+    dgx = fabric("dgx-a100", 64)
+    steps = {mode: predict("axonn", Workload(model, A100, 64, recompute=mode), dgx, 64,
+                           {"g_d": 64}) for mode in ("none", "full")}
+    none, full = steps["none"], steps["full"]
+    assert full.compute_s > 1.25 * none.compute_s
+    assert full.memory_per_gpu_B < none.memory_per_gpu_B / 2
+    assert full.fits and not none.fits
+    assert full.layout.endswith("full recompute") and "recompute" not in none.layout
+    default = predict("axonn", Workload(model, A100, 64), dgx, 64, {"g_d": 64})
+    assert (default.compute_s, default.memory_per_gpu_B) == \
+        (full.compute_s, full.memory_per_gpu_B)
+
+
+def test_the_optimizer_step_moves_megatrons_bytes_per_parameter_and_the_replay_skips_it():
+    """After the step each rank updates its parameters: 54 bytes per parameter at the
+    HBM bandwidth (gradient copy, unscale, norm, Adam, copy back, zeroing); a replay of
+    the shadow workers, which sleep no optimizer step, leaves it out."""
+    from hosts import compute
+    model = shadow.shadow_model("megatron-175b")
+    dgx = fabric("dgx-a100", 64)
+    options = {"tp": 8, "pp": 8, "micro_batch_size": 1, "recompute": "full"}
+    with_step = predict("megatron", Workload(model, A100, 64), dgx, 64, options)
+    replay = predict("megatron", Workload(model, A100, 64, optimizer_step=False), dgx, 64,
+                     options)
+    per_rank = model.params / 64                        # tp8 x pp8: no replica
+    expected = per_rank * 54 / (A100.memory_bw_bps * compute.MEMORY_EFFICIENCY)
+    assert compute.OPTIMIZER_BYTES_PER_PARAM == 54
+    assert with_step.step_s - replay.step_s == pytest.approx(expected, rel=0.02)

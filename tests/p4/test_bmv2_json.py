@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from scapy.all import IP, UDP, Ether
 
-from testbed.p4 import p4info
+from testbed.p4 import ir, p4info
 from testbed.p4.bmv2 import loader as bmv2_json
 from testbed.p4 import entries as E
-from testbed.p4.lowering.program import load_program
+from testbed.p4.lowering.program import load_program, load_source
 from testbed.p4.native.target import NativeTarget
 from testbed.p4.python.target import Target
 
@@ -100,9 +100,18 @@ def _table(doc):
         {"op": "_MyExtern_run", "parameters": []}),
      "actions[1].primitives[1].op: primitive '_MyExtern_run' is not supported"),
     (lambda d: _table(d).update(type="indirect", action_profile="ap"),
-     "pipelines[0].tables[0].type: table type 'indirect' (action profile) is not supported"),
+     "pipelines[0].tables[0].action_profile: no action profile named 'ap'"),
+    (lambda d: _table(d).update(type="direct"),
+     "pipelines[0].tables[0].type: table type 'direct'; BMv2 has simple, indirect"),
     (lambda d: d["header_types"][3]["fields"].append(["options", "*"]),
-     "header_types[3].fields[12]: variable-length (varbit) fields are not loaded"),
+     "header_types[3].max_length: expected an integer, found None"),
+    (lambda d: d["header_types"][3].update(max_length=60, fields=d["header_types"][3][
+        "fields"] + [["options", "*"]]),
+     ".parser_ops[0].op: ipv4_t has a variable-length field; extract it with extract_VL"),
+    (lambda d: d["header_types"][3].update(max_length=10, fields=d["header_types"][3][
+        "fields"] + [["options", "*"]]),
+     "header_types[3].max_length: 10 bytes leave no room for the variable-length field "
+     "after 160 fixed bits"),
     (lambda d: _table(d)["key"][0].update(target=["ipv6", "dstAddr"]),
      "pipelines[0].tables[0].key[0].target: no header instance named 'ipv6'"),
     (lambda d: _table(d)["key"][0].update(target=["ipv4", "dst"]),
@@ -202,6 +211,37 @@ def test_a_parse_value_set_matches_what_the_control_plane_puts_in_it(kind):
     for port, frame in enumerate(_frames()):
         assert target.process(frame, port) == reference.process(frame, port), frame
     assert target.process(_frames()[0], 1)[0][0] == 3
+
+
+@pytest.mark.parametrize("kind", [Target, NativeTarget], ids=["python", "native"])
+def test_a_masked_parse_value_set_compares_key_and_members_under_the_mask(kind):
+    """BMv2 applies a parse_vset transition's mask to the packet's key and to every
+    member the control plane adds: here the high byte of the EtherType alone."""
+    def masked(doc):
+        _ethertype_in_a_value_set(doc)
+        doc["parsers"][0]["parse_states"][1]["transitions"][0]["mask"] = "0xff00"
+    program = bmv2_json.load(_edited(masked), "vset.json")
+    target = kind(program)
+    target.table_insert(route(0x0A000100, 24, 0x112233445566, 3))
+    ipv4 = _frames()[0]
+    assert target.process(ipv4, 1) == [(0, ipv4)]        # empty: nothing parsed as IPv4
+    target.value_set_set("MyParser.ip_types", [(E.Exact(0x08AB),)])   # 0x08AB & 0xff00
+    assert target.process(ipv4, 1)[0][0] == 3            # 0x0800 & 0xff00 matches
+    other = ipv4[:12] + b"\x86\xdd" + ipv4[14:]
+    assert target.process(other, 1) == [(0, other)]
+
+
+def test_one_parse_value_set_under_two_masks_is_refused():
+    def two_masks(doc):
+        _ethertype_in_a_value_set(doc)
+        state = doc["parsers"][0]["parse_states"][1]
+        first = state["transitions"][0]
+        first["mask"] = "0xff00"
+        state["transitions"].insert(1, dict(first, mask="0x00ff"))
+    with pytest.raises(bmv2_json.Bmv2JsonError) as e:
+        bmv2_json.load(_edited(two_masks), "vset.json")
+    assert "parse_states[1].transitions[1].mask: parse value set 'MyParser.ip_types' is " \
+        "used under two different masks" in str(e.value)
 
 
 def _features_frames() -> list:
@@ -327,3 +367,218 @@ def test_a_header_union_stack_loads_and_fills_union_by_union(kind):
         doc = _union_stack_json()
         doc["parsers"][0]["parse_states"][0]["parser_ops"][0]["parameters"][0]["value"] = "hus"
         bmv2_json.load(doc, "unions.json")
+
+
+_PROFILES_P4 = """
+#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> in_; bit<8> hash_val; bit<8> f1; bit<8> f2; }
+struct headers { h_t h; }
+struct meta { }
+parser P(packet_in pkt, out headers hdr, inout meta m, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.h); transition accept; } }
+control C(inout headers hdr, inout meta m) { apply { } }
+control MyIngress(inout headers hdr, inout meta m, inout standard_metadata_t sm) {
+    action foo1(bit<8> val, bit<9> port) { hdr.h.f1 = val; sm.egress_spec = port; }
+    action foo2(bit<8> val, bit<9> port) { hdr.h.f2 = val; sm.egress_spec = port; }
+    action_profile(32w8) prof;
+    action_selector(HashAlgorithm.crc16, 32w16, 32w16) sel;
+    table prof_tbl { key = { hdr.h.in_ : exact; } actions = { foo1; foo2; NoAction; }
+                     implementation = prof; default_action = NoAction(); }
+    table sel_tbl { key = { hdr.h.in_ : exact; hdr.h.hash_val : selector; }
+                    actions = { foo1; foo2; } implementation = sel; }
+    apply { prof_tbl.apply(); sel_tbl.apply(); }
+}
+control E(inout headers hdr, inout meta m, inout standard_metadata_t sm) { apply { } }
+control D(packet_out pkt, in headers hdr) { apply { pkt.emit(hdr.h); } }
+V1Switch(P(), C(), MyIngress(), E(), C(), D()) main;
+"""
+
+
+PROFILES_JSON = json.loads((HERE / "bmv2" / "profiles.json").read_text())
+
+
+def _profiles_json() -> dict:
+    """_PROFILES_P4 as BMv2 JSON (bmv2/profiles.json, written by hand from the format's
+    documentation): an indirect table with a default entry, an indirect_ws one without
+    (BMv2 runs no action on its miss), each naming a pipeline action profile."""
+    return copy.deepcopy(PROFILES_JSON)
+
+
+def test_action_profiles_and_selectors_forward_as_their_source():
+    """A member of an indirect table, a group of an indirect_ws one (the selector's hash
+    over its input picks the member), and a miss of each, packet for packet as the P4
+    source they come from."""
+    source = load_source(_PROFILES_P4, "profiles.p4")
+    program = bmv2_json.load(_profiles_json(), "profiles.json")
+    targets = [Target(source), Target(program)]
+    for t in targets:
+        for profile in ("MyIngress.prof", "MyIngress.sel"):
+            for mid, (act, port) in enumerate([(1, 3), (2, 4), (1, 5)], start=1):
+                t.profile(profile).member_insert(E.ProfileMember(mid, E.ActionCall(
+                    f"MyIngress.foo{act}", {"val": 0x40 + mid, "port": port})))
+        t.profile("MyIngress.sel").group_insert(E.ProfileGroup(
+            7, [E.GroupMember(1), E.GroupMember(2), E.GroupMember(3)]))
+        t.table_insert(E.TableEntry("MyIngress.prof_tbl", (E.Exact(1),), E.MemberRef(2)))
+        t.table_insert(E.TableEntry("MyIngress.sel_tbl", (E.Exact(2),), E.GroupRef(7)))
+    ports = set()
+    for in_ in (1, 2, 3):
+        for hash_val in range(16):
+            frame = bytes([in_, hash_val, 0, 0]) + b"payload"
+            outputs = [t.process(frame, 1) for t in targets]
+            assert outputs[0] == outputs[1], (in_, hash_val)
+            if in_ == 2:
+                ports.add(outputs[1][0][0])
+            elif in_ == 1:
+                assert outputs[1] == [(4, bytes([1, hash_val, 0, 0x42]) + b"payload")]
+            else:
+                assert outputs[1] == [(0, frame)]
+    assert ports == {3, 4, 5}          # the hash spreads the group over its three members
+
+
+def test_action_profiles_of_bmv2_json_in_p4info_as_p4c_writes_them():
+    info = p4info.build(bmv2_json.load(_profiles_json(), "profiles.json"))
+    source = p4info.build(load_source(_PROFILES_P4, "profiles.p4"))
+    for a in source.actions:            # BMv2 JSON carries no annotations
+        del a.preamble.annotations[:]
+    assert info == source     # sel_tbl's miss: NoAction @defaultonly, as p4c adds it
+    profiles = {p.preamble.name: p for p in info.action_profiles}
+    assert {n: (p.with_selector, p.size) for n, p in profiles.items()} == {
+        "MyIngress.prof": (False, 8), "MyIngress.sel": (True, 16)}
+    tables = {t.preamble.name: t for t in info.tables}
+    assert [f.name for f in tables["MyIngress.sel_tbl"].match_fields] == ["hdr.h.in_"]
+    assert tables["MyIngress.sel_tbl"].implementation_id == profiles["MyIngress.sel"].preamble.id
+    assert list(profiles["MyIngress.sel"].table_ids) == [tables["MyIngress.sel_tbl"].preamble.id]
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda d: d["pipelines"][0]["tables"][1].update(action_profile="MyIngress.prof"),
+     "pipelines[0].tables[1].type: an indirect_ws table needs an action profile with a "
+     "selector; MyIngress.prof has none"),
+    (lambda d: d["pipelines"][0]["action_profiles"][1]["selector"].update(algo="selector_fanout"),
+     "pipelines[0].action_profiles[1].selector.algo: hash algorithm 'selector_fanout' is not "
+     "supported"),
+    (lambda d: d["pipelines"][0]["action_profiles"][1]["selector"]["input"].append(
+        {"type": "hexstr", "value": "0x1"}),
+     "pipelines[0].action_profiles[1].selector.input[1]: expected a field"),
+    (lambda d: d["pipelines"][0]["action_profiles"][0].pop("max_size"),
+     "pipelines[0].action_profiles[0].max_size: expected an integer"),
+])
+def test_bad_action_profiles_are_refused_at_their_json_path(edit, words):
+    doc = _profiles_json()
+    edit(doc)
+    with pytest.raises(bmv2_json.Bmv2JsonError) as e:
+        bmv2_json.load(doc, "prog.json")
+    assert words in str(e.value), str(e.value)
+
+
+_VARBIT_P4 = """
+#include <core.p4>
+#include <v1model.p4>
+header len_t { bit<8> n; }
+header opt_t { varbit<32> opts; }
+struct headers { len_t len; opt_t opt; }
+struct meta { }
+parser P(packet_in pkt, out headers hdr, inout meta m, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.len); pkt.extract(hdr.opt, (bit<32>)hdr.len.n << 3);
+                  transition accept; } }
+control C(inout headers hdr, inout meta m) { apply { } }
+control I(inout headers hdr, inout meta m, inout standard_metadata_t sm) {
+    apply { sm.egress_spec = (bit<9>)hdr.len.n; } }
+control E(inout headers hdr, inout meta m, inout standard_metadata_t sm) { apply { } }
+control D(packet_out pkt, in headers hdr) { apply { pkt.emit(hdr.len); pkt.emit(hdr.opt); } }
+V1Switch(P(), C(), I(), E(), C(), D()) main;
+"""
+
+
+def _varbit_json() -> dict:
+    """_VARBIT_P4 as BMv2 JSON: a "*" field in a header type of max_length 4 bytes,
+    extract_VL with the length in bits computed from an earlier field."""
+    doc = _profiles_json()
+    doc["header_types"][2:] = [{"name": "len_t", "id": 2, "fields": [["n", 8, False]]},
+                               {"name": "opt_t", "id": 3, "fields": [["opts", "*"]],
+                                "max_length": 4}]
+    doc["headers"][2:] = [{"name": "len", "id": 2, "header_type": "len_t", "metadata": False},
+                          {"name": "opt", "id": 3, "header_type": "opt_t", "metadata": False}]
+    doc["parsers"][0]["parse_states"][0]["parser_ops"] = [
+        {"op": "extract", "parameters": [{"type": "regular", "value": "len"}]},
+        {"op": "extract_VL", "parameters": [
+            {"type": "regular", "value": "opt"},
+            {"type": "expression", "value": {"op": "<<", "left": {
+                "type": "field", "value": ["len", "n"]}, "right": {
+                "type": "hexstr", "value": "0x3"}}}]}]
+    doc["deparsers"][0]["order"] = ["len", "opt"]
+    doc["actions"] = [{"name": "act", "id": 0, "runtime_data": [], "primitives": [
+        {"op": "assign", "parameters": [{"type": "field", "value": ["standard_metadata",
+                                                                    "egress_spec"]},
+                                        {"type": "field", "value": ["len", "n"]}]}]}]
+    doc["pipelines"][0].update(init_table="tbl_act", action_profiles=[], tables=[
+        {"name": "tbl_act", "id": 0, "key": [], "match_type": "exact", "type": "simple",
+         "max_size": 1024, "with_counters": False, "support_timeout": False,
+         "direct_meters": None, "action_ids": [0], "actions": ["act"],
+         "base_default_next": None, "next_tables": {"act": None},
+         "default_entry": {"action_id": 0, "action_const": True, "action_data": [],
+                           "action_entry_const": True}}])
+    return doc
+
+
+def test_a_variable_length_field_extracts_and_emits_as_its_source():
+    """extract_VL fills the varbit with as many bits as its expression says; too many
+    for the field is a parser error, as in the source."""
+    source = Target(load_source(_VARBIT_P4, "varbit.p4"))
+    program = bmv2_json.load(_varbit_json(), "varbit.json")
+    assert program.types["opt_t"].fields[0].type == ir.VarbitT(32)
+    target = Target(program)
+    for n in range(6):
+        frame = bytes([n]) + bytes(range(1, 9))
+        assert target.process(frame, 0) == source.process(frame, 0), n
+    assert target.process(bytes([2, 7, 9, 1]), 0) == [(2, bytes([2, 7, 9, 1]))]
+
+
+def test_an_extract_vl_of_a_fixed_header_is_refused():
+    doc = _varbit_json()
+    doc["parsers"][0]["parse_states"][0]["parser_ops"][1]["parameters"][0]["value"] = "len"
+    with pytest.raises(bmv2_json.Bmv2JsonError) as e:
+        bmv2_json.load(doc, "varbit.json")
+    assert "parse_states[0].parser_ops[1].parameters: extract_VL takes a header with a " \
+        "variable-length field" in str(e.value)
+
+
+def _multicast_json(old_style: bool) -> dict:
+    """A program whose one action sets the multicast group, as older compilers write it
+    (an ``intrinsic_metadata`` instance simple_switch reads by name, ``modify_field``) or
+    through ``field_aliases`` to standard_metadata (no such instance)."""
+    doc = _varbit_json()
+    doc["header_types"][2:] = [{"name": "intrinsic_metadata_t", "id": 2, "fields": [
+        ["ingress_global_timestamp", 48], ["lf_field_list", 8], ["mcast_grp", 16],
+        ["egress_rid", 16], ["resubmit_flag", 8]]}]
+    doc["headers"][2:] = [{"name": "intrinsic_metadata", "id": 2,
+                           "header_type": "intrinsic_metadata_t", "metadata": True}]
+    if not old_style:
+        del doc["header_types"][2:], doc["headers"][2:]
+        doc["field_aliases"] = [["intrinsic_metadata.mcast_grp",
+                                 ["standard_metadata", "mcast_grp"]]]
+    doc["parsers"][0]["parse_states"][0]["parser_ops"] = []
+    doc["deparsers"][0]["order"] = []
+    doc["actions"][0]["primitives"] = [{"op": "modify_field", "parameters": [
+        {"type": "field", "value": ["intrinsic_metadata", "mcast_grp"]},
+        {"type": "hexstr", "value": "0x1"}]}]
+    return doc
+
+
+@pytest.mark.parametrize("old_style", [True, False], ids=["intrinsic_metadata", "aliases"])
+@pytest.mark.parametrize("kind", [Target, NativeTarget], ids=["python", "native"])
+def test_the_fields_simple_switch_reads_by_name_are_standard_metadata(kind, old_style):
+    target = kind(bmv2_json.load(_multicast_json(old_style), "mcast.json"))
+    target.mc_group_set(E.MulticastGroup(1, [E.Replica(2), E.Replica(3)]))
+    frame = b"any frame at all"
+    assert target.process(frame, 1) == [(2, frame), (3, frame)]
+
+
+def test_a_malformed_field_alias_is_refused_at_its_json_path():
+    doc = _multicast_json(False)
+    doc["field_aliases"].append(["mcast_grp", "standard_metadata.mcast_grp"])
+    with pytest.raises(bmv2_json.Bmv2JsonError) as e:
+        bmv2_json.load(doc, "mcast.json")
+    assert "field_aliases[1]: expected [\"instance.field\", [header instance, field]]" \
+        in str(e.value)

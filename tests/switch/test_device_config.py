@@ -135,3 +135,41 @@ def test_a_switch_program_file_may_be_bmv2_json():
     """What trainet-switch and trainet switch load for their positional program."""
     program = program_from_file(BASIC_BMV2)
     assert list(program.controls["ingress"].tables) == ["MyIngress.ipv4_lpm"]
+
+
+PROFILES_BMV2 = REPO / "tests" / "p4" / "bmv2" / "profiles.json"
+
+
+def test_bmv2_json_action_profiles_over_p4runtime(server):
+    """BMv2 JSON with an indirect and an indirect_ws table: members and a group written
+    over P4Runtime with the P4Info of the program, entries naming them, packets spread
+    over the group by the selector's hash."""
+    client, device = server
+    info = p4info.build(program_from_file(PROFILES_BMV2))
+    ids = {o.preamble.name: o.preamble.id
+           for o in [*info.tables, *info.actions, *info.action_profiles]}
+    client.set_pipeline(info, _wrapped(PROFILES_BMV2.read_bytes()))
+    updates = []
+    for mid, port in ((1, 3), (2, 4), (3, 5)):
+        m = pb.ActionProfileMember(action_profile_id=ids["MyIngress.sel"], member_id=mid)
+        m.action.action_id = ids["MyIngress.foo1"]
+        m.action.params.add(param_id=1, value=bytes([mid]))
+        m.action.params.add(param_id=2, value=bytes([port]))
+        updates.append((pb.Update.INSERT, pb.Entity(action_profile_member=m)))
+    g = pb.ActionProfileGroup(action_profile_id=ids["MyIngress.sel"], group_id=7)
+    for mid in (1, 2, 3):
+        g.members.add(member_id=mid, weight=1)
+    updates.append((pb.Update.INSERT, pb.Entity(action_profile_group=g)))
+    te = pb.TableEntry(table_id=ids["MyIngress.sel_tbl"])
+    te.match.add(field_id=1).exact.value = b"\x02"
+    te.action.action_profile_group_id = 7
+    updates.append((pb.Update.INSERT, pb.Entity(table_entry=te)))
+    client.write(*updates)
+    for hash_val in range(16):
+        device.receive(bytes([2, hash_val, 0, 0]) + b"payload", 1)
+    assert {port for port, _ in device.sent} == {3, 4, 5}
+    for port, out in device.sent:
+        assert out[2] == port - 2          # foo1 wrote the member's val into f1
+    device.sent.clear()
+    device.receive(bytes([9, 0, 0, 0]), 1)  # no entry: NoAction on both tables
+    assert device.sent == [(0, bytes([9, 0, 0, 0]))]

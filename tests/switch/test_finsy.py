@@ -1,9 +1,8 @@
 """finsy, an asyncio P4Runtime client from PyPI, runs a controller's whole session
 against our server.
 
-finsy needs protobuf 4.21 or newer, trainet's venv protobuf 3.x (p4runtime 1.4.1's
-bindings), so vagrant/install.sh installs finsy alone into a second venv, .venv-clients;
-the flow (tests/switch/finsy_flow.py) runs under that venv's Python in a child process.
+finsy's pins are its own, so vagrant/install.sh installs it into the outside clients'
+venv, .venv-clients; the flow (tests/switch/finsy_flow.py) runs under that venv's Python in a child process.
 """
 import shutil
 import subprocess

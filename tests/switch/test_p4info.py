@@ -308,13 +308,24 @@ def test_actions_called_from_apply_blocks_are_kept_as_p4c_keeps_them():
     assert not info.tables
 
 
-def test_every_serializable_enum_is_described_as_p4c_describes_it():
-    """table-entries-ser-enum-bmv2's expected P4Info: each declared serializable enum in
-    type_info, member values at the underlying type's full width in bytes."""
+def test_enums_p4info_names_are_described_as_p4c_describes_them():
+    """p4c converts the types of match fields, action parameters and packet I/O metadata
+    into type_info, so an enum is described where P4Info names it and nowhere else
+    (table-entries-ser-enum-bmv2's expected P4Info lists the enums of its table keys,
+    member values at the underlying type's full width in bytes; issue1653-complex-bmv2's
+    lists none for an enum only a header carries); a plain enum parameter has no width
+    and names its type. Match field ids count a selector key P4Info leaves out."""
     source = _DIRECT_CALLS.replace(
         "header h_t { bit<16> a; }",
         "enum bit<16> Wide { LOW = 10, HIGH = 0xab00 }\nenum bit<8> Narrow { Z = 0 }\n"
-        "header h_t { bit<16> a; Wide w; }")
+        "enum bit<8> Unused { U = 1 }\nenum Mode { FAST, SLOW }\n"
+        "header h_t { bit<16> a; Wide w; Unused u; }").replace(
+        "action unused() { }",
+        "action set_mode(Mode m, Narrow n) { }\n"
+        "    action_selector(HashAlgorithm.crc16, 32w4, 32w16) sel;\n"
+        "    table t { key = { hdr.h.a: selector; hdr.h.w: exact; } actions = { set_mode; }\n"
+        "              implementation = sel; }").replace(
+        "apply { twice(hdr.h.a); inner.apply(hdr.h.a); }", "apply { t.apply(); }")
     info = p4info.build(load_source(source, "enums.p4"))
     enums = info.type_info.serializable_enums
     assert sorted(enums) == ["Narrow", "Wide"]
@@ -322,3 +333,183 @@ def test_every_serializable_enum_is_described_as_p4c_describes_it():
     assert [(m.name, m.value) for m in enums["Wide"].members] == [("LOW", b"\x00\n"),
                                                                   ("HIGH", b"\xab\x00")]
     assert [(m.name, m.value) for m in enums["Narrow"].members] == [("Z", b"\x00")]
+    assert [m.name for m in info.type_info.enums["Mode"].members] == ["FAST", "SLOW"]
+    [t] = info.tables
+    assert [(f.id, f.name, f.bitwidth) for f in t.match_fields] == [(2, "hdr.h.w", 16)]
+    mode, narrow = _by_name(info.actions)["I.set_mode"].params
+    assert (mode.bitwidth, mode.type_name.name) == (0, "Mode")
+    assert (narrow.bitwidth, narrow.HasField("type_name")) == (8, False)
+
+
+_PROFILES = """
+#include <core.p4>
+#include <v1model.p4>
+struct H { }
+struct M { bit<32> h; }
+parser P(packet_in pkt, out H hdr, inout M m, inout standard_metadata_t sm) {
+    state start { transition accept; } }
+control C(inout H hdr, inout M m) { apply { } }
+control I(inout H hdr, inout M m, inout standard_metadata_t sm) {
+    action drop() { mark_to_drop(sm); }
+    @max_group_size(64) @selector_size_semantics("sum_of_members") @max_member_weight(9)
+    action_selector(HashAlgorithm.identity, 32w512, 32w10) shared;
+    @max_group_size(8) action_profile(32w16) plain;
+    action_selector(HashAlgorithm.crc16, 32w32, 32w16) unused_sel;
+    table in_place {
+        key = { m.h : selector; }
+        actions = { drop; }
+        @name("in_place_ws") @max_group_size(200)
+        implementation = action_selector(HashAlgorithm.identity, 32w1024, 32w10);
+    }
+    table t1 { key = { m.h : selector; } actions = { drop; } implementation = shared; }
+    table t2 { key = { m.h : selector; } actions = { drop; } implementation = shared; }
+    table t3 { actions = { drop; } implementation = plain; }
+    apply { in_place.apply(); t1.apply(); t2.apply(); t3.apply(); }
+}
+control E(inout H hdr, inout M m, inout standard_metadata_t sm) { apply { } }
+control D(packet_out pkt, in H hdr) { apply { } }
+V1Switch(P(), C(), I(), E(), C(), D()) main;
+"""
+
+
+def test_action_profiles_and_selectors_as_p4c_writes_them():
+    """p4c's rules for action_profiles: one constructed in a table property is named by
+    the property's @name as written (no control prefix); a declared one by its
+    hierarchical name; every table using one is listed in declaration order; one no
+    table uses is still described; the group-size annotations count only on a selector
+    (@max_group_size gives sum_of_weights unless @selector_size_semantics says
+    sum_of_members, with @max_member_weight) and are not copied as annotations."""
+    info = p4info.build(load_source(_PROFILES, "profiles.p4"))
+    profiles = _by_name(info.action_profiles)
+    tables = _by_name(info.tables)
+    assert sorted(profiles) == ["I.plain", "I.shared", "I.unused_sel", "in_place_ws"]
+    in_place = profiles["in_place_ws"]
+    assert in_place.preamble.id == 0x11 << 24 | p4info.jenkins_hash("in_place_ws") & 0xFFFFFF
+    assert in_place.preamble.alias == "in_place_ws"
+    assert list(in_place.table_ids) == [tables["I.in_place"].preamble.id]
+    assert (in_place.with_selector, in_place.size, in_place.max_group_size) == (True, 1024, 200)
+    assert in_place.WhichOneof("selector_size_semantics") == "sum_of_weights"
+    assert tables["I.in_place"].implementation_id == in_place.preamble.id
+    shared = profiles["I.shared"]
+    assert list(shared.table_ids) == [tables["I.t1"].preamble.id, tables["I.t2"].preamble.id]
+    assert (shared.size, shared.max_group_size) == (512, 64)
+    assert shared.WhichOneof("selector_size_semantics") == "sum_of_members"
+    assert shared.sum_of_members.max_member_weight == 9
+    plain = profiles["I.plain"]
+    assert (plain.with_selector, plain.size, plain.max_group_size) == (False, 16, 0)
+    assert plain.WhichOneof("selector_size_semantics") is None
+    unused = profiles["I.unused_sel"]
+    assert (list(unused.table_ids), unused.with_selector, unused.size) == ([], True, 32)
+    assert unused.WhichOneof("selector_size_semantics") is None
+    for p in profiles.values():
+        assert not p.preamble.annotations
+    # selector keys are not match fields
+    assert not tables["I.t1"].match_fields
+
+
+def test_psa_action_profile_and_selector_as_p4c_writes_them():
+    """PSA's ActionProfile(size) and ActionSelector(algo, size, output width) under
+    psa_implementation: the same action_profiles entries as v1model's."""
+    program = load_program(Path(__file__).parent / "data" / "psa_selector.p4")
+    info = p4info.build(program)
+    assert info.pkg_info.arch == "psa"
+    tables = {t.preamble.id: t for t in info.tables}
+    for prof in info.action_profiles:
+        assert prof.preamble.id >> 24 == 0x11
+        assert prof.table_ids
+        for tid in prof.table_ids:
+            assert tables[tid].implementation_id == prof.preamble.id
+    kinds = {i.name: i.extern for c in program.controls.values() for i in c.instances
+             if i.extern in ("ActionProfile", "ActionSelector")}
+    assert {p.preamble.name: p.with_selector for p in info.action_profiles} == {
+        n: k == "ActionSelector" for n, k in kinds.items()}
+
+
+def test_a_digest_with_an_error_field_brings_every_error_into_type_info():
+    """p4c's rule: a type spec that names ``error`` puts the program's errors, core.p4's
+    first and then the program's own in declaration order, in type_info.error; plain
+    enums a digest carries are in type_info.enums (v1model-digest-containing-ser-enum's
+    expected P4Info)."""
+    source = _DIRECT_CALLS.replace(
+        "header h_t { bit<16> a; }",
+        "header h_t { bit<16> a; }\nerror { Mine, Yours }\nenum Kind { A, B }\n"
+        "struct d_t { error e; Kind k; bit<16> a; }").replace(
+        "apply { twice(hdr.h.a); inner.apply(hdr.h.a); }",
+        "apply { d_t d = { error.Yours, Kind.B, hdr.h.a }; digest(1, d); }")
+    info = p4info.build(load_source(source, "errors.p4"))
+    ti = info.type_info
+    assert list(ti.error.members) == ["NoError", "PacketTooShort", "NoMatch",
+                                      "StackOutOfBounds", "HeaderTooShort", "ParserTimeout",
+                                      "ParserInvalidArgument", "Mine", "Yours"]
+    assert [m.name for m in ti.enums["Kind"].members] == ["A", "B"]
+    [d] = info.digests
+    assert d.preamble.name == "d_t"
+    assert [m.type_spec.WhichOneof("type_spec") for m in ti.structs["d_t"].members] == [
+        "error", "enum", "bitstring"]
+    # without a type spec naming error there is no error list
+    plain = p4info.build(load_source(_DIRECT_CALLS, "calls.p4"))
+    assert not plain.type_info.HasField("error")
+
+
+_PACKET_IO = """
+#include <core.p4>
+#include <v1model.p4>
+@controller_header("packet_in")
+header packet_in_header_t { bit<9> ingress_port; bit<7> _pad; }
+@controller_header("packet_out")
+header cpu_out_header_t { bit<15> magic_val; bit<9> egress_port; }
+header eth_t { bit<48> dst; }
+struct H { packet_in_header_t pin; cpu_out_header_t pout; eth_t eth; }
+struct M { }
+parser P(packet_in pkt, out H hdr, inout M m, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.pout); pkt.extract(hdr.eth); transition accept; } }
+control C(inout H hdr, inout M m) { apply { } }
+control I(inout H hdr, inout M m, inout standard_metadata_t sm) {
+    apply { sm.egress_spec = hdr.pout.egress_port; hdr.pin.setValid();
+            hdr.pin.ingress_port = sm.ingress_port; }
+}
+control E(inout H hdr, inout M m, inout standard_metadata_t sm) { apply { } }
+control D(packet_out pkt, in H hdr) { apply { pkt.emit(hdr.pin); pkt.emit(hdr.eth); } }
+V1Switch(P(), C(), I(), E(), C(), D()) main;
+"""
+
+
+def test_controller_packet_metadata_as_p4c_writes_it():
+    """p4c's rules for packet I/O headers: named by the @controller_header string (its
+    alias too), the id hashes the header type's name (packet_in_header_t: 81826293 and
+    cpu_out_header_t: 78842819, as in published P4Info files p4c wrote), the annotation
+    is kept, every field (padding too) is metadata numbered from 1 in order."""
+    info = p4info.build(load_source(_PACKET_IO, "packet_io.p4"))
+    cpm = {c.preamble.name: c for c in info.controller_packet_metadata}
+    assert sorted(cpm) == ["packet_in", "packet_out"]
+    pin, pout = cpm["packet_in"], cpm["packet_out"]
+    assert (pin.preamble.id, pin.preamble.alias) == (81826293, "packet_in")
+    assert (pout.preamble.id, pout.preamble.alias) == (78842819, "packet_out")
+    assert list(pin.preamble.annotations) == ['@controller_header("packet_in")']
+    assert [(m.id, m.name, m.bitwidth) for m in pin.metadata] == [(1, "ingress_port", 9),
+                                                                  (2, "_pad", 7)]
+    assert [(m.id, m.name, m.bitwidth) for m in pout.metadata] == [(1, "magic_val", 15),
+                                                                   (2, "egress_port", 9)]
+
+
+def test_headers_with_struct_fields_are_flattened_as_p4c_flattens_them():
+    """p4c flattens a header's struct-typed fields into ``field.member`` entries, in
+    type_info's headers (p4rt_digest_complex's expected P4Info: ``s.f8``, ``s.f16``,
+    ``f32``) and in packet I/O metadata, numbered in that flattened order."""
+    source = _PACKET_IO.replace(
+        "header eth_t { bit<48> dst; }",
+        "header eth_t { bit<48> dst; }\n"
+        "header h_t { s_t s; bit<32> f32; }\nstruct d_t { h_t h; }").replace(
+        '@controller_header("packet_in")',
+        'struct s_t { bit<8> f8; bit<16> f16; }\n@controller_header("packet_in")').replace(
+        "header packet_in_header_t { bit<9> ingress_port; bit<7> _pad; }",
+        "header packet_in_header_t { bit<9> ingress_port; s_t s; bit<7> _pad; }").replace(
+        "hdr.pin.ingress_port = sm.ingress_port; }",
+        "hdr.pin.ingress_port = sm.ingress_port; d_t d; d.h.setValid(); digest(1, d); }")
+    info = p4info.build(load_source(source, "flat.p4"))
+    members = info.type_info.headers["h_t"].members
+    assert [(m.name, m.type_spec.bit.bitwidth) for m in members] == [
+        ("s.f8", 8), ("s.f16", 16), ("f32", 32)]
+    pin = _by_name(info.controller_packet_metadata)["packet_in"]
+    assert [(m.id, m.name, m.bitwidth) for m in pin.metadata] == [
+        (1, "ingress_port", 9), (2, "s.f8", 8), (3, "s.f16", 16), (4, "_pad", 7)]

@@ -4,7 +4,8 @@ import time
 
 import pytest
 
-from testbed.experiment.launch import _flags, _Metrics
+from testbed.experiment.launch import _flags
+from testbed.experiment.processes import RankMetrics
 
 
 def test_worker_args_become_flags():
@@ -15,7 +16,7 @@ def test_worker_args_become_flags():
 
 def test_metrics_tail_reads_whole_lines_only(tmp_path):
     path = tmp_path / "rank0.jsonl"
-    tail = _Metrics({0: path, 1: tmp_path / "rank1.jsonl"})
+    tail = RankMetrics({0: path, 1: tmp_path / "rank1.jsonl"})
     assert not tail.poll()                      # nothing written yet
     row = json.dumps({"step": 0, "loss": 5.5})
     path.write_text(row + "\n" + row[:7])       # a writer caught mid-line
@@ -74,16 +75,16 @@ class _Exited:
 
 
 def test_of_simultaneous_failures_the_cause_is_named():
-    from testbed.experiment.launch import _first_failure
+    from testbed.experiment.processes import first_failure
     blamer = _Exited(0, 1, "error: rank 0: all-reduce failed (rank 1 (10.0.1.2) is gone "
                            "or unreachable)")
     crashed = _Exited(1, 1, "error: rank 1: out of memory")
     killed = _Exited(2, -9, "")
     server = _Exited(None, 1, "parameter server: worker rank 1 (10.0.1.2) is gone")
-    assert _first_failure([blamer, crashed]) is crashed
-    assert _first_failure([blamer, crashed, killed]) is killed
-    assert _first_failure([blamer, server]) is server       # both blame rank 1's loss
-    assert _first_failure([_Exited(2, 1, "x"), _Exited(1, 1, "y")]).rank == 1
+    assert first_failure([blamer, crashed]) is crashed
+    assert first_failure([blamer, crashed, killed]) is killed
+    assert first_failure([blamer, server]) is server       # both blame rank 1's loss
+    assert first_failure([_Exited(2, 1, "x"), _Exited(1, 1, "y")]).rank == 1
 
 
 def test_stalled_run_is_stopped_after_the_timeout(tmp_path):

@@ -75,10 +75,23 @@ class Flow:
             acts = [ld.action(a, f"{path}.action_ids[{k}]") for k, a in enumerate(action_ids)]
         else:               # older compilers name the actions only
             acts = [ld.action_named(n, f"{path}.actions[{k}]") for k, n in enumerate(names)]
-        if default is None:
+        kind = t.get("type", "simple")
+        if kind not in ("simple", "indirect", "indirect_ws"):
+            ld.fail(f"{path}.type", f"table type {kind!r}; BMv2 has simple, indirect and "
+                    "indirect_ws")
+        defaultonly = ()
+        if default is None and kind != "simple":
+            no_action = ld.no_action()        # BMv2 runs nothing on a miss
+            if all(a is not no_action for a in acts):
+                defaultonly = (ir.ActionRef(no_action.name, [], (ir.Annotation("defaultonly"),)),)
+            self._use(no_action)
+            ref = ir.ActionRef(no_action.name, [])
+        elif default is None:
             ld.fail(path, "no default_entry; p4c writes one for every table")
-        ref = ld.action_ref(default, f"{path}.default_entry")
-        for act in acts + [ld.action(default.get("action_id"), path)]:
+        else:
+            ref = ld.action_ref(default, f"{path}.default_entry")
+            self._use(ld.action(default.get("action_id"), path))
+        for act in acts:
             self._use(act)
         nxt = t.get("next_tables") or {}
         if "__HIT__" in nxt or "__MISS__" in nxt:
@@ -88,15 +101,24 @@ class Flow:
             base = t.get("base_default_next")
             succ = [nxt.get(n, base) for n in names]
             branch = ("action", list(zip([a.name for a in acts], succ)))
-        if name.startswith(DUMMY_TABLE_PREFIX) and not keys and default.get("action_const") \
-                and len(acts) == 1:
+        if name.startswith(DUMMY_TABLE_PREFIX) and not keys and kind == "simple" \
+                and default.get("action_const") and len(acts) == 1:
             self.calls[name] = self._call(ld.action(default["action_id"], path), ref.args)
             self._node(name, ("call", t, path), [succ[0]])
             return
-        if t.get("type", "simple") != "simple":
-            ld.fail(f"{path}.type", f"table type {t.get('type')!r} (action profile) is not "
-                    "supported by this target; use direct tables")
         ir_keys = [self._key(k, f"{path}.key[{j}]") for j, k in enumerate(keys)]
+        implementation = None
+        if kind != "simple":
+            implementation = ld.need(t, "action_profile", path)
+            if implementation not in ld.profiles:
+                ld.fail(f"{path}.action_profile", f"no action profile named "
+                        f"{implementation!r} in this pipeline's action_profiles")
+            selector_keys = ld.profiles[implementation][1]
+            if (kind == "indirect_ws") != bool(selector_keys):
+                ld.fail(f"{path}.type", f"an {kind} table needs an action profile "
+                        f"{'with' if kind == 'indirect_ws' else 'without'} a selector; "
+                        f"{implementation} has {'one' if selector_keys else 'none'}")
+            ir_keys += selector_keys
         direct = ld.direct.get(name, {})
         if t.get("with_counters") and "counters" not in direct:
             ld.fail(f"{path}.with_counters", "no direct counter array is bound to the table")
@@ -106,13 +128,15 @@ class Flow:
                 self._read_meter(act, *meters)
         table = ir.Table(
             name, name.rsplit(".", 1)[-1], ir_keys,
-            [ir.ActionRef(a.name) for a in acts], ref, bool(default.get("action_const")),
+            [ir.ActionRef(a.name) for a in acts] + list(defaultonly), ref,
+            bool(default and default.get("action_const")),
             entries=[self._entry(e, ir_keys, acts, f"{path}.entries[{j}]")
                      for j, e in enumerate(t.get("entries") or [])],
             entries_const=True, size=ld.need(t, "max_size", path, int) if "max_size" in t
             else 1024,
             counters=direct.get("counters") if t.get("with_counters") else None,
-            meters=meters[0] if meters else None, largest_priority_wins=False)
+            meters=meters[0] if meters else None, largest_priority_wins=False,
+            implementation=implementation)
         self.tables[name] = table
         self._node(name, ("table", (table, branch), path), succ)
 

@@ -6,7 +6,9 @@ becomes one :class:`ir.Program` that the target compiles as it compiles P4 sourc
 * header instances become fields of a ``headers`` struct (stacks and unions included);
   metadata instances (p4c's ``scalars``, user metadata) fields of a ``metadata`` struct,
   with ``@field_list`` annotations from ``field_lists``; ``standard_metadata`` is
-  v1model's ``standard_metadata_t``;
+  v1model's ``standard_metadata_t``, and the fields simple_switch reads under other
+  names (``field_aliases``, older compilers' ``intrinsic_metadata`` and
+  ``queueing_metadata``) are its fields;
 * the parser's states, extracts, ``set``/``verify``/``advance`` and transitions (values
   and masks split per key, ``lookahead`` keys); the deparser's ``order`` as emits;
 * ``checksums`` as ``verify_checksum``/``update_checksum`` calls in the checksum controls;
@@ -19,12 +21,19 @@ Older compilers' output loads as BMv2 loads it: a table that names its ``actions
 without ``action_ids``, transitions without a ``type`` (a ``value`` of ``"default"`` is
 the default one), errors numbered as written (from 1, or with gaps). Parse value sets
 (``parse_vsets``, ``parse_vset`` transitions) are the IR's value sets, a member being
-the transition key's value (one field per key when there are several).
+the transition key's value (one field per key when there are several); a transition's
+mask applies to the key and to every member, as BMv2 applies it.
 
 The P4Info of such a program comes from the client, as with BMv2: the JSON does not
 carry p4c's ids. Header union stacks are stacks of the IR's unions (``union_stack``
-extracts fill the next one). Anything this target does not run (action profiles,
-variable-length fields, extern instances) is refused with a
+extracts fill the next one). A pipeline's ``action_profiles`` are v1model's
+action_profile and action_selector instances (a selector's ``input`` fields the selector
+keys of every ``indirect_ws`` table that names it); an ``indirect`` or ``indirect_ws``
+table without a ``default_entry`` misses with NoAction, as BMv2 runs none. A
+variable-length field (``"*"``) is a varbit as wide as the header type's ``max_length``
+leaves room for, filled by ``extract_VL`` with its length in bits. Anything
+this target does not run (extern instances; a plain ``extract`` of a header with a
+variable-length field, which BMv2 sizes by the type's ``length_exp``) is refused with a
 :class:`Bmv2JsonError` naming the JSON path.
 """
 from __future__ import annotations
@@ -113,6 +122,7 @@ class _Loader(Expressions):
         self.sm_type = self.v1.types["standard_metadata_t"]
         self.fields = {}       # header instance -> {JSON field name: ir.Field}
         self.refs = {}         # header instance -> IR expression
+        self.aliases = {}      # (instance, field) -> (instance, field) it stands for
         self.stacks = {}       # header stack -> IR expression
         self.union_stacks = {}  # header union stack -> IR expression
         self.instances = {}    # extern instance name -> ir.Instance
@@ -200,18 +210,30 @@ class _Loader(Expressions):
         for i, ht in enumerate(self.items("header_types")):
             path = f"header_types[{i}]"
             name = self.need(ht, "name", path)
-            fields = []
+            fields, varbit = [], None
             for j, f in enumerate(self.need(ht, "fields", path, list)):
                 fp = f"{path}.fields[{j}]"
                 if not (isinstance(f, list) and len(f) in (2, 3) and isinstance(f[0], str)):
                     self.fail(fp, "expected [name, bit width] or [name, bit width, signed]")
                 if f[1] == "*":
-                    self.fail(fp, "variable-length (varbit) fields are not loaded from BMv2 "
-                              "JSON; compile the P4 source with trainet-p4c instead")
+                    if varbit is not None:
+                        self.fail(fp, "a second variable-length field; BMv2 allows one per "
+                                  "header type")
+                    varbit = len(fields)
+                    fields.append((f[0], None))
+                    continue
                 if not isinstance(f[1], int) or f[1] < 1:
                     self.fail(fp, f"bit width {f[1]!r} is not a positive integer")
                 signed = len(f) == 3 and f[2] is True
                 fields.append((f[0], ir.IntT(f[1]) if signed else ir.BitT(f[1])))
+            if varbit is not None:
+                # max_length: the header's largest size in bytes, the varbit field included
+                max_bytes = self.need(ht, "max_length", path, int)
+                fixed = sum(t.width for _, t in fields if t is not None)
+                if max_bytes * 8 <= fixed:
+                    self.fail(f"{path}.max_length", f"{max_bytes} bytes leave no room for the "
+                              f"variable-length field after {fixed} fixed bits")
+                fields[varbit] = (fields[varbit][0], ir.VarbitT(max_bytes * 8 - fixed))
             out[name] = fields
         return out
 
@@ -295,6 +317,7 @@ class _Loader(Expressions):
                 hdr_fields.append(field)
                 self.fields[name] = fields
                 later.append((name, "hdr", field))
+        self.field_aliases()
         for name, _ in preserved:
             if name not in self.fields or name == "standard_metadata" or \
                     not any(n == name and kind == "meta" for n, kind, _ in later):
@@ -386,10 +409,30 @@ class _Loader(Expressions):
         return out
 
     # ------------------------------------------------------------------ references
+    def field_aliases(self) -> None:
+        """The fields simple_switch reads under other names. Older compilers' JSON has
+        ``intrinsic_metadata`` and ``queueing_metadata`` instances whose fields
+        simple_switch takes by name (``intrinsic_metadata.mcast_grp`` is the multicast
+        group): each field v1model's standard_metadata_t has is that field. Newer JSON
+        says the same in ``field_aliases`` (``["intrinsic_metadata.mcast_grp",
+        ["standard_metadata", "mcast_grp"]]``)."""
+        sm = {f.name for f in self.sm_type.fields}
+        for inst in ("intrinsic_metadata", "queueing_metadata"):
+            for name in self.fields.get(inst, {}):
+                if name in sm:
+                    self.aliases[(inst, name)] = ("standard_metadata", name)
+        for i, alias in enumerate(self.doc.get("field_aliases") or []):
+            path = f"field_aliases[{i}]"
+            if not (isinstance(alias, list) and len(alias) == 2 and isinstance(alias[0], str)
+                    and alias[0].count(".") == 1 and isinstance(alias[1], list)
+                    and len(alias[1]) == 2 and all(isinstance(x, str) for x in alias[1])):
+                self.fail(path, "expected [\"instance.field\", [header instance, field]]")
+            self.aliases.setdefault(tuple(alias[0].split(".")), tuple(alias[1]))
+
     def field(self, v, path: str) -> ir.Expr:
         if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)):
             self.fail(path, "expected [header instance, field name]")
-        inst, name = v
+        inst, name = self.aliases.get(tuple(v), tuple(v))
         if inst not in self.refs:
             self.fail(path, f"no header instance named {inst!r} in headers")
         if name == "$valid$":
@@ -567,6 +610,13 @@ class _Loader(Expressions):
             self.fail(path, f"no action named {name!r} in actions")
         return self.action_names[name]
 
+    def no_action(self) -> ir.Action:
+        """The program's NoAction, or an empty one of that name when it has none."""
+        if "NoAction" not in self.action_names:
+            self.action_names["NoAction"] = ir.Action("NoAction", "NoAction", [],
+                                                      ir.Block(NOLOC, []))
+        return self.action_names["NoAction"]
+
     def action_ref(self, entry: dict, path: str) -> ir.ActionRef:
         act = self.action(entry.get("action_id"), f"{path}.action_id")
         data = entry.get("action_data") or []
@@ -626,7 +676,7 @@ class _Loader(Expressions):
         if not isinstance(op, dict):
             self.fail(path, "expected an object with 'op' and 'parameters'")
         kind, args = op.get("op"), op.get("parameters") or []
-        if kind == "extract":
+        if kind in ("extract", "extract_VL"):
             a = args[0] if args and isinstance(args[0], dict) else {}
             if a.get("type") == "regular":
                 h = self.header(a.get("value"), f"{path}.parameters[0].value")
@@ -638,6 +688,16 @@ class _Loader(Expressions):
             else:
                 self.fail(f"{path}.parameters[0]", "extract takes a regular header, a stack "
                           "or a union stack")
+            varbit = any(isinstance(f.type, ir.VarbitT) for f in h.type.fields)
+            if kind == "extract_VL":
+                if len(args) != 2 or not varbit:
+                    self.fail(f"{path}.parameters", "extract_VL takes a header with a "
+                              "variable-length field and the field's length in bits")
+                n = self.value(args[1], f"{path}.parameters[1]")
+                return self._packet("extract", [h, converted(n, ir.BitT(32))], [h.type])
+            if varbit:
+                self.fail(f"{path}.op", f"{h.type.name} has a variable-length field; "
+                          "extract it with extract_VL and its length")
             return self._packet("extract", [h], [h.type])
         if kind == "set":
             dst = self.value(args[0], f"{path}.parameters[0]")
@@ -658,7 +718,7 @@ class _Loader(Expressions):
         if kind == "primitive":
             return self.primitive(args[0] if args else {}, f"{path}.parameters[0]", ())
         self.fail(f"{path}.op", f"parser operation {kind!r} is not supported; this target "
-                  "loads extract, set, verify, advance, shift and primitive")
+                  "loads extract, extract_VL, set, verify, advance, shift and primitive")
 
     def _packet(self, method: str, args: list, type_args: list) -> ir.Stmt:
         return ir.CallStmt(NOLOC, ir.Call(
@@ -722,8 +782,12 @@ class _Loader(Expressions):
         if not keys:
             self.fail(path, "a parse_vset transition needs a transition_key")
         if tr.get("mask") is not None:
-            self.fail(f"{path}.mask", "a mask on a parse_vset transition is not supported; "
-                      "give the value set the masked key instead")
+            mask = tuple(self._split(hexstr_value(tr["mask"], f"{path}.mask", self.fail),
+                                     widths))
+            if vs.mask is not None and vs.mask != mask:
+                self.fail(f"{path}.mask", f"parse value set {name!r} is used under two "
+                          "different masks; this target keeps one mask per value set")
+            vs.mask = mask
         if len(keys) > 1:
             vs.type = ir.StructT(f"{name}$key", tuple(ir.Field(f"f{k}", key.type)
                                                       for k, key in enumerate(keys)))
@@ -787,13 +851,45 @@ class _Loader(Expressions):
         return verify, update
 
     # ------------------------------------------------------------------ pipelines
+    def action_profiles(self, pipe: dict, path: str) -> dict:
+        """A pipeline's action profiles: name -> (ir.Instance, the selector's input as
+        selector keys, empty without a selector). BMv2 hashes a selector's whole input
+        with the algorithm's full output and picks a group member by its remainder, so
+        the output width is the algorithm's own (64 bits covers every one)."""
+        algos = self.v1type("HashAlgorithm")
+        out = {}
+        for i, ap in enumerate(self.items_of(pipe, "action_profiles", path)):
+            pp = f"{path}.action_profiles[{i}]"
+            name = self.need(ap, "name", pp)
+            size = self.need(ap, "max_size", pp, int)
+            sel = ap.get("selector")
+            if sel is None:
+                out[name] = (ir.Instance(name, name.rsplit(".", 1)[-1], "action_profile",
+                                         [], [const(size, 32)]), [])
+                continue
+            algo = self.need(sel, "algo", f"{pp}.selector")
+            if algo not in externs.ALGORITHMS or algo not in algos.members:
+                self.fail(f"{pp}.selector.algo", f"hash algorithm {algo!r} is not supported "
+                          f"by this target's selectors; it has "
+                          f"{', '.join(sorted(set(externs.ALGORITHMS) & set(algos.members)))}")
+            keys = []
+            for j, x in enumerate(self.need(sel, "input", f"{pp}.selector", list)):
+                xp = f"{pp}.selector.input[{j}]"
+                if not isinstance(x, dict) or x.get("type") != "field":
+                    self.fail(xp, "expected a field ({\"type\": \"field\", \"value\": "
+                              "[header, field]})")
+                keys.append(ir.Key(self.value(x, xp), "selector", ".".join(x["value"])))
+            inst = ir.Instance(name, name.rsplit(".", 1)[-1], "action_selector", [],
+                               [ir.EnumConst(algos, NOLOC, algo), const(size, 32),
+                                const(64, 32)])
+            out[name] = (inst, keys)
+        return out
+
     def pipeline(self, pipe: dict, path: str, params: list) -> ir.Control:
-        if pipe.get("action_profiles"):
-            self.fail(f"{path}.action_profiles", "action profiles and selectors are not "
-                      "supported by this target; use direct tables")
+        self.profiles = self.action_profiles(pipe, path)
         flow = Flow(self, pipe, path)
         body = flow.body()
         actions = {a.name: a for a in flow.used_actions}
-        instances = list(self.instances.values())
+        instances = list(self.instances.values()) + [i for i, _ in self.profiles.values()]
         return ir.Control(pipe["name"], list(params), [], instances, actions, flow.tables,
                           ir.Block(NOLOC, body))

@@ -203,7 +203,14 @@ class Declarations:
 
     def _d_typedef_decl(self, t):
         typ = self.resolve_type(t.children[2], {})
-        self.declare_type(name_of(t.children[3]), typ, t.children[3])
+        name = name_of(t.children[3])
+        if t.children[1].type == "TYPE":
+            # a `type` checks as its base here; its name stays on bit<W> values for P4Info
+            if isinstance(typ, ir.BitT):
+                typ = ir.BitT(typ.width, name)
+            self.new_types[name] = ir.NewType(name, typ, annotations_of(t.children[0]),
+                                              self.loc(t.children[3]))
+        self.declare_type(name, typ, t.children[3])
 
     def _d_const_decl(self, t, scope=None):
         scope = scope or self.global_scope

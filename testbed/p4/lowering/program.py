@@ -76,6 +76,7 @@ class Lowering(Declarations, Blocks, Expressions, Statements, Loops):
         self.actions: dict = {}
         self.global_scope = Scope()
         self.digests: list = []
+        self.new_types: dict = {}
         self.parsers: dict = {}
         self.controls: dict = {}
         self.var_syms: dict = {}
@@ -137,7 +138,7 @@ class Lowering(Declarations, Blocks, Expressions, Statements, Loops):
             match_kinds=self.match_kinds, constants=self.constants, functions=self.functions,
             actions=self.actions, parsers=self.parsers, controls=self.controls,
             package=self.package, blocks=self.blocks, digests=self.digests,
-            controller_headers=controller_headers)
+            controller_headers=controller_headers, new_types=self.new_types)
 
     def _check_unused_blocks(self):
         """Type-check parsers and controls the package does not use, so their errors are

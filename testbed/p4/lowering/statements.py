@@ -341,7 +341,7 @@ class Statements:
             return
         if pname in _TABLE_DIRECT:
             setattr(table, _TABLE_DIRECT[pname][0],
-                    self._table_instance(table, pname, value_t, scope, ctx))
+                    self._table_instance(table, pname, p, scope, ctx))
             return
         if pname == "largest_priority_wins":
             e = self.expr(value_t, scope, ir.BoolT())
@@ -354,15 +354,23 @@ class Statements:
             return
         table.properties[pname] = self.expr(value_t, scope)
 
-    def _table_instance(self, table, pname, value_t, scope, ctx) -> str:
+    def _table_instance(self, table, pname, prop, scope, ctx) -> str:
+        """The instance a table property names or constructs in place. One constructed in
+        place carries the property's annotations; its name is the property's @name as
+        written (p4c names it so, without the control's prefix), else table_property."""
         want = _TABLE_DIRECT[pname][1]
+        value_t = prop.children[3]
         if isinstance(value_t, Tree) and value_t.data == "ctor_call":
-            fake = Tree("instantiation", [None, value_t.children[0], value_t.children[1],
+            fake = Tree("instantiation", [prop.children[0], value_t.children[0],
+                                          value_t.children[1],
                                           Tree("name", [Token("NAME",
                                                               f"{table.local_name}_{pname}")])],
                         meta=value_t.meta)
             self.instantiation(fake, scope, ctx, "control")
             inst = ctx.instances[-1]
+            name = ir.annotation(inst.annotations, "name")
+            if name is not None and name.body:
+                inst.name = str(name.body[0]).lstrip(".")
         else:
             if not (isinstance(value_t, Tree) and value_t.data == "var"):
                 self.err(f"{pname} must name a {' or '.join(want)} instance", value_t)
@@ -391,8 +399,13 @@ class Statements:
             if t.data == "var":
                 sym = scope.lookup(name_of(t.children[0]))
                 if isinstance(sym, ValueSetSym):
-                    if sym.vs.type != typ:
-                        self.err(f"value_set {sym.vs.local_name} holds {show(sym.vs.type)}, the "
+                    vt = sym.vs.type
+                    # a struct of one field matches one select expression of its type
+                    one = (vt.fields[0].type if isinstance(vt, ir.StructT) and
+                           len(vt.fields) == 1 else None)
+                    if vt != typ and not (one is not None and is_fixed(one) and
+                                          ir.fixed_width(one) == ir.fixed_width(typ)):
+                        self.err(f"value_set {sym.vs.local_name} holds {show(vt)}, the "
                                  f"select expression is {show(typ)}", t)
                     return ir.ValueSetRef(typ, loc, sym.vs.name)
         return self._key_const(t, typ, scope)

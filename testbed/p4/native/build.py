@@ -48,6 +48,8 @@ void sw_tbl_put(sw_t *S, int t, int slot, const uint64_t *v, const uint64_t *m,
                 int action, const uint64_t *args, int keep, const double *meter,
                 double now);
 void sw_tbl_del(sw_t *S, int t, int slot);
+void sw_tbl_choices(sw_t *S, int t, int slot, uint32_t n, const uint32_t *actions,
+                    const uint64_t *args);
 void sw_tbl_default(sw_t *S, int t, int action, const uint64_t *args);
 uint64_t *sw_tbl_counters(sw_t *S, int t, int slot);
 uint64_t *sw_reg(sw_t *S, int id, int which);

@@ -21,13 +21,15 @@ from testbed.errors import P4Error
 from testbed.p4 import ir
 
 from testbed.p4.native.cgen_expr import MAX_KEYS, CExprGen, CScope, is_composite
-from testbed.p4.native.cgen_packet import CPacketGen
+from testbed.p4.native.cgen_packet import ALGORITHMS, CPacketGen
+from testbed.p4.python.table_setup import profile_state
 from testbed.p4.native.cgen_stmt import CStmtGen
 from testbed.p4.walk import CodeWalk
 
 HERE = Path(__file__).parent
 MAX_ACTION_DATA = 16     # runtime.c's MAXA
-DIRECT_EXTERNS = ("register", "counter", "direct_counter", "meter", "direct_meter")
+DIRECT_EXTERNS = ("register", "counter", "direct_counter", "meter", "direct_meter",
+                  "action_profile", "action_selector")   # the last two: per-entry choices
 
 
 class NativeUnsupported(P4Error):
@@ -264,6 +266,10 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         else:
             self.emit(1, "entry_t *_e = NULL;")
         self.emit(1, f"const entry_t *_r = _e ? _e : &P->S->tables[{k}].deflt;")
+        self.emit(1, "uint32_t _act = _r->action;")
+        self.emit(1, "const uint64_t *_args = _r->args;")
+        if t.implementation is not None and t.keys:
+            self.gen_selection(t, k)
         if t.counters:
             self.emit(1, "if (_e) { _e->packets++; _e->bytes += P->plen; }")
         if t.meters:
@@ -271,7 +277,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             amount = "P->plen" if self.meter_kind(inst) == "bytes" else "1"
             self.emit(1, f"if (_e) P->colors[{self.out.direct_meters[t.meters]}] = "
                          f"meter_execute(&_e->meter, {amount}, P->S->base.secs);")
-        self.emit(1, "switch (_r->action) {")
+        self.emit(1, "switch (_act) {")
         for i, name in enumerate(names):
             act, ref = actions[name], refs[name]
             bound = [p for p in act.params if p.direction]
@@ -280,14 +286,44 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             call_args = args + [ir.Var(p.type, p.loc, f"\0data{next(data)}")
                                 for p in act.params if not p.direction]
             for j in range(len(params[name])):
-                s.vars[f"\0data{j}"] = f"_r->args[{j}]"
+                s.vars[f"\0data{j}"] = f"_args[{j}]"
             self.emit(1, f"case {i}:")
             self.call_action(ir.Call(ir.VoidT(), ref.loc, "action", name, call_args), s, 2,
                              ctl)
             self.emit(2, "break;")
         self.emit(1, "}")
-        self.emit(1, "return (tres_t){_e != NULL, _r->action};")
+        self.emit(1, "return (tres_t){_e != NULL, _act};")
         self.emit(0, "}")
+
+    def gen_selection(self, t: ir.Table, k: int) -> None:
+        """An indirect table's entry runs a choice of its own (sw_tbl_choices): its member,
+        or the member the selector's hash over the selector keys picks, as the Python
+        target's ProfileState.resolve does; an empty group runs the default action as a
+        miss."""
+        inst = self.instances[t.implementation]
+        state = profile_state(inst)
+        if state.algorithm is not None and state.algorithm not in ALGORITHMS:
+            self.unsupported(f"action selector {inst.name}'s {state.algorithm} hash", inst.loc)
+        if state.algorithm == "identity" and not 0 < state.output_mask < 1 << 64:
+            self.unsupported(f"action selector {inst.name}: an identity hash wider than 64 "
+                             "bits", inst.loc)
+        if t.counters or t.meters:
+            self.unsupported(f"table {t.name}: direct counters or meters on an indirect "
+                             "table", t.loc)
+        selected = [(i, self.width(key.expr.type, key.loc)) for i, key in enumerate(t.keys)
+                    if key.match_kind == "selector"]
+        pos = ", ".join(str(i) for i, _ in selected) or "0"
+        widths = ", ".join(str(w) for _, w in selected) or "0"
+        alg = ALGORITHMS.get(state.algorithm, "ALG_IDENTITY")
+        mask = state.output_mask & ((1 << 64) - 1)
+        self.emit(1, "if (_e && _e->indirect) {")
+        self.emit(2, f"static const uint8_t _sp[] = {{{pos}}}, _sw[] = {{{widths}}};")
+        self.emit(2, f"const choice_t *_c = pick_choice(_e, _k, _sp, _sw, {len(selected)}, "
+                     f"{alg}, {mask}ull);")
+        self.emit(2, "if (_c) { _act = _c->action; _args = _c->args; }")
+        self.emit(2, f"else {{ _e = NULL; _r = &P->S->tables[{k}].deflt; _act = _r->action; "
+                     "_args = _r->args; }")
+        self.emit(1, "}")
 
     # ------------------------------------------------------------ program
     def generate(self) -> CProgram:

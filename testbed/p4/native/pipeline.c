@@ -397,6 +397,7 @@ sw_t *sw_new(void) {
 
 void sw_free(sw_t *S) {
     for (int i = 0; i < NTABLES; i++) {
+        for (int j = 0; j < S->tables[i].size; j++) free(S->tables[i].slots[j].choice);
         free(S->tables[i].slots);
         free(S->tables[i].order);
         free(S->tables[i].hidx);
@@ -431,6 +432,7 @@ void sw_tbl_put(sw_t *S, int t, int slot, const uint64_t *v, const uint64_t *m,
     uint64_t packets = keep ? e->packets : 0, bytes = keep ? e->bytes : 0;
     meter_t kept = e->meter;
     uint64_t seq = keep ? e->seq : ++tb->seq;
+    free(e->choice);                   /* an indirect entry's choices follow (sw_tbl_choices) */
     memset(e, 0, sizeof *e);
     memcpy(e->v, v, sizeof(uint64_t) * tb->nkeys);
     memcpy(e->m, m, sizeof(uint64_t) * tb->nkeys);
@@ -452,8 +454,25 @@ void sw_tbl_put(sw_t *S, int t, int slot, const uint64_t *v, const uint64_t *m,
 }
 
 void sw_tbl_del(sw_t *S, int t, int slot) {
-    S->tables[t].slots[slot].used = 0;
+    entry_t *e = &S->tables[t].slots[slot];
+    free(e->choice);
+    e->choice = NULL;
+    e->nchoice = e->indirect = e->used = 0;
     S->tables[t].dirty = 1;
+}
+
+/* What an indirect table's entry may run: n actions, their data MAXA words each. */
+void sw_tbl_choices(sw_t *S, int t, int slot, uint32_t n, const uint32_t *actions,
+                    const uint64_t *args) {
+    entry_t *e = &S->tables[t].slots[slot];
+    free(e->choice);
+    e->choice = n ? malloc(sizeof(choice_t) * n) : NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        e->choice[i].action = actions[i];
+        memcpy(e->choice[i].args, args + (size_t)i * MAXA, sizeof e->choice[i].args);
+    }
+    e->nchoice = n;
+    e->indirect = 1;
 }
 
 void sw_tbl_default(sw_t *S, int t, int action, const uint64_t *args) {

@@ -186,7 +186,35 @@ typedef struct {
     uint64_t args[MAXA];
     uint64_t packets, bytes;
     meter_t meter;                         /* the table's direct meter, if it has one */
+    struct choice *choice;                 /* an indirect table's entry: what it may run */
+    uint32_t nchoice;
+    uint8_t indirect;
 } entry_t;
+
+/* One action an indirect entry may run: its member, or one of its group's members (a
+ * member as many times as its weight), or one action of its one-shot set. */
+typedef struct choice {
+    uint32_t action;
+    uint64_t args[MAXA];
+} choice_t;
+
+/* The choice a packet runs for an indirect entry: its only one, or the one the selector's
+ * hash over the selector keys picks. The keys' bits are concatenated and zero-padded at
+ * the end, as the Python target's to_bytes does; NULL for an empty group (the table's
+ * default action runs, as a miss). */
+static inline const choice_t *pick_choice(const entry_t *e, const uint64_t *k,
+                                          const uint8_t *pos, const uint8_t *widths,
+                                          int nsel, int alg, uint64_t mask) {
+    if (!e->nchoice) return NULL;
+    if (e->nchoice == 1) return e->choice;
+    uint8_t buf[MAXK * 8] = {0};
+    unsigned bit = 0;
+    for (int i = 0; i < nsel; i++)
+        for (int b = widths[i] - 1; b >= 0; b--, bit++)
+            if (k[pos[i]] >> b & 1) buf[bit >> 3] |= 0x80 >> (bit & 7);
+    uint64_t h = bit ? run_alg(alg, buf, (bit + 7) / 8) & mask : 0;
+    return &e->choice[h % e->nchoice];
+}
 
 typedef struct {
     int nkeys, mode, lpm_pos, size;

@@ -9,12 +9,13 @@ structures on the next packet, so a batch of writes is one rebuild.
 from __future__ import annotations
 
 import logging
+from functools import partial
 from itertools import accumulate
 
 from testbed.p4 import entries as E
 from testbed.p4 import ir
 from testbed.p4.native.build import load
-from testbed.p4.native.cgen import MAX_ACTION_DATA, MAX_KEYS, NativeUnsupported, generate
+from testbed.p4.native.cgen import MAX_ACTION_DATA, MAX_KEYS, generate
 from testbed.p4.python.externs import format_log
 from testbed.p4.python.target import Target
 
@@ -30,10 +31,6 @@ class NativeTarget(Target):
     def __init__(self, program: ir.Program, cpu_port: int | None = None,
                  log: logging.Logger | None = None):
         super().__init__(program, cpu_port, log)
-        for table in (t for c in program.controls.values() for t in c.tables.values()):
-            if table.implementation is not None:
-                raise NativeUnsupported(f"table {table.name}'s action profile "
-                                        f"{table.implementation}", table.loc)
         self.native = generate(program, self.compiled.errors)
         self.ffi, self.lib = load(self.native.source, self.native.locate)
         self.sw = self.ffi.gc(self.lib.sw_new(), self.lib.sw_free)
@@ -48,12 +45,23 @@ class NativeTarget(Target):
         self._digest_names = [getattr(t, "name", "digest") for t in program.digests]
         self._asserts_seen = self._stack_drops_seen = 0
         self._slots = {}                # table -> {entry key: slot}
+        self._put_arrays = (self.ffi.new(f"uint64_t[{MAX_KEYS}]"),
+                            self.ffi.new(f"uint64_t[{MAX_KEYS}]"),
+                            self.ffi.new(f"uint64_t[{MAX_KEYS}]"),
+                            self.ffi.new(f"uint8_t[{MAX_KEYS}]"),
+                            self.ffi.new(f"uint64_t[{MAX_ACTION_DATA}]"))
         self._free = {}                 # table -> slots below len(slots) left by deletes
         for name, state in self.compiled.tables.items():
             self._slots[name], self._free[name] = {}, []
             self._put_default(name)
             for result in state.entries.values():
                 self._put(name, result.entry, keep=False)
+        by_profile = {}                 # an indirect table's entries run its profile's members
+        for name, state in self.compiled.tables.items():
+            if state.profile is not None:
+                by_profile.setdefault(state.profile.name, []).append(name)
+        for profile, tables in by_profile.items():
+            self.compiled.profiles[profile].on_change = partial(self._refresh_choices, tables)
 
     @property
     def drop_counts(self) -> dict:
@@ -181,23 +189,61 @@ class NativeTarget(Target):
         if slot is None:
             free = self._free[table]
             slot = slots[key] = free.pop() if free else len(slots)
-        v, m, hi, rng = ([0] * MAX_KEYS for _ in range(4))
+        # C arrays made once and refilled (the C side copies the table's key count):
+        # converting Python lists on every call cost as much as the rest of the write
+        v, m, hi, rng, args = self._put_arrays
+        state = self.compiled.tables[table]
+        for i, _ in state.selector_keys:                  # hash inputs, not matched
+            v[i] = m[i] = hi[i] = rng[i] = 0
         plen = 0
-        for i, (match, w) in enumerate(zip(entry.match, info.widths)):
+        for i, match in zip(state.match_pos, entry.match):
+            w = info.widths[i]
             full = (1 << w) - 1
+            value = mask = high = ranged = 0              # None: a wildcard
             if isinstance(match, (E.Exact, E.Optional_)):
-                v[i], m[i] = match.value, full
+                value, mask = match.value, full
             elif isinstance(match, E.Ternary):
-                v[i], m[i] = match.value, match.mask
+                value, mask = match.value, match.mask
             elif isinstance(match, E.Lpm):
                 plen = match.prefix_len
-                v[i], m[i] = match.value, full ^ ((1 << (w - plen)) - 1)
+                value, mask = match.value, full ^ ((1 << (w - plen)) - 1)
             elif isinstance(match, E.Range):
-                v[i], hi[i], rng[i] = match.low, match.high, 1
-        action, args = self._action(info, entry.action)
+                value, high, ranged = match.low, match.high, 1
+            v[i], m[i], hi[i], rng[i] = value, mask, high, ranged
+        indirect = state.profile is not None
+        action, args[0:MAX_ACTION_DATA] = ((0, [0] * MAX_ACTION_DATA) if indirect else
+                                           self._action(info, entry.action))
         self.lib.sw_tbl_put(self.sw, info.index, slot, v, m, hi, rng, entry.priority, plen,
                             action, args, int(keep),
                             self.ffi.NULL if meter is None else list(meter), self._clock())
+        if indirect:
+            self._put_choices(table, slot, entry.action)
+
+    def _put_choices(self, table: str, slot: int, ref) -> None:
+        """What an indirect entry may run, in the order the Python target picks from: its
+        member; its group's members, each as often as its weight; its one-shot actions."""
+        info, profile = self.native.tables[table], self.compiled.tables[table].profile
+        if isinstance(ref, E.MemberRef):
+            calls = [profile.members[ref.member_id][0].action]
+        elif isinstance(ref, E.GroupRef):
+            calls = [profile.members[m.member_id][0].action
+                     for m in profile.groups[ref.group_id][0].members for _ in range(m.weight)]
+        else:
+            calls = [call for call, weight, _ in ref.actions for _ in range(weight)]
+        actions, data = [], []
+        for call in calls:
+            action, args = self._action(info, call)
+            actions.append(action)
+            data.extend(args)
+        self.lib.sw_tbl_choices(self.sw, info.index, slot, len(actions), actions or [0],
+                                data or [0])
+
+    def _refresh_choices(self, tables: list) -> None:
+        """A member or group changed in place: every entry naming the profile again."""
+        for table in tables:
+            slots = self._slots[table]
+            for result in self.compiled.tables[table].entries.values():
+                self._put_choices(table, slots[result.entry.key()], result.entry.action)
 
     @staticmethod
     def _action(info, call: E.ActionCall) -> tuple:

@@ -28,6 +28,7 @@ class ProfileState:
         self.name = name
         self.size = size
         self.selector = algorithm is not None
+        self.algorithm = algorithm
         self.hash = ALGORITHMS[algorithm] if algorithm else None
         self.output_mask = (1 << output_width) - 1 if output_width else -1
         self.max_group_size = max_group_size
@@ -36,6 +37,7 @@ class ProfileState:
         self.groups = {}                  # id -> (ProfileGroup, [Result] repeated by weight)
         self.uses = {}                    # MemberRef/GroupRef -> how many groups and entries
         self.one_shots = {}               # id(ActionSet) -> [Result] repeated by weight
+        self.on_change = None             # called when a member or group changes in place
 
     # ---------------------------------------------------------------- members
     def member_insert(self, m: E.ProfileMember) -> None:
@@ -51,6 +53,8 @@ class ProfileState:
         for group, _ in list(self.groups.values()):
             if any(g.member_id == m.member_id for g in group.members):
                 self.groups[group.group_id] = (group, self._expanded(group))
+        if self.on_change is not None:
+            self.on_change()
 
     def member_delete(self, member_id: int) -> E.ProfileMember:
         m = self.member(member_id)
@@ -84,6 +88,8 @@ class ProfileState:
         old = self.group(g.group_id)
         self._give_back(old)
         self._take(g)
+        if self.on_change is not None:
+            self.on_change()
 
     def group_delete(self, group_id: int) -> E.ProfileGroup:
         g = self.group(group_id)

@@ -7,7 +7,6 @@ priority order otherwise. A key is an int for one-key tables and a tuple otherwi
 """
 from __future__ import annotations
 
-import copy
 
 from testbed.p4 import entries as E
 from testbed.p4.entries import ControlPlaneError
@@ -173,13 +172,10 @@ class TableState:
             self.profile.release(r.entry.action)
 
     def read(self) -> list:
-        out = []
-        for r in self.entries.values():
-            e = copy.copy(r.entry)
-            e.action = _copied(e.action)
-            e.counter_packets, e.counter_bytes = r.counter
-            out.append(e)
-        return out
+        entry = E.TableEntry
+        return [entry(e.table, e.match, _copied(e.action), e.priority, *r.counter,
+                      e.meter_config)
+                for r in self.entries.values() for e in (r.entry,)]
 
     def set_default(self, call: E.ActionCall) -> None:
         if self.default_const:

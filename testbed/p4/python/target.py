@@ -359,7 +359,13 @@ class Target:
         if name not in sets:
             raise ControlPlaneError("NOT_FOUND", f"no value_set {name!r}; value sets: "
                                     f"{sorted(sets)}")
-        sets[name] = [tuple(m) if isinstance(m, (tuple, list)) else (m,) for m in matches]
+        members = [tuple(m) if isinstance(m, (tuple, list)) else (m,) for m in matches]
+        mask = next((vs.mask for p in self.program.parsers.values() for vs in p.value_sets
+                     if vs.name == name), None)
+        if mask is not None:
+            members = [tuple(_under_mask(m, k) for m, k in zip(member, mask))
+                       for member in members]
+        sets[name] = members
 
     # ---------------------------------------------------------------- packet replication
     def mc_group_set(self, group: E.MulticastGroup) -> None:
@@ -398,3 +404,13 @@ def _restore(meta, values) -> None:
             getattr(obj, path[-1])._set(value)
         else:
             setattr(obj, path[-1], value)
+
+
+def _under_mask(match, mask: int):
+    """A value set member's match for one key of a masked value set: an exact value
+    matches where key & mask == value & mask."""
+    if isinstance(match, E.Exact):
+        return E.Ternary(match.value & mask, mask)
+    if isinstance(match, E.Ternary):
+        return E.Ternary(match.value & match.mask & mask, match.mask & mask)
+    return match

@@ -42,6 +42,7 @@ from typing import Optional
 from testbed.errors import P4Error
 from testbed.p4 import entries as E
 from testbed.p4 import ir
+from testbed.p4.frontend.p4types import show
 from testbed.p4.stf.syntax import (AddEntry, CheckCounter, Expect, Packet, SetDefault, Simple,
                                    Token, parse_file)
 
@@ -444,9 +445,13 @@ class _Run:
 
     def _value_set_set(self, cmd, name, *members):
         vs = self.value_sets[_resolve(name, "value_set", list(self.value_sets))]
-        if not isinstance(vs.type, ir.BitT):
-            raise P4Error(f"value_set {vs.name} has members of type {vs.type}; STF can set "
-                          "only value sets of bit<W>", name.loc)
+        member_t = vs.type
+        if isinstance(member_t, ir.StructT) and len(member_t.fields) == 1:
+            member_t = member_t.fields[0].type       # a struct of one field: the field's
+        if not isinstance(member_t, ir.BitT):
+            raise P4Error(f"value_set {vs.name} has members of type {show(vs.type)}; STF can "
+                          "set only value sets of bit<W> (or of a struct of one bit<W>)",
+                          name.loc)
         if len(members) > vs.size:
             raise P4Error(f"value_set {vs.name} holds at most {vs.size} members, "
                           f"{len(members)} given", members[vs.size].loc)
@@ -454,7 +459,7 @@ class _Run:
         for tok in members:
             kind = "range" if ".." in tok.text else "ternary" if (
                 "&&&" in tok.text or "*" in tok.text) else "exact"
-            matches.append((_key_value(kind, tok, vs.type.width),))
+            matches.append((_key_value(kind, tok, member_t.width),))
         self._control_plane(cmd.loc, self.target.value_set_set, vs.name, matches)
 
     def _meter_get_rates(self, cmd, name, index):

@@ -20,6 +20,7 @@ from testbed.p4 import p4info as p4info_builder
 from testbed.p4runtime import convert as C
 from testbed.p4runtime.device_config import DeviceConfigError, program_from_config
 from testbed.switch.p4runtime_server.status import RpcError
+from testbed.switch.p4runtime_server.translation import Translation
 
 GET = p4runtime_pb2.GetForwardingPipelineConfigRequest
 
@@ -30,7 +31,8 @@ class ForwardingPipeline:
     source: bytes
     cookie: int
     program: object
-    index: C.P4InfoIndex
+    index: C.P4InfoIndex                # over the data-plane widths of translated types
+    translation: Translation
     defaults: dict = field(default_factory=dict)        # table name -> initial ActionCall
     meters: dict = field(default_factory=dict)          # (name, index) -> MeterConfig
     value_sets: dict = field(default_factory=dict)      # name -> [ValueSetMember]
@@ -57,8 +59,10 @@ def adopted(program, program_file: str | None) -> ForwardingPipeline:
     file)."""
     path = Path(program_file or program.source)
     info = p4info_builder.build(program)
+    translation = Translation(info, program)
     return ForwardingPipeline(info, path.read_bytes() if path.is_file() else b"", 0, program,
-                              C.P4InfoIndex(info), initial_defaults(program))
+                              C.P4InfoIndex(translation.dataplane(info)), translation,
+                              initial_defaults(program))
 
 
 def verified(config: p4runtime_pb2.ForwardingPipelineConfig) -> ForwardingPipeline:
@@ -82,7 +86,12 @@ def verified(config: p4runtime_pb2.ForwardingPipelineConfig) -> ForwardingPipeli
                            f"config.p4info does not describe this program: {kind} "
                            f"only in the P4Info: {extra or 'none'}; only in the program: "
                            f"{missing or 'none'}; regenerate it with `trainet p4 info`")
-    return ForwardingPipeline(given, data, config.cookie.cookie, program, C.P4InfoIndex(given),
+    try:
+        translation = Translation(given, program, data)
+    except E.ControlPlaneError as e:
+        raise RpcError(e.code, e.message) from None
+    return ForwardingPipeline(given, data, config.cookie.cookie, program,
+                              C.P4InfoIndex(translation.dataplane(given)), translation,
                               initial_defaults(program))
 
 

@@ -13,6 +13,7 @@ takes the same lock).
 """
 from __future__ import annotations
 
+import gc
 import importlib.metadata
 import itertools
 import logging
@@ -53,6 +54,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             self.pipeline = P.adopted(device.target.program,
                                       getattr(device, "program_file", None))
             device.target.digest_handler = self._digest
+            _settle_heap()
 
     # ------------------------------------------------------------ stream channel
     def StreamChannel(self, request_iterator, context):
@@ -111,7 +113,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             _stream_error(stream, "FAILED_PRECONDITION", NO_PIPELINE, packet)
             return
         try:
-            self.device.packet_out(C.packet_out_frame(pipeline.index, packet))
+            self.device.packet_out(C.packet_out_frame(
+                pipeline.index, pipeline.translation.packet_out(packet)))
         except E.ControlPlaneError as e:
             _stream_error(stream, e.code, e.message, packet)
 
@@ -123,6 +126,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             return
         msg = p4runtime_pb2.StreamMessageResponse()
         msg.packet.CopyFrom(C.packet_in_message(pipeline.index, frame))
+        pipeline.translation.packet_in(msg.packet)
         for primary in receivers:
             primary.out.put(msg)
 
@@ -217,6 +221,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         if kept is not None:
             with self.target_lock:
                 P.restore(pipeline, self.device.target, kept, self.log)
+        _settle_heap()
         self.log.info("forwarding pipeline installed (%d tables, cookie %d)",
                       len(pipeline.p4info.tables), pipeline.cookie)
 
@@ -285,8 +290,8 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         if kind is None:
             C.fail("UNIMPLEMENTED", "writing an empty entity is not supported by the "
                                     "software target")
-        return HANDLERS[kind].write(pipeline, self.device.target, update.type,
-                                    getattr(entity, kind))
+        msg = pipeline.translation.entity_in(kind, getattr(entity, kind))
+        return HANDLERS[kind].write(pipeline, self.device.target, update.type, msg)
 
     # ------------------------------------------------------------ Read
     def _read(self, request) -> list:
@@ -314,9 +319,27 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                 if kind is None:
                     raise RpcError("INVALID_ARGUMENT", "an entity of the ReadRequest is empty; "
                                                        "set one of its fields")
-                HANDLERS[kind].read_into(pipeline, self.device.target, getattr(entity, kind),
-                                         add)
+                try:
+                    msg = pipeline.translation.entity_in(kind, getattr(entity, kind))
+                except E.ControlPlaneError as e:
+                    raise RpcError(e.code, e.message) from None
+                HANDLERS[kind].read_into(pipeline, self.device.target, msg, add)
+        if pipeline.translation.active:
+            for response in responses:
+                for entity in response.entities:
+                    pipeline.translation.entity_out(entity)
         return responses
+
+
+def _settle_heap() -> None:
+    """Leave the objects alive now (the compiled program, its tables, the server) out of
+    Python's cyclic collector. A write that stores many entries makes the collector run
+    full collections, and each would walk the whole program again: with batches of 1000
+    updates that cost more than the writes themselves. The previous pipeline's garbage is
+    collected first; the next install does the same, so nothing stays frozen for good."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
 
 
 def _stream_error(stream: Stream, code: str, message: str, packet=None) -> None:

@@ -7,7 +7,7 @@ the MIT license in ``LICENSE`` beside it. No package registry ships the schema, 
 lives here as the interface definition it is; trainet's own code is elsewhere.
 
 ``et_def_pb2.py`` is protoc's output for it (libprotoc 3.21.6, from grpcio-tools 1.51.1,
-whose generated code the pinned protobuf 3.20 loads):
+whose generated code protobuf 3.20 and newer load):
 
     python -m grpc_tools.protoc -Itestbed/trace/schema --python_out=testbed/trace/schema \\
         testbed/trace/schema/et_def.proto
