@@ -57,6 +57,7 @@ from hosts import ina_native
 from hosts.addresses import local_address
 from hosts.ina_session import BlockExchange, Exchange, JobStream
 from hosts.round_timing import DTYPES, timed_rounds
+from testbed.errors import TrainetError
 from testbed.proto import ina
 
 
@@ -174,7 +175,7 @@ class InaAllReduce:
         ex = self._run(Exchange(self.stream, lanes.reshape(-1, ina.LANES), fx.EXPONENT_MIN,
                                 flags=ina.FLAG_MAX))
         if not np.all(ex.result_flags & ina.FLAG_MAX):
-            raise RuntimeError("the switch summed the exponent round instead of keeping "
+            raise TrainetError("the switch summed the exponent round instead of keeping "
                                "each lane's max: it runs a program without FLAG_MAX rounds; "
                                "run p4/ina.p4")
         return ex.result.reshape(-1)[:n].astype(np.int8)
@@ -198,7 +199,7 @@ class InaAllReduce:
             over = np.flatnonzero(ex.result_flags & ina.FLAG_OVERFLOW)
             fine = np.setdiff1d(np.arange(ex.n), over)
             if np.any(ex.result_exponents[fine] != ex.exponents[fine]):
-                raise RuntimeError("the switch returned other exponents than the agreed "
+                raise TrainetError("the switch returned other exponents than the agreed "
                                    "ones: workers disagree on the job")
             if over.size == 0:
                 return sums, used
@@ -210,7 +211,7 @@ class InaAllReduce:
                                          ex.result_exponents[over], self.n_workers, bits))
             sums[pending] = ex.result if bits == 32 else ina.unpack16(ex.result)
             used[pending] = ex.exponents
-        raise RuntimeError(f"blocks kept overflowing their exponent after {MAX_RESENDS} "
+        raise TrainetError(f"blocks kept overflowing their exponent after {MAX_RESENDS} "
                            "re-sends: their values change while they are aggregated")
 
     def all_reduce(self, tensor: torch.Tensor) -> torch.Tensor:
