@@ -2,7 +2,11 @@
 
 A gRPC client on 127.0.0.1 loads p4/basic.p4 with SetForwardingPipelineConfig and fills
 ``MyIngress.ipv4_lpm`` with /24 routes in Writes of 1, 100 and 1000 updates, then reads
-the table back with one wildcard Read. In the same run, and over the same channel kind,
+the table back with wildcard Reads: the first after the writes, and one again (a
+controller polling its tables), which finds every entry's encoding kept. Single-update
+Writes also go pipelined, as asynchronous controllers send them: up to ``PIPELINE_DEPTH``
+unary calls in flight from one client (grpc futures). In the same run, and over the same
+channel kind,
 the same messages go to a transport-only server: a servicer that answers every Write
 with an empty WriteResponse and every Read with a prebuilt response holding as many
 entries. Its rates are what gRPC and protobuf alone allow on this machine, so the ratio
@@ -16,6 +20,7 @@ from __future__ import annotations
 import json
 import queue
 import time
+from collections import deque
 from pathlib import Path
 
 import grpc
@@ -34,6 +39,7 @@ BASIC = Path(__file__).resolve().parents[2] / "p4" / "basic.p4"
 TABLE, ACTION = "MyIngress.ipv4_lpm", "MyIngress.ipv4_forward"
 BATCHES = (1, 100, 1000)
 ROUNDS = 3
+PIPELINE_DEPTH = 32          # single-update Writes in flight in the pipelined row
 MAX_ENTRIES = 1024           # the size of MyIngress.ipv4_lpm
 
 
@@ -95,6 +101,18 @@ class _Client:
         for start in range(0, len(self.updates), batch):
             self.stub.Write(pb.WriteRequest(device_id=1, election_id=self.election,
                                             updates=self.updates[start:start + batch]))
+
+    def write_pipelined(self, depth: int = PIPELINE_DEPTH) -> None:
+        """Single-update Writes with up to ``depth`` in flight: each waits only for the
+        answer ``depth`` requests back."""
+        in_flight = deque()
+        for u in self.updates:
+            if len(in_flight) >= depth:
+                in_flight.popleft().result()
+            in_flight.append(self.stub.Write.future(pb.WriteRequest(
+                device_id=1, election_id=self.election, updates=[u])))
+        for call in in_flight:
+            call.result()
 
     def read_all(self) -> int:
         return sum(len(r.entities) for r in self.stub.Read(self.read))
@@ -160,28 +178,31 @@ def measure(n: int, rounds: int = ROUNDS, backend: str = "native") -> dict:
         req.config.p4_device_config = BASIC.read_bytes()
         set_ms = _seconds(lambda: client.stub.SetForwardingPipelineConfig(req)) * 1e3
         target = device.target
-        keys = [f"write_{b}" for b in BATCHES] + ["read"]
         # the server writes last, so the reads find its entries
         ways = {"in_process": local, "transport": transport, "server": client}
-        best = {(who, k): 0.0 for who in ways for k in keys}
+        best = {(who, k): 0.0 for who in ways for k, _ in ROWS}
 
         def keep(who: str, key: str, seconds: float) -> None:
             best[who, key] = max(best[who, key], n / seconds)
 
         for _ in range(rounds):
-            for b in BATCHES:
+            for key, write in _writes():
                 for who, way in ways.items():
+                    if who == "in_process" and key == "write_pipelined":
+                        continue           # nothing to pipeline without a transport
                     target.table_clear(TABLE)
-                    keep(who, f"write_{b}", _seconds(lambda: way.write_all(b)))
-            got = client.read_all()
-            if got != n:
-                raise TrainetError(f"the benchmark read {got} entries back, wrote {n}")
+                    keep(who, key, _seconds(lambda: write(way)))
+            got = []
+            keep("server", "read_first", _seconds(lambda: got.append(client.read_all())))
+            if got != [n]:
+                raise TrainetError(f"the benchmark read {got[0]} entries back, wrote {n}")
             answer = [r.SerializeToString() for r in client.stub.Read(read)]
             for who, way in ways.items():
                 # a fresh copy of the server's answer each time: protobuf caches the sizes
                 # of a message it has serialised, which the server's new answers lack
                 empty.read_responses = [pb.ReadResponse.FromString(r) for r in answer]
                 keep(who, "read", _seconds(way.read_all))
+        best["transport", "read_first"] = best["transport", "read"]     # the same answer
     finally:
         requests.put(None)
         client.channel.close()
@@ -190,15 +211,26 @@ def measure(n: int, rounds: int = ROUNDS, backend: str = "native") -> dict:
         bare.stop(0).wait()
     out = {"entries": n, "rounds": rounds, "backend": target.backend,
            "set_pipeline_ms": set_ms}
-    for k in keys:
+    for k, _ in ROWS:
         out[f"{k}_entries_per_s"] = best["server", k]
-        out[f"in_process_{k}_entries_per_s"] = best["in_process", k]
+        out[f"in_process_{k}_entries_per_s"] = best["in_process", k] or None
         out[f"transport_{k}_entries_per_s"] = best["transport", k]
     return out
 
 
-ROWS = ([(f"write_{b}", f"Write, {b} update{'s' if b > 1 else ''} per request") for b in BATCHES]
-        + [("read", "Read, whole table (wildcard)")])
+def _writes() -> list:
+    """(row key, how a way writes every update) in the order they run; the server's
+    batches of 1000 come last, so the reads that follow find its entries."""
+    out = [("write_1", lambda way: way.write_all(1)),
+           ("write_pipelined", lambda way: way.write_pipelined())]
+    return out + [(f"write_{b}", lambda way, b=b: way.write_all(b)) for b in BATCHES[1:]]
+
+
+ROWS = [("write_1", "Write, 1 update per request"),
+        ("write_pipelined", f"Write, 1 update, {PIPELINE_DEPTH} in flight"),
+        *((f"write_{b}", f"Write, {b} updates per request") for b in BATCHES[1:]),
+        ("read_first", "Read, whole table, first"),
+        ("read", "Read, whole table, again")]
 
 
 def main(args) -> int:
@@ -217,7 +249,10 @@ def main(args) -> int:
     for key, label in ROWS:
         own, bound = r[f"{key}_entries_per_s"], r[f"transport_{key}_entries_per_s"]
         alone = r[f"in_process_{key}_entries_per_s"]
-        print(f"  {label:<34} {own:10.0f} {bound:10.0f} {own / bound:6.2f} {alone:10.0f}")
+        alone = f"{alone:10.0f}" if alone else f"{'-':>10}"
+        print(f"  {label:<34} {own:10.0f} {bound:10.0f} {own / bound:6.2f} {alone}")
     print("  transport: a servicer answering the same messages without looking at them;")
-    print("  no gRPC: the server's service called in this process with the parsed requests")
+    print("  no gRPC: the server's service called in this process with the parsed requests;")
+    print(f"  {PIPELINE_DEPTH} in flight: one client's unary calls as grpc futures; first: the")
+    print("  read right after the writes, again: a repeated read (entries' encodings kept)")
     return 0

@@ -620,6 +620,7 @@ class Program:
     digests: list = field(default_factory=list)    # Types passed to digest<T>() calls
     controller_headers: list = field(default_factory=list)  # @controller_header HeaderTs
     new_types: dict = field(default_factory=dict)  # name -> NewType, the `type` declarations
+    package_loc: Optional[Loc] = None  # where ``main`` is instantiated
 
 
 Decl = Union[Parser, Control, Action, Table, Instance, Function]

@@ -43,7 +43,9 @@ def make_target(program, backend: str = "python", cpu_port: int | None = None,
     if backend == "python":
         return python()
     if program.arch != "v1model":
-        return fall_back(f"the native backend runs v1model programs, not {program.arch}")
+        where = f"{program.package_loc}: " if program.package_loc is not None else ""
+        return fall_back(f"{where}the native backend runs v1model programs, not "
+                         f"{program.arch} ({program.package})")
     if priority_queues > 1:
         return fall_back(f"{priority_queues} priority queues per port; the native backend "
                          "has one egress queue per port")

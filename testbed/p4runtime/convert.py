@@ -21,6 +21,7 @@ from p4.config.v1 import p4info_pb2
 from p4.v1 import p4data_pb2, p4runtime_pb2
 
 from testbed.p4 import entries as E
+from testbed.p4runtime.entry_decoder import EntryDecoder
 
 MF = p4info_pb2.MatchField
 SCOPE = p4info_pb2.ActionRef
@@ -129,6 +130,9 @@ class P4InfoIndex:
             info.profile_id = t.implementation_id
             self.tables[info.id] = info
             self.table_ids[info.name] = info.id
+        # table id -> its decoder of plain entry writes, the write path's fast way in
+        self.decoders = {tid: EntryDecoder(t, self.actions, self.action_params, METADATA_LIMIT)
+                         for tid, t in self.tables.items()}
         self.direct_counters = {d.preamble.id: d for d in p4info.direct_counters}
         self.direct_meters = {d.preamble.id: d for d in p4info.direct_meters}
         self.counters = {c.preamble.id: c for c in p4info.counters}

@@ -162,9 +162,43 @@ def test_error_in_macro_expansion_points_at_the_macro_use():
 
 
 def test_unsupported_construct_says_so():
-    err = diagnose("struct G<T> { T f; }\n" + INGRESS + "apply { }\n}\n")
-    assert str(err.loc) == "t.p4:6:9"
-    assert err.message == "unsupported: generic struct declarations"
+    err = diagnose("extern Ab { Ab(); abstract bit<8> f(); }\n" + INGRESS + "apply { }\n}\n")
+    assert str(err.loc) == "t.p4:6:19"
+    assert err.message == "unsupported: abstract extern methods"
+
+
+def test_a_generic_function_needs_its_type_arguments_inferred_or_given():
+    err = diagnose("T pick<T>(in T a, in T b) { return a; }\n" + INGRESS
+                   + "apply {\n    pick(meta.x, hdr.h.b);\n}\n}\n")
+    assert str(err.loc) == "t.p4:9:18"
+    assert err.message.startswith("argument 'b' of pick: expected bit<8>, got bit<16>")
+    err = diagnose("void nothing<T>() { }\n" + INGRESS + "apply {\n    nothing();\n}\n}\n")
+    assert str(err.loc) == "t.p4:9:5"
+    assert err.message == "cannot infer T of nothing; give the type argument"
+
+
+def test_generic_type_used_without_or_with_wrong_type_arguments():
+    err = diagnose("struct G<T> { T f; }\nstruct U { G g; }\n")
+    assert str(err.loc) == "t.p4:7:12"
+    assert err.message == "'G' is generic; give its type arguments, e.g. G<bit<8>>"
+    err = diagnose("header G<A, B> { A f; B g; }\nstruct U { G<bit<8>> g; }\n")
+    assert str(err.loc) == "t.p4:7:12"
+    assert err.message == "G takes 2 type arguments, 1 given"
+    err = diagnose("header G<T> { T f; }\nstruct U { G<H> g; }\n")
+    assert "header fields must be" in err.message
+
+
+def test_named_package_arguments_are_checked():
+    text = INGRESS + "apply { }\n}\n" + TAIL.replace(
+        "V1Switch(P(), VC(), I(), E(), CC(), D())",
+        "V1Switch(p = P(), vr = VC(), ig = I(), eg = E(), ck = CC(), dp = D())")
+    with pytest.raises(P4Error) as e:
+        load_source(HEAD + text, "t.p4")
+    assert e.value.message == "V1Switch has no parameter 'dp'"
+    text = text.replace("dp = D()", "D()")
+    with pytest.raises(P4Error) as e:
+        load_source(HEAD + text, "t.p4")
+    assert e.value.message == "V1Switch: use either all positional or all named arguments"
 
 
 def test_unknown_type_and_duplicate_declaration():

@@ -742,3 +742,10 @@ def test_a_stateless_control_can_serve_two_package_roles():
                                                         "V1Switch(P(), VC(), I(), E(), VC(), D())"))
     assert prog.blocks["verify_checksum"] == prog.blocks["compute_checksum"] == "VC"
     assert "CC" not in prog.blocks.values()
+
+
+def test_a_table_declared_with_an_empty_parameter_list():
+    # older P4_16 programs (p4c's own samples among them) write ``table t() { ... }``
+    prog, _ = ingress_stmts("", "t.apply();",
+                            "action a() { }\ntable t() { actions = { a; } default_action = a; }")
+    assert list(prog.controls["I"].tables) == ["I.t"]

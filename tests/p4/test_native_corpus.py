@@ -185,3 +185,120 @@ def test_a_batch_sends_what_its_frames_send_one_by_one(ina_program):
             batches += 1
     assert state(native) == state(ref)
     assert batches < len(frames) / 16
+
+
+def test_128_bit_keys_lpm_and_ternary_with_churn():
+    """ipv6_lpm.p4's tables hold 128-bit keys and action parameters as two native words:
+    random prefixes of every length (across the word boundary), ternary source masks
+    rewriting sources, deletes and modifies, and random destinations near the prefixes
+    route as the reference does."""
+    rng = random.Random(29)
+    program = load_program(str(Path(__file__).parent / "corpus" / "ipv6_lpm.p4"))
+    prefixes = {}
+    for i in range(150):
+        plen = rng.choice([0, 8, 32, 48, 63, 64, 65, 96, 127, 128, rng.randrange(129)])
+        value = rng.getrandbits(128) & ~((1 << (128 - plen)) - 1)
+        prefixes[value, plen] = i
+
+    def route(value, plen, port):
+        return E.TableEntry("MyIngress.routes", (E.Exact(0x3B), E.Lpm(value, plen)),
+                            E.ActionCall("MyIngress.forward", {"port": port}))
+
+    def acl(i):
+        mask = 1 << rng.randrange(128)          # about 8 bits: a few packets match
+        for _ in range(4):
+            mask |= rng.getrandbits(128) & rng.getrandbits(128) & rng.getrandbits(128) \
+                & rng.getrandbits(128) & rng.getrandbits(128) & rng.getrandbits(128)
+        action = (E.ActionCall("MyIngress.mark", {"tc": i}) if i % 2 else
+                  E.ActionCall("MyIngress.rewrite", {"src": rng.getrandbits(128), "port": i}))
+        return E.TableEntry("MyIngress.acl", (E.Ternary(rng.getrandbits(128) & mask, mask),),
+                            action, priority=i + 1)
+
+    def setup(t):
+        state_rng = random.Random(31)       # the same entries on both targets
+        with t.batch():                     # the routes in one batch, the acl one by one
+            for (value, plen), i in prefixes.items():
+                t.table_insert(route(value, plen, i % 16))
+        for (value, plen), i in list(prefixes.items())[::4]:
+            t.table_delete(route(value, plen, i % 16))
+        for (value, plen), i in list(prefixes.items())[1::4]:
+            t.table_modify(route(value, plen, 20 + i % 8))
+        nonlocal rng
+        saved, rng = rng, state_rng
+        for i in range(40):
+            t.table_insert(acl(i))
+        rng = saved
+
+    def frame():
+        value, plen = rng.choice(list(prefixes))
+        dst = value | (rng.getrandbits(128 - plen) if plen < 128 else 0)
+        if rng.random() < 0.2:
+            dst ^= 1 << rng.randrange(128)
+        src = rng.getrandbits(128)
+        return (bytes.fromhex("60000000") + b"\0\0" + bytes([0x3B, 0x40])
+                + src.to_bytes(16, "big") + dst.to_bytes(16, "big"))
+
+    frames = [(rng.randrange(8), frame()) for _ in range(PACKETS // 3)]
+    targets = both(program, setup)
+    sent = compare(targets, frames)
+    assert sent.count(1) > len(frames) / 2
+    ports = {targets[1].process(f, p)[0][0] for p, f in frames[:200] if targets[0].process(f, p)}
+    assert len(ports) > 8                   # many routes taken, modified ones among them
+    rewritten = [f for p, f in frames
+                 if any(o[8:24] != f[8:24] for _, o in targets[0].process(f, p))]
+    assert len(rewritten) > 10              # the 128-bit action parameter was used
+
+
+WIDE_SELECTOR = """#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<128> dst; bit<16> flow; bit<128> note; }
+struct H { h_t h; }
+struct M { }
+parser P(packet_in pkt, out H hdr, inout M m, inout standard_metadata_t sm) {
+    state start { pkt.extract(hdr.h); transition accept; }
+}
+control VC(inout H hdr, inout M m) { apply { } }
+control I(inout H hdr, inout M m, inout standard_metadata_t sm) {
+    action_selector(HashAlgorithm.crc16, 32w64, 32w14) sel;
+    action to(bit<9> port, bit<128> note) { sm.egress_spec = port; hdr.h.note = note; }
+    action drop() { mark_to_drop(sm); }
+    table ecmp {
+        key = { hdr.h.dst : exact; hdr.h.flow : selector; }
+        actions = { to; drop; }
+        implementation = sel;
+        default_action = drop();
+    }
+    apply { ecmp.apply(); }
+}
+control E(inout H hdr, inout M m, inout standard_metadata_t sm) { apply { } }
+control CC(inout H hdr, inout M m) { apply { } }
+control D(packet_out pkt, in H hdr) { apply { pkt.emit(hdr.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+"""
+
+
+def test_a_selector_key_after_a_128_bit_key(tmp_path):
+    """The selector hashes the flow field, the key word after the two words of a 128-bit
+    key; members carry a 128-bit parameter: both backends pick the same member."""
+    path = tmp_path / "wide_selector.p4"
+    path.write_text(WIDE_SELECTOR)
+    rng = random.Random(37)
+    dsts = [rng.getrandbits(128) for _ in range(4)]
+
+    def setup(t):
+        sel = t.profile("I.sel")
+        for mid in range(6):
+            sel.member_insert(E.ProfileMember(mid, E.ActionCall(
+                "I.to", {"port": mid + 1, "note": (mid + 1) << 100 | mid})))
+        sel.group_insert(E.ProfileGroup(1, [E.GroupMember(m, m % 2 + 1) for m in range(6)]))
+        for i, dst in enumerate(dsts[:3]):
+            ref = E.GroupRef(1) if i else E.MemberRef(5)
+            t.table_insert(E.TableEntry("I.ecmp", (E.Exact(dst),), ref))
+
+    frames = [(0, rng.choice(dsts).to_bytes(16, "big") + rng.getrandbits(16).to_bytes(2, "big")
+               + bytes(16)) for _ in range(PACKETS // 3)]
+    targets = both(load_program(str(path)), setup)
+    sent = compare(targets, frames)
+    assert 0 < sent.count(1) < len(frames)      # the fourth destination has no entry
+    ports = {out[0][0] for p, f in frames[:300] if (out := targets[1].process(f, p))}
+    assert ports == set(range(1, 7))            # every member of the group is picked

@@ -82,11 +82,15 @@ def test_backends_run_psa_on_python(caplog):
     program = load_program(str(FORWARD))
     with caplog.at_level(logging.WARNING, logger="testbed.p4.target"):
         assert isinstance(make_target(program, "auto"), PsaTarget)
-    assert "P4 backend: python, not native: the native backend runs v1model programs, " \
-           "not psa" in caplog.text
-    with pytest.raises(TrainetError, match="backend native: the native backend runs "
-                                           "v1model programs, not psa; use --backend"):
+    # the refusal names the package at the line of ``main``
+    where = f"{FORWARD}:{program.package_loc.line}:1: "
+    assert program.package_loc.line > 1
+    assert (f"P4 backend: python, not native: {where}the native backend runs v1model "
+            "programs, not psa (PSA_Switch)") in caplog.text
+    with pytest.raises(TrainetError) as e:
         make_target(program, "native")
+    assert str(e.value) == (f"backend native: {where}the native backend runs v1model "
+                            "programs, not psa (PSA_Switch); use --backend python or auto")
 
 
 def _variant(old: str, new: str) -> str:

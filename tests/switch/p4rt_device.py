@@ -32,3 +32,13 @@ class PipelineDevice:
                 self.packet_in_handler(out)
             else:
                 self.sent.append((out_port, out))
+
+
+class NativeDevice(PipelineDevice):
+    """The same device on the native backend: its tables and externs run in C."""
+
+    def load_pipeline(self, program):
+        from testbed.p4.targets import make_target
+        self.target = make_target(program, "native", cpu_port=self.cpu_port)
+        assert self.target.backend == "native"
+        self.loads += 1

@@ -11,7 +11,7 @@ import pytest
 from p4.v1 import p4runtime_pb2 as pb
 
 from p4rt_client import Client, batch_errors
-from p4rt_device import PipelineDevice
+from p4rt_device import NativeDevice, PipelineDevice
 from testbed.errors import TrainetError
 from testbed.p4 import p4info
 from testbed.p4 import entries as E
@@ -393,6 +393,42 @@ def test_rollback_on_error_undoes_the_batch(client, server, ids):
     assert _code(e) == grpc.StatusCode.UNIMPLEMENTED
 
 
+def test_a_rolled_back_batch_leaves_the_native_tables_as_they_were():
+    """On the native backend a batch's inserts reach the C tables together at its end:
+    a batch rolled back leaves packets forwarded as before it, none of its routes."""
+    from testbed.bench.p4runtime import ACTION, BASIC, TABLE
+    from testbed.p4runtime import convert as C
+    from tests.p4.test_target import ipv4_frame
+    program = load_program(BASIC)
+    info = p4info.build(program)
+    index = C.P4InfoIndex(info)
+    device = NativeDevice(device_id=1, cpu_port=255)
+    srv = P4RuntimeServer(device, "127.0.0.1:0").start()
+    client = Client(f"127.0.0.1:{srv.port}", device_id=1, election_id=10)
+    client.arbitrate()
+    client.set_pipeline(info, BASIC.read_bytes())
+
+    def route(i):
+        entry = E.TableEntry(TABLE, (Lpm(0x0A000000 | i << 8, 24),),
+                             E.ActionCall(ACTION, {"dstAddr": i, "port": i}))
+        return _entity(table_entry=C.table_entry_to_p4rt(index, entry))
+
+    client.write((INS, route(1)))
+    for batch in ([(INS, route(2)), (INS, route(3)), (INS, route(1))],
+                  [(INS, route(2)), (DEL, route(1)), (INS, route(4)), (INS, route(2))]):
+        with pytest.raises(grpc.RpcError):
+            client.write(*batch, atomicity=pb.WriteRequest.ROLLBACK_ON_ERROR)
+    for i in range(1, 5):
+        device.receive(ipv4_frame(f"10.0.{i}.9"), 0)
+    assert [port for port, _ in device.sent] == [1]
+    client.write((INS, route(2)), (INS, route(3)), (DEL, route(1)))
+    for i in range(1, 5):
+        device.receive(ipv4_frame(f"10.0.{i}.9"), 0)
+    assert [port for port, _ in device.sent] == [1, 2, 3]
+    client.close()
+    srv.stop()
+
+
 # ---------------------------------------------------------------- PRE
 def test_multicast_groups_and_clone_sessions(client, server):
     _, device = server
@@ -464,6 +500,38 @@ def test_registers_counters_meters(client, server, ids):
     with pytest.raises(grpc.RpcError) as e:
         client.write((MOD, _entity(meter_entry=bad)))
     assert batch_errors(e.value)[0].canonical_code == grpc.StatusCode.OUT_OF_RANGE.value[0]
+
+
+@pytest.mark.parametrize("device_kind", [PipelineDevice, NativeDevice])
+def test_a_read_again_shows_counters_action_and_cookies_as_they_are_now(device_kind, info,
+                                                                         ids):
+    """Reads keep each entry's encoding while it is unchanged: what changes without a
+    write (counters) and what a write changes (action, metadata) still show as they are,
+    on both backends."""
+    device = device_kind(device_id=1, cpu_port=255)
+    srv = P4RuntimeServer(device, "127.0.0.1:0").start()
+    client = Client(f"127.0.0.1:{srv.port}", device_id=1, election_id=10)
+    client.arbitrate()
+    client.set_pipeline(info, FEATURES.read_bytes())
+    table = _entity(table_entry=pb.TableEntry(table_id=ids["MyIngress.fwd"]))
+    client.write((INS, fwd_entry(ids, b"\x01", action="MyIngress.forward")))
+    device.receive(_frame(dst=1), 1)
+    [first] = client.read(table)
+    assert first.table_entry.counter_data.packet_count == 1
+    device.receive(_frame(dst=1), 1)
+    assert client.read(table)[0].table_entry.counter_data.packet_count == 2
+    changed = fwd_entry(ids, b"\x01", action="MyIngress.learn")
+    changed.table_entry.metadata = b"cookie"
+    client.write((MOD, changed))
+    [again] = client.read(table)
+    assert again.table_entry.action.action.action_id == ids["MyIngress.learn"]
+    assert again.table_entry.metadata == b"cookie"
+    assert again.table_entry.counter_data.packet_count == 2     # a modify keeps counters
+    changed.table_entry.metadata = b""
+    client.write((MOD, changed))
+    assert not client.read(table)[0].table_entry.metadata
+    client.close()
+    srv.stop()
 
 
 def test_direct_counters_count_hits_and_direct_meters_configure(client, server, ids):
@@ -658,15 +726,16 @@ def test_a_port_in_use_is_an_error_not_a_shared_port(server):
 
 def test_a_large_read_comes_in_chunks_that_hold_every_entry_once(client, ids, monkeypatch):
     """Each ReadResponse stops growing once its entities pass the chunk size (counted by
-    each entry's size bound), so none outgrows a client's message limit."""
+    each entry's encoded size, or its size bound), so none outgrows a client's message
+    limit."""
     from testbed.switch.p4runtime_server import service
-    monkeypatch.setattr(service, "READ_CHUNK_BYTES", 600)
+    monkeypatch.setattr(service, "READ_CHUNK_BYTES", 200)
     for i in range(40):
         client.write((INS, routes_entry(ids, bytes([10, i, 0, 0, 0, 0]), 16)))
     read = pb.ReadRequest(device_id=1, entities=[_entity(
         table_entry=pb.TableEntry(table_id=ids["MyIngress.routes"]))])
     responses = list(client.stub.Read(read))
     assert len(responses) > 3
-    assert all(r.ByteSize() < 600 + 400 for r in responses)
+    assert all(r.ByteSize() < 200 + 400 for r in responses)
     got = sorted(e.table_entry.match[0].lpm.value for r in responses for e in r.entities)
     assert got == sorted(bytes([10, i, 0, 0, 0, 0]) for i in range(40))

@@ -11,7 +11,7 @@ import pytest
 from p4.v1 import p4runtime_pb2 as pb
 
 from p4rt_client import Client, batch_errors
-from p4rt_device import PipelineDevice
+from p4rt_device import NativeDevice, PipelineDevice
 from testbed.p4 import p4info
 from testbed.p4.lowering.program import load_program
 from testbed.switch.p4runtime_server import P4RuntimeServer
@@ -34,16 +34,6 @@ SEL = _id("action_profiles", "MyIngress.ecmp_selector")
 NEXTHOPS = _id("action_profiles", "MyIngress.nexthops")
 SET_PORT = _id("actions", "MyIngress.set_port")
 SET_DMAC = _id("actions", "MyIngress.set_dmac")
-
-
-class NativeDevice(PipelineDevice):
-    """The same device on the native backend: its indirect tables run in C."""
-
-    def load_pipeline(self, program):
-        from testbed.p4.targets import make_target
-        self.target = make_target(program, "native", cpu_port=self.cpu_port)
-        assert self.target.backend == "native"
-        self.loads += 1
 
 
 @pytest.fixture(params=["python", "native"])

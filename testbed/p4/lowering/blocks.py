@@ -76,6 +76,7 @@ class Blocks:
             self.err(f"unsupported: package {pname}; this target implements v1model's "
                      "V1Switch and PSA's PSA_Switch", ctor)
         self.package = pname
+        self.package_loc = self.loc(t)
         self.arch, roles = PACKAGES[pname]
         leaves = list(self._package_blocks(self.block_decls[pname], self.arg_trees(t.children[2]),
                                            {}, t))
@@ -136,7 +137,9 @@ class Blocks:
         of package ``pdecl`` given ``args``, nested packages' blocks in their place. The
         names map each block type's type parameters (Ingress's H) to the outermost
         package's (PSA_Switch's IH), so the blocks that share one are checked together.
-        Extern arguments (PSA's PacketReplicationEngine()) are checked and skipped."""
+        Extern arguments (PSA's PacketReplicationEngine()) are checked and skipped.
+        Named arguments (``V1Switch(p = P(), ...)``) are put in parameter order."""
+        args = self.align_args(pdecl.params, args, node, pdecl.name)
         if len(args) != len(pdecl.params):
             self.err(f"{pdecl.name} takes {len(pdecl.params)} arguments, {len(args)} given", node)
         for psig, arg in zip(pdecl.params, args):
@@ -210,13 +213,17 @@ class Blocks:
         self.err("a package argument must be a parser or control instance, e.g. MyIngress()",
                  arg)
 
-    def bind_ctor_params(self, decl, ctor_args, scope, node):
+    def bind_ctor_params(self, decl, ctor_args, scope, node, arg_scope=None):
+        """Bind a block's constructor parameters in ``scope`` to ``ctor_args``, evaluated in
+        ``arg_scope``: the instantiating block's (its own constructor parameters and
+        constants are in reach), or the global scope for the package's blocks."""
+        ctor_args = self.align_args(decl.ctor_params, ctor_args, node, decl.name)
         if len(ctor_args) != len(decl.ctor_params):
             self.err(f"{decl.name} takes {len(decl.ctor_params)} constructor arguments, "
                      f"{len(ctor_args)} given", node)
         for p, a in zip(decl.ctor_params, ctor_args):
             typ = self.resolve_type(p.type_tree, {})
-            e = self.expr(a, self.global_scope, typ)
+            e = self.expr(a, arg_scope or self.global_scope, typ)
             if not isinstance(e, (ir.Const, ir.EnumConst, ir.ErrorConst, ir.StringLit)):
                 self.err(f"constructor argument '{p.name}' must be a compile-time constant", a)
             scope.names[p.name] = ConstSym(e)
@@ -349,9 +356,9 @@ class Blocks:
                 self.err(f"a {kind} can only instantiate {kind}s here; {tname} is a {decl.kind}",
                          t)
             if kind == "parser":
-                sub = self.inline_parser(decl, args, local, ctx, t)
+                sub = self.inline_parser(decl, args, local, ctx, t, scope)
             else:
-                sub = self.inline_control(decl, args, local, ctx, t)
+                sub = self.inline_control(decl, args, local, ctx, t, scope)
             self.declare(scope, local, sub, t.children[3])
             return
         self.err(f"unknown type '{tname}'; cannot instantiate it", ctor)
@@ -387,12 +394,12 @@ class Blocks:
                            list(type_args), cargs, self.loc(t), annos)
         return InstanceSym(inst, decl, type_args)
 
-    def inline_parser(self, decl, ctor_args, local, ctx, node):
+    def inline_parser(self, decl, ctor_args, local, ctx, node, arg_scope=None):
         """Lower a sub-parser's states (spliced into the caller at each apply)."""
         t = decl.tree
         self.lowered.add(decl.name)
         scope = Scope(self.global_scope)
-        self.bind_ctor_params(decl, ctor_args, scope, node)
+        self.bind_ctor_params(decl, ctor_args, scope, node, arg_scope)
         params = []
         for p in decl.params:
             typ = self.resolve_type(p.type_tree, {})
@@ -418,7 +425,7 @@ class Blocks:
         ctx.prefix = saved_prefix
         return SubParserSym(f"{ctx.prefix}.{local}", local, params, states)
 
-    def inline_control(self, decl, ctor_args, local, ctx, node):
+    def inline_control(self, decl, ctor_args, local, ctx, node, arg_scope=None):
         """Lower a sub-control into the enclosing block under ``prefix.local``."""
         t = decl.tree
         self.lowered.add(decl.name)
@@ -426,7 +433,7 @@ class Blocks:
             self.err(f"control {decl.name} instantiates itself", node)
         sub_ctx_prefix = f"{ctx.prefix}.{local}"
         scope = Scope(self.global_scope)
-        self.bind_ctor_params(decl, ctor_args, scope, node)
+        self.bind_ctor_params(decl, ctor_args, scope, node, arg_scope)
         params = self.block_params(decl, scope, ctx, rename=True)
         for p in params:
             ctx.locals.append(ir.VarDecl(p.loc, p.name, p.type))

@@ -10,7 +10,8 @@ from testbed.p4.frontend.p4types import BlockT, show, unknown_type
 from testbed.p4.lowering.blocks import BlockCtx
 from testbed.p4.lowering.expressions import parse_int
 from testbed.p4.lowering.symbols import (BlockDeclSym, ConstSym, ExternDecl, ExternFuncSym,
-                                         FunctionSym, ParamSig, Scope, Sig, TopInstanceSym,
+                                         FunctionSym, GenericFunctionSym, ParamSig, Scope, Sig,
+                                         TopInstanceSym,
                                          VarSym)
 from testbed.p4.lowering.syntax import annotations_of, name_of
 
@@ -28,8 +29,12 @@ class Declarations:
             name = str(t.children[0])
             if name in tenv and kind == "type_name":
                 return tenv[name]
+            if name in self.type_env and kind == "type_name":
+                return self.type_env[name]
             if name in self.types:
                 return self.types[name]
+            if name in self.generic_types:
+                self.err(f"'{name}' is generic; give its type arguments, e.g. {name}<bit<8>>", t)
             if name in self.externs:
                 return ir.ExternT(name)
             if name in self.block_decls:
@@ -47,6 +52,8 @@ class Declarations:
                 return ir.ExternT(base, args)
             if base in self.block_decls:
                 return BlockT(self.block_decls[base].kind, base)
+            if base in self.generic_types:
+                return self._specialize(base, args, t)
             self.err(f"unsupported: type arguments for '{base}'", t)
         if kind == "stack_type":
             elem = self.resolve_type(t.children[0], tenv)
@@ -97,7 +104,8 @@ class Declarations:
         scope.names[name] = sym
 
     def declare_type(self, name: str, typ, node):
-        if name in self.types or name in self.externs or name in self.block_decls:
+        if (name in self.types or name in self.externs or name in self.block_decls
+                or name in self.generic_types):
             self.err(f"type '{name}' is already declared; rename one of them", node)
         self.types[name] = typ
 
@@ -127,11 +135,11 @@ class Declarations:
     def _id_list(self, t) -> list:
         return [name_of(c) for c in t.children if isinstance(c, Tree) and c.data == "name"]
 
-    def _fields(self, children, what: str) -> tuple:
+    def _fields(self, children, what: str, tenv=None) -> tuple:
         fields, seen = [], set()
         for f in children:
             annos = annotations_of(f.children[0])
-            typ = self.resolve_type(f.children[1], {})
+            typ = self.resolve_type(f.children[1], tenv or {})
             name = name_of(f.children[2])
             if name in seen:
                 self.err(f"duplicate field '{name}' in {what}", f.children[2])
@@ -139,11 +147,48 @@ class Declarations:
             fields.append(ir.Field(name, typ, annos))
         return tuple(fields)
 
+    def _declare_generic(self, t) -> bool:
+        """A struct, header or header union with type parameters is kept as its syntax and
+        specialized where a type names it with arguments (``h_t<bit<16>>``)."""
+        if t.children[2] is None:
+            return False
+        name = name_of(t.children[1])
+        if name in self.types or name in self.generic_types or name in self.externs:
+            self.err(f"type '{name}' is already declared; rename one of them", t.children[1])
+        self.generic_types[name] = t
+        return True
+
+    def _specialize(self, base: str, args: tuple, node):
+        """The struct/header/union ``base`` with its type parameters bound to ``args``,
+        one type per distinct argument list, named ``base_N`` as p4c names its
+        specializations."""
+        key = (base, args)
+        if key in self.specialized:
+            return self.specialized[key]
+        t = self.generic_types[base]
+        params = self._id_list(t.children[2])
+        if len(params) != len(args):
+            self.err(f"{base} takes {len(params)} type argument{'s' if len(params) != 1 else ''}"
+                     f", {len(args)} given", node)
+        n = len(self.specialized)
+        while f"{base}_{n}" in self.types:
+            n += 1
+        name = f"{base}_{n}"
+        make = {"header_decl": self._header_type, "struct_decl": self._struct_type,
+                "union_decl": self._union_type}[t.data]
+        typ = make(t, name, dict(zip(params, args)))
+        self.specialized[key] = typ
+        self.types[name] = typ
+        return typ
+
     def _d_header_decl(self, t):
-        annos, name = annotations_of(t.children[0]), name_of(t.children[1])
-        if t.children[2] is not None:
-            self.err("unsupported: generic header declarations", t.children[2])
-        fields = self._fields(t.children[3:], f"header {name}")
+        if not self._declare_generic(t):
+            name = name_of(t.children[1])
+            self.declare_type(name, self._header_type(t, name, {}), t.children[1])
+
+    def _header_type(self, t, name: str, tenv: dict):
+        annos = annotations_of(t.children[0])
+        fields = self._fields(t.children[3:], f"header {name}", tenv)
         for f, node in zip(fields, t.children[3:]):
             if not (isinstance(f.type, ir.VarbitT) or _fixed_header_field(f.type)):
                 self.err(f"header field '{f.name}' has type {show(f.type)}; header fields must "
@@ -155,25 +200,29 @@ class Declarations:
         if varbits and any(isinstance(f.type, ir.StructT) for f in fields):
             self.err(f"unsupported: header {name} has both a varbit field and a struct field",
                      t)
-        self.declare_type(name, ir.HeaderT(name, fields, annos), t.children[1])
+        return ir.HeaderT(name, fields, annos)
 
     def _d_struct_decl(self, t):
-        annos, name = annotations_of(t.children[0]), name_of(t.children[1])
-        if t.children[2] is not None:
-            self.err("unsupported: generic struct declarations", t.children[2])
-        self.declare_type(name, ir.StructT(name, self._fields(t.children[3:], f"struct {name}"),
-                                           annos), t.children[1])
+        if not self._declare_generic(t):
+            name = name_of(t.children[1])
+            self.declare_type(name, self._struct_type(t, name, {}), t.children[1])
+
+    def _struct_type(self, t, name: str, tenv: dict):
+        return ir.StructT(name, self._fields(t.children[3:], f"struct {name}", tenv),
+                          annotations_of(t.children[0]))
 
     def _d_union_decl(self, t):
-        name = name_of(t.children[1])
-        if t.children[2] is not None:
-            self.err("unsupported: generic header unions", t.children[2])
-        fields = self._fields(t.children[3:], f"header_union {name}")
+        if not self._declare_generic(t):
+            name = name_of(t.children[1])
+            self.declare_type(name, self._union_type(t, name, {}), t.children[1])
+
+    def _union_type(self, t, name: str, tenv: dict):
+        fields = self._fields(t.children[3:], f"header_union {name}", tenv)
         for f, node in zip(fields, t.children[3:]):
             if not isinstance(f.type, ir.HeaderT):
                 self.err(f"header_union members must be headers; '{f.name}' is {show(f.type)}",
                          node)
-        self.declare_type(name, ir.UnionT(name, fields), t.children[1])
+        return ir.UnionT(name, fields)
 
     def _d_enum_decl(self, t):
         name = name_of(t.children[1])
@@ -234,8 +283,9 @@ class Declarations:
             if p is None:
                 continue
             direction = str(p.children[1].children[0]) if p.children[1] is not None else ""
+            optional = any(a.name == "optional" for a in annotations_of(p.children[0]))
             out.append(ParamSig(name_of(p.children[3]), direction, p.children[2],
-                                p.children[4] is not None))
+                                p.children[4] is not None or optional, p.children[4]))
         return out
 
     def _type_params(self, t) -> tuple:
@@ -279,7 +329,28 @@ class Declarations:
     def _d_function_decl(self, t):
         sig = self._sig(t.children[1], annotations_of(t.children[0]))
         if sig.type_params:
-            self.err("unsupported: generic functions", t.children[1])
+            # lowered once per distinct list of type arguments, where it is called
+            self.declare(self.global_scope, sig.name, GenericFunctionSym(t, sig, {}),
+                         t.children[1])
+            return
+        self._lower_function(t, sig, sig.name, {})
+
+    def specialize_function(self, sym, type_args: tuple):
+        """The function of generic ``sym`` with its type parameters bound to
+        ``type_args``, lowered at its first use under the name ``f_N``."""
+        if type_args not in sym.specialized:
+            n = len(sym.specialized)
+            while f"{sym.sig.name}_{n}" in self.functions:
+                n += 1
+            saved = self.var_syms, self.return_type, self.type_env
+            sym.specialized[type_args] = self._lower_function(
+                sym.tree, sym.sig, f"{sym.sig.name}_{n}",
+                dict(zip(sym.sig.type_params, type_args)), declare=False)
+            self.var_syms, self.return_type, self.type_env = saved
+        return sym.specialized[type_args]
+
+    def _lower_function(self, t, sig, name: str, tenv: dict, declare: bool = True):
+        self.type_env = tenv
         ctx = BlockCtx(prefix=sig.name)
         scope = Scope(self.global_scope)
         params = []
@@ -292,15 +363,18 @@ class Declarations:
             scope.names[p.name] = vs
             params.append(ir.Param(vs.name, p.direction, typ))
         ret = ir.VoidT() if sig.ret is None else self.resolve_type(sig.ret, {})
-        fn = ir.Function(sig.name, params, ret, ir.Block(self.loc(t), []), self.loc(t))
-        self.declare(self.global_scope, sig.name, FunctionSym(fn, sig), t.children[1])
-        self.functions[sig.name] = fn
+        fn = ir.Function(name, params, ret, ir.Block(self.loc(t), []), self.loc(t))
+        if declare:
+            self.declare(self.global_scope, sig.name, FunctionSym(fn, sig), t.children[1])
+        self.functions[name] = fn
         saved = self.var_syms
         self.var_syms = ctx.var_syms
         self.return_type = ret
         fn.body = self.block(t.children[2], scope, ctx)
         self.return_type = None
         self.var_syms = saved
+        self.type_env = {}
+        return fn
 
     def _d_action_decl(self, t):
         ctx = BlockCtx(prefix="")

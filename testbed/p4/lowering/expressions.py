@@ -14,8 +14,8 @@ from testbed.p4 import ir
 from testbed.p4.frontend.p4types import (TypeVar, field_type, has_typevar, is_fixed, is_numeric,
                                          normalize, show, substitute, unify, width_of)
 from testbed.p4.lowering.symbols import (ActionSym, ConstSym, ExternFuncSym, FunctionSym,
-                                         InstanceSym, SubBlockSym, TableSym, ValueSetSym,
-                                         VarSym)
+                                         GenericFunctionSym, InstanceSym, ParamSig,
+                                         SubBlockSym, TableSym, ValueSetSym, VarSym)
 from testbed.p4.lowering.syntax import name_of
 
 _ARITH = {"+", "-", "*", "/", "%", "|+|", "|-|"}
@@ -122,6 +122,16 @@ def _root_var(e):
     while isinstance(e, (ir.Member, ir.Index, ir.Slice)):
         e = e.expr
     return e if isinstance(e, ir.Var) else None
+
+
+def ret_param(sig):
+    """The type parameter a signature returns, if it returns one as it is."""
+    r = sig.ret
+    if isinstance(r, Tree) and r.data == "type_or_void":
+        r = r.children[0]
+    if isinstance(r, Tree) and r.data == "type_name" and str(r.children[0]) in sig.type_params:
+        return str(r.children[0])
+    return None
 
 
 class Expressions:
@@ -615,6 +625,19 @@ class Expressions:
                 cargs, bindings, ret = self.bind_args(sym.sig, {}, type_args, args, scope, node,
                                                       expected)
                 return ir.Call(ret, loc, "function", sym.fn.name, cargs)
+            if isinstance(sym, GenericFunctionSym):
+                cargs, bindings, ret = self.bind_args(sym.sig, {}, type_args, args, scope, node,
+                                                      expected)
+                unbound = [p for p in sym.sig.type_params
+                           if p not in bindings or has_typevar(bindings[p])]
+                if unbound == [ret_param(sym.sig)] and expected is not None:
+                    bindings[unbound.pop()] = expected      # T f<T>() from its use
+                if unbound:
+                    self.err(f"cannot infer {', '.join(unbound)} of {fname}; give the type "
+                             f"argument{'s' if len(unbound) > 1 else ''}", node)
+                fn = self.specialize_function(sym, tuple(bindings[p] for p in
+                                                         sym.sig.type_params))
+                return ir.Call(ret, loc, "function", fn.name, cargs)
             self.err(f"'{fname}' is not a function, action or method", callee)
         self.err("unsupported: call of this expression", node)
 
@@ -669,30 +692,49 @@ class Expressions:
             return self._min_size(typ, mname, loc)
         self.err(f"{show(typ)} has no method '{mname}'", node)
 
-    def align_args(self, names: list, args: list, node, what: str) -> list:
-        """Put named arguments (``f(b = 1, a = 2)``) in parameter order."""
+    def align_args(self, params: list, args: list, node, what: str) -> list:
+        """Put named arguments (``f(b = 1, a = 2)``) in parameter order and fill in the
+        default values of the parameters left out (``params`` are ParamSigs, or names of
+        parameters that have no default). A left-out @optional parameter without a default
+        ends the list, so it must come after every argument given."""
+        sigs = [p if isinstance(p, ParamSig) else ParamSig(p, "", None) for p in params]
+        names = [p.name for p in sigs]
         named = [a for a in args if isinstance(a, Tree) and a.data in ("named_arg",
                                                                            "named_dontcare_arg")]
-        if not named:
-            return args
-        if len(named) != len(args):
+        if named and len(named) != len(args):
             self.err(f"{what}: use either all positional or all named arguments", node)
         by_name = {}
-        for a in named:
-            n = name_of(a.children[0])
-            if n not in names:
-                self.err(f"{what} has no parameter '{n}'", a)
-            if n in by_name:
-                self.err(f"argument '{n}' is given twice", a)
-            value = a.children[1]
-            if a.data == "named_dontcare_arg":
-                value = Tree("dontcare_arg", [value], meta=a.meta)
-            by_name[n] = value
-        missing = [n for n in names if n not in by_name]
-        if missing:
+        if named:
+            for a in named:
+                n = name_of(a.children[0])
+                if n not in names:
+                    self.err(f"{what} has no parameter '{n}'", a)
+                if n in by_name:
+                    self.err(f"argument '{n}' is given twice", a)
+                value = a.children[1]
+                if a.data == "named_dontcare_arg":
+                    value = Tree("dontcare_arg", [value], meta=a.meta)
+                by_name[n] = value
+        else:
+            by_name = dict(zip(names, args))
+            if len(args) > len(names):
+                return args
+        out, missing = [], []
+        for p in sigs:
+            if p.name in by_name:
+                out.append(by_name[p.name])
+            elif p.default is not None:
+                out.append(p.default)
+            elif not p.has_default:
+                missing.append(p.name)
+            else:
+                break
+        if named and len(out) < len(by_name):
+            self.err(f"{what}: an argument follows an @optional parameter left out", node)
+        if missing and named:
             self.err(f"{what}: missing argument{'s' if len(missing) > 1 else ''} "
                      f"{', '.join(missing)}", node)
-        return [by_name[n] for n in names]
+        return out if not missing else args
 
     @staticmethod
     def _min_size(typ, mname, loc):
@@ -744,7 +786,7 @@ class Expressions:
 
     def bind_args(self, sig, tenv, type_args, args, scope, node, expected):
         """Check arguments against a (generic) signature; returns (args, bindings, ret type)."""
-        args = self.align_args([p.name for p in sig.params], args, node, sig.name)
+        args = self.align_args(sig.params, args, node, sig.name)
         if len(args) > len(sig.params) or len(args) < sum(
                 1 for p in sig.params if not p.has_default):
             self.err(f"{sig.name} takes {len(sig.params)} argument"

@@ -67,6 +67,8 @@ class Lowering(Declarations, Blocks, Expressions, Statements, Loops):
         self.pre = pre
         self.source = source
         self.types: dict = {}
+        self.generic_types: dict = {}   # name -> declaration tree of a generic struct/header
+        self.specialized: dict = {}     # (name, type arguments) -> the specialized type
         self.externs: dict = {}
         self.block_decls: dict = {}
         self.error_names: list = []
@@ -80,7 +82,9 @@ class Lowering(Declarations, Blocks, Expressions, Statements, Loops):
         self.parsers: dict = {}
         self.controls: dict = {}
         self.var_syms: dict = {}
+        self.type_env: dict = {}        # type parameters of the generic function lowered
         self.package = None
+        self.package_loc = None
         self.arch = None
         self.package_instances: list = []   # package instances other than main
         self.blocks: dict = {}
@@ -138,7 +142,8 @@ class Lowering(Declarations, Blocks, Expressions, Statements, Loops):
             match_kinds=self.match_kinds, constants=self.constants, functions=self.functions,
             actions=self.actions, parsers=self.parsers, controls=self.controls,
             package=self.package, blocks=self.blocks, digests=self.digests,
-            controller_headers=controller_headers, new_types=self.new_types)
+            controller_headers=controller_headers, new_types=self.new_types,
+            package_loc=self.package_loc)
 
     def _check_unused_blocks(self):
         """Type-check parsers and controls the package does not use, so their errors are

@@ -12,7 +12,8 @@ class ParamSig:
     name: str
     direction: str            # "in", "out", "inout", ""
     type_tree: Any            # syntax tree of the type (resolved per call: generics)
-    has_default: bool = False
+    has_default: bool = False  # a default value, or @optional: the argument may be left out
+    default: Any = None        # syntax tree of the default value, if any
 
 
 @dataclass
@@ -77,6 +78,14 @@ class ExternFuncSym:
 class FunctionSym:
     fn: ir.Function
     sig: Sig
+
+
+@dataclass
+class GenericFunctionSym:
+    """A function with type parameters: its syntax, and its lowered specializations."""
+    tree: Any
+    sig: Sig
+    specialized: dict          # tuple of type arguments -> ir.Function
 
 
 @dataclass

@@ -47,6 +47,10 @@ void sw_tbl_put(sw_t *S, int t, int slot, const uint64_t *v, const uint64_t *m,
                 const uint64_t *hi, const uint8_t *range, int64_t prio, uint32_t plen,
                 int action, const uint64_t *args, int keep, const double *meter,
                 double now);
+void sw_tbl_put_many(sw_t *S, int t, uint32_t n, const uint32_t *slots, const uint64_t *v,
+                     const uint64_t *m, const uint64_t *hi, const uint8_t *range,
+                     const int64_t *prio, const uint32_t *plen, const uint32_t *action,
+                     const uint64_t *args, double now);
 void sw_tbl_del(sw_t *S, int t, int slot);
 void sw_tbl_choices(sw_t *S, int t, int slot, uint32_t n, const uint32_t *actions,
                     const uint64_t *args);

@@ -20,7 +20,8 @@ from pathlib import Path
 from testbed.errors import P4Error
 from testbed.p4 import ir
 
-from testbed.p4.native.cgen_expr import MAX_KEYS, CExprGen, CScope, is_composite
+from testbed.p4.native.cgen_expr import (MAX_KEYS, CExprGen, CScope, is_composite,
+                                         varbit_bytes)
 from testbed.p4.native.cgen_packet import ALGORITHMS, CPacketGen
 from testbed.p4.python.table_setup import profile_state
 from testbed.p4.native.cgen_stmt import CStmtGen
@@ -46,7 +47,10 @@ class TableInfo:
     index: int
     actions: list                      # action names; an entry's action is its position
     params: dict                       # action name -> [data parameter names]
-    widths: list                       # key widths
+    widths: list                       # widths of the C key words, a wide key in two
+    parts: list = field(default_factory=list)  # per P4 key: its words (1, or 2 over 64 bits)
+    scan_lpm: bool = False             # a wide lpm key: entries scanned, longest prefix first
+    data_words: dict = field(default_factory=dict)  # action -> words per data parameter
 
 
 @dataclass
@@ -61,6 +65,7 @@ class CProgram:
     direct_meters: dict = field(default_factory=dict)  # fq name -> index of its colour
     asserts: list = field(default_factory=list)     # messages of assert/assume, 1-based
     log_formats: list = field(default_factory=list)  # log_msg's formats, by id
+    event_words: dict = field(default_factory=dict)  # (kind, id) -> words per value
     locs: list = field(default_factory=list)        # (C line, P4 Loc), ascending
 
     def locate(self, line: int):
@@ -107,10 +112,19 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             return self.stack_name(t, loc)
         if isinstance(t, ir.TupleT):
             return self.tuple_name(t, loc)
-        if isinstance(t, (ir.StackT, ir.VarbitT)):
-            self.unsupported(f"a {type(t).__name__[:-1].lower()} type", loc)
-        self.width(t, loc)
-        return "uint64_t"
+        if isinstance(t, ir.VarbitT):
+            self.unsupported("a varbit value outside a header", loc)
+        if isinstance(t, ir.StackT):
+            self.unsupported("a stack type", loc)
+        return "u128" if self.width(t, loc) > 64 else "uint64_t"
+
+    def varbit_name(self, t: ir.VarbitT) -> str:
+        """A varbit field's value: right-aligned in whole bytes, the high bits zero."""
+        key = ("varbit", t.max_width)
+        if key not in self.type_names:
+            name = self.type_names[key] = f"VB_{t.max_width}"
+            self.types.append(f"typedef struct {{ uint8_t b[{varbit_bytes(t)}]; }} {name};")
+        return self.type_names[key]
 
     def stack_name(self, t: ir.StackT, loc) -> str:
         """A header (or header union) stack: its elements ``h`` and ``next``, P4's
@@ -136,7 +150,10 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             return self.type_names[t.name]
         fields = []
         for f in t.fields:
-            if isinstance(f.type, (ir.HeaderT, ir.StructT, ir.StackT, ir.UnionT)):
+            if isinstance(f.type, ir.VarbitT):
+                # the value, and the width the header's extract gave it
+                fields.append(f"{self.varbit_name(f.type)} f_{f.name}; uint32_t w_{f.name};")
+            elif isinstance(f.type, (ir.HeaderT, ir.StructT, ir.StackT, ir.UnionT)):
                 fields.append(f"{self.ctype(f.type, loc)} f_{f.name};")
             else:
                 fields.append(f"{storage(self.ctype(f.type, loc), f.type)} f_{f.name};")
@@ -170,7 +187,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
                 size = next((a.value for a in inst.args if isinstance(a, ir.Const)), 1)
                 if inst.extern == "register":
                     t = inst.type_args[0] if inst.type_args else ir.BitT(32)
-                    self.width(t, inst.loc)
+                    self.narrow(t, inst.loc, f"register {inst.name}'s value")
                     k = self.out.registers[inst.name] = len(self.out.registers)
                     self.sw_fields.append(f"uint64_t R{k}[{size}];")
                 elif inst.extern == "counter":
@@ -222,46 +239,83 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             self.stmt(st, s, 1)
         self.emit(0, "}")
 
+    def ret_ctype(self, fn: ir.Function) -> str:
+        if isinstance(fn.return_type, ir.VoidT):
+            return "uint64_t"
+        return self.ctype(fn.return_type, fn.loc)
+
     def param(self, p: ir.Param, s: CScope) -> str:
         """The C parameter of an action or function parameter; binds its name in ``s``."""
         c = f"v_{ident(p.name)}"
         if is_composite(p.type):
             s.vars[p.name] = f"(*{c})"
             return f"{self.ctype(p.type, p.loc)} *{c}"
-        self.ctype(p.type, p.loc)
+        ct = self.ctype(p.type, p.loc)
         if p.direction in ("out", "inout"):
             s.vars[p.name] = f"(*{c})"
-            return f"uint64_t *{c}"
+            return f"{ct} *{c}"
         s.vars[p.name] = c
-        return f"uint64_t {c}"
+        return f"{ct} {c}"
 
     def table_fn(self, name: str) -> str:
         return f"apply_{self.out.tables[name].index}"
 
+    def key_words(self, t: ir.Table) -> list:
+        """The C key words of each key of ``t``: one, or two (high, low) for a bit<W> key
+        over 64 bits, which matches exactly, by a ternary mask or by prefix (then the
+        table is scanned, longest prefix first, beside exact keys only)."""
+        parts = []
+        kinds = [k.match_kind for k in t.keys]
+        for k in t.keys:
+            w = self.width(k.expr.type, k.loc)
+            if w <= 64:
+                parts.append([w])
+                continue
+            if k.match_kind not in ("exact", "ternary", "lpm", "optional"):
+                self.narrow(k.expr.type, k.loc, f"a {k.match_kind} table key")
+            if k.match_kind == "lpm" and any(x not in ("exact", "lpm") for x in kinds):
+                self.narrow(k.expr.type, k.loc, "an lpm table key beside ternary or range keys")
+            parts.append([w - 64, 64])
+        if sum(len(p) for p in parts) > MAX_KEYS:
+            self.unsupported(f"table {t.name} with more than {MAX_KEYS} key words (a key over "
+                             "64 bits takes two)", t.loc)
+        return parts
+
     def gen_table(self, ctl, t: ir.Table, actions: dict, cs: CScope) -> None:
-        if len(t.keys) > MAX_KEYS:
-            self.unsupported(f"table {t.name} with more than {MAX_KEYS} keys", t.loc)
         names = [r.action for r in t.actions]
         if t.default_action.action not in names:
             names.append(t.default_action.action)
         refs = {r.action: r for r in [t.default_action] + list(t.actions)}
-        params = {}
+        params, data_words = {}, {}
         for name in names:
-            data = [p.name for p in actions[name].params if not p.direction]
-            if len(data) > MAX_ACTION_DATA:
+            data = [p for p in actions[name].params if not p.direction]
+            # a parameter over 64 bits takes two words of the entry's action data
+            words = [2 if self.width(p.type, p.loc) > 64 else 1 for p in data]
+            if sum(words) > MAX_ACTION_DATA:
                 self.unsupported(f"action {name} with more than {MAX_ACTION_DATA} "
-                                 "parameters", actions[name].loc)
-            params[name] = data
-        widths = [self.width(k.expr.type, k.loc) for k in t.keys]
-        info = TableInfo(len(self.out.tables), names, params, widths)
+                                 "words of parameters (one over 64 bits takes two)",
+                                 actions[name].loc)
+            params[name] = [p.name for p in data]
+            data_words[name] = words
+        parts = self.key_words(t)
+        widths = [w for p in parts for w in p]
+        scan_lpm = any(len(p) > 1 and k.match_kind == "lpm" for p, k in zip(parts, t.keys))
+        info = TableInfo(len(self.out.tables), names, params, widths, [len(p) for p in parts],
+                         scan_lpm, data_words)
         self.out.tables[t.name] = info
         k = info.index
         s = CScope(ctl, leave="break")
         s.vars = dict(cs.vars)
         self.emit(0, f"static tres_t apply_{k}(pkt_t *P) {{")
         if t.keys:
-            keys = ", ".join(self.expr(key.expr, s) for key in t.keys)
-            self.emit(1, f"uint64_t _k[{MAX_KEYS}] = {{{keys}}};")
+            words = []
+            for i, (key, n) in enumerate(zip(t.keys, info.parts)):
+                if n == 1:
+                    words.append(self.expr(key.expr, s))
+                    continue
+                self.emit(1, f"u128 _wk{i} = {self.expr(key.expr, s)};")
+                words += [f"(uint64_t)(_wk{i} >> 64)", f"(uint64_t)_wk{i}"]
+            self.emit(1, f"uint64_t _k[{MAX_KEYS}] = {{{', '.join(words)}}};")
             self.emit(1, f"entry_t *_e = tbl_lookup(&P->S->tables[{k}], _k);")
         else:
             self.emit(1, "entry_t *_e = NULL;")
@@ -285,8 +339,11 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             data = iter(range(len(params[name])))
             call_args = args + [ir.Var(p.type, p.loc, f"\0data{next(data)}")
                                 for p in act.params if not p.direction]
-            for j in range(len(params[name])):
-                s.vars[f"\0data{j}"] = f"_args[{j}]"
+            w = 0
+            for j, n in enumerate(info.data_words[name]):
+                s.vars[f"\0data{j}"] = (f"_args[{w}]" if n == 1 else
+                                        f"(((u128)_args[{w}] << 64) | _args[{w + 1}])")
+                w += n
             self.emit(1, f"case {i}:")
             self.call_action(ir.Call(ir.VoidT(), ref.loc, "action", name, call_args), s, 2,
                              ctl)
@@ -310,8 +367,9 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         if t.counters or t.meters:
             self.unsupported(f"table {t.name}: direct counters or meters on an indirect "
                              "table", t.loc)
-        selected = [(i, self.width(key.expr.type, key.loc)) for i, key in enumerate(t.keys)
-                    if key.match_kind == "selector"]
+        parts = self.out.tables[t.name].parts
+        selected = [(sum(parts[:i]), self.width(key.expr.type, key.loc))   # its key word
+                    for i, key in enumerate(t.keys) if key.match_kind == "selector"]
         pos = ", ".join(str(i) for i, _ in selected) or "0"
         widths = ", ".join(str(w) for _, w in selected) or "0"
         alg = ALGORITHMS.get(state.algorithm, "ALG_IDENTITY")
@@ -424,9 +482,10 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         self.emit(0, "static void init_tables(sw_t *S) {")
         for name, info in self.out.tables.items():
             t = self.find_table(name)
-            kinds = [k.match_kind for k in t.keys]
+            kinds = [k.match_kind for k, n in zip(t.keys, info.parts) for _ in range(n)]
             mode = ("MODE_NONE" if not kinds else "MODE_EXACT" if all(
-                k == "exact" for k in kinds) else "MODE_LPM" if kinds.count("lpm") == 1 and all(
+                k == "exact" for k in kinds) else "MODE_SCAN" if info.scan_lpm
+                else "MODE_LPM" if kinds.count("lpm") == 1 and all(
                 k in ("exact", "lpm") for k in kinds) else "MODE_SCAN")
             lpm = kinds.index("lpm") if "lpm" in kinds else 0
             widths = ", ".join(map(str, info.widths)) or "0"

@@ -9,12 +9,28 @@ from __future__ import annotations
 
 from testbed.p4 import ir
 
-MAX_WIDTH = 64
+MAX_WIDTH = 128          # bit<W>; int<W> up to 64
+WORD = 64               # wider values are u128 (unsigned __int128)
 MAX_KEYS = 8             # runtime.c's MAXK: fields of a table key or a value_set
 
 
 def mask(w: int) -> str:
-    return f"UINT64_C({(1 << w) - 1:#x})"
+    return f"MASK128({w})" if w > WORD else f"UINT64_C({(1 << w) - 1:#x})"
+
+
+def get_code(buf: str, pos, w: int) -> str:
+    """C reading ``w`` bits at bit ``pos`` of ``buf``."""
+    return f"get_{'wide' if w > WORD else 'bits'}({buf}, {pos}, {w})"
+
+
+def put_code(buf: str, pos, w: int, value: str) -> str:
+    """C writing the low ``w`` bits of ``value`` at bit ``pos`` of a zeroed ``buf``."""
+    return f"put_{'wide' if w > WORD else 'bits'}({buf}, {pos}, {w}, {value});"
+
+
+def varbit_bytes(t: ir.VarbitT) -> int:
+    """Bytes of a varbit<N> value's C array."""
+    return (t.max_width + 7) // 8
 
 
 def is_composite(t) -> bool:
@@ -48,9 +64,20 @@ class CExprGen:
         if isinstance(t, ir.EnumT) and t.underlying is None:
             return 32
         w = ir.fixed_width(t)
-        if w > MAX_WIDTH:
-            self.unsupported(f"a {w}-bit value (the native backend handles up to "
-                             f"{MAX_WIDTH} bits)", loc)
+        limit = WORD if isinstance(t, ir.IntT) else MAX_WIDTH
+        if w > limit:
+            kind = "int" if isinstance(t, ir.IntT) else "bit"
+            self.unsupported(f"a {w}-bit value (the native backend handles {kind}<W> up to "
+                             f"{limit} bits)", loc)
+        return w
+
+    def narrow(self, t, loc, what: str) -> int:
+        """The width of ``t`` where the native backend holds one 64-bit word (table
+        keys, action data, registers, digests, select keys)."""
+        w = self.width(t, loc)
+        if w > WORD:
+            self.unsupported(f"{what} of {w} bits (the native backend handles up to {WORD} "
+                             "bits there)", loc)
         return w
 
     def x_Const(self, e, s):
@@ -59,7 +86,10 @@ class CExprGen:
         if isinstance(e.type, ir.BoolT):
             return "1" if e.value else "0"
         w = self.width(e.type, e.loc)
-        return f"UINT64_C({e.value & ((1 << w) - 1):#x})"
+        v = e.value & ((1 << w) - 1)
+        if w > WORD:
+            return f"(((u128)UINT64_C({v >> 64:#x}) << 64) | UINT64_C({v & ((1 << 64) - 1):#x}))"
+        return f"UINT64_C({v:#x})"
 
     def x_ErrorConst(self, e, s):
         return str(self.err(e.name))
@@ -160,6 +190,20 @@ class CExprGen:
 
     def x_Binary(self, e, s):
         op, t = e.op, e.type
+        if op in ("==", "!=") and (is_composite(e.left.type)
+                                    or isinstance(e.left.type, ir.VarbitT)):
+            if not all(isinstance(x, (ir.Var, ir.Member, ir.Index)) for x in (e.left, e.right)):
+                self.unsupported(f"{op} on a {type(e.left.type).__name__[:-1].lower()} "
+                                 "value that is not a variable or field", e.loc)
+            if isinstance(e.left.type, ir.VarbitT):
+                # values and widths, read off the headers holding them
+                if not all(isinstance(x, ir.Member) for x in (e.left, e.right)):
+                    self.unsupported(f"{op} on a varbit value outside a header", e.loc)
+                eq = self.varbit_eq(self.expr(e.left.expr, s), self.expr(e.right.expr, s),
+                                    e.left.field, e.left.type)
+            else:
+                eq = self.eq_code(self.expr(e.left, s), self.expr(e.right, s), e.left.type)
+            return eq if op == "==" else f"(!{eq})"
         if is_composite(e.left.type):
             self.unsupported(f"{op} on {type(e.left.type).__name__}", e.loc)
         a, b = self.expr(e.left, s), self.expr(e.right, s)
@@ -174,8 +218,8 @@ class CExprGen:
             return f"({a} {op} {b})"
         if op == "++":
             wl, wr = self.width(lt, e.loc), self.width(e.right.type, e.loc)
-            self.width(t, e.loc)
-            return self.wrap(f"(({a} & {mask(wl)}) << {wr}) | ({b} & {mask(wr)})", t)
+            cast = "(u128)" if self.width(t, e.loc) > WORD else ""
+            return self.wrap(f"({cast}({a} & {mask(wl)}) << {wr}) | ({b} & {mask(wr)})", t)
         if op in ("+", "-", "*"):
             return self.wrap(f"{a} {op} {b}", t)
         if op in ("&", "|", "^"):
@@ -188,6 +232,7 @@ class CExprGen:
                 self.unsupported(f"{op} on integers without a width", e.loc)
             return f"({b} ? {a} {op} {b} : 0)"
         if op in ("|+|", "|-|"):
+            self.narrow(t, e.loc, "saturating arithmetic")
             if isinstance(t, ir.BitT):
                 return (f"sat_add_u({a}, {b}, {t.width})" if op == "|+|"
                         else f"sat_sub_u({a}, {b})")
@@ -207,6 +252,32 @@ class CExprGen:
             return f"({{ uint64_t {n} = {b}; {n} >= {w} ? 0 : ({a} >> {n}); }})"
         self.unsupported(f"operator {op}", e.loc)
 
+    def varbit_eq(self, ha: str, hb: str, name: str, t) -> str:
+        return (f"({ha}.w_{name} == {hb}.w_{name} && "
+                f"memcmp({ha}.f_{name}.b, {hb}.f_{name}.b, {varbit_bytes(t)}) == 0)")
+
+    def eq_code(self, a: str, b: str, t) -> str:
+        """P4 ``==`` of two lvalues of type ``t``: headers equal when both are invalid or
+        both valid with equal fields, structs, unions, tuples field by field, stacks
+        element by element, as the reference does."""
+        def all_of(parts):
+            return "(" + " && ".join(parts) + ")" if parts else "1"
+        if isinstance(t, ir.HeaderT):
+            parts = [self.varbit_eq(a, b, f.name, f.type) if isinstance(f.type, ir.VarbitT)
+                     else self.eq_code(f"{a}.f_{f.name}", f"{b}.f_{f.name}", f.type)
+                     for f in t.fields]
+            return f"({a}._v == {b}._v && (!{a}._v || {all_of(parts)}))"
+        if isinstance(t, (ir.StructT, ir.UnionT)):
+            return all_of([self.eq_code(f"{a}.f_{f.name}", f"{b}.f_{f.name}", f.type)
+                           for f in t.fields])
+        if isinstance(t, ir.TupleT):
+            return all_of([self.eq_code(f"{a}.e{i}", f"{b}.e{i}", et)
+                           for i, et in enumerate(t.elems)])
+        if isinstance(t, ir.StackT):
+            return all_of([self.eq_code(f"{a}.h[{i}]", f"{b}.h[{i}]", t.elem)
+                           for i in range(t.size)])
+        return f"({a} == {b})"
+
     def x_Cast(self, e, s):
         a = self.expr(e.expr, s)
         t, src = e.type, e.expr.type
@@ -217,7 +288,8 @@ class CExprGen:
         if isinstance(t, (ir.BitT, ir.IntT)):
             w = self.width(t, e.loc)
             if isinstance(src, ir.IntT) and src.width < w:
-                return f"((uint64_t)SX({a}, {src.width}) & {mask(w)})"
+                word = "(u128)(__int128)" if w > WORD else "(uint64_t)"
+                return f"({word}SX({a}, {src.width}) & {mask(w)})"
             if isinstance(src, ir.InfIntT):
                 return f"({a} & {mask(w)})"
             return f"({a} & {mask(w)})"
@@ -251,13 +323,13 @@ class CExprGen:
                 code = [f"{self.ctype(t, e.loc)} {v};",
                         short.format(self.width_fields(t, e.loc))]
                 for path, fw in wire_fields(t):
-                    code.append(f"{v}{path} = get_bits(_d, _o + {pos}, {fw});")
+                    code.append(f"{v}{path} = {get_code('_d', f'_o + {pos}', fw)};")
                     pos += fw
                 return f"({{ {' '.join(code)} {v}._v = 1; {v}; }})"
             if not isinstance(t, (ir.BitT, ir.IntT)):
                 self.unsupported(f"lookahead of {type(t).__name__}", e.loc)
             w = self.width(t, e.loc)
-            return f"({{ {short.format(w)} get_bits(_d, _o, {w}); }})"
+            return f"({{ {short.format(w)} {get_code('_d', '_o', w)}; }})"
         self.unsupported(f"{e.kind} {e.method} as an expression", e.loc)
 
 

@@ -8,7 +8,8 @@ error, as the reference backend's ``ParserError`` does.
 from __future__ import annotations
 
 from testbed.p4 import ir
-from testbed.p4.native.cgen_expr import MAX_KEYS, CScope, mask, tuple_fields, wire_fields
+from testbed.p4.native.cgen_expr import (MAX_KEYS, CScope, get_code, mask, put_code,
+                                         tuple_fields, varbit_bytes, wire_fields)
 
 ALGORITHMS = {"crc16": "ALG_CRC16", "crc32": "ALG_CRC32", "csum16": "ALG_CSUM16",
               "xor16": "ALG_XOR16", "identity": "ALG_IDENTITY"}
@@ -61,13 +62,15 @@ class CPacketGen:
             return
         keys = []
         for e in tr.exprs:
-            if is_wide_or_composite(e.type):
+            if is_wide_or_composite(e.type) and not isinstance(e.type, ir.BitT):
                 self.unsupported(f"select on {type(e.type).__name__}", e.loc)
             k = s.fresh("k")
-            self.emit(2, f"uint64_t {k} = {self.expr(e, s)};")
+            self.emit(2, f"{self.ctype(e.type, e.loc)} {k} = {self.expr(e, s)};")
             keys.append((k, e.type))
         for case in tr.cases:
             if len(case.keysets) == 1 and isinstance(case.keysets[0], ir.ValueSetRef):
+                for e in tr.exprs:
+                    self.narrow(e.type, case.keysets[0].loc, "a value_set key")
                 conds = [self.value_set_match(case.keysets[0], [k for k, _ in keys])]
             else:
                 conds = [c for (k, t), ks in zip(keys, case.keysets)
@@ -112,11 +115,12 @@ class CPacketGen:
             self.unsupported(f"packet_in.{c.method} outside the parser", c.loc)
         short = self.err("PacketTooShort")
         if c.method == "extract":
-            if len(c.args) != 1:
-                self.unsupported("extract of a variable-size header", c.loc)
             target = c.args[0]
             if not isinstance(target.type, ir.HeaderT):
                 self.unsupported(f"extract into {type(target.type).__name__}", c.loc)
+            if len(c.args) != 1 or varbit_field(target.type):
+                self.extract_varbit(c, s, ind)
+                return
             into_stack = (isinstance(target, ir.Member) and target.field == "next"
                           and isinstance(target.expr.type, ir.StackT))
             hp = s.fresh("hp")
@@ -129,7 +133,7 @@ class CPacketGen:
             self.emit(ind + 1, f"if (_o + {w} > _n) {{ _err = {short}; goto _fail; }}")
             pos = 0
             for path, fw in wire_fields(target.type):
-                self.emit(ind + 1, f"{h}{path} = get_bits(_d, _o + {pos}, {fw});")
+                self.emit(ind + 1, f"{h}{path} = {get_code('_d', f'_o + {pos}', fw)};")
                 pos += fw
             self.emit(ind + 1, f"{h}._v = 1;")
             self.emit(ind + 1, f"_o += {w};")
@@ -148,10 +152,51 @@ class CPacketGen:
         else:
             self.unsupported(f"packet_in.{c.method}", c.loc)
 
+    def extract_varbit(self, c, s, ind) -> None:
+        """extract(hdr, size) of a header with a varbit field: its width ``size`` bits
+        (more than the field's maximum is HeaderTooShort), the fields after it following
+        at a run-time offset."""
+        target, t = c.args[0], c.args[0].type
+        vf = varbit_field(t)
+        if vf is None or len(c.args) != 2:
+            self.unsupported("extract with a size into a header without a varbit field", c.loc)
+        into_stack = (isinstance(target, ir.Member) and target.field == "next"
+                      and isinstance(target.expr.type, ir.StackT))
+        hp, vs = s.fresh("hp"), s.fresh("vs")
+        self.emit(ind, "{")
+        self.emit(ind + 1, f"{self.ctype(t, c.loc)} *{hp} = &{self.expr(target, s)};")
+        h = f"(*{hp})"
+        self.union_others_invalid(target, s, ind + 1)
+        self.emit(ind + 1, f"uint64_t {vs} = {self.expr(c.args[1], s)};")
+        self.emit(ind + 1, f"if ({vs} > {vf.type.max_width}) "
+                           f"{{ _err = {self.err('HeaderTooShort')}; goto _fail; }}")
+        fixed = self.width_fields(t, c.loc)
+        self.emit(ind + 1, f"if (_o + {fixed} + {vs} > _n) "
+                           f"{{ _err = {self.err('PacketTooShort')}; goto _fail; }}")
+        pos = "_o"
+        for f in t.fields:
+            if f is vf:
+                self.emit(ind + 1, f"get_varbit(_d, {pos}, {vs}, {h}.f_{f.name}.b, "
+                                   f"{varbit_bytes(f.type)});")
+                self.emit(ind + 1, f"{h}.w_{f.name} = {vs};")
+                pos = f"{pos} + {vs}"
+            else:
+                fw = self.width(f.type, c.loc)
+                self.emit(ind + 1, f"{h}.f_{f.name} = {get_code('_d', pos, fw)};")
+                pos = f"{pos} + {fw}"
+        self.emit(ind + 1, f"{h}._v = 1;")
+        self.emit(ind + 1, f"_o += {fixed} + {vs};")
+        if into_stack:
+            self.emit(ind + 1, f"{self.expr(target.expr, s)}.next++;")
+        elif ir.union_stack_next(target):
+            self.emit(ind + 1, f"{self.expr(target.expr.expr, s)}.next++;")
+        self.emit(ind, "}")
+
     def width_fields(self, t, loc) -> int:
+        """The fixed bits of header ``t`` (a varbit field counts 0)."""
         for f in t.fields:
             if isinstance(f.type, ir.VarbitT):
-                self.unsupported(f"varbit field {t.name}.{f.name}", loc)
+                continue
             if isinstance(f.type, ir.StructT):
                 self.width_fields(f.type, loc)
             else:
@@ -199,14 +244,35 @@ class CPacketGen:
         self.emit_header(self.expr(e, s), t, e.loc, ind)
 
     def emit_header(self, h: str, t: ir.HeaderT, loc, ind) -> None:
+        vf = varbit_field(t)
+        if vf is not None:
+            self.emit_varbit_header(h, t, vf, loc, ind)
+            return
         w = self.width_fields(t, loc)
         self.hdr_bits += w
         self.emit(ind, f"if ({h}._v) {{")
         pos = 0
         for path, fw in wire_fields(t):
-            self.emit(ind + 1, f"put_bits(_out, _b + {pos}, {fw}, {h}{path});")
+            self.emit(ind + 1, put_code("_out", f"_b + {pos}", fw, f"{h}{path}"))
             pos += fw
         self.emit(ind + 1, f"_b += {w};")
+        self.emit(ind, "}")
+
+    def emit_varbit_header(self, h: str, t: ir.HeaderT, vf, loc, ind) -> None:
+        fixed = self.width_fields(t, loc)
+        self.hdr_bits += fixed + vf.type.max_width
+        self.emit(ind, f"if ({h}._v) {{")
+        pos = "_b"
+        for f in t.fields:
+            if f is vf:
+                self.emit(ind + 1, f"put_varbit(_out, {pos}, {h}.w_{f.name}, {h}.f_{f.name}.b, "
+                                   f"{varbit_bytes(f.type)});")
+                pos = f"{pos} + {h}.w_{f.name}"
+            else:
+                fw = self.width(f.type, loc)
+                self.emit(ind + 1, put_code("_out", pos, fw, f"{h}.f_{f.name}"))
+                pos = f"{pos} + {fw}"
+        self.emit(ind + 1, f"_b += {fixed} + {h}.w_{vf.name};")
         self.emit(ind, "}")
 
     # ------------------------------------------------------------ field lists
@@ -219,20 +285,38 @@ class CPacketGen:
             fields = tuple_fields(t) if isinstance(t, ir.TupleT) else t.fields
             return [x for f in fields
                     for x in self.leaves(ir.Member(f.type, e.loc, e, f.name), s)]
+        if isinstance(t, ir.VarbitT) and isinstance(e, ir.Member):
+            # a varbit field: its value and its header's current width of it
+            base = self.expr(e.expr, s)
+            return [(f"{base}.f_{e.field}", (t, f"{base}.w_{e.field}"))]
         if isinstance(t, (ir.StackT, ir.UnionT, ir.VarbitT)):
             self.unsupported(f"{type(t).__name__} in a field list", e.loc)
         return [(self.expr(e, s), self.width(t, e.loc))]
 
     def pack(self, data, s, ind) -> tuple:
-        """Emit the field list ``data`` packed into a byte buffer; (buffer, bytes)."""
+        """Emit the field list ``data`` packed into a byte buffer; (buffer, bytes), the
+        bytes a C expression when a varbit field makes the length a run-time value."""
         parts = self.leaves(data, s)
-        bits = sum(w for _, w in parts)
         buf = s.fresh("fl")
+        if any(isinstance(w, tuple) for _, w in parts):
+            bits = sum(w[0].max_width if isinstance(w, tuple) else w for _, w in parts)
+            pos = s.fresh("fp")
+            self.emit(ind, f"uint8_t {buf}[{max((bits + 7) // 8, 1)} + 8] = {{0}};")
+            self.emit(ind, f"uint32_t {pos} = 0;")
+            for code, w in parts:
+                if isinstance(w, tuple):
+                    vt, wcode = w
+                    self.emit(ind, f"put_varbit({buf}, {pos}, {wcode}, {code}.b, "
+                                   f"{varbit_bytes(vt)}); {pos} += {wcode};")
+                else:
+                    self.emit(ind, f"{put_code(buf, pos, w, code)} {pos} += {w};")
+            return buf, f"(({pos} + 7) >> 3)"
+        bits = sum(w for _, w in parts)
         nbytes = (bits + 7) // 8
         self.emit(ind, f"uint8_t {buf}[{max(nbytes, 1)} + 8] = {{0}};")
         pos = 0
         for code, w in parts:
-            self.emit(ind, f"put_bits({buf}, {pos}, {w}, {code});")
+            self.emit(ind, put_code(buf, pos, w, code))
             pos += w
         return buf, nbytes
 
@@ -245,7 +329,7 @@ class CPacketGen:
     def fn_hash(self, c, s, ind) -> None:
         out, algo_e, base, data, maximum = c.args
         algo = self.algorithm(algo_e)
-        w = self.width(out.type, c.loc)
+        w = self.narrow(out.type, c.loc, "a hash result")
         self.emit(ind, "{")
         buf, n = self.pack(data, s, ind + 1)
         self.assign(out, f"(hash_value({algo}, {buf}, {n}, {self.expr(base, s)}, "
@@ -255,7 +339,7 @@ class CPacketGen:
     def fn_checksum(self, c, s, ind) -> None:
         cond, data, field, algo_e = c.args
         algo = self.algorithm(algo_e)
-        w = self.width(field.type, c.loc)
+        w = self.narrow(field.type, c.loc, "a checksum field")
         self.emit(ind, f"if ({self.expr(cond, s)}) {{")
         buf, n = self.pack(data, s, ind + 1)
         if c.method.endswith("_with_payload"):
@@ -274,6 +358,11 @@ class CPacketGen:
         if done:
             self.emit(ind + 1, done)
         self.emit(ind, "}")
+
+
+def varbit_field(t):
+    """The varbit field of header ``t``, if it has one (a header has at most one)."""
+    return next((f for f in getattr(t, "fields", ()) if isinstance(f.type, ir.VarbitT)), None)
 
 
 def is_wide_or_composite(t) -> bool:

@@ -61,12 +61,17 @@ class CStmtGen:
             w = lhs.hi - lhs.lo + 1
             base = self.expr(inner, s)
             value = code if code is not None else self.expr(rhs, s)
-            self.emit(ind, f"{base} = ({base} & ~({mask(w)} << {lo})) | "
-                           f"((({value}) & {mask(w)}) << {lo});")
+            word = "(u128)" if ir.fixed_width(inner.type) > 64 else ""
+            self.emit(ind, f"{base} = ({base} & ~({word}{mask(w)} << {lo})) | "
+                           f"({word}(({value}) & {mask(w)}) << {lo});")
             return
         target = self.expr(lhs, s)
         if code is not None:
             self.emit(ind, f"{target} = {code};")
+        elif isinstance(lhs.type, ir.VarbitT):
+            if not isinstance(rhs, (ir.Var, ir.Member, ir.Index)):
+                self.unsupported(f"assignment of {type(rhs).__name__} to a varbit", rhs.loc)
+            self.emit(ind, f"{target} = {self.expr(rhs, s)};")   # the value, as the reference
         elif is_composite(lhs.type):
             if isinstance(rhs, (ir.ListExpr, ir.StructInit)):
                 fields = (tuple_fields(lhs.type) if isinstance(lhs.type, ir.TupleT)
@@ -133,6 +138,7 @@ class CStmtGen:
         else:
             if is_composite(st.expr.type):
                 self.unsupported("switch on a header or struct", st.loc)
+            self.narrow(st.expr.type, st.loc, "a switch expression")
             self.emit(ind, f"uint64_t {v} = {self.expr(st.expr, s)};")
             value = lambda lb: self.expr(lb, s)  # noqa: E731
         labels, first = [], True
@@ -199,7 +205,7 @@ class CStmtGen:
             value = "0" if isinstance(a, ir.DontCare) else self.expr(a, s)
             if p.direction in ("out", "inout"):
                 tmp = s.fresh("o")
-                self.emit(self.cur_ind, f"uint64_t {tmp} = {value};")
+                self.emit(self.cur_ind, f"{self.ctype(p.type, a.loc)} {tmp} = {value};")
                 out.append(f"&{tmp}")
                 if not isinstance(a, ir.DontCare):
                     back.append((a, tmp))
@@ -235,7 +241,7 @@ class CStmtGen:
         # one statement expression: the copies in and out happen where the call is
         # evaluated, so `a || f(x)` and `c ? f(x) : y` leave x alone when f is not called
         r = s.fresh("r")
-        self.emit(0, f"uint64_t {r} = {call};")
+        self.emit(0, f"{self.ret_ctype(fn)} {r} = {call};")
         for a, tmp in back:
             self.assign(a, tmp, s, 0)
         body = " ".join(line.strip() for line in self.lines[start:])
@@ -249,7 +255,7 @@ class CStmtGen:
         void = isinstance(fn.return_type, ir.VoidT)
         s.ret_type = None if void else fn.return_type
         params = ["pkt_t *P"] + [self.param(p, s) for p in fn.params]
-        self.emit(0, f"static uint64_t F_{fn.name}({', '.join(params)}) {{")
+        self.emit(0, f"static {self.ret_ctype(fn)} F_{fn.name}({', '.join(params)}) {{")
         self.emit(1, "(void)P;")
         for st in fn.body.stmts:
             self.cur_ind = 1
@@ -308,7 +314,17 @@ class CStmtGen:
     def event(self, kind: str, id_: int, data, s, ind) -> None:
         """A record (id, the scalars of ``data``) for the control plane (digests) or the
         log, read back after the call."""
-        vals = [code for code, _ in self.leaves(data, s)] if data is not None else []
+        leaves = self.leaves(data, s) if data is not None else []
+        vals, words = [], []
+        for code, w in leaves:
+            if isinstance(w, tuple):
+                self.unsupported(f"a varbit value in a {kind} record", data.loc)
+            if w > 64:          # two words, high then low
+                vals += [f"(uint64_t)(({code}) >> 64)", f"(uint64_t)({code})"]
+            else:
+                vals.append(code)
+            words.append(2 if w > 64 else 1)
+        self.out.event_words[kind, id_] = words
         self.emit(ind, f"{{ uint64_t _ev[] = {{{', '.join(vals) or '0'}}}; "
                        f"event_push(&P->S->base.{kind}, {id_}, {len(vals)}, _ev); }}")
 

@@ -453,6 +453,19 @@ void sw_tbl_put(sw_t *S, int t, int slot, const uint64_t *v, const uint64_t *m,
     tb->dirty = 1;
 }
 
+/* n fresh entries of table t in one call (a batch of inserts): entry i's slot slots[i],
+   its keys at v, m, hi, range + i * (the table's key count), its action data at
+   args + i * MAXA. */
+void sw_tbl_put_many(sw_t *S, int t, uint32_t n, const uint32_t *slots, const uint64_t *v,
+                     const uint64_t *m, const uint64_t *hi, const uint8_t *range,
+                     const int64_t *prio, const uint32_t *plen, const uint32_t *action,
+                     const uint64_t *args, double now) {
+    size_t nk = S->tables[t].nkeys;
+    for (uint32_t i = 0; i < n; i++)
+        sw_tbl_put(S, t, slots[i], v + i * nk, m + i * nk, hi + i * nk, range + i * nk,
+                   prio[i], plen[i], action[i], args + (size_t)i * MAXA, 0, NULL, now);
+}
+
 void sw_tbl_del(sw_t *S, int t, int slot) {
     entry_t *e = &S->tables[t].slots[slot];
     free(e->choice);

@@ -34,6 +34,41 @@ static inline void put_bits(uint8_t *d, uint32_t bit, unsigned w, uint64_t v) {
     for (int i = nb - 1; i >= 0; i--) { p[i] |= (uint8_t)acc; acc >>= 8; }
 }
 
+/* Values of 65 to 128 bits (bit<W> only) are unsigned __int128, read and written as two
+   words. */
+typedef unsigned __int128 u128;
+#define MASK128(w) ((w) >= 128 ? ~(u128)0 : (((u128)1 << (w)) - 1))
+
+static inline u128 get_wide(const uint8_t *d, uint32_t bit, unsigned w) {
+    return ((u128)get_bits(d, bit, w - 64) << 64) | get_bits(d, bit + w - 64, 64);
+}
+
+static inline void put_wide(uint8_t *d, uint32_t bit, unsigned w, u128 v) {
+    put_bits(d, bit, w - 64, (uint64_t)(v >> 64));
+    put_bits(d, bit + w - 64, 64, (uint64_t)v);
+}
+
+/* A varbit value is held right-aligned in nb bytes (its unused high bits zero). */
+static inline void get_varbit(const uint8_t *d, uint32_t bit, uint32_t w, uint8_t *dst,
+                              uint32_t nb) {
+    memset(dst, 0, nb);
+    uint32_t at = nb * 8 - w;
+    for (uint32_t i = 0; i < w; i += 56) {
+        unsigned c = w - i < 56 ? w - i : 56;
+        put_bits(dst, at + i, c, get_bits(d, bit + i, c));
+    }
+}
+
+/* Writes the low w bits of a varbit value into a zeroed buffer at bit offset ``bit``. */
+static inline void put_varbit(uint8_t *d, uint32_t bit, uint32_t w, const uint8_t *src,
+                              uint32_t nb) {
+    uint32_t at = nb * 8 - w;
+    for (uint32_t i = 0; i < w; i += 56) {
+        unsigned c = w - i < 56 ? w - i : 56;
+        put_bits(d, bit + i, c, get_bits(src, at + i, c));
+    }
+}
+
 static inline uint64_t sat_add_u(uint64_t a, uint64_t b, unsigned w) {
     uint64_t r;
     if (__builtin_add_overflow(a, b, &r) || r > MASK(w)) return MASK(w);

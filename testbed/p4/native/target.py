@@ -9,8 +9,9 @@ structures on the next packet, so a batch of writes is one rebuild.
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
 from functools import partial
-from itertools import accumulate
+from itertools import accumulate, chain
 
 from testbed.p4 import entries as E
 from testbed.p4 import ir
@@ -23,6 +24,7 @@ DROP_REASONS = ("assert", "loop_limit", "unknown_multicast_group", "ingress_drop
                 "egress_drop", "unknown_clone_session",
                 "stack_out_of_bounds", "priority_out_of_range")      # runtime.c's order
 ASSERTS, STACK = DROP_REASONS.index("assert"), DROP_REASONS.index("stack_out_of_bounds")
+MASK64 = (1 << 64) - 1
 
 
 class NativeTarget(Target):
@@ -51,8 +53,11 @@ class NativeTarget(Target):
                             self.ffi.new(f"uint8_t[{MAX_KEYS}]"),
                             self.ffi.new(f"uint64_t[{MAX_ACTION_DATA}]"))
         self._free = {}                 # table -> slots below len(slots) left by deletes
+        self._pending = None            # inside batch(): table -> inserts waiting
+        self._layouts = {}              # table -> its key words, see _layout
         for name, state in self.compiled.tables.items():
             self._slots[name], self._free[name] = {}, []
+            self._layouts[name] = self._layout(self.native.tables[name], state)
             self._put_default(name)
             for result in state.entries.values():
                 self._put(name, result.entry, keep=False)
@@ -127,7 +132,10 @@ class NativeTarget(Target):
 
     def _timestamp(self) -> int:
         """Microseconds since the clock was set, for the timestamps; the meters get
-        the clock's seconds."""
+        the clock's seconds. Every packet path passes here, so inserts waiting in a
+        batch are written first."""
+        if self._pending:
+            self._flush()
         secs = self._clock()
         if self.native.meters or self.native.direct_meters:
             self.lib.sw_clock(self.sw, secs)
@@ -165,9 +173,14 @@ class NativeTarget(Target):
     def _records(self, logs: int):
         n = self.lib.sw_events(self.sw, logs, self._events_at)
         v, i = self._events_at[0], 0
+        kind = "logs" if logs else "digests"
         while i < n:
-            count = v[i + 1]
-            yield v[i], tuple(v[i + 2:i + 2 + count])
+            id_, count = v[i], v[i + 1]
+            words, values, j = self.native.event_words.get((kind, id_), ()), [], i + 2
+            for n_words in words:           # a value over 64 bits came as two words
+                values.append(v[j] << 64 | v[j + 1] if n_words == 2 else v[j])
+                j += n_words
+            yield id_, tuple(values) if words else tuple(v[i + 2:i + 2 + count])
             i += 2 + count
 
     def process_batch(self, frames: list, repeat: int = 1) -> int:
@@ -181,7 +194,8 @@ class NativeTarget(Target):
     # ---------------------------------------------------------------- tables
     def _put(self, table: str, entry: E.TableEntry, keep: bool, meter=None) -> None:
         """Write ``entry`` into its native slot; ``keep``: its counters and direct meter
-        stay, unless ``meter`` (cir, cburst, pir, pburst) configures a fresh one."""
+        stay, unless ``meter`` (cir, cburst, pir, pburst) configures a fresh one. Inside
+        :meth:`batch`, a fresh direct entry waits for the batch's one native call."""
         info = self.native.tables[table]
         slots = self._slots[table]
         key = entry.key()
@@ -189,35 +203,101 @@ class NativeTarget(Target):
         if slot is None:
             free = self._free[table]
             slot = slots[key] = free.pop() if free else len(slots)
+        state = self.compiled.tables[table]
+        indirect = state.profile is not None
+        fields = self._fields(self._layouts[table], entry.match)
+        priority = fields[4] if info.scan_lpm else entry.priority     # fields[4]: the plen
+        action, data = ((0, [0] * MAX_ACTION_DATA) if indirect else
+                        self._action(info, entry.action))
+        pending = self._pending
+        if pending is not None and not keep and meter is None and not indirect:
+            rows = pending.get(table)
+            if rows is None:
+                rows = pending[table] = []
+            rows.append((slot, fields, priority, action, data))
+            return
+        self._flush()
         # C arrays made once and refilled (the C side copies the table's key count):
         # converting Python lists on every call cost as much as the rest of the write
         v, m, hi, rng, args = self._put_arrays
-        state = self.compiled.tables[table]
-        for i, _ in state.selector_keys:                  # hash inputs, not matched
-            v[i] = m[i] = hi[i] = rng[i] = 0
-        plen = 0
-        for i, match in zip(state.match_pos, entry.match):
-            w = info.widths[i]
-            full = (1 << w) - 1
-            value = mask = high = ranged = 0              # None: a wildcard
-            if isinstance(match, (E.Exact, E.Optional_)):
-                value, mask = match.value, full
-            elif isinstance(match, E.Ternary):
-                value, mask = match.value, match.mask
-            elif isinstance(match, E.Lpm):
-                plen = match.prefix_len
-                value, mask = match.value, full ^ ((1 << (w - plen)) - 1)
-            elif isinstance(match, E.Range):
-                value, high, ranged = match.low, match.high, 1
-            v[i], m[i], hi[i], rng[i] = value, mask, high, ranged
-        indirect = state.profile is not None
-        action, args[0:MAX_ACTION_DATA] = ((0, [0] * MAX_ACTION_DATA) if indirect else
-                                           self._action(info, entry.action))
-        self.lib.sw_tbl_put(self.sw, info.index, slot, v, m, hi, rng, entry.priority, plen,
+        n = len(info.widths)
+        (v[0:n], m[0:n], hi[0:n], rng[0:n], plen) = fields
+        args[0:MAX_ACTION_DATA] = data
+        self.lib.sw_tbl_put(self.sw, info.index, slot, v, m, hi, rng, priority, plen,
                             action, args, int(keep),
                             self.ffi.NULL if meter is None else list(meter), self._clock())
         if indirect:
             self._put_choices(table, slot, entry.action)
+
+    @staticmethod
+    def _layout(info, state) -> tuple:
+        """A table's key words: their count, and per matched key (selector keys, hash
+        inputs that match nothing, have none) its first word, its words (a key over 64
+        bits is two, high then low) and its width."""
+        first = [0, *accumulate(info.parts)]
+        return len(info.widths), [(first[k], info.parts[k],
+                                   sum(info.widths[first[k]:first[k] + info.parts[k]]))
+                                  for k in state.match_pos]
+
+    @staticmethod
+    def _fields(layout: tuple, match: tuple) -> tuple:
+        """The native form of a key: value, mask, high and range flag per key word (a
+        range is never over 64 bits) and the prefix length."""
+        n, keys = layout
+        v, m, hi, rng = [0] * n, [0] * n, [0] * n, [0] * n
+        plen = 0
+        for (i, words, w), match in zip(keys, match):
+            if match is None:                             # a wildcard
+                continue
+            cls = type(match)
+            high = ranged = 0
+            if cls is E.Exact or cls is E.Optional_:
+                value, mask = match.value, (1 << w) - 1
+            elif cls is E.Lpm:
+                plen = match.prefix_len
+                value, mask = match.value, ((1 << w) - 1) ^ ((1 << (w - plen)) - 1)
+            elif cls is E.Ternary:
+                value, mask = match.value, match.mask
+            else:
+                value, mask, high, ranged = match.low, 0, match.high, 1
+            if words == 1:
+                v[i], m[i], hi[i], rng[i] = value, mask, high, ranged
+                continue
+            for j, shift in enumerate((64, 0)):
+                v[i + j], m[i + j] = (value >> shift) & MASK64, (mask >> shift) & MASK64
+                hi[i + j], rng[i + j] = high, ranged
+        return v, m, hi, rng, plen
+
+    @contextmanager
+    def batch(self):
+        """Fresh direct entries inserted inside the block reach the native tables
+        together when it ends, one native call per table; any other native table
+        operation inside first writes those waiting. The Python tables, which validate,
+        change at once; packets, which hold the same lock as the writer, see only the
+        whole batch."""
+        if self._pending is not None:
+            yield
+            return
+        self._pending = {}
+        try:
+            yield
+        finally:
+            self._flush()
+            self._pending = None
+
+    def _flush(self) -> None:
+        pending = self._pending
+        if not pending:
+            return
+        flat = chain.from_iterable
+        for table, rows in pending.items():
+            keys = [fields for _, fields, _, _, _ in rows]
+            self.lib.sw_tbl_put_many(
+                self.sw, self.native.tables[table].index, len(rows),
+                [row[0] for row in rows], *(list(flat(k[i] for k in keys)) for i in range(4)),
+                [row[2] for row in rows], [k[4] for k in keys], [row[3] for row in rows],
+                list(flat(row[4] for row in rows)), self._clock())
+        pending.clear()
 
     def _put_choices(self, table: str, slot: int, ref) -> None:
         """What an indirect entry may run, in the order the Python target picks from: its
@@ -247,7 +327,10 @@ class NativeTarget(Target):
 
     @staticmethod
     def _action(info, call: E.ActionCall) -> tuple:
-        args = [call.params[n] for n in info.params[call.action]]
+        args = []
+        for name, n in zip(info.params[call.action], info.data_words[call.action]):
+            value = call.params[name]
+            args += [value >> 64, value & MASK64] if n == 2 else [value]
         return info.actions.index(call.action), args + [0] * (MAX_ACTION_DATA - len(args))
 
     def _put_default(self, table: str) -> None:
@@ -268,6 +351,7 @@ class NativeTarget(Target):
 
     def table_delete(self, entry: E.TableEntry) -> E.TableEntry:
         stored = super().table_delete(entry)
+        self._flush()
         slot = self._slots[entry.table].pop(stored.key())
         self._free[entry.table].append(slot)
         self.lib.sw_tbl_del(self.sw, self.native.tables[entry.table].index, slot)
@@ -275,6 +359,7 @@ class NativeTarget(Target):
 
     def table_clear(self, table: str) -> None:
         super().table_clear(table)
+        self._flush()
         for slot in self._slots[table].values():
             self.lib.sw_tbl_del(self.sw, self.native.tables[table].index, slot)
         self._slots[table].clear()
@@ -286,11 +371,22 @@ class NativeTarget(Target):
 
     def table_entries(self, table: str) -> list:
         entries = super().table_entries(table)
+        self._flush()
         index = self.native.tables[table].index
         for e in entries:
             counts = self.lib.sw_tbl_counters(self.sw, index, self._slots[table][e.key()])
             e.counter_packets, e.counter_bytes = counts[0], counts[1]
         return entries
+
+    def table_entries_encoded(self, table: str, owner, encode, counters: bool) -> list:
+        rows = super().table_entries_encoded(table, owner, encode, False)
+        if not counters:
+            return rows
+        self._flush()
+        index, slots = self.native.tables[table].index, self._slots[table]
+        counts = self.lib.sw_tbl_counters
+        return [(data, entry, *counts(self.sw, index, slots[entry.key()])[0:2])
+                for data, entry, _, _ in rows]
 
     # ---------------------------------------------------------------- externs
     def _cells(self, kind: str, name: str, index: int, which: int = 0):

@@ -169,6 +169,13 @@ class ExprGen:
             if _is_composite(e.left.type):
                 eq = f"_eq({a}, {b})"
                 return eq if op == "==" else f"(not {eq})"
+            if isinstance(e.left.type, ir.VarbitT) and op in ("==", "!=") and all(
+                    isinstance(x, ir.Member) for x in (e.left, e.right)):
+                # varbit values are equal when their widths are too
+                wa, wb = (f"{self.expr(x.expr, s)}._w_{fname(x.field)}"
+                          for x in (e.left, e.right))
+                eq = f"({a} == {b} and {wa} == {wb})"
+                return eq if op == "==" else f"(not {eq})"
             return f"({a} {op} {b})"
         if op == "++":
             wl, wr = ir.fixed_width(e.left.type), ir.fixed_width(e.right.type)

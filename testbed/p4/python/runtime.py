@@ -122,9 +122,16 @@ def make(cls, is_header, values):
 
 
 def equal(a, b) -> bool:
-    """P4 ``==`` of headers/structs: same validity and equal fields."""
-    if getattr(a, "_v", True) != getattr(b, "_v", True):
+    """P4 ``==`` of headers, structs, unions and stacks: two headers are equal when both
+    are invalid, or both valid with equal fields (a varbit field's width counts); stacks
+    element by element (not their nextIndex)."""
+    if isinstance(a, Stack):
+        return all(equal(x, y) for x, y in zip(a.h, b.h))
+    valid = getattr(a, "_v", True)
+    if valid != getattr(b, "_v", True):
         return False
+    if not valid:
+        return True
     for name in a.__slots__:
         x, y = getattr(a, name), getattr(b, name)
         if hasattr(x, "_copy"):

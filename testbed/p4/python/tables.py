@@ -14,7 +14,7 @@ from testbed.p4.python.externs import TokenMeter
 
 
 class Result:
-    __slots__ = ("fn", "args", "hit", "action", "counter", "meter", "entry")
+    __slots__ = ("fn", "args", "hit", "action", "counter", "meter", "entry", "encoded")
 
     def __init__(self, fn, args: tuple, hit: bool, action: str, entry=None):
         self.fn = fn
@@ -24,6 +24,7 @@ class Result:
         self.entry = entry
         self.counter = [0, 0] if hit else None
         self.meter = None
+        self.encoded = None             # (owner, what the owner's encoder made of entry)
 
 
 MATCH_CLASSES = {"exact": E.Exact, "lpm": E.Lpm, "ternary": E.Ternary, "range": E.Range,
@@ -117,7 +118,8 @@ class TableState:
             raise ControlPlaneError("PERMISSION_DENIED", f"table {self.name} has const entries; "
                                     "change them in the P4 source")
         entry = self.canonical(entry)
-        if entry.key() in self.entries:
+        key = entry.key()
+        if key in self.entries:
             raise ControlPlaneError("ALREADY_EXISTS", f"{self.name}: an entry with this match "
                                     "and priority exists; use modify")
         if len(self.entries) >= self.size:
@@ -125,7 +127,7 @@ class TableState:
                                     f"({self.size} entries)")
         self._check_action(entry.action, default=False)
         result = self._result(entry.action, hit=True, entry=entry)
-        self.entries[entry.key()] = result
+        self.entries[key] = result
         self._update(None, result)
         return entry
 
@@ -176,6 +178,19 @@ class TableState:
         return [entry(e.table, e.match, _copied(e.action), e.priority, *r.counter,
                       e.meter_config)
                 for r in self.entries.values() for e in (r.entry,)]
+
+    def read_encoded(self, owner, encode) -> list:
+        """(``encode(entry)``, stored entry, its [packets, bytes] counter) of every entry.
+        The encoding is made once per stored entry and kept with it while it stays
+        unchanged (a modify stores a new entry); ``owner`` names the encoding, so another
+        encoder makes its own. The entries are the stored ones: not to be changed."""
+        out = []
+        for r in self.entries.values():
+            cached = r.encoded
+            if cached is None or cached[0] is not owner:
+                cached = r.encoded = (owner, encode(r.entry))
+            out.append((cached[1], r.entry, r.counter))
+        return out
 
     def set_default(self, call: E.ActionCall) -> None:
         if self.default_const:
@@ -229,8 +244,12 @@ class TableState:
     def _canonical_match(self, i: int, m):
         kind, width = self.keys[i]
         full = (1 << width) - 1
-        if type(m) is E.Exact and kind == "exact" and 0 <= m.value <= full:
-            return m                                     # the common case, checked
+        cls = type(m)
+        if cls is E.Exact and kind == "exact" and 0 <= m.value <= full:
+            return m                                     # the common cases, checked
+        if (cls is E.Lpm and kind == "lpm" and 0 < m.prefix_len <= width
+                and 0 <= m.value <= full and not m.value & (full >> m.prefix_len)):
+            return m
         where = f"{self.name} key {i} ({kind}, bit<{width}>)"
 
         def fits(v):
@@ -303,11 +322,16 @@ class TableState:
                 self._exact[self._exact_key(new.entry)] = new
         elif self.mode == "lpm":
             plen, key = self._lpm_slot(old or new)
+            same_length = self._lpm_by_len.get(plen)
+            had = bool(same_length)
             if old is not None:
-                del self._lpm_by_len[plen][key]
+                del same_length[key]
             if new is not None:
-                self._lpm_by_len.setdefault(plen, {})[key] = new
-            self._order_lpm()
+                if same_length is None:
+                    same_length = self._lpm_by_len[plen] = {}
+                same_length[key] = new
+            if bool(same_length) != had:        # a prefix length appears or goes
+                self._order_lpm()
         else:
             self._rebuild()
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
+from contextlib import contextmanager
 
 from testbed.p4 import entries as E
 from testbed.p4 import ir
@@ -283,6 +284,13 @@ class Target:
                                     f"{sorted(self.compiled.tables)}")
         return t
 
+    @contextmanager
+    def batch(self):
+        """A block of control-plane writes that packets may see only as a whole (the
+        caller holds the lock packets take). Here every write is applied at once; a
+        target with a costlier data-plane copy (the native one) gathers them."""
+        yield
+
     def table_insert(self, entry: E.TableEntry) -> E.TableEntry:
         """Add ``entry``; return it as the table stores it."""
         return self._table(entry.table).insert(entry)
@@ -297,6 +305,14 @@ class Target:
 
     def table_entries(self, table: str) -> list:
         return self._table(table).read()
+
+    def table_entries_encoded(self, table: str, owner, encode, counters: bool) -> list:
+        """(``encode(entry)``, entry, packets, bytes) of every entry of ``table``, the
+        encoding kept with the stored entry while it is unchanged (``owner`` names it);
+        the entries are the stored ones, not to be changed; packets and bytes are the
+        direct counter's now, 0 without ``counters``."""
+        return [(data, entry, *counter) if counters else (data, entry, 0, 0)
+                for data, entry, counter in self._table(table).read_encoded(owner, encode)]
 
     def profile(self, name: str):
         """The state of an action profile or selector (its members and groups)."""

@@ -244,7 +244,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                 raise RpcError("UNIMPLEMENTED", "DATAPLANE_ATOMIC is not supported; use "
                                                 "CONTINUE_ON_ERROR or ROLLBACK_ON_ERROR")
             rollback = atomicity == p4runtime_pb2.WriteRequest.ROLLBACK_ON_ERROR
-            with self.target_lock:
+            with self.target_lock, self.device.target.batch():
                 errors = self._apply_batch(pipeline, request.updates, rollback, primary)
         if any(errors):
             fail_batch(context, errors)
@@ -303,16 +303,7 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
             pipeline = self.pipeline
         if pipeline is None:
             raise RpcError("FAILED_PRECONDITION", NO_PIPELINE)
-        responses, size = [p4runtime_pb2.ReadResponse()], 0
-
-        def add(entity_bytes: int):
-            nonlocal size
-            if size > READ_CHUNK_BYTES:
-                responses.append(p4runtime_pb2.ReadResponse())
-                size = 0
-            size += entity_bytes
-            return responses[-1].entities.add()
-
+        add = ReadResponses()
         with self.target_lock:
             for entity in request.entities:
                 kind = entity.WhichOneof("entity")
@@ -324,11 +315,64 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                 except E.ControlPlaneError as e:
                     raise RpcError(e.code, e.message) from None
                 HANDLERS[kind].read_into(pipeline, self.device.target, msg, add)
+        responses = add.done()
         if pipeline.translation.active:
             for response in responses:
                 for entity in response.entities:
                     pipeline.translation.entity_out(entity)
         return responses
+
+
+class ReadResponses:
+    """The ReadResponses of one Read, filled in order: calling it with an entity's size
+    bound gives the next fresh ``p4.v1.Entity``; :meth:`serialized` adds one already
+    serialised, which waits as bytes and joins the response in one parse. A response
+    is closed once it holds more than READ_CHUNK_BYTES."""
+
+    def __init__(self):
+        self.responses = [p4runtime_pb2.ReadResponse()]
+        self.size = 0
+        self.waiting = []           # serialised ReadResponse.entities, in order
+
+    def __call__(self, entity_bytes: int):
+        self._join()
+        self._chunk(entity_bytes)
+        return self.responses[-1].entities.add()
+
+    def serialized(self, field: int, data: bytes) -> None:
+        """Add an Entity whose field number ``field`` holds the serialised ``data``."""
+        entity = _length_delimited(field, data)
+        self._chunk(len(entity))
+        self.waiting.append(_length_delimited(ENTITIES, entity))
+
+    def done(self) -> list:
+        self._join()
+        return self.responses
+
+    def _chunk(self, entity_bytes: int) -> None:
+        if self.size > READ_CHUNK_BYTES:
+            self._join()
+            self.responses.append(p4runtime_pb2.ReadResponse())
+            self.size = 0
+        self.size += entity_bytes
+
+    def _join(self) -> None:
+        if self.waiting:
+            self.responses[-1].MergeFromString(b"".join(self.waiting))
+            self.waiting.clear()
+
+
+ENTITIES = p4runtime_pb2.ReadResponse.DESCRIPTOR.fields_by_name["entities"].number
+
+
+def _length_delimited(field: int, data: bytes) -> bytes:
+    """A length-delimited protobuf field: its key, the length as a varint, the bytes."""
+    n, head = len(data), bytearray([field << 3 | 2])
+    while n > 0x7F:
+        head.append(n & 0x7F | 0x80)
+        n >>= 7
+    head.append(n)
+    return bytes(head) + data
 
 
 def _settle_heap() -> None:

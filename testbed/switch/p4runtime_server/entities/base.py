@@ -30,7 +30,9 @@ class Handler:
 
     def read_into(self, pipeline, target, msg, add: Callable) -> None:
         """Put what a read of ``msg`` selects into the response: ``add(size)`` gives the
-        next fresh ``p4.v1.Entity`` for an entity of at most ``size`` encoded bytes.
+        next fresh ``p4.v1.Entity`` for an entity of at most ``size`` encoded bytes;
+        ``add.serialized(field, data)`` adds an Entity whose field ``field`` holds the
+        serialised message ``data``.
         Kinds with many entities override this to fill the entities in place."""
         for item in self.read(pipeline, target, msg):
             getattr(add(item.ByteSize()), self.kind).CopyFrom(item)

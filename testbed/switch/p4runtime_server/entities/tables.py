@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from functools import partial
 
+from p4.v1 import p4runtime_pb2
+
 from testbed.p4 import entries as E
 from testbed.p4runtime import convert as C
 from testbed.switch.p4runtime_server.entities.base import U, Handler, find_entry
+
+ENTITY_TABLE_ENTRY = p4runtime_pb2.Entity.DESCRIPTOR.fields_by_name["table_entry"].number
 
 
 class TableEntries(Handler):
@@ -14,8 +18,11 @@ class TableEntries(Handler):
 
     def write(self, pipeline, target, utype: int, msg):
         index = pipeline.index
-        entry = C.table_entry_from_p4rt(index, msg, utype)
-        table = index.table(msg.table_id)
+        decoder = index.decoders.get(msg.table_id)
+        entry = decoder.decode(msg, utype) if decoder is not None else None
+        if entry is None:                   # not a plain entry, or a check fails
+            entry = C.table_entry_from_p4rt(index, msg, utype)
+        table = index.tables[msg.table_id]
         if msg.is_default_action:
             if table.const_default_action_id:
                 C.fail("PERMISSION_DENIED", f"table {table.name} has a const default action")
@@ -51,6 +58,10 @@ class TableEntries(Handler):
                                       out=add(C.entry_size_bound(index, t)).table_entry)
             return
         probe = C.table_entry_from_p4rt(index, msg) if msg.table_id and msg.match else None
+        if probe is None and not msg.priority:
+            for t in tables:
+                self._read_whole(pipeline, target, t, add)
+            return
         for t in tables:
             bound = C.entry_size_bound(index, t)
             for e in target.table_entries(t.name):
@@ -66,6 +77,33 @@ class TableEntries(Handler):
                 if cookies is not None:
                     out.controller_metadata, out.metadata = cookies
 
+    @staticmethod
+    def _read_whole(pipeline, target, t: C.TableInfo, add) -> None:
+        """Every entry of table ``t`` from the encoding the target keeps with it, plus
+        what changes without a write: direct counters (read now), cookies and is_const."""
+        index, cookies = pipeline.index, pipeline.cookies
+        counters = t.direct_counter is not None
+        rows = target.table_entries_encoded(t.name, index, partial(_encoded, index), counters)
+        for data, entry, packets, nbytes in rows:
+            kept = cookies.get((t.name, entry.key())) if cookies else None
+            if counters or kept is not None or t.is_const:
+                live = p4runtime_pb2.TableEntry(is_const=t.is_const)
+                if counters:
+                    live.counter_data.packet_count = packets
+                    live.counter_data.byte_count = nbytes
+                if kept is not None:
+                    live.controller_metadata, live.metadata = kept
+                data += live.SerializeToString()    # serialised fields concatenate
+            add.serialized(ENTITY_TABLE_ENTRY, data)
+
+
+def _encoded(index, entry) -> bytes:
+    """A stored entry's serialised TableEntry without its direct counter, which reads
+    fill in as it is then."""
+    msg = C.table_entry_to_p4rt(index, entry)
+    msg.ClearField("counter_data")
+    return msg.SerializeToString()
+
 
 def _keep_cookies(pipeline, entry: E.TableEntry, msg, undo):
     """Remember the entry's controller_metadata and metadata, which reads return."""
@@ -73,6 +111,8 @@ def _keep_cookies(pipeline, entry: E.TableEntry, msg, undo):
     before = pipeline.cookies.get(key)
     if msg is not None and (msg.controller_metadata or msg.metadata):
         pipeline.cookies[key] = (msg.controller_metadata, msg.metadata)
+    elif before is None:
+        return undo                     # no cookies before or after: nothing to restore
     else:
         pipeline.cookies.pop(key, None)
 

@@ -1,0 +1,103 @@
+"""The common table-entry write decoded in one pass, by a decoder built once per table.
+
+Controllers fill tables with plain entries: exact and lpm keys, a direct action, maybe a
+priority and opaque metadata. :class:`EntryDecoder` turns such a message into the same
+``TableEntry`` that :func:`testbed.p4runtime.convert.table_entry_from_p4rt` builds,
+reading each protobuf field once, against maps made from the P4Info when the table's
+decoder is built. It accepts only what the general conversion accepts; anything else (a
+default entry, an indirect table, ternary/range/optional keys, direct counter or meter
+data, read-only fields, and every value that fails a check) makes it answer None, and the
+general conversion then decodes the message and names what is wrong.
+"""
+from __future__ import annotations
+
+from p4.config.v1 import p4info_pb2
+from p4.v1 import p4runtime_pb2
+
+from testbed.p4 import entries as E
+
+MF = p4info_pb2.MatchField
+DELETE = p4runtime_pb2.Update.DELETE
+DEFAULT_ONLY = p4info_pb2.ActionRef.DEFAULT_ONLY
+WRITTEN_BY_READS = ("counter_data", "meter_config", "meter_counter_data",
+                    "time_since_last_hit")
+
+
+class EntryDecoder:
+    def __init__(self, table, actions: dict, action_params: dict, metadata_limit: int):
+        self.name = table.name
+        self.plain = bool(table.fields) and not table.profile_id
+        self.needs_priority = table.needs_priority
+        self.size = len(table.fields)
+        # field id -> (position, "exact" | "lpm", bitwidth); other kinds: general path
+        self.fields = {f.id: (i, {MF.EXACT: "exact", MF.LPM: "lpm"}.get(f.match_type),
+                              f.bitwidth) for i, f in enumerate(table.fields)}
+        self.exact = [i for i, f in enumerate(table.fields) if f.match_type == MF.EXACT]
+        # action id -> (name, {param id: (name, bitwidth)}): the actions entries may run
+        self.actions = {aid: (actions[aid].preamble.name, action_params[aid])
+                        for aid, scope in table.actions.items() if scope != DEFAULT_ONLY}
+        self.metadata_limit = metadata_limit
+
+    def decode(self, msg, update_type: int) -> E.TableEntry | None:
+        """The entry ``msg`` writes, or None when the general conversion must decide."""
+        if (not self.plain or msg.is_default_action or msg.is_const
+                or msg.idle_timeout_ns or len(msg.metadata) > self.metadata_limit):
+            return None
+        if update_type != DELETE:
+            has = msg.HasField
+            if has("counter_data") or has("meter_config") or has("meter_counter_data") \
+                    or has("time_since_last_hit"):
+                return None
+        match = [None] * self.size
+        fields = self.fields
+        for fm in msg.match:
+            spec = fields.get(fm.field_id)
+            if spec is None:
+                return None
+            pos, kind, width = spec
+            if match[pos] is not None or fm.WhichOneof("field_match_type") != kind:
+                return None
+            if kind == "exact":
+                data = fm.exact.value
+                value = int.from_bytes(data, "big")
+                if not data or value >> width:
+                    return None
+                match[pos] = E.Exact(value)
+            else:
+                lpm = fm.lpm
+                data, plen = lpm.value, lpm.prefix_len
+                value = int.from_bytes(data, "big")
+                if (not data or value >> width or not 0 < plen <= width
+                        or value & ((1 << width) - 1 >> plen)):
+                    return None
+                match[pos] = E.Lpm(value, plen)
+        for pos in self.exact:
+            if match[pos] is None:
+                return None
+        priority = msg.priority
+        if (priority <= 0) if self.needs_priority else priority:
+            return None
+        if update_type == DELETE:
+            return E.TableEntry(self.name, tuple(match), E.ActionCall(""), priority)
+        action = msg.action
+        if action.WhichOneof("type") != "action":
+            return None
+        action = action.action
+        spec = self.actions.get(action.action_id)
+        if spec is None:
+            return None
+        name, by_id = spec
+        params = {}
+        for p in action.params:
+            info = by_id.get(p.param_id)
+            if info is None:
+                return None
+            pname, width = info
+            data = p.value
+            value = int.from_bytes(data, "big")
+            if pname in params or not data or width and value >> width:
+                return None
+            params[pname] = value
+        if len(params) != len(by_id):
+            return None
+        return E.TableEntry(self.name, tuple(match), E.ActionCall(name, params), priority)
