@@ -95,7 +95,8 @@ def strategy_activation_bytes(info, model: ShadowModel, world: int, batch: int, 
         recompute = options.recompute
     sp = bool(getattr(options, "sequence_parallel", False))
     timing = info.step_timing(world, options=options, sizes=sizes, model=model)
-    if hasattr(options, "micro_batch_size") and batch % max(1, timing.replicas) == 0:
+    if hasattr(options, "micro_batch_size"):
+        # ``batch`` is already one replica's: its micro-batches are what a stage holds
         from hosts.strategies.parallel import resolve
         pp = timing.pipeline.stages if timing.pipeline else 1
         options = resolve(options, batch, pp, info.name, model.layers)

@@ -1,21 +1,31 @@
 """All-reduce of torch float tensors through an in-network aggregation switch (p4/ina.p4).
 
-Exponent scheme: one per tensor, agreed through the switch before the data. Every worker
-first sends one packet whose exponent field is its local ``e`` (2^e >= max|v| of its
-tensor) and whose lanes are zero; the switch keeps the largest exponent of the slot, so
-the result carries the job-wide maximum. All workers then quantize with that exponent
-(see :mod:`hosts.ina_fixedpoint` for the scale and the error bound: at most
-``n * 0.5 * 2^e / floor((2^31 - 1) / n)`` per element). The extra round costs one packet
-round trip per tensor instead of SwitchML's per-packet exponent pipeline, and no int32
-sum can overflow whatever the data. Its price: the absolute error is set by the largest
-magnitude in the whole tensor, so elements far smaller than it keep fewer bits than
-they would with per-packet exponents.
+Exponent scheme: one per block (the values of one packet), SwitchML's block scaling.
+The workers of a job must quantize a block with the same exponent, the largest of their
+local ones (2^e >= max|v| of the block), before any of them can see the others' values.
+SwitchML's paper describes agreeing on it one round ahead, in prose; this is our
+reconstruction: each packet of chunk c carries, besides its lanes at the agreed exponent
+of c, the sender's local exponent of the block it will send next in the same slot
+(``next_exponent``, for chunk c + slots); the switch keeps the largest of the round and
+returns it with the result of c, and the window lets chunk c + slots go only once that
+result is in, so its agreed exponent is there when it is quantized. The first window's
+blocks have no earlier round: an exponent round announces them first, one lane per
+block in a packet flagged FLAG_MAX, of which the switch keeps each lane's largest value
+(one round trip and one packet per tensor for up to 256 slots). The scale ``floor((2^(b-1) - 1) / n) / 2^e`` (:mod:`hosts.ina_fixedpoint`)
+keeps the sum of ``n`` workers within a b-bit lane, and each block keeps that many
+steps below its own largest magnitude, not the tensor's.
+
+Overflow: a block whose values do not fit the agreed exponent (values changed after
+their exponent was announced, or a worker announced too little) is never clipped nor
+summed: its sender flags it FLAG_OVERFLOW with zero lanes and the exponent it needs, the
+switch marks the result and carries the largest exponent, and every worker (they all see
+the same result) sends those blocks again, in block order, at the result's exponent
+(``resent_blocks`` counts them).
 
 Lane width: bf16 and fp16 tensors travel in 16-bit lanes (512 values per packet, half
 the bytes of 32-bit lanes), others in 32-bit lanes; ``lane_bits`` fixes one width for
-every tensor instead. The scale keeps the sum of ``n`` workers within the lane, so no
-sum can overflow whichever the width (with 16 bits and 8 workers, 4095 steps between 0
-and the tensor's largest magnitude: about the 8-bit mantissa of bf16 plus 4 bits).
+every tensor instead (with 16 bits and 8 workers, 4095 steps between 0 and the block's
+largest magnitude: about the 8-bit mantissa of bf16 plus 4 bits).
 
 Two-level aggregation (racks, then a spine) needs nothing different here: a worker talks
 to its rack switch's aggregator address with its rack job id and worker id, and passes
@@ -45,8 +55,9 @@ import torch
 from hosts import ina_fixedpoint as fx
 from hosts import ina_native
 from hosts.addresses import local_address
-from hosts.ina_session import Exchange, JobStream
+from hosts.ina_session import BlockExchange, Exchange, JobStream
 from hosts.round_timing import DTYPES, timed_rounds
+from testbed.errors import TrainetError
 from testbed.proto import ina
 
 
@@ -117,6 +128,9 @@ def lane_bits_for(dtype: torch.dtype) -> int:
     return 16 if dtype in (torch.bfloat16, torch.float16) else 32
 
 
+MAX_RESENDS = 3                # overflowed blocks sent again at most this many times
+
+
 class InaAllReduce:
     """Sum of a tensor over the ``n_workers`` workers of a job, in place."""
 
@@ -132,47 +146,113 @@ class InaAllReduce:
         self.stream = JobStream(job_id, worker_id, slots, timeout_s=timeout_s)
         self.packets = 0
         self.retransmissions = 0
+        self.resent_blocks = 0        # blocks sent again after an overflow
 
-    def _exchange(self, lanes: np.ndarray, exponent: int, lane_bits: int = 32) -> Exchange:
-        ex = run_exchange(Exchange(self.stream, lanes, exponent, lane_bits), self.transport)
+    def _run(self, exchange: Exchange) -> Exchange:
+        ex = run_exchange(exchange, self.transport)
         self.packets += ex.sent_packets
         self.retransmissions += ex.retransmissions
         return ex
+
+    def _exchange(self, lanes: np.ndarray, exponent: int, lane_bits: int = 32) -> Exchange:
+        return self._run(Exchange(self.stream, lanes, exponent, lane_bits))
 
     def agree_exponent(self, max_abs: float) -> int:
         ex = self._exchange(np.zeros((1, ina.LANES), dtype=np.int32), fx.exponent_for(max_abs))
         return ex.result_exponent
 
+    def block_exponents(self, blocks: np.ndarray) -> np.ndarray:
+        """This worker's exponent of each block (row), the one it announces."""
+        return fx.block_exponents(blocks)
+
+    def agree_block_exponents(self, local: np.ndarray) -> np.ndarray:
+        """The job's exponents of the blocks whose local exponents are ``local``: one lane
+        per block in packets flagged FLAG_MAX, of which the switch keeps each lane's max
+        (one packet for up to LANES blocks)."""
+        n = len(local)
+        lanes = np.full(-(-n // ina.LANES) * ina.LANES, fx.EXPONENT_MIN, np.int32)
+        lanes[:n] = local
+        ex = self._run(Exchange(self.stream, lanes.reshape(-1, ina.LANES), fx.EXPONENT_MIN,
+                                flags=ina.FLAG_MAX))
+        if not np.all(ex.result_flags & ina.FLAG_MAX):
+            raise TrainetError("the switch summed the exponent round instead of keeping "
+                               "each lane's max: it runs a program without FLAG_MAX rounds; "
+                               "run p4/ina.p4")
+        return ex.result.reshape(-1)[:n].astype(np.int8)
+
+    def sum_blocks(self, blocks: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
+        """The job's integer sums of ``blocks`` (one row of values per packet) and the
+        exponent each block was summed at; overflowed blocks are sent again."""
+        n, slots = len(blocks), self.stream.slots
+        local = self.block_exponents(blocks)
+        exponents = np.full(n, fx.EXPONENT_MIN, np.int8)
+        head = min(slots, n)
+        exponents[:head] = self.agree_block_exponents(local[:head])
+        announce = np.full(n, fx.EXPONENT_MIN, np.int8)
+        announce[:n - head] = local[head:]          # chunk c announces block c + slots
+        ex = self._run(BlockExchange(self.stream, blocks, exponents, self.n_workers, bits,
+                                     announce, piggyback=True))
+        sums = ex.result if bits == 32 else ina.unpack16(ex.result)
+        used = ex.exponents.copy()
+        pending = np.arange(n)        # the block of each chunk of `ex`
+        for resend in range(MAX_RESENDS + 1):
+            over = np.flatnonzero(ex.result_flags & ina.FLAG_OVERFLOW)
+            fine = np.setdiff1d(np.arange(ex.n), over)
+            if np.any(ex.result_exponents[fine] != ex.exponents[fine]):
+                raise TrainetError("the switch returned other exponents than the agreed "
+                                   "ones: workers disagree on the job")
+            if over.size == 0:
+                return sums, used
+            if resend == MAX_RESENDS:
+                break
+            pending = pending[over]
+            self.resent_blocks += pending.size
+            ex = self._run(BlockExchange(self.stream, blocks[pending],
+                                         ex.result_exponents[over], self.n_workers, bits))
+            sums[pending] = ex.result if bits == 32 else ina.unpack16(ex.result)
+            used[pending] = ex.exponents
+        raise TrainetError(f"blocks kept overflowing their exponent after {MAX_RESENDS} "
+                           "re-sends: their values change while they are aggregated")
+
     def all_reduce(self, tensor: torch.Tensor) -> torch.Tensor:
         if not tensor.is_floating_point():
             raise TypeError(f"all_reduce needs a float tensor, got {tensor.dtype}")
-        values = tensor.detach().reshape(-1).to(torch.float64).cpu().numpy()
+        values = tensor.detach().reshape(-1).to(torch.float32).cpu().numpy()
         if values.size == 0:
             return tensor
         bits = self.lane_bits or lane_bits_for(tensor.dtype)
-        exponent = self.agree_exponent(float(np.max(np.abs(values))))
-        per_packet = ina.lanes_per_packet(bits)
-        n_chunks = -(-values.size // per_packet)
-        q = fx.quantize(values, exponent, self.n_workers, bits)
-        q = np.concatenate([q, np.zeros(n_chunks * per_packet - q.size, q.dtype)])
-        q = q.reshape(n_chunks, per_packet)
-        ex = self._exchange(q if bits == 32 else ina.pack16(q), exponent, bits)
-        if ex.result_exponent != exponent:
-            raise RuntimeError(f"the switch returned exponent {ex.result_exponent}, the "
-                               f"agreed one is {exponent}: workers disagree on the job")
-        sums = ex.result if bits == 32 else ina.unpack16(ex.result)
-        summed = fx.dequantize(sums.reshape(-1)[:values.size], exponent, self.n_workers, bits)
-        tensor.copy_(torch.from_numpy(summed).view(tensor.shape).to(tensor.dtype))
+        blocks = as_blocks(values, bits)
+        sums, exponents = self.sum_blocks(blocks, bits)
+        summed = (sums / fx.block_scales(exponents, self.n_workers, bits)).reshape(-1)
+        tensor.copy_(torch.from_numpy(summed[:values.size]).view(tensor.shape)
+                     .to(tensor.dtype))
         return tensor
 
 
-def reference_sum(inputs: list, exponent: int, n_workers: int, lane_bits: int) -> torch.Tensor:
+def as_blocks(values: np.ndarray, lane_bits: int) -> np.ndarray:
+    """``values`` as float32 rows of one packet's lanes each, the last padded with zeros
+    (bf16/fp16/fp32 values are exact in float32; float64 ones are rounded to it, which
+    the C client needs too)."""
+    per_packet = ina.lanes_per_packet(lane_bits)
+    n = -(-values.size // per_packet)
+    out = np.zeros(n * per_packet, np.float32)
+    out[:values.size] = values
+    return out.reshape(n, per_packet)
+
+
+def reference_sum(inputs: list, n_workers: int, lane_bits: int) -> torch.Tensor:
     """What the switch's sum of ``inputs`` (one tensor per worker) comes to on every worker:
-    each quantized with ``exponent`` into ``lane_bits``-bit lanes, added as integers,
-    dequantized and rounded to the inputs' type, on the host."""
-    total = sum(fx.quantize(x.double().numpy(), exponent, n_workers, lane_bits)
-                .astype(np.int64) for x in inputs)
-    return torch.from_numpy(fx.dequantize(total, exponent, n_workers, lane_bits)).to(
+    each block (one packet's values) quantized with the largest of the workers' exponents
+    of that block into ``lane_bits``-bit lanes, added as integers, dequantized and rounded
+    to the inputs' type, on the host."""
+    blocks = [as_blocks(x.float().numpy().reshape(-1), lane_bits) for x in inputs]
+    exponents = np.max([fx.block_exponents(b) for b in blocks], axis=0)
+    total = 0
+    for b in blocks:
+        total = total + np.rint(b.astype(np.float64) * fx.block_scales(
+            exponents, n_workers, lane_bits)).astype(np.int64)
+    summed = (total / fx.block_scales(exponents, n_workers, lane_bits)).reshape(-1)
+    return torch.from_numpy(summed[:inputs[0].numel()]).view(inputs[0].shape).to(
         inputs[0].dtype)
 
 
@@ -228,7 +308,7 @@ def main(argv=None) -> int:
         bounds.append(fx.error_bound(e, args.workers, bits)
                       + float(exact.abs().max()) * torch.finfo(dtype).eps / 2)
         bits_of = {2: torch.int16, 4: torch.int32}[dtype.itemsize]     # bit for bit
-        matches.append(torch.equal(reference_sum(xs, e, args.workers, bits).view(bits_of),
+        matches.append(torch.equal(reference_sum(xs, args.workers, bits).view(bits_of),
                                    t.view(bits_of)))
     # An untimed round as a barrier: it completes only once every worker has finished
     # its timed rounds, so none exits (a torch interpreter's exit takes tens of ms of
@@ -236,7 +316,8 @@ def main(argv=None) -> int:
     reducer.agree_exponent(0.0)
     transport.close()
     json.dump({"worker": args.worker, "dtype": args.dtype, **report, "packets": reducer.packets,
-               "retransmissions": reducer.retransmissions, "result_sha256": digest,
+               "retransmissions": reducer.retransmissions,
+               "resent_blocks": reducer.resent_blocks, "result_sha256": digest,
                "max_error": errors, "error_bound": bounds, "matches_reference": matches,
                "lane_bits": bits,
                "srtt_s": reducer.stream.srtt, "rto_s": reducer.stream.rto,

@@ -11,7 +11,13 @@
  *   - timeouts within one RTO of each other are one event and double the back-off once;
  *   - a chunk still missing when FAST_AFTER later chunks have their results is resent
  *     at once, once, its timer restarted as it was (fast retransmit);
- *   - after a retransmission, no result for give_up_s seconds ends the exchange.
+ *   - after a retransmission, no result for give_up_s seconds ends the exchange;
+ *   - each chunk carries its own exponent and next_exponent; with `piggyback` the
+ *     exponent of chunk i + slots is the next_exponent of chunk i's result;
+ *   - given float `values` instead of `lanes`, a chunk is quantized when sent
+ *     (hosts/ina_fixedpoint.py: q = rint(v * K / 2^e), K = (2^(bits-1) - 1) / n_workers);
+ *     a chunk with some |q| > K goes flagged FLAG_OVERFLOW with zero lanes and the
+ *     exponent its values need (BlockExchange).
  * Results are taken between batches, not between single packets: the only difference
  * from the Python loop is when, within one batch of received packets, sends leave. */
 #define _GNU_SOURCE
@@ -31,6 +37,10 @@
 #define FLAG_GRADIENT 0x01
 #define FLAG_RESULT 0x02
 #define FLAG_RETRANSMIT 0x04
+#define FLAG_LANES16 0x40
+#define FLAG_OVERFLOW 0x80
+#define EXPONENT_MIN (-126)
+#define EXPONENT_MAX 127
 #define SHADOW_BIT 0x8000
 #define FAST_AFTER 3
 #define BATCH 64
@@ -49,8 +59,10 @@ typedef struct {
     /* this exchange */
     uint64_t first;
     uint32_t n;
-    int32_t exponent;
-    uint8_t lane_flags;                   /* FLAG_LANES16 or 0, on every packet */
+    uint8_t lane_flags;                   /* FLAG_LANES16, FLAG_MAX or 0, on every packet */
+    uint32_t n_workers;                   /* sets the scale of quantized values */
+    int piggyback;
+    uint64_t overflows;                   /* chunks sent flagged FLAG_OVERFLOW */
     /* outcome */
     int32_t result_exponent;
     int has_result_exponent;
@@ -59,7 +71,9 @@ typedef struct {
     double stalled_s;
 } ina_xchg_t;
 int ina_run(ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port,
-            const int32_t *lanes, int32_t *result);
+            const int32_t *lanes, const float *values, int8_t *exponents,
+            const int8_t *next_exponents, int32_t *result, int8_t *result_exponents,
+            int8_t *result_next, uint8_t *result_flags);
 /* interface end */
 
 typedef struct {
@@ -67,7 +81,12 @@ typedef struct {
     int fd;
     struct sockaddr_in peer;
     const int32_t *lanes;
+    const float *values;
+    int8_t *exponents;
+    const int8_t *next_exponents;
     int32_t *result;
+    int8_t *result_exponents, *result_next;
+    uint8_t *result_flags;
     double *timeout, *sent_at, *started;  /* sent_at NAN: retransmitted, no RTT sample */
     uint32_t *pos;                        /* index in `outstanding`, or UINT32_MAX */
     uint32_t *outstanding, n_out;
@@ -147,6 +166,55 @@ static int flush(loop_t *L) {
     return 0;
 }
 
+/* exponent_for of hosts/ina_fixedpoint.py: smallest e with 2^e >= max_abs */
+static int exponent_for(double max_abs) {
+    if (max_abs <= 0.0)
+        return EXPONENT_MIN;
+    int e;
+    double m = frexp(max_abs, &e);
+    if (m == 0.5)
+        e -= 1;
+    if (e > EXPONENT_MAX)
+        e = EXPONENT_MAX;
+    return e < EXPONENT_MIN ? EXPONENT_MIN : e;
+}
+
+/* Chunk i's values quantized at `exponent` into the payload's lanes (big-endian);
+ * 0 when some value does not fit, the lanes then all zero. */
+static int quantize(const loop_t *L, uint32_t i, int exponent, uint8_t *dst) {
+    int bits = (L->x->lane_flags & FLAG_LANES16) ? 16 : 32;
+    int per = LANES * 32 / bits;
+    double k = (double)((((int64_t)1 << (bits - 1)) - 1) / L->x->n_workers);
+    double scale = k / ldexp(1.0, exponent);
+    const float *v = L->values + (size_t)i * per;
+    for (int j = 0; j < per; j++) {
+        double q = nearbyint((double)v[j] * scale);
+        if (fabs(q) > k) {
+            memset(dst, 0, 4 * LANES);
+            return 0;
+        }
+        int32_t w = (int32_t)q;
+        if (bits == 16) {
+            dst[2 * j] = (uint8_t)((uint16_t)w >> 8);
+            dst[2 * j + 1] = (uint8_t)(w & 0xFF);
+        } else {
+            uint32_t u = __builtin_bswap32((uint32_t)w);
+            memcpy(dst + 4 * j, &u, 4);
+        }
+    }
+    return 1;
+}
+
+static double block_max(const loop_t *L, uint32_t i) {
+    int per = (L->x->lane_flags & FLAG_LANES16) ? 2 * LANES : LANES;
+    const float *v = L->values + (size_t)i * per;
+    double m = 0.0;
+    for (int j = 0; j < per; j++)
+        if (fabs((double)v[j]) > m)
+            m = fabs((double)v[j]);
+    return m;
+}
+
 static int send_chunk(loop_t *L, uint32_t i, double now, int retransmit, int back_off) {
     ina_xchg_t *x = L->x;
     if (retransmit) {
@@ -174,22 +242,31 @@ static int send_chunk(loop_t *L, uint32_t i, double now, int retransmit, int bac
     uint64_t chunk = x->first + i;
     uint16_t slot = (uint16_t)(chunk % x->slots) | (((chunk / x->slots) & 1) ? SHADOW_BIT : 0);
     uint32_t c32 = (uint32_t)chunk;
+    int exponent = L->exponents[i];
+    uint8_t flags = FLAG_GRADIENT | (retransmit ? FLAG_RETRANSMIT : 0) | x->lane_flags;
+    if (L->lanes) {
+        const uint32_t *src = (const uint32_t *)(L->lanes + (size_t)i * LANES);
+        uint32_t *dst = (uint32_t *)(p + HEADER_BYTES);
+        for (int k = 0; k < LANES; k++)
+            dst[k] = __builtin_bswap32(src[k]);
+    } else if (!quantize(L, i, exponent, p + HEADER_BYTES)) {
+        flags |= FLAG_OVERFLOW;
+        exponent = exponent_for(block_max(L, i));
+        if (!retransmit)
+            x->overflows++;
+    }
     p[0] = x->job_id;
     p[1] = x->worker_id;
-    p[2] = FLAG_GRADIENT | (retransmit ? FLAG_RETRANSMIT : 0) | x->lane_flags;
+    p[2] = flags;
     p[3] = 0;
     p[4] = slot >> 8;
     p[5] = slot & 0xFF;
-    p[6] = (uint8_t)(int8_t)x->exponent;
-    p[7] = 0;
+    p[6] = (uint8_t)(int8_t)exponent;
+    p[7] = (uint8_t)L->next_exponents[i];
     p[8] = c32 >> 24;
     p[9] = (c32 >> 16) & 0xFF;
     p[10] = (c32 >> 8) & 0xFF;
     p[11] = c32 & 0xFF;
-    const uint32_t *src = (const uint32_t *)(L->lanes + (size_t)i * LANES);
-    uint32_t *dst = (uint32_t *)(p + HEADER_BYTES);
-    for (int k = 0; k < LANES; k++)
-        dst[k] = __builtin_bswap32(src[k]);
     L->n_send++;
     return 0;
 }
@@ -222,6 +299,11 @@ static int on_payload(loop_t *L, const uint8_t *p, uint32_t len, double now) {
         x->result_exponent = e;
         x->has_result_exponent = 1;
     }
+    L->result_exponents[i] = (int8_t)p[6];
+    L->result_next[i] = (int8_t)p[7];
+    L->result_flags[i] = p[2];
+    if (x->piggyback && (uint64_t)i + x->slots < x->n)
+        L->exponents[i + x->slots] = (int8_t)p[7];
     x->remaining--;
     L->last_progress = now;
     while (L->fast_checked + FAST_AFTER <= i) {
@@ -338,7 +420,9 @@ static int drive(loop_t *L) {
  * 0 when every result is in `result`, 1 when it gave up (x->remaining and x->stalled_s
  * say what is missing), -errno on a socket error, -ENOMEM. */
 int ina_run(ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port,
-            const int32_t *lanes, int32_t *result) {
+            const int32_t *lanes, const float *values, int8_t *exponents,
+            const int8_t *next_exponents, int32_t *result, int8_t *result_exponents,
+            int8_t *result_next, uint8_t *result_flags) {
     loop_t *L = calloc(1, sizeof *L);
     if (!L)
         return -ENOMEM;
@@ -353,7 +437,13 @@ int ina_run(ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port,
         L->x = x;
         L->fd = fd;
         L->lanes = lanes;
+        L->values = values;
+        L->exponents = exponents;
+        L->next_exponents = next_exponents;
         L->result = result;
+        L->result_exponents = result_exponents;
+        L->result_next = result_next;
+        L->result_flags = result_flags;
         L->peer.sin_family = AF_INET;
         L->peer.sin_addr.s_addr = peer_ip;
         L->peer.sin_port = peer_port;
@@ -368,7 +458,7 @@ int ina_run(ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port,
             L->smsg[k].msg_hdr.msg_iovlen = 1;
         }
         x->remaining = x->n;
-        x->sent_packets = x->retransmissions = 0;
+        x->sent_packets = x->retransmissions = x->overflows = 0;
         x->has_result_exponent = 0;
         x->stalled_s = 0;
         r = drive(L);

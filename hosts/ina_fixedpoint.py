@@ -53,6 +53,35 @@ def quantize(values: np.ndarray, exponent: int, n_workers: int,
     return np.clip(q, -k, k).astype(np.int32 if lane_bits == 32 else np.int16)
 
 
+def quantize_checked(values: np.ndarray, exponent: int, n_workers: int,
+                     lane_bits: int = 32) -> tuple[np.ndarray, bool]:
+    """:func:`quantize` without clipping: the lanes, and whether every value fits
+    (|q| <= K, so that the sum of ``n_workers`` such lanes cannot overflow)."""
+    k = largest(n_workers, lane_bits)
+    q = np.rint(np.asarray(values, dtype=np.float64) * scale(exponent, n_workers, lane_bits))
+    fits = bool(np.all(np.abs(q) <= k))
+    return np.clip(q, -k, k).astype(np.int32 if lane_bits == 32 else np.int16), fits
+
+
+def block_exponents(values: np.ndarray) -> np.ndarray:
+    """:func:`exponent_for` of each row of ``values`` (one row per block), as int8."""
+    max_abs = np.max(np.abs(values), axis=1).astype(np.float64)   # exact in any float
+    if not np.all(np.isfinite(max_abs)):
+        raise ValueError("cannot aggregate non-finite values")
+    mantissa, e = np.frexp(max_abs)
+    e = e - (mantissa == 0.5)
+    if np.any(e > EXPONENT_MAX):
+        raise ValueError(f"values up to {float(max_abs.max())} exceed 2^{EXPONENT_MAX}; "
+                         "scale them down")
+    return np.where(max_abs <= 0.0, EXPONENT_MIN, np.maximum(e, EXPONENT_MIN)).astype(np.int8)
+
+
+def block_scales(exponents: np.ndarray, n_workers: int, lane_bits: int) -> np.ndarray:
+    """:func:`scale` of each block's exponent, as a column (float64)."""
+    e = np.asarray(exponents, dtype=np.int64)
+    return (largest(n_workers, lane_bits) / np.ldexp(1.0, e))[:, None]
+
+
 def dequantize(sums: np.ndarray, exponent: int, n_workers: int,
                lane_bits: int = 32) -> np.ndarray:
     return np.asarray(sums, dtype=np.float64) / scale(exponent, n_workers, lane_bits)

@@ -71,18 +71,32 @@ class NativeLoop:
         x.has_srtt = s.srtt is not None
         x.srtt, x.rttvar = s.srtt or 0.0, s.rttvar
         x.quiet_until, x.backoff = s.quiet_until, s.backoff
-        x.first, x.n, x.exponent = exchange.first, exchange.n, exchange.exponent
+        x.first, x.n = exchange.first, exchange.n
         x.lane_flags = exchange.lane_flags
-        lanes = np.ascontiguousarray(exchange.lanes, dtype=np.int32)
-        result = exchange.result
+        x.n_workers = getattr(exchange, "n_workers", 1)
+        x.piggyback = exchange.piggyback
+        if exchange.lanes is not None:
+            lanes = ffi.from_buffer("int32_t[]",
+                                    np.ascontiguousarray(exchange.lanes, dtype=np.int32))
+            values = ffi.NULL
+        else:
+            lanes, values = ffi.NULL, ffi.from_buffer("float[]", exchange.values)
+
+        def out(array, kind):
+            return ffi.from_buffer(kind, array, require_writable=True)
         ip = struct.unpack("=I", socket.inet_aton(peer[0]))[0]
-        rc = self.lib.ina_run(x, sock.fileno(), ip, socket.htons(peer[1]),
-                              ffi.from_buffer("int32_t[]", lanes),
-                              ffi.from_buffer("int32_t[]", result, require_writable=True))
+        rc = self.lib.ina_run(x, sock.fileno(), ip, socket.htons(peer[1]), lanes, values,
+                              out(exchange.exponents, "int8_t[]"),
+                              ffi.from_buffer("int8_t[]", exchange.next_exponents),
+                              out(exchange.result, "int32_t[]"),
+                              out(exchange.result_exponents, "int8_t[]"),
+                              out(exchange.result_next, "int8_t[]"),
+                              out(exchange.result_flags, "uint8_t[]"))
         s.srtt = x.srtt if x.has_srtt else None
         s.rttvar, s.quiet_until, s.backoff = x.rttvar, x.quiet_until, x.backoff
         exchange.sent_packets += x.sent_packets
         exchange.retransmissions += x.retransmissions
+        exchange.overflows += x.overflows
         exchange.remaining = x.remaining
         if x.has_result_exponent:
             exchange.result_exponent = x.result_exponent

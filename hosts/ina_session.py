@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hosts import ina_fixedpoint as fx
 from testbed.errors import TrainetError
 from testbed.proto import ina
 
@@ -111,19 +112,35 @@ class Exchange:
     # answers differently turn it off
     native_loop = True
 
-    def __init__(self, stream: JobStream, lanes: np.ndarray, exponent: int,
-                 lane_bits: int = 32):
-        if lanes.ndim != 2 or lanes.shape[1] != ina.LANES:
+    def __init__(self, stream: JobStream, lanes: np.ndarray | None, exponent,
+                 lane_bits: int = 32, next_exponents=0, piggyback: bool = False,
+                 chunks: int | None = None, flags: int = 0):
+        """``lanes``: (chunks, LANES) int32 words (with 16-bit lanes two per word, see
+        ina.pack16), or None for a subclass that makes each chunk's words when it sends
+        it (``chunks`` of them). ``exponent`` and ``next_exponents``: the header fields,
+        one for all chunks or one per chunk. With ``piggyback`` the exponent of chunk
+        ``i + slots`` is the ``next_exponent`` of chunk i's result (which arrives before
+        the window lets chunk ``i + slots`` go: block scaling agreed a round ahead).
+        ``flags`` go on every packet besides the lane width's (FLAG_MAX)."""
+        if lanes is not None and (lanes.ndim != 2 or lanes.shape[1] != ina.LANES):
             raise ValueError(f"lanes must have shape (chunks, {ina.LANES}), got {lanes.shape}")
         self.stream = stream
         self.lanes = lanes            # 32-bit words; with 16-bit lanes two per word (pack16)
-        self.exponent = exponent
-        self.lane_flags = ina.lane_flag(lane_bits)
+        self.lane_bits = lane_bits
+        self.lane_flags = ina.lane_flag(lane_bits) | flags
         self.first = stream.next_chunk
-        self.n = lanes.shape[0]
+        self.n = lanes.shape[0] if lanes is not None else chunks
         stream.next_chunk += self.n
-        self.result = np.zeros_like(lanes, dtype=np.int32)
+        self.exponents = np.zeros(self.n, np.int8) + np.asarray(exponent, np.int8)
+        self.next_exponents = np.zeros(self.n, np.int8) + np.asarray(next_exponents, np.int8)
+        self.piggyback = piggyback
+        self.result = np.zeros((self.n, ina.LANES), dtype=np.int32)
         self.result_exponent: int | None = None
+        # per chunk, from its result: exponent, next_exponent and flags
+        self.result_exponents = np.zeros(self.n, np.int8)
+        self.result_next = np.zeros(self.n, np.int8)
+        self.result_flags = np.zeros(self.n, np.uint8)
+        self.overflows = 0            # chunks this worker sent flagged FLAG_OVERFLOW
         self.remaining = self.n
         self.sent_packets = 0
         self.retransmissions = 0
@@ -139,11 +156,16 @@ class Exchange:
     def done(self) -> bool:
         return self.remaining == 0
 
-    def _payload(self, i: int, flags: int) -> bytes:
+    def _block(self, i: int, first_send: bool) -> tuple[np.ndarray, int, int]:
+        """Chunk ``i``'s words, header exponent and extra flags."""
+        return self.lanes[i], int(self.exponents[i]), 0
+
+    def _payload(self, i: int, flags: int, first_send: bool = False) -> bytes:
         chunk = self.first + i
         s = self.stream
-        return ina.encode(s.job_id, s.worker_id, flags, s.slot_of(chunk), self.exponent,
-                          chunk, self.lanes[i])
+        words, exponent, extra = self._block(i, first_send)
+        return ina.encode(s.job_id, s.worker_id, flags | extra, s.slot_of(chunk), exponent,
+                          chunk, words, next_exponent=int(self.next_exponents[i]))
 
     def _send(self, i: int, now: float, retransmit: bool, back_off: bool = True) -> bytes:
         """Send chunk ``i``; a retransmission after a timeout backs its timer off, a fast
@@ -163,7 +185,7 @@ class Exchange:
         heapq.heappush(self._heap, (deadline, i))
         self.sent_packets += 1
         flags = ina.FLAG_GRADIENT | (ina.FLAG_RETRANSMIT if retransmit else 0)
-        return self._payload(i, flags | self.lane_flags)
+        return self._payload(i, flags | self.lane_flags, first_send=not retransmit)
 
     def start(self, now: float) -> list[bytes]:
         self._last_progress = now
@@ -188,6 +210,11 @@ class Exchange:
             self.result[i] = lanes
         if self.result_exponent is None or header.exponent > self.result_exponent:
             self.result_exponent = header.exponent
+        self.result_exponents[i] = header.exponent
+        self.result_next[i] = header.next_exponent
+        self.result_flags[i] = header.flags
+        if self.piggyback and i + self.stream.slots < self.n:
+            self.exponents[i + self.stream.slots] = header.next_exponent
         self.remaining -= 1
         self._last_progress = now
         out = []
@@ -235,3 +262,34 @@ class Exchange:
         return (f"job {self.stream.job_id} worker {self.stream.worker_id}: no result for "
                 f"{stalled_s:.1f} s ({self.remaining} of {self.n} chunks missing); "
                 f"{self.missing_hint}")
+
+
+class BlockExchange(Exchange):
+    """An exchange of float values, each chunk quantized when it is first sent at the
+    exponent agreed for it (:mod:`hosts.ina_fixedpoint`): ``values`` has one row of
+    ``lanes_per_packet(lane_bits)`` values per chunk. A chunk whose values do not fit
+    its exponent (a rounded magnitude above K, which the agreement rules out unless the
+    values changed since, or a worker announced less than it has) is never clipped: it
+    goes flagged FLAG_OVERFLOW with zero lanes and the exponent it needs, and the
+    caller sends it again at the result's exponent."""
+
+    def __init__(self, stream: JobStream, values: np.ndarray, exponent, n_workers: int,
+                 lane_bits: int, next_exponents=0, piggyback: bool = False):
+        if values.ndim != 2 or values.shape[1] != ina.lanes_per_packet(lane_bits):
+            raise ValueError(f"values must have shape (chunks, "
+                             f"{ina.lanes_per_packet(lane_bits)}), got {values.shape}")
+        super().__init__(stream, None, exponent, lane_bits, next_exponents, piggyback,
+                         chunks=values.shape[0])
+        self.values = np.ascontiguousarray(values, dtype=np.float32)
+        self.n_workers = n_workers
+
+    def _block(self, i: int, first_send: bool) -> tuple[np.ndarray, int, int]:
+        exponent = int(self.exponents[i])
+        q, fits = fx.quantize_checked(self.values[i], exponent, self.n_workers,
+                                      self.lane_bits)
+        if not fits:
+            if first_send:
+                self.overflows += 1
+            needed = fx.exponent_for(float(np.max(np.abs(self.values[i].astype(np.float64)))))
+            return np.zeros(ina.LANES, np.int32), needed, ina.FLAG_OVERFLOW
+        return (q if self.lane_bits == 32 else ina.pack16(q)), exponent, 0

@@ -56,7 +56,7 @@ class PullExchange(ParamsExchange):
     def __init__(self, stream: JobStream, n: int):
         super().__init__(stream, np.zeros((n, ina.LANES), dtype=np.int32), 0)
 
-    def _payload(self, i: int, flags: int) -> bytes:
+    def _payload(self, i: int, flags: int, first_send: bool = False) -> bytes:
         chunk = self.first + i
         s = self.stream
         return ina.encode(s.job_id, s.worker_id, flags | ina.FLAG_PULL, s.slot_of(chunk), 0,

@@ -55,8 +55,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                    "(a100), h100-80gb (h100), h200-141gb or mi250x-gcd (shadow mode); one "
                    "per rank in rank order, comma-separated, for heterogeneous devices, "
                    "e.g. h100-80gb,h100-80gb,a100-80gb")
-    p.add_argument("--gpus-per-host", type=int,
-                   help="GPUs sharing the device's host (its memory, CPU, NVMe); default: "
+    p.add_argument("--gpus-per-node", type=int,
+                   help="GPUs sharing the device's node (its memory, CPU, NVMe); default: "
                    "the host profile's (offloading)")
     p.add_argument("--cpu-adam-rate", type=float, metavar="PARAMS_PER_S",
                    help="Adam parameters per second of one core of this machine, as the "
@@ -167,7 +167,7 @@ def make_strategy(args, comm):
     context = registry.Context(comm, info, strategy_options(args, info), lr=args.lr,
                                timeout_s=args.timeout, batch=args.batch, scale=args.scale,
                                mfu=args.mfu, tiers=parse_tiers(args.tiers),
-                               gpus_per_host=args.gpus_per_host,
+                               gpus_per_host=args.gpus_per_node,
                                cpu_adam_rate=args.cpu_adam_rate,
                                interference=args.interference)
     if info.switch_job:

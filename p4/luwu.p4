@@ -132,13 +132,13 @@ header udp_t {
 }
 
 header ina_t {
-    bit<8>  job_id;
-    bit<8>  worker_id;
-    bit<8>  flags;          /* FLAG_GRADIENT / FLAG_RESULT / FLAG_PARAMS, RETRANSMIT, PULL */
-    bit<8>  n_workers;      /* in results: how many contributions the sum holds */
+    bit<8> job_id;
+    bit<8> worker_id;
+    bit<8> flags;           /* FLAG_GRADIENT / FLAG_RESULT / ..., RETRANSMIT, LANES16, MAX, OVERFLOW */
+    bit<8> n_workers;       /* in results: how many contributions the sum holds */
     bit<16> slot;           /* bit 15: shadow set; bits 14..0: slot index in the job */
-    int<8>  exponent;       /* block exponent e: |value| <= 2^e; results carry the max */
-    bit<8>  reserved;
+    int<8> exponent;        /* block exponent e: |value| <= 2^e; results carry the max */
+    int<8> next_exponent;   /* sender's exponent of its block for chunk + slots; results: the max */
     bit<32> chunk;          /* sequence number of the chunk in the job's stream */
 }
 

@@ -116,15 +116,16 @@ header udp_t {
     bit<16> checksum;
 }
 
+/* Fields from the scapy layer of testbed/proto/ina.py. For parameters, exponent is
+ * -FRAC_BITS: value = lane * 2^exponent. */
 header ina_t {
-    bit<8>  job_id;
-    bit<8>  worker_id;
-    bit<8>  flags;          /* GRADIENT / RESULT / PARAMS, RETRANSMIT, FIXED */
-    bit<8>  n_workers;      /* in results: how many contributions the sum holds */
+    bit<8> job_id;
+    bit<8> worker_id;
+    bit<8> flags;           /* FLAG_GRADIENT / FLAG_RESULT / ..., RETRANSMIT, LANES16, MAX, OVERFLOW */
+    bit<8> n_workers;       /* in results: how many contributions the sum holds */
     bit<16> slot;           /* bit 15: shadow set; bits 14..0: slot index in the job */
-    int<8>  exponent;       /* block exponent e: |value| <= 2^e; results carry the max;
-                               parameters: -FRAC_BITS (value = lane * 2^exponent) */
-    bit<8>  reserved;
+    int<8> exponent;        /* block exponent e: |value| <= 2^e; results carry the max */
+    int<8> next_exponent;   /* sender's exponent of its block for chunk + slots; results: the max */
     bit<32> chunk;          /* sequence number of the chunk in the job's stream */
 }
 

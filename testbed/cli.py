@@ -243,13 +243,13 @@ def build_parser() -> argparse.ArgumentParser:
                    " (default gpt-20b)")
     p.add_argument("--layers", type=int, help="layers of a custom model")
     p.add_argument("--gpus", type=int, dest="world", metavar="N", help="GPUs (ranks) to place")
-    p.add_argument("--global-batch-size", "--batch", dest="batch", type=int, default=None,
+    p.add_argument("--global-batch-size", dest="batch", type=int, default=None,
                    help="global batch in sequences, Megatron-LM's --global-batch-size "
                    "(default: 2 per rank)")
     p.add_argument("--fabric", dest="topology", metavar="FILE", help="a topology or "
                    "experiment file: its worker hosts and links; default a nominal fabric of "
                    "--gpus GPUs")
-    _renamed(p, world="--gpus", topology="--fabric")
+    _renamed(p, world="--gpus", topology="--fabric", batch="--global-batch-size")
     p.add_argument("--gpus-per-node", type=int, default=4, help="nominal fabric: GPUs per "
                    "node (default 4)")
     p.add_argument("--intra", default="1.6Tb/s", help="nominal fabric: GPU to node "
@@ -361,7 +361,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"modelled device (default {devices.DEFAULT})")
     p.add_argument("--mfu", type=utilisation, default=None, help="model FLOPs utilisation "
                    "(default: the shape-aware compute model, hosts/compute.py)")
-    p.add_argument("--batch", type=int, default=2, help="sequences per replica (default 2)")
+    p.add_argument("--global-batch-size", dest="global_batch", type=int, metavar="N",
+                   help="sequences per step across the G_data replicas (Megatron-LM's "
+                   "--global-batch-size; default 2 per replica)")
+    _renamed(p, batch="--global-batch-size (sequences per replica x G_data)")
     p.add_argument("--scale", type=float, default=1e-4, help="co-scaling of the volumes "
                    "(default 1e-4)")
     p.add_argument("--steps", type=int, default=4, help="steps per case, the first not "
@@ -386,7 +389,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scale", type=float, default=1e-4,
                    help="co-scaling factor of links and volumes (default 1e-4)")
     p.add_argument("--steps", type=int, default=5, help="steps per run (default 5)")
-    p.add_argument("--batch", type=int, default=1, help="sequences per worker and step")
+    p.add_argument("--global-batch-size", dest="global_batch", type=int, metavar="N",
+                   help="sequences per step across every worker (Megatron-LM's "
+                   "--global-batch-size; default: one per worker)")
+    p.add_argument("--micro-batch-size", dest="micro_batch_size", type=int, metavar="N",
+                   help="sequences per micro-batch of a worker: the bench's strategies run a "
+                   "worker's batch as one micro-batch (default: the global batch / workers)")
+    _renamed(p, batch="--global-batch-size, sequences per step across the workers "
+             "(--batch x --workers)")
     p.add_argument("--results", default="results/bench-train",
                    help="directory for logs and metrics")
     p.set_defaults(handler="testbed.bench.train:main")
@@ -396,9 +406,10 @@ def build_parser() -> argparse.ArgumentParser:
 def _workload_args(p) -> None:
     """What a step of the analytical model runs on, as `trainet model predict` and
     `trainet trace export --model` take it."""
-    p.add_argument("--global-batch-size", "--batch", dest="batch", type=int,
+    p.add_argument("--global-batch-size", dest="batch", type=int,
                    help="global batch in sequences, Megatron-LM's --global-batch-size "
                    "(default 2 per GPU)")
+    _renamed(p, batch="--global-batch-size")
     p.add_argument("--micro-batch-size", dest="micro_batch_size", type=int,
                    help="sequences per micro-batch for strategies that pipeline "
                    "(Megatron-LM's --micro-batch-size; default 1 when pipelined), unless "

@@ -14,16 +14,18 @@ f.flags_result = ProtoField.uint8("ina.flags.result", "Result", base.DEC, nil, 0
 f.flags_retransmit = ProtoField.uint8("ina.flags.retransmit", "Retransmission", base.DEC, nil, 0x4)
 f.flags_params = ProtoField.uint8("ina.flags.params", "Parameters (LuWu)", base.DEC, nil, 0x8)
 f.flags_fixed = ProtoField.uint8("ina.flags.fixed", "Fixed-point parameters (in-switch optimizer)", base.DEC, nil, 0x10)
+f.flags_max = ProtoField.uint8("ina.flags.max", "Lanes are exponents, the switch keeps the max (gradients)", base.DEC, nil, 0x10)
 f.flags_pull = ProtoField.uint8("ina.flags.pull", "Pull request, header only (LuWu)", base.DEC, nil, 0x20)
 f.flags_lanes16 = ProtoField.uint8("ina.flags.lanes16", "16-bit lanes", base.DEC, nil, 0x40)
+f.flags_overflow = ProtoField.uint8("ina.flags.overflow", "Block overflows the agreed exponent", base.DEC, nil, 0x80)
 f.n_workers = ProtoField.uint8("ina.n_workers", "Contributions (in results)")
 f.slot = ProtoField.uint16("ina.slot", "Slot")
 f.slot_shadow = ProtoField.uint16("ina.slot.shadow", "Shadow set", base.DEC, nil, 0x8000)
 f.slot_index = ProtoField.uint16("ina.slot.index", "Slot index", base.DEC, nil, 0x7fff)
 f.exponent = ProtoField.int8("ina.exponent", "Block exponent")
-f.reserved = ProtoField.uint8("ina.reserved", "Reserved")
+f.next_exponent = ProtoField.int8("ina.next_exponent", "Exponent of the next block in this slot")
 f.chunk = ProtoField.uint32("ina.chunk", "Chunk")
-ina.fields = {f.job_id, f.worker_id, f.flags, f.n_workers, f.slot, f.exponent, f.reserved, f.chunk, f.flags_gradient, f.flags_result, f.flags_retransmit, f.flags_params, f.flags_fixed, f.flags_pull, f.flags_lanes16, f.slot_shadow, f.slot_index}
+ina.fields = {f.job_id, f.worker_id, f.flags, f.n_workers, f.slot, f.exponent, f.next_exponent, f.chunk, f.flags_gradient, f.flags_result, f.flags_retransmit, f.flags_params, f.flags_fixed, f.flags_max, f.flags_pull, f.flags_lanes16, f.flags_overflow, f.slot_shadow, f.slot_index}
 local lane = {}
 lane[1] = ProtoField.int32("ina_data.v00", "v00")
 lane[2] = ProtoField.int32("ina_data.v01", "v01")
@@ -799,7 +801,7 @@ for _, l in ipairs(lane) do table.insert(all_lanes, l) end
 for _, l in ipairs(lane16) do table.insert(all_lanes, l) end
 ina_data.fields = all_lanes
 
-local flag_names = {{0x1, "GRADIENT"}, {0x2, "RESULT"}, {0x4, "RETRANSMIT"}, {0x8, "PARAMS"}, {0x10, "FIXED"}, {0x20, "PULL"}, {0x40, "LANES16"}}
+local flag_names = {{0x1, "GRADIENT"}, {0x2, "RESULT"}, {0x4, "RETRANSMIT"}, {0x8, "PARAMS"}, {0x10, "FIXED"}, {0x10, "MAX"}, {0x20, "PULL"}, {0x40, "LANES16"}, {0x80, "OVERFLOW"}}
 
 function ina.dissector(tvb, pinfo, tree)
     if tvb:len() < 12 then return 0 end
@@ -817,8 +819,10 @@ function ina.dissector(tvb, pinfo, tree)
     i_flags:add(f.flags_retransmit, tvb(2, 1))
     i_flags:add(f.flags_params, tvb(2, 1))
     i_flags:add(f.flags_fixed, tvb(2, 1))
+    i_flags:add(f.flags_max, tvb(2, 1))
     i_flags:add(f.flags_pull, tvb(2, 1))
     i_flags:add(f.flags_lanes16, tvb(2, 1))
+    i_flags:add(f.flags_overflow, tvb(2, 1))
     v.n_workers = tvb(3, 1):uint()
     local i_n_workers = t:add(f.n_workers, tvb(3, 1))
     v.slot = tvb(4, 2):uint()
@@ -827,8 +831,8 @@ function ina.dissector(tvb, pinfo, tree)
     i_slot:add(f.slot_index, tvb(4, 2))
     v.exponent = tvb(6, 1):int()
     local i_exponent = t:add(f.exponent, tvb(6, 1))
-    v.reserved = tvb(7, 1):uint()
-    local i_reserved = t:add(f.reserved, tvb(7, 1))
+    v.next_exponent = tvb(7, 1):int()
+    local i_next_exponent = t:add(f.next_exponent, tvb(7, 1))
     v.chunk = tvb(8, 4):uint()
     local i_chunk = t:add(f.chunk, tvb(8, 4))
     local kinds = {}

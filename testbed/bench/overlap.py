@@ -12,6 +12,7 @@ from __future__ import annotations
 from hosts import shadow
 from hosts.collectives.threads import run_ranks
 from hosts.strategies import registry
+from testbed.errors import TrainetError
 
 SWITCHES = ("overlap_all_gather", "overlap_all_reduce", "overlap_reduce_scatter")
 
@@ -24,7 +25,7 @@ def measure(grid: dict, switches: dict, args) -> dict:
 
     def body(comm):
         s = info.build("shadow", registry.Context(comm, info, options, target=target,
-                                                  device=device, batch=args.batch,
+                                                  device=device, batch=args.replica_batch,
                                                   scale=args.scale, mfu=args.mfu))
         s.setup()
         return [s.step(None) for _ in range(args.steps)][1:]
@@ -42,11 +43,17 @@ def measure(grid: dict, switches: dict, args) -> dict:
 def main(args) -> int:
     g_r, g_c, g_d, g_data = (int(x) for x in args.grid.split("x"))
     grid = {"g_r": g_r, "g_c": g_c, "g_d": g_d, "g_data": g_data}
+    global_batch = args.global_batch or 2 * g_data
+    if global_batch < g_data or global_batch % g_data:
+        raise TrainetError(f"--global-batch-size {global_batch} does not split over the "
+                           f"grid's G_data={g_data} replicas; accepted: a multiple of {g_data}")
+    args.replica_batch = global_batch // g_data
     off = {s: False for s in SWITCHES}
     cases = [("none (baseline)", off)] + [(s, {**off, s: True}) for s in SWITCHES] + \
         [("all three", {s: True for s in SWITCHES})]
     title = (f"axonn {args.grid}, shadow {args.model} on {args.device} at MFU {args.mfu}, "
-             f"replica batch {args.batch}, co-scaling {args.scale:g}, 8 ranks as threads on "
+             f"global batch {global_batch} ({args.replica_batch} per replica), "
+             f"co-scaling {args.scale:g}, 8 ranks as threads on "
              f"loopback; means per step over steps 2..{args.steps}")
     if not args.json:
         print(title)

@@ -107,7 +107,7 @@ def measure(args, log=print) -> list[dict]:
     rows = []
     hosts = [f"w{i}" for i in range(1, args.workers + 1)]
     worker_args = {"mode": "shadow", "shadow_model": args.shadow_model, "device": args.device,
-                   "scale": args.scale, "steps": args.steps, "batch": args.batch}
+                   "scale": args.scale, "steps": args.steps, "batch": args.replica_batch}
     for nic in args.nics:
         blueprint = star_blueprint(args.workers, nic, args.scale)
         with Network(blueprint, Path(args.results) / nic, log=log) as net:
@@ -128,7 +128,7 @@ def render(rows: list[dict], args) -> str:
     dev = shadow.device(args.device)
     lines = [f"shadow {target.name} ({target.params / 1e9:g}e9 parameters, M = "
              f"{format_size(shadow.model_bytes(target.params))} bf16), {args.workers} workers, "
-             f"{dev.name} compute model at MFU {shadow.DEFAULT_MFU:g}, batch {args.batch} x "
+             f"{dev.name} compute model at MFU {shadow.DEFAULT_MFU:g}, global batch {args.global_batch} x "
              f"{target.seq} tokens; "
              f"co-scaling {args.scale:g}: times are nominal (= wall-clock on the scaled "
              "links), bytes per worker and step nominal / emulated; mean over steps after "
@@ -153,6 +153,22 @@ def render(rows: list[dict], args) -> str:
     return "\n".join(lines)
 
 
+def replica_batch(args) -> int:
+    """Sequences per worker from --global-batch-size and --micro-batch-size, checked
+    against every strategy of the bench as an experiment's are (every worker a replica)."""
+    from testbed.experiment.batch import BatchError, resolve
+    given = args.global_batch is not None or args.micro_batch_size is not None
+    for name in args.strategies:
+        try:
+            batch = resolve(registry.get(name), {}, args.workers, args.global_batch,
+                            args.micro_batch_size if given else 1)
+        except BatchError as e:
+            flag = "--global-batch-size" if e.key == "global_batch" else "--micro-batch-size"
+            raise TrainetError(str(e).replace(e.key, flag, 1)) from None
+    args.global_batch = batch.global_batch
+    return batch.replica_batch
+
+
 def main(args) -> int:
     from hosts import shadow
     shadow.shadow_model(args.shadow_model)
@@ -163,6 +179,7 @@ def main(args) -> int:
         if name not in served:
             raise TrainetError(f"--strategies {name}: this bench runs {', '.join(served)}; "
                                "other strategies need their own fabric (trainet run)")
+    args.replica_batch = replica_batch(args)
     if os.geteuid() != 0:
         raise TrainetError("trainet bench train needs root (Mininet network namespaces); "
                            "run it as root")

@@ -101,6 +101,22 @@ def _check_topology(path: Path) -> list[str]:
             *_programs(topology), "  shaping:", *_shaping(topology)]
 
 
+def _batch_text(batch) -> str:
+    """``global batch 8 = 4 replicas x 2 sequences, 1 micro-batch``."""
+    text = (f"global batch {batch.global_batch} = {batch.replicas} "
+            f"replica{'s' * (batch.replicas != 1)} x {batch.replica_batch} "
+            f"sequence{'s' * (batch.replica_batch != 1)}")
+    size, count = (batch.options.get(k) for k in ("micro_batch_size", "micro_batches"))
+    if size:
+        count = batch.replica_batch // size
+    elif count is None and batch.micro_option is None:
+        count = 1
+    if count is None:
+        return text + ", the strategy's micro-batches"
+    return text + f", {count} micro-batch{'es' * (count != 1)} of " \
+        f"{batch.replica_batch // count}"
+
+
 def _check_experiment(path: Path) -> list[str]:
     from testbed.experiment.fit import memory_checks
     from testbed.experiment.spec import check_presets, load_experiment
@@ -122,7 +138,8 @@ def _check_experiment(path: Path) -> list[str]:
     for variant in variants:
         lines.append(f"  variant {variant.name}:")
         for check in (c for c in checks if c.variant == variant.name):
-            lines.append(f"    {check.label}: memory {check.fit.verdict()} ({check.status})")
+            lines.append(f"    {check.label}: memory {check.fit.verdict()} ({check.status}); "
+                         f"{_batch_text(plan.batch_of(plan.strategy(check.label), variant))}")
         lines.extend(_shaping(variant.apply(plan.base_topology(variant))))
     return lines
 

@@ -58,7 +58,6 @@ def memory_checks(experiment: ResolvedExperiment) -> list[MemoryCheck]:
     from hosts import devices, footprint, shadow
     from hosts.collectives.hierarchy import Layout
     target = shadow.shadow_model(w.shadow_model or DEFAULT_MODEL)
-    batch = w.batch or 8
     checks, used = [], {}
     for variant in experiment.variants():
         workers = experiment.workers_of(variant)
@@ -68,11 +67,14 @@ def memory_checks(experiment: ResolvedExperiment) -> list[MemoryCheck]:
             tiers = experiment.tiers_of(strategy, variant)
             sizes = (Layout.of(0, len(workers), tiers, strategy.info.tiers,
                                strategy.info.name).sizes if tiers else None)
-            options = strategy.info.parse_options(strategy.options)
+            batch = experiment.batch_of(strategy, variant)
+            options = strategy.info.parse_options(batch.options)
             try:
-                fp = footprint.footprint(strategy.info, target, len(workers), batch,
-                                         w.recompute, options=options, sizes=sizes)
-                fit = min((footprint.check(fp, dev, w.gpus_per_host) for dev in devs),
+                fp = footprint.footprint(strategy.info, target, len(workers),
+                                         batch.replica_batch, w.recompute, options=options,
+                                         sizes=sizes)
+                per_node = experiment.gpus_per_node_of(variant)
+                fit = min((footprint.check(fp, dev, per_node) for dev in devs),
                           key=_headroom)
             except TrainetError as e:
                 _fail(experiment, ("strategies", i, "options"), f"strategy {strategy.label}: {e}")

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from hosts import devices, shadow
 from testbed.errors import TrainetError
+from testbed.experiment.batch import recorded_replica_batch
 from testbed.experiment.results import read_config, read_summary
 from testbed.experiment.wire import variant_links
 from testbed.model import fabric as fabrics
@@ -111,8 +112,9 @@ def _samples_of(root: Path) -> list[Sample]:
         replicas = int(row.get("replicas") or world)
         # the replay times what the shadow workers sleep (hosts/shadow.py): a strategy
         # without a recompute option computes without recompute, and no optimizer step
-        workload = Workload(model, device, int(w.get("batch") or 8) * replicas,
-                            mfu=w.get("mfu"), gpus_per_host=w.get("gpus_per_host"),
+        workload = Workload(model, device, recorded_replica_batch(w, replicas) * replicas,
+                            mfu=w.get("mfu"),
+                            gpus_per_host=w.get("gpus_per_node", w.get("gpus_per_host")),
                             recompute="none", optimizer_step=False)
         out.append(Sample(str(root), spec["name"], variant, row["strategy"], s["strategy"],
                           s.get("options") or {}, workload, fabric_of[variant].first(world),

@@ -83,7 +83,7 @@ def check(results: Path, mfu: float | None = shadow.DEFAULT_MFU, table=None) -> 
     """Each run of ``results`` (strategies whose options choose a layout, without a
     pipeline) predicted and measured; with a bandwidth ``table``
     (testbed/model/measured.py) its placements' collectives are timed from it."""
-    experiment = load_experiment(Path(results) / "experiment.yaml")
+    experiment = load_experiment(Path(results) / "experiment.yaml", recorded=True)
     workload = experiment.spec.workload
     if workload.mode != "shadow":
         raise TrainetError(f"{results}: a {workload.mode} run; the plan predicts shadow runs")
@@ -99,9 +99,9 @@ def check(results: Path, mfu: float | None = shadow.DEFAULT_MFU, table=None) -> 
     for s in experiment.strategies:
         if s.label not in measured:
             continue
-        options = layout_options(s.info.name, s.options, world)
-        replicas = s.info.step_timing(world, options=s.info.parse_options(options)).replicas
-        p = predict(fabric, model, s.info.name, options, (workload.batch or 8) * replicas,
+        batch = experiment.batch_of(s)
+        options = layout_options(s.info.name, batch.options, world)
+        p = predict(fabric, model, s.info.name, options, batch.global_batch,
                     device, mfu if mfu is not None else workload.mfu, interference)
         row = measured[s.label]
         out.append(Check(s.label, p.layout, p.step_s, row["step_time_s"], p.exposed_s,

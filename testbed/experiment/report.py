@@ -322,12 +322,17 @@ def plot_scaling(rows: list[dict], path: Path) -> Path | None:
     return path
 
 
+# each worker's bytes per step and direction: on every fabric, a one-switch star too;
+# the other wire_*_B columns are a fabric's tiers (testbed/experiment/wire.py)
+PER_WORKER_COLUMNS = ("wire_tx_per_step_B", "wire_rx_per_step_B")
+
+
 def plot_wire_tiers(rows: list[dict], path: Path) -> Path | None:
     """Bytes per step on each tier of a fabric with two tiers or more, nominal (the
     emulated bytes over the co-scaling factor, as every other figure), with the
     pattern's inter-node bytes where the run has them."""
     tiers = sorted({k for r in rows for k in r if k.startswith("wire_") and k.endswith("_B")
-                    and k != "wire_tx_per_step_B" and r.get(k) is not None})
+                    and k not in PER_WORKER_COLUMNS and r.get(k) is not None})
     if len(tiers) < 2:
         return None
     rows = [r for r in rows if any(r.get(t) is not None for t in tiers) and r.get("scale")]

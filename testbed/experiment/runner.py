@@ -62,16 +62,17 @@ def worker_args(experiment: ResolvedExperiment, strategy: ResolvedStrategy,
     args = {"model": w.model, "mode": w.mode, "steps": w.steps, "scale": experiment.scale}
     if w.mode == "shadow":
         args.update(shadow_model=w.shadow_model, device=experiment.device_flag(variant),
-                    gpus_per_host=w.gpus_per_host, interference=w.interference, mfu=w.mfu)
+                    gpus_per_node=experiment.gpus_per_node_of(variant),
+                    interference=w.interference, mfu=w.mfu)
         if offloads(strategy):
             args["cpu_adam_rate"] = cpu_adam_rate
-    if w.batch:
-        args["batch"] = w.batch
+    batch = experiment.batch_of(strategy, variant)
+    args["batch"] = batch.replica_batch          # hosts.worker: sequences per replica
     if strategy.job is not None:
         args.update(ina_aggregator=strategy.job["aggregator_ip"], ina_job=strategy.job["job_id"],
                     ina_slots=strategy.job["slot_count"],
                     ina_lane_bits=strategy.job.get("lane_bits", 32))
-    args.update(strategy.options)
+    args.update(batch.options)
     tiers = experiment.tiers_of(strategy, variant) if variant else strategy.tiers
     if tiers:
         args["tiers"] = format_tiers(tiers)

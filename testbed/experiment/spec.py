@@ -11,9 +11,11 @@ link variations to sweep.
                                     # strategy ps runs its server on a host of role server
     workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, device: a100-80gb, steps: 5,
                # device: the workers' accelerator, unless their topology host names one
+               global_batch: 24,          # sequences per step, every replica together
+               micro_batch_size: 8,       # sequences per micro-batch of one replica
                device_memory: 40GiB,      # instead of the device profile's capacity
                recompute: true,           # activations recomputed in backward
-               gpus_per_host: 8,          # sharing a host's memory, CPU and NVMe
+               gpus_per_node: 8,          # sharing a node's memory, CPU and NVMe
                interference: 0.189,       # compute slowdown under GPU collectives
                mfu: 0.4}                  # one utilisation of the peak instead of the
                                           # compute model by shapes (hosts/compute.py)
@@ -30,6 +32,7 @@ link variations to sweep.
       delay: [0s, 1ms]              # one-way, every link
       nodes: [1, 2]                 # a generated topology's nodes (generator frontier),
                                     # workers: every worker host of each
+      gpus_per_node: [1, 8]         # the workload's gpus_per_node, per variant
     repetitions: 1
     scale: 1e-4                     # co-scaling factor; default: the topology's
     pcap: false                     # switch captures (read by trainet inspect / report)
@@ -66,23 +69,40 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import (BeforeValidator, Field, ValidationError, create_model, field_validator,
-                      model_validator)
+from pydantic import (BeforeValidator, Field, PrivateAttr, ValidationError, create_model,
+                      field_validator, model_validator)
 
 from hosts import devices
 from hosts.strategies import registry
 from hosts.strategies.registry import Size
 from testbed.errors import TrainetError
+from testbed.experiment.batch import Batch, BatchError
+from testbed.experiment.batch import resolve as resolve_batch
 from testbed.topology import profiles
 from testbed.topology.generators import expand_generator
 from testbed.topology.load import load_topology
 from testbed.topology.spec import Duration, Percent, Rate, Topology
-from testbed.topology.specfile import Issue, Spec, TopologyError, from_validation, read_spec
+from testbed.topology.specfile import (Issue, Spec, TopologyError, UnknownKey, from_validation,
+                                      read_spec)
 from testbed.units import duration_text, rate_text
+
+
+# an earlier version's workload keys -> what they are now
+RENAMED = {
+    "batch": "an earlier key (sequences per worker): give global_batch = batch x replicas, "
+             "sequences per optimizer step across every data-parallel replica as "
+             "Megatron-LM's --global-batch-size (the replicas: every worker for ddp, zero3 "
+             "and the other data-parallel strategies, dp for megatron), or "
+             "micro_batch_size: batch alone, one micro-batch per replica",
+    "gpus_per_host": "an earlier key: give gpus_per_node, the same value (as torchrun's "
+                     "--nproc-per-node and trainet model predict's --gpus-per-node say it)",
+}
 
 
 class Workload(Spec):
     """What every worker trains (``workload:``)."""
+
+    _recorded_batch: int | None = PrivateAttr(default=None)
 
     model: Literal["gpt", "mlp"] = Field(default="gpt", description="the model a real run "
                                          "trains on this machine's CPU (shadow runs: gpt)")
@@ -99,15 +119,26 @@ class Workload(Spec):
                                f"{', '.join(devices.DEVICES)} (default {devices.DEFAULT})")
     steps: int = Field(default=5, ge=1, description="training steps per run; the first is "
                        "warm-up and not counted")
-    batch: int | None = Field(default=None, ge=1, description="sequences per worker and "
-                              "step (default 8)")
+    global_batch: int | None = Field(default=None, ge=1, description="sequences per "
+                                     "optimizer step across every data-parallel replica "
+                                     "(Megatron-LM's --global-batch-size, DeepSpeed's "
+                                     "train_batch_size); each replica takes global_batch / "
+                                     "its strategy's replicas (default: micro_batch_size x "
+                                     "replicas, else 8 per replica)")
+    micro_batch_size: int | None = Field(default=None, ge=1, description="sequences per "
+                                         "micro-batch on one replica (Megatron-LM's "
+                                         "--micro-batch-size); pipelines run per-replica "
+                                         "batch / micro_batch_size micro-batches; strategies "
+                                         "without micro-batches take their per-replica batch "
+                                         "(default: each strategy's own)")
     device_memory: Size | None = Field(default=None, description="the device's memory "
                                        "instead of its profile's, for the footprint check")
     recompute: bool = Field(default=True, description="activations recomputed in backward "
                             "(checkpointing), for the footprint check")
-    gpus_per_host: int | None = Field(default=None, ge=1, description="GPUs sharing one "
-                                      "host's memory, CPU and NVMe (offloading; default: "
-                                      "the device profile's host)")
+    gpus_per_node: int | None = Field(default=None, ge=1, description="GPUs sharing one "
+                                      "node's host memory, CPU and NVMe (offloading; "
+                                      "torchrun's --nproc-per-node; default: the device "
+                                      "profile's host)")
     interference: float | None = Field(default=None, ge=0, description="compute slowdown "
                                        "while GPU collectives run, 0: none (default 0.189, "
                                        "Lee et al. 2025)")
@@ -120,6 +151,30 @@ class Workload(Spec):
     args: list[str] = Field(default_factory=list, description="the script's arguments")
     env: dict[str, str] = Field(default_factory=dict, description="environment variables "
                                 "of the script's ranks, besides torchrun's")
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _renamed_keys(cls, data, handler, info):
+        """An earlier version's keys: refused in a file given to trainet, read in a
+        results folder's copy (``batch`` was sequences per replica)."""
+        if not isinstance(data, dict) or not RENAMED.keys() & data.keys():
+            return handler(data)
+        data = dict(data)
+        if not (info.context or {}).get("recorded"):
+            for old in RENAMED.keys() & data.keys():
+                data[old] = UnknownKey(old, "", RENAMED[old])
+            return handler(data)
+        replica_batch = data.pop("batch", None)
+        if "gpus_per_host" in data:
+            data.setdefault("gpus_per_node", data.pop("gpus_per_host"))
+        workload = handler(data)
+        workload._recorded_batch = replica_batch
+        return workload
+
+    @property
+    def recorded_batch(self) -> int | None:
+        """A results folder's copy of an earlier version: its sequences per replica."""
+        return self._recorded_batch
 
     @field_validator("device")
     @classmethod
@@ -154,8 +209,9 @@ class Workload(Spec):
             return self
         if "mode" in self.model_fields_set and self.mode == "shadow":
             raise ValueError("a script computes for real on this machine: drop mode: shadow")
-        fixed = sorted(self.model_fields_set & {"model", "steps", "batch", "device_memory",
-                                                 "gpus_per_host", "recompute"})
+        fixed = sorted(self.model_fields_set & {"model", "steps", "global_batch",
+                                                 "micro_batch_size", "device_memory",
+                                                 "gpus_per_node", "recompute"})
         if fixed:
             raise ValueError(f"{', '.join(fixed)}: the script decides these (pass them in "
                              "its args); a script workload takes script, args and env")
@@ -188,6 +244,9 @@ class Sweep(Spec):
     nodes: list[Annotated[int, Field(ge=1)]] | None = Field(
         default=None, min_length=1, description="node count of a generated topology "
         "(generator frontier); the workers are every worker host of each")
+    gpus_per_node: list[Annotated[int, Field(ge=1)]] | None = Field(
+        default=None, min_length=1, description="GPUs sharing one host's memory, CPU and "
+        "NVMe: the workload's gpus_per_node, one value per variant")
 
     @field_validator("nic")
     @classmethod
@@ -243,6 +302,15 @@ class StrategyEntry(Spec):
     @classmethod
     def _registered(cls, value):
         return _registered(value)
+
+    @field_validator("options")
+    @classmethod
+    def _micro_batch_size(cls, value, info):
+        if "micro_batches" in value and not (info.context or {}).get("recorded"):
+            raise ValueError("micro_batches (a count) is now workload.micro_batch_size, "
+                             "sequences per micro-batch as Megatron-LM's --micro-batch-size: "
+                             "micro_batch_size = sequences per replica / micro_batches")
+        return value
 
     @model_validator(mode="after")
     def _valid_options(self):
@@ -366,11 +434,12 @@ class Variant:
     loss_pct: float | None = None
     delay_s: float | None = None
     nodes: int | None = None
+    gpus_per_node: int | None = None
 
     def overrides(self) -> dict:
         return {k: v for k, v in (("bandwidth_bps", self.bandwidth_bps), ("nic", self.nic),
                                   ("loss_pct", self.loss_pct), ("delay_s", self.delay_s),
-                                  ("nodes", self.nodes))
+                                  ("nodes", self.nodes), ("gpus_per_node", self.gpus_per_node))
                 if v is not None}
 
     def apply(self, topology: Topology) -> Topology:
@@ -433,6 +502,12 @@ class ResolvedExperiment:
         names = self.devices_of(variant or Variant("base"))
         return names[0] if len(set(names)) == 1 else ",".join(names)
 
+    def gpus_per_node_of(self, variant: Variant | None) -> int | None:
+        """GPUs sharing a node in the variant: the sweep's value, else the workload's."""
+        if variant is not None and variant.gpus_per_node is not None:
+            return variant.gpus_per_node
+        return self.spec.workload.gpus_per_node
+
     def tiers_of(self, strategy: ResolvedStrategy, variant: Variant) -> dict | None:
         """Each worker's tier labels on the variant's fabric (its node count and NICs)."""
         if (variant.nodes is None and variant.nic is None) or strategy.info is None \
@@ -441,11 +516,25 @@ class ResolvedExperiment:
         return _tiers(strategy.info, (), variant.apply(self.base_topology(variant)),
                       self.workers_of(variant), strategy.options)
 
+    def batch_of(self, strategy: ResolvedStrategy, variant: Variant | None = None) -> Batch:
+        """The strategy's global and per-replica batch on the variant's workers, and its
+        options with the workload's micro-batching (testbed/experiment/batch.py)."""
+        from hosts.collectives.hierarchy import Layout
+        variant = variant or Variant("base")
+        workers = len(self.workers_of(variant))
+        tiers = self.tiers_of(strategy, variant)
+        sizes = Layout.of(0, workers, tiers, strategy.info.tiers,
+                          strategy.info.name).sizes if tiers else None
+        w = self.spec.workload
+        return resolve_batch(strategy.info, strategy.options, workers, w.global_batch,
+                             w.micro_batch_size, sizes, w.recorded_batch)
+
     def variants(self) -> list[Variant]:
         axes = [(key, values) for key, values in (
             ("bandwidth", self.spec.sweep.bandwidth), ("nic", self.spec.sweep.nic),
             ("loss", self.spec.sweep.loss), ("delay", self.spec.sweep.delay),
-            ("nodes", self.spec.sweep.nodes)) if values]
+            ("nodes", self.spec.sweep.nodes), ("gpus_per_node", self.spec.sweep.gpus_per_node))
+            if values]
         if not axes:
             return [Variant("base")]
         out = []
@@ -454,21 +543,25 @@ class ResolvedExperiment:
             parts = []
             for key, value in picked.items():
                 text = {"bandwidth": rate_text, "delay": duration_text}.get(key, str)(value)
-                parts.append(f"{key}-{text}" if key != "loss" else f"loss-{value:g}pct")
+                parts.append(f"{key.replace('_', '-')}-{text}" if key != "loss"
+                             else f"loss-{value:g}pct")
             out.append(Variant("_".join(parts), bandwidth_bps=picked.get("bandwidth"),
                                nic=picked.get("nic"), loss_pct=picked.get("loss"),
-                               delay_s=picked.get("delay"), nodes=picked.get("nodes")))
+                               delay_s=picked.get("delay"), nodes=picked.get("nodes"),
+                               gpus_per_node=picked.get("gpus_per_node")))
         return out
 
 
-def load_experiment(path: str | Path) -> ResolvedExperiment:
+def load_experiment(path: str | Path, recorded: bool = False) -> ResolvedExperiment:
+    """``recorded``: a results folder's copy, in which an earlier version's keys are
+    read rather than refused."""
     path = Path(path)
     data, marks = read_spec(path, "experiment")
     if not isinstance(data, dict):
         raise TopologyError([Issue((), "an experiment file is a mapping with name, topology, "
                                    "workload and strategies")], str(path))
     try:
-        spec = Experiment.model_validate(data)
+        spec = Experiment.model_validate(data, context={"recorded": recorded})
         topology = _topology(spec, path.resolve().parent)
         workers = _workers(spec, topology)
         _check_devices(spec, topology, workers)
@@ -477,13 +570,28 @@ def load_experiment(path: str | Path) -> ResolvedExperiment:
                   for i in range(len(spec.strategies))]
         _check_node_sweep(spec, path.resolve().parent, strategies)
         _check_placement(spec, topology)
+        experiment = ResolvedExperiment(spec, str(path), topology, workers, strategies, marks)
+        _check_batches(experiment)
     except ValidationError as e:
         raise from_validation(e).located(str(path), marks) from None
     except TopologyError as e:
         if e.source:                   # located already, in the topology's own file
             raise
         raise e.located(str(path), marks) from None
-    return ResolvedExperiment(spec, str(path), topology, workers, strategies, marks)
+    return experiment
+
+
+def _check_batches(experiment: ResolvedExperiment) -> None:
+    """global_batch and micro_batch_size fit every strategy on every worker count."""
+    variants = {v.nodes: v for v in experiment.variants()}.values()
+    for strategy in experiment.strategies:
+        if strategy.info is None:
+            continue
+        for variant in variants:
+            try:
+                experiment.batch_of(strategy, variant)
+            except BatchError as e:
+                raise TopologyError([Issue(("workload", e.key), str(e))]) from None
 
 
 def _script_strategy(spec, base_dir: Path) -> ResolvedStrategy:

@@ -21,6 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from testbed.errors import TrainetError
+from testbed.experiment.batch import recorded_replica_batch
 from testbed.topology.spec import GroupKind, Topology
 
 
@@ -199,9 +200,10 @@ def add_throughput(rows: list[dict], config: dict) -> None:
         return
     from hosts import shadow
     target = shadow.shadow_model(workload["shadow_model"])
-    tokens = (workload.get("batch") or 8) * target.seq
     for row in rows:
         if row.get("step_time_s"):
+            tokens = recorded_replica_batch(workload, row.get("replicas") or row["workers"]) \
+                * target.seq
             share = (row.get("replicas") or row["workers"]) / row["workers"]
             row["tflops_per_gpu"] = shadow.step_flops(target.params, tokens * share) / \
                 row["step_time_s"] / 1e12

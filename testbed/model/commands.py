@@ -36,8 +36,8 @@ def parse_strategy(text: str) -> tuple[str, dict]:
 
 
 def workload_of(args, gpus: int) -> Workload:
-    """The workload of ``--model``, ``--seq``, ``--batch``, ``--device`` and ``--mfu``
-    (and ``--gpus-per-host`` where the command has it) on ``gpus`` GPUs."""
+    """The workload of ``--model``, ``--seq``, ``--global-batch-size``, ``--device`` and ``--mfu``
+    (and ``--gpus-per-node`` where the command has it) on ``gpus`` GPUs."""
     if gpus < 1:
         raise TrainetError(f"--gpus {gpus}: give a number of GPUs of at least 1")
     model = shadow.shadow_model(args.model)

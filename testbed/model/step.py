@@ -93,7 +93,7 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
     if workload.global_batch % timing.replicas:
         raise TrainetError(f"strategy {strategy}: a global batch of {workload.global_batch} "
                            f"sequences does not split over its {timing.replicas} replicas; "
-                           f"give --batch a multiple of {timing.replicas}")
+                           f"give --global-batch-size a multiple of {timing.replicas}")
     replica_batch = workload.global_batch // timing.replicas
     pattern = info.collectives(shadow.model_bytes(model.params), world, model.layers,
                                options=parsed, sizes=sizes, model=model, batch=replica_batch)

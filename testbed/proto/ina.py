@@ -3,9 +3,13 @@
 A packet is UDP to port 0xBEE0 carrying an ``INA`` header (12 bytes) followed by
 ``INAData``: ``LANES`` int32 fixed-point lanes, or, with ``FLAG_LANES16``, ``INAData16``:
 ``2 * LANES`` int16 lanes in the same bytes (bf16/fp16 gradients: half the bytes per
-value). The layers match ``ina_t`` and ``ina_data_t`` of p4/ina.p4 field for field (the
-P4 program keeps the lanes as bit<32> words, two's complement, and adds a word of a
-16-bit packet as two 16-bit halves; here they are signed). Hosts use :func:`encode` /
+value). The header carries the block exponent of the packet's lanes and, in
+``next_exponent``, the sender's exponent of the block it sends next in the same slot
+(the switch returns the largest of the round: hosts/ina_allreduce.py agrees on each
+block's exponent that way). ``ina_t`` in the P4 programs is rendered from the ``INA``
+layer (testbed/proto/ina_p4.py), and ``ina_data_t`` matches the lane layers (the P4
+program keeps the lanes as bit<32> words, two's complement, and adds a word of a 16-bit
+packet as two 16-bit halves; here they are signed). Hosts use :func:`encode` /
 :func:`decode` (struct + numpy) on the hot path, on 32-bit words in either case
 (:func:`pack16` / :func:`unpack16` turn int16 lanes into words and back); tests check
 they produce exactly the layers' bytes.
@@ -43,6 +47,15 @@ FLAG_PULL = 0x20
 # the lanes are int16, two per 32-bit word (the first in the word's high half); the
 # switch's sums of such a packet wrap at 16 bits per lane
 FLAG_LANES16 = 0x40
+# the sender's block does not fit the agreed exponent: its lanes are zero and its
+# exponent field names the exponent it needs; the switch marks the round's result with
+# it (the sum lacks that worker's values) and carries the largest exponent, at which
+# every worker sends the block again (hosts/ina_allreduce.py)
+FLAG_OVERFLOW = 0x80
+# p4/ina.p4: the gradient's lanes are signed 32-bit values of which the switch keeps the
+# largest per lane instead of the sum (the workers' exponents of many blocks agreed in one
+# packet). The bit is FLAG_FIXED's, which only p4/luwu_sgd.p4 sets, on parameters.
+FLAG_MAX = 0x10
 LANE_BITS = (32, 16)           # the lane widths a packet can carry
 
 
@@ -79,7 +92,7 @@ LUWU_SGD_DROP_REASONS = DROP_REASONS + ("bad_exponent", "beyond_model")
 LUWU_SGD_HANDLED_KINDS = ("absorbed", "multicast", "unicast", "params_multicast",
                           "params_unicast")
 
-_HEADER = struct.Struct("!BBBBHbBI")
+_HEADER = struct.Struct("!BBBBHbbI")
 _LANES_BE = np.dtype(">i4")
 
 
@@ -92,13 +105,13 @@ class INA(Packet):
         ByteField("n_workers", 0),
         ShortField("slot", 0),
         SignedByteField("exponent", 0),
-        ByteField("reserved", 0),
+        SignedByteField("next_exponent", 0),
         IntField("chunk", 0),
     ]
 
     def mysummary(self):
         return self.sprintf("INA job=%job_id% worker=%worker_id% flags=%flags% "
-                            "slot=%slot% chunk=%chunk% e=%exponent%")
+                            "slot=%slot% chunk=%chunk% e=%exponent% next_e=%next_exponent%")
 
     def guess_payload_class(self, payload):
         if not payload:
@@ -149,6 +162,7 @@ class Header(NamedTuple):
     slot: int
     exponent: int
     chunk: int
+    next_exponent: int = 0
 
 
 def pack16(lanes: np.ndarray) -> np.ndarray:
@@ -169,10 +183,10 @@ def slot_field(index: int, shadow: int) -> int:
 
 
 def encode(job_id: int, worker_id: int, flags: int, slot: int, exponent: int, chunk: int,
-           lanes: np.ndarray | None, n_workers: int = 0) -> bytes:
+           lanes: np.ndarray | None, n_workers: int = 0, next_exponent: int = 0) -> bytes:
     """UDP payload of one packet; ``lanes`` is int32-valued, length LANES, or None for a
     header-only packet (LuWu pull requests and acknowledgements)."""
-    header = _HEADER.pack(job_id, worker_id, flags, n_workers, slot, exponent, 0,
+    header = _HEADER.pack(job_id, worker_id, flags, n_workers, slot, exponent, next_exponent,
                           chunk & 0xFFFFFFFF)
     return header if lanes is None else header + np.asarray(lanes, dtype=_LANES_BE).tobytes()
 
@@ -181,17 +195,17 @@ def decode(payload: bytes) -> tuple[Header, np.ndarray]:
     """Header and lanes (int32, host order) of a UDP payload; ValueError on a wrong size."""
     if len(payload) != PAYLOAD_BYTES:
         raise ValueError(f"INA payload must be {PAYLOAD_BYTES} bytes, got {len(payload)}")
-    job, worker, flags, n, slot, exponent, _, chunk = _HEADER.unpack_from(payload)
+    job, worker, flags, n, slot, exponent, next_e, chunk = _HEADER.unpack_from(payload)
     lanes = np.frombuffer(payload, dtype=_LANES_BE, offset=HEADER_BYTES).astype(np.int32)
-    return Header(job, worker, flags, n, slot, exponent, chunk), lanes
+    return Header(job, worker, flags, n, slot, exponent, chunk, next_e), lanes
 
 
 def decode_any(payload: bytes) -> tuple[Header, np.ndarray | None]:
     """:func:`decode`, also accepting a header-only payload (lanes None)."""
     if len(payload) != HEADER_BYTES:
         return decode(payload)
-    job, worker, flags, n, slot, exponent, _, chunk = _HEADER.unpack(payload)
-    return Header(job, worker, flags, n, slot, exponent, chunk), None
+    job, worker, flags, n, slot, exponent, next_e, chunk = _HEADER.unpack(payload)
+    return Header(job, worker, flags, n, slot, exponent, chunk, next_e), None
 
 
 def peek_flags(payload: bytes) -> int:

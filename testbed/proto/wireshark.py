@@ -36,8 +36,10 @@ _BITS = {
               ("retransmit", ina.FLAG_RETRANSMIT, "Retransmission"),
               ("params", ina.FLAG_PARAMS, "Parameters (LuWu)"),
               ("fixed", ina.FLAG_FIXED, "Fixed-point parameters (in-switch optimizer)"),
+              ("max", ina.FLAG_MAX, "Lanes are exponents, the switch keeps the max (gradients)"),
               ("pull", ina.FLAG_PULL, "Pull request, header only (LuWu)"),
-              ("lanes16", ina.FLAG_LANES16, "16-bit lanes")],
+              ("lanes16", ina.FLAG_LANES16, "16-bit lanes"),
+              ("overflow", ina.FLAG_OVERFLOW, "Block overflows the agreed exponent")],
     "slot": [("shadow", ina.SHADOW_BIT, "Shadow set"),
              ("index", ina.MAX_SLOTS, "Slot index")],
 }
@@ -45,7 +47,7 @@ _BITS = {
 _DESCRIPTIONS = {
     "job_id": "Job", "worker_id": "Worker", "flags": "Flags",
     "n_workers": "Contributions (in results)", "slot": "Slot", "exponent": "Block exponent",
-    "reserved": "Reserved", "chunk": "Chunk",
+    "next_exponent": "Exponent of the next block in this slot", "chunk": "Chunk",
 }
 
 

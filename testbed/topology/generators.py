@@ -75,10 +75,12 @@ class _Fabric:
         self.data["links"].append(link)
         return name
 
-    def connect(self, s1: str, s2: str, profile: str | None) -> None:
+    def connect(self, s1: str, s2: str, profile: str | None, bw: str | None = None) -> None:
         link = {"a": self._port(s1), "b": self._port(s2)}
         if profile:
             link["profile"] = profile
+        if bw is not None:
+            link["bw"] = bw
         self.data["links"].append(link)
 
 
@@ -200,12 +202,15 @@ def frontier_data(nodes: Annotated[int, Field(ge=1, le=31)] = 2,
                   gpus: Annotated[int, Field(ge=1, le=4)] = 4,
                   inter_node: str = "slingshot-200g", gpu_gpu: str = "gpu-gpu",
                   gcd_gcd: str = "gcd-gcd", scale: float = 1.0,
-                  program: str | None = None) -> dict:
+                  program: str | None = None, inter_node_bw: str | None = None) -> dict:
     """Frontier-like nodes with three link classes. Node n has ``gpus`` MI250X (4 on
     Frontier; fewer keep an emulation small), each a switch nNpM holding its 2 GCDs
     (hosts nNgK, K = 0..2 gpus - 1) on ``gcd_gcd`` links; the package switches join a
     node switch nN over ``gpu_gpu`` links; node switches join the fabric switch ``fab``
-    over ``inter_node`` links. Groups: node = nN, gpu = nNpM."""
+    over ``inter_node`` links, at ``inter_node_bw`` (e.g. ``50Gbit``) instead of the
+    profile's rate when given: Frontier's 4 NICs serve 8 GCDs, so a node of fewer GCDs
+    keeps its share, and a collective library may reach less than the NICs' rate.
+    Groups: node = nN, gpu = nNpM."""
     fab = _Fabric("frontier", scale, program)
     core = fab.switch("fab")
     for n in range(1, nodes + 1):
@@ -216,7 +221,7 @@ def frontier_data(nodes: Annotated[int, Field(ge=1, le=31)] = 2,
                 fab.host(f"n{n}g{g}", package, gcd_gcd, groups={"node": node, "gpu": package},
                          link_profile=gcd_gcd)
             fab.connect(package, node, gpu_gpu)
-        fab.connect(node, core, inter_node)
+        fab.connect(node, core, inter_node, inter_node_bw)
     return fab.data
 
 

@@ -24,8 +24,8 @@ class Spec(BaseModel):
     def _known_keys(cls, data):
         if isinstance(data, dict) and any(key not in cls.model_fields for key in data):
             allowed = ", ".join(cls.model_fields)
-            return {key: value if key in cls.model_fields else UnknownKey(key, allowed)
-                    for key, value in data.items()}
+            return {key: value if key in cls.model_fields or isinstance(value, UnknownKey)
+                    else UnknownKey(key, allowed) for key, value in data.items()}
         return data
 
 
@@ -36,10 +36,11 @@ class UnknownKey:
 
     key: object
     allowed: str
+    renamed: str = ""        # an earlier version's key: what it is now, and how to convert
 
     @property
     def message(self) -> str:
-        return f"unknown field {str(self.key)!r}; allowed: {self.allowed}"
+        return self.renamed or f"unknown field {str(self.key)!r}; allowed: {self.allowed}"
 
 
 def path_text(path: tuple) -> str:
@@ -102,6 +103,7 @@ def from_validation(err: ValidationError, prefix: tuple = ()) -> TopologyError:
         ctx = e.get("ctx") or {}
         if e["type"] == "extra_forbidden" and isinstance(e.get("input"), UnknownKey):
             message = e["input"].message
+            loc += ("[key]",)                 # the key is what is wrong: point at it
         elif e["type"] == "value_error":
             message = str(ctx.get("error", e["msg"]))
         else:
@@ -152,7 +154,9 @@ def read_spec(path, what: str) -> tuple[object, dict[tuple, tuple[int, int]]]:
 
 
 def parse_yaml(text: str, source: str) -> tuple[object, dict[tuple, tuple[int, int]]]:
-    """The data and, for every path in it, the (line, col) where its value starts."""
+    """The data and, for every path in it, the (line, col) where its value starts (a
+    block mapping or list: where its key starts, the line that introduces it); for a
+    mapping's key, ``path + (key, "[key]")``, where the key starts."""
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
@@ -177,7 +181,11 @@ def _walk(node, path: tuple, marks: dict) -> None:
     if isinstance(node, yaml.MappingNode):
         for key, value in node.value:
             _walk(value, path + (key.value,), marks)
-            marks[path + (key.value,)] = (key.start_mark.line + 1, key.start_mark.column + 1)
+            at_key = (key.start_mark.line + 1, key.start_mark.column + 1)
+            marks[path + (key.value, "[key]")] = at_key
+            if isinstance(value, (yaml.MappingNode, yaml.SequenceNode)) \
+                    and not value.flow_style:
+                marks[path + (key.value,)] = at_key
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
             _walk(item, path + (i,), marks)

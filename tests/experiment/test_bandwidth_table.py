@@ -14,7 +14,7 @@ name: table
 topology:
   generator: {name: leaf-spine, leaves: 2, spines: 1, hosts_per_leaf: 2, nic: nvlink,
               fabric: eth-25g-tcp}
-workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, steps: 1, batch: 8}
+workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, steps: 1, global_batch: 32}
 strategies: [ddp]
 scale: 1.0e-3
 """
@@ -38,5 +38,5 @@ def test_measured_table_tells_placements_apart_and_the_plan_uses_it(tmp_path, ca
     assert 0.3 < across.bandwidth_Bps * 8 / UPLINK_SHARE < 1.5       # nominal units
     capsys.readouterr()
     assert cli.main(["plan", "--fabric", str(experiment), "--gpus", "4", "--model",
-                     "gpt-1.3b", "--batch", "8", "--bandwidth-table", str(path)]) == 0
+                     "gpt-1.3b", "--global-batch-size", "8", "--bandwidth-table", str(path)]) == 0
     assert "note:" not in capsys.readouterr().out      # every group's placement measured

@@ -46,7 +46,7 @@ def test_check_names_every_mistake_with_its_line(tmp_path, capsys):
     bad.write_text(BROKEN_EXPERIMENT)
     code, out, err = run(capsys, "check", bad, DEMO)
     assert code == 2
-    assert f"{bad}:4:12: workload.steps: Input should be a valid integer" in err
+    assert f"{bad}:4:19: workload.steps: Input should be a valid integer" in err
     assert f"{bad}:5:19: strategies[1]: unknown strategy 'nosuch'; registered: " in err
     assert f"{bad}:6:1: repititions: unknown field 'repititions'; allowed: " in err
     assert "repetitions" in err.split("repititions'; allowed:")[1]

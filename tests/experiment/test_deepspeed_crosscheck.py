@@ -34,7 +34,8 @@ def run(tmp_path, name: str, strategy: dict | None = None):
     args[args.index("--steps") + 1] = STEPS
     label = "deepspeed_gpt"
     if strategy is not None:
-        data["workload"] = {"model": "gpt", "mode": "real", "steps": STEPS, "batch": 8}
+        data["workload"] = {"model": "gpt", "mode": "real", "steps": STEPS,
+                            "micro_batch_size": 8}     # 8 sequences per worker
         data["strategies"] = [strategy]
         label = strategy["strategy"]
     path = tmp_path / f"{label}.yaml"

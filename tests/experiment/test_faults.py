@@ -33,6 +33,7 @@ def experiment(tmp_path) -> Path:
     source = REPO / "experiments" / "luwu-vs-zero3.yaml"
     data = yaml.safe_load(source.read_text())
     data["topology"]["generator"]["workers"] = 2
+    data["workload"]["micro_batch_size"] = data["workload"].pop("global_batch") // 8  # per worker
     data["topology"]["program"] = str(REPO / "p4" / "luwu.p4")
     data["workload"].update(shadow_model="gpt-1.3b", steps=12)
     data.update(strategies=["luwu", "ddp"], scale=1e-4,

@@ -168,6 +168,15 @@ def test_a_broken_metrics_line_inside_the_file_is_named(demo_results, capsys):
      "--gpus-per-host", "--gpus-per-node"),
     (["model", "measure", "x.yaml", "-o", "t.json", "--world", "4"], "--world", "--gpus"),
     (["bench", "train", "--shadow-model", "gpt-1.3b"], "--shadow-model", "--model"),
+    (["bench", "train", "--batch", "1"], "--batch", "--global-batch-size, sequences per step "
+     "across the workers (--batch x --workers)"),
+    (["plan", "--gpus", "8", "--batch", "16"], "--batch", "--global-batch-size"),
+    (["model", "predict", "--model", "gpt-1.3b", "--gpus", "8", "--batch", "16"], "--batch",
+     "--global-batch-size"),
+    (["trace", "export", "--model", "gpt-1.3b", "--gpus", "8", "--batch", "16", "-o", "t"],
+     "--batch", "--global-batch-size"),
+    (["bench", "overlap", "--batch", "2"], "--batch",
+     "--global-batch-size (sequences per replica x G_data)"),
 ])
 def test_old_spellings_are_refused_naming_the_new_one(argv, old, new, capsys):
     with pytest.raises(SystemExit) as exit_:
@@ -194,3 +203,11 @@ def test_a_device_by_its_old_short_name_is_refused_naming_the_profile(capsys):
                        "--device", "a100")
     assert code == 2
     assert err.strip() == "--device a100: device 'a100' is now called 'a100-80gb'"
+
+
+def test_bench_overlap_global_batch_must_split_over_the_replicas(capsys):
+    code, _, err = run(capsys, "bench", "overlap", "--grid", "2x2x1x2",
+                       "--global-batch-size", "3")
+    assert code == 2
+    assert err.strip() == ("--global-batch-size 3 does not split over the grid's G_data=2 "
+                           "replicas; accepted: a multiple of 2")

@@ -50,7 +50,7 @@ def test_the_sites_devices_reach_every_strategys_compute_model():
             built = worker.make_strategy(args, Comm(None, rank, world))
             device = shadow.device(expected[host[:2]])
             assert built.compute_s == pytest.approx(shadow.step_compute_s(
-                target, plan.spec.workload.batch, device)), (strategy.label, host)
+                target, plan.batch_of(strategy).replica_batch, device)), (strategy.label, host)
 
 
 def test_op_fence_plans_the_geo_fabric_around_its_slowest_link():
@@ -58,13 +58,14 @@ def test_op_fence_plans_the_geo_fabric_around_its_slowest_link():
     fabric = opfence.fabric_of(plan.topology, plan.workers)
     assert fabric.bandwidth[2][4] == pytest.approx(8e6 / 8)       # us-as: wan-8m
     assert fabric.latency[2][4] == pytest.approx(0.05, abs=1e-4)     # and two host links
-    options = plan.strategy("fusionllm").info.parse_options(plan.strategy("fusionllm").options)
+    batch = plan.batch_of(plan.strategy("fusionllm"))
+    options = plan.strategy("fusionllm").info.parse_options(batch.options)
     workload = plan.spec.workload
     target = shadow.PRESETS[workload.shadow_model]
-    dag = fusionllm.nominal_dag(target, workload.batch // options.micro_batches)
-    tokens = workload.batch * target.seq        # each device's speed as its ranks take it
+    dag = fusionllm.nominal_dag(target, batch.replica_batch // options.micro_batches)
+    tokens = batch.replica_batch * target.seq   # each device's speed as its ranks take it
     speed = {d: shadow.step_flops(target.params, tokens)
-             / shadow.step_compute_s(target, workload.batch, shadow.device(d))
+             / shadow.step_compute_s(target, batch.replica_batch, shadow.device(d))
              for d in plan.devices_of(Variant("base"))}
     seconds = [[3 * n.flops / speed[d] for n in dag.nodes]
                for d in plan.devices_of(Variant("base"))]

@@ -40,6 +40,7 @@ def experiment(tmp_path) -> Path:
     switch is s5 on its own gRPC port."""
     data = yaml.safe_load((REPO / "experiments" / "demo.yaml").read_text())
     data["topology"]["generator"]["workers"] = 2
+    data["workload"]["micro_batch_size"] = data["workload"].pop("global_batch") // 3  # per worker
     data["workload"]["steps"] = 3
     data.update(strategies=["ddp"], sweep={"bandwidth": ["100Gbit"]})
     generated = tmp_path / "generated.yaml"

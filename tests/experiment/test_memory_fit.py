@@ -91,7 +91,7 @@ def test_a_luwu_budget_below_one_layer_is_an_error_naming_the_options(tmp_path):
         topology:
           generator: {{name: star, workers: 2, optimizers: 1}}
           program: {REPO}/p4/luwu.p4
-        workload: {{mode: shadow, shadow_model: gpt-175b, device: a100-80gb, batch: 1}}
+        workload: {{mode: shadow, shadow_model: gpt-175b, device: a100-80gb, global_batch: 2}}
         strategies:
           - {{strategy: luwu, options: {{memory_budget: 1GB}}}}
         """))

@@ -110,7 +110,7 @@ def test_the_axonn_experiment_runs_megatrons_best_layout_and_six_grids():
     model = shadow.shadow_model(workload.shadow_model)
     world = len(experiment.workers)
     predictions = plan(topology_fabric(experiment.topology), model, world,
-                       2 * workload.batch, shadow.device(workload.device), 0.4)
+                       workload.global_batch, shadow.device(workload.device), 0.4)
     layouts = {(p.strategy, tuple(sorted(p.options.items()))) for p in predictions}
     grids = [s for s in experiment.strategies if s.info.name == "axonn"]
     assert len(grids) >= 6
@@ -133,12 +133,11 @@ def test_plan_check_sets_predictions_beside_a_runs_measurements(tmp_path, capsys
     (tmp_path / "experiment.yaml").write_text(source.read_text())
     experiment = load_experiment(source)
     fabric = topology_fabric(experiment.topology)
-    model, batch = shadow.shadow_model("gpt-1.3b"), experiment.spec.workload.batch
+    model, batch = shadow.shadow_model("gpt-1.3b"), experiment.spec.workload.global_batch
     rows = ["variant,strategy,step_time_s,exposed_comm_s"]
     for s in experiment.strategies:
         options = plan_check.layout_options(s.info.name, s.options, 8)
-        replicas = options.get("g_data", options.get("dp"))
-        mine = predict(fabric.first(8), model, s.info.name, options, batch * replicas, A100,
+        mine = predict(fabric.first(8), model, s.info.name, options, batch, A100,
                        shadow.DEFAULT_MFU, shadow.DEFAULT_INTERFERENCE)  # as the workers slept it
         rows.append(f"base,{s.label},{mine.step_s * 1.25},{mine.exposed_s}")
     (tmp_path / "summary.csv").write_text("\n".join(rows) + "\n")

@@ -114,6 +114,6 @@ def test_wire_tiers_are_nominal_and_list_only_what_has_bars(tmp_path, figures):
 
 def test_wire_tiers_of_a_one_tier_fabric_is_no_plot(tmp_path, figures):
     rows = [{"variant": "base", "strategy": "ddp", "scale": 1e-4, "wire_intra_rack_B": 5e4,
-             "wire_tx_per_step_B": 6e4}]
+             "wire_tx_per_step_B": 6e4, "wire_rx_per_step_B": 6e4}]
     assert report.plot_wire_tiers(rows, tmp_path / "w.png") is None
     assert not (tmp_path / "w.png").exists()

@@ -102,7 +102,7 @@ def test_every_variant_strategy_and_repetition_runs_into_the_layout(tmp_path):
     assert [c[0] for c in launch.calls] == ["ddp", "ddp", "zero3", "zero3"] * 2
     assert launch.calls[0][1:] == ({"model": "gpt", "mode": "shadow", "steps": 3,
                                     "scale": 1e-4, "shadow_model": "gpt-1.3b",
-                                    "device": "a100-80gb"}, 30.0, None)
+                                    "device": "a100-80gb", "batch": 8}, 30.0, None)
     assert results.read_status(out)["status"] == "completed"
     config = yaml.safe_load((out / "config.yaml").read_text())
     assert [v["name"] for v in config["variants"]] == ["bandwidth-100Gbit", "bandwidth-200Gbit"]

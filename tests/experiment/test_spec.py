@@ -106,7 +106,7 @@ def test_errors_inside_the_topology_are_located_in_the_experiment(tmp_path):
           generator: {name: star, workers: 0}
         strategies: [ddp]
         """)
-    assert f"{path}:3:27: topology.generator.workers: Input should be greater than or " \
+    assert f"{path}:3:36: topology.generator.workers: Input should be greater than or " \
            "equal to 1 (got 0)" in error_of(path)
     path = write(tmp_path, """\
         name: bad
@@ -117,7 +117,7 @@ def test_errors_inside_the_topology_are_located_in_the_experiment(tmp_path):
           links: [[a, s1-p1]]
         strategies: [ddp]
         """)
-    assert f"{path}:4:17: topology.hosts[0].ip: '10.0.0.1' is not address/prefix" \
+    assert f"{path}:4:21: topology.hosts[0].ip: '10.0.0.1' is not address/prefix" \
         in error_of(path)
 
 
@@ -141,14 +141,14 @@ def test_unknown_keys_workers_and_missing_files(tmp_path):
         topology: nowhere.yaml
         strategies: [ddp]
         """)
-    assert f"{path}:2:1: topology: topology file 'nowhere.yaml' not found" in error_of(path)
+    assert f"{path}:2:11: topology: topology file 'nowhere.yaml' not found" in error_of(path)
     path = write(tmp_path, """\
         name: bad
         topology: {generator: {name: star}}
         workload: {mode: real, shadow_model: gpt-1.3b}
         strategies: [ddp]
         """)
-    assert f"{path}:3:1: workload: shadow_model, device, device_memory, interference and " \
+    assert f"{path}:3:11: workload: shadow_model, device, device_memory, interference and " \
         "mfu describe a shadow run" \
         in error_of(path)
 
@@ -233,7 +233,7 @@ def test_ina_needs_one_switch_all_workers_hang_off(tmp_path):
         strategies: [ina]
         ina: {switch: leaf1}
         """)
-    assert f"{path}:4:7: ina.switch: worker h2 is not linked to leaf1" in error_of(path)
+    assert f"{path}:4:15: ina.switch: worker h2 is not linked to leaf1" in error_of(path)
 
 
 def test_tiered_strategies_take_their_groups_from_the_topology(tmp_path):
@@ -338,3 +338,32 @@ def test_a_hosts_device_is_a_known_profile_in_shadow_mode(tmp_path, device, mode
         text = text.replace(", device: a100-40gb", "")
     path = write(tmp_path, text)
     assert f"{path}:2:" in error_of(path) and message in error_of(path)
+
+
+def test_gpus_per_node_sweep_shares_each_hosts_memory_per_variant(tmp_path):
+    """One DGX A100 (2 TiB) per worker, or its 8 GPUs sharing it: ZeRO-Offload's host
+    state of a 175B model fits the first and not the second; the workers get each
+    variant's value."""
+    from testbed.experiment.fit import memory_checks
+    from testbed.experiment.runner import worker_args
+    path = tmp_path / "exp.yaml"
+    path.write_text(textwrap.dedent("""\
+        name: per-host
+        topology: {generator: {name: star, workers: 8}}
+        workload: {mode: shadow, shadow_model: gpt-175b, device: a100-80gb, global_batch: 8,
+                   gpus_per_node: 2}
+        strategies: [{strategy: zero3, label: offload, options: {offload_optimizer: cpu}}]
+        sweep: {bandwidth: [100Gbit], gpus_per_node: [1, 8]}
+        """))
+    plan = load_experiment(path)
+    one, eight = plan.variants()
+    assert (one.name, eight.name) == ("bandwidth-100Gbit_gpus-per-node-1",
+                                      "bandwidth-100Gbit_gpus-per-node-8")
+    assert eight.overrides()["gpus_per_node"] == 8
+    assert worker_args(plan, plan.strategies[0], eight)["gpus_per_node"] == 8
+    assert worker_args(plan, plan.strategies[0], None)["gpus_per_node"] == 2
+    fits = {c.variant: c.fit for c in memory_checks(plan)}
+    assert fits[one.name].fits
+    assert not fits[eight.name].fits and "host memory" in fits[eight.name].verdict()
+    path.write_text(path.read_text().replace("[1, 8]", "[0]"))
+    assert "sweep.gpus_per_node" in error_of(path)

@@ -62,7 +62,8 @@ def test_all_reduce_is_exact_to_the_bound_and_identical_under_loss(tmp_path):
     for loss_pct, reorder, client in ((0.0, 0.0, "auto"), (1.0, 0.05, "python"),
                                       (5.0, 0.05, "auto")):
         results, elapsed, handled, drops = run_star(tmp_path, loss_pct, reorder, client)
-        # 2 rounds x (1 exponent chunk + 47 data chunks) + the closing barrier's chunk
+        # 2 rounds x (1 exponent chunk for the first window's 16 blocks + 47 data chunks)
+        # + the closing barrier's chunk
         assert handled["multicast"] == 2 * (1 + -(-ELEMENTS // ina.LANES)) + 1
         assert drops["bad_length"] == drops["unknown_job"] == drops["bad_worker"] == 0
         assert elapsed < 120, f"{loss_pct}% loss: all-reduce took {elapsed:.0f} s"
@@ -82,7 +83,8 @@ def test_bf16_sums_in_16_bit_lanes_equal_the_host_reference_under_loss_and_reord
     """bf16 gradients in 16-bit lanes under 5 % loss and 10 % reordering: every worker's
     sum is the switch's arithmetic done on the host, bit for bit, in half the packets."""
     results, _, handled, drops = run_star(tmp_path, 5.0, 0.10, "auto", dtype="bf16")
-    # 2 rounds x (1 exponent chunk + 24 chunks of 512 lanes) + the closing barrier's chunk
+    # 2 rounds x (1 exponent chunk + 24 chunks of 512 lanes, the last 8 with the
+    # exponents agreed in the round before in their slot) + the closing barrier's chunk
     assert handled["multicast"] == 2 * (1 + -(-ELEMENTS // (2 * ina.LANES))) + 1
     assert drops["bad_type"] == drops["bad_length"] == 0
     for r in results.values():

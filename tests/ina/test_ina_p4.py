@@ -231,7 +231,7 @@ def test_p4_program_matches_the_protocol_constants(program):
     assert [f.name for f in hdr.fields] == [f"v{i:02d}" for i in range(ina.LANES)]
     assert [(f.name, f.type.width) for f in program.types["ina_t"].fields] == [
         ("job_id", 8), ("worker_id", 8), ("flags", 8), ("n_workers", 8), ("slot", 16),
-        ("exponent", 8), ("reserved", 8), ("chunk", 32)]
+        ("exponent", 8), ("next_exponent", 8), ("chunk", 32)]
     ingress = program.controls[program.blocks["ingress"]]
     sizes = {i.name: i.args[0].value for i in ingress.instances if i.extern == "register"}
     assert sizes["MyIngress.slot_bitmap"] == 2 * ina.POOL
@@ -328,3 +328,54 @@ def test_luwu_jobs_refuse_16_bit_lanes_naming_the_field():
     with pytest.raises(JobError, match=r"sgd.lane_bits: 16-bit lanes asked"):
         luwu_sgd.job_from_dict({"job_id": 1, "aggregator_ip": AGG, "lane_bits": 16, "lr": 0.1,
                                 "workers": workers}, "sgd")
+
+
+def test_results_carry_the_largest_next_exponent_and_an_overflow_mark(target, job):
+    """next_exponent: the switch keeps the largest of the round, for the result and a
+    late retransmission alike. FLAG_OVERFLOW from any contribution marks the result."""
+    for w, next_e in enumerate((-7, 3)):
+        send(target, w, 0, lanes(w), payload=ina.encode(1, w, ina.FLAG_GRADIENT, 0, 0, 0,
+                                                        lanes(w), next_exponent=next_e))
+    out = decoded(send(target, 2, 0, None, payload=ina.encode(
+        1, 2, ina.FLAG_GRADIENT, 0, 0, 0, lanes(2), next_exponent=-20)))
+    assert len(out) == 3
+    for _, _, _, header, _ in out:
+        assert header.next_exponent == 3 and header.flags == ina.FLAG_RESULT
+    ((_, _, _, header, _),) = decoded(send(target, 0, 0, None, payload=ina.encode(
+        1, 0, ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT, 0, 0, 0, lanes(0), next_exponent=-7)))
+    assert header.next_exponent == 3 and header.flags == ina.FLAG_RESULT
+    # chunk 1: worker 1's block does not fit exponent 0; it needs 4
+    flags = ina.FLAG_GRADIENT
+    send(target, 0, 1, lanes(0), exponent=0)
+    send(target, 1, 1, np.zeros(ina.LANES, np.int32), exponent=4,
+         flags=flags | ina.FLAG_OVERFLOW)
+    out = decoded(send(target, 2, 1, lanes(2), exponent=0))
+    for _, _, _, header, _ in out:
+        assert header.flags == ina.FLAG_RESULT | ina.FLAG_OVERFLOW and header.exponent == 4
+    ((_, _, _, header, _),) = decoded(send(target, 2, 1, lanes(2), exponent=0,
+                                           flags=flags | ina.FLAG_RETRANSMIT))
+    assert header.flags == ina.FLAG_RESULT | ina.FLAG_OVERFLOW and header.exponent == 4
+    # the mark belongs to the round: the next round in the slot starts clean
+    for w in range(3):
+        out = send(target, w, 17, lanes(w))
+    assert decoded(out)[0][3].flags == ina.FLAG_RESULT
+
+
+def test_a_max_round_keeps_each_lanes_largest_value_and_never_mixes_with_sums(target, job):
+    """FLAG_MAX: signed lanes, the result holds each lane's max over the workers (the
+    workers' block exponents); a summing packet on that round is a bad type, and so is
+    FLAG_MAX with 16-bit lanes."""
+    vals = [np.random.default_rng(w).integers(-126, 128, ina.LANES).astype(np.int32)
+            for w in range(3)]
+    flags = ina.FLAG_GRADIENT | ina.FLAG_MAX
+    assert send(target, 0, 0, vals[0], flags=flags) == []
+    assert send(target, 1, 0, vals[1]) == []
+    assert send(target, 1, 0, ina.pack16(lanes16(1)),
+                flags=flags | ina.FLAG_LANES16) == []
+    assert drops(target)["bad_type"] == 2
+    send(target, 1, 0, vals[1], flags=flags)
+    out = decoded(send(target, 2, 0, vals[2], flags=flags))
+    assert len(out) == 3
+    for _, _, _, header, values in out:
+        assert header.flags == ina.FLAG_RESULT | ina.FLAG_MAX
+        assert np.array_equal(values, np.max(vals, axis=0))

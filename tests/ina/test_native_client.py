@@ -164,32 +164,81 @@ def test_float_all_reduce_is_bit_identical_across_clients_under_loss(program):
     assert float((python[0].double() - exact).abs().max()) < 1e-5
 
 
+def wide_range_inputs(dtype, blocks, workers=3, seed=9):
+    """Per worker, ``blocks`` packets of 16-bit lanes and a partial one, each block's
+    magnitude 2^-12 .. 2^6 (a gradient whose blocks differ by orders of magnitude)."""
+    gen = torch.Generator().manual_seed(seed)
+    n = blocks * 512 + 300
+    magnitude = torch.pow(2.0, torch.arange(n) // 512 % 19 - 12.0)
+    return [(torch.randn(n, generator=gen) * magnitude).to(dtype) for _ in range(workers)]
+
+
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
 def test_16_bit_gradients_equal_the_host_reference_bit_for_bit_under_loss(program, dtype):
-    """bf16/fp16 tensors go in 16-bit lanes (1300 values: three packets, the last one
-    partly filled); under 5 % loss and 10 % reordering both clients' sums equal the
+    """bf16/fp16 tensors go in 16-bit lanes with an exponent per block: 20 blocks, more
+    than the 8 slots, so blocks 8.. get theirs from the round before in their slot. Under
+    5 % loss and 10 % reordering the sums of Python, C and mixed clients equal the
     switch's arithmetic done on the host, bit for bit."""
-    gen = torch.Generator().manual_seed(9)
-    inputs = [(torch.randn(1300, generator=gen) * 3).to(dtype) for _ in range(3)]
+    inputs = wide_range_inputs(dtype, 20)
 
     def all_reduce(i, transport):
         reducer = InaAllReduce(transport, 1, i, 3, SLOTS)
         t = inputs[i].clone()
         reducer.all_reduce(t)
-        return t, reducer.packets, reducer.retransmissions
+        return t, reducer.packets, reducer.retransmissions, reducer.resent_blocks
 
-    e = fx.exponent_for(float(max(x.abs().max() for x in inputs)))
-    reference = reference_sum(inputs, e, 3, 16).view(torch.int16)
-    for clients in (["python"] * 3, ["native"] * 3):
+    reference = reference_sum(inputs, 3, 16).view(torch.int16)
+    for clients in (["python"] * 3, ["native"] * 3, ["native", "python", "native"]):
         results = run_workers(program, clients, all_reduce, loss=0.05, reorder=0.1)
-        for t, packets, _ in results:
+        for t, packets, _, resent in results:
             assert t.dtype == dtype and torch.equal(t.view(torch.int16), reference), clients
-            # the exponent packet and 3 chunks of 512 lanes, each sent at least once
-            assert packets >= 4
-        assert sum(r for _, _, r in results) > 0, clients
+            # 1 exponent packet and 21 chunks of 512 lanes, each sent at least once
+            assert packets >= 1 + 21 and resent == 0
+        assert sum(r for _, _, r, _ in results) > 0, clients
+    # each block keeps its own precision: relative to its own largest sum, not the tensor's
     exact = sum(x.double() for x in inputs)
-    assert float((results[0][0].double() - exact).abs().max()) <= (
-        fx.error_bound(e, 3, 16) + float(exact.abs().max()) * torch.finfo(dtype).eps / 2)
+    got = results[0][0].double()
+    for k in range(0, 20 * 512, 512):
+        block = slice(k, k + 512)
+        e = fx.exponent_for(float(max(x[block].abs().max() for x in inputs)))
+        assert float((got[block] - exact[block]).abs().max()) <= (
+            fx.error_bound(e, 3, 16) + float(exact[block].abs().max())
+            * torch.finfo(dtype).eps / 2)
+
+
+@pytest.mark.parametrize("clients", [["python"] * 3, ["native"] * 3])
+def test_a_block_over_its_agreed_exponent_is_resent_never_summed_wrong(program, clients):
+    """Worker 0 announces exponents one below what its blocks need, and its values are
+    the largest, so the agreed exponent of most blocks is too small for it: it flags
+    them, the switch marks their results, and every worker sends those blocks (and only
+    those) again at the exponent worker 0 needs. The result is the host's reference (the
+    true per-block exponents), bit for bit, under loss; the re-sends are counted."""
+    from hosts.ina_allreduce import as_blocks
+    inputs = wide_range_inputs(torch.bfloat16, 12)
+    inputs[0] = inputs[0] * 2
+
+    def under_reported(blocks):
+        return fx.block_exponents(blocks) - 1
+
+    def all_reduce(i, transport):
+        reducer = InaAllReduce(transport, 1, i, 3, SLOTS)
+        if i == 0:
+            reducer.block_exponents = under_reported
+        t = inputs[i].clone()
+        reducer.all_reduce(t)
+        return t, reducer.resent_blocks
+
+    blocks = [as_blocks(x.float().numpy(), 16) for x in inputs]
+    agreed = np.max([under_reported(blocks[0])] + [fx.block_exponents(b) for b in blocks[1:]],
+                    axis=0)
+    overflowing = sum(not fx.quantize_checked(b, int(e), 3, 16)[1]
+                      for b, e in zip(blocks[0], agreed))
+    assert 0 < overflowing < len(agreed)             # 12 of 13 blocks
+    reference = reference_sum(inputs, 3, 16).view(torch.int16)
+    results = run_workers(program, clients, all_reduce, loss=0.05, reorder=0.1)
+    assert [r for _, r in results] == [overflowing] * 3
+    for t, _ in results:
+        assert torch.equal(t.view(torch.int16), reference)
 
 
 def test_a_lost_chunk_is_resent_after_three_later_results_not_after_a_timeout(program):
@@ -259,3 +308,20 @@ def test_an_unknown_client_is_refused_naming_the_choices():
     with pytest.raises(TrainetError, match="INA client 'fast': choose one of auto, native, "
                        "python"):
         UdpTransport("127.0.0.1", bind="127.0.0.1", port=0, client="fast")
+
+
+def test_the_c_client_s_constants_are_the_protocol_s():
+    """hosts/ina_client.c writes the header by hand: its constants are those of
+    testbed/proto/ina.py and hosts/ina_fixedpoint.py."""
+    import re
+    source = ina_native.SOURCE.read_text()
+    defines = {name: int(value, 0) for name, value in
+               re.findall(r"^#define (\w+) \(?(-?(?:0x)?[0-9A-Fa-f]+)\)?$", source, re.M)}
+    expected = {"LANES": ina.LANES, "HEADER_BYTES": ina.HEADER_BYTES,
+                "FLAG_GRADIENT": ina.FLAG_GRADIENT, "FLAG_RESULT": ina.FLAG_RESULT,
+                "FLAG_RETRANSMIT": ina.FLAG_RETRANSMIT, "FLAG_LANES16": ina.FLAG_LANES16,
+                "FLAG_OVERFLOW": ina.FLAG_OVERFLOW, "SHADOW_BIT": ina.SHADOW_BIT,
+                "EXPONENT_MIN": fx.EXPONENT_MIN, "EXPONENT_MAX": fx.EXPONENT_MAX}
+    assert {k: defines.get(k) for k in expected} == expected
+    # the header's field order, as the C client writes it: bytes 6 and 7
+    assert [f.name for f in ina.INA.fields_desc][5:7] == ["exponent", "next_exponent"]

@@ -75,7 +75,7 @@ def test_luwu_needs_one_switch_all_workers_hang_off(tmp_path):
         strategies: [luwu]
         luwu: {switch: leaf1}
         """)
-    assert f"{path}:4:8: luwu.switch: worker h2 is not linked to leaf1; strategy luwu" \
+    assert f"{path}:4:16: luwu.switch: worker h2 is not linked to leaf1; strategy luwu" \
         in error_of(path)
 
 
@@ -198,6 +198,6 @@ def test_luwu_against_offload_plans_the_baselines_that_fit():
     offloaded = next(c for c in checks if c.label == "zero3-offload").fit.footprint
     assert offloaded.optimizer == 0 and offloaded.host == 16 * 175e9 / 8
     args = worker_args(plan, plan.strategy("zero3-infinity"), cpu_adam_rate=1.5e8)
-    assert (args["offload_optimizer"], args["offload_param"], args["gpus_per_host"],
+    assert (args["offload_optimizer"], args["offload_param"], args["gpus_per_node"],
             args["cpu_adam_rate"]) == ("nvme", "nvme", 1, 1.5e8)
     assert "cpu_adam_rate" not in worker_args(plan, plan.strategy("luwu"), cpu_adam_rate=1.5e8)

@@ -26,8 +26,10 @@ def renamed_copy(tmp_path, source: Path, workers: int | None = None) -> tuple[Pa
     """The experiment (with ``workers`` workers, if given) with its switch renamed s7 on
     its own gRPC port (runnable next to a network of s1), and its data to change further."""
     data = yaml.safe_load(source.read_text())
-    if workers is not None:
-        data["topology"]["generator"]["workers"] = workers
+    if workers is not None:            # each worker's share of the batch kept
+        w, generator = data["workload"], data["topology"]["generator"]
+        w["micro_batch_size"] = w.pop("global_batch") // generator["workers"]
+        generator["workers"] = workers
         data["topology"]["program"] = str(source.parent / data["topology"]["program"])
         source = tmp_path / f"generated-{source.name}"
         source.write_text(yaml.safe_dump(data, sort_keys=False))

@@ -10,7 +10,7 @@ def test_predict_prints_a_table_and_writes_a_scaling_plot(capsys, tmp_path):
     plot = tmp_path / "scaling.png"
     assert cli.main(["model", "predict", "--model", "gpt-175b", "--gpus", "64", "1024",
                      "--strategy", "zero3", "megatron:tp=8,pp=8,micro_batches=16",
-                     "--batch", "1024", "--plot", str(plot)]) == 0
+                     "--global-batch-size", "1024", "--plot", str(plot)]) == 0
     out = capsys.readouterr().out
     assert "GPT-3, Brown et al. 2020" in out and "megatron:tp=8,pp=8" in out
     assert plot.stat().st_size > 10_000

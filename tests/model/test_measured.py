@@ -105,12 +105,12 @@ def test_plan_and_predict_take_a_table_file(tmp_path, capsys):
     path = table_of(f.gpus, lambda size, stride: 1e9, only={(2, 4), (4, 1)}).save(
         tmp_path / "table.json")
     assert cli.main(["plan", "--fabric", EXPERIMENT, "--gpus", "8", "--model",
-                     "gpt-1.3b", "--batch", "16", "--bandwidth-table", str(path)]) == 0
+                     "gpt-1.3b", "--global-batch-size", "16", "--bandwidth-table", str(path)]) == 0
     out = capsys.readouterr().out
     assert "note: bandwidth table" in out and "nominal link figures" in out
     assert cli.main(["model", "predict", "--model", "gpt-1.3b", "--gpus", "8", "--fabric",
                      EXPERIMENT, "--strategy", "axonn:g_r=1,g_c=4,g_d=1,g_data=2",
-                     "--batch", "16", "--plot", "", "--bandwidth-table", str(path)]) == 0
+                     "--global-batch-size", "16", "--plot", "", "--bandwidth-table", str(path)]) == 0
     (tmp_path / "bad.json").write_text(json.dumps({"hosts": []}))
     assert cli.main(["plan", "--fabric", EXPERIMENT, "--gpus", "8",
                      "--bandwidth-table", str(tmp_path / "bad.json")]) != 0

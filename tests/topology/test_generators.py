@@ -87,6 +87,17 @@ def test_frontier_three_link_classes(all_pairs_reachable, route):
     all_pairs_reachable(topo)
 
 
+def test_frontier_node_links_at_a_given_rate():
+    """A node of 2 MI250X keeps its share of Frontier's 4 NICs, or what a library reaches."""
+    topo = generators.frontier(nodes=2, gpus=2, inter_node_bw="50Gbit")
+    node = [topo.link_params(link) for link in topo.links if link.profile == "slingshot-200g"]
+    assert [p.bw_bps for p in node] == [50e9, 50e9]
+    inside = [topo.link_params(link) for link in topo.links if link.profile == "gpu-gpu"]
+    assert {p.bw_bps for p in inside} == {800e9}
+    with pytest.raises(TopologyError, match=r"bw"):
+        generators.frontier(nodes=1, inter_node_bw="fast")
+
+
 def test_generator_program_and_bad_parameters(p4_file):
     topo = generators.star(workers=2, program=str(p4_file))
     assert topo.switches[0].program == p4_file

@@ -78,7 +78,7 @@ def test_bindings_hold_every_field_and_value_of_the_schema():
 
 def modelled(tmp_path, strategy, gpus, options, *flags):
     """`trainet trace export --model gpt-20b` of the step, and the prediction of the same
-    step as `trainet model predict` makes it (flags: --fabric NAME, --batch N, ...)."""
+    step as `trainet model predict` makes it (flags: --fabric NAME, --global-batch-size N, ...)."""
     args = ["trace", "export", "--model", "gpt-20b", "--gpus", str(gpus), "--strategy",
             strategy, "-o", str(tmp_path), *flags]
     for key, value in options.items():
@@ -88,7 +88,7 @@ def modelled(tmp_path, strategy, gpus, options, *flags):
     world = fabric(given.get("--fabric", "dgx-a100"), gpus)
     workload = Workload(shadow.shadow_model("gpt-20b"),
                         shadow.device(given.get("--device", "a100-80gb")),
-                        int(given.get("--batch", 2 * gpus)))
+                        int(given.get("--global-batch-size", 2 * gpus)))
     return load(tmp_path / f"gpt-20b-{strategy}-{gpus}gpus", gpus), \
         predict(strategy, workload, world, gpus, options)
 
@@ -155,7 +155,7 @@ def test_a_modelled_trace_at_scale(tmp_path):
     # 64 per replica: 16 times the events for the same check)
     (traces, groups), prediction = modelled(tmp_path, "megatron", 1024,
                                             {"tp": 8, "pp": 8, "micro_batch_size": 16},
-                                            "--batch", "1024")
+                                            "--global-batch-size", "1024")
     assert len(list(tmp_path.glob("*.et"))) == 1024
     dp_groups = [g for g in groups.values() if len(g) == 16]
     assert len(dp_groups) == 64 and sorted(r for g in dp_groups for r in g) == list(range(1024))

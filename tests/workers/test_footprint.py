@@ -84,3 +84,34 @@ def test_host_memory_is_shared_by_the_hosts_gpus():
 def test_sizes_read_in_binary_units():
     assert footprint.gib(80 * GIB) == "80 GiB"
     assert footprint.gib(2.62 * 1024 * GIB) == "2.62 TiB"
+
+
+GPT80 = shadow.shadow_model("custom:layers=42,hidden=12288,heads=96")   # AxoNN's GPT-80B
+
+
+def test_a_pipeline_stage_holds_its_micro_batches_in_flight_whatever_the_replica_count():
+    """Megatron on 1024 GPUs, TP 8 x PP 2 x DP 64, 16 sequences per replica in
+    micro-batches of one, full recompute: stage 0 holds 2 micro-batches (1F1B) of its 21
+    layers' inputs (2 s h bytes each) and one layer rebuilt; the replica's batch, smaller
+    than the replica count, is already one replica's."""
+    info = registry.get("megatron")
+    options = info.parse_options({"tp": 8, "pp": 2, "dp": 64, "micro_batch_size": 1,
+                                  "recompute": "full"})
+    fp = footprint.footprint(info, GPT80, 1024, 16, "full", options)
+    inputs = 2 * 2048 * 12288 * 21 * 2
+    rebuilt = footprint.layer_activation_bytes(GPT80, 1, "none", 8, False)
+    assert fp.activations == pytest.approx(inputs + rebuilt)
+    assert footprint.footprint(info, GPT80, 1024, 128, "full", options).activations == \
+        pytest.approx(fp.activations)
+    # parameters, gradients and Adam state: 16 bytes for each of 80B / 16 parameters
+    assert fp.params + fp.grads + fp.optimizer == pytest.approx(16 * GPT80.params / 16)
+
+
+def test_megatron_fits_axonns_80b_on_40gb_a100s_as_the_paper_ran_it():
+    """The AxoNN paper trained Megatron-LM on GPT-80B over 1024 A100 40 GB: with
+    recompute, a layout of it fits (here TP 32 x PP 2)."""
+    info = registry.get("megatron")
+    options = info.parse_options({"tp": 32, "pp": 2, "dp": 16, "micro_batch_size": 1,
+                                  "recompute": "full"})
+    fp = footprint.footprint(info, GPT80, 1024, 64, "full", options)
+    assert footprint.check(fp, devices.device("a100-40gb")).fits

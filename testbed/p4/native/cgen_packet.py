@@ -121,8 +121,6 @@ class CPacketGen:
             if len(c.args) != 1 or varbit_field(target.type):
                 self.extract_varbit(c, s, ind)
                 return
-            into_stack = (isinstance(target, ir.Member) and target.field == "next"
-                          and isinstance(target.expr.type, ir.StackT))
             hp = s.fresh("hp")
             self.emit(ind, "{")
             self.emit(ind + 1, f"{self.ctype(target.type, c.loc)} *{hp} = "
@@ -135,13 +133,7 @@ class CPacketGen:
             for path, fw in wire_fields(target.type):
                 self.emit(ind + 1, f"{h}{path} = {get_code('_d', f'_o + {pos}', fw)};")
                 pos += fw
-            self.emit(ind + 1, f"{h}._v = 1;")
-            self.emit(ind + 1, f"_o += {w};")
-            if into_stack:
-                self.emit(ind + 1, f"{self.expr(target.expr, s)}.next++;")
-            elif ir.union_stack_next(target):
-                self.emit(ind + 1, f"{self.expr(target.expr.expr, s)}.next++;")
-            self.emit(ind, "}")
+            self.extracted(target, h, str(w), s, ind)
         elif c.method == "advance":
             n = s.fresh("a")
             self.emit(ind, f"{{ uint64_t {n} = {self.expr(c.args[0], s)};")
@@ -160,8 +152,6 @@ class CPacketGen:
         vf = varbit_field(t)
         if vf is None or len(c.args) != 2:
             self.unsupported("extract with a size into a header without a varbit field", c.loc)
-        into_stack = (isinstance(target, ir.Member) and target.field == "next"
-                      and isinstance(target.expr.type, ir.StackT))
         hp, vs = s.fresh("hp"), s.fresh("vs")
         self.emit(ind, "{")
         self.emit(ind + 1, f"{self.ctype(t, c.loc)} *{hp} = &{self.expr(target, s)};")
@@ -184,9 +174,15 @@ class CPacketGen:
                 fw = self.width(f.type, c.loc)
                 self.emit(ind + 1, f"{h}.f_{f.name} = {get_code('_d', pos, fw)};")
                 pos = f"{pos} + {fw}"
+        self.extracted(target, h, f"{fixed} + {vs}", s, ind)
+
+    def extracted(self, target, h: str, width: str, s, ind) -> None:
+        """The end of an extract into ``target`` (``h`` its header in C): valid, the
+        offset past its ``width`` bits, a stack's or union stack's ``next`` moved on."""
         self.emit(ind + 1, f"{h}._v = 1;")
-        self.emit(ind + 1, f"_o += {fixed} + {vs};")
-        if into_stack:
+        self.emit(ind + 1, f"_o += {width};")
+        if (isinstance(target, ir.Member) and target.field == "next"
+                and isinstance(target.expr.type, ir.StackT)):
             self.emit(ind + 1, f"{self.expr(target.expr, s)}.next++;")
         elif ir.union_stack_next(target):
             self.emit(ind + 1, f"{self.expr(target.expr.expr, s)}.next++;")
