@@ -118,7 +118,7 @@ def run_workers(net, hosts: list[str], strategy: str, worker_args: dict, out_dir
             if follower is not None:
                 procs[-1].followers.append(follower)
         failed, reason, broken = watch(procs, RankMetrics(paths), timeout_s, stop_grace_s,
-                                        progress, getattr(net, "failure", None))
+                                       progress, getattr(net, "failure", None))
     finally:
         for p in procs:
             p.stop()

@@ -109,7 +109,7 @@ def run_script(net, hosts: list[str], script: Path, args: list[str], out_dir, ti
             rank_env = {**torchrun_env(rank, len(hosts), master, port,
                                        net.net[h].defaultIntf().name), **(env or {})}
             procs.append(HostProcess(net, h, cmd, logs / f"{h}.log", rank, env=rank_env,
-                               cwd=cwd or Path.cwd(), stderr_path=logs / f"{h}.stderr"))
+                                     cwd=cwd or Path.cwd(), stderr_path=logs / f"{h}.stderr"))
             follower = there.follow(metrics_out, paths[rank])
             if follower is not None:
                 procs[-1].followers.append(follower)
@@ -117,7 +117,7 @@ def run_script(net, hosts: list[str], script: Path, args: list[str], out_dir, ti
                          logs / f"{hosts[0]}.stderr": echo[1]}) if echo is not None else None
         with echoing or nullcontext():
             failed, reason, broken = watch(procs, RankMetrics(paths), timeout_s, stop_grace_s,
-                                            progress, getattr(net, "failure", None))
+                                           progress, getattr(net, "failure", None))
     finally:
         for p in procs:
             p.stop()

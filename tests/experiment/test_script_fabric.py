@@ -108,14 +108,22 @@ def test_launch_stops_every_rank_on_ctrl_c(tmp_path):
                              str(ddp_copy(tmp_path)), "--", "python",
                              str(DDP.parent / "scripts" / "ddp_train.py"), "--steps", "100000",
                              "--dim", "32", "--layers", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+                            # Ctrl-C as a terminal delivers it, also when the test runner
+                            # was itself started in the background (SIGINT ignored)
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     log = out / "metrics" / "rank0.jsonl"
-    deadline = time.monotonic() + 240
-    while not (log.exists() and log.read_text().count("\n") >= 2):
-        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-        time.sleep(0.5)
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=120)
+    try:
+        deadline = time.monotonic() + 240
+        while not (log.exists() and log.read_text().count("\n") >= 2):
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:          # never leave a run behind: SIGTERM tears it down
+            proc.terminate()
+            proc.communicate(timeout=120)
     assert proc.returncode == 130, stderr
     assert "interrupted: every rank stopped, network torn down" in stderr
     assert stdout.startswith("step 0 loss")

@@ -194,7 +194,7 @@ def test_unknown_presets_are_located_before_a_run(tmp_path, capsys):
         """)
     assert main(["run", str(path), "-o", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
-    assert f"{path}:3:26: workload.shadow_model: 'gpt-9b' is unknown; choose gpt-125m" in err
+    assert f"{path}:3:40: workload.shadow_model: 'gpt-9b' is unknown; choose gpt-125m" in err
     assert not (tmp_path / "out").exists()
 
 
