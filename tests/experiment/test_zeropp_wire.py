@@ -19,7 +19,7 @@ EXPERIMENT = {
     "name": "zeropp-wire",
     "topology": {"generator": {"name": "frontier", "nodes": 2, "gpus": 1}},
     "workload": {"model": "gpt", "mode": "shadow", "shadow_model": "gpt-20b",
-                 "device": "mi250x-gcd", "steps": 3, "batch": 1},
+                 "device": "mi250x-gcd", "steps": 3, "global_batch": 4},
     "strategies": ["zero3", {"strategy": "zeropp", "label": "zeropp-all",
                              "options": {"qwz": True, "hpz": 2, "qgz": True}}],
     "scale": 1e-5,
