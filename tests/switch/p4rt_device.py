@@ -2,7 +2,10 @@
 interfaces. Frames that leave front-panel ports are kept in ``sent``; frames to the CPU
 port go to the packet-in handler the server installs."""
 import threading
+from functools import lru_cache
 
+from testbed.p4 import p4info
+from testbed.p4.lowering.program import load_program
 from testbed.p4.python.target import Target
 
 
@@ -42,3 +45,14 @@ class NativeDevice(PipelineDevice):
         self.target = make_target(program, "native", cpu_port=self.cpu_port)
         assert self.target.backend == "native"
         self.loads += 1
+
+
+@lru_cache(maxsize=None)
+def p4info_of(path):
+    """The P4Info of the program at ``path`` (built once per test session)."""
+    return p4info.build(load_program(path))
+
+
+def object_id(info, kind: str, name: str) -> int:
+    """The id of the P4Info object ``name`` among ``info.<kind>`` (tables, actions, ...)."""
+    return next(o.preamble.id for o in getattr(info, kind) if o.preamble.name == name)

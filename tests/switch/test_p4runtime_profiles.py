@@ -3,7 +3,6 @@ weights, indirect table entries, packets spread by the selector's hash, reads, a
 input refused with the spec's code, naming the field, the state unchanged."""
 import collections
 import struct
-from functools import lru_cache
 from pathlib import Path
 
 import grpc
@@ -11,8 +10,7 @@ import pytest
 from p4.v1 import p4runtime_pb2 as pb
 
 from p4rt_client import Client, batch_errors
-from p4rt_device import NativeDevice, PipelineDevice
-from testbed.p4 import p4info
+from p4rt_device import NativeDevice, PipelineDevice, object_id, p4info_of
 from testbed.p4.lowering.program import load_program
 from testbed.switch.p4runtime_server import P4RuntimeServer
 
@@ -20,13 +18,12 @@ SELECTOR = Path(__file__).parent / "data" / "selector.p4"
 INS, MOD, DEL = pb.Update.INSERT, pb.Update.MODIFY, pb.Update.DELETE
 
 
-@lru_cache(maxsize=None)
 def _info():
-    return p4info.build(load_program(SELECTOR))
+    return p4info_of(SELECTOR)
 
 
 def _id(kind, name):
-    return next(o.preamble.id for o in getattr(_info(), kind) if o.preamble.name == name)
+    return object_id(_info(), kind, name)
 
 
 ECMP = _id("tables", "MyIngress.ecmp")

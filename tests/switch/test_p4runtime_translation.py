@@ -5,7 +5,6 @@ data plane holds its own, and values that do not map are refused naming the fiel
 state unchanged."""
 import json
 import time
-from functools import lru_cache
 from pathlib import Path
 
 import grpc
@@ -16,7 +15,7 @@ from p4.tmp import p4config_pb2
 from p4.v1 import p4runtime_pb2 as pb
 
 from p4rt_client import Client, batch_errors
-from p4rt_device import PipelineDevice
+from p4rt_device import PipelineDevice, object_id, p4info_of
 from testbed.p4 import p4info
 from testbed.p4.lowering.program import load_program
 from testbed.p4.targets import make_target
@@ -29,13 +28,12 @@ VRFS = [["blue", 7], ["red", 9]]                  # controller VRF name -> data-
 CODE = {c.value[0]: c for c in grpc.StatusCode}
 
 
-@lru_cache(maxsize=None)
 def _info():
-    return p4info.build(load_program(PROGRAM))
+    return p4info_of(PROGRAM)
 
 
 def _id(kind, name):
-    return next(o.preamble.id for o in getattr(_info(), kind) if o.preamble.name == name)
+    return object_id(_info(), kind, name)
 
 
 ROUTES = _id("tables", "MyIngress.routes")
