@@ -41,6 +41,7 @@ class LinkShape:
     jitter_s: float = 0.0
     loss: float = 0.0             # fraction of packets, per direction
     queue_packets: int = 0        # 0: default
+    mtu: int = 1500               # bytes of IP packet both ends' interfaces carry
 
 
 @dataclass

@@ -239,6 +239,7 @@ class Network:
         for (node, port), side in shapes_at.items():
             intf = host_intf_name(node, port)
             self.endpoint_shapes[intf] = side
+            self._apply_mtu(node, intf, side)
             self._apply_tc(node, intf, side)
         self._configure_hosts()
 
@@ -269,6 +270,14 @@ class Network:
         """The Linux name of a link interface ``NODE-ethPORT`` (hosts' is eth0)."""
         node, port = intf.rsplit("-eth", 1)
         return self.net[node].intfs[int(port)].name
+
+    def _apply_mtu(self, node: str, intf: str, side: shaping.EndpointShape) -> None:
+        """The link's MTU on this end (both ends of a link get it, before the switches
+        start: a switch port sizes its receive ring by its interface's MTU)."""
+        for cmd in shaping.mtu_commands(self.device_name(intf), side):
+            out = self.net[node].cmd(cmd + " 2>&1")
+            if out.strip():
+                raise TrainetError(f"MTU {side.mtu} B on {intf}: ip said: {out.strip()}")
 
     def _apply_tc(self, node: str, intf: str, side: shaping.EndpointShape) -> None:
         cmds = shaping.tc_commands(self.device_name(intf), side, self.shaping.rate_qdisc)

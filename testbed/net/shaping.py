@@ -16,7 +16,9 @@ from testbed.net.blueprint import LinkShape
 from testbed.net.probe import ShapingMode
 from testbed.switch.port_shape import port_shape_text
 
-MIN_BURST_BYTES = 10 * 1514
+ETHERNET_HEADER_BYTES = 14
+DEFAULT_MTU = 1500
+MIN_BURST_FRAMES = 10
 DEFAULT_QUEUE_PACKETS = 1000
 
 
@@ -32,6 +34,12 @@ class EndpointShape:
     switch_jitter_s: float = 0.0
     switch_loss: float = 0.0
     queue_packets: int = DEFAULT_QUEUE_PACKETS
+    mtu: int = DEFAULT_MTU        # the interface's MTU, bytes of IP packet
+
+    @property
+    def frame_bytes(self) -> int:
+        """The largest frame the interface sends: the MTU and an Ethernet header."""
+        return self.mtu + ETHERNET_HEADER_BYTES
 
     @property
     def kernel_netem(self) -> bool:
@@ -53,20 +61,20 @@ def endpoint_shapes(shape: LinkShape, a_is_switch: bool, b_is_switch: bool,
     queue = shape.queue_packets or DEFAULT_QUEUE_PACKETS
     if mode.delay_in_kernel:
         one = EndpointShape(kernel_delay_s=shape.delay_s, kernel_jitter_s=shape.jitter_s,
-                            kernel_loss=shape.loss, queue_packets=queue)
+                            kernel_loss=shape.loss, queue_packets=queue, mtu=shape.mtu)
         sides = [one, one]
     else:
         sides = []
         for here, there in ((a_is_switch, b_is_switch), (b_is_switch, a_is_switch)):
             if not here:
-                sides.append(EndpointShape(queue_packets=queue))
+                sides.append(EndpointShape(queue_packets=queue, mtu=shape.mtu))
             else:
                 # A switch facing a host also carries the host's direction.
                 n = 1 if there else 2
                 sides.append(EndpointShape(switch_delay_s=shape.delay_s * n,
                                            switch_jitter_s=shape.jitter_s * math.sqrt(n),
                                            switch_loss=_combined_loss(shape.loss, n),
-                                           queue_packets=queue))
+                                           queue_packets=queue, mtu=shape.mtu))
     out = []
     for side, is_switch in zip(sides, (a_is_switch, b_is_switch)):
         if mode.rate_in_kernel:
@@ -77,11 +85,13 @@ def endpoint_shapes(shape: LinkShape, a_is_switch: bool, b_is_switch: bool,
     return out[0], out[1]
 
 
-def burst_bytes(rate_bps: float) -> int:
-    """4 ms worth of the rate, at least ten full-size frames: a smaller bucket loses
-    tokens whenever the qdisc's timer fires late on a busy machine (measured: -1 % at
-    10 Mb/s with two frames)."""
-    return max(MIN_BURST_BYTES, int(rate_bps / 8 * 4e-3))
+def burst_bytes(rate_bps: float,
+                frame_bytes: int = DEFAULT_MTU + ETHERNET_HEADER_BYTES) -> int:
+    """4 ms worth of the rate, at least ten full-size frames (``frame_bytes`` each): a
+    smaller bucket loses tokens whenever the qdisc's timer fires late on a busy machine
+    (measured: -1 % at 10 Mb/s with two frames), and tbf drops a frame larger than its
+    bucket."""
+    return max(MIN_BURST_FRAMES * frame_bytes, int(rate_bps / 8 * 4e-3))
 
 
 def tc_commands(intf: str, side: EndpointShape, rate_qdisc: str = "tbf") -> list[str]:
@@ -101,9 +111,9 @@ def tc_commands(intf: str, side: EndpointShape, rate_qdisc: str = "tbf") -> list
         leaf = f"pfifo limit {side.queue_packets}"
     if side.kernel_rate_bps:
         rate = int(side.kernel_rate_bps)
-        burst = burst_bytes(rate)
+        burst = burst_bytes(rate, side.frame_bytes)
         if rate_qdisc == "tbf":
-            limit = side.queue_packets * 1514 + burst
+            limit = side.queue_packets * side.frame_bytes + burst
             cmds.append(f"tc qdisc add dev {intf} root handle 1: tbf rate {rate}bit "
                         f"burst {burst}b limit {limit}b")
             if side.kernel_netem:
@@ -111,11 +121,16 @@ def tc_commands(intf: str, side: EndpointShape, rate_qdisc: str = "tbf") -> list
         else:
             cmds += [f"tc qdisc add dev {intf} root handle 1: htb default 1",
                      f"tc class add dev {intf} parent 1: classid 1:1 htb rate {rate}bit "
-                     f"ceil {rate}bit burst {burst}b cburst {burst}b quantum 1514",
+                     f"ceil {rate}bit burst {burst}b cburst {burst}b quantum {side.frame_bytes}",
                      f"tc qdisc add dev {intf} parent 1:1 handle 10: {leaf}"]
     elif side.kernel_netem:
         cmds.append(f"tc qdisc add dev {intf} root handle 10: {leaf}")
     return cmds
+
+
+def mtu_commands(intf: str, side: EndpointShape) -> list[str]:
+    """Shell commands that give ``intf`` its link's MTU (none at the default 1500 B)."""
+    return [] if side.mtu == DEFAULT_MTU else [f"ip link set dev {intf} mtu {side.mtu}"]
 
 
 def switch_shape_text(side: EndpointShape) -> str:

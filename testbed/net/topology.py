@@ -36,7 +36,8 @@ def blueprint_from_topology(topo, source: str = "<topology>") -> NetBlueprint:
         emulated = nominal.emulated(topo.scale)
         shape = LinkShape(nominal_bps=nominal.bw_bps or 0.0, rate_bps=emulated.bw_bps or 0.0,
                           delay_s=nominal.delay_s, jitter_s=nominal.jitter_s,
-                          loss=nominal.loss_pct / 100.0, queue_packets=nominal.queue_pkts or 0)
+                          loss=nominal.loss_pct / 100.0, queue_packets=nominal.queue_pkts or 0,
+                          mtu=nominal.mtu)
         links.append(LinkBlueprint(a.node, a.port or 0, b.node, b.port or 0, shape))
     return NetBlueprint(hosts, switches, links, scale=topo.scale, source=source)
 

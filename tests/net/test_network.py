@@ -157,3 +157,37 @@ def test_controller_packet_in_and_packet_out(tmp_path, nothing_left):
             receiver.wait(timeout=5)
         finally:
             client.close()
+
+
+@pytest.mark.parametrize("mtu", [9000, 4096])
+def test_a_jumbo_link_carries_a_frame_of_its_mtu_through_the_switch(tmp_path, nothing_left,
+                                                                   mtu):
+    """Both ends of each link run at the link's MTU, its tbf lets such a frame through
+    and the switch's ports read it: a ping of exactly the MTU with don't-fragment set goes
+    h1 -> bs1 -> h2 and back; one byte more is refused, and 1500 B links refuse it."""
+    def ping(net, size):
+        out = net.net["h1"].cmd(f"ping -c2 -W2 -M do -s {size} 10.0.0.2")
+        return out, " 0% packet loss" in out
+
+    icmp = 20 + 8                 # IPv4 and ICMP headers: the payload is MTU - 28
+    data = bench._pair(bw="100Mbit", switch=True)
+    for link in data["links"]:
+        link["mtu"] = mtu
+    blueprint = bench._blueprint(data)
+    use_free_ports(blueprint)
+    with Network(blueprint, tmp_path) as net:
+        for node, intf in (("h1", "h1-eth0"), ("tbs1", "tbs1-eth1"),
+                           ("tbs1", "tbs1-eth2"), ("h2", "h2-eth0")):
+            dev = net.device_name(intf)
+            assert f"mtu {mtu} " in net.net[node].cmd(f"ip link show dev {dev}")
+        out, ok = ping(net, mtu - icmp)
+        assert ok, out
+        out, ok = ping(net, mtu - icmp + 1)
+        assert not ok and "message too long" in out.lower(), out
+    blueprint = bench._blueprint(bench._pair(bw="100Mbit", switch=True))
+    use_free_ports(blueprint)
+    with Network(blueprint, tmp_path / "default") as net:
+        assert "mtu 1500 " in net.net["h1"].cmd(f"ip link show dev {net.device_name('h1-eth0')}")
+        assert ping(net, 1500 - icmp)[1]
+        out, ok = ping(net, mtu - icmp)
+        assert not ok, out

@@ -75,3 +75,16 @@ def test_the_switch_parses_the_shape_text_we_give_it():
     assert (shape.rate_bps, shape.delay_ns, shape.jitter_ns) == (100_000_000, 4_000_000,
                                                                  1_414_000)
     assert shape.loss == pytest.approx(0.0199)
+
+
+def test_a_jumbo_link_sizes_the_bucket_queue_and_interface_by_its_mtu():
+    shape = LinkShape(rate_bps=1e6, mtu=9000)
+    host, switch = shaping.endpoint_shapes(shape, False, True, WITH_NETEM)
+    assert host.mtu == switch.mtu == 9000
+    cmds = shaping.tc_commands("eth0", host, "tbf")
+    # ten 9014-byte frames of burst (4 ms of 1 Mb/s is far less), 1000 of them queued
+    assert cmds[1] == ("tc qdisc add dev eth0 root handle 1: tbf rate 1000000bit "
+                       "burst 90140b limit 9104140b")
+    assert shaping.tc_commands("eth0", host, "htb")[2].endswith("quantum 9014")
+    assert shaping.mtu_commands("eth0", host) == ["ip link set dev eth0 mtu 9000"]
+    assert shaping.mtu_commands("eth0", shaping.EndpointShape()) == []
