@@ -65,6 +65,9 @@ class Job:
     # the narrowest lanes the job's workers send: 16 (bf16/fp16 gradients in 16-bit
     # lanes, the program must have them) or 32 (every gradient in 32-bit lanes)
     lane_bits: int = 32
+    # 32-bit lane words per packet the workers send: the program's (one register per
+    # lane word; p4/ina.p4 has ina.LANES, a program rendered for a jumbo MTU more)
+    lanes: int = ina.LANES
     where: str = field(default="job", compare=False)
 
     @property
@@ -93,6 +96,10 @@ def validate(job: Job) -> None:
     if job.lane_bits not in ina.LANE_BITS:
         raise JobError(f"{w}.lane_bits: {job.lane_bits} is not a lane width; accepted: "
                        + ", ".join(str(b) for b in sorted(ina.LANE_BITS)))
+    try:
+        ina.check_lanes(job.lanes)
+    except ValueError as e:
+        raise JobError(f"{w}.lanes: {e}") from None
     ipv4(job.aggregator_ip, f"{w}.aggregator_ip")
     for i, x in enumerate(job.workers):
         ipv4(x.ip, f"{w}.workers[{i}].ip")
@@ -177,9 +184,34 @@ def check_free(device, job: Job) -> None:
                            f"[{o_lo}, {o_hi}); pick a slot_base at or above {o_hi}")
 
 
+LANE_REGISTER_PREFIX = "MyIngress.lane_"
+
+
+def program_lanes(device) -> int:
+    """32-bit lane words per packet of the device's program: its lane registers, one per
+    word (named after the protocol's lane fields)."""
+    names = set(device.register_names())
+    count = sum(n.startswith(LANE_REGISTER_PREFIX) for n in names)
+    expected = {LANE_REGISTER_PREFIX + f.name for f in ina.lane_fields(count, 32)} \
+        if 1 <= count <= ina.MAX_LANES else set()
+    if not expected or not expected <= names:
+        raise JobError("the switch's program has no INA lane registers "
+                       f"({LANE_REGISTER_PREFIX}v00, ...); is it running p4/ina.p4?")
+    return count
+
+
 def check_lanes(device, job: Job) -> None:
-    """JobError unless the device's program adds lanes as narrow as ``job``'s: a program
-    with 16-bit lanes keeps each round's width in the register LANES16_REGISTER."""
+    """JobError unless the device's program has ``job``'s lanes: as many lane words per
+    packet (a packet of another size would be dropped as bad_length, every round lost),
+    and as narrow (a program with 16-bit lanes keeps each round's width in the register
+    LANES16_REGISTER)."""
+    have = program_lanes(device)
+    if have != job.lanes:
+        raise JobError(f"{job.where}.lanes: the job's workers send {job.lanes} lanes per "
+                       f"packet; the switch's program takes {have} (its frames: "
+                       f"{ina.FRAME_OFFSET + ina.payload_bytes(have)} B); set lanes: {have} "
+                       "or run the program rendered for the job's (python -m "
+                       "testbed.proto.ina_p4 --lanes N)")
     if job.lane_bits == 32:
         return
     try:
@@ -238,7 +270,7 @@ def job_from_dict(data: dict, where: str = "job") -> Job:
     if not isinstance(data, dict):
         raise JobError(f"{where}: expected a mapping with job_id, aggregator_ip and workers")
     known = {"job_id", "aggregator_ip", "workers", "slot_base", "slot_count", "upstream",
-             "mcast_group", "lane_bits"}
+             "mcast_group", "lane_bits", "lanes"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise JobError(f"{where}.{unknown[0]}: unknown field; fields: {', '.join(sorted(known))}")
@@ -269,7 +301,8 @@ def job_from_dict(data: dict, where: str = "job") -> Job:
               integer(data.get("slot_base", 0), f"{where}.slot_base"),
               integer(data.get("slot_count", 32), f"{where}.slot_count"), upstream,
               integer(data.get("mcast_group", 0), f"{where}.mcast_group"),
-              integer(data.get("lane_bits", 32), f"{where}.lane_bits"), where=where)
+              integer(data.get("lane_bits", 32), f"{where}.lane_bits"),
+              integer(data.get("lanes", ina.LANES), f"{where}.lanes"), where=where)
     validate(job)
     return job
 

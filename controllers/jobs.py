@@ -69,6 +69,9 @@ class TargetDevice:
             raise JobError(f"the target's program has no register {name}")
         return reg.size
 
+    def register_names(self) -> list[str]:
+        return list(self.target.compiled.registers)
+
     def write_registers(self, name, start, values):
         """Cells ``start``, ``start + 1``, ... of register ``name`` (unsigned values)."""
         for i, value in enumerate(values):
@@ -135,6 +138,9 @@ class P4RuntimeDevice:
     def register_size(self, name) -> int:
         reg_id = self._id("registers", name)
         return next(r.size for r in self.index.registers.values() if r.preamble.id == reg_id)
+
+    def register_names(self) -> list[str]:
+        return [r.preamble.name for r in self.index.registers.values()]
 
     def write_registers(self, name, start, values, batch=4096):
         """Cells ``start``, ``start + 1``, ... of register ``name`` (unsigned values), in

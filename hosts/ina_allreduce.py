@@ -27,6 +27,11 @@ the bytes of 32-bit lanes), others in 32-bit lanes; ``lane_bits`` fixes one widt
 every tensor instead (with 16 bits and 8 workers, 4095 steps between 0 and the block's
 largest magnitude: about the 8-bit mantissa of bf16 plus 4 bits).
 
+Lanes per packet: a job's packets carry the lane count of the switch's program
+(``lanes``, 32-bit words; p4/ina.p4's 256 by default, a program rendered for a link's MTU
+more: ``ina.lanes_for_mtu``); the job's set-up (controllers/ina.py) says which, and
+refuses a job that asks for another.
+
 Two-level aggregation (racks, then a spine) needs nothing different here: a worker talks
 to its rack switch's aggregator address with its rack job id and worker id, and passes
 the total number of workers across racks as ``n_workers`` (it sets the scale).
@@ -61,6 +66,9 @@ from testbed.errors import TrainetError
 from testbed.proto import ina
 
 
+RECV_BYTES = 65536             # any UDP payload: a packet of the job's lanes or another
+
+
 class UdpTransport:
     """The worker's UDP socket: sends to the aggregator address, port 0xBEE0, and receives
     on ``bind``, by default the host's own address towards the aggregator (the switch
@@ -89,7 +97,7 @@ class UdpTransport:
     def recv(self, timeout_s: float) -> bytes | None:
         self.sock.settimeout(max(timeout_s, 0.0) or 1e-6)
         try:
-            return self.sock.recv(4096)
+            return self.sock.recv(RECV_BYTES)
         except (socket.timeout, BlockingIOError):
             return None
 
@@ -135,12 +143,14 @@ class InaAllReduce:
     """Sum of a tensor over the ``n_workers`` workers of a job, in place."""
 
     def __init__(self, transport, job_id: int, worker_id: int, n_workers: int,
-                 slots: int = 32, timeout_s: float = 0.01, lane_bits: int | None = None):
+                 slots: int = 32, timeout_s: float = 0.01, lane_bits: int | None = None,
+                 lanes: int = ina.LANES):
         if not 1 <= n_workers <= 255:
             raise ValueError(f"n_workers must be within 1..255, got {n_workers}")
         if lane_bits is not None:
             ina.lanes_per_packet(lane_bits)
         self.lane_bits = lane_bits
+        self.lanes = ina.check_lanes(lanes)       # 32-bit lane words per packet
         self.transport = transport
         self.n_workers = n_workers
         self.stream = JobStream(job_id, worker_id, slots, timeout_s=timeout_s)
@@ -158,7 +168,7 @@ class InaAllReduce:
         return self._run(Exchange(self.stream, lanes, exponent, lane_bits))
 
     def agree_exponent(self, max_abs: float) -> int:
-        ex = self._exchange(np.zeros((1, ina.LANES), dtype=np.int32), fx.exponent_for(max_abs))
+        ex = self._exchange(np.zeros((1, self.lanes), dtype=np.int32), fx.exponent_for(max_abs))
         return ex.result_exponent
 
     def block_exponents(self, blocks: np.ndarray) -> np.ndarray:
@@ -168,11 +178,11 @@ class InaAllReduce:
     def agree_block_exponents(self, local: np.ndarray) -> np.ndarray:
         """The job's exponents of the blocks whose local exponents are ``local``: one lane
         per block in packets flagged FLAG_MAX, of which the switch keeps each lane's max
-        (one packet for up to LANES blocks)."""
-        n = len(local)
-        lanes = np.full(-(-n // ina.LANES) * ina.LANES, fx.EXPONENT_MIN, np.int32)
+        (one packet for up to ``lanes`` blocks)."""
+        n, per = len(local), self.lanes
+        lanes = np.full(-(-n // per) * per, fx.EXPONENT_MIN, np.int32)
         lanes[:n] = local
-        ex = self._run(Exchange(self.stream, lanes.reshape(-1, ina.LANES), fx.EXPONENT_MIN,
+        ex = self._run(Exchange(self.stream, lanes.reshape(-1, per), fx.EXPONENT_MIN,
                                 flags=ina.FLAG_MAX))
         if not np.all(ex.result_flags & ina.FLAG_MAX):
             raise TrainetError("the switch summed the exponent round instead of keeping "
@@ -191,7 +201,7 @@ class InaAllReduce:
         announce = np.full(n, fx.EXPONENT_MIN, np.int8)
         announce[:n - head] = local[head:]          # chunk c announces block c + slots
         ex = self._run(BlockExchange(self.stream, blocks, exponents, self.n_workers, bits,
-                                     announce, piggyback=True))
+                                     announce, piggyback=True, words=self.lanes))
         sums = ex.result if bits == 32 else ina.unpack16(ex.result)
         used = ex.exponents.copy()
         pending = np.arange(n)        # the block of each chunk of `ex`
@@ -208,7 +218,8 @@ class InaAllReduce:
             pending = pending[over]
             self.resent_blocks += pending.size
             ex = self._run(BlockExchange(self.stream, blocks[pending],
-                                         ex.result_exponents[over], self.n_workers, bits))
+                                         ex.result_exponents[over], self.n_workers, bits,
+                                         words=self.lanes))
             sums[pending] = ex.result if bits == 32 else ina.unpack16(ex.result)
             used[pending] = ex.exponents
         raise TrainetError(f"blocks kept overflowing their exponent after {MAX_RESENDS} "
@@ -221,7 +232,7 @@ class InaAllReduce:
         if values.size == 0:
             return tensor
         bits = self.lane_bits or lane_bits_for(tensor.dtype)
-        blocks = as_blocks(values, bits)
+        blocks = as_blocks(values, bits, self.lanes)
         sums, exponents = self.sum_blocks(blocks, bits)
         summed = (sums / fx.block_scales(exponents, self.n_workers, bits)).reshape(-1)
         tensor.copy_(torch.from_numpy(summed[:values.size]).view(tensor.shape)
@@ -229,23 +240,24 @@ class InaAllReduce:
         return tensor
 
 
-def as_blocks(values: np.ndarray, lane_bits: int) -> np.ndarray:
-    """``values`` as float32 rows of one packet's lanes each, the last padded with zeros
-    (bf16/fp16/fp32 values are exact in float32; float64 ones are rounded to it, which
-    the C client needs too)."""
-    per_packet = ina.lanes_per_packet(lane_bits)
+def as_blocks(values: np.ndarray, lane_bits: int, lanes: int = ina.LANES) -> np.ndarray:
+    """``values`` as float32 rows of one packet's lanes each (packets of ``lanes`` words),
+    the last padded with zeros (bf16/fp16/fp32 values are exact in float32; float64 ones
+    are rounded to it, which the C client needs too)."""
+    per_packet = ina.lanes_per_packet(lane_bits, lanes)
     n = -(-values.size // per_packet)
     out = np.zeros(n * per_packet, np.float32)
     out[:values.size] = values
     return out.reshape(n, per_packet)
 
 
-def reference_sum(inputs: list, n_workers: int, lane_bits: int) -> torch.Tensor:
+def reference_sum(inputs: list, n_workers: int, lane_bits: int,
+                  lanes: int = ina.LANES) -> torch.Tensor:
     """What the switch's sum of ``inputs`` (one tensor per worker) comes to on every worker:
     each block (one packet's values) quantized with the largest of the workers' exponents
     of that block into ``lane_bits``-bit lanes, added as integers, dequantized and rounded
-    to the inputs' type, on the host."""
-    blocks = [as_blocks(x.float().numpy().reshape(-1), lane_bits) for x in inputs]
+    to the inputs' type, on the host (packets of ``lanes`` words)."""
+    blocks = [as_blocks(x.float().numpy().reshape(-1), lane_bits, lanes) for x in inputs]
     exponents = np.max([fx.block_exponents(b) for b in blocks], axis=0)
     total = 0
     for b in blocks:
@@ -254,6 +266,13 @@ def reference_sum(inputs: list, n_workers: int, lane_bits: int) -> torch.Tensor:
     summed = (total / fx.block_scales(exponents, n_workers, lane_bits)).reshape(-1)
     return torch.from_numpy(summed[:inputs[0].numel()]).view(inputs[0].shape).to(
         inputs[0].dtype)
+
+
+def _lanes_arg(text: str) -> int:
+    try:
+        return ina.check_lanes(int(text))
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def main(argv=None) -> int:
@@ -270,6 +289,9 @@ def main(argv=None) -> int:
                    help="the tensor's element type (default fp32)")
     p.add_argument("--lane-bits", choices=["auto", "16", "32"], default="auto",
                    help="lane width: auto (16 for bf16/fp16, 32 for fp32; default), 16 or 32")
+    p.add_argument("--lanes", type=_lanes_arg, default=ina.LANES,
+                   help=f"32-bit lane words per packet, the switch program's (default "
+                   f"{ina.LANES}, p4/ina.p4's)")
     p.add_argument("--slots", type=int, default=32)
     p.add_argument("--timeout-ms", type=float, default=10.0)
     p.add_argument("--seed", type=int, default=0)
@@ -287,7 +309,7 @@ def main(argv=None) -> int:
     transport = UdpTransport(args.aggregator, client=args.client)
     lane_bits = None if args.lane_bits == "auto" else int(args.lane_bits)
     reducer = InaAllReduce(transport, args.job, args.worker, args.workers, args.slots,
-                           args.timeout_ms / 1000, lane_bits)
+                           args.timeout_ms / 1000, lane_bits, args.lanes)
     bits = lane_bits or lane_bits_for(dtype)
     gens = [torch.Generator().manual_seed(args.seed * 1000 + w) for w in range(args.workers)]
     # every round's inputs before the clock starts: all workers' with --check, else ours
@@ -308,7 +330,8 @@ def main(argv=None) -> int:
         bounds.append(fx.error_bound(e, args.workers, bits)
                       + float(exact.abs().max()) * torch.finfo(dtype).eps / 2)
         bits_of = {2: torch.int16, 4: torch.int32}[dtype.itemsize]     # bit for bit
-        matches.append(torch.equal(reference_sum(xs, args.workers, bits).view(bits_of),
+        matches.append(torch.equal(reference_sum(xs, args.workers, bits,
+                                                 args.lanes).view(bits_of),
                                    t.view(bits_of)))
     # An untimed round as a barrier: it completes only once every worker has finished
     # its timed rounds, so none exits (a torch interpreter's exit takes tens of ms of
@@ -319,7 +342,7 @@ def main(argv=None) -> int:
                "retransmissions": reducer.retransmissions,
                "resent_blocks": reducer.resent_blocks, "result_sha256": digest,
                "max_error": errors, "error_bound": bounds, "matches_reference": matches,
-               "lane_bits": bits,
+               "lane_bits": bits, "lanes": args.lanes,
                "srtt_s": reducer.stream.srtt, "rto_s": reducer.stream.rto,
                "client": "python" if transport.native is None else "native"}, sys.stdout)
     print()

@@ -31,9 +31,9 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#define LANES 256
+/* lane words a packet may carry (testbed/proto/ina.py); a job's count is x->words */
+#define MAX_LANES 8192
 #define HEADER_BYTES 12
-#define PAYLOAD_BYTES (HEADER_BYTES + 4 * LANES)
 #define FLAG_GRADIENT 0x01
 #define FLAG_RESULT 0x02
 #define FLAG_RETRANSMIT 0x04
@@ -44,7 +44,6 @@
 #define SHADOW_BIT 0x8000
 #define FAST_AFTER 3
 #define BATCH 64
-#define RECV_BYTES 2048
 
 /* what hosts/ina_native.py declares to cffi (testbed/p4/native/build.py interface) */
 /* interface begin */
@@ -59,6 +58,7 @@ typedef struct {
     /* this exchange */
     uint64_t first;
     uint32_t n;
+    uint32_t words;                       /* 32-bit lane words per packet, 1..MAX_LANES */
     uint8_t lane_flags;                   /* FLAG_LANES16, FLAG_MAX or 0, on every packet */
     uint32_t n_workers;                   /* sets the scale of quantized values */
     int piggyback;
@@ -92,8 +92,9 @@ typedef struct {
     uint32_t *outstanding, n_out;
     uint32_t fast_checked;
     double last_progress;
-    uint8_t sendbuf[BATCH][PAYLOAD_BYTES];
-    uint8_t recvbuf[BATCH][RECV_BYTES];
+    size_t payload_bytes;                 /* HEADER_BYTES + 4 * words */
+    size_t recv_bytes;                    /* one more: a longer datagram is not ours */
+    uint8_t *sendbuf, *recvbuf;           /* BATCH payloads each */
     struct mmsghdr smsg[BATCH];
     struct iovec siov[BATCH];
     uint32_t n_send;
@@ -183,14 +184,14 @@ static int exponent_for(double max_abs) {
  * 0 when some value does not fit, the lanes then all zero. */
 static int quantize(const loop_t *L, uint32_t i, int exponent, uint8_t *dst) {
     int bits = (L->x->lane_flags & FLAG_LANES16) ? 16 : 32;
-    int per = LANES * 32 / bits;
+    int per = (int)L->x->words * 32 / bits;
     double k = (double)((((int64_t)1 << (bits - 1)) - 1) / L->x->n_workers);
     double scale = k / ldexp(1.0, exponent);
     const float *v = L->values + (size_t)i * per;
     for (int j = 0; j < per; j++) {
         double q = nearbyint((double)v[j] * scale);
         if (fabs(q) > k) {
-            memset(dst, 0, 4 * LANES);
+            memset(dst, 0, 4 * (size_t)L->x->words);
             return 0;
         }
         int32_t w = (int32_t)q;
@@ -206,7 +207,7 @@ static int quantize(const loop_t *L, uint32_t i, int exponent, uint8_t *dst) {
 }
 
 static double block_max(const loop_t *L, uint32_t i) {
-    int per = (L->x->lane_flags & FLAG_LANES16) ? 2 * LANES : LANES;
+    int per = (int)L->x->words * ((L->x->lane_flags & FLAG_LANES16) ? 2 : 1);
     const float *v = L->values + (size_t)i * per;
     double m = 0.0;
     for (int j = 0; j < per; j++)
@@ -238,16 +239,16 @@ static int send_chunk(loop_t *L, uint32_t i, double now, int retransmit, int bac
         if (r < 0)
             return r;
     }
-    uint8_t *p = L->sendbuf[L->n_send];
+    uint8_t *p = L->sendbuf + L->n_send * L->payload_bytes;
     uint64_t chunk = x->first + i;
     uint16_t slot = (uint16_t)(chunk % x->slots) | (((chunk / x->slots) & 1) ? SHADOW_BIT : 0);
     uint32_t c32 = (uint32_t)chunk;
     int exponent = L->exponents[i];
     uint8_t flags = FLAG_GRADIENT | (retransmit ? FLAG_RETRANSMIT : 0) | x->lane_flags;
     if (L->lanes) {
-        const uint32_t *src = (const uint32_t *)(L->lanes + (size_t)i * LANES);
+        const uint32_t *src = (const uint32_t *)(L->lanes + (size_t)i * x->words);
         uint32_t *dst = (uint32_t *)(p + HEADER_BYTES);
-        for (int k = 0; k < LANES; k++)
+        for (uint32_t k = 0; k < x->words; k++)
             dst[k] = __builtin_bswap32(src[k]);
     } else if (!quantize(L, i, exponent, p + HEADER_BYTES)) {
         flags |= FLAG_OVERFLOW;
@@ -281,7 +282,7 @@ static void answered(loop_t *L, uint32_t i) {
 /* One received payload (Exchange.on_payload). */
 static int on_payload(loop_t *L, const uint8_t *p, uint32_t len, double now) {
     ina_xchg_t *x = L->x;
-    if (len != PAYLOAD_BYTES || p[0] != x->job_id || !(p[2] & FLAG_RESULT))
+    if (len != L->payload_bytes || p[0] != x->job_id || !(p[2] & FLAG_RESULT))
         return 0;
     uint32_t chunk = (uint32_t)p[8] << 24 | (uint32_t)p[9] << 16 | (uint32_t)p[10] << 8 | p[11];
     uint32_t i = chunk - (uint32_t)x->first;
@@ -291,8 +292,8 @@ static int on_payload(loop_t *L, const uint8_t *p, uint32_t len, double now) {
     if (!isnan(L->sent_at[i]))
         rtt_sample(x, now - L->sent_at[i]);
     const uint32_t *src = (const uint32_t *)(p + HEADER_BYTES);
-    uint32_t *dst = (uint32_t *)(L->result + (size_t)i * LANES);
-    for (int k = 0; k < LANES; k++)
+    uint32_t *dst = (uint32_t *)(L->result + (size_t)i * x->words);
+    for (uint32_t k = 0; k < x->words; k++)
         dst[k] = __builtin_bswap32(src[k]);
     int32_t e = (int8_t)p[6];
     if (!x->has_result_exponent || e > x->result_exponent) {
@@ -358,7 +359,7 @@ static int receive(loop_t *L, struct mmsghdr *msgs) {
         return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -errno;
     double now = now_s();
     for (int k = 0; k < got; k++) {
-        int r = on_payload(L, L->recvbuf[k], msgs[k].msg_len, now);
+        int r = on_payload(L, L->recvbuf + k * L->recv_bytes, msgs[k].msg_len, now);
         if (r < 0)
             return r;
     }
@@ -370,8 +371,8 @@ static int drive(loop_t *L) {
     struct mmsghdr rmsg[BATCH];
     struct iovec riov[BATCH];
     for (int k = 0; k < BATCH; k++) {
-        riov[k].iov_base = L->recvbuf[k];
-        riov[k].iov_len = RECV_BYTES;
+        riov[k].iov_base = L->recvbuf + k * L->recv_bytes;
+        riov[k].iov_len = L->recv_bytes;
         memset(&rmsg[k], 0, sizeof rmsg[k]);
         rmsg[k].msg_hdr.msg_iov = &riov[k];
         rmsg[k].msg_hdr.msg_iovlen = 1;
@@ -418,14 +419,21 @@ static int drive(loop_t *L) {
 
 /* Run one exchange on the UDP socket `fd` towards peer_ip:peer_port (network order):
  * 0 when every result is in `result`, 1 when it gave up (x->remaining and x->stalled_s
- * say what is missing), -errno on a socket error, -ENOMEM. */
+ * say what is missing), -errno on a socket error, -ENOMEM, -EINVAL for a lane count
+ * outside 1..MAX_LANES. */
 int ina_run(ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port,
             const int32_t *lanes, const float *values, int8_t *exponents,
             const int8_t *next_exponents, int32_t *result, int8_t *result_exponents,
             int8_t *result_next, uint8_t *result_flags) {
+    if (x->words < 1 || x->words > MAX_LANES)
+        return -EINVAL;
     loop_t *L = calloc(1, sizeof *L);
     if (!L)
         return -ENOMEM;
+    L->payload_bytes = HEADER_BYTES + 4 * (size_t)x->words;
+    L->recv_bytes = L->payload_bytes + 1;
+    L->sendbuf = malloc(BATCH * L->payload_bytes);
+    L->recvbuf = malloc(BATCH * L->recv_bytes);
     size_t n = x->n ? x->n : 1;
     L->timeout = malloc(n * sizeof(double));
     L->sent_at = malloc(n * sizeof(double));
@@ -433,7 +441,8 @@ int ina_run(ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port,
     L->pos = malloc(n * sizeof(uint32_t));
     L->outstanding = malloc(n * sizeof(uint32_t));
     int r = -ENOMEM;
-    if (L->timeout && L->sent_at && L->started && L->pos && L->outstanding) {
+    if (L->timeout && L->sent_at && L->started && L->pos && L->outstanding && L->sendbuf
+        && L->recvbuf) {
         L->x = x;
         L->fd = fd;
         L->lanes = lanes;
@@ -450,8 +459,8 @@ int ina_run(ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port,
         for (size_t i = 0; i < n; i++)
             L->pos[i] = UINT32_MAX;
         for (int k = 0; k < BATCH; k++) {
-            L->siov[k].iov_base = L->sendbuf[k];
-            L->siov[k].iov_len = PAYLOAD_BYTES;
+            L->siov[k].iov_base = L->sendbuf + k * L->payload_bytes;
+            L->siov[k].iov_len = L->payload_bytes;
             L->smsg[k].msg_hdr.msg_name = &L->peer;
             L->smsg[k].msg_hdr.msg_namelen = sizeof L->peer;
             L->smsg[k].msg_hdr.msg_iov = &L->siov[k];
@@ -468,6 +477,8 @@ int ina_run(ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port,
     free(L->started);
     free(L->pos);
     free(L->outstanding);
+    free(L->sendbuf);
+    free(L->recvbuf);
     free(L);
     return r;
 }

@@ -12,6 +12,7 @@ runs, with one line saying so. Quantization stays in numpy.
 """
 from __future__ import annotations
 
+import errno
 import functools
 import socket
 import struct
@@ -22,6 +23,7 @@ import numpy as np
 
 from hosts.ina_session import AggregationTimeout, Exchange
 from testbed.errors import TrainetError
+from testbed.proto import ina
 
 SOURCE = Path(__file__).with_name("ina_client.c")
 CLIENTS = ("auto", "native", "python")
@@ -71,7 +73,7 @@ class NativeLoop:
         x.has_srtt = s.srtt is not None
         x.srtt, x.rttvar = s.srtt or 0.0, s.rttvar
         x.quiet_until, x.backoff = s.quiet_until, s.backoff
-        x.first, x.n = exchange.first, exchange.n
+        x.first, x.n, x.words = exchange.first, exchange.n, exchange.words
         x.lane_flags = exchange.lane_flags
         x.n_workers = getattr(exchange, "n_workers", 1)
         x.piggyback = exchange.piggyback
@@ -102,6 +104,9 @@ class NativeLoop:
             exchange.result_exponent = x.result_exponent
         if rc == 1:
             raise AggregationTimeout(exchange.give_up_message(x.stalled_s))
+        if rc == -errno.EINVAL:
+            raise ValueError(f"INA client: {exchange.words} lanes per packet; accepted "
+                             f"1..{ina.MAX_LANES}")
         if rc < 0:
             raise OSError(-rc, f"INA client: the UDP socket failed towards {peer[0]}:{peer[1]}")
         return exchange

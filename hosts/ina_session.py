@@ -7,7 +7,8 @@ chunk ``c + slots`` only after it has the result of chunk ``c`` (same slot, othe
 then every worker has contributed to ``c``, hence has the result of ``c - slots``, so the
 switch may reuse that set. This makes the window of outstanding chunks ``slots`` wide.
 
-An :class:`Exchange` aggregates one array of ``(chunks, LANES)`` int32 values: it emits
+An :class:`Exchange` aggregates one array of ``(chunks, lanes)`` int32 values (``lanes``
+words per packet: the job's, ``ina.LANES`` by default): it emits
 payloads to send, consumes result payloads, and retransmits chunks whose result is late.
 The timeout adapts like TCP's (RFC 6298): smoothed round-trip time plus four deviations,
 sampled only from chunks sent once (Karn), never below ``timeout_s`` (SwitchML's 10 ms)
@@ -114,16 +115,19 @@ class Exchange:
 
     def __init__(self, stream: JobStream, lanes: np.ndarray | None, exponent,
                  lane_bits: int = 32, next_exponents=0, piggyback: bool = False,
-                 chunks: int | None = None, flags: int = 0):
-        """``lanes``: (chunks, LANES) int32 words (with 16-bit lanes two per word, see
+                 chunks: int | None = None, flags: int = 0, words: int = ina.LANES):
+        """``lanes``: (chunks, words) int32 words (with 16-bit lanes two per word, see
         ina.pack16), or None for a subclass that makes each chunk's words when it sends
-        it (``chunks`` of them). ``exponent`` and ``next_exponents``: the header fields,
+        it (``chunks`` of them, ``words`` each; with ``lanes`` its shape says). ``exponent`` and ``next_exponents``: the header fields,
         one for all chunks or one per chunk. With ``piggyback`` the exponent of chunk
         ``i + slots`` is the ``next_exponent`` of chunk i's result (which arrives before
         the window lets chunk ``i + slots`` go: block scaling agreed a round ahead).
         ``flags`` go on every packet besides the lane width's (FLAG_MAX)."""
-        if lanes is not None and (lanes.ndim != 2 or lanes.shape[1] != ina.LANES):
-            raise ValueError(f"lanes must have shape (chunks, {ina.LANES}), got {lanes.shape}")
+        if lanes is not None:
+            if lanes.ndim != 2:
+                raise ValueError(f"lanes must have shape (chunks, words), got {lanes.shape}")
+            words = lanes.shape[1]
+        self.words = ina.check_lanes(words)      # lane words per packet
         self.stream = stream
         self.lanes = lanes            # 32-bit words; with 16-bit lanes two per word (pack16)
         self.lane_bits = lane_bits
@@ -134,7 +138,7 @@ class Exchange:
         self.exponents = np.zeros(self.n, np.int8) + np.asarray(exponent, np.int8)
         self.next_exponents = np.zeros(self.n, np.int8) + np.asarray(next_exponents, np.int8)
         self.piggyback = piggyback
-        self.result = np.zeros((self.n, ina.LANES), dtype=np.int32)
+        self.result = np.zeros((self.n, self.words), dtype=np.int32)
         self.result_exponent: int | None = None
         # per chunk, from its result: exponent, next_exponent and flags
         self.result_exponents = np.zeros(self.n, np.int8)
@@ -194,7 +198,7 @@ class Exchange:
     def on_payload(self, payload: bytes, now: float) -> list[bytes]:
         """Consume one received payload; return what to send next."""
         try:
-            header, lanes = self.decode(payload)
+            header, lanes = self.decode(payload, self.words)
         except ValueError:
             return []
         i = (header.chunk - self.first) & 0xFFFFFFFF
@@ -274,12 +278,13 @@ class BlockExchange(Exchange):
     caller sends it again at the result's exponent."""
 
     def __init__(self, stream: JobStream, values: np.ndarray, exponent, n_workers: int,
-                 lane_bits: int, next_exponents=0, piggyback: bool = False):
-        if values.ndim != 2 or values.shape[1] != ina.lanes_per_packet(lane_bits):
+                 lane_bits: int, next_exponents=0, piggyback: bool = False,
+                 words: int = ina.LANES):
+        if values.ndim != 2 or values.shape[1] != ina.lanes_per_packet(lane_bits, words):
             raise ValueError(f"values must have shape (chunks, "
-                             f"{ina.lanes_per_packet(lane_bits)}), got {values.shape}")
+                             f"{ina.lanes_per_packet(lane_bits, words)}), got {values.shape}")
         super().__init__(stream, None, exponent, lane_bits, next_exponents, piggyback,
-                         chunks=values.shape[0])
+                         chunks=values.shape[0], words=words)
         self.values = np.ascontiguousarray(values, dtype=np.float32)
         self.n_workers = n_workers
 
@@ -291,5 +296,5 @@ class BlockExchange(Exchange):
             if first_send:
                 self.overflows += 1
             needed = fx.exponent_for(float(np.max(np.abs(self.values[i].astype(np.float64)))))
-            return np.zeros(ina.LANES, np.int32), needed, ina.FLAG_OVERFLOW
+            return np.zeros(self.words, np.int32), needed, ina.FLAG_OVERFLOW
         return (q if self.lane_bits == 32 else ina.pack16(q)), exponent, 0

@@ -30,6 +30,7 @@ from hosts.addresses import interface_of, local_address
 from hosts.collectives.hierarchy import parse_tiers
 from hosts.strategies import registry
 from testbed.errors import TrainetError
+from testbed.proto import ina
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -79,6 +80,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--ina-lane-bits", type=int, choices=[16, 32], default=32,
                    help="the narrowest lanes of the switch job: 16 (bf16/fp16 gradients in "
                    "16-bit lanes) or 32 (default)")
+    p.add_argument("--ina-lanes", type=int, default=ina.LANES,
+                   help="32-bit lane words per packet of the switch job (its program's; "
+                   f"default {ina.LANES})")
     p.add_argument("--tiers", metavar="KIND=LABEL,...",
                    help="each rank's GPU package and node, e.g. node=n1,n1,n2,n2;gpu=p0,p0,"
                    "p1,p1 (strategies that place partitions by tier)")
@@ -176,7 +180,7 @@ def make_strategy(args, comm):
                                "switch's aggregator address (and the job set up by "
                                f"{info.switch_job.controller.replace('.', '/')}.py)")
         context.job = registry.JobRef(args.ina_aggregator, args.ina_job, args.ina_slots,
-                                      args.ina_lane_bits)
+                                      args.ina_lane_bits, args.ina_lanes)
     if info.service and info.service.port_offset is not None:
         if not args.service:
             raise TrainetError(f"--strategy {info.name} needs --service ADDR:PORT, its "

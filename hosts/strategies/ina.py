@@ -43,7 +43,8 @@ def switch_comm(context) -> tuple[InaComm, UdpTransport]:
     # with 16-bit lanes each tensor goes in the lanes of its type; else all in 32 bits
     reducer = InaAllReduce(transport, context.job.job, context.comm.rank, context.comm.world,
                            context.job.slots,
-                           lane_bits=None if context.job.lane_bits == 16 else 32)
+                           lane_bits=None if context.job.lane_bits == 16 else 32,
+                           lanes=context.job.lanes)
     reducer.stream.give_up_s = context.timeout_s
     return InaComm(context.comm, reducer), transport
 

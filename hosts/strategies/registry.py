@@ -57,6 +57,10 @@ class JobSpec(Spec):
         default=None, description="the narrowest lanes the workers send: 16 (bf16/fp16 "
         "gradients in 16-bit lanes, where the program has them) or 32; default: the "
         "strategy's")
+    lanes: int | None = Field(
+        default=None, ge=1, le=8192, description="32-bit lane words per packet, the "
+        "switch program's (python -m testbed.proto.ina_p4 --mtu M renders p4/ina.p4 for "
+        "a link's MTU); default: p4/ina.p4's 256")
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,7 @@ class JobRef:
     job: int
     slots: int
     lane_bits: int = 32
+    lanes: int = 256              # 32-bit lane words per packet (testbed.proto.ina.LANES)
 
 
 @dataclass

@@ -144,7 +144,8 @@ def read_capture(path: str | Path) -> tuple[CaptureStats, list[InaPacket]]:
             if udp is None or udp[2] != ina.UDP_PORT:
                 continue
             src, dst, _, payload = udp
-            if len(payload) not in (ina.PAYLOAD_BYTES, ina.HEADER_BYTES):   # LuWu: pulls
+            # a packet of any lane count, or a header (LuWu: pulls)
+            if len(payload) != ina.HEADER_BYTES and ina.lanes_of_payload(len(payload)) is None:
                 stats.malformed += 1
                 continue
             header = ina.INA(payload[:ina.HEADER_BYTES])
@@ -301,7 +302,8 @@ def render(summary: dict, slots: bool = True) -> str:
                             "span", "mean rate"]), ""]
     if summary["malformed"]:
         lines += [f"{summary['malformed']} packet(s) to UDP port {ina.UDP_PORT} were not "
-                  f"{ina.PAYLOAD_BYTES} B INA payloads or {ina.HEADER_BYTES} B headers "
+                  f"INA payloads ({ina.HEADER_BYTES} B and 4 B a lane) or "
+                  f"{ina.HEADER_BYTES} B headers "
                   "(the switch drops them)", ""]
     filters = ", ".join(f"{k} {v}" for k, v in summary["filters"].items() if v is not None)
     if not summary["jobs"]:

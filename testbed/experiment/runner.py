@@ -71,7 +71,8 @@ def worker_args(experiment: ResolvedExperiment, strategy: ResolvedStrategy,
     if strategy.job is not None:
         args.update(ina_aggregator=strategy.job["aggregator_ip"], ina_job=strategy.job["job_id"],
                     ina_slots=strategy.job["slot_count"],
-                    ina_lane_bits=strategy.job.get("lane_bits", 32))
+                    ina_lane_bits=strategy.job.get("lane_bits", 32),
+                    ina_lanes=strategy.job.get("lanes"))
     args.update(batch.options)
     tiers = experiment.tiers_of(strategy, variant) if variant else strategy.tiers
     if tiers:

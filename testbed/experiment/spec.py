@@ -697,6 +697,8 @@ def _resolved_strategy(spec, index: int, topology: Topology,
         section = info.switch_job.section
         job = _aggregation_job(info.name, section, getattr(spec, section), topology, workers)
         job["lane_bits"] = getattr(spec, section).lane_bits or info.switch_job.lane_bits
+        if getattr(spec, section).lanes is not None:      # else the controller's default
+            job["lanes"] = getattr(spec, section).lanes
     if info.service:
         host = _service_host(info, at, topology, workers, job)
     tiers = _tiers(info, at, topology, workers, options) if info.tiers else None

@@ -3,7 +3,10 @@
 A packet is UDP to port 0xBEE0 carrying an ``INA`` header (12 bytes) followed by
 ``INAData``: ``LANES`` int32 fixed-point lanes, or, with ``FLAG_LANES16``, ``INAData16``:
 ``2 * LANES`` int16 lanes in the same bytes (bf16/fp16 gradients: half the bytes per
-value). The header carries the block exponent of the packet's lanes and, in
+value). ``LANES`` (256 words, a 1078-byte frame) is the default; a program rendered for
+another count (:func:`lanes_for_mtu`: as many as a link's MTU carries) takes packets of
+that many words, and :func:`data_layer` gives the lane layer of any count, built from
+the same field list (the layer of a received payload follows from its length). The header carries the block exponent of the packet's lanes and, in
 ``next_exponent``, the sender's exponent of the block it sends next in the same slot
 (the switch returns the largest of the round: hosts/ina_allreduce.py agrees on each
 block's exponent that way). ``ina_t`` in the P4 programs is rendered from the ``INA``
@@ -24,13 +27,16 @@ import numpy as np
 from scapy.fields import (ByteField, IntField, ShortField, SignedByteField, SignedIntField,
                           SignedShortField)
 from scapy.layers.inet import UDP
-from scapy.packet import Packet, bind_layers
+from scapy.packet import NoPayload, Packet, bind_layers
 
 UDP_PORT = 0xBEE0
-# int32 values per packet, as SwitchML hosts send; ina.p4 has one register per lane
+# 32-bit lane words per packet by default, as SwitchML hosts send (the checked-in
+# p4/ina.p4, whose frames fit a 1500 B MTU); ina.p4 has one register per lane
 LANES = 256
 HEADER_BYTES = 12
 PAYLOAD_BYTES = HEADER_BYTES + 4 * LANES
+IP_UDP_BYTES = 20 + 8          # IPv4 without options and UDP, inside the MTU
+MAX_MTU = 65535                # the largest MTU a topology may give a link
 
 FLAG_GRADIENT = 0x01
 FLAG_RESULT = 0x02
@@ -59,11 +65,46 @@ FLAG_MAX = 0x10
 LANE_BITS = (32, 16)           # the lane widths a packet can carry
 
 
-def lanes_per_packet(lane_bits: int) -> int:
-    """Values one packet carries in lanes of ``lane_bits`` bits."""
+def lanes_for_mtu(mtu: int) -> int:
+    """Lane words per packet on links of ``mtu`` bytes: the largest power of two whose
+    packet (IPv4, UDP, INA header, 4 bytes a word) fits, so a 1500 B MTU keeps the
+    default 256 (1064 B), 4096 B takes 512 (2088 B; 1024 would need 4136 B) and
+    9000 B takes 2048 (8232 B). Powers of two keep a tensor's blocks aligned across
+    lane counts and the rendered programs few."""
+    room = (mtu - IP_UDP_BYTES - HEADER_BYTES) // 4
+    if room < 1:
+        raise ValueError(f"MTU {mtu} B carries no INA lane: it needs at least "
+                         f"{IP_UDP_BYTES + HEADER_BYTES + 4} B")
+    return 1 << (room.bit_length() - 1)
+
+
+MAX_LANES = lanes_for_mtu(MAX_MTU)      # 8192 words: the most a packet may carry
+
+
+def check_lanes(lanes: int) -> int:
+    """``lanes`` if it is a lane-word count a packet can carry, else ValueError."""
+    if not isinstance(lanes, int) or not 1 <= lanes <= MAX_LANES:
+        raise ValueError(f"{lanes!r} lanes per packet: accepted 1..{MAX_LANES} 32-bit words "
+                         "(lanes_for_mtu gives a link's)")
+    return lanes
+
+
+def payload_bytes(lanes: int = LANES) -> int:
+    """The UDP payload of a packet of ``lanes`` words."""
+    return HEADER_BYTES + 4 * check_lanes(lanes)
+
+
+def lanes_of_payload(size: int) -> int | None:
+    """The lane words of a payload of ``size`` bytes, None if no lane count gives it."""
+    words, rest = divmod(size - HEADER_BYTES, 4)
+    return words if rest == 0 and 1 <= words <= MAX_LANES else None
+
+
+def lanes_per_packet(lane_bits: int, lanes: int = LANES) -> int:
+    """Values one packet of ``lanes`` words carries in lanes of ``lane_bits`` bits."""
     if lane_bits not in LANE_BITS:
         raise ValueError(f"lane width {lane_bits} bits: INA lanes are 32 or 16 bits")
-    return LANES * 32 // lane_bits
+    return check_lanes(lanes) * 32 // lane_bits
 
 
 def lane_flag(lane_bits: int) -> int:
@@ -114,41 +155,65 @@ class INA(Packet):
                             "slot=%slot% chunk=%chunk% e=%exponent% next_e=%next_exponent%")
 
     def guess_payload_class(self, payload):
-        if not payload:
+        words = lanes_of_payload(HEADER_BYTES + len(payload))
+        if words is None:
             return super().guess_payload_class(payload)
-        return INAData16 if self.flags & FLAG_LANES16 else INAData
+        return data_layer(words, 16 if self.flags & FLAG_LANES16 else 32)
 
 
-class INAData(Packet):
-    name = "INAData"
-    fields_desc = [SignedIntField(f"v{i:02d}", 0) for i in range(LANES)]
-
-    @property
-    def lanes(self) -> list:
-        return [getattr(self, f"v{i:02d}") for i in range(LANES)]
-
-    @classmethod
-    def of(cls, values) -> "INAData":
-        values = list(values)
-        if len(values) != LANES:
-            raise ValueError(f"INAData needs exactly {LANES} lanes, got {len(values)}")
-        return cls(**{f"v{i:02d}": int(v) for i, v in enumerate(values)})
-
-
-class INAData16(Packet):
-    name = "INAData16"
-    fields_desc = [SignedShortField(f"w{i:03d}", 0) for i in range(2 * LANES)]
+class _Lanes(Packet):
+    """The lanes of one packet: a field per lane (``lane_fields``), of one width."""
+    count = 0
 
     @property
     def lanes(self) -> list:
-        return [getattr(self, f"w{i:03d}") for i in range(2 * LANES)]
+        return [getattr(self, f.name) for f in self.fields_desc]
+
+    def __iter__(self):
+        """The one packet this layer stands for: its lanes are plain integers, never
+        scapy value generators (scapy's own iteration recurses once per field, deeper
+        than Python allows for the thousands of lanes of a jumbo frame)."""
+        values = {f.name: self.getfieldval(f.name) for f in self.fields_desc}
+        payload = None if isinstance(self.payload, NoPayload) else self.payload.copy()
+        yield self.clone_with(payload=payload, **values)
 
     @classmethod
-    def of(cls, values) -> "INAData16":
+    def of(cls, values) -> "_Lanes":
         values = list(values)
-        if len(values) != 2 * LANES:
-            raise ValueError(f"INAData16 needs exactly {2 * LANES} lanes, got {len(values)}")
-        return cls(**{f"w{i:03d}": int(v) for i, v in enumerate(values)})
+        if len(values) != cls.count:
+            raise ValueError(f"{cls.__name__} needs exactly {cls.count} lanes, "
+                             f"got {len(values)}")
+        return cls(**{f.name: int(v) for f, v in zip(cls.fields_desc, values)})
+
+
+def lane_fields(lanes: int, lane_bits: int) -> list:
+    """The field list of a packet's lanes: ``lanes`` words as int32 fields v00, v01, ...
+    or, 16-bit, twice as many int16 fields w000, w001, ... (the one definition that the
+    P4 programs' ``ina_data_t`` and the dissector follow)."""
+    if lane_bits == 32:
+        return [SignedIntField(f"v{i:02d}", 0) for i in range(check_lanes(lanes))]
+    return [SignedShortField(f"w{i:03d}", 0)
+            for i in range(lanes_per_packet(lane_bits, lanes))]
+
+
+_LAYERS: dict = {}
+
+
+def data_layer(lanes: int = LANES, lane_bits: int = 32) -> type:
+    """The scapy layer of a packet's lanes, ``lanes`` words of ``lane_bits``-bit lanes
+    (one class per count and width, made once)."""
+    key = (check_lanes(lanes), lane_bits)
+    if key not in _LAYERS:
+        name = ("INAData" if lane_bits == 32 else "INAData16") + \
+            ("" if lanes == LANES else f"x{lanes}")
+        _LAYERS[key] = type(name, (_Lanes,), {
+            "name": name, "fields_desc": lane_fields(lanes, lane_bits),
+            "count": lanes_per_packet(lane_bits, lanes)})
+    return _LAYERS[key]
+
+
+INAData = data_layer(LANES, 32)
+INAData16 = data_layer(LANES, 16)
 
 
 bind_layers(UDP, INA, dport=UDP_PORT)
@@ -184,33 +249,37 @@ def slot_field(index: int, shadow: int) -> int:
 
 def encode(job_id: int, worker_id: int, flags: int, slot: int, exponent: int, chunk: int,
            lanes: np.ndarray | None, n_workers: int = 0, next_exponent: int = 0) -> bytes:
-    """UDP payload of one packet; ``lanes`` is int32-valued, length LANES, or None for a
-    header-only packet (LuWu pull requests and acknowledgements)."""
+    """UDP payload of one packet; ``lanes`` is int32-valued, one value per lane word (LANES
+    by default), or None for a header-only packet (LuWu pull requests and
+    acknowledgements)."""
     header = _HEADER.pack(job_id, worker_id, flags, n_workers, slot, exponent, next_exponent,
                           chunk & 0xFFFFFFFF)
     return header if lanes is None else header + np.asarray(lanes, dtype=_LANES_BE).tobytes()
 
 
-def decode(payload: bytes) -> tuple[Header, np.ndarray]:
-    """Header and lanes (int32, host order) of a UDP payload; ValueError on a wrong size."""
-    if len(payload) != PAYLOAD_BYTES:
-        raise ValueError(f"INA payload must be {PAYLOAD_BYTES} bytes, got {len(payload)}")
+def decode(payload: bytes, lanes: int = LANES) -> tuple[Header, np.ndarray]:
+    """Header and lanes (int32, host order) of a UDP payload of ``lanes`` words;
+    ValueError on another size."""
+    if len(payload) != HEADER_BYTES + 4 * lanes:
+        raise ValueError(f"INA payload of {lanes} lanes must be {payload_bytes(lanes)} "
+                         f"bytes, got {len(payload)}")
     job, worker, flags, n, slot, exponent, next_e, chunk = _HEADER.unpack_from(payload)
     lanes = np.frombuffer(payload, dtype=_LANES_BE, offset=HEADER_BYTES).astype(np.int32)
     return Header(job, worker, flags, n, slot, exponent, chunk, next_e), lanes
 
 
-def decode_any(payload: bytes) -> tuple[Header, np.ndarray | None]:
+def decode_any(payload: bytes, lanes: int = LANES) -> tuple[Header, np.ndarray | None]:
     """:func:`decode`, also accepting a header-only payload (lanes None)."""
     if len(payload) != HEADER_BYTES:
-        return decode(payload)
+        return decode(payload, lanes)
     job, worker, flags, n, slot, exponent, next_e, chunk = _HEADER.unpack(payload)
     return Header(job, worker, flags, n, slot, exponent, chunk, next_e), None
 
 
 def peek_flags(payload: bytes) -> int:
-    """The flags of an INA payload without decoding it (0 for a payload of another size)."""
-    return payload[2] if len(payload) in (PAYLOAD_BYTES, HEADER_BYTES) else 0
+    """The flags of an INA payload without decoding it (0 for a payload of no INA size)."""
+    size = len(payload)
+    return payload[2] if size == HEADER_BYTES or lanes_of_payload(size) else 0
 
 
 FRAME_OFFSET = 42                    # Ethernet + IPv4 without options + UDP

@@ -50,8 +50,10 @@ def header_fields() -> list[str]:
 
 
 def render(lanes: int = ina.LANES, template: str | None = None) -> str:
+    """The program for packets of ``lanes`` 32-bit lane words (``ina.lanes_for_mtu``
+    gives a link's), its lane fields named as the protocol's layer names them."""
     text = TEMPLATE.read_text() if template is None else template
-    names = [f"v{i:02d}" for i in range(lanes)]
+    names = [f.name for f in ina.lane_fields(lanes, 32)]
     per_lane = {
         "@INA_FIELDS@": header_fields(),
         "@HDR_FIELDS@": [f"    bit<32> {n};" for n in names],
@@ -78,5 +80,22 @@ def render(lanes: int = ina.LANES, template: str | None = None) -> str:
     return text
 
 
+def main(argv=None) -> int:
+    import argparse
+    p = argparse.ArgumentParser(prog="python -m testbed.proto.ina_p4",
+                                description="print p4/ina.p4 for a lane count")
+    p.add_argument("--lanes", type=int, default=ina.LANES,
+                   help=f"32-bit lane words per packet (default {ina.LANES}, p4/ina.p4's)")
+    p.add_argument("--mtu", type=int, help="as many lanes as links of this MTU carry "
+                   "(instead of --lanes)")
+    args = p.parse_args(argv)
+    try:
+        lanes = ina.lanes_for_mtu(args.mtu) if args.mtu else ina.check_lanes(args.lanes)
+    except ValueError as e:
+        p.error(str(e))
+    sys.stdout.write(render(lanes))
+    return 0
+
+
 if __name__ == "__main__":
-    sys.stdout.write(render())
+    sys.exit(main())

@@ -6,6 +6,9 @@ turns their ``fields_desc`` into Lua, and a test checks that the checked-in
 
     python -m testbed.proto.wireshark > tools/trainet.lua
 
+The lanes follow the payload's length: a packet of any lane count (``ina.data_layer``)
+shows all its lanes, named as the layer of that count names them.
+
 Use it with ``tshark -X lua_script:tools/trainet.lua -r capture.pcap`` (display filters
 ``ina``, ``ina.job_id == 1``, ``ina.flags.retransmit == 1``, ...) or copy it into
 Wireshark's personal plugins folder.
@@ -63,16 +66,32 @@ def field_layout(layer) -> list[tuple[str, str, int, str]]:
     return out
 
 
+def name_format(layer) -> str:
+    """The printf format of a lane layer's field names (``v%02d``), checked against every
+    field of the layer, so the dissector names lanes of any count as the layers do."""
+    first = layer.fields_desc[0].name
+    digits = len(first) - 1
+    fmt = f"{first[0]}%0{digits}d"
+    assert [f.name for f in layer.fields_desc] == [fmt % i for i in range(layer.count)], \
+        f"{layer.__name__}: lane names do not follow {fmt}"
+    return fmt
+
+
 def _mask_type(bits: int) -> str:
     return {1: "uint8", 2: "uint16", 4: "uint32"}[bits]
 
 
 def dissector_lua() -> str:
     header = field_layout(ina.INA)
-    lanes = field_layout(ina.INAData)
-    lanes16 = field_layout(ina.INAData16)
-    lane_bytes = sum(size for _, _, size, _ in lanes)
-    assert lane_bytes == sum(size for _, _, size, _ in lanes16), "lane layers differ in size"
+    # the largest layers of each width: their names hold those of every smaller count
+    lanes = field_layout(ina.data_layer(ina.MAX_LANES, 32))
+    lanes16 = field_layout(ina.data_layer(ina.MAX_LANES, 16))
+    (_, kind32, size32, _), (_, kind16, size16, _) = lanes[0], lanes16[0]
+    assert {f[1:] for f in lanes} == {lanes[0][1:]} and \
+        {f[1:] for f in lanes16} == {lanes16[0][1:]}, "a lane layer mixes field types"
+    assert len(lanes) * size32 == len(lanes16) * size16, "lane layers differ in size"
+    fmt = name_format(ina.data_layer(ina.MAX_LANES, 32))
+    fmt16 = name_format(ina.data_layer(ina.MAX_LANES, 16))
     header_bytes = sum(size for _, _, size, _ in header)
     assert header_bytes == ina.HEADER_BYTES, "INA layer and HEADER_BYTES disagree"
     lines = [
@@ -94,12 +113,20 @@ def dissector_lua() -> str:
     lines.append("ina.fields = {" + ", ".join(
         [f"f.{n}" for n, *_ in header]
         + [f"f.{n}_{b}" for n, *_ in header for b, *_ in _BITS.get(n, [])]) + "}")
-    lines.append("local lane = {}")
-    for i, (name, kind, _, _) in enumerate(lanes):
-        lines.append(f'lane[{i + 1}] = ProtoField.{kind}("ina_data.{name}", "{name}")')
-    lines.append("local lane16 = {}")
-    for i, (name, kind, _, _) in enumerate(lanes16):
-        lines.append(f'lane16[{i + 1}] = ProtoField.{kind}("ina_data.{name}", "{name}")')
+    lines += [
+        f"-- a field per lane of the largest packet ({len(lanes)} words); a packet shows "
+        "as many as its length holds",
+        "local lane = {}",
+        f"for i = 1, {len(lanes)} do",
+        f'    local name = string.format("{fmt}", i - 1)',
+        f'    lane[i] = ProtoField.{kind32}("ina_data." .. name, name)',
+        "end",
+        "local lane16 = {}",
+        f"for i = 1, {len(lanes16)} do",
+        f'    local name = string.format("{fmt16}", i - 1)',
+        f'    lane16[i] = ProtoField.{kind16}("ina_data." .. name, name)',
+        "end",
+    ]
     lines.append("local all_lanes = {}")
     lines.append("for _, l in ipairs(lane) do table.insert(all_lanes, l) end")
     lines.append("for _, l in ipairs(lane16) do table.insert(all_lanes, l) end")
@@ -133,20 +160,22 @@ def dissector_lua() -> str:
         f"        bit32.band(v.slot, 0x{ina.SHADOW_BIT:x}) ~= 0 and \"'\" or \"\",",
         "        v.chunk, v.exponent)",
         f"    local rest = tvb:len() - {header_bytes}",
-        f"    if rest >= {lane_bytes} then",
-        f"        local d = tree:add(ina_data, tvb({header_bytes}, {lane_bytes}))",
+        f"    local words = math.floor(rest / 4)",
+        f"    if rest % 4 == 0 and words >= 1 and words <= {len(lanes)} then",
+        f"        local d = tree:add(ina_data, tvb({header_bytes}, rest))",
         f"        if bit32.band(v.flags, 0x{ina.FLAG_LANES16:x}) ~= 0 then",
-        f"            for i = 1, {len(lanes16)} do",
-        f"                d:add(lane16[i], tvb({header_bytes} + 2 * (i - 1), 2))",
+        f"            for i = 1, {size32 // size16} * words do",
+        f"                d:add(lane16[i], tvb({header_bytes} + {size16} * (i - 1), {size16}))",
         "            end",
         "        else",
-        f"            for i = 1, {len(lanes)} do",
-        f"                d:add(lane[i], tvb({header_bytes} + 4 * (i - 1), 4))",
+        "            for i = 1, words do",
+        f"                d:add(lane[i], tvb({header_bytes} + {size32} * (i - 1), {size32}))",
         "            end",
         "        end",
         "    elseif rest > 0 then",
         f'        t:add_expert_info(PI_MALFORMED, PI_ERROR, "payload is " .. tvb:len() .. '
-        f'" bytes; INA packets are {ina.PAYLOAD_BYTES} bytes")',
+        f'" bytes; INA packets are {header_bytes} + {size32} x lanes bytes (1 to '
+        f'{len(lanes)} lanes; {ina.PAYLOAD_BYTES} by default)")',
         "    end",
         "    return tvb:len()",
         "end",

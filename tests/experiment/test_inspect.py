@@ -51,7 +51,7 @@ def captures(tmp_path):
     ping = Ether(src=_mac(0), dst=AGG_MAC) / IP(src=_ip(0), dst=_ip(1)) / ICMP()
     ping.time = T0 + 0.0005
     short = Ether(src=_mac(0), dst=AGG_MAC) / IP(src=_ip(0), dst=AGG) / UDP(
-        sport=ina.UDP_PORT, dport=ina.UDP_PORT) / (b"\x01" * 20)
+        sport=ina.UDP_PORT, dport=ina.UDP_PORT) / (b"\x01" * 22)   # no whole lane
     short.time = T0 + 0.0006
     files = {
         "s1-eth1_in.pcap": [grad(0.000, 0, 0, 0), ping, short, grad(0.001, 0, 1, 1),

@@ -216,7 +216,31 @@ def test_ina_job_lists_the_workers_in_rank_order_on_their_switch_ports(tmp_path)
     from testbed.experiment.runner import worker_args
     assert worker_args(plan, plan.strategy("ina"))["ina_aggregator"] == "10.0.255.9"
     assert worker_args(plan, plan.strategy("ina"))["ina_lane_bits"] == 16
+    assert "ina_lanes" not in worker_args(plan, plan.strategy("ina"))  # the workers' default
     assert "ina_job" not in worker_args(plan, plan.strategy("ddp"))
+
+
+def test_ina_job_passes_a_program_s_lane_count_to_the_job_and_the_workers(tmp_path):
+    plan = load_experiment(write(tmp_path, f"""\
+        name: ina
+        topology:
+          generator: {{name: star, workers: 2}}
+          program: {REPO}/p4/ina.p4
+        strategies: [ina]
+        ina: {{lanes: 512}}
+        """))
+    from testbed.experiment.runner import worker_args
+    assert plan.strategy("ina").job["lanes"] == 512
+    assert worker_args(plan, plan.strategy("ina"))["ina_lanes"] == 512
+    path = write(tmp_path, f"""\
+        name: ina
+        topology:
+          generator: {{name: star, workers: 2}}
+          program: {REPO}/p4/ina.p4
+        strategies: [ina]
+        ina: {{lanes: 9000}}
+        """)
+    assert "ina.lanes: Input should be less than or equal to 8192" in error_of(path)
 
 
 def test_ina_needs_one_switch_all_workers_hang_off(tmp_path):

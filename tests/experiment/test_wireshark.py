@@ -62,7 +62,7 @@ def _tshark(capture: Path, fields: list[str], home: Path, *extra: str) -> list[l
 def test_tshark_decodes_every_field_like_scapy(tmp_path):
     pkts = _packets()
     short = (Ether() / IP(src="10.0.0.1", dst="10.0.255.1")
-             / UDP(sport=ina.UDP_PORT, dport=ina.UDP_PORT) / bytes(ina.HEADER_BYTES + 8))
+             / UDP(sport=ina.UDP_PORT, dport=ina.UDP_PORT) / bytes(ina.HEADER_BYTES + 6))
     capture = tmp_path / "ina.pcap"
     wrpcap(str(capture), pkts + [short])
     header = [f.name for f in ina.INA.fields_desc]
@@ -91,7 +91,8 @@ def test_tshark_decodes_every_field_like_scapy(tmp_path):
         "INA job=255 worker=2 RESULT slot=5 chunk=123456 e=127"
     malformed = dict(zip(fields, rows[3]))
     assert malformed["ina.job_id"] == "0"
-    assert f"INA packets are {ina.PAYLOAD_BYTES} bytes" in malformed["_ws.expert.message"]
+    assert (f"INA packets are {ina.HEADER_BYTES} + 4 x lanes bytes (1 to {ina.MAX_LANES} "
+            f"lanes; {ina.PAYLOAD_BYTES} by default)") in malformed["_ws.expert.message"]
 
 
 def test_display_filter_selects_retransmissions(tmp_path):
@@ -104,18 +105,21 @@ def test_display_filter_selects_retransmissions(tmp_path):
     assert rows == [["4294967294"]]
 
 
-def test_tshark_decodes_16_bit_lanes_like_scapy(tmp_path):
-    values = np.random.default_rng(3).integers(-2**15, 2**15, 2 * ina.LANES).astype(np.int16)
+@pytest.mark.parametrize("lanes", [ina.LANES, ina.lanes_for_mtu(9000)])
+def test_tshark_decodes_16_bit_lanes_like_scapy(tmp_path, lanes):
+    """Any lane count: the lanes follow the payload's length (2048 words: a 9000 B MTU)."""
+    values = np.random.default_rng(3).integers(-2**15, 2**15, 2 * lanes).astype(np.int16)
     payload = ina.encode(4, 1, ina.FLAG_RESULT | ina.FLAG_LANES16, 0, 0, 9,
                          ina.pack16(values[None])[0], n_workers=8)
     pkt = Ether(ina.frame("08:00:00:00:00:01", "08:00:00:00:00:02", "10.0.0.1",
                           "10.0.255.1", payload))
     capture = tmp_path / "ina16.pcap"
     wrpcap(str(capture), [pkt])
-    lanes = [f.name for f in ina.INAData16.fields_desc]
-    fields = ["ina.flags.lanes16"] + [f"ina_data.{n}" for n in lanes]
+    layer = ina.data_layer(lanes, 16)
+    names = [f.name for f in layer.fields_desc]
+    fields = ["ina.flags.lanes16"] + [f"ina_data.{n}" for n in names]
     home = tmp_path / "home"
     home.mkdir()
     (row,) = _tshark(capture, fields, home)
     assert row[0] == "1"
-    assert [int(v) for v in row[1:]] == pkt[ina.INAData16].lanes == values.tolist()
+    assert [int(v) for v in row[1:]] == pkt[layer].lanes == values.tolist()

@@ -6,6 +6,7 @@ retransmission deadline, so runs are deterministic and fast.
 """
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,9 +25,18 @@ INA_P4 = REPO / "p4" / "ina.p4"
 SWITCH_MAC = "08:00:00:00:ff:00"
 
 
-def load_ina_program():
-    from testbed.p4.lowering.program import load_program
-    return load_program(str(INA_P4))
+# lanes of a 4096 B MTU (the roce-100g profile's): the larger count the tests add
+JUMBO_LANES = ina.lanes_for_mtu(4096)
+
+
+@functools.lru_cache(maxsize=None)
+def load_ina_program(lanes: int = ina.LANES):
+    """p4/ina.p4, or the program rendered from its template for ``lanes`` words."""
+    from testbed.p4.lowering.program import load_program, load_source
+    if lanes == ina.LANES:
+        return load_program(str(INA_P4))
+    from testbed.proto import ina_p4
+    return load_source(ina_p4.render(lanes), filename=f"ina{lanes}.p4")
 
 
 def new_target(program, backend: str = "python"):
@@ -53,11 +63,11 @@ def route_to_workers(target, job) -> None:
 
 
 def single_switch_job(target, job_id=1, n_workers=3, slot_base=0, slot_count=8, rack=1,
-                      aggregator="10.0.255.1") -> ctl.Job:
+                      aggregator="10.0.255.1", lanes=ina.LANES) -> ctl.Job:
     """Set up a job whose worker w sits on port ``w + 1`` (+ routes back to each worker)."""
     workers = [ctl.Worker(w, w + 1 + 8 * (rack - 1), worker_mac(rack, w), worker_ip(rack, w))
                for w in range(n_workers)]
-    job = ctl.Job(job_id, aggregator, workers, slot_base, slot_count)
+    job = ctl.Job(job_id, aggregator, workers, slot_base, slot_count, lanes=lanes)
     ctl.setup(TargetDevice(target), job)
     route_to_workers(target, job)
     return job
@@ -152,6 +162,7 @@ def decoded(out):
         del fresh.chksum
         assert IP(bytes(fresh)).chksum == pkt[IP].chksum
         assert pkt[IP].len == len(frame) - 14 and pkt[UDP].len == len(frame) - 34
-        header, values = ina.decode_any(frame[ina.FRAME_OFFSET:])
+        payload = frame[ina.FRAME_OFFSET:]
+        header, values = ina.decode_any(payload, ina.lanes_of_payload(len(payload)) or ina.LANES)
         got.append((port, pkt[IP].dst, pkt[Ether].dst, header, values))
     return got

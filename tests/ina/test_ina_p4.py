@@ -9,7 +9,7 @@ from scapy.layers.l2 import Ether
 from controllers import ina as ctl
 from controllers.jobs import JobError
 from controllers.jobs import TargetDevice
-from ina_fabric import (SWITCH_MAC, decoded, load_ina_program, new_target,
+from ina_fabric import (JUMBO_LANES, SWITCH_MAC, decoded, load_ina_program, new_target,
                         single_switch_job, worker_ip, worker_mac)
 from testbed.proto import ina
 
@@ -317,6 +317,33 @@ def test_16_bit_job_is_set_up_on_ina_p4_and_refused_by_a_program_without_16_bit_
                        r"switch's program has only 32-bit ones .*set lane_bits: 32"):
         ctl.setup(TargetDevice(luwu), job)
     assert luwu.table_entries(ctl.JOB_TABLE) == []           # refused before any write
+
+
+def test_a_job_gets_the_program_s_lane_count_or_is_refused_at_set_up(program):
+    """A program rendered for a jumbo MTU (512 words: 4096 B) sums packets of its size
+    and drops the default's as bad_length; a job whose workers would send another lane
+    count than the program's is refused at set-up, naming the field and the counts."""
+    jumbo = new_target(load_ina_program(JUMBO_LANES))
+    assert ctl.program_lanes(TargetDevice(jumbo)) == JUMBO_LANES
+    assert ctl.program_lanes(TargetDevice(new_target(program))) == ina.LANES
+    with pytest.raises(JobError, match=rf"job.lanes: the job's workers send {ina.LANES} lanes "
+                       rf"per packet; the switch's program takes {JUMBO_LANES} \(its frames: "
+                       rf"2102 B\); set lanes: {JUMBO_LANES}"):
+        single_switch_job(jumbo, n_workers=2)
+    assert jumbo.table_entries(ctl.JOB_TABLE) == []           # refused before any write
+    with pytest.raises(JobError, match=rf"job.lanes: the job's workers send {JUMBO_LANES} "
+                       rf"lanes per packet; the switch's program takes {ina.LANES}"):
+        single_switch_job(new_target(program), n_workers=2, lanes=JUMBO_LANES)
+    single_switch_job(jumbo, n_workers=2, lanes=JUMBO_LANES)
+    vals = [np.arange(JUMBO_LANES, dtype=np.int32) * (w + 1) - 7 for w in range(2)]
+    assert send(jumbo, 0, 0, vals[0]) == []
+    out = decoded(send(jumbo, 1, 0, vals[1]))
+    assert len(out) == 2 and all(np.array_equal(o[4], vals[0] + vals[1]) for o in out)
+    assert send(jumbo, 0, 1, np.zeros(ina.LANES, np.int32)) == []
+    assert drops(jumbo)["bad_length"] == 1
+    with pytest.raises(JobError, match=r"job.lanes: 0 lanes per packet: accepted 1..8192"):
+        ctl.validate(ctl.Job(1, AGG, [ctl.Worker(0, 1, "08:00:00:00:01:01", "10.0.1.1")],
+                             lanes=0))
 
 
 def test_luwu_jobs_refuse_16_bit_lanes_naming_the_field():

@@ -6,7 +6,7 @@ import pytest
 from controllers import ina as ctl
 from controllers.jobs import TargetDevice
 from hosts.ina_session import AggregationTimeout, Exchange, JobStream
-from ina_fabric import (Fabric, WorkerNode, load_ina_program, new_target, route,
+from ina_fabric import (JUMBO_LANES, Fabric, WorkerNode, load_ina_program, new_target, route,
                         single_switch_job, worker_ip, worker_mac)
 from testbed.proto import ina
 
@@ -18,14 +18,14 @@ def program():
     return load_ina_program()
 
 
-def data(seed, chunks):
+def data(seed, chunks, lanes=ina.LANES):
     rng = np.random.default_rng(seed)
-    return rng.integers(-2**26, 2**26, (chunks, ina.LANES)).astype(np.int32)
+    return rng.integers(-2**26, 2**26, (chunks, lanes)).astype(np.int32)
 
 
-def one_switch(program, n, slots, loss=0.0, reorder=0.0, seed=1):
+def one_switch(program, n, slots, loss=0.0, reorder=0.0, seed=1, lanes=ina.LANES):
     target = new_target(program)
-    single_switch_job(target, n_workers=n, slot_count=slots)
+    single_switch_job(target, n_workers=n, slot_count=slots, lanes=lanes)
     fabric = Fabric(loss=loss, reorder=reorder, seed=seed)
     fabric.targets["s1"] = target
     for w in range(n):
@@ -36,11 +36,11 @@ def one_switch(program, n, slots, loss=0.0, reorder=0.0, seed=1):
     return target, fabric, streams
 
 
-def run_rounds(fabric, streams, rounds, chunks, seed):
+def run_rounds(fabric, streams, rounds, chunks, seed, lanes=ina.LANES):
     """Run ``rounds`` exchanges; return (received sums, exact sums) per round."""
     got, want = [], []
     for r in range(rounds):
-        arrays = {name: data(seed * 1000 + r * 10 + i, chunks)
+        arrays = {name: data(seed * 1000 + r * 10 + i, chunks, lanes)
                   for i, name in enumerate(streams)}
         exchanges = {name: Exchange(s, arrays[name], exponent=r % 5 - 2)
                      for name, s in streams.items()}
@@ -62,11 +62,14 @@ def test_exact_sums_without_loss(program):
     assert counts["multicast"] == 22 and counts["unicast"] == 0
 
 
-@pytest.mark.parametrize("loss,reorder", [(0.01, 0.2), (0.05, 0.3), (0.2, 0.5)])
-def test_identical_sums_under_loss_and_reordering(program, loss, reorder):
+@pytest.mark.parametrize("loss,reorder,lanes", [(0.01, 0.2, ina.LANES), (0.05, 0.3, ina.LANES),
+                                               (0.2, 0.5, ina.LANES),
+                                               (0.05, 0.3, JUMBO_LANES)])
+def test_identical_sums_under_loss_and_reordering(loss, reorder, lanes):
+    program = load_ina_program(lanes)
     target, fabric, streams = one_switch(program, n=4, slots=4, loss=loss, reorder=reorder,
-                                         seed=int(loss * 100))
-    got, want = run_rounds(fabric, streams, rounds=3, chunks=17, seed=2)
+                                         seed=int(loss * 100), lanes=lanes)
+    got, want = run_rounds(fabric, streams, rounds=3, chunks=17, seed=2, lanes=lanes)
     for results, exact in zip(got, want):
         for result in results:
             assert np.array_equal(result, exact)

@@ -14,7 +14,7 @@ from hosts import ina_fixedpoint as fx
 from hosts.collectives.threads import run_ranks
 from hosts.ina_allreduce import InaAllReduce, UdpTransport, reference_sum, run_exchange
 from hosts.ina_session import AggregationTimeout, Exchange, JobStream
-from ina_fabric import SWITCH_MAC, load_ina_program, new_target, single_switch_job
+from ina_fabric import JUMBO_LANES, SWITCH_MAC, load_ina_program, new_target, single_switch_job
 from testbed.proto import ina
 
 AGG = "10.0.255.1"
@@ -76,7 +76,7 @@ class UdpSwitch(threading.Thread):
     def run(self):
         while not self.stopping:
             try:
-                payload, addr = self.sock.recvfrom(4096)
+                payload, addr = self.sock.recvfrom(65536)
             except socket.timeout:
                 if self.held is not None:       # nothing came after it: let it go
                     (deliver, item), self.held = self.held, None
@@ -90,11 +90,11 @@ class UdpSwitch(threading.Thread):
         self.sock.close()
 
 
-def run_workers(program, clients, work, loss=0.0, reorder=0.0, drop=None):
+def run_workers(program, clients, work, loss=0.0, reorder=0.0, drop=None, lanes=ina.LANES):
     """Run ``work(i, transport)`` for each worker i (client ``clients[i]``) on threads
-    over one switch; return their results."""
+    over one switch (its program's packets of ``lanes`` words); return their results."""
     target = new_target(program)
-    job = single_switch_job(target, n_workers=len(clients), slot_count=SLOTS)
+    job = single_switch_job(target, n_workers=len(clients), slot_count=SLOTS, lanes=lanes)
     switch = UdpSwitch(target, job, loss, reorder, drop=drop)
     transports = []
     for w, client in zip(job.workers, clients):
@@ -164,78 +164,89 @@ def test_float_all_reduce_is_bit_identical_across_clients_under_loss(program):
     assert float((python[0].double() - exact).abs().max()) < 1e-5
 
 
-def wide_range_inputs(dtype, blocks, workers=3, seed=9):
-    """Per worker, ``blocks`` packets of 16-bit lanes and a partial one, each block's
-    magnitude 2^-12 .. 2^6 (a gradient whose blocks differ by orders of magnitude)."""
+def wide_range_inputs(dtype, blocks, workers=3, seed=9, lanes=ina.LANES):
+    """Per worker, ``blocks`` packets of 16-bit lanes (packets of ``lanes`` words) and a
+    partial one, each block's magnitude 2^-12 .. 2^6 (a gradient whose blocks differ by
+    orders of magnitude)."""
     gen = torch.Generator().manual_seed(seed)
-    n = blocks * 512 + 300
-    magnitude = torch.pow(2.0, torch.arange(n) // 512 % 19 - 12.0)
+    per = ina.lanes_per_packet(16, lanes)
+    n = blocks * per + 300
+    magnitude = torch.pow(2.0, torch.arange(n) // per % 19 - 12.0)
     return [(torch.randn(n, generator=gen) * magnitude).to(dtype) for _ in range(workers)]
 
 
-@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
-def test_16_bit_gradients_equal_the_host_reference_bit_for_bit_under_loss(program, dtype):
+@pytest.mark.parametrize("dtype, lanes", [(torch.bfloat16, ina.LANES),
+                                          (torch.float16, ina.LANES),
+                                          (torch.bfloat16, JUMBO_LANES)])
+def test_16_bit_gradients_equal_the_host_reference_bit_for_bit_under_loss(dtype, lanes):
     """bf16/fp16 tensors go in 16-bit lanes with an exponent per block: 20 blocks, more
     than the 8 slots, so blocks 8.. get theirs from the round before in their slot. Under
     5 % loss and 10 % reordering the sums of Python, C and mixed clients equal the
-    switch's arithmetic done on the host, bit for bit."""
-    inputs = wide_range_inputs(dtype, 20)
+    switch's arithmetic done on the host, bit for bit, in packets of the default lane
+    count and of a jumbo frame's (a program rendered for it)."""
+    program = load_ina_program(lanes)
+    per = ina.lanes_per_packet(16, lanes)
+    inputs = wide_range_inputs(dtype, 20, lanes=lanes)
 
     def all_reduce(i, transport):
-        reducer = InaAllReduce(transport, 1, i, 3, SLOTS)
+        reducer = InaAllReduce(transport, 1, i, 3, SLOTS, lanes=lanes)
         t = inputs[i].clone()
         reducer.all_reduce(t)
         return t, reducer.packets, reducer.retransmissions, reducer.resent_blocks
 
-    reference = reference_sum(inputs, 3, 16).view(torch.int16)
+    reference = reference_sum(inputs, 3, 16, lanes).view(torch.int16)
     for clients in (["python"] * 3, ["native"] * 3, ["native", "python", "native"]):
-        results = run_workers(program, clients, all_reduce, loss=0.05, reorder=0.1)
+        results = run_workers(program, clients, all_reduce, loss=0.05, reorder=0.1,
+                              lanes=lanes)
         for t, packets, _, resent in results:
             assert t.dtype == dtype and torch.equal(t.view(torch.int16), reference), clients
-            # 1 exponent packet and 21 chunks of 512 lanes, each sent at least once
+            # 1 exponent packet and 21 chunks of `per` lanes, each sent at least once
             assert packets >= 1 + 21 and resent == 0
         assert sum(r for _, _, r, _ in results) > 0, clients
     # each block keeps its own precision: relative to its own largest sum, not the tensor's
     exact = sum(x.double() for x in inputs)
     got = results[0][0].double()
-    for k in range(0, 20 * 512, 512):
-        block = slice(k, k + 512)
+    for k in range(0, 20 * per, per):
+        block = slice(k, k + per)
         e = fx.exponent_for(float(max(x[block].abs().max() for x in inputs)))
         assert float((got[block] - exact[block]).abs().max()) <= (
             fx.error_bound(e, 3, 16) + float(exact[block].abs().max())
             * torch.finfo(dtype).eps / 2)
 
 
-@pytest.mark.parametrize("clients", [["python"] * 3, ["native"] * 3])
-def test_a_block_over_its_agreed_exponent_is_resent_never_summed_wrong(program, clients):
+@pytest.mark.parametrize("clients, lanes", [(["python"] * 3, ina.LANES),
+                                            (["native"] * 3, ina.LANES),
+                                            (["native"] * 3, JUMBO_LANES)])
+def test_a_block_over_its_agreed_exponent_is_resent_never_summed_wrong(clients, lanes):
     """Worker 0 announces exponents one below what its blocks need, and its values are
     the largest, so the agreed exponent of most blocks is too small for it: it flags
     them, the switch marks their results, and every worker sends those blocks (and only
     those) again at the exponent worker 0 needs. The result is the host's reference (the
     true per-block exponents), bit for bit, under loss; the re-sends are counted."""
     from hosts.ina_allreduce import as_blocks
-    inputs = wide_range_inputs(torch.bfloat16, 12)
+    program = load_ina_program(lanes)
+    inputs = wide_range_inputs(torch.bfloat16, 12, lanes=lanes)
     inputs[0] = inputs[0] * 2
 
     def under_reported(blocks):
         return fx.block_exponents(blocks) - 1
 
     def all_reduce(i, transport):
-        reducer = InaAllReduce(transport, 1, i, 3, SLOTS)
+        reducer = InaAllReduce(transport, 1, i, 3, SLOTS, lanes=lanes)
         if i == 0:
             reducer.block_exponents = under_reported
         t = inputs[i].clone()
         reducer.all_reduce(t)
         return t, reducer.resent_blocks
 
-    blocks = [as_blocks(x.float().numpy(), 16) for x in inputs]
+    blocks = [as_blocks(x.float().numpy(), 16, lanes) for x in inputs]
     agreed = np.max([under_reported(blocks[0])] + [fx.block_exponents(b) for b in blocks[1:]],
                     axis=0)
     overflowing = sum(not fx.quantize_checked(b, int(e), 3, 16)[1]
                       for b, e in zip(blocks[0], agreed))
     assert 0 < overflowing < len(agreed)             # 12 of 13 blocks
-    reference = reference_sum(inputs, 3, 16).view(torch.int16)
-    results = run_workers(program, clients, all_reduce, loss=0.05, reorder=0.1)
+    reference = reference_sum(inputs, 3, 16, lanes).view(torch.int16)
+    results = run_workers(program, clients, all_reduce, loss=0.05, reorder=0.1, lanes=lanes)
     assert [r for _, r in results] == [overflowing] * 3
     for t, _ in results:
         assert torch.equal(t.view(torch.int16), reference)
@@ -317,7 +328,7 @@ def test_the_c_client_s_constants_are_the_protocol_s():
     source = ina_native.SOURCE.read_text()
     defines = {name: int(value, 0) for name, value in
                re.findall(r"^#define (\w+) \(?(-?(?:0x)?[0-9A-Fa-f]+)\)?$", source, re.M)}
-    expected = {"LANES": ina.LANES, "HEADER_BYTES": ina.HEADER_BYTES,
+    expected = {"MAX_LANES": ina.MAX_LANES, "HEADER_BYTES": ina.HEADER_BYTES,
                 "FLAG_GRADIENT": ina.FLAG_GRADIENT, "FLAG_RESULT": ina.FLAG_RESULT,
                 "FLAG_RETRANSMIT": ina.FLAG_RETRANSMIT, "FLAG_LANES16": ina.FLAG_LANES16,
                 "FLAG_OVERFLOW": ina.FLAG_OVERFLOW, "SHADOW_BIT": ina.SHADOW_BIT,

@@ -7,21 +7,40 @@ from scapy.layers.l2 import Ether
 from testbed.proto import ina
 
 
-def _lanes(seed=1):
+def _lanes(seed=1, count=ina.LANES):
     rng = np.random.default_rng(seed)
-    lanes = rng.integers(-2**31, 2**31, size=ina.LANES, dtype=np.int64).astype(np.int32)
+    lanes = rng.integers(-2**31, 2**31, size=count, dtype=np.int64).astype(np.int32)
     lanes[0], lanes[1] = -2**31, 2**31 - 1
     return lanes
 
 
-def test_encode_matches_scapy_layers():
-    lanes = _lanes()
+@pytest.mark.parametrize("count", [ina.LANES, ina.lanes_for_mtu(9000)])
+def test_encode_matches_scapy_layers(count):
+    lanes = _lanes(count=count)
     fast = ina.encode(7, 3, ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT,
                       ina.slot_field(5, 1), -12, 0xDEADBEEF, lanes, n_workers=4)
+    layer = ina.data_layer(count)
     layered = bytes(ina.INA(job_id=7, worker_id=3, flags=5, n_workers=4, slot=0x8005,
-                            exponent=-12, chunk=0xDEADBEEF) / ina.INAData.of(lanes.tolist()))
+                            exponent=-12, chunk=0xDEADBEEF) / layer.of(lanes.tolist()))
     assert fast == layered
-    assert len(fast) == ina.PAYLOAD_BYTES == 12 + 4 * ina.LANES
+    assert len(fast) == ina.payload_bytes(count) == 12 + 4 * count
+    assert ina.INA(fast)[layer].lanes == lanes.tolist()        # the length picks the layer
+    words16 = ina.pack16(lanes.view(np.int16).reshape(1, -1))[0]
+    pkt16 = ina.INA(ina.encode(7, 3, ina.FLAG_LANES16, 0, 0, 1, words16))
+    assert pkt16[ina.data_layer(count, 16)].lanes == lanes.view(np.int16).tolist()
+
+
+def test_lanes_for_an_mtu_fill_it_in_powers_of_two():
+    assert [ina.lanes_for_mtu(m) for m in (1500, 4096, 9000, 65535)] == \
+        [ina.LANES, 512, 2048, ina.MAX_LANES]
+    for mtu in (1500, 4096, 9000, 65535):
+        lanes = ina.lanes_for_mtu(mtu)
+        assert 20 + 8 + ina.payload_bytes(lanes) <= mtu < 20 + 8 + 12 + 4 * 2 * lanes
+    with pytest.raises(ValueError, match="MTU 40 B carries no INA lane: it needs at least 44 B"):
+        ina.lanes_for_mtu(40)
+    with pytest.raises(ValueError, match="16384 lanes per packet: accepted 1..8192"):
+        ina.payload_bytes(16384)
+    assert ina.data_layer(ina.LANES) is ina.INAData and ina.data_layer(512) is ina.data_layer(512)
 
 
 def test_decode_round_trip_and_scapy_dissection():
@@ -41,6 +60,10 @@ def test_decode_rejects_wrong_sizes():
     for bad in (good[:-1], good + b"\0", b""):
         with pytest.raises(ValueError, match=f"{ina.PAYLOAD_BYTES} bytes"):
             ina.decode(bad)
+    jumbo = ina.encode(1, 0, 1, 0, 0, 0, np.arange(512, dtype=np.int32))
+    with pytest.raises(ValueError, match="of 256 lanes must be 1036 bytes, got 2060"):
+        ina.decode(jumbo)
+    assert np.array_equal(ina.decode(jumbo, 512)[1], np.arange(512))
 
 
 def test_frame_matches_scapy_headers():
