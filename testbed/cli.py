@@ -336,6 +336,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dtype", choices=["bf16", "fp32"], default="bf16",
                    help="the gradient's element type (default bf16)")
     p.add_argument("--slots", type=int, default=32, help="INA window (slots per job)")
+    p.add_argument("--mtu", type=int, metavar="BYTES",
+                   help="every link's MTU, both sides alike; INA's packets carry as many "
+                   "lanes as it holds (default 4096, the roce-100g profile's, which the "
+                   "experiments' links use)")
     p.add_argument("--ina-clients", nargs="+", choices=["native", "python"], metavar="CLIENT",
                    help="the workers' window loop, each measured: native (C), python "
                    "(default: both where a C compiler is present, else python)")

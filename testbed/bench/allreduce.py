@@ -23,6 +23,9 @@ Two measurements:
   INA quantizes bf16 into 16-bit lanes, fp32 into 32-bit ones. With ``background_load``
   every size is measured twice in the same network: on the machine as it is, then with
   one more process burning a core (:func:`background_load`) for both sides' runs.
+  ``mtu`` is every link's MTU, the same for both sides: gloo's TCP segments fill it, and
+  INA's packets carry as many lanes as it holds (``ina.lanes_for_mtu``: 256 at 1500 B,
+  512 at 4096 B, 2048 at 9000 B), the switch running p4/ina.p4 rendered for that count.
 
 The star, the host commands and running them on the emulated hosts also serve the
 emulated-fabric tests.
@@ -46,6 +49,7 @@ from testbed.bench.ina_client import client_cost
 from testbed.errors import TrainetError
 from testbed.net.host_programs import run_json
 from testbed.proto import ina
+from testbed.topology.profiles import PROFILES
 from testbed.topology.routing import switch_mac
 
 REPO = Path(__file__).resolve().parents[2]
@@ -54,6 +58,24 @@ SWITCH = "s1"
 GATEWAY = "10.0.0.254"                # the star's own address plan
 AGGREGATOR = "10.0.255.1"             # outside the hosts' subnet: reached via the gateway
 INA_JOB = 1
+# what the experiments' 100 Gb/s links use: the roce-100g NIC profile's MTU (4096 B)
+DEFAULT_MTU = PROFILES["roce-100g"].mtu
+ETHERNET_HEADER_BYTES = 14
+TCP_IP_HEADER_BYTES = 20 + 20 + 12           # IPv4, TCP with timestamps
+
+
+def ina_program(lanes: int, build_dir: str | Path) -> Path:
+    """p4/ina.p4, or for another lane count the program rendered for it, written to
+    ``build_dir`` (the switch loads it like any P4 source)."""
+    if lanes == ina.LANES:
+        return INA_P4
+    from testbed.proto import ina_p4
+    path = Path(build_dir) / f"ina-{lanes}-lanes.p4"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = ina_p4.render(lanes)
+    if not path.is_file() or path.read_text() != text:
+        path.write_text(text)
+    return path
 
 
 # ------------------------------------------------------------------ target only
@@ -116,18 +138,19 @@ def _backends() -> list[str]:
 
 # ------------------------------------------------------------------ emulated fabric
 def star_topology(n_workers: int, bw: str, scale: float, loss_pct: float = 0.0,
-                  delay: str | None = None):
-    """One ina.p4 switch s1, hosts h1..hN on ports 1..N in 10.0.0.0/24, routed by
+                  delay: str | None = None, mtu: int = 1500, program: Path = INA_P4):
+    """One ina.p4 switch s1 (``program``: p4/ina.p4 or one rendered for another lane
+    count), hosts h1..hN on ports 1..N in 10.0.0.0/24, links of ``mtu`` bytes, routed by
     shortest path; the aggregator address lies outside the subnet, behind the gateway
     (the switch, whose MAC is ``switch_mac(0)``)."""
     from testbed.topology.spec import Topology
-    link = {"bw": bw}
+    link = {"bw": bw, "mtu": mtu}
     if loss_pct:
         link["loss"] = loss_pct
     if delay:
         link["delay"] = delay
     return Topology.from_data({
-        "name": f"ina-star-{n_workers}", "scale": scale, "program": str(INA_P4),
+        "name": f"ina-star-{n_workers}", "scale": scale, "program": str(program),
         "routing": "shortest-path",
         "hosts": [{"name": f"h{i}", "ip": f"10.0.0.{i}/24", "mac": f"08:00:00:00:00:{i:02x}",
                    "gateway": GATEWAY, "gateway_mac": switch_mac(0)}
@@ -138,11 +161,13 @@ def star_topology(n_workers: int, bw: str, scale: float, loss_pct: float = 0.0,
     })
 
 
-def star_job(blueprint, slots: int, switch: str = SWITCH) -> ctl.Job:
-    """The INA job of every host of a star's network ``blueprint`` (worker w: the w-th host)."""
+def star_job(blueprint, slots: int, switch: str = SWITCH, lanes: int = ina.LANES) -> ctl.Job:
+    """The INA job of every host of a star's network ``blueprint`` (worker w: the w-th
+    host), in packets of ``lanes`` words."""
     from testbed.experiment.jobs import job_workers
     hosts = [h.name for h in blueprint.hosts]
-    return ctl.Job(INA_JOB, AGGREGATOR, job_workers(blueprint, switch, hosts), 0, slots)
+    return ctl.Job(INA_JOB, AGGREGATOR, job_workers(blueprint, switch, hosts), 0, slots,
+                   lanes=lanes)
 
 
 def ina_commands(job: ctl.Job, hosts: list[str], elements: int, rounds: int, seed: int = 0,
@@ -155,7 +180,7 @@ def ina_commands(job: ctl.Job, hosts: list[str], elements: int, rounds: int, see
                 str(w), "--workers", str(len(hosts)), "--aggregator", job.aggregator_ip,
                 "--elements", str(elements), "--rounds", str(rounds), "--slots",
                 str(job.slot_count), "--seed", str(seed), "--client", client,
-                "--dtype", dtype, "--warmup", str(warmup)]
+                "--dtype", dtype, "--warmup", str(warmup), "--lanes", str(job.lanes)]
             + (["--check"] if check else [])
             for w, h in enumerate(hosts)}
 
@@ -214,22 +239,34 @@ def switch_cpu_per_frame(net, run) -> tuple:
     return result, busy / frames if frames else float("nan")
 
 
-FRAME_BYTES = ina.FRAME_OFFSET + ina.PAYLOAD_BYTES      # one INA packet on the wire
-TCP_FRAME_OVERHEAD = 1514 / 1448                          # Ethernet/IP/TCP per MSS
+def frame_bytes(lanes: int = ina.LANES) -> int:
+    """One INA packet of ``lanes`` words on the wire."""
+    return ina.FRAME_OFFSET + ina.payload_bytes(lanes)
 
 
-def ina_link_time(elements: int, rate_bps: float, lane_bits: int = 32) -> float:
+FRAME_BYTES = frame_bytes()                               # the default program's
+
+
+def tcp_frame_overhead(mtu: int = 1500) -> float:
+    """Bytes on the wire per byte of TCP payload in full segments of links of ``mtu``."""
+    return (mtu + ETHERNET_HEADER_BYTES) / (mtu - TCP_IP_HEADER_BYTES)
+
+
+def ina_link_time(elements: int, rate_bps: float, lane_bits: int = 32,
+                  lanes: int = ina.LANES) -> float:
     """Lower bound of an INA all-reduce on links of ``rate_bps``: every worker sends (and,
-    on the other direction of its full-duplex link, receives) one packet per chunk of
-    lanes of ``lane_bits`` bits plus the exponent packet."""
-    return (-(-elements // ina.lanes_per_packet(lane_bits)) + 1) * FRAME_BYTES * 8 / rate_bps
+    on the other direction of its full-duplex link, receives) one packet of ``lanes``
+    words per chunk of lanes of ``lane_bits`` bits plus the exponent packet."""
+    chunks = -(-elements // ina.lanes_per_packet(lane_bits, lanes))
+    return (chunks + 1) * frame_bytes(lanes) * 8 / rate_bps
 
 
 def ring_link_time(elements: int, n_workers: int, rate_bps: float,
-                   element_bytes: int = 4) -> float:
-    """Lower bound of a ring all-reduce: 2 (n - 1) / n of the tensor over each link."""
-    return (2 * (n_workers - 1) / n_workers * elements * element_bytes * TCP_FRAME_OVERHEAD
-            * 8 / rate_bps)
+                   element_bytes: int = 4, mtu: int = 1500) -> float:
+    """Lower bound of a ring all-reduce: 2 (n - 1) / n of the tensor over each link, in
+    TCP segments of links of ``mtu``."""
+    return (2 * (n_workers - 1) / n_workers * elements * element_bytes
+            * tcp_frame_overhead(mtu) * 8 / rate_bps)
 
 
 @contextlib.contextmanager
@@ -251,21 +288,24 @@ def background_load(on: bool = True):
 
 def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: int,
                 slots: int, results_dir: str, log, clients: list, dtype: str = "fp32",
-                warmup: int = 1, loads: tuple = (False,)) -> list:
+                warmup: int = 1, loads: tuple = (False,), mtu: int = 1500) -> list:
     """One row per tensor size, INA client (``clients``) and load (``loads``: False, the
     machine as it is; True, with :func:`background_load`), each against gloo measured
-    once per size and load in the same network, both with ``warmup`` untimed rounds and
-    ``rounds`` timed ones of ``dtype`` tensors."""
+    once per size and load in the same network (links of ``mtu`` bytes, INA's packets
+    as many lanes as they carry), both with ``warmup`` untimed rounds and ``rounds``
+    timed ones of ``dtype`` tensors."""
     from hosts.round_timing import DTYPES
     from testbed.experiment.jobs import job_on
     from testbed.net.network import Network
     from testbed.net.topology import blueprint_from_topology
     from testbed.units import parse_rate
-    topo = star_topology(n_workers, bw, scale)
+    lanes = ina.lanes_for_mtu(mtu)
+    program = ina_program(lanes, Path(results_dir) / "build")
+    topo = star_topology(n_workers, bw, scale, mtu=mtu, program=program)
     hosts = [h.name for h in topo.hosts]
     rows = []
     with Network(blueprint_from_topology(topo, topo.name), results_dir, log=log) as net:
-        job = star_job(net.blueprint, slots)
+        job = star_job(net.blueprint, slots, lanes=lanes)
         cases = [(mb, loaded) for mb in sizes_mb for loaded in loads]
         for k, (mb, loaded) in enumerate(cases):
             nominal_bytes = mb * 2**20
@@ -287,13 +327,14 @@ def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: i
             t_gloo = round_time(gloo_res)
             gloo_bytes = bytes_per_worker(gloo_res)
             rate = parse_rate(bw) * scale
-            ring_bound = ring_link_time(elements, n_workers, rate, element_bytes)
+            ring_bound = ring_link_time(elements, n_workers, rate, element_bytes, mtu)
             for client, (ina_res, ina_cpu) in ina_runs.items():
                 t_ina = round_time(ina_res)
                 ina_bytes = bytes_per_worker(ina_res)
                 rows.append({
                     "workers": n_workers, "nominal_MB": mb, "dtype": dtype,
-                    "background_load": loaded,
+                    "background_load": loaded, "mtu": mtu, "ina_lanes": lanes,
+                    "ina_frame_bytes": frame_bytes(lanes),
                     "emulated_bytes": elements * element_bytes, "rounds": rounds,
                     "warmup_rounds": warmup,
                     "ina_client": next(iter(ina_res.values()))["client"],
@@ -302,7 +343,7 @@ def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: i
                     "ina_s": t_ina, "gloo_s": t_gloo,
                     "ina_lane_bits": next(iter(ina_res.values()))["lane_bits"],
                     "ina_link_bound_s": ina_link_time(
-                        elements, rate, next(iter(ina_res.values()))["lane_bits"]),
+                        elements, rate, next(iter(ina_res.values()))["lane_bits"], lanes),
                     "ring_link_bound_s": ring_bound,
                     "gloo_over_ring_bound": t_gloo / ring_bound,
                     "ina_tx_bytes_per_worker": ina_bytes["tx"],
@@ -349,7 +390,9 @@ def _render(report: dict) -> str:
                          "both sides' runs; '-': the machine as it was")
         lines.append(f"all-reduce on the emulated star: links {r0['link_nominal_bps'] / 1e9:g} "
                      f"Gb/s nominal = {r0['link_emulated_bps'] / 1e6:g} Mb/s emulated "
-                     f"(co-scaling {report['scale']:g}); {r0['dtype']} tensors; "
+                     f"(co-scaling {report['scale']:g}), MTU {r0['mtu']} B on both sides "
+                     f"(INA: {r0['ina_lanes']} lane words, {r0['ina_frame_bytes']} B "
+                     f"frames); {r0['dtype']} tensors; "
                      f"{r0['warmup_rounds']} warm-up and {r0['rounds']} timed rounds back to "
                      "back on both sides, a round = the slowest worker's time / rounds; "
                      "times are wall-clock = nominal; 'bound' is the link-only time")
@@ -388,7 +431,14 @@ def main(args) -> int:
     # the C window loop builds where the native backend does
     args.ina_clients = getattr(args, "ina_clients", None) or (
         ["native", "python"] if "native" in _backends() else ["python"])
-    report = {"lanes_per_packet": ina.LANES, "scale": args.scale, "link": args.bw,
+    mtu = getattr(args, "mtu", None) or DEFAULT_MTU
+    try:
+        lanes = ina.lanes_for_mtu(mtu)
+        if mtu > ina.MAX_MTU:
+            raise ValueError(f"MTU {mtu} B: links take at most {ina.MAX_MTU} B")
+    except ValueError as e:
+        raise TrainetError(f"--mtu: {e}") from None
+    report = {"lanes_per_packet": lanes, "mtu": mtu, "scale": args.scale, "link": args.bw,
               "target": [target_rate(n, backend=b) for n in workers for b in _backends()],
               "client": client_cost(args.ina_clients)}
     log = (lambda *a: print(*a, file=sys.stderr)) if args.json else print
@@ -403,6 +453,7 @@ def main(args) -> int:
                                             args.slots, args.results, log, args.ina_clients,
                                             args.dtype, args.warmup,
                                             (False, True) if getattr(
-                                                args, "background_load", False) else (False,))
+                                                args, "background_load", False) else (False,),
+                                            mtu)
     print(json.dumps(report, indent=2) if args.json else _render(report))
     return 0

@@ -24,6 +24,12 @@ def test_link_bounds():
     # 4 workers move 1.5x the tensor over each link
     assert bench.ring_link_time(1000, 4, 1e6) == pytest.approx(
         1.5 * 4000 * 8 * 1514 / 1448 / 1e6)
+    # jumbo frames: 512 words a packet at 4096 B, 2048 at 9000 B; TCP segments fill the MTU
+    assert bench.frame_bytes(512) == 14 + 20 + 8 + 12 + 4 * 512 <= 4096 + 14
+    assert bench.ina_link_time(2048 * 10, 1e6, 32, 2048) == pytest.approx(
+        11 * bench.frame_bytes(2048) * 8 / 1e6)
+    assert bench.ring_link_time(1000, 4, 1e6, mtu=9000) == pytest.approx(
+        1.5 * 4000 * 8 * 9014 / 8948 / 1e6)
 
 
 def test_round_time_is_the_slowest_workers_back_to_back_rounds_per_round():
@@ -50,6 +56,25 @@ def test_target_only_report_is_json_with_units(capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["fabric_skipped"] == "--target-only"
     assert report["target"][0]["elements_per_s"] > 0
+    assert (report["mtu"], report["lanes_per_packet"]) == (4096, 512)   # the experiments'
+
+
+def test_an_mtu_without_room_for_a_lane_is_refused():
+    from testbed.errors import TrainetError
+    args = argparse.Namespace(workers=[2], json=True, scale=1e-3, bw="100Gbit",
+                              target_only=True, sizes_mb=[1], rounds=1, slots=8,
+                              results="unused", mtu=40)
+    with pytest.raises(TrainetError, match="--mtu: MTU 40 B carries no INA lane"):
+        bench.main(args)
+
+
+def test_a_jumbo_star_runs_the_program_rendered_for_its_lanes(tmp_path):
+    program = bench.ina_program(2048, tmp_path)
+    assert program.name == "ina-2048-lanes.p4" and "@LANES@" not in program.read_text()
+    assert bench.ina_program(ina.LANES, tmp_path) == bench.INA_P4
+    topo = bench.star_topology(2, "1Gbit", 1e-3, mtu=9000, program=program)
+    assert {topo.link_params(link).mtu for link in topo.links} == {9000}
+    assert str(topo.switches[0].program) == str(program)
 
 
 def test_client_cost_counts_each_clients_packets():
@@ -92,10 +117,12 @@ def test_rows_measured_under_load_are_marked_in_the_table():
            "ina_tx_bytes_per_worker": 1, "ina_rx_bytes_per_worker": 1,
            "gloo_tx_bytes_per_worker": 2, "gloo_rx_bytes_per_worker": 2,
            "ina_over_gloo_bytes": 0.5, "switch_cpu_us_per_frame_ina": 1.0,
-           "switch_cpu_us_per_frame_gloo": 1.0}
+           "switch_cpu_us_per_frame_gloo": 1.0, "mtu": 9000, "ina_lanes": 2048,
+           "ina_frame_bytes": 8246}
     report = {"target": [], "client": [], "scale": 1e-3,
               "fabric": [{**row, "background_load": False}, {**row, "background_load": True}]}
     text = bench._render(report)
     assert "one more process spinning" in text
     rows = [line for line in text.splitlines() if line.strip().startswith("8 ")]
     assert [line.split()[3] for line in rows] == ["-", "+1", "-", "+1"]
+    assert "MTU 9000 B on both sides (INA: 2048 lane words, 8246 B frames)" in text

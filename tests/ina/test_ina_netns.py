@@ -32,21 +32,25 @@ def teardown_over_p4runtime(net, job):
     return handled, drops
 
 
-def run_star(tmp_path, loss_pct, reorder, client, dtype="fp32"):
+def run_star(tmp_path, loss_pct, reorder, client, dtype="fp32", mtu=1500):
+    """The star's links at ``mtu``, the switch's program and the job in packets of as many
+    lanes as it carries."""
     from testbed.net.network import Network
     from testbed.net.topology import blueprint_from_topology
-    topo = bench.star_topology(WORKERS, "100Mbit", 1.0, loss_pct=loss_pct, delay="1ms")
+    lanes = ina.lanes_for_mtu(mtu)
+    topo = bench.star_topology(WORKERS, "100Mbit", 1.0, loss_pct=loss_pct, delay="1ms",
+                               mtu=mtu, program=bench.ina_program(lanes, tmp_path / "build"))
     with Network(blueprint_from_topology(topo, topo.name), tmp_path / f"loss{loss_pct}",
                  log=lambda *a: None) as net:
         if reorder:
             add_reordering(net, bench.SWITCH, reorder)
         hosts = [h.name for h in topo.hosts]
-        job = bench.star_job(net.blueprint, SLOTS)
+        job = bench.star_job(net.blueprint, SLOTS, lanes=lanes)
         node = net.net[bench.SWITCH]
         # as a topology spec's switch controller would: controllers.ina:install
         ctl.install(node.grpc_address, node.device_id, {"jobs": [{
             "job_id": job.job_id, "aggregator_ip": job.aggregator_ip, "slot_count": SLOTS,
-            "workers": [vars(w) for w in job.workers]}]})
+            "lanes": lanes, "workers": [vars(w) for w in job.workers]}]})
         start = time.monotonic()
         results = run_json(net, bench.ina_commands(
             job, hosts, ELEMENTS, rounds=2, seed=5, check=True, client=client, dtype=dtype),
@@ -78,14 +82,19 @@ def test_all_reduce_is_exact_to_the_bound_and_identical_under_loss(tmp_path):
     assert len(set(digests.values())) == 1, digests
 
 
+@pytest.mark.parametrize("mtu", [1500, 4096])
 def test_bf16_sums_in_16_bit_lanes_equal_the_host_reference_under_loss_and_reordering(
-        tmp_path):
+        tmp_path, mtu):
     """bf16 gradients in 16-bit lanes under 5 % loss and 10 % reordering: every worker's
-    sum is the switch's arithmetic done on the host, bit for bit, in half the packets."""
-    results, _, handled, drops = run_star(tmp_path, 5.0, 0.10, "auto", dtype="bf16")
-    # 2 rounds x (1 exponent chunk + 24 chunks of 512 lanes, the last 8 with the
-    # exponents agreed in the round before in their slot) + the closing barrier's chunk
-    assert handled["multicast"] == 2 * (1 + -(-ELEMENTS // (2 * ina.LANES))) + 1
+    sum is the switch's arithmetic done on the host, bit for bit, in half the packets;
+    on 4096 B links in packets of twice the lanes (a program rendered for 512 words)."""
+    results, _, handled, drops = run_star(tmp_path, 5.0, 0.10, "auto", dtype="bf16",
+                                          mtu=mtu)
+    # 2 rounds x (1 exponent chunk + 24 chunks of 512 lanes (12 of 1024 at 4096 B), the
+    # last 8 with the exponents agreed in the round before in their slot) + the closing
+    # barrier's chunk
+    per = ina.lanes_per_packet(16, ina.lanes_for_mtu(mtu))
+    assert handled["multicast"] == 2 * (1 + -(-ELEMENTS // per)) + 1
     assert drops["bad_type"] == drops["bad_length"] == 0
     for r in results.values():
         assert r["lane_bits"] == 16 and r["matches_reference"] == [True, True], r
