@@ -24,7 +24,7 @@ EXPERIMENT = """\
     topology:
       generator: {name: star, workers: 2, nic: roce-100g}
     workload: {mode: shadow, shadow_model: gpt-1.3b, device: a100-80gb, device_memory: 24GiB,
-               steps: 2}
+               steps: 2, recompute: full}
     strategies: [ddp, zero3]
     sweep:
       bandwidth: [100Gbit]
@@ -126,7 +126,7 @@ def test_workers_on_different_devices_are_held_against_the_smallest(tmp_path):
             sites: [{name: a, hosts: 1, device: h100-80gb}, {name: b, hosts: 1,
                      device: a100-40gb}]
             wan: [wan-10g]
-        workload: {mode: shadow, shadow_model: gpt-1.3b, steps: 2}
+        workload: {mode: shadow, shadow_model: gpt-1.3b, steps: 2, recompute: full}
         strategies: [ddp]
         """))
     (check,) = memory_checks(load_experiment(path))

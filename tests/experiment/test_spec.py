@@ -351,7 +351,7 @@ def test_gpus_per_node_sweep_shares_each_hosts_memory_per_variant(tmp_path):
         name: per-host
         topology: {generator: {name: star, workers: 8}}
         workload: {mode: shadow, shadow_model: gpt-175b, device: a100-80gb, global_batch: 8,
-                   gpus_per_node: 2}
+                   gpus_per_node: 2, recompute: full}
         strategies: [{strategy: zero3, label: offload, options: {offload_optimizer: cpu}}]
         sweep: {bandwidth: [100Gbit], gpus_per_node: [1, 8]}
         """))
