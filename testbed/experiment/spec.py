@@ -706,8 +706,10 @@ def _resolved_strategy(spec, index: int, topology: Topology,
     parsed = info.parse_options(entry.options)
     try:
         info.recompute_of(parsed, spec.workload.recompute, spec.workload.mode)
-    except TrainetError as e:
-        raise TopologyError([Issue(at, str(e))]) from None
+    except TrainetError as e:              # at the entry's option, else the workload's
+        where = at + ("options", "recompute") if "recompute" in parsed.model_fields_set \
+            else ("workload", "recompute")
+        raise TopologyError([Issue(where, str(e))]) from None
     options = parsed.model_dump(exclude_unset=True)
     job = host = None
     if info.switch_job:
