@@ -70,8 +70,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--recompute", choices=compute.RECOMPUTE,
                    help="activation recompute the rank runs: none (default), selective or "
                    "full; the strategy's own recompute option where it has one, else the "
-                   "compute a shadow rank sleeps (a real rank must run it: "
-                   "trainet strategies says which do)")
+                   "compute a shadow rank sleeps (a real rank must run it: pipeline and "
+                   "tensor-parallel ranks run full)")
     p.add_argument("--scale", type=float, default=1.0,
                    help="co-scaling factor of the links and volumes (shadow mode)")
     p.add_argument("--service", metavar="ADDR:PORT",

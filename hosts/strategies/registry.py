@@ -200,6 +200,8 @@ class StrategyInfo:
             first = err.errors()[0]
             at = ".".join(str(p) for p in first["loc"])
             message = first["msg"].removeprefix("Value error, ")
+            if first["type"] == "literal_error":        # the value given beside the choices
+                message += f" (got {first['input']!r})"
             if first["type"] == "extra_forbidden":
                 message = f"it takes no option {first['loc'][-1]!r}"
                 at = ""

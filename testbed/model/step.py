@@ -79,7 +79,7 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
             label: str | None = None) -> StepPrediction:
     """The step of ``strategy`` (with ``options``) on ``world`` ranks of ``fabric``."""
     info = registry.get(strategy)
-    parsed = info.parse_options(options or {}, where=f"strategy {strategy}")
+    parsed = info.parse_options(options or {})
     if fabric.max_ranks is not None and world > fabric.max_ranks:
         raise TrainetError(f"fabric {fabric.name} has {fabric.max_ranks} GPUs for {world} "
                            f"ranks; give --gpus {fabric.max_ranks} or less")

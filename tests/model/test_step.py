@@ -158,3 +158,12 @@ def test_the_optimizer_step_moves_megatrons_bytes_per_parameter_and_the_replay_s
     expected = per_rank * 54 / (A100.memory_bw_bps * compute.MEMORY_EFFICIENCY)
     assert compute.OPTIMIZER_BYTES_PER_PARAM == 54
     assert with_step.step_s - replay.step_s == pytest.approx(expected, rel=0.02)
+
+
+def test_a_recompute_mode_that_does_not_exist_is_named_with_the_choices():
+    with pytest.raises(TrainetError) as error:
+        predict("megatron", workload(), fabric("dgx-a100", 8), 8,
+                {"tp": 8, "recompute": "partial"})
+    assert "strategy megatron: recompute: Input should be 'none', 'selective' or 'full' " \
+        "(got 'partial')" in str(error.value)
+    assert "strategy megatron: strategy megatron" not in str(error.value)
