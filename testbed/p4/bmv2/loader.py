@@ -87,6 +87,12 @@ def _v1model() -> ir.Program:
     return load_source(_V1MODEL, "<v1model>")
 
 
+# p4c's own actions for statements of an apply block (``act``, ``act_0``, ...): hidden in
+# the P4Info p4c writes beside the JSON, so hidden here too
+_SYNTHESIZED_NAME = re.compile(r"act(_\d+)?")
+_SYNTHESIZED = (ir.Annotation("hidden"),)
+
+
 def _ident(name: str) -> str:
     return re.sub(r"\W", "_", name)
 
@@ -594,7 +600,8 @@ class _Loader(Expressions):
                                        ir.BitT(self.need(rd, "bitwidth", rp, int))))
             ir_name = name if same is None else f"{name}${aid}"
             body = ir.Block(NOLOC, self.statements(prims, f"{path}.primitives", params))
-            act = ir.Action(ir_name, name.rsplit(".", 1)[-1], params, body)
+            act = ir.Action(ir_name, name.rsplit(".", 1)[-1], params, body,
+                            annotations=_SYNTHESIZED if _SYNTHESIZED_NAME.fullmatch(name) else ())
             self.actions[aid] = act
             if same is None:
                 by_name[name] = (act, [a.get("runtime_data"), prims])
