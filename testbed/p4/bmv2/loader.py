@@ -15,7 +15,9 @@ becomes one :class:`ir.Program` that the target compiles as it compiles P4 sourc
 * each pipeline's graph of tables and conditionals as structured code: a node's branches
   rejoin at its immediate post-dominator, so the graph p4c wrote from if/else and
   ``switch`` comes back as if/else and ``switch``. p4c's dummy tables (``tbl_*``: no
-  key, a constant default action) are direct action calls, as in the source.
+  key, a constant default action) are direct action calls, as in the source; the actions
+  p4c makes of an apply block's statements (``act``, ``act_0``, ...) are ``@hidden``, so
+  the program's P4Info lists what p4c's P4Info beside the JSON lists.
 
 Older compilers' output loads as BMv2 loads it: a table that names its ``actions``
 without ``action_ids``, transitions without a ``type`` (a ``value`` of ``"default"`` is

@@ -5,8 +5,8 @@ The controller speaks in controller (SDN) values, W bits wide or strings; the da
 holds the type's own ``bit<N>``. The P4Info gives the controller's form (``type_name``,
 ``sdn_bitwidth`` or ``sdn_string``); the server translates on the way in (match fields,
 action parameters of entries, members and one-shot sets, value set members, packet-out
-metadata) and back on the way out (reads, packet-in metadata). The rest of the server sees
-data-plane values only: its P4Info index carries the data-plane widths
+metadata) and back on the way out (reads, packet-in metadata, digest data). The rest of
+the server sees data-plane values only: its P4Info index carries the data-plane widths
 (:meth:`Translation.dataplane`).
 
 The specification leaves how a mapping comes to be to the target (for ports, gNMI's
@@ -16,8 +16,11 @@ key ``p4runtime_translation:<uri>``, value a JSON list of ``[controller value,
 data-plane value]`` pairs (a string for a string type, an integer otherwise), one to one.
 Without an entry, a W-bit type maps each value to itself when it fits the data-plane
 width, and a string type maps none. A value that does not map is refused with
-INVALID_ARGUMENT naming the field, and nothing is written; a data-plane value without a
-controller value (an entry the program itself holds) reads back as it is.
+INVALID_ARGUMENT naming the field, and nothing is written. A data-plane value without a
+controller value (a const entry, the initial default action or a digest field the mapping
+does not reach) reads back as it is: the specification asks the server to translate
+what it reports and says nothing of a value without a controller value, and refusing the
+read would hide every other entry of the table.
 """
 from __future__ import annotations
 
