@@ -170,7 +170,7 @@ class Translation:
         if kind == "new_type":
             t = self.types.get(spec.new_type.name)
             return [(None, t)] if t else []
-        if kind == "struct":
+        if kind == "struct" and spec.struct.name in info.type_info.structs:
             members = [m.type_spec for m in info.type_info.structs[spec.struct.name].members]
         elif kind == "tuple":
             members = list(spec.tuple.members)
