@@ -509,3 +509,28 @@ def test_value_set_members_translate_and_an_unmapped_one_changes_nothing(const_s
     device.receive(frame(vrf=1), 1)                                  # 1000's port: unwatched
     device.receive(frame(vrf=1), 2)
     assert [port for port, _ in device.sent] == [2, 8]               # ports: 1 -> forward(2)
+
+
+def test_a_translated_type_of_two_data_plane_widths_is_refused_with_the_pipeline():
+    """With BMv2 JSON the data-plane width of a type comes from the values the P4Info
+    names with it; a P4Info naming a 9-bit and a 12-bit field with one type is refused,
+    each named."""
+    info = type(_info())()
+    info.CopyFrom(_info())
+    zone = next(f for t in info.tables for f in t.match_fields if f.name == "meta.zone")
+    zone.type_name.name, zone.bitwidth = "port_t", 32
+    device = PipelineDevice(device_id=1)
+    server = P4RuntimeServer(device, "127.0.0.1:0").start()
+    client = Client(f"127.0.0.1:{server.port}", 1, 5)
+    try:
+        client.arbitrate()
+        with pytest.raises(grpc.RpcError) as e:
+            client.set_pipeline(info, _wrapped(TRANSLATION_BMV2.read_bytes()))
+        assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert "translates type port_t, whose values have different widths" in e.value.details()
+        assert "MyIngress.routes meta.in_port: 9 bits" in e.value.details()
+        assert "MyIngress.routes meta.zone: 12 bits" in e.value.details()
+        assert device.target is None
+    finally:
+        client.close()
+        server.stop()
