@@ -23,8 +23,9 @@ token; Kaplan et al. 2020, "Scaling Laws for Neural Language Models", sec. 2.1) 
 share of the device's dense bf16 peak. A rank runs the activation recompute its context
 gives (the strategy's option, else the workload's; ``StrategyInfo.recompute_of``) and
 sleeps it: selective re-runs attention's core, full the whole forward, inside the
-backward; the memory check counts the activations that recompute keeps. The communication is split into ``CHUNKS`` equal
-layer groups, which the shadow strategies overlap with the compute as the real ones do.
+backward; the memory check counts the activations that recompute keeps. The
+communication is split into ``CHUNKS`` equal layer groups, which the shadow strategies
+overlap with the compute as the real ones do.
 
 Interference: collectives that run on the GPU (ring routes: NCCL's kernels take SMs and
 memory bandwidth) slow the compute they overlap by ``interference`` (default 0.189, the
