@@ -16,15 +16,14 @@ stage sends each forward on to the first stage's next chunk (and the first stage
 backward back to the last stage's previous chunk).
 
 Every schedule is played op by op, so the bubble is what the schedule and the stages'
-own times give: with equal stages and no transfers ``(p - 1)(f + b)`` per stage, divided
-by ``v`` when interleaved (Narayanan et al. 2021, sec. 2.2.1 and 2.2.2); a slower last
-stage (the logits and loss) holds every stage back by its extra time per micro-batch, and
-transfers the compute does not hide lengthen each 1F1B round trip between neighbours by
-their send and their return. Up to :data:`SIMULATED` passes in all each pass is an
-event; beyond, the same play keeps only the times, and each stage's compute is two
-events (its forwards, then its backwards). (A closed form used to stand in beyond: it
-charged the slowest stage for every stage's fill and drain and left the transfers out of
-the steady state.)
+own times give: with equal stages and no transfers the first stage idles
+``(p - 1)(f + b)``, divided by ``v`` when interleaved (Narayanan et al. 2021, sec. 2.2.1
+and 2.2.2); a slower last stage (the logits and loss) holds every stage back by its extra
+time per micro-batch; transfers the compute does not hide add ``2 (p - 1)`` of them every
+``p`` micro-batches in 1F1B (the first stage's backward waits for a gradient that crossed
+every link there and back). Up to :data:`SIMULATED` passes in all each pass is an event;
+beyond, the same play keeps only the times, and each stage's compute is two events (its
+forwards, then its backwards).
 """
 from __future__ import annotations
 
