@@ -74,6 +74,10 @@ def worker_args(experiment: ResolvedExperiment, strategy: ResolvedStrategy,
                     ina_lane_bits=strategy.job.get("lane_bits", 32),
                     ina_lanes=strategy.job.get("lanes"))
     args.update(batch.options)
+    recompute = strategy.info.recompute_of(strategy.info.parse_options(batch.options),
+                                           w.recompute, w.mode)
+    if recompute != "none":                  # the ranks' compute (and the replay's)
+        args["recompute"] = recompute
     tiers = experiment.tiers_of(strategy, variant) if variant else strategy.tiers
     if tiers:
         args["tiers"] = format_tiers(tiers)
