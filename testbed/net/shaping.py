@@ -18,7 +18,8 @@ from testbed.switch.port_shape import port_shape_text
 
 ETHERNET_HEADER_BYTES = 14
 DEFAULT_MTU = 1500
-MIN_BURST_FRAMES = 10
+MIN_BURST_BYTES = 10 * (DEFAULT_MTU + ETHERNET_HEADER_BYTES)
+MIN_BURST_FRAMES = 2
 DEFAULT_QUEUE_PACKETS = 1000
 
 
@@ -87,11 +88,13 @@ def endpoint_shapes(shape: LinkShape, a_is_switch: bool, b_is_switch: bool,
 
 def burst_bytes(rate_bps: float,
                 frame_bytes: int = DEFAULT_MTU + ETHERNET_HEADER_BYTES) -> int:
-    """4 ms worth of the rate, at least ten full-size frames (``frame_bytes`` each): a
-    smaller bucket loses tokens whenever the qdisc's timer fires late on a busy machine
-    (measured: -1 % at 10 Mb/s with two frames), and tbf drops a frame larger than its
-    bucket."""
-    return max(MIN_BURST_FRAMES * frame_bytes, int(rate_bps / 8 * 4e-3))
+    """4 ms worth of the rate, at least ten 1514-byte frames: a smaller bucket loses
+    tokens whenever the qdisc's timer fires late on a busy machine (measured: -1 % at
+    10 Mb/s with two such frames), and at least two of the link's largest frames
+    (``frame_bytes``), since tbf drops a frame larger than its bucket. Not ten jumbo
+    frames: 90 kB would let a slow link send 72 ms of its rate at once (10 Mb/s),
+    measured as all-reduces faster than their link allows."""
+    return max(MIN_BURST_BYTES, MIN_BURST_FRAMES * frame_bytes, int(rate_bps / 8 * 4e-3))
 
 
 def tc_commands(intf: str, side: EndpointShape, rate_qdisc: str = "tbf") -> list[str]:

@@ -82,9 +82,11 @@ def test_a_jumbo_link_sizes_the_bucket_queue_and_interface_by_its_mtu():
     host, switch = shaping.endpoint_shapes(shape, False, True, WITH_NETEM)
     assert host.mtu == switch.mtu == 9000
     cmds = shaping.tc_commands("eth0", host, "tbf")
-    # ten 9014-byte frames of burst (4 ms of 1 Mb/s is far less), 1000 of them queued
+    # two 9014-byte frames of burst (4 ms of 1 Mb/s and ten 1514-byte frames are less),
+    # 1000 of them queued
     assert cmds[1] == ("tc qdisc add dev eth0 root handle 1: tbf rate 1000000bit "
-                       "burst 90140b limit 9104140b")
+                       "burst 18028b limit 9032028b")
+    assert shaping.burst_bytes(1e6) == 15140 and shaping.burst_bytes(1e9) == 500000
     assert shaping.tc_commands("eth0", host, "htb")[2].endswith("quantum 9014")
     assert shaping.mtu_commands("eth0", host) == ["ip link set dev eth0 mtu 9000"]
     assert shaping.mtu_commands("eth0", shaping.EndpointShape()) == []
