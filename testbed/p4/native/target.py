@@ -56,6 +56,7 @@ class NativeTarget(Target):
         self._free = {}                 # table -> slots below len(slots) left by deletes
         self._pending = None            # inside batch(): table -> inserts waiting
         self._layouts = {}              # table -> its key words, see _layout
+        self._action_layouts = {info.index: {} for info in self.native.tables.values()}
         for name, state in self.compiled.tables.items():
             self._slots[name], self._free[name] = {}, []
             self._layouts[name] = self._layout(self.native.tables[name], state)
@@ -343,13 +344,26 @@ class NativeTarget(Target):
             for result in self.compiled.tables[table].entries.values():
                 self._put_choices(table, slots[result.entry.key()], result.entry.action)
 
-    @staticmethod
-    def _action(info, call: E.ActionCall) -> tuple:
+    def _action(self, info, call: E.ActionCall) -> tuple:
+        """(the action's position in the native table, its data words padded to
+        MAX_ACTION_DATA); how an action's data lies is worked out once per table."""
+        known = self._action_layouts[info.index]
+        layout = known.get(call.action)
+        if layout is None:
+            layout = known[call.action] = (
+                info.actions.index(call.action),
+                list(zip(info.params[call.action], info.data_words[call.action])),
+                all(n == 1 for n in info.data_words[call.action]),
+                [0] * (MAX_ACTION_DATA - sum(info.data_words[call.action])))
+        index, params, narrow, pad = layout
+        values = call.params
+        if narrow:
+            return index, [values[name] for name, _ in params] + pad
         args = []
-        for name, n in zip(info.params[call.action], info.data_words[call.action]):
-            value = call.params[name]
+        for name, n in params:
+            value = values[name]
             args += [value >> 64, value & MASK64] if n == 2 else [value]
-        return info.actions.index(call.action), args + [0] * (MAX_ACTION_DATA - len(args))
+        return index, args + pad
 
     def _put_default(self, table: str) -> None:
         info = self.native.tables[table]
@@ -358,6 +372,11 @@ class NativeTarget(Target):
 
     def table_insert(self, entry: E.TableEntry) -> E.TableEntry:
         stored = super().table_insert(entry)
+        self._put(entry.table, stored, keep=False, meter=stored.meter_config)
+        return stored
+
+    def table_insert_checked(self, entry: E.TableEntry, encoded=None) -> E.TableEntry:
+        stored = super().table_insert_checked(entry, encoded)
         self._put(entry.table, stored, keep=False, meter=stored.meter_config)
         return stored
 

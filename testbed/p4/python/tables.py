@@ -24,7 +24,8 @@ class Result:
         self.entry = entry
         self.counter = [0, 0] if hit else None
         self.meter = None
-        self.encoded = None             # (owner, what the owner's encoder made of entry)
+        self.encoded = None             # (owner, what the owner's encoder made of entry, or
+                                        # a function making it)
 
 
 MATCH_CLASSES = {"exact": E.Exact, "lpm": E.Lpm, "ternary": E.Ternary, "range": E.Range,
@@ -119,17 +120,38 @@ class TableState:
                                     "change them in the P4 source")
         entry = self.canonical(entry)
         key = entry.key()
+        self._check_room(key)
+        self._check_action(entry.action, default=False)
+        result = self._result(entry.action, hit=True, entry=entry)
+        self.entries[key] = result
+        self._update(None, result)
+        return entry
+
+    def insert_checked(self, entry: E.TableEntry, encoded=None) -> E.TableEntry:
+        """Add ``entry``, which the control plane's decoder has already checked as
+        :meth:`insert` would: a match in canonical form (values fitting, prefixes clean,
+        priority as the keys need), a direct action the table allows in entries, its data
+        complete and fitting. It is stored as given (the caller keeps no reference).
+        ``encoded``: (owner, the entry's encoding or a function making it) for
+        :meth:`read_encoded`. Room and duplicates are checked here."""
+        if self.entries_const:
+            raise ControlPlaneError("PERMISSION_DENIED", f"table {self.name} has const entries; "
+                                    "change them in the P4 source")
+        key = (entry.match, entry.priority)
+        self._check_room(key)
+        result = self._result(entry.action, hit=True, entry=entry)
+        result.encoded = encoded
+        self.entries[key] = result
+        self._update(None, result)
+        return entry
+
+    def _check_room(self, key) -> None:
         if key in self.entries:
             raise ControlPlaneError("ALREADY_EXISTS", f"{self.name}: an entry with this match "
                                     "and priority exists; use modify")
         if len(self.entries) >= self.size:
             raise ControlPlaneError("RESOURCE_EXHAUSTED", f"{self.name} is full "
                                     f"({self.size} entries)")
-        self._check_action(entry.action, default=False)
-        result = self._result(entry.action, hit=True, entry=entry)
-        self.entries[key] = result
-        self._update(None, result)
-        return entry
 
     def modify(self, entry: E.TableEntry) -> E.TableEntry:
         """Replace the action of ``entry``'s key; return the entry as stored."""
@@ -189,6 +211,8 @@ class TableState:
             cached = r.encoded
             if cached is None or cached[0] is not owner:
                 cached = r.encoded = (owner, encode(r.entry))
+            elif cached[1].__class__ is not bytes:     # kept by insert_checked: make it now
+                cached = r.encoded = (owner, cached[1]())
             out.append((cached[1], r.entry, r.counter))
         return out
 

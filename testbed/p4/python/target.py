@@ -295,6 +295,11 @@ class Target:
         """Add ``entry``; return it as the table stores it."""
         return self._table(entry.table).insert(entry)
 
+    def table_insert_checked(self, entry: E.TableEntry, encoded=None) -> E.TableEntry:
+        """Add ``entry``, already checked by the control plane as the table would check
+        it; see ``TableState.insert_checked``."""
+        return self._table(entry.table).insert_checked(entry, encoded)
+
     def table_modify(self, entry: E.TableEntry) -> E.TableEntry:
         """Change the action of ``entry``'s key; return the entry as stored."""
         return self._table(entry.table).modify(entry)

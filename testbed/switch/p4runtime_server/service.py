@@ -244,6 +244,9 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                 raise RpcError("UNIMPLEMENTED", "DATAPLANE_ATOMIC is not supported; use "
                                                 "CONTINUE_ON_ERROR or ROLLBACK_ON_ERROR")
             rollback = atomicity == p4runtime_pb2.WriteRequest.ROLLBACK_ON_ERROR
+            # the server reads no unknown field; dropped, a stored entry's message is
+            # exactly its encoding (see TableEntries)
+            request.DiscardUnknownFields()
             with self.target_lock, self.device.target.batch():
                 errors = self._apply_batch(pipeline, request.updates, rollback, primary)
         if any(errors):

@@ -19,9 +19,12 @@ class TableEntries(Handler):
     def write(self, pipeline, target, utype: int, msg):
         index = pipeline.index
         decoder = index.decoders.get(msg.table_id)
-        entry = decoder.decode(msg, utype) if decoder is not None else None
+        entry, reusable = (decoder.decode_insert(msg, utype) if decoder is not None
+                           else (None, False))
         if entry is None:                   # not a plain entry, or a check fails
             entry = C.table_entry_from_p4rt(index, msg, utype)
+        elif utype == U.INSERT and decoder.checks_all:
+            return self._insert_plain(pipeline, target, entry, msg, reusable)
         table = index.tables[msg.table_id]
         if msg.is_default_action:
             if table.const_default_action_id:
@@ -45,6 +48,22 @@ class TableEntries(Handler):
                 target.table_delete(entry)
                 undo = partial(target.table_insert, old)
         return _keep_cookies(pipeline, entry, msg if utype != U.DELETE else None, undo)
+
+    @staticmethod
+    def _insert_plain(pipeline, target, entry: E.TableEntry, msg, reusable: bool):
+        """Insert a plain entry the table's decoder has checked (a direct table's match
+        and action, values fitting): the table checks only room and duplicates. When the
+        message is the entry's encoding (``reusable``) the table keeps it for reads."""
+        table = pipeline.index.tables[msg.table_id]
+        if table.is_const:
+            C.fail("PERMISSION_DENIED", f"table {table.name} has const entries and cannot be "
+                                        "written")
+        target.table_insert_checked(
+            entry, (pipeline.index, msg.SerializeToString) if reusable else None)
+        undo = partial(target.table_delete, entry)
+        if not (pipeline.cookies or msg.controller_metadata or msg.metadata):
+            return undo                     # no cookies before or after: nothing to keep
+        return _keep_cookies(pipeline, entry, msg, undo)
 
     def read_into(self, pipeline, target, msg, add) -> None:
         """Each selected entry filled in place into the response's next entity: reads of
