@@ -100,6 +100,7 @@ class TableState:
         kinds = [k for k, _ in keys]
         self.needs_priority = any(k in ("ternary", "range", "optional") for k in kinds)
         self.entries = {}               # entry.key() -> Result
+        self.lookups = True             # keep the structures lookup() reads
         self.default = self._result(default, hit=False)
         if not keys:
             self.mode = "none"
@@ -139,7 +140,10 @@ class TableState:
                                     "change them in the P4 source")
         key = (entry.match, entry.priority)
         self._check_room(key)
-        result = self._result(entry.action, hit=True, entry=entry)
+        if self.lookups or self.direct_meter:
+            result = self._result(entry.action, hit=True, entry=entry)
+        else:                           # what only lookups read is left out
+            result = Result(None, (), True, entry.action.action, entry)
         result.encoded = encoded
         self.entries[key] = result
         self._update(None, result)
@@ -336,9 +340,19 @@ class TableState:
             if r.action:
                 r.fn = self.actions[r.action].fn
 
+    def drop_lookups(self) -> None:
+        """Keep only the control plane's state (entries, default, counters' owners): a
+        target that looks entries up in its own structures (the native one) never calls
+        :meth:`lookup`, and keeping its structures up to date is a cost on every write."""
+        self.lookups = False
+        self._exact = self._lpm_by_len = self._lpm = None
+        self.lookup = None
+
     def _update(self, old, new) -> None:
         """Replace ``old`` by ``new`` (either may be None) in the lookup structure: in
         place for exact and lpm tables, so bulk inserts stay linear; scans re-sort."""
+        if not self.lookups:
+            return
         if self.mode == "exact":
             if old is not None:
                 del self._exact[self._exact_key(old.entry)]
@@ -360,6 +374,8 @@ class TableState:
             self._rebuild()
 
     def _rebuild(self) -> None:
+        if not self.lookups:
+            return
         if self.mode == "none":
             self.lookup = self._lookup_none
         elif self.mode == "exact":

@@ -33,9 +33,7 @@ class TableEntries(Handler):
             new = entry.action if entry.action.action else pipeline.defaults[table.name]
             target.table_set_default(table.name, new)
             return lambda: target.table_set_default(table.name, old)
-        if table.is_const:
-            C.fail("PERMISSION_DENIED", f"table {table.name} has const entries and cannot be "
-                                        "written")
+        _check_writable(table)
         if utype == U.INSERT:
             target.table_insert(entry)
             undo = partial(target.table_delete, entry)
@@ -53,17 +51,27 @@ class TableEntries(Handler):
     def _insert_plain(pipeline, target, entry: E.TableEntry, msg, reusable: bool):
         """Insert a plain entry the table's decoder has checked (a direct table's match
         and action, values fitting): the table checks only room and duplicates. When the
-        message is the entry's encoding (``reusable``) the table keeps it for reads."""
-        table = pipeline.index.tables[msg.table_id]
-        if table.is_const:
-            C.fail("PERMISSION_DENIED", f"table {table.name} has const entries and cannot be "
-                                        "written")
+        message is the entry's encoding (``reusable``; unknown fields dropped, as the
+        server reads none) the table keeps it for reads."""
+        _check_writable(pipeline.index.tables[msg.table_id])
+        if reusable:
+            msg.DiscardUnknownFields()
         target.table_insert_checked(
             entry, (pipeline.index, msg.SerializeToString) if reusable else None)
         undo = partial(target.table_delete, entry)
         if not (pipeline.cookies or msg.controller_metadata or msg.metadata):
             return undo                     # no cookies before or after: nothing to keep
         return _keep_cookies(pipeline, entry, msg, undo)
+
+    @staticmethod
+    def insert_decoded(pipeline, target, entry: E.TableEntry, encoding: bytes):
+        """Insert a plain entry the C decoder has checked, with the encoding reads return
+        (see ``testbed.p4runtime.entry_wire``); what undoes it."""
+        _check_writable(pipeline.index.tables[pipeline.index.table_ids[entry.table]])
+        target.table_insert_checked(entry, (pipeline.index, encoding))
+        if pipeline.cookies:                # a cookie left under this key goes with it
+            return _keep_cookies(pipeline, entry, None, partial(target.table_delete, entry))
+        return partial(target.table_delete, entry)
 
     def read_into(self, pipeline, target, msg, add) -> None:
         """Each selected entry filled in place into the response's next entity: reads of
@@ -114,6 +122,12 @@ class TableEntries(Handler):
                     live.controller_metadata, live.metadata = kept
                 data += live.SerializeToString()    # serialised fields concatenate
             add.serialized(ENTITY_TABLE_ENTRY, data)
+
+
+def _check_writable(table: C.TableInfo) -> None:
+    if table.is_const:
+        C.fail("PERMISSION_DENIED", f"table {table.name} has const entries and cannot be "
+                                    "written")
 
 
 def _encoded(index, entry) -> bytes:
