@@ -11,9 +11,9 @@ general conversion then decodes the message and names what is wrong.
 
 :meth:`EntryDecoder.decode_insert` also tells whether the message, serialised, is exactly
 what a read of the stored entry returns (canonical values, fields in P4Info order, no
-opaque metadata), so the table can keep the message as the entry's encoding and a read
-serialises it instead of building it again. Unknown fields are not looked at: the caller
-discards them from the request first.
+opaque metadata), so the table can keep the message's bytes as the entry's encoding
+instead of a read building it again. Unknown fields are not looked at: the caller
+discards them from the message first.
 """
 from __future__ import annotations
 

@@ -24,8 +24,7 @@ class Result:
         self.entry = entry
         self.counter = [0, 0] if hit else None
         self.meter = None
-        self.encoded = None             # (owner, what the owner's encoder made of entry, or
-                                        # a function making it)
+        self.encoded = None             # (owner, what the owner's encoder made of entry)
 
 
 MATCH_CLASSES = {"exact": E.Exact, "lpm": E.Lpm, "ternary": E.Ternary, "range": E.Range,
@@ -133,8 +132,8 @@ class TableState:
         :meth:`insert` would: a match in canonical form (values fitting, prefixes clean,
         priority as the keys need), a direct action the table allows in entries, its data
         complete and fitting. It is stored as given (the caller keeps no reference).
-        ``encoded``: (owner, the entry's encoding or a function making it) for
-        :meth:`read_encoded`. Room and duplicates are checked here."""
+        ``encoded``: (owner, the entry's encoding) for :meth:`read_encoded`, when the
+        caller has it already. Room and duplicates are checked here."""
         if self.entries_const:
             raise ControlPlaneError("PERMISSION_DENIED", f"table {self.name} has const entries; "
                                     "change them in the P4 source")
@@ -215,8 +214,6 @@ class TableState:
             cached = r.encoded
             if cached is None or cached[0] is not owner:
                 cached = r.encoded = (owner, encode(r.entry))
-            elif cached[1].__class__ is not bytes:     # kept by insert_checked: make it now
-                cached = r.encoded = (owner, cached[1]())
             out.append((cached[1], r.entry, r.counter))
         return out
 

@@ -52,12 +52,12 @@ class TableEntries(Handler):
         """Insert a plain entry the table's decoder has checked (a direct table's match
         and action, values fitting): the table checks only room and duplicates. When the
         message is the entry's encoding (``reusable``; unknown fields dropped, as the
-        server reads none) the table keeps it for reads."""
+        server reads none) the table keeps its bytes for reads."""
         _check_writable(pipeline.index.tables[msg.table_id])
         if reusable:
             msg.DiscardUnknownFields()
         target.table_insert_checked(
-            entry, (pipeline.index, msg.SerializeToString) if reusable else None)
+            entry, (pipeline.index, msg.SerializeToString()) if reusable else None)
         undo = partial(target.table_delete, entry)
         if not (pipeline.cookies or msg.controller_metadata or msg.metadata):
             return undo                     # no cookies before or after: nothing to keep
