@@ -28,6 +28,8 @@ DEFAULT_ONLY = p4info_pb2.ActionRef.DEFAULT_ONLY
 WRITTEN_BY_READS = ("counter_data", "meter_config", "meter_counter_data",
                     "time_since_last_hit")
 NOT_PLAIN = (None, False)
+KINDS = {MF.EXACT: "exact", MF.LPM: "lpm", MF.TERNARY: "ternary", MF.RANGE: "range",
+         MF.OPTIONAL: "optional"}
 
 
 class EntryDecoder:
@@ -48,7 +50,16 @@ class EntryDecoder:
         # every value the decoder takes is checked against a width, as the table checks it
         self.checks_all = all(w for _, by_id in self.actions.values()
                               for _, w in by_id.values())
+        # what the P4Info says the table checks, in the form of Target.table_checks
+        self.claims = ([(KINDS.get(f.match_type), f.bitwidth) for f in table.fields],
+                       {name: sorted(by_id.values()) for name, by_id in self.actions.values()})
         self.metadata_limit = metadata_limit
+
+    def checks_as(self, table_checks: tuple) -> bool:
+        """Does the decoder check what the target's table checks (``table_checks``, from
+        ``Target.table_checks``), so an entry it accepts needs no second check? Not when
+        a client's P4Info gives other widths, kinds or actions than the program has."""
+        return self.checks_all and self.claims == table_checks
 
     def decode(self, msg, update_type: int) -> E.TableEntry | None:
         """The entry ``msg`` writes, or None when the general conversion must decide."""

@@ -479,6 +479,39 @@ def test_large_batches_of_routes_are_atomic_and_read_back_as_written(backend):
     srv.stop()
 
 
+@pytest.mark.parametrize("backend", ["native", "python"])
+def test_a_p4info_wider_than_the_program_does_not_let_values_past_the_table(backend):
+    """A client's P4Info is checked for names only: one claiming a wider parameter than
+    the program's makes the decoders accept a value the table must still refuse, alone
+    or in a batch."""
+    from testbed.bench.p4runtime import ACTION, BASIC, TABLE, _route
+    from testbed.p4runtime import convert as C
+    info = p4info.build(load_program(BASIC))
+    port = next(p for a in info.actions if a.preamble.name == ACTION for p in a.params
+                if p.name == "port")
+    port.bitwidth = 16                                   # the program's is bit<9>
+    index = C.P4InfoIndex(info)
+    device = (NativeDevice if backend == "native" else PipelineDevice)(device_id=1)
+    srv = P4RuntimeServer(device, "127.0.0.1:0").start()
+    client = Client(f"127.0.0.1:{srv.port}", device_id=1, election_id=10)
+    client.arbitrate()
+    client.set_pipeline(info, BASIC.read_bytes())
+
+    def route(i, port):
+        entry = _route(i)
+        entry.action.params["port"] = port
+        return _entity(table_entry=C.table_entry_to_p4rt(index, entry))
+
+    for batch in ([(INS, route(1, 1000))], [(INS, route(2, 3)), (INS, route(1, 1000))]):
+        with pytest.raises(grpc.RpcError) as e:
+            client.write(*batch)
+        codes = [err.canonical_code for err in batch_errors(e.value)]
+        assert codes[-1] == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert [en.action.params["port"] for en in device.target.table_entries(TABLE)] == [3]
+    client.close()
+    srv.stop()
+
+
 # ---------------------------------------------------------------- PRE
 def test_multicast_groups_and_clone_sessions(client, server):
     _, device = server

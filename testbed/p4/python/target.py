@@ -295,6 +295,13 @@ class Target:
         """Add ``entry``; return it as the table stores it."""
         return self._table(entry.table).insert(entry)
 
+    def table_checks(self, table: str) -> tuple:
+        """What ``table`` checks an entry against: its keys' (match kind, width), and per
+        action an entry may run its parameters' (name, width), sorted."""
+        t = self._table(table)
+        return (list(t.keys), {a.name: sorted(a.params) for a in t.actions.values()
+                               if not a.default_only})
+
     def table_insert_checked(self, entry: E.TableEntry, encoded=None) -> E.TableEntry:
         """Add ``entry``, already checked by the control plane as the table would check
         it; see ``TableState.insert_checked``."""

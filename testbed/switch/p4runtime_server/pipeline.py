@@ -43,6 +43,9 @@ class ForwardingPipeline:
     # the C decoder of plain inserts; None when values are translated (it reads them as
     # data-plane values) or no C compiler is there
     wire: WireDecoder | None = None
+    # (the target, {table id: whether its decoder checks what the target's table checks}),
+    # see entities.tables.checks_as_target
+    agreed: tuple = (None, {})
 
     def __post_init__(self):
         if not self.translation.active:

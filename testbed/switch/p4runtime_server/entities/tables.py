@@ -23,7 +23,7 @@ class TableEntries(Handler):
                            else (None, False))
         if entry is None:                   # not a plain entry, or a check fails
             entry = C.table_entry_from_p4rt(index, msg, utype)
-        elif utype == U.INSERT and decoder.checks_all:
+        elif utype == U.INSERT and checks_as_target(pipeline, target, msg.table_id):
             return self._insert_plain(pipeline, target, entry, msg, reusable)
         table = index.tables[msg.table_id]
         if msg.is_default_action:
@@ -67,8 +67,12 @@ class TableEntries(Handler):
     def insert_decoded(pipeline, target, entry: E.TableEntry, encoding: bytes):
         """Insert a plain entry the C decoder has checked, with the encoding reads return
         (see ``testbed.p4runtime.entry_wire``); what undoes it."""
-        _check_writable(pipeline.index.tables[pipeline.index.table_ids[entry.table]])
-        target.table_insert_checked(entry, (pipeline.index, encoding))
+        table_id = pipeline.index.table_ids[entry.table]
+        _check_writable(pipeline.index.tables[table_id])
+        if checks_as_target(pipeline, target, table_id):
+            target.table_insert_checked(entry, (pipeline.index, encoding))
+        else:                               # the target checks what its table holds
+            target.table_insert(entry)
         if pipeline.cookies:                # a cookie left under this key goes with it
             return _keep_cookies(pipeline, entry, None, partial(target.table_delete, entry))
         return partial(target.table_delete, entry)
@@ -122,6 +126,21 @@ class TableEntries(Handler):
                     live.controller_metadata, live.metadata = kept
                 data += live.SerializeToString()    # serialised fields concatenate
             add.serialized(ENTITY_TABLE_ENTRY, data)
+
+
+def checks_as_target(pipeline, target, table_id: int) -> bool:
+    """May an entry of ``table_id`` the P4Info's decoders accepted skip the target's own
+    checks? Only when the P4Info describes the table as the program has it (a client's
+    P4Info is checked for names only); found out once per table and target."""
+    known_target, agreed = pipeline.agreed
+    if known_target is not target:
+        agreed = {}
+        pipeline.agreed = (target, agreed)
+    ok = agreed.get(table_id)
+    if ok is None:
+        decoder = pipeline.index.decoders[table_id]
+        ok = agreed[table_id] = decoder.checks_as(target.table_checks(decoder.name))
+    return ok
 
 
 def _check_writable(table: C.TableInfo) -> None:
