@@ -52,7 +52,8 @@ class EntryDecoder:
                               for _, w in by_id.values())
         # what the P4Info says the table checks, in the form of Target.table_checks
         self.claims = ([(KINDS.get(f.match_type), f.bitwidth) for f in table.fields],
-                       {name: sorted(by_id.values()) for name, by_id in self.actions.values()})
+                       {name: sorted(by_id.values()) for name, by_id in self.actions.values()},
+                       bool(table.profile_id))
         self.metadata_limit = metadata_limit
 
     def checks_as(self, table_checks: tuple) -> bool:
