@@ -25,8 +25,13 @@ efficiency, and its bytes at the device's memory bandwidth times :data:`MEMORY_E
   bandwidth; backward moves twice the forward's bytes (the gradient in and out, the
   saved input read). With sequence parallelism the layer norms and the dropouts +
   residuals work on ``s / t`` of the tokens (Korthikanti et al. 2022, sec. 4.2.2);
+  the layout copies of self-attention: the context permuted back to ``[s, b, h/t]``
+  (forward and its gradient in backward) and the query, key and value gradients joined
+  into the QKV product's gradient (backward);
 * **the head**: the logits ``[bs, h] x [h, V/t]`` and the cross-entropy, on the last
-  pipeline stage;
+  pipeline stage; the cross-entropy as Megatron-LM's vocabulary-parallel one moves it,
+  every pass over the fp32 logits a kernel of its own (:data:`CROSS_ENTROPY_FORWARD_BYTES`,
+  :data:`CROSS_ENTROPY_BACKWARD_BYTES`);
 * **recompute** (Korthikanti et al. 2022, sec. 5): ``selective`` re-runs attention's
   core (scores, softmax, dropout, context) before its backward; ``full`` re-runs the
   whole layer's forward;
@@ -92,8 +97,17 @@ BYTES_PER_ELEMENT = {
     "attention-dropout": 2 * BF16 + 1,      # read, write, mask
     "bias-gelu": 2 * BF16,
     "bias-dropout-add": 3 * BF16 + 1,       # read x and the residual, write, mask
-    "cross-entropy": 3 * 4,                 # fp32 logits read, softmax written and read
+    "copy": 2 * BF16,                       # a layout change made contiguous: read, write
 }
+# bytes per logit of Megatron-LM's vocabulary-parallel cross-entropy (megatron/mpu/
+# cross_entropy.py, the loss on ``output.float()`` in megatron/model/gpt_model.py), each
+# pass a kernel over the rank's ``tokens x V/t`` logits. Forward: the bf16 logits to fp32
+# (read 2, write 4), their maximum (read 4), minus it in place (read 4, write 4), exp in
+# place (read 4, write 4), the sum (read 4), divided by it in place into the softmax kept
+# for backward (read 4, write 4). Backward: the softmax times the loss gradient in place
+# (read 4, write 4), back to bf16 (read 4, write 2).
+CROSS_ENTROPY_FORWARD_BYTES = 6 + 4 + 8 + 8 + 4 + 8
+CROSS_ENTROPY_BACKWARD_BYTES = 8 + 6
 
 
 @dataclass(frozen=True)
@@ -174,6 +188,17 @@ def _attention_core(x: Shape, micro: int, tp: int, dev: Device) -> Pass:
     return Pass(forward, backward)
 
 
+def attention_copies(tokens: int, h: int, tp: int, dev: Device) -> Pass:
+    """The copies Megatron-LM's self-attention makes of its activations besides the
+    products (megatron/model/transformer.py, ``ParallelSelfAttention``): the context
+    ``[b, a/t, s, h/a]`` permuted to ``[s, b, a/t, h/a]`` and made contiguous (forward;
+    its gradient permuted back in backward), and in backward the query, key and value
+    gradients joined into the QKV product's ``[s, b, 3h/t]`` gradient (autograd's
+    backward of the split into views)."""
+    context = _elementwise("copy", tokens * h / tp, dev)
+    return Pass(context, context + _elementwise("copy", tokens * 3 * h / tp, dev))
+
+
 def _weights(m: int, n: int, k: int, dev: Device) -> Pass:
     """A weight's product: forward ``[m, k] x [k, n]``; backward the input gradient
     ``[m, n] x [n, k]`` and the weight gradient ``[k, m] x [m, n]``."""
@@ -193,13 +218,14 @@ def layer_pass(x: Shape, dev: Device, micro: int, tp: int = 1, sp: bool = False,
     tokens, h = micro * x.seq, x.hidden
     split = tokens // tp if sp and tp > 1 else tokens
     core = _attention_core(x, micro, tp, dev)
+    layout = attention_copies(tokens, h, tp, dev)
     dense = (_weights(tokens, 3 * h // tp, h, dev) + _weights(tokens, h, h // tp, dev)
              + _weights(tokens, 4 * h // tp, h, dev) + _weights(tokens, h, 4 * h // tp, dev))
     memory = (2 * _elementwise("layernorm", split * h, dev)
               + 2 * _elementwise("bias-dropout-add", split * h, dev)
               + _elementwise("bias-gelu", tokens * 4 * h / tp, dev))
-    forward = core.forward_s + dense.forward_s + memory
-    backward = core.backward_s + dense.backward_s + 2 * memory \
+    forward = core.forward_s + dense.forward_s + memory + layout.forward_s
+    backward = core.backward_s + dense.backward_s + 2 * memory + layout.backward_s \
         + accumulation_s(12 * h * h / tp, dev, fused_accumulation)
     if recompute == "selective":
         backward += core.forward_s
@@ -213,9 +239,11 @@ def head_pass(x: Shape, dev: Device, micro: int, tp: int = 1,
     """The logits and the loss, on the last pipeline stage."""
     tokens = micro * x.seq
     logits = _weights(tokens, x.vocab // tp, x.hidden, dev)
-    loss = _elementwise("cross-entropy", tokens * x.vocab / tp, dev)
+    logits_per_rank = tokens * x.vocab / tp
     accumulate = accumulation_s(x.vocab * x.hidden / tp, dev, fused_accumulation)
-    return Pass(logits.forward_s + loss, logits.backward_s + loss + accumulate)
+    return Pass(logits.forward_s + memory_s(CROSS_ENTROPY_FORWARD_BYTES * logits_per_rank, dev),
+                logits.backward_s + memory_s(CROSS_ENTROPY_BACKWARD_BYTES * logits_per_rank,
+                                             dev) + accumulate)
 
 
 def optimizer_s(params: float, dev: Device) -> float:

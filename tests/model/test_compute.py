@@ -186,3 +186,27 @@ def test_unfused_accumulation_slows_a_megatron_prediction_by_its_bytes():
     assert unfused.step_s > fused.step_s
     # 64 micro-batches and 7 fill/drain slots, 12 layers per stage, ~0.8 ms per layer
     assert 0.3 < unfused.step_s - fused.step_s < 1.0
+
+
+def test_the_loss_moves_the_logits_as_megatrons_cross_entropy_does():
+    """Megatron-LM's vocabulary-parallel cross-entropy on fp32 logits: 38 bytes per logit
+    forward (cast, max, subtract, exp, sum, divide), 14 backward (scale, cast back)."""
+    x = shadow.shape_of(GPT175)
+    tokens, per_rank, logits = x.seq, x.vocab // 8, x.seq * x.vocab / 8
+    head = compute.head_pass(x, A100, 1, 8)
+    bandwidth = A100.memory_bw_bps * compute.MEMORY_EFFICIENCY
+    assert head.forward_s - compute.matmul_s(tokens, per_rank, x.hidden, A100) == \
+        pytest.approx(38 * logits / bandwidth)
+    products = compute.matmul_s(tokens, x.hidden, per_rank, A100) \
+        + compute.matmul_s(x.hidden, per_rank, tokens, A100)
+    assert head.backward_s - products == pytest.approx(14 * logits / bandwidth)
+
+
+def test_self_attention_pays_its_layout_copies_in_both_passes():
+    """The context permuted back to [s, b, h/t] (forward, and its gradient in backward),
+    the query, key and value gradients joined in backward: 4 bytes per element moved."""
+    x = shadow.shape_of(GPT175)
+    copies = compute.attention_copies(2048, x.hidden, 8, A100)
+    bandwidth = A100.memory_bw_bps * compute.MEMORY_EFFICIENCY
+    assert copies.forward_s == pytest.approx(4 * 2048 * x.hidden / 8 / bandwidth)
+    assert copies.backward_s == pytest.approx(4 * 2048 * 4 * x.hidden / 8 / bandwidth)

@@ -24,6 +24,18 @@ def test_the_tables_hold_three_papers_rows():
     assert len({(r.source.split()[0], r.fused_accumulation) for r in rows}) == 3
 
 
+def test_narayanan_rows_run_as_the_papers_artifact_scripts_set_them():
+    """Megatron-LM's examples/sc21/run_table_1.sh: micro-batch sizes 16 to 1, interleaved
+    chunks per stage, PyTorch DDP (overlapped) for the four rows without a pipeline."""
+    rows = published.rows()[:10]
+    assert [r.micro_batch_size for r in rows] == [16, 16, 16, 8, 4, 2, 2, 1, 1, 1]
+    assert [r.virtual_stages for r in rows] == [1, 1, 1, 1, 1, 3, 2, 2, 3, 1]
+    assert [r.overlap_grad_reduce for r in rows] == [True] * 4 + [False] * 6
+    interleaved = rows[8]                           # 530B: 35 stages of 3 one-layer chunks
+    plain = published._predict(dataclasses.replace(interleaved, virtual_stages=1))
+    assert published._predict(interleaved) < plain
+
+
 def test_a_row_is_predicted_with_its_softwares_gradient_accumulation():
     """An unfused row pays each micro-batch's gradient accumulation: predicted as fused,
     the same Narayanan row is faster."""
