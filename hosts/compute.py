@@ -52,13 +52,19 @@ efficiency, and its bytes at the device's memory bandwidth times :data:`MEMORY_E
 
 Constants (fixed from device data and micro-benchmarks, never fitted to the training
 runs the model is checked against, testbed/model/published.py):
-:data:`MATMUL_CEILING` 0.859, the best large bf16 product measured on an A100 SXM: 267.9
-of 312 TFLOP/s at 6912 x 16384 x 2048, CUDA 12.1 (S. Bekman, "Machine Learning
+the matmul ceiling, the share of the bf16 peak no product exceeds (the tile and depth
+terms take every shape below it), is the device profile's measured one
+(``Device.matmul_share``): on the A100 profiles 0.737, 230 of 312 TFLOP/s, the best FP16
+square product (n up to 8192) an A100 80GB sustained over at least 3 s of repeats with
+CUDA 11.7's cuBLAS (mli/transformers-benchmarks, README "Micro-Benchmarking Summary",
+2022), the software generation of the Megatron-LM runs the model is checked against
+(2021-22, CUDA 11); at 8192^3 the model gives 228 TFLOP/s. Devices without one take
+:data:`MATMUL_CEILING` 0.859, the best large bf16 product measured on an A100 SXM with
+CUDA 12.1: 267.9 of 312 TFLOP/s at 6912 x 16384 x 2048 (S. Bekman, "Machine Learning
 Engineering", compute/accelerator/README.md, "Maximum Achievable Matmul FLOPS comparison
-table", a sweep of shapes by its mamf-finder.py, which derives from Anthony et al. 2024,
-arXiv 2401.14489): no product runs faster, the tile and depth terms take every shape
-below it (that best shape itself to 0.833); taken as the same share on
-the other devices. :data:`MEMORY_EFFICIENCY` 0.88, the share of the data sheet's HBM
+table", the maximum over a sweep of shapes by its mamf-finder.py, which derives from
+Anthony et al. 2024, arXiv 2401.14489), the share of the newer software those devices
+run. :data:`MEMORY_EFFICIENCY` 0.88, the share of the data sheet's HBM
 bandwidth a streaming kernel sustains on an A100 80GB SXM: 1.80 of 2.04 TB/s, 88 % by
 Nsight Compute ("Trouble to Reach Peak Bandwidth of A100", NVIDIA developer forums,
 topic 339083, which also cites a GTC talk where no kernel exceeded about 90 %).
@@ -77,7 +83,7 @@ from testbed.errors import TrainetError
 
 K_HALF = 64
 TILES = ((256, 128), (128, 256), (128, 128), (128, 64), (64, 64))
-MATMUL_CEILING = 267.9e12 / 312e12      # best measured share of the A100's bf16 peak
+MATMUL_CEILING = 267.9e12 / 312e12      # best share of the A100's bf16 peak, CUDA 12.1
 MAMF_SHAPE = (6912, 16384, 2048)        # m, n, k of that measurement
 MEMORY_EFFICIENCY = 1.80 / 2.04         # measured / data-sheet HBM2e bandwidth, A100 80GB
 # fp16 gradient read, buffer read and written (Megatron-LM 2021 accumulated in the
@@ -146,9 +152,16 @@ def check_recompute(mode: str) -> str:
 def matmul_s(m: int, n: int, k: int, dev: Device, batch: int = 1) -> float:
     """One (batched) ``[m, k] x [k, n]`` product in bf16."""
     flops = 2.0 * m * n * k * batch
-    peak = dev.peak("bf16") * MATMUL_CEILING * tile_use(m, n, batch, dev.sms) * k / (k + K_HALF)
+    peak = dev.peak("bf16") * matmul_ceiling(dev) * tile_use(m, n, batch, dev.sms) \
+        * k / (k + K_HALF)
     moved = BF16 * (m * k + k * n + m * n) * batch
     return max(flops / peak, memory_s(moved, dev))
+
+
+def matmul_ceiling(dev: Device) -> float:
+    """The share of the bf16 peak no product of ``dev`` exceeds: its profile's measured
+    one, else :data:`MATMUL_CEILING`."""
+    return dev.matmul_share or MATMUL_CEILING
 
 
 def tile_use(m: int, n: int, batch: int, sms: int) -> float:
