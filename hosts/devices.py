@@ -105,8 +105,10 @@ _A100_PEAKS = (("fp16", 312e12), ("tf32", 156e12), ("fp32", 19.5e12))
 # The A100 as the published Megatron-LM runs of 2021-22 ran it, CUDA 11 cuBLAS: 230 of 312
 # TFLOP/s, the best FP16 square product (n = 128 to 8192) an A100 80GB sustained, each
 # timed as the median over at least 3 s of repeats (mli/transformers-benchmarks,
-# README "Micro-Benchmarking Summary" by its micro_bench.ipynb, run in NVIDIA's PyTorch
-# container of 2022, CUDA 11.7; the board's form factor is not given)
+# README "Micro-Benchmarking Summary" by its micro_bench.ipynb, 2022; the setup it gives
+# is NVIDIA's PyTorch container 22.07, CUDA 11.7, and its recorded notebook run shows CUDA
+# 11.7, but the A100 run's own versions, its board's form factor and which size gave the
+# best are not printed)
 A100_MATMUL_SHARE = 230e12 / 312e12
 _A100_MATMUL = ("; large matrix products sustain 230 TFLOP/s FP16 with CUDA 11.7 "
                 "(mli/transformers-benchmarks)")
