@@ -57,7 +57,8 @@ terms take every shape below it), is the device profile's measured one
 (``Device.matmul_share``): on the A100 profiles 0.737, 230 of 312 TFLOP/s, the best FP16
 square product (n up to 8192) an A100 80GB sustained over at least 3 s of repeats with
 CUDA 11.7's cuBLAS (mli/transformers-benchmarks, README "Micro-Benchmarking Summary",
-2022), the software generation of the Megatron-LM runs the model is checked against
+2022; CUDA 11.7 is the repository's setup, the run's own version and form factor are not
+printed), the software generation of the Megatron-LM runs the model is checked against
 (2021-22, CUDA 11); at 8192^3 the model gives 228 TFLOP/s. Devices without one take
 :data:`MATMUL_CEILING` 0.859, the best large bf16 product measured on an A100 SXM with
 CUDA 12.1: 267.9 of 312 TFLOP/s at 6912 x 16384 x 2048 (S. Bekman, "Machine Learning
