@@ -25,8 +25,6 @@ from testbed.p4 import entries as E
 MF = p4info_pb2.MatchField
 DELETE = p4runtime_pb2.Update.DELETE
 DEFAULT_ONLY = p4info_pb2.ActionRef.DEFAULT_ONLY
-WRITTEN_BY_READS = ("counter_data", "meter_config", "meter_counter_data",
-                    "time_since_last_hit")
 NOT_PLAIN = (None, False)
 KINDS = {MF.EXACT: "exact", MF.LPM: "lpm", MF.TERNARY: "ternary", MF.RANGE: "range",
          MF.OPTIONAL: "optional"}
