@@ -65,6 +65,7 @@ class Row:
     fused_accumulation: bool = True
     virtual_stages: int = 1
     overlap_grad_reduce: bool = False
+    device: str = "a100-80gb"
     predicted_s: float = 0.0
     constant_s: float = 0.0
     interpolated_s: float = 0.0
@@ -131,16 +132,20 @@ def rows(paths=TABLES) -> list[Row]:
 
 
 def _predict(row: Row, calibration=DEFAULT) -> float:
-    workload = Workload(row.shape, shadow.device("a100-80gb"), row.batch)
+    return prediction(row, calibration).step_s
+
+
+def prediction(row: Row, calibration=DEFAULT):
+    """The model's StepPrediction of ``row`` as it ran (its layout, device, software)."""
+    workload = Workload(row.shape, shadow.device(row.device), row.batch)
     dp = row.gpus // (row.tp * row.pp)
     options = {"tp": row.tp, "pp": row.pp, "dp": dp, "micro_batch_size": row.micro_batch_size,
                "recompute": row.recompute, "sequence_parallel": row.sequence_parallel,
                "overlap_grad_reduce": row.overlap_grad_reduce,
                "virtual_stages": row.virtual_stages,
                "gradient_accumulation_fusion": row.fused_accumulation}
-    p = predict("megatron", workload, fabrics.fabric("dgx-a100", row.gpus), row.gpus, options,
-                calibration)
-    return p.step_s
+    return predict("megatron", workload, fabrics.fabric("dgx-a100", row.gpus), row.gpus,
+                   options, calibration)
 
 
 def _constant(row: Row, others: list[Row]) -> float:
@@ -179,6 +184,9 @@ def mean_error(table: list[Row], field: str) -> float:
 
 def main(args) -> int:
     from testbed.model.calibration import load
+    if getattr(args, "held_out", False):
+        from testbed.model import heldout
+        return heldout.main(args)
     table = check(calibration=load(args.calibration))
     if getattr(args, "json", False):
         import json
