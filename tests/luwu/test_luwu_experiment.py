@@ -130,7 +130,8 @@ def test_a_memory_budget_keeps_the_last_layers_that_fit():
 
     target = shadow.shadow_model("gpt-1.3b")
     args = type("Args", (), {"mode": "shadow", "shadow_model": "gpt-1.3b", "scale": 1e-4,
-                             "params": "streamed", "memory_budget": int(2.6e9 / 24 * 5.5)})
+                             "params": "streamed", "memory_budget": int(2.6e9 / 24 * 5.5),
+                             "lane_bits": 32})
     layout, initial = _parameters(args)
     assert layout.resident == 5 == layers_resident(target, args.memory_budget)
     node = OptimizerNode(1, 2, layout, initial, lr=0.1, pull_job=3)
@@ -158,7 +159,7 @@ def test_shadow_optimizer_node_answers_every_chunk_of_the_workers_buffer(params)
     assert elements * 4 >= 2.6e9 * 1e-4 and len(layout.buckets) == groups
     assert elements % (groups * ina.LANES) == 0
     args = type("Args", (), {"mode": "shadow", "shadow_model": "gpt-1.3b", "scale": 1e-4,
-                             "params": params, "memory_budget": None})
+                             "params": params, "memory_budget": None, "lane_bits": 32})
     layout, initial = _parameters(args)
     assert layout.chunks_per_step * ina.LANES == elements and not initial.any()
     node = OptimizerNode(1, 2, layout, initial, lr=0.1)
