@@ -169,6 +169,11 @@ def test_luwu_jobs_take_16_bit_lanes_and_the_in_switch_optimizer_refuses_them():
             "workers": [{"worker_id": 0, "port": 1, "mac": worker_mac(0), "ip": worker_ip(0)}]}
     job = luwu.job_from_dict({**data, "optimizer": {"ip": OPT_IP}})
     assert job.lane_bits == 16 and job.gradient_job().lane_bits == 16
+    from luwu_setup import load_luwu_program
+    from testbed.p4.python.target import Target
+    target = Target(load_luwu_program())
+    luwu.setup(TargetDevice(target), job)             # luwu.p4 has 16-bit lanes
+    assert len(target.table_entries("MyIngress.ina_job")) == 3
     with pytest.raises(JobError, match=r"job.lane_bits: 16-bit lanes asked; the in-switch "
                        r"optimizer \(p4/luwu_sgd.p4\) adds 32-bit lanes only"):
         luwu_sgd.job_from_dict({**data, "lr": 0.1})
