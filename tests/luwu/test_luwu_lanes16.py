@@ -191,3 +191,21 @@ def test_shadow_bf16_layouts_carry_the_model_s_own_values_in_as_many_packets():
         assert narrow.chunk_values == VALUES and wide.chunk_values == ina.LANES
         assert sum(narrow.sizes) * 2 >= 2.6e9 * 1e-4
         assert abs(narrow.chunks_per_step - wide.chunks_per_step) <= len(wide.buckets)
+
+
+def test_a_block_above_its_agreed_exponent_is_an_error_never_clipped():
+    """The exponents are the largest of the workers' own, so a block cannot exceed its
+    one unless a worker announced less than it sends: then nothing is sent."""
+    from hosts.luwu_session import PushPull
+    sent = []
+
+    class Transport:
+        def send(self, payload):
+            sent.append(payload)
+
+    push_pull = PushPull(Transport(), 1, 2, 0, WORLD, slots=4, lane_bits=16)
+    push_pull.exponents.agree_block_exponents = lambda local: local - 1
+    with pytest.raises(TrainetError, match="a gradient block exceeds the exponent the "
+                       "workers agreed on for it"):
+        push_pull(np.full(2 * VALUES, 0.75, np.float32))
+    assert sent == []
