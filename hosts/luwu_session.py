@@ -58,12 +58,16 @@ class ParamsExchange(Exchange):
     native_loop = False           # the C loop reads ina.p4's answers only
 
     def on_payload(self, payload: bytes, now: float) -> list[bytes]:
-        if ina.peek_flags(payload) & ina.FLAG_FIXED:
-            self.fixed_point = True
-        if len(payload) == ina.HEADER_BYTES and payload[0] == self.stream.job_id:
+        # only this job's answers tell how to read the answers (the exponent job's max
+        # rounds share FLAG_FIXED's bit, and their late copies may arrive here)
+        flags = ina.peek_flags(payload)
+        if payload[:1] != bytes([self.stream.job_id]) or not flags & ina.FLAG_PARAMS:
+            pass
+        elif len(payload) == ina.HEADER_BYTES:
             self.acknowledged = True
-        elif not ina.peek_flags(payload) & ina.FLAG_LANES16:
-            self.narrow_answers = False
+        else:
+            self.fixed_point |= bool(flags & ina.FLAG_FIXED)
+            self.narrow_answers &= bool(flags & ina.FLAG_LANES16)
         return super().on_payload(payload, now)
 
     def values(self) -> np.ndarray:
