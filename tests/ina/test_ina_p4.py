@@ -312,11 +312,11 @@ def test_16_bit_job_is_set_up_on_ina_p4_and_refused_by_a_program_without_16_bit_
     from testbed.p4.lowering.program import load_program
     job = ctl.Job(1, AGG, [ctl.Worker(0, 1, "08:00:00:00:01:01", "10.0.1.1")], lane_bits=16)
     ctl.setup(TargetDevice(new_target(program)), job)
-    luwu = new_target(load_program(str(REPO / "p4" / "luwu.p4")))
+    sgd = new_target(load_program(str(REPO / "p4" / "luwu_sgd.p4")))
     with pytest.raises(JobError, match=r"job.lane_bits: the job asks for 16-bit lanes; the "
                        r"switch's program has only 32-bit ones .*set lane_bits: 32"):
-        ctl.setup(TargetDevice(luwu), job)
-    assert luwu.table_entries(ctl.JOB_TABLE) == []           # refused before any write
+        ctl.setup(TargetDevice(sgd), job)
+    assert sgd.table_entries(ctl.JOB_TABLE) == []            # refused before any write
 
 
 def test_a_job_gets_the_program_s_lane_count_or_is_refused_at_set_up(program):
@@ -344,17 +344,6 @@ def test_a_job_gets_the_program_s_lane_count_or_is_refused_at_set_up(program):
     with pytest.raises(JobError, match=r"job.lanes: 0 lanes per packet: accepted 1..8192"):
         ctl.validate(ctl.Job(1, AGG, [ctl.Worker(0, 1, "08:00:00:00:01:01", "10.0.1.1")],
                              lanes=0))
-
-
-def test_luwu_jobs_refuse_16_bit_lanes_naming_the_field():
-    from controllers import luwu, luwu_sgd
-    workers = [{"worker_id": 0, "port": 1, "mac": "08:00:00:00:01:01", "ip": "10.0.1.1"}]
-    with pytest.raises(JobError, match=r"luwu.lane_bits: 16-bit lanes asked; the LuWu programs"):
-        luwu.job_from_dict({"job_id": 1, "aggregator_ip": AGG, "lane_bits": 16,
-                            "optimizer": {"ip": "10.0.1.9"}, "workers": workers}, "luwu")
-    with pytest.raises(JobError, match=r"sgd.lane_bits: 16-bit lanes asked"):
-        luwu_sgd.job_from_dict({"job_id": 1, "aggregator_ip": AGG, "lane_bits": 16, "lr": 0.1,
-                                "workers": workers}, "sgd")
 
 
 def test_results_carry_the_largest_next_exponent_and_an_overflow_mark(target, job):
