@@ -33,6 +33,7 @@ JOB_TABLE = "MyIngress.ina_job"
 WORKER_TABLE = "MyEgress.ina_worker"
 SLOT_REGISTERS = ("MyIngress.slot_bitmap", "MyIngress.slot_count")
 LANES16_REGISTER = "MyIngress.slot_lanes"
+MAX_ACTION = "MyIngress.lanes_max"
 DROP_COUNTER = "MyIngress.ina_dropped"
 HANDLED_COUNTER = "MyIngress.ina_handled"
 MCAST_GROUP_BASE = 0x1000
@@ -178,21 +179,30 @@ def check_free(device, job: Job) -> None:
 
 
 def check_lanes(device, job: Job) -> None:
-    """JobError unless the device's program adds lanes as narrow as ``job``'s: a program
-    with 16-bit lanes keeps each round's width in the register LANES16_REGISTER."""
+    """JobError unless the device's program has what ``job``'s all-reduce needs, named
+    with the program and the flag: the FLAG_MAX round that agrees the blocks' exponents
+    (every job; the action MAX_ACTION keeps each lane's largest value), and lanes as
+    narrow as the job's (a program with 16-bit lanes keeps each round's width in the
+    register LANES16_REGISTER)."""
+    program = device.program_name()
+    if not device.has_action(MAX_ACTION):
+        raise JobError(f"{job.where}: the switch's program {program} has no FLAG_MAX rounds "
+                       f"(flag 0x{ina.FLAG_MAX:02x}, action {MAX_ACTION}), which agree each "
+                       "block's exponent before it is summed; run p4/ina.p4")
     if job.lane_bits == 32:
         return
     try:
         device.register_size(LANES16_REGISTER)
     except JobError:
         raise JobError(f"{job.where}.lane_bits: the job asks for {job.lane_bits}-bit lanes; "
-                       "the switch's program has only 32-bit ones (it lacks "
-                       f"{LANES16_REGISTER}); run p4/ina.p4 or set lane_bits: 32") from None
+                       f"the switch's program {program} has only 32-bit ones (no "
+                       f"FLAG_LANES16 rounds: it lacks {LANES16_REGISTER}); run p4/ina.p4 "
+                       "or set lane_bits: 32") from None
 
 
 def setup(device, job: Job) -> None:
-    """Install ``job``; JobError if it clashes with a job already on the device or asks
-    for lanes the program does not have."""
+    """Install ``job``; JobError if it clashes with a job already on the device or needs
+    what the program does not have (FLAG_MAX rounds, its lane width)."""
     validate(job)
     check_lanes(device, job)
     check_free(device, job)
