@@ -62,6 +62,7 @@ class P4Switch(Switch):
         self.run_id = run_id
         self.process: subprocess.Popen | None = None
         self.log_path = self.results_dir / "logs" / f"{name}.log"
+        self.stats_path = self.results_dir / "logs" / f"{name}.stats.json"  # trainet switch's
         self.pcap_dir = self.results_dir / "pcaps"
 
     @property
@@ -167,7 +168,7 @@ class SoftwareP4Switch(P4Switch):
     def command(self) -> list[str]:
         cmd = [sys.executable, "-m", "testbed.cli", "switch", str(self.p4_path),
                "--device-id", str(self.device_id), "--grpc-port", str(self.grpc_port),
-               "--log", str(self.log_path)]
+               "--log", str(self.log_path), "--stats", str(self.stats_path)]
         for port, ifname in self.data_ports().items():
             cmd += ["-i", f"{port}@{ifname}"]
         if self.cpu_port is not None:

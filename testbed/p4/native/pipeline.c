@@ -406,7 +406,10 @@ uint32_t sw_process_rings(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *
         for (uint32_t r = 0; r < n; r++)
             taken += ring_run(S, rings[r], slot_bytes[r], slots[r], &next[r], limit, ports[r],
                               counts + 2 * r);
-        if (!taken) break;
+        if (!taken) {
+            st[ST_EMPTY_CALLS] += total == 0;
+            break;
+        }
         st[ST_SWEEPS]++;
         st[ST_PIPELINE_NS] += thread_cpu_ns() - t0;
         total += taken;
