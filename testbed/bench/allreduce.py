@@ -195,29 +195,22 @@ def packet_thread_cpu_s(pid: int) -> float:
     return int(Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[0]) / 1e9
 
 
-def machine_cpu_s() -> float:
-    """CPU seconds the machine's cores have been busy so far, every process and the
-    kernel's interrupts included (/proc/stat: all but idle and iowait)."""
-    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
-    user, nice, system, _idle, _iowait, irq, softirq, steal = values
-    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
-
-
 def switch_counters(net, run) -> tuple:
     """``run()``'s result and what the switch did meanwhile, from its own counters
     (testbed/switch/stats.py, asked for before and after): frames in and out, the packet
     loop's wake-ups, native calls and calls that found every ring empty; the loop
     thread's CPU per frame in the pipeline (per frame in), in sending (per frame the
-    native code sent) and in all (per frame in or out), and the whole machine's busy CPU
-    per frame in or out. The loop waits in poll when no frame is there, so the hosts'
-    start-up costs it nothing."""
+    native code sent) and in all (per frame in or out); the whole machine's busy CPU per
+    frame in or out during the timed rounds (the largest of the workers' counts, each over
+    its own timed rounds, over the frames all workers sent and received then). The loop
+    waits in poll when no frame is there, so the hosts' start-up costs it nothing."""
     from testbed.switch import stats as switch_stats
     pid, path = net.state.switches[SWITCH], net.net.get(SWITCH).stats_path
     before = switch_stats.request(pid, path)
-    machine = machine_cpu_s()
     result = run()
-    machine = machine_cpu_s() - machine
     after = switch_stats.request(pid, path)
+    machine = max(r["machine_busy_s"] for r in result.values())
+    timed_frames = sum(r["tx_frames"] + r["rx_frames"] for r in result.values())
 
     def delta(key):
         return after.get(key, 0) - before.get(key, 0)
@@ -238,7 +231,7 @@ def switch_counters(net, run) -> tuple:
         "pipeline_us_per_frame_in": per(delta("pipeline_ns"), delta("frames_in")),
         "send_us_per_frame_sent": per(delta("send_ns"), delta("frames_out")),
         "loop_cpu_us_per_frame": per(delta("loop_cpu_ns"), frames),
-        "machine_cpu_us_per_frame": per(machine * 1e9, frames)}
+        "machine_cpu_us_per_frame": per(machine * 1e9, timed_frames)}
 
 
 FRAME_BYTES = ina.FRAME_OFFSET + ina.PAYLOAD_BYTES      # one INA packet on the wire
@@ -417,8 +410,9 @@ def _switch_lines(rows: list) -> list:
     its packet loop's, since work the loop hands to other threads is not in the loop's."""
     lines = ["  the switch during INA's run, its own counters: frames in / out, packet-loop "
              "wake-ups, native calls (of them with every ring empty); its loop thread's CPU "
-             "per frame in the pipeline (per frame in), sending (per frame sent), in all and "
-             "the machine's busy CPU (per frame in or out)",
+             "per frame in the pipeline (per frame in), sending (per frame sent) and in all "
+             "(per frame in or out); the machine's busy CPU per frame the workers sent or "
+             "received in the timed rounds",
              "  workers  tensor(nominal)  load  client  frames in / out    wake-ups  "
              "calls (empty)       pipeline    send  loop CPU  machine CPU"]
     for r in rows:
