@@ -225,6 +225,21 @@ class Bmv2Switch(P4Switch):
         return cmd
 
 
+def receive_in_own_thread(ifname: str) -> str:
+    """The shell command that has the frames arriving on veth ``ifname`` delivered by the
+    interface's own NAPI kernel thread: GRO on makes the veth queue them for NAPI (else
+    the sender's system call runs the whole receive path, the receiver's wake-up
+    included: a switch multicasting a result to eight hosts did their receiving on its
+    own thread), ``threaded`` moves that NAPI poll out of the sender's soft interrupt.
+    ``threaded`` lives in sysfs, which shows the host's own interfaces only when mounted
+    in its network namespace: a private mount namespace does that without touching the
+    machine's /sys. The interface must be up: a veth has NAPI instances to thread only
+    then. Best effort: a kernel without it keeps delivering in the sender."""
+    return (f"ip link set dev {ifname} up; ethtool -K {ifname} gro on >/dev/null 2>&1; "
+            f"unshare -m sh -c 'mount -t sysfs "
+            f"sysfs /sys && echo 1 > /sys/class/net/{ifname}/threaded' >/dev/null 2>&1")
+
+
 class P4Host(Host):
     """A host as in the P4 tutorials: one interface named eth0, TX checksum offload off
     (frames pass a software switch that does not complete checksums), no IPv6 chatter,
@@ -241,6 +256,7 @@ class P4Host(Host):
             if intf.name != "lo":
                 self.cmd(f"ethtool -K {intf.name} tx off rx off sg off tso off gso off "
                          "gro off >/dev/null 2>&1")
+                self.cmd(receive_in_own_thread(intf.name))
         return result
 
     def write_file(self, path: Path, text: str) -> str:
