@@ -256,8 +256,19 @@ class P4Host(Host):
             if intf.name != "lo":
                 self.cmd(f"ethtool -K {intf.name} tx off rx off sg off tso off gso off "
                          "gro off >/dev/null 2>&1")
-                self.cmd(receive_in_own_thread(intf.name))
         return result
+
+    def receive_in_own_thread(self) -> bool:
+        """:func:`receive_in_own_thread` on every interface, once the network is up (a
+        MAC or link change before would take the setting away again); whether every
+        interface took it."""
+        names = [intf.name for intf in self.intfList() if intf.name != "lo"]
+        for name in names:
+            self.cmd(receive_in_own_thread(name))
+        states = self.cmd("unshare -m sh -c 'mount -t sysfs sysfs /sys && cat "
+                          + " ".join(f"/sys/class/net/{n}/threaded" for n in names)
+                          + "' 2>/dev/null").split()
+        return states == ["1"] * len(names)
 
     def write_file(self, path: Path, text: str) -> str:
         """Write a file the host's commands read; its path as the host sees it."""
