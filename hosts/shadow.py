@@ -20,8 +20,12 @@ Compute model: hosts/compute.py, each layer's kernels timed from the device's pe
 memory bandwidth by their shapes (the analytical model uses the same); ``mfu`` given,
 6 x parameters x tokens FLOPs per step instead (forward 2, backward 4 per parameter and
 token; Kaplan et al. 2020, "Scaling Laws for Neural Language Models", sec. 2.1) at that
-share of the device's dense bf16 peak. The communication is split into ``CHUNKS`` equal
-layer groups, which the shadow strategies overlap with the compute as the real ones do.
+share of the device's dense bf16 peak. A rank runs the activation recompute its context
+gives (the strategy's option, else the workload's; ``StrategyInfo.recompute_of``) and
+sleeps it: selective re-runs attention's core, full the whole forward, inside the
+backward; the memory check counts the activations that recompute keeps. The
+communication is split into ``CHUNKS`` equal layer groups, which the shadow strategies
+overlap with the compute as the real ones do.
 
 Interference: collectives that run on the GPU (ring routes: NCCL's kernels take SMs and
 memory bandwidth) slow the compute they overlap by ``interference`` (default 0.189, the
@@ -178,11 +182,12 @@ def step_flops(params: float, tokens: int) -> float:
 
 
 def step_compute_s(model: ShadowModel, batch: int, dev: Device, mfu: float | None = None,
-                   micro: int | None = None, tp: int = 1) -> float:
+                   micro: int | None = None, tp: int = 1, recompute: str = "none") -> float:
     """Seconds of one step's compute of ``batch`` sequences on one rank (of ``tp``
-    tensor-parallel ranks) holding every layer: hosts/compute.py, or ``mfu`` of the peak."""
+    tensor-parallel ranks) holding every layer, its ``recompute`` included:
+    hosts/compute.py, or ``mfu`` of the peak."""
     return compute.step_pass(shape_of(model), model.params, dev, batch, micro, tp,
-                             mfu=mfu).seconds
+                             recompute=recompute, mfu=mfu).seconds
 
 
 def layer_pass(model: ShadowModel, dev: Device, micro: int, tp: int = 1, sp: bool = False,
@@ -246,7 +251,7 @@ class ShadowStrategy(Strategy):
         self.info, self.target, self.scale = context.info, context.target, context.scale
         self.options, self.sizes, self.mfu = context.options, None, context.mfu
         self.compute_s = step_compute_s(self.target, context.batch, context.device,
-                                        context.mfu)
+                                        context.mfu, recompute=context.recompute)
         self.m_nominal = model_bytes(self.target.params)
         unit = CHUNKS * self.comm.world
         elements = -(-scaled_volume(round(self.m_nominal), self.scale)

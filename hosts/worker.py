@@ -25,7 +25,7 @@ from pathlib import Path
 
 import torch
 
-from hosts import devices
+from hosts import compute, devices
 from hosts.addresses import interface_of, local_address
 from hosts.collectives.hierarchy import parse_tiers
 from hosts.strategies import registry
@@ -67,6 +67,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--mfu", type=float, default=None,
                    help="model FLOPs utilisation of the device (shadow mode); default: "
                    "the shape-aware compute model (hosts/compute.py)")
+    p.add_argument("--recompute", choices=compute.RECOMPUTE,
+                   help="activation recompute the rank runs: none (default), selective or "
+                   "full; the strategy's own recompute option where it has one, else the "
+                   "compute a shadow rank sleeps (a real rank must run it: pipeline and "
+                   "tensor-parallel ranks run full)")
     p.add_argument("--scale", type=float, default=1.0,
                    help="co-scaling factor of the links and volumes (shadow mode)")
     p.add_argument("--service", metavar="ADDR:PORT",
@@ -91,6 +96,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                                    "strategy takes which)")
     switches = switch_options()
     for name, help_text in option_flags().items():
+        if name == "recompute":                     # the rank's own --recompute
+            continue
         extra = {"nargs": "?", "const": "true"} if name in switches else {}
         options.add_argument("--" + name.replace("_", "-"), dest=f"option_{name}",
                              metavar="VALUE", help=help_text, **extra)
@@ -117,6 +124,8 @@ def switch_options() -> set[str]:
 def strategy_options(args, info: registry.StrategyInfo) -> registry.Options:
     given = {k.removeprefix("option_"): v for k, v in vars(args).items()
              if k.startswith("option_") and v is not None}
+    if args.recompute is not None and "recompute" in info.options.model_fields:
+        given["recompute"] = args.recompute
     foreign = sorted(set(given) - set(info.options.model_fields))
     if foreign:
         raise TrainetError(f"--strategy {info.name} takes no --{foreign[0].replace('_', '-')}; "
@@ -164,12 +173,15 @@ def process_group(args, me: str):
 def make_strategy(args, comm):
     """The rank's strategy, built by its registered real or shadow implementation."""
     info = registry.get(args.strategy)
-    context = registry.Context(comm, info, strategy_options(args, info), lr=args.lr,
+    options = strategy_options(args, info)
+    context = registry.Context(comm, info, options, lr=args.lr,
                                timeout_s=args.timeout, batch=args.batch, scale=args.scale,
                                mfu=args.mfu, tiers=parse_tiers(args.tiers),
                                gpus_per_host=args.gpus_per_node,
                                cpu_adam_rate=args.cpu_adam_rate,
-                               interference=args.interference)
+                               interference=args.interference,
+                               recompute=info.recompute_of(options, args.recompute or "none",
+                                                           args.mode))
     if info.switch_job:
         if not args.ina_aggregator:
             raise TrainetError(f"--strategy {info.name} needs --ina-aggregator ADDR, the "

@@ -30,7 +30,8 @@ over the data-parallel group, issued as the last micro-batch's backward starts
 (``overlap_grad_reduce``, as Megatron-LM's --overlap-grad-reduce; real mode reduces after
 the backward). A pass's seconds are hosts/compute.py's for the stage's layers (and the
 logits on the last stage) at the micro-batch size, tensor split, sequence parallelism
-and recompute of the options.
+and recompute of the options. Real mode runs full recompute too: each unit keeps only
+its input and runs its forward again in the backward (torch.utils.checkpoint).
 """
 from __future__ import annotations
 
@@ -40,8 +41,10 @@ from typing import Literal
 import torch
 from pydantic import Field
 from torch import nn
+from torch.utils.checkpoint import checkpoint
 
 from hosts import shadow
+from hosts.compute import RECOMPUTE
 from hosts.collectives.pattern import Collective
 from hosts.collectives.timing import Overlap, Pipeline, Placement, Timing
 from hosts.parallelism.layout import ParallelLayout, split_units
@@ -52,6 +55,9 @@ from hosts.strategies.registry import LayoutChoice, Options, StrategyInfo, regis
 from testbed.errors import TrainetError
 
 BF16 = 2
+# real ranks rebuild a unit from its input (full); selective would need attention's core
+# checkpointed inside the project's blocks, which they do not expose
+RECOMPUTES = {"shadow": RECOMPUTE, "real": ("none", "full")}
 
 
 class ParallelOptions(Options):
@@ -224,7 +230,7 @@ class ParallelTraining(PipelineStage, Strategy):
             h = xs[i] if inp is None else inp.requires_grad_()
             out = h
             for unit in self.model:
-                out = unit(out)
+                out = self._run(unit, out)
             if self.next is None:
                 out = self.loss_of(out, ys[i]) / m
                 losses.append(out.item())
@@ -240,6 +246,14 @@ class ParallelTraining(PipelineStage, Strategy):
         self._reduce_gradients()
         self.optimizer.step()
         return sum(losses) if self.next is None else None
+
+    def _run(self, unit, h: torch.Tensor) -> torch.Tensor:
+        """One unit's forward; under full recompute only its input is kept and the
+        forward runs again in the backward (torch.utils.checkpoint, the same random
+        state), its tensor-parallel all-reduces with it."""
+        if self.options.recompute == "full" and torch.is_grad_enabled():
+            return checkpoint(unit, h, use_reentrant=False)
+        return unit(h)
 
     def _boundaries(self, x: torch.Tensor, micro: int) -> tuple[tuple, tuple]:
         """The shapes of the activations entering and leaving this stage for a
@@ -533,7 +547,8 @@ def register_layout(name: str, rest: str, description: str, placement=None,
                                  shadow=shadow_, pattern=_pattern(rest, name),
                                  memory=_memory(rest, name), options=ParallelOptions,
                                  tiers=tiers, timing=_timing(rest, name, balanced),
-                                 layouts=layouts, layout=_layout(rest, name)))
+                                 layouts=layouts, layout=_layout(rest, name),
+                                 recomputes=RECOMPUTES))
 
 
 register_layout("pp", "pp", "pipeline parallelism: the layers in stages on successive "

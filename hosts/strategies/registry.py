@@ -20,13 +20,14 @@ import ipaddress
 import os
 import pkgutil
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Callable, Literal
 
 from pydantic import BeforeValidator, Field, ValidationError
 
 from hosts.collectives.pattern import Collective, busiest_link, per_worker
 from hosts.collectives.timing import Timing, default_timing
+from hosts.compute import RECOMPUTE
 from hosts.strategies.base import Memory
 from testbed.errors import TrainetError
 from testbed.topology.specfile import Spec
@@ -131,6 +132,7 @@ class Context:
     gpus_per_host: int | None = None    # GPUs sharing a host (default: the host profile's)
     cpu_adam_rate: float | None = None  # Adam parameters/s of one core here (measured)
     interference: float | None = None   # compute slowdown under GPU collectives (shadow)
+    recompute: str = "none"             # activation recompute the rank runs (recompute_of)
 
 
 @dataclass(frozen=True)
@@ -183,6 +185,9 @@ class StrategyInfo:
     timing: Callable[..., Timing] = default_timing
     layouts: Callable[..., list[dict]] | None = None
     layout: Callable[[int, Options], LayoutChoice] | None = None
+    # the activation recomputes its ranks run, per mode: a shadow rank sleeps its
+    # recompute (hosts/compute.py), a real one must really rebuild the activations
+    recomputes: dict = field(default_factory=lambda: {"shadow": RECOMPUTE, "real": ("none",)})
 
     @property
     def modes(self) -> tuple[str, ...]:
@@ -195,12 +200,32 @@ class StrategyInfo:
             first = err.errors()[0]
             at = ".".join(str(p) for p in first["loc"])
             message = first["msg"].removeprefix("Value error, ")
+            if first["type"] == "literal_error":        # the value given beside the choices
+                message += f" (got {first['input']!r})"
             if first["type"] == "extra_forbidden":
                 message = f"it takes no option {first['loc'][-1]!r}"
                 at = ""
             raise TrainetError(f"{where}: strategy {self.name}: "
                                f"{at + ': ' if at else ''}{message}; its options: "
                                f"{option_text(self) or 'none'}") from None
+
+    def recompute_of(self, options: Options | None, workload: str = "none",
+                     mode: str = "shadow") -> str:
+        """The activation recompute the strategy's ranks run, for their compute and their
+        memory alike: its own ``recompute`` option when given, else the workload's;
+        an error where its ranks in ``mode`` cannot run it."""
+        own = options is not None and "recompute" in options.model_fields_set
+        chosen = options.recompute if own else workload
+        if chosen not in RECOMPUTE:
+            raise TrainetError(f"recompute {chosen!r}: choose one of {', '.join(RECOMPUTE)}")
+        runs = self.recomputes.get(mode, ("none",))
+        if chosen not in runs:
+            where = "its option recompute" if own else "the workload's recompute"
+            raise TrainetError(f"strategy {self.name}: {where} is {chosen!r}, which its "
+                               f"{mode}-mode ranks do not run; they run recompute "
+                               f"{' or '.join(runs)}" + (" (a shadow run sleeps any)"
+                                                        if mode == "real" else ""))
+        return chosen
 
     def build(self, mode: str, context: Context):
         factory = self.real if mode == "real" else self.shadow

@@ -3,7 +3,9 @@
 A shadow experiment's workers stand for devices with a memory capacity
 (hosts/devices.py); each strategy's whole footprint per worker (hosts/footprint.py) is
 held against it, and against the worker's share of host memory and NVMe when it
-offloads. Workers on different devices (the topology's hosts name them) are each held
+offloads. Activations are counted for the recompute the workers run (the strategy's
+``recompute`` option, else the workload's: ``StrategyInfo.recompute_of``), the one the
+shadow workers sleep. Workers on different devices (the topology's hosts name them) are each held
 against their own; the check reports the tightest. A strategy that does not fit is
 reported ("needs X GiB of Y GiB device memory") and not run, unless the experiment or
 its entry says ``run_not_fitting``; it then runs marked as not fitting. Real runs train
@@ -70,8 +72,9 @@ def memory_checks(experiment: ResolvedExperiment) -> list[MemoryCheck]:
             batch = experiment.batch_of(strategy, variant)
             options = strategy.info.parse_options(batch.options)
             try:
+                recompute = strategy.info.recompute_of(options, w.recompute)
                 fp = footprint.footprint(strategy.info, target, len(workers),
-                                         batch.replica_batch, w.recompute, options=options,
+                                         batch.replica_batch, recompute, options=options,
                                          sizes=sizes)
                 per_node = experiment.gpus_per_node_of(variant)
                 fit = min((footprint.check(fp, dev, per_node) for dev in devs),

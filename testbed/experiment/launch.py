@@ -62,7 +62,7 @@ def _flags(args: dict) -> list[str]:
         flag = "--" + key.replace("_", "-")
         if value is True:
             out.append(flag)
-        elif value not in (None, False):
+        elif value is not None and value is not False:   # 0 is a value, not False
             out += [flag, str(value)]
     return out
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from hosts import devices, shadow
+from hosts.strategies import registry
 from testbed.errors import TrainetError
 from testbed.experiment.batch import recorded_replica_batch
 from testbed.experiment.results import read_config, read_summary
@@ -110,14 +111,19 @@ def _samples_of(root: Path) -> list[Sample]:
         s = strategies[row["strategy"]]
         world = int(row["workers"])
         replicas = int(row.get("replicas") or world)
-        # the replay times what the shadow workers sleep (hosts/shadow.py): a strategy
-        # without a recompute option computes without recompute, and no optimizer step
+        # the replay times what the shadow workers slept (hosts/shadow.py): the recompute
+        # the runner gave them (none where it gave none), and no optimizer step
+        recompute = (config.get("worker_args") or {}).get(row["strategy"], {}).get(
+            "recompute", "none")
+        options = dict(s.get("options") or {})
+        if "recompute" in registry.get(s["strategy"]).options.model_fields:
+            options["recompute"] = recompute
         workload = Workload(model, device, recorded_replica_batch(w, replicas) * replicas,
                             mfu=w.get("mfu"),
                             gpus_per_host=w.get("gpus_per_node", w.get("gpus_per_host")),
-                            recompute="none", optimizer_step=False)
+                            recompute=recompute, optimizer_step=False)
         out.append(Sample(str(root), spec["name"], variant, row["strategy"], s["strategy"],
-                          s.get("options") or {}, workload, fabric_of[variant].first(world),
+                          options, workload, fabric_of[variant].first(world),
                           world, row["step_time_s"], row["comm_s"],
                           row.get("exposed_comm_s") or 0.0, w.get("interference"),
                           config.get("cpu_adam_params_per_s_per_core")))

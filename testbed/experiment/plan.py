@@ -86,14 +86,15 @@ def pipelined(name: str, options: dict, world: int) -> bool:
 
 def predict(fabric: Fabric, model: shadow.ShadowModel, strategy: str, options: dict,
             batch: int, device: shadow.Device, mfu: float,
-            interference: float = 0.0) -> Prediction:
+            interference: float = 0.0, recompute: str = "full") -> Prediction:
     """The layout's step as the analytical model (testbed/model) times it: its
     strategy's declared pattern and overlap on the fabric, with the bandwidth its group
     placement gets; by default no interference, so the plan compares the layouts'
-    communication (``--check`` gives the run's, as its shadow workers slept it)."""
+    communication (``--check`` gives the run's, as its shadow workers slept it), and
+    full recompute for a strategy without a recompute option (``--check``: the run's)."""
     world = len(fabric.gpus)
-    p = model_predict(strategy, Workload(model, device, batch, mfu=mfu), fabric, world,
-                      options, replace(DEFAULT, interference=interference))
+    p = model_predict(strategy, Workload(model, device, batch, mfu=mfu, recompute=recompute),
+                      fabric, world, options, replace(DEFAULT, interference=interference))
     return with_bandwidths(fabric, p, world)
 
 

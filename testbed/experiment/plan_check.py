@@ -3,7 +3,8 @@
 Each strategy of the run's experiment (its layout in its options) is predicted on the
 experiment's topology (testbed/experiment/plan.py) at the run's global batch (the
 workload's batch per replica times the replicas) with the run's interference (the
-compute slowdown its shadow workers slept while collectives overlapped it), and with a
+compute slowdown its shadow workers slept while collectives overlapped it) and
+recompute (the one its workers ran), and with a
 measured bandwidth table when one is given, and set beside what summary.csv measured:
 step time, exposed communication, their relative errors, and Spearman's rank correlation
 between the predicted and the measured step times (1: the plan orders the layouts as the
@@ -101,8 +102,13 @@ def check(results: Path, mfu: float | None = shadow.DEFAULT_MFU, table=None) -> 
             continue
         batch = experiment.batch_of(s)
         options = layout_options(s.info.name, batch.options, world)
+        # the recompute its workers ran (testbed/experiment/runner.py gave it them)
+        recompute = s.info.recompute_of(s.info.parse_options(batch.options),
+                                        workload.recompute)
+        if "recompute" in s.info.options.model_fields:
+            options = {**options, "recompute": recompute}
         p = predict(fabric, model, s.info.name, options, batch.global_batch,
-                    device, mfu if mfu is not None else workload.mfu, interference)
+                    device, mfu if mfu is not None else workload.mfu, interference, recompute)
         row = measured[s.label]
         out.append(Check(s.label, p.layout, p.step_s, row["step_time_s"], p.exposed_s,
                          row["exposed_comm_s"] or 0.0))

@@ -73,6 +73,10 @@ def worker_args(experiment: ResolvedExperiment, strategy: ResolvedStrategy,
                     ina_slots=strategy.job["slot_count"],
                     ina_lane_bits=strategy.job.get("lane_bits", 32))
     args.update(batch.options)
+    recompute = strategy.info.recompute_of(strategy.info.parse_options(batch.options),
+                                           w.recompute, w.mode)
+    if recompute != "none":                  # the ranks' compute (and the replay's)
+        args["recompute"] = recompute
     tiers = experiment.tiers_of(strategy, variant) if variant else strategy.tiers
     if tiers:
         args["tiers"] = format_tiers(tiers)

@@ -14,7 +14,7 @@ link variations to sweep.
                global_batch: 24,          # sequences per step, every replica together
                micro_batch_size: 8,       # sequences per micro-batch of one replica
                device_memory: 40GiB,      # instead of the device profile's capacity
-               recompute: true,           # activations recomputed in backward
+               recompute: full,           # none, selective or full (default none)
                gpus_per_node: 8,          # sharing a node's memory, CPU and NVMe
                interference: 0.189,       # compute slowdown under GPU collectives
                mfu: 0.4}                  # one utilisation of the peak instead of the
@@ -133,8 +133,12 @@ class Workload(Spec):
                                          "(default: each strategy's own)")
     device_memory: Size | None = Field(default=None, description="the device's memory "
                                        "instead of its profile's, for the footprint check")
-    recompute: bool = Field(default=True, description="activations recomputed in backward "
-                            "(checkpointing), for the footprint check")
+    recompute: Literal["none", "selective", "full"] = Field(
+        default="none", description="activation recompute: none, selective (attention's "
+        "core re-run before its backward) or full (each layer's forward re-run); the "
+        "memory check counts what it keeps and the shadow workers sleep what it re-runs; "
+        "a strategy's own recompute option overrides it; true and false read as full and "
+        "none")
     gpus_per_node: int | None = Field(default=None, ge=1, description="GPUs sharing one "
                                       "node's host memory, CPU and NVMe (offloading; "
                                       "torchrun's --nproc-per-node; default: the device "
@@ -182,6 +186,14 @@ class Workload(Spec):
         recorded = (info.context or {}).get("recorded")     # a results directory's copy
         if value is not None and devices.renamed(value) and not recorded:
             raise ValueError(devices.renamed(value))
+        return value
+
+    @field_validator("recompute", mode="before")
+    @classmethod
+    def _recompute_flag(cls, value):
+        """An earlier version's ``recompute: true/false``: full or none."""
+        if isinstance(value, bool):
+            return "full" if value else "none"
         return value
 
     @field_validator("device_memory")
@@ -691,7 +703,14 @@ def _resolved_strategy(spec, index: int, topology: Topology,
     if spec.workload.mode not in info.modes:
         raise TopologyError([Issue(at, f"strategy {info.name} has no {spec.workload.mode} "
                                    f"mode; it runs in {' and '.join(info.modes)} mode")])
-    options = info.parse_options(entry.options).model_dump(exclude_unset=True)
+    parsed = info.parse_options(entry.options)
+    try:
+        info.recompute_of(parsed, spec.workload.recompute, spec.workload.mode)
+    except TrainetError as e:              # at the entry's option, else the workload's
+        where = at + ("options", "recompute") if "recompute" in parsed.model_fields_set \
+            else ("workload", "recompute")
+        raise TopologyError([Issue(where, str(e))]) from None
+    options = parsed.model_dump(exclude_unset=True)
     job = host = None
     if info.switch_job:
         section = info.switch_job.section

@@ -15,11 +15,15 @@ With ``chunks`` model chunks per stage the schedule is interleaved 1F1B
 stage sends each forward on to the first stage's next chunk (and the first stage each
 backward back to the last stage's previous chunk).
 
-Up to :data:`SIMULATED` passes in all the schedule is played op by op; beyond, equal
-stages and links follow the closed form of a flushed pipeline,
-``(m - 1) max(f + b, x) + (1 + (p - 1) / v) (f + b) + 2 (p v - 1) x`` (Narayanan et al. 2021, sec.
-2.2.1 and 2.2.2, with the transfers ``x`` added), with the slowest stage and link
-standing for all.
+Every schedule is played op by op, so the bubble is what the schedule and the stages'
+own times give: with equal stages and no transfers the first stage idles
+``(p - 1)(f + b)``, divided by ``v`` when interleaved (Narayanan et al. 2021, sec. 2.2.1
+and 2.2.2); a slower last stage (the logits and loss) holds every stage back by its extra
+time per micro-batch; transfers the compute does not hide add ``2 (p - 1)`` of them every
+``p`` micro-batches in 1F1B (the first stage's backward waits for a gradient that crossed
+every link there and back). Up to :data:`SIMULATED` passes in all each pass is an event;
+beyond, the same play keeps only the times, and each stage's compute is two events (its
+forwards, then its backwards).
 """
 from __future__ import annotations
 
@@ -55,8 +59,9 @@ def simulate(t: StageTimes, inline_event: list[dict] | None = None,
     """Every stage's step; ``inline_event`` (per stage) and ``transfer_event`` (per
     boundary) are the Event fields of its collectives, None: compute events only."""
     p, m, v = len(t.forward_s), t.micro_batches, t.chunks
-    if 2 * p * m * v > SIMULATED:
-        return _closed_form(t)
+    record = 2 * p * m * v <= SIMULATED
+    if not record:
+        inline_event = transfer_event = None
     orders = [interleaved(s, p, m, v) if v > 1 else
               [(op, i, 0) for op, i in schedule(t.kind, s, p, m)] for s in range(p)]
     arrive = {}                                 # (stage, op, micro, chunk) -> arrival
@@ -75,14 +80,12 @@ def simulate(t: StageTimes, inline_event: list[dict] | None = None,
                     break
                 start = max(clock[s], arrive.get((s, op, i, c), 0.0))
                 bubble[s] += start - clock[s]
-                phase = "forward" if op == "F" else "backward"
-                stage = stages[s]
-                name = f"{phase} {i + 1}/{m}" + (f" chunk {c + 1}" if v > 1 else "")
-                stage.add(_Draft("compute", name, phase, start,
-                                 (t.forward_s[s] if op == "F" else t.backward_s[s]) / v),
-                          [stage.last, stage.received.pop((op, i, c), None)], last=True)
-                end = start + stage.events[-1].duration_s
+                end = start + (t.forward_s[s] if op == "F" else t.backward_s[s]) / v
+                if record:
+                    _record(stages[s], op, i, c, m, v, start, end - start)
                 if t.inline_s[s] and inline_event:
+                    phase = "forward" if op == "F" else "backward"
+                    stage = stages[s]
                     fields = inline_event[s]
                     stage.add(_Draft("collective", f"{fields['op']} {fields['group']}", phase,
                                      end, t.inline_s[s] / v, exposed_s=t.inline_s[s] / v,
@@ -95,7 +98,25 @@ def simulate(t: StageTimes, inline_event: list[dict] | None = None,
                 progressed = True
         if not progressed:
             raise RuntimeError("pipeline schedule deadlocked")
-    return [StageStep(clock[s] + t.after_s, bubble[s], stages[s].linked()) for s in range(p)]
+    return [StageStep(clock[s] + t.after_s, bubble[s],
+                      stages[s].linked() if record else _summary(t, s)) for s in range(p)]
+
+
+def _record(stage: "_Stage", op: str, i: int, c: int, m: int, v: int, start: float,
+            duration: float) -> None:
+    """A pass as an event, after the stage's previous one and its input's receive."""
+    phase = "forward" if op == "F" else "backward"
+    name = f"{phase} {i + 1}/{m}" + (f" chunk {c + 1}" if v > 1 else "")
+    stage.add(_Draft("compute", name, phase, start, duration),
+              [stage.last, stage.received.pop((op, i, c), None)], last=True)
+
+
+def _summary(t: StageTimes, s: int) -> tuple[Event, ...]:
+    """A long pipeline's stage as two compute events: its forwards, then its backwards."""
+    m = t.micro_batches
+    return (Event("compute", f"forward x{m}", "forward", 0.0, m * t.forward_s[s]),
+            Event("compute", f"backward x{m}", "backward", m * t.forward_s[s],
+                  m * t.backward_s[s], after=(0,)))
 
 
 class _Draft:
@@ -167,20 +188,3 @@ def _send(t, s, op, i, c, end, p, link_free, arrive, stages, transfer_event) -> 
                 stages[who].add(event, [stages[who].last])
             else:
                 stages[who].received[op, i, chunk] = stages[who].add(event, [])
-
-
-def _closed_form(t: StageTimes) -> list[StageStep]:
-    p, m = len(t.forward_s), t.micro_batches
-    per_micro = max(f + b + 2 * x for f, b, x in zip(t.forward_s, t.backward_s, t.inline_s))
-    link = max(t.transfer_s, default=0.0)
-    v = t.chunks
-    step = (m - 1) * max(per_micro, link) + per_micro * (1 + (p - 1) / v) \
-        + 2 * (p * v - 1) * link
-    out = []
-    for s in range(p):
-        own = m * (t.forward_s[s] + t.backward_s[s] + 2 * t.inline_s[s])
-        events = (Event("compute", f"forward x{m}", "forward", 0.0, m * t.forward_s[s]),
-                  Event("compute", f"backward x{m}", "backward", m * t.forward_s[s],
-                        m * t.backward_s[s], after=(0,)))
-        out.append(StageStep(step + t.after_s, step - own, events))
-    return out

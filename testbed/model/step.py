@@ -39,9 +39,9 @@ class Workload:
     flops: object = None                # (model, tokens) -> FLOPs counted; default 6 P T
     gpus_per_host: int | None = None
     # the activation recompute of a strategy without a recompute option, for its compute
-    # and its footprint alike: full (each layer's forward run again in its backward, only
-    # layer inputs kept), what such runs need at scale and what an experiment's fit check
-    # assumes (``recompute: true``)
+    # and its footprint alike: by default full (each layer's forward run again in its
+    # backward, only layer inputs kept), what such runs need at scale; a testbed run's
+    # replay gives the recompute its workers ran (testbed/experiment/model_check.py)
     recompute: str = "full"
     optimizer_step: bool = True         # the optimizer's update timed after the step
 
@@ -79,7 +79,7 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
             label: str | None = None) -> StepPrediction:
     """The step of ``strategy`` (with ``options``) on ``world`` ranks of ``fabric``."""
     info = registry.get(strategy)
-    parsed = info.parse_options(options or {}, where=f"strategy {strategy}")
+    parsed = info.parse_options(options or {})
     if fabric.max_ranks is not None and world > fabric.max_ranks:
         raise TrainetError(f"fabric {fabric.name} has {fabric.max_ranks} GPUs for {world} "
                            f"ranks; give --gpus {fabric.max_ranks} or less")

@@ -215,13 +215,36 @@ def _enum_member(expr) -> str:
 class _TypeSpecs:
     """P4DataTypeSpec of IR types; named types land in ``info.type_info``."""
 
-    def __init__(self, info: p4info_pb2.P4Info, errors=()):
+    def __init__(self, info: p4info_pb2.P4Info, errors=(), new_types=None):
         self.type_info = info.type_info
         self.errors = list(errors)
+        self.new_types = new_types or {}
+
+    def new_type(self, new: ir.NewType) -> tuple[str, int | None] | None:
+        """Describe ``new`` in ``type_info.new_types``; its translation, as
+        :func:`translated` gives it."""
+        spec = self.type_info.new_types[new.name]
+        translation = translated(new)
+        if translation is None:
+            spec.original_type.bitstring.bit.bitwidth = new.base.width
+        else:
+            uri, sdn_bits = translation
+            spec.translated_type.uri = uri
+            if sdn_bits is None:
+                spec.translated_type.sdn_string.SetInParent()
+            else:
+                spec.translated_type.sdn_bitwidth = sdn_bits
+        if not spec.annotations:
+            _copy_annotations(spec, [a for a in new.annotations
+                                     if a.name != "p4runtime_translation"])
+        return translation
 
     def spec(self, t: ir.Type) -> p4types_pb2.P4DataTypeSpec:
         s = p4types_pb2.P4DataTypeSpec()
-        if isinstance(t, ir.BitT):
+        if isinstance(t, ir.BitT) and t.name in self.new_types:
+            s.new_type.name = t.name            # a `type` declaration, named as p4c does
+            self.new_type(self.new_types[t.name])
+        elif isinstance(t, ir.BitT):
             s.bitstring.bit.bitwidth = t.width
         elif isinstance(t, ir.IntT):
             s.bitstring.int.bitwidth = t.width
@@ -355,7 +378,7 @@ class _Builder:
         self.info = p4info_pb2.P4Info()
         self.info.pkg_info.arch = program.arch
         self.symbols = _Symbols()
-        self.types = _TypeSpecs(self.info, program.errors)
+        self.types = _TypeSpecs(self.info, program.errors, program.new_types)
         self.controls = _controls(program)
         self.instances = {i.name: i for c in self.controls for i in c.instances}
         self.actions = dict(program.actions)
@@ -599,8 +622,9 @@ class _Builder:
                 msg.match.add(id=i, name=member, bitwidth=width,
                               match_type=p4info_pb2.MatchField.EXACT)
         else:
-            msg.match.add(id=1, bitwidth=type_width(vs.type),
-                          match_type=p4info_pb2.MatchField.EXACT)
+            m = msg.match.add(id=1, bitwidth=type_width(vs.type),
+                              match_type=p4info_pb2.MatchField.EXACT)
+            self._new_type(m, vs.type)
 
     def _new_type(self, msg, t: ir.Type) -> None:
         """A value of a ``type`` declaration: ``msg`` (a MatchField, Param or Metadata)
@@ -610,21 +634,9 @@ class _Builder:
         if new is None:
             return
         msg.type_name.name = new.name
-        spec = self.info.type_info.new_types[new.name]
-        translation = translated(new)
-        if translation is None:
-            spec.original_type.bitstring.bit.bitwidth = new.base.width
-        else:
-            uri, sdn_bits = translation
-            spec.translated_type.uri = uri
-            if sdn_bits is None:
-                spec.translated_type.sdn_string.SetInParent()
-            else:
-                spec.translated_type.sdn_bitwidth = sdn_bits
-            msg.bitwidth = sdn_bits or 0
-        if not spec.annotations:
-            _copy_annotations(spec, [a for a in new.annotations
-                                     if a.name != "p4runtime_translation"])
+        translation = self.types.new_type(new)
+        if translation is not None:
+            msg.bitwidth = translation[1] or 0
 
     def _digest_instances(self) -> list:
         """PSA's Digest<T> instances: each is a digest named by the instance."""

@@ -157,6 +157,9 @@ class P4InfoIndex:
 
     def register_width(self, reg) -> int:
         spec = reg.type_spec.bitstring
+        if reg.type_spec.WhichOneof("type_spec") == "new_type":     # a `type`: its own bits
+            spec = self.p4info.type_info.new_types[reg.type_spec.new_type.name] \
+                .original_type.bitstring
         kind = spec.WhichOneof("type_spec")
         if kind in ("bit", "int"):
             return getattr(spec, kind).bitwidth

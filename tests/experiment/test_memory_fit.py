@@ -24,7 +24,7 @@ EXPERIMENT = """\
     topology:
       generator: {name: star, workers: 2, nic: roce-100g}
     workload: {mode: shadow, shadow_model: gpt-1.3b, device: a100-80gb, device_memory: 24GiB,
-               steps: 2}
+               steps: 2, recompute: full}
     strategies: [ddp, zero3]
     sweep:
       bandwidth: [100Gbit]
@@ -126,8 +126,54 @@ def test_workers_on_different_devices_are_held_against_the_smallest(tmp_path):
             sites: [{name: a, hosts: 1, device: h100-80gb}, {name: b, hosts: 1,
                      device: a100-40gb}]
             wan: [wan-10g]
-        workload: {mode: shadow, shadow_model: gpt-1.3b, steps: 2}
+        workload: {mode: shadow, shadow_model: gpt-1.3b, steps: 2, recompute: full}
         strategies: [ddp]
         """))
     (check,) = memory_checks(load_experiment(path))
     assert check.fit.verdict().endswith(" of 40 GiB")
+
+
+@pytest.mark.parametrize("recompute", ["none", "selective", "full"])
+def test_the_workloads_recompute_is_what_the_fit_counts_and_the_workers_sleep(tmp_path,
+                                                                             recompute):
+    """One setting: the fit check keeps the activations of the workload's recompute, the
+    runner gives the workers that recompute (none: no flag, as before), and a shadow
+    worker started with those flags sleeps its forward re-run (hosts/compute.py). A
+    megatron entry's own option overrides the workload's for all three."""
+    from hosts import compute, footprint, shadow, worker
+    from hosts.collectives.threads import run_ranks
+    from testbed.experiment.launch import _flags
+    from testbed.experiment.runner import worker_args
+    path = tmp_path / "exp.yaml"
+    path.write_text(textwrap.dedent(f"""\
+        name: one-recompute
+        topology: {{generator: {{name: star, workers: 2, nic: roce-100g}}}}
+        workload: {{mode: shadow, shadow_model: gpt-1.3b, device: a100-80gb,
+                   global_batch: 4, recompute: {recompute}}}
+        strategies: [ddp, {{strategy: megatron, options: {{tp: 2, recompute: selective}}}}]
+        """))
+    experiment = load_experiment(path)
+    model, a100 = shadow.shadow_model("gpt-1.3b"), shadow.device("a100-80gb")
+    ddp, megatron = memory_checks(experiment)
+    assert ddp.fit.footprint.activations == footprint.activation_bytes(model, 2, recompute)
+    assert megatron.fit.footprint.activations == footprint.activation_bytes(
+        model, 4, "selective", tp=2)
+
+    def rank_of(strategy):
+        args = worker_args(experiment, strategy)
+
+        def body(comm):
+            flags = worker.parse_args(_flags({**args, "strategy": strategy.info.name,
+                                               "world_size": 2, "master": "127.0.0.1:1",
+                                               "metrics_out": "-"})
+                                      + ["--rank", str(comm.rank)])
+            return worker.make_strategy(flags, comm)
+        return args, run_ranks(2, body, timeout_s=30)[0]
+
+    args, rank = rank_of(experiment.strategies[0])
+    assert args.get("recompute", "none") == recompute
+    x = shadow.shape_of(model)
+    assert rank.compute_s == pytest.approx(
+        compute.step_pass(x, model.params, a100, 2, recompute=recompute).seconds)
+    args, rank = rank_of(experiment.strategies[1])        # its passes sleep its option's
+    assert args["recompute"] == rank.options.recompute == "selective"

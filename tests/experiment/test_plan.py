@@ -137,8 +137,9 @@ def test_plan_check_sets_predictions_beside_a_runs_measurements(tmp_path, capsys
     rows = ["variant,strategy,step_time_s,exposed_comm_s"]
     for s in experiment.strategies:
         options = plan_check.layout_options(s.info.name, s.options, 8)
+        # as the workers slept it: the experiment's recompute, none
         mine = predict(fabric.first(8), model, s.info.name, options, batch, A100,
-                       shadow.DEFAULT_MFU, shadow.DEFAULT_INTERFERENCE)  # as the workers slept it
+                       shadow.DEFAULT_MFU, shadow.DEFAULT_INTERFERENCE, recompute="none")
         rows.append(f"base,{s.label},{mine.step_s * 1.25},{mine.exposed_s}")
     (tmp_path / "summary.csv").write_text("\n".join(rows) + "\n")
     checks = plan_check.check(tmp_path)

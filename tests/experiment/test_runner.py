@@ -22,7 +22,8 @@ EXPERIMENT = """\
     description: Stand-in network and workers.
     topology:
       generator: {name: star, workers: 2, nic: roce-100g}
-    workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, device: a100-80gb, steps: 3}
+    workload: {model: gpt, mode: shadow, shadow_model: gpt-1.3b, device: a100-80gb, steps: 3,
+               recompute: full}
     strategies: [ddp, zero3]
     sweep:
       bandwidth: [100Gbit, 200Gbit]
@@ -102,7 +103,8 @@ def test_every_variant_strategy_and_repetition_runs_into_the_layout(tmp_path):
     assert [c[0] for c in launch.calls] == ["ddp", "ddp", "zero3", "zero3"] * 2
     assert launch.calls[0][1:] == ({"model": "gpt", "mode": "shadow", "steps": 3,
                                     "scale": 1e-4, "shadow_model": "gpt-1.3b",
-                                    "device": "a100-80gb", "batch": 8}, 30.0, None)
+                                    "device": "a100-80gb", "batch": 8,
+                                    "recompute": "full"}, 30.0, None)
     assert results.read_status(out)["status"] == "completed"
     config = yaml.safe_load((out / "config.yaml").read_text())
     assert [v["name"] for v in config["variants"]] == ["bandwidth-100Gbit", "bandwidth-200Gbit"]
@@ -260,7 +262,7 @@ def test_resume_refuses_another_experiment_and_an_empty_directory(tmp_path):
 
 
 def test_a_relative_plan_file_is_shared_by_the_variants_strategies(tmp_path):
-    text = EXPERIMENT.replace(
+    text = EXPERIMENT.replace("recompute: full", "recompute: none").replace(
         "strategies: [ddp, zero3]",
         "strategies:\n"
         "      - {strategy: fusionllm, options: {plan_file: plan.json}}\n"

@@ -351,7 +351,7 @@ def test_gpus_per_node_sweep_shares_each_hosts_memory_per_variant(tmp_path):
         name: per-host
         topology: {generator: {name: star, workers: 8}}
         workload: {mode: shadow, shadow_model: gpt-175b, device: a100-80gb, global_batch: 8,
-                   gpus_per_node: 2}
+                   gpus_per_node: 2, recompute: full}
         strategies: [{strategy: zero3, label: offload, options: {offload_optimizer: cpu}}]
         sweep: {bandwidth: [100Gbit], gpus_per_node: [1, 8]}
         """))
@@ -367,3 +367,38 @@ def test_gpus_per_node_sweep_shares_each_hosts_memory_per_variant(tmp_path):
     assert not fits[eight.name].fits and "host memory" in fits[eight.name].verdict()
     path.write_text(path.read_text().replace("[1, 8]", "[0]"))
     assert "sweep.gpus_per_node" in error_of(path)
+
+
+@pytest.mark.parametrize("workload, strategies, message", [
+    ("{mode: shadow, recompute: partial}", "[ddp]",
+     "3:37: workload.recompute: Input should be 'none', 'selective' or 'full' (got 'partial')"),
+    ("{mode: shadow, recompute: full}", "[fusionllm]",
+     "3:37: workload.recompute: strategy fusionllm: the workload's recompute is 'full', "
+     "which its shadow-mode ranks do not run; they run recompute none"),
+    ("{mode: real, recompute: full}", "[ddp]",
+     "3:35: workload.recompute: strategy ddp: the workload's recompute is 'full', which its "
+     "real-mode ranks do not run; they run recompute none (a shadow run sleeps any)"),
+    ("{mode: real}", "[{strategy: pp, options: {recompute: selective}}]",
+     "4:50: strategies[0].options.recompute: strategy pp: its option recompute is "
+     "'selective', which its real-mode ranks do not run; they run recompute none or full"),
+])
+def test_a_recompute_the_ranks_cannot_run_is_named_where_it_is_given(tmp_path, workload,
+                                                                      strategies, message):
+    path = write(tmp_path, f"""\
+        name: bad-recompute
+        topology: {{generator: {{name: star, workers: 2}}}}
+        workload: {workload}
+        strategies: {strategies}
+        """)
+    assert f"{path}:{message}" in error_of(path)
+
+
+def test_an_earlier_recompute_flag_reads_as_a_mode(tmp_path):
+    for flag, mode in (("true", "full"), ("false", "none")):
+        path = write(tmp_path, f"""\
+            name: flag
+            topology: {{generator: {{name: star, workers: 2}}}}
+            workload: {{mode: shadow, recompute: {flag}}}
+            strategies: [ddp]
+            """)
+        assert load_experiment(path).spec.workload.recompute == mode

@@ -140,3 +140,24 @@ def test_a_results_directory_without_records_is_a_clear_error(results, capsys):
     assert "no measured step" in capsys.readouterr().err
     assert cli.main(["model", "calibrate", str(results / "nothing")]) != 0
     assert "not a results directory" in capsys.readouterr().err
+
+
+def test_the_replay_times_the_recompute_the_workers_were_given(results):
+    """A run records its workers' recompute in config.yaml (worker_args); the replay times
+    that recompute, and none where the runner gave none (the recorded demo's)."""
+    import yaml
+    before = {(s.variant, s.label): s for s in model_check.samples([str(results)])}
+    assert {s.workload.recompute for s in before.values()} == {"none"}
+    config = yaml.safe_load((results / "config.yaml").read_text())
+    config["worker_args"]["ddp"]["recompute"] = "full"
+    (results / "config.yaml").write_text(yaml.safe_dump(config))
+    after = {(s.variant, s.label): s for s in model_check.samples([str(results)])}
+    for key, s in after.items():
+        assert s.workload.recompute == ("full" if s.label == "ddp" else "none")
+        old, new = (model_check.predicted(x, DEFAULT) for x in (before[key], s))
+        if s.label == "ddp":          # the forward again inside the backward
+            assert new.compute_s == pytest.approx(
+                old.compute_s + shadow.layer_pass(s.workload.model, s.workload.device, 2)
+                .forward_s * s.workload.model.layers)
+        else:
+            assert new.compute_s == old.compute_s

@@ -75,7 +75,7 @@ def test_events_come_after_what_they_wait_for_and_groups_have_their_events_size(
     assert p.group_ranks("node", 5) == list(range(8))
 
 
-def test_a_long_pipeline_in_closed_form_keeps_its_passes_in_order():
+def test_a_long_pipeline_keeps_its_passes_in_order():
     """Beyond pipeline.SIMULATED passes each stage is its forwards, then its backwards,
     then its data-parallel all-reduce, one after another; overlapped as Megatron-LM
     overlaps it, the all-reduce runs during the last backward, hidden up to its length."""
@@ -110,7 +110,7 @@ def test_a_layout_the_gpus_cannot_hold_is_an_error():
 def test_interleaving_cuts_the_bubble_to_one_over_the_chunks():
     """Four equal stages, eight micro-batches of forward 1 s and backward 2 s, no
     transfers: the first stage idles (p - 1)(f + b) / v (Narayanan et al. 2021, sec.
-    2.2.2), played op by op and in closed form alike."""
+    2.2.2), played with an event per pass and for its times only alike."""
     from testbed.model import pipeline
     for v, idle in ((1, 9.0), (2, 4.5), (4, 2.25)):
         played = pipeline.simulate(pipeline.StageTimes([1.0] * 4, [2.0] * 4, [0.0] * 4,
@@ -128,7 +128,7 @@ def test_a_strategy_without_a_recompute_option_pays_for_the_recompute_its_memory
     """AxoNN has no recompute option: the workload's recompute sets its compute and its
     footprint alike. Full recompute: one more forward (a third more compute than the
     forward + backward), only layer inputs kept; without: less compute, every
-    activation stored. The default is full, as the experiments' fit check assumes."""
+    activation stored. The model's default is full, what such runs need at scale."""
     model = shadow.shadow_model("megatron-175b")
     dgx = fabric("dgx-a100", 64)
     steps = {mode: predict("axonn", Workload(model, A100, 64, recompute=mode), dgx, 64,
@@ -158,3 +158,12 @@ def test_the_optimizer_step_moves_megatrons_bytes_per_parameter_and_the_replay_s
     expected = per_rank * 54 / (A100.memory_bw_bps * compute.MEMORY_EFFICIENCY)
     assert compute.OPTIMIZER_BYTES_PER_PARAM == 54
     assert with_step.step_s - replay.step_s == pytest.approx(expected, rel=0.02)
+
+
+def test_a_recompute_mode_that_does_not_exist_is_named_with_the_choices():
+    with pytest.raises(TrainetError) as error:
+        predict("megatron", workload(), fabric("dgx-a100", 8), 8,
+                {"tp": 8, "recompute": "partial"})
+    assert "strategy megatron: recompute: Input should be 'none', 'selective' or 'full' " \
+        "(got 'partial')" in str(error.value)
+    assert "strategy megatron: strategy megatron" not in str(error.value)

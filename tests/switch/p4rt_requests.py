@@ -1,20 +1,56 @@
-"""WriteRequests over every entity type of tests/switch/data/p4info_features.p4, for
-the P4Runtime server's property tests: ids from the P4Info or not, values that fit their
-width or overflow it, padded and empty byte strings, negative and huge numbers, fields a
-table lacks. Most updates are well formed (``mostly``), so most are accepted."""
+"""WriteRequests over every entity type of a program, for the P4Runtime server's
+property tests: ids from the P4Info or not, values that fit their width or overflow it,
+padded and empty byte strings, negative and huge numbers, fields a table lacks. Most
+updates are well formed (``mostly``), so most are accepted.
+
+``FEATURES_PROGRAM`` (tests/switch/data/p4info_features.p4) has every entity type;
+``TRANSLATED_PROGRAMS`` hold @p4runtime_translation types, sent with the controller's
+mapping: their translated values are mostly the mapping's controller values, else any
+value of the controller's width or any string, which the server must refuse."""
+import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from hypothesis import strategies as st
 from p4.config.v1 import p4info_pb2
+from p4.tmp import p4config_pb2
 from p4.v1 import p4runtime_pb2 as pb
 
 from testbed.p4 import p4info
 from testbed.p4.lowering.program import load_program
 from testbed.p4runtime import convert as C
 
-FEATURES = Path(__file__).parent / "data" / "p4info_features.p4"
-INFO = p4info.build(load_program(FEATURES))
-INDEX = C.P4InfoIndex(INFO)
+DATA = Path(__file__).parent / "data"
+
+
+@dataclass(frozen=True)
+class Program:
+    path: Path
+    info: p4info_pb2.P4Info
+    index: C.P4InfoIndex
+    config: bytes           # the device config sent with the pipeline
+    controller: dict        # translated type name -> its mapping's controller values
+
+
+def program(path: Path, **mappings) -> Program:
+    """``path``'s program; ``mappings``: type name -> [[controller, data-plane], ...]."""
+    info = p4info.build(load_program(path))
+    wrapper = p4config_pb2.P4DeviceConfig(device_data=path.read_bytes())
+    controller = {}
+    for name, pairs in mappings.items():
+        uri = info.type_info.new_types[name].translated_type.uri
+        wrapper.extras.kv[f"p4runtime_translation:{uri}"] = json.dumps(pairs)
+        controller[name] = [c.encode() if isinstance(c, str) else C.encode(c) for c, _ in pairs]
+    return Program(path, info, C.P4InfoIndex(info),
+                   wrapper.SerializeToString() if mappings else path.read_bytes(), controller)
+
+
+FEATURES = DATA / "p4info_features.p4"
+FEATURES_PROGRAM = program(FEATURES)
+INFO, INDEX = FEATURES_PROGRAM.info, FEATURES_PROGRAM.index
+_PORTS, _VRFS = [[1000, 1], [2000, 2], [3000, 3]], [["blue", 7], ["red", 9]]
+TRANSLATED_PROGRAMS = [program(DATA / "translation.p4", port_t=_PORTS, vrf_t=_VRFS),
+                       program(DATA / "translation_const.p4", port_t=_PORTS, vrf_t=_VRFS)]
 MF = p4info_pb2.MatchField
 KINDS = {MF.EXACT: "exact", MF.LPM: "lpm", MF.TERNARY: "ternary", MF.RANGE: "range",
          MF.OPTIONAL: "optional"}
@@ -42,17 +78,28 @@ def value(width: int):
                   st.one_of(st.binary(max_size=nbytes + 2), st.just(b"\x01" * (nbytes + 4))))
 
 
+def item_value(prog: Program, item):
+    """Values for a match field, parameter or metadata: a translated one's are mostly its
+    mapping's controller values."""
+    known = prog.controller.get(item.type_name.name)
+    if known is None:
+        return value(item.bitwidth)
+    other = value(item.bitwidth) if item.bitwidth else st.binary(max_size=6)
+    return mostly(st.sampled_from(known), other)
+
+
 @st.composite
-def field_matches(draw, fields):
+def field_matches(draw, fields, prog: Program = FEATURES_PROGRAM):
     out = []
     for mf in fields:
         if mf.match_type != MF.EXACT and draw(st.booleans()):
             continue                                            # don't care
         kind = draw(mostly(st.just(KINDS[mf.match_type]), st.sampled_from(list(KINDS.values()))))
         fm = pb.FieldMatch(field_id=draw(mostly(st.just(mf.id), st.just(99))))
-        w, full = mf.bitwidth, 2 ** mf.bitwidth - 1
+        w = mf.bitwidth or 8            # a string (width 0) matched other than exact
+        full = 2 ** w - 1
         if kind in ("exact", "optional"):
-            getattr(fm, kind).value = draw(value(w))
+            getattr(fm, kind).value = draw(item_value(prog, mf))
         elif kind == "lpm":
             fm.lpm.prefix_len = draw(mostly(st.integers(1, w), st.sampled_from([-1, 0, w + 1])))
             shift = max(w - fm.lpm.prefix_len, 0)
@@ -72,30 +119,31 @@ def field_matches(draw, fields):
 
 
 @st.composite
-def actions(draw, table):
-    refs = [INDEX.actions[r.id] for r in table.action_refs]
-    a = draw(mostly(st.sampled_from(refs), st.sampled_from(list(INDEX.actions.values()))))
+def actions(draw, table, prog: Program = FEATURES_PROGRAM):
+    index = prog.index
+    refs = [index.actions[r.id] for r in table.action_refs]
+    a = draw(mostly(st.sampled_from(refs), st.sampled_from(list(index.actions.values()))))
     out = pb.Action(action_id=a.preamble.id)
     for p in a.params:
         if draw(st.integers(0, 19)):
-            out.params.add(param_id=p.id, value=draw(value(p.bitwidth)))
+            out.params.add(param_id=p.id, value=draw(item_value(prog, p)))
     return out
 
 
 @st.composite
-def table_entries(draw):
-    t = draw(st.sampled_from(list(INFO.tables)))
+def table_entries(draw, prog: Program = FEATURES_PROGRAM):
+    t = draw(st.sampled_from(list(prog.info.tables)))
     te = pb.TableEntry(table_id=t.preamble.id, is_default_action=draw(st.integers(0, 5)) == 0)
     if not te.is_default_action or draw(st.integers(0, 5)) == 0:
-        te.match.extend(draw(field_matches(t.match_fields)))
-    needs = INDEX.tables[t.preamble.id].needs_priority and not te.is_default_action
+        te.match.extend(draw(field_matches(t.match_fields, prog)))
+    needs = prog.index.tables[t.preamble.id].needs_priority and not te.is_default_action
     te.priority = draw(mostly(st.integers(1, 100) if needs else st.just(0),
                               st.sampled_from([0, 1, 2 ** 31 - 1, -1])))
     if draw(st.integers(0, 19)):
         if t.implementation_id and not te.is_default_action and draw(st.integers(0, 4)):
-            indirect_action(draw, t, te.action)
+            indirect_action(draw, t, te.action, prog)
         else:
-            te.action.action.CopyFrom(draw(actions(t)))
+            te.action.action.CopyFrom(draw(actions(t, prog)))
     extra = draw(st.sampled_from([None] * 12 + ["idle", "meter", "meter", "counter",
                                                 "metadata", "metadata", "const", "colors"]))
     if extra == "idle":
@@ -117,7 +165,7 @@ def table_entries(draw):
 MEMBER_IDS = st.sampled_from([1, 2, 3, 4, 2 ** 32 - 1])
 
 
-def indirect_action(draw, table, out: pb.TableAction) -> None:
+def indirect_action(draw, table, out: pb.TableAction, prog: Program) -> None:
     """A member, a group or a one-shot action set for an indirect table."""
     kind = draw(st.sampled_from(["member", "member", "group", "group", "one-shot"]))
     if kind == "member":
@@ -128,25 +176,25 @@ def indirect_action(draw, table, out: pb.TableAction) -> None:
         for _ in range(draw(st.integers(0, 3))):
             a = out.action_profile_action_set.action_profile_actions.add(
                 weight=draw(mostly(st.integers(1, 3), st.sampled_from([0, -1, 9]))))
-            a.action.CopyFrom(draw(actions(table)))
+            a.action.CopyFrom(draw(actions(table, prog)))
 
 
-def profile_of(draw):
-    return draw(mostly(st.sampled_from([p.preamble.id for p in INFO.action_profiles]),
+def profile_of(draw, prog: Program):
+    return draw(mostly(st.sampled_from([p.preamble.id for p in prog.info.action_profiles]),
                        st.sampled_from([0, 12345])))
 
 
 @st.composite
-def profile_entries(draw):
+def profile_entries(draw, prog: Program = FEATURES_PROGRAM):
     """Members (the profile's tables' actions, mostly) and groups of either profile."""
-    profile_id = profile_of(draw)
-    info = INDEX.action_profiles.get(profile_id)
-    table = INDEX.tables[info.table_ids[0]] if info is not None else None
-    refs = [INFO.tables[0]] if table is None else [
-        t for t in INFO.tables if t.preamble.id == table.id]
+    profile_id = profile_of(draw, prog)
+    info = prog.index.action_profiles.get(profile_id)
+    table = prog.index.tables[info.table_ids[0]] if info is not None else None
+    refs = [prog.info.tables[0]] if table is None else [
+        t for t in prog.info.tables if t.preamble.id == table.id]
     if draw(st.booleans()):
         m = pb.ActionProfileMember(action_profile_id=profile_id, member_id=draw(MEMBER_IDS))
-        m.action.CopyFrom(draw(actions(refs[0])))
+        m.action.CopyFrom(draw(actions(refs[0], prog)))
         return pb.Entity(action_profile_member=m)
     g = pb.ActionProfileGroup(action_profile_id=profile_id, group_id=draw(MEMBER_IDS),
                               max_size=draw(mostly(st.integers(0, 4), st.sampled_from([-1, 99]))))
@@ -195,6 +243,9 @@ def pre_entries(draw):
 
 
 def _id_of(items):
+    """Mostly the id of one of ``items`` (when there are any), else an id of none."""
+    if not items:
+        return st.just(0x09000001)
     return mostly(st.sampled_from([i.preamble.id for i in items]), st.just(0x09000001))
 
 
@@ -203,9 +254,10 @@ def _index(size):
 
 
 @st.composite
-def indexed_entries(draw):
+def indexed_entries(draw, prog: Program = FEATURES_PROGRAM):
+    info = prog.info
     kind = draw(st.sampled_from(["register", "counter", "meter"]))
-    items = {"register": INFO.registers, "counter": INFO.counters, "meter": INFO.meters}[kind]
+    items = {"register": info.registers, "counter": info.counters, "meter": info.meters}[kind]
     obj_id = draw(_id_of(items))
     msg = getattr(pb, f"{kind.title()}Entry")(**{f"{kind}_id": obj_id})
     size = {i.preamble.id: i.size for i in items}.get(obj_id, 4)
@@ -213,7 +265,7 @@ def indexed_entries(draw):
     if i is not None:
         msg.index.index = i
     if kind == "register":
-        width = {r.preamble.id: INDEX.register_width(r) for r in items}.get(obj_id, 32)
+        width = {r.preamble.id: prog.index.register_width(r) for r in items}.get(obj_id, 32)
         msg.data.bitstring = draw(value(width))
     elif kind == "counter":
         msg.data.packet_count, msg.data.byte_count = draw(INT64), draw(INT64)
@@ -223,23 +275,25 @@ def indexed_entries(draw):
 
 
 @st.composite
-def other_entries(draw):
-    kind = draw(st.sampled_from(["value_set", "digest", "direct_meter", "direct_counter",
-                                 "profile", "profile"]))
+def other_entries(draw, prog: Program = FEATURES_PROGRAM):
+    info = prog.info
+    kind = draw(st.sampled_from(["digest", "direct_meter", "direct_counter"]
+                                + ["value_set"] * bool(info.value_sets)
+                                + ["profile", "profile"] * bool(info.action_profiles)))
     if kind == "profile":
-        return draw(profile_entries())
+        return draw(profile_entries(prog))
     if kind == "value_set":
-        vs = draw(st.sampled_from(list(INFO.value_sets)))
+        vs = draw(st.sampled_from(list(info.value_sets)))
         msg = pb.ValueSetEntry(value_set_id=vs.preamble.id)
         for _ in range(draw(st.integers(0, 3))):
-            msg.members.add().match.extend(draw(field_matches(vs.match)))
+            msg.members.add().match.extend(draw(field_matches(vs.match, prog)))
         return pb.Entity(value_set_entry=msg)
     if kind == "digest":
-        msg = pb.DigestEntry(digest_id=draw(_id_of(INFO.digests)))
+        msg = pb.DigestEntry(digest_id=draw(_id_of(info.digests)))
         msg.config.max_timeout_ns, msg.config.ack_timeout_ns = draw(INT64), draw(INT64)
         msg.config.max_list_size = draw(st.sampled_from([0, 1, -1]))
         return pb.Entity(digest_entry=msg)
-    te = draw(table_entries()).table_entry
+    te = draw(table_entries(prog)).table_entry
     msg = getattr(pb, "DirectMeterEntry" if kind == "direct_meter" else "DirectCounterEntry")(
         table_entry=te)
     if kind == "direct_meter":
@@ -250,11 +304,11 @@ def other_entries(draw):
 
 
 @st.composite
-def write_requests(draw):
+def write_requests(draw, prog: Program = FEATURES_PROGRAM):
     req = pb.WriteRequest(device_id=1, role=draw(st.sampled_from([""] * 19 + ["ctl-2"])),
                           atomicity=draw(mostly(st.just(0), st.just(1))))
-    entities = st.one_of(table_entries(), table_entries(), pre_entries(), indexed_entries(),
-                         other_entries())
+    entities = st.one_of(table_entries(prog), table_entries(prog), pre_entries(),
+                         indexed_entries(prog), other_entries(prog))
     for _ in range(draw(st.integers(1, 3))):
         entity = draw(entities)
         modify_only = entity.WhichOneof("entity") in MODIFY_ONLY

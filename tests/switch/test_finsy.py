@@ -4,11 +4,13 @@ against our server.
 finsy's pins are its own, so vagrant/install.sh installs it into the outside clients'
 venv, .venv-clients; the flow (tests/switch/finsy_flow.py) runs under that venv's Python in a child process.
 """
+import json
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from p4.tmp import p4config_pb2
 
 from certs import self_signed
 from p4rt_device import PipelineDevice
@@ -93,3 +95,40 @@ def test_finsy_drives_action_profile_members_groups_and_one_shot(tmp_path):
         "MEMBERS [1, 2, 3]", "GROUP [(1, 1), (2, (2, 5)), (3, 1)]", "ENTRY GROUP [7]",
         "ONE-SHOT [(2, 4), (1, 5)]", "LEFT 0"], run.stdout + run.stderr
     assert device.target.profile("MyIngress.ecmp_selector").members == {}
+
+
+@pytest.mark.slow
+def test_finsy_speaks_translated_types_in_controller_values(tmp_path):
+    """finsy encodes translated types from the P4Info (a 32-bit port, a VRF name); the
+    server maps them with the mapping sent in the device config: the entry is held in
+    data-plane values, reads back as written, an unmapped VRF is refused naming the
+    field, and a packet-out to controller port 3000 leaves by port 3."""
+    python = _finsy_python()
+    program = Path(__file__).parent / "data" / "translation.p4"
+    info = tmp_path / "translation.p4info.txt"
+    p4info.write(p4info.build(load_program(program)), info)
+    wrapper = p4config_pb2.P4DeviceConfig(device_data=program.read_bytes())
+    wrapper.extras.kv["p4runtime_translation:trainet.example/port_t"] = json.dumps(
+        [[1000, 1], [2000, 2], [3000, 3]])
+    wrapper.extras.kv["p4runtime_translation:trainet.example/vrf_t"] = json.dumps(
+        [["blue", 7], ["red", 9]])
+    config = tmp_path / "translation.config"
+    config.write_bytes(wrapper.SerializeToString())
+    device = PipelineDevice(device_id=1, cpu_port=255)
+    server = P4RuntimeServer(device, "127.0.0.1:0").start()
+    try:
+        run = subprocess.run([str(python), str(FLOW.with_name("finsy_translation_flow.py")),
+                              f"127.0.0.1:{server.port}", str(info), str(config)],
+                             capture_output=True, text=True, timeout=120)
+    finally:
+        server.stop()
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.splitlines() == [
+        "READ {'in_port': 1000, 'vrf': 'blue'} {'port': 2000}",
+        "REFUSED INVALID_ARGUMENT table MyIngress.routes: field meta.vrf: vrf_t value "
+        "'green' does not translate to a data-plane value (the controller's mapping for "
+        "trainet.example/vrf_t)",
+        "PACKET_OUT sent"], run.stdout + run.stderr
+    [entry] = device.target.table_entries("MyIngress.routes")
+    assert [m.value for m in entry.match[:2]] == [1, 7] and entry.action.params == {"port": 2}
+    assert [port for port, _ in device.sent] == [3]

@@ -1,5 +1,7 @@
 """Random and malformed P4Runtime requests leave the server up and change nothing they
-were refused.
+were refused: on p4info_features.p4 (every entity type) and on the programs with
+@p4runtime_translation types, set with the controller's mapping (values that do not map
+are refused too).
 
 Hypothesis sends the server requests of every unary RPC: WriteRequests as
 p4rt_requests.py builds them, and the bytes of valid Write, Read and
@@ -24,7 +26,7 @@ from p4.v1 import p4runtime_pb2 as pb
 from controllers.p4runtime_client import P4RuntimeClient
 from p4rt_client import batch_errors
 from p4rt_device import PipelineDevice
-from p4rt_requests import FEATURES, INFO, write_requests
+from p4rt_requests import FEATURES_PROGRAM, TRANSLATED_PROGRAMS, write_requests
 from testbed.switch.p4runtime_server import P4RuntimeServer
 
 REQUESTS = int(os.environ.get("TRAINET_P4RT_FUZZ_REQUESTS", "300"))
@@ -55,11 +57,11 @@ def mutated(draw, data: bytes) -> bytes:
     return bytes(data)
 
 
-def _pipeline_request(action=pb.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT):
+def _pipeline_request(prog, action=pb.SetForwardingPipelineConfigRequest.VERIFY_AND_COMMIT):
     req = pb.SetForwardingPipelineConfigRequest(device_id=1, action=action)
     req.election_id.low = 5
-    req.config.p4info.CopyFrom(INFO)
-    req.config.p4_device_config = FEATURES.read_bytes()
+    req.config.p4info.CopyFrom(prog.info)
+    req.config.p4_device_config = prog.config
     return req
 
 
@@ -77,20 +79,20 @@ def _elected(req):
 
 
 @st.composite
-def fuzz_requests(draw):
+def fuzz_requests(draw, prog):
     """(RPC name, request bytes, whether they are a well-formed request)."""
     kind = draw(st.sampled_from(["write"] * 4 + ["write bytes"] * 3 + ["read bytes",
                                 "pipeline bytes", "noise"]))
     if kind == "write":
-        return "Write", _elected(draw(write_requests())).SerializeToString(), True
+        return "Write", _elected(draw(write_requests(prog))).SerializeToString(), True
     if kind == "write bytes":
-        data = _elected(draw(write_requests())).SerializeToString()
+        data = _elected(draw(write_requests(prog))).SerializeToString()
         return "Write", draw(mutated(data)), False
     if kind == "read bytes":
         return "Read", draw(mutated(_read_request().SerializeToString())), False
     if kind == "pipeline bytes":
         action = draw(st.sampled_from(list(pb.SetForwardingPipelineConfigRequest.Action.values())))
-        data = _pipeline_request(action).SerializeToString()
+        data = _pipeline_request(prog, action).SerializeToString()
         return "SetForwardingPipelineConfig", draw(mutated(data)), False
     rpc = draw(st.sampled_from(["Write", "Read", "SetForwardingPipelineConfig",
                                 "GetForwardingPipelineConfig", "Capabilities"]))
@@ -102,13 +104,17 @@ class Served:
     """A P4Runtime server on an in-process device, its primary controller, and a channel
     that sends raw bytes."""
 
-    def __init__(self):
+    def __init__(self, prog, config_file):
+        self.prog, self.config_file = prog, config_file
         self.device = PipelineDevice(device_id=1)
         self.server = P4RuntimeServer(self.device, "127.0.0.1:0").start()
         self.ctl = P4RuntimeClient(f"127.0.0.1:{self.server.port}", device_id=1,
                                    election_id=(0, 5))
         self.ctl.connect()
-        self.ctl.set_pipeline(INFO, FEATURES)
+        self.set_pipeline()
+
+    def set_pipeline(self):
+        self.ctl.set_pipeline(self.prog.info, self.config_file)
 
     def call(self, rpc: str, data: bytes):
         """Send ``data`` as the request of ``rpc``: None, or the refusal's RpcError."""
@@ -133,13 +139,20 @@ class Served:
         self.server.stop()
 
 
-@pytest.fixture(scope="module")
-def servers():
-    fuzzed, twin = Served(), Served()
+PROGRAMS = [FEATURES_PROGRAM, *TRANSLATED_PROGRAMS]
+
+
+@pytest.fixture(scope="module", params=PROGRAMS, ids=[p.path.name for p in PROGRAMS])
+def servers(request, tmp_path_factory):
+    prog = request.param
+    config = tmp_path_factory.mktemp("fuzz") / "device_config"
+    config.write_bytes(prog.config)
+    COUNTS.clear()
+    fuzzed, twin = Served(prog, config), Served(prog, config)
     yield fuzzed, twin
     fuzzed.close()
     twin.close()
-    print(f"\nfuzz: {COUNTS['requests']} requests ({COUNTS['well-formed']} well-formed "
+    print(f"\nfuzz {prog.path.name}: {COUNTS['requests']} requests ({COUNTS['well-formed']} well-formed "
           f"writes, {COUNTS['mutated']} mutated or random bytes, of which "
           f"{COUNTS['unparsed']} did not parse): {COUNTS['refused']} refused, "
           f"{COUNTS['partly']} writes partly refused, {COUNTS['accepted']} accepted (of them "
@@ -201,14 +214,16 @@ def _taken(rpc: str, data: bytes, err) -> bytes | None:
           phases=(Phase.explicit, Phase.generate),   # a failure names its request's bytes
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.data_too_large])
-@given(requests=st.lists(fuzz_requests(), min_size=PER_EXAMPLE, max_size=PER_EXAMPLE))
-def test_refused_requests_change_nothing(servers, requests):
+@given(data=st.data())
+def test_refused_requests_change_nothing(servers, data):
     fuzzed, twin = servers
     for side in servers:
         if COUNTS["pipelines"]:           # a fuzzed pipeline was taken: back to the program
-            side.ctl.set_pipeline(INFO, FEATURES)
+            side.set_pipeline()
         side.ctl.delete_all()
     COUNTS["pipelines"] = 0
+    requests = data.draw(st.lists(fuzz_requests(fuzzed.prog), min_size=PER_EXAMPLE,
+                                  max_size=PER_EXAMPLE))
     for rpc, data, well_formed in requests:
         COUNTS["requests"] += 1
         COUNTS["well-formed" if well_formed else "mutated"] += 1

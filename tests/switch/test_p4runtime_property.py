@@ -1,9 +1,10 @@
 """Whatever the P4Runtime server accepts can be read back.
 
 Hypothesis builds WriteRequests over every entity type of
-tests/switch/data/p4info_features.p4 (p4rt_requests.py). After every request, one
+tests/switch/data/p4info_features.p4 (p4rt_requests.py), and over the programs with
+@p4runtime_translation types, set with the controller's mapping. After every request, one
 wildcard Read of every entity type must succeed, and the last update the server accepted
-must show in it (or, for a DELETE, be gone). The counts are printed at the end (``pytest
+must show in it (or, for a DELETE, be gone), in the values the controller wrote. The counts are printed at the end (``pytest
 -s`` shows them).
 """
 from collections import Counter
@@ -17,7 +18,7 @@ from p4.v1 import p4runtime_pb2 as pb
 from controllers.p4runtime_client import P4RuntimeClient
 from p4rt_client import batch_errors
 from p4rt_device import PipelineDevice
-from p4rt_requests import FEATURES, INDEX, INFO, write_requests
+from p4rt_requests import FEATURES_PROGRAM, TRANSLATED_PROGRAMS, write_requests
 from testbed.p4 import entries as E
 from testbed.p4runtime import convert as C
 from testbed.switch.p4runtime_server import P4RuntimeServer
@@ -26,28 +27,28 @@ COUNTS = Counter()
 
 
 # ---------------------------------------------------------------- what a read must show
-def _table_key(te, update_type=None):
+def _table_key(index, te, update_type=None):
     """A table entry's identity in canonical form (a DELETE's entry is read as a DELETE:
     only its key counts)."""
     if te.is_default_action:
         return te.table_id, True
-    entry = C.table_entry_from_p4rt(INDEX, te, update_type)
+    entry = C.table_entry_from_p4rt(index, te, update_type)
     entry.action = E.ActionCall("")
-    shown = C.table_entry_to_p4rt(INDEX, entry)
+    shown = C.table_entry_to_p4rt(index, entry)
     return te.table_id, False, shown.priority, tuple(m.SerializeToString() for m in shown.match)
 
 
-def _table_shown(update, read):
+def _table_shown(index, update, read):
     te = update.entity.table_entry
-    key = _table_key(te, pb.Update.DELETE)
+    key = _table_key(index, te, pb.Update.DELETE)
     same = [e.table_entry for e in read if e.HasField("table_entry")
-            and _table_key(e.table_entry) == key]
+            and _table_key(index, e.table_entry) == key]
     if update.type == pb.Update.DELETE:
         return not same
     if not same:
         return False
-    got, want = same[0], C.table_entry_from_p4rt(INDEX, te, update.type)
-    shown = C.table_entry_from_p4rt(INDEX, got)
+    got, want = same[0], C.table_entry_from_p4rt(index, te, update.type)
+    shown = C.table_entry_from_p4rt(index, got)
     if te.is_default_action:
         return not want.action.action or shown.action == want.action
     return (shown.action == want.action and got.metadata == te.metadata
@@ -86,16 +87,16 @@ def _indexed_shown(update, read):
     return bool(got) and all(getattr(g, field) == getattr(written, field) for g in got)
 
 
-def _shown(update, read) -> bool:
+def _shown(index, update, read) -> bool:
     kind = update.entity.WhichOneof("entity")
     if kind == "table_entry":
-        return _table_shown(update, read)
+        return _table_shown(index, update, read)
     if kind == "packet_replication_engine_entry":
         return _pre_shown(update, read)
     if kind in ("register_entry", "counter_entry", "meter_entry"):
         return _indexed_shown(update, read)
     if kind == "value_set_entry":
-        vs = INDEX.value_sets[update.entity.value_set_entry.value_set_id]
+        vs = index.value_sets[update.entity.value_set_entry.value_set_id]
         got = [e.value_set_entry for e in read if e.HasField("value_set_entry")
                and e.value_set_entry.value_set_id == vs.preamble.id]
         return C.value_set_from_p4rt(vs, got[0].members) == \
@@ -108,14 +109,14 @@ def _shown(update, read) -> bool:
     if kind == "direct_meter_entry":
         te = update.entity.direct_meter_entry.table_entry
         got = [e.direct_meter_entry for e in read if e.HasField("direct_meter_entry")
-               and _table_key(e.direct_meter_entry.table_entry) == _table_key(te)]
+               and _table_key(index, e.direct_meter_entry.table_entry) == _table_key(index, te)]
         return [g.config for g in got] == [update.entity.direct_meter_entry.config]
     if kind in ("action_profile_member", "action_profile_group"):
-        return _profile_shown(update, read)
+        return _profile_shown(index, update, read)
     raise AssertionError(f"an accepted write of {kind}, which the target cannot serve")
 
 
-def _profile_shown(update, read):
+def _profile_shown(index, update, read):
     kind = update.entity.WhichOneof("entity")
     written = getattr(update.entity, kind)
     ident = "member_id" if kind == "action_profile_member" else "group_id"
@@ -125,24 +126,46 @@ def _profile_shown(update, read):
     if update.type == pb.Update.DELETE:
         return not got
     if kind == "action_profile_member":
-        return len(got) == 1 and C.member_from_p4rt(INDEX, got[0]) == \
-            C.member_from_p4rt(INDEX, written)
-    return len(got) == 1 and C.group_from_p4rt(INDEX, got[0]) == \
-        C.group_from_p4rt(INDEX, written)
+        return len(got) == 1 and C.member_from_p4rt(index, got[0]) == \
+            C.member_from_p4rt(index, written)
+    return len(got) == 1 and C.group_from_p4rt(index, got[0]) == \
+        C.group_from_p4rt(index, written)
+
+
+def controller_view(prog) -> C.P4InfoIndex:
+    """An index over the values the controller writes and reads: the P4Info's, with a
+    translated string compared as the number its bytes spell (its P4Info width is 0)."""
+    info = type(prog.info)()
+    info.CopyFrom(prog.info)
+    strings = {n for n, t in info.type_info.new_types.items()
+               if t.translated_type.WhichOneof("sdn_type") == "sdn_string"}
+    for item in [*(f for t in info.tables for f in t.match_fields),
+                 *(p for a in info.actions for p in a.params),
+                 *(m for v in info.value_sets for m in v.match)]:
+        if item.type_name.name in strings:
+            item.bitwidth = 8 * 64
+    return C.P4InfoIndex(info)
 
 
 # ---------------------------------------------------------------- the property
-@pytest.fixture(scope="module")
-def switch():
+PROGRAMS = [FEATURES_PROGRAM, *TRANSLATED_PROGRAMS]
+
+
+@pytest.fixture(scope="module", params=PROGRAMS, ids=[p.path.name for p in PROGRAMS])
+def switch(request, tmp_path_factory):
+    prog = request.param
+    config = tmp_path_factory.mktemp("property") / "device_config"
+    config.write_bytes(prog.config)
+    COUNTS.clear()
     device = PipelineDevice(device_id=1)
     server = P4RuntimeServer(device, "127.0.0.1:0").start()
     ctl = P4RuntimeClient(f"127.0.0.1:{server.port}", device_id=1, election_id=(0, 5))
     ctl.connect()
-    ctl.set_pipeline(INFO, FEATURES)
-    yield ctl
+    ctl.set_pipeline(prog.info, config)
+    yield ctl, prog, controller_view(prog)
     ctl.close()
     server.stop()
-    print(f"\nproperty: {COUNTS['requests']} requests, {COUNTS['updates']} updates: "
+    print(f"\nproperty {prog.path.name}: {COUNTS['requests']} requests, {COUNTS['updates']} updates: "
           f"{COUNTS['accepted']} accepted, {COUNTS['rejected']} rejected; "
           f"{COUNTS['reads']} wildcard reads after accepted writes, all served")
 
@@ -151,9 +174,11 @@ def switch():
 @settings(max_examples=200, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.data_too_large])
-@given(requests=st.lists(write_requests(), min_size=1, max_size=3))
-def test_every_accepted_write_reads_back(switch, requests):
+@given(data=st.data())
+def test_every_accepted_write_reads_back(switch, data):
+    switch, prog, index = switch
     switch.delete_all()
+    requests = data.draw(st.lists(write_requests(prog), min_size=1, max_size=3))
     for req in requests:
         req.election_id.CopyFrom(switch.election_id)
         COUNTS["requests"] += 1
@@ -173,7 +198,7 @@ def test_every_accepted_write_reads_back(switch, requests):
             continue
         read = switch.read_everything()
         COUNTS["reads"] += 1
-        assert _shown(accepted[-1], read), accepted[-1]
+        assert _shown(index, accepted[-1], read), accepted[-1]
 
 
 def _errors(err: grpc.RpcError, n: int) -> list:

@@ -5,10 +5,13 @@ into the outside clients' venv, .venv-clients (vagrant/clients-nodeps.txt says h
 test runs the client under that venv's Python in a child process, as a user would run the
 shell.
 """
+import json
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
+from p4.tmp import p4config_pb2
 from p4.v1 import p4runtime_pb2 as pb
 
 from p4rt_device import PipelineDevice
@@ -258,3 +261,66 @@ def test_p4runtime_shell_sets_the_pipeline_and_writes_entries(tmp_path, device_c
     entry, = device.target.table_entries("MyIngress.ipv4_lpm")
     assert entry.action.action == "MyIngress.ipv4_forward"
     assert entry.action.params == {"dstAddr": 0x000000000101, "port": 3}
+
+
+TRANSLATION_FLOW = r'''
+import faulthandler
+import sys
+import p4runtime_sh.shell as sh
+
+faulthandler.dump_traceback_later(60, exit=True)
+addr, p4info_path, config_path = sys.argv[1:4]
+sh.setup(device_id=1, grpc_addr=addr, election_id=(0, 1), verbose=False,
+         config=sh.FwdPipeConfig(p4info_path, config_path))
+try:
+    route = sh.TableEntry("MyIngress.routes")(action="MyIngress.forward")
+    route.match["meta.in_port"] = "1000"
+    route.match["meta.vrf"] = "blue"
+    route.priority = 10
+    route.action["port"] = "2000"
+    route.insert()
+    for e in sh.TableEntry("MyIngress.routes").read():
+        m = e.msg()
+        print("READ", [f.exact.value.hex() for f in m.match],
+              m.action.action.params[0].value.hex())
+    sh.PacketOut(b"\x00" * 14 + b"out", egress_port="3000", _pad="0").send()
+    print("PACKET_OUT sent")
+finally:
+    sh.teardown()
+'''
+
+
+@pytest.mark.slow
+def test_p4runtime_shell_speaks_translated_types_in_controller_values(tmp_path):
+    """The shell encodes a translated port by the P4Info's 32 bits and a VRF name as its
+    string; the server maps both with the mapping sent in the device config and reads
+    them back as written; a packet-out to controller port 3000 leaves by port 3."""
+    python = _shell_python()
+    program = Path(__file__).parent / "data" / "translation.p4"
+    info = tmp_path / "translation.p4info.txt"
+    p4info.write(p4info.build(load_program(program)), info)
+    wrapper = p4config_pb2.P4DeviceConfig(device_data=program.read_bytes())
+    wrapper.extras.kv["p4runtime_translation:trainet.example/port_t"] = json.dumps(
+        [[1000, 1], [2000, 2], [3000, 3]])
+    wrapper.extras.kv["p4runtime_translation:trainet.example/vrf_t"] = json.dumps(
+        [["blue", 7], ["red", 9]])
+    config = tmp_path / "translation.config"
+    config.write_bytes(wrapper.SerializeToString())
+    device = PipelineDevice(device_id=1, cpu_port=255)
+    server = P4RuntimeServer(device, "127.0.0.1:0").start()
+    try:
+        run = subprocess.run([python, "-c", TRANSLATION_FLOW, f"127.0.0.1:{server.port}",
+                              str(info), str(config)],
+                             capture_output=True, text=True, timeout=120)
+        deadline = time.monotonic() + 5
+        while not device.sent and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        server.stop()
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.splitlines() == [
+        f"READ ['{(1000).to_bytes(2, 'big').hex()}', '{b'blue'.hex()}'] "
+        f"{(2000).to_bytes(2, 'big').hex()}", "PACKET_OUT sent"], run.stdout + run.stderr
+    [entry] = device.target.table_entries("MyIngress.routes")
+    assert [m.value for m in entry.match[:2]] == [1, 7] and entry.action.params == {"port": 2}
+    assert [port for port, _ in device.sent] == [3]

@@ -337,3 +337,200 @@ def test_a_malformed_translation_annotation_is_an_error_at_its_type():
                                            r"@p4runtime_translation takes a URI string and "
                                            r"a width in bits or `string`"):
         p4info.build(load_source(source, filename=str(PROGRAM)))
+
+
+# ---------------------------------------------------------------- the P4Info decides
+TRANSLATION_BMV2 = Path(__file__).parents[1] / "p4" / "bmv2" / "translation.json"
+
+
+def _wrapped(program: bytes, **mappings) -> bytes:
+    wrapper = p4config_pb2.P4DeviceConfig(device_data=program)
+    for uri, pairs in mappings.items():
+        wrapper.extras.kv[f"p4runtime_translation:trainet.example/{uri}"] = json.dumps(pairs)
+    return wrapper.SerializeToString()
+
+
+def test_a_bmv2_json_program_translates_as_its_source_by_the_p4info_sent_beside_it():
+    """p4c's BMv2 JSON keeps no type names; the P4Info p4c writes beside it does, and it
+    alone makes the server translate: the same entries, reads and packets as from P4
+    source."""
+    device = PipelineDevice(device_id=1, cpu_port=255)
+    server = P4RuntimeServer(device, "127.0.0.1:0").start()
+    client = Client(f"127.0.0.1:{server.port}", 1, 5)
+    try:
+        client.arbitrate()
+        client.set_pipeline(_info(), _wrapped(TRANSLATION_BMV2.read_bytes(), port_t=PORTS,
+                                              vrf_t=VRFS))
+        assert device.target.program.new_types == {}          # the JSON names no types
+        client.write((INS, route((1000).to_bytes(4, "big"), b"blue",
+                                 out=(2000).to_bytes(4, "big"))))
+        [entry] = device.target.table_entries("MyIngress.routes")
+        assert [m.value for m in entry.match[:2]] == [1, 7]
+        assert entry.action.params == {"port": 2}
+        device.receive(frame(vrf=7), 1)
+        assert [port for port, _ in device.sent] == [2]
+        [read] = read_routes(client)
+        assert [m.exact.value for m in read.match] == [(1000).to_bytes(2, "big"), b"blue"]
+        assert read.action.action.params[0].value == (2000).to_bytes(2, "big")
+        [(code, message)] = _refused(client, (INS, route((1000).to_bytes(4, "big"), b"green")))
+        assert code == grpc.StatusCode.INVALID_ARGUMENT
+        assert "table MyIngress.routes: field meta.vrf" in message
+        client.write((INS, route((2000).to_bytes(4, "big"), b"red", action=TO_CPU)))
+        device.receive(frame(vrf=9), 2)
+        assert client.next("packet").metadata[0].value == (2000).to_bytes(2, "big")
+    finally:
+        client.close()
+        server.stop()
+
+
+def _untranslated_port_info():
+    """translation.p4's P4Info as a compiler told not to translate port_t writes it."""
+    info = type(_info())()
+    info.CopyFrom(_info())
+    info.type_info.new_types["port_t"].ClearField("translated_type")
+    info.type_info.new_types["port_t"].original_type.bitstring.bit.bitwidth = 9
+    items = [f for t in info.tables for f in t.match_fields]
+    items += [p for a in info.actions for p in a.params]
+    items += [m for c in info.controller_packet_metadata for m in c.metadata]
+    for item in items:
+        if item.type_name.name == "port_t":
+            item.bitwidth = 9
+    return info
+
+
+def test_where_program_and_p4info_differ_the_p4info_wins():
+    """The program annotates port_t; a P4Info that does not translate it is what the
+    controller encodes by: ports travel as data-plane values, and a mapping for port_t
+    has no type of that P4Info to apply to."""
+    info = _untranslated_port_info()
+    device = PipelineDevice(device_id=1, cpu_port=255)
+    server = P4RuntimeServer(device, "127.0.0.1:0").start()
+    client = Client(f"127.0.0.1:{server.port}", 1, 5)
+    try:
+        client.arbitrate()
+        with pytest.raises(grpc.RpcError) as e:
+            client.set_pipeline(info, device_config(port_t=PORTS, vrf_t=VRFS))
+        assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert "no type of the P4Info translates trainet.example/port_t" in e.value.details()
+        client.set_pipeline(info, device_config(vrf_t=VRFS))
+        client.write((INS, route(b"\x01", b"blue", out=b"\x02")))
+        [entry] = device.target.table_entries("MyIngress.routes")
+        assert [m.value for m in entry.match[:2]] == [1, 7]            # VRF still translated
+        assert entry.action.params == {"port": 2}
+        [read] = read_routes(client)
+        assert [m.exact.value for m in read.match] == [b"\x01", b"blue"]
+        [(code, message)] = _refused(client, (INS, route((1000).to_bytes(2, "big"), b"red")))
+        assert code == grpc.StatusCode.OUT_OF_RANGE and "meta.in_port" in message
+    finally:
+        client.close()
+        server.stop()
+
+
+# ---------------------------------------------------------------- what the program holds
+CONST_PROGRAM = Path(__file__).parent / "data" / "translation_const.p4"
+
+
+@pytest.fixture
+def const_switch():
+    info = p4info_of(CONST_PROGRAM)
+    device = PipelineDevice(device_id=1, cpu_port=255)
+    server = P4RuntimeServer(device, "127.0.0.1:0").start()
+    client = Client(f"127.0.0.1:{server.port}", 1, 5)
+    client.arbitrate()
+    client.set_pipeline(info, _wrapped(CONST_PROGRAM.read_bytes(), port_t=PORTS, vrf_t=VRFS))
+    yield client, device, info
+    client.close()
+    server.stop()
+
+
+def test_const_entries_and_the_initial_default_read_back_in_controller_values(const_switch):
+    """The program's own entries hold data-plane values; reads give the controller's.
+    A data-plane value the mapping does not reach (port 5, 6) reads back as it is: the
+    specification asks the server to translate reads and says nothing of values without
+    a controller value, and refusing the read would hide the whole table."""
+    client, device, info = const_switch
+    ports = object_id(info, "tables", "MyIngress.ports")
+    read = [e.table_entry for e in client.read(pb.Entity(table_entry=pb.TableEntry(
+        table_id=ports)))]
+    assert all(e.is_const for e in read)
+    by_key = {e.match[0].exact.value: e.action.action.params[0].value for e in read}
+    assert by_key == {(1000).to_bytes(2, "big"): (2000).to_bytes(2, "big"),
+                      b"\x05": b"\x06"}                               # mapped; as it is
+    [default] = client.read(pb.Entity(table_entry=pb.TableEntry(table_id=ports,
+                                                                is_default_action=True)))
+    assert default.table_entry.action.action.params[0].value == (3000).to_bytes(2, "big")
+    assert device.target.table_get_default("MyIngress.ports").params == {"port": 3}
+
+
+def test_digest_fields_of_translated_types_reach_the_controller_translated(const_switch):
+    client, device, info = const_switch
+    digest_id = object_id(info, "digests", "learn_t")
+    entry = pb.DigestEntry(digest_id=digest_id)
+    entry.config.max_list_size = 1
+    client.write((INS, pb.Entity(digest_entry=entry)))
+    vrfs = object_id(info, "tables", "MyIngress.vrfs")
+    te = pb.TableEntry(table_id=vrfs)
+    te.match.add(field_id=1).exact.value = b"red"
+    te.action.action.action_id = object_id(info, "actions", "MyIngress.learn")
+    client.write((INS, pb.Entity(table_entry=te)))
+    device.receive(frame(vrf=9), 3)                                  # data-plane port 3
+    digest = client.next("digest")
+    assert digest.digest_id == digest_id
+    members = digest.data[0].struct.members
+    assert [m.bitstring for m in members] == [(3000).to_bytes(2, "big"), b"red", b"\x03"]
+    device.receive(frame(vrf=9), 4)                                  # port 4: no mapping
+    members = client.next("digest").data[0].struct.members
+    assert members[0].bitstring == b"\x04" and members[1].bitstring == b"red"
+
+
+def test_value_set_members_translate_and_an_unmapped_one_changes_nothing(const_switch):
+    client, device, info = const_switch
+    vs_id = object_id(info, "value_sets", "MyParser.watched_ports")
+
+    def members(*ports):
+        entry = pb.ValueSetEntry(value_set_id=vs_id)
+        for port in ports:
+            entry.members.add().match.add(field_id=1).exact.value = port.to_bytes(4, "big")
+        return pb.Entity(value_set_entry=entry)
+
+    client.write((MOD, members(2000)))
+    device.receive(frame(vrf=1), 2)                                  # data-plane port 2
+    assert [port for port, _ in device.sent] == [8]                  # the watched path
+    [read] = client.read(pb.Entity(value_set_entry=pb.ValueSetEntry(value_set_id=vs_id)))
+    assert [m.match[0].exact.value for m in read.value_set_entry.members] == [
+        (2000).to_bytes(2, "big")]
+    [(code, message)] = _refused(client, (MOD, members(1000, 4242)))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
+    assert "value set MyParser.watched_ports: field" in message and "does not translate" in message
+    [read] = client.read(pb.Entity(value_set_entry=pb.ValueSetEntry(value_set_id=vs_id)))
+    assert [m.match[0].exact.value for m in read.value_set_entry.members] == [
+        (2000).to_bytes(2, "big")]
+    device.sent.clear()
+    device.receive(frame(vrf=1), 1)                                  # 1000's port: unwatched
+    device.receive(frame(vrf=1), 2)
+    assert [port for port, _ in device.sent] == [2, 8]               # ports: 1 -> forward(2)
+
+
+def test_a_translated_type_of_two_data_plane_widths_is_refused_with_the_pipeline():
+    """With BMv2 JSON the data-plane width of a type comes from the values the P4Info
+    names with it; a P4Info naming a 9-bit and a 12-bit field with one type is refused,
+    each named."""
+    info = type(_info())()
+    info.CopyFrom(_info())
+    zone = next(f for t in info.tables for f in t.match_fields if f.name == "meta.zone")
+    zone.type_name.name, zone.bitwidth = "port_t", 32
+    device = PipelineDevice(device_id=1)
+    server = P4RuntimeServer(device, "127.0.0.1:0").start()
+    client = Client(f"127.0.0.1:{server.port}", 1, 5)
+    try:
+        client.arbitrate()
+        with pytest.raises(grpc.RpcError) as e:
+            client.set_pipeline(info, _wrapped(TRANSLATION_BMV2.read_bytes()))
+        assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert "translates type port_t, whose values have different widths" in e.value.details()
+        assert "MyIngress.routes meta.in_port: 9 bits" in e.value.details()
+        assert "MyIngress.routes meta.zone: 12 bits" in e.value.details()
+        assert device.target is None
+    finally:
+        client.close()
+        server.stop()

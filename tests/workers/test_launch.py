@@ -14,6 +14,11 @@ def test_worker_args_become_flags():
         "--model", "gpt", "--shadow-model", "gpt-20b", "--steps", "3", "--verbose"]
 
 
+def test_a_zero_is_passed_on_not_taken_for_false():
+    assert _flags({"warmup": 0, "lr": 0.0, "seed": 0}) == [
+        "--warmup", "0", "--lr", "0.0", "--seed", "0"]
+
+
 def test_metrics_tail_reads_whole_lines_only(tmp_path):
     path = tmp_path / "rank0.jsonl"
     tail = RankMetrics({0: path, 1: tmp_path / "rank1.jsonl"})

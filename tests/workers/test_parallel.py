@@ -8,6 +8,7 @@ only reorder float32 additions (about 1e-7 relative each). AdamW divides every u
 the gradient's running RMS, so such relative errors stay relative, and over 20 steps the
 losses agree to better than 1e-6 (measured: at most 7e-7 for PP, TP and 2x2x2)."""
 import pytest
+import torch
 
 from hosts import shadow
 from hosts.models import SyntheticCorpus, build_model
@@ -226,3 +227,42 @@ def test_shadow_stages_sleep_the_compute_model_of_their_layers():
         expected = layer * 2 + (head if stage == 1 else compute.Pass(0.0, 0.0))
         assert (forward, backward) == pytest.approx((expected.forward_s, expected.backward_s))
         assert metrics.compute_s > 0
+
+
+@pytest.mark.parametrize("recompute, runs", [("none", 1), ("full", 2)])
+def test_real_full_recompute_runs_each_forward_again_in_the_backward(recompute, runs):
+    """A real rank under full recompute keeps each unit's input only and runs the unit's
+    forward a second time in its backward (its equivalence with single-process training
+    is in tests/workers/test_equivalence.py)."""
+    opts = ParallelOptions(pp=2, micro_batches=2, recompute=recompute)
+    models = [build_model("gpt", 1) for _ in range(2)]
+    calls = [0, 0]
+
+    def counted(rank: int, forward):
+        def run(*args):
+            if torch.is_grad_enabled():         # not the stage boundaries' shape probe
+                calls[rank] += 1
+            return forward(*args)
+        return run
+
+    def body(comm):
+        for unit in models[comm.rank].units:    # module hooks miss checkpoint's re-run
+            unit.forward = counted(comm.rank, unit.forward)
+        s = ParallelTraining(comm, layout_of(opts, 2, "pp", "test"), opts, lr=LR)
+        s.setup(models[comm.rank])
+        s.step(CORPUS.batch(0, *s.data_shard(), BATCH, 32))
+        return len(s.model)
+
+    units = run_ranks(2, body, timeout_s=60)
+    assert calls == [runs * n * 2 for n in units]        # 2 micro-batches
+
+
+def test_real_ranks_refuse_a_recompute_they_do_not_run():
+    with pytest.raises(TrainetError, match="selective.*real-mode ranks do not run"):
+        registry.get("megatron").recompute_of(ParallelOptions(recompute="selective"),
+                                              mode="real")
+    with pytest.raises(TrainetError, match="workload's recompute is 'full'.*none"):
+        registry.get("ddp").recompute_of(None, "full", "real")
+    assert registry.get("ddp").recompute_of(None, "full") == "full"         # shadow: sleeps it
+    with pytest.raises(TrainetError, match="recompute 'some': choose one of none, selective"):
+        registry.get("ddp").recompute_of(None, "some")

@@ -15,7 +15,9 @@ becomes one :class:`ir.Program` that the target compiles as it compiles P4 sourc
 * each pipeline's graph of tables and conditionals as structured code: a node's branches
   rejoin at its immediate post-dominator, so the graph p4c wrote from if/else and
   ``switch`` comes back as if/else and ``switch``. p4c's dummy tables (``tbl_*``: no
-  key, a constant default action) are direct action calls, as in the source.
+  key, a constant default action) are direct action calls, as in the source; the actions
+  p4c makes of an apply block's statements (``act``, ``act_0``, ...) are ``@hidden``, so
+  the program's P4Info lists what p4c's P4Info beside the JSON lists.
 
 Older compilers' output loads as BMv2 loads it: a table that names its ``actions``
 without ``action_ids``, transitions without a ``type`` (a ``value`` of ``"default"`` is
@@ -85,6 +87,12 @@ def load(doc: dict, where: str) -> ir.Program:
 def _v1model() -> ir.Program:
     """v1model's types, errors and match kinds, from the frontend's own v1model.p4."""
     return load_source(_V1MODEL, "<v1model>")
+
+
+# p4c's own actions for statements of an apply block (``act``, ``act_0``, ...): hidden in
+# the P4Info p4c writes beside the JSON, so hidden here too
+_SYNTHESIZED_NAME = re.compile(r"act(_\d+)?")
+_SYNTHESIZED = (ir.Annotation("hidden"),)
 
 
 def _ident(name: str) -> str:
@@ -594,7 +602,8 @@ class _Loader(Expressions):
                                        ir.BitT(self.need(rd, "bitwidth", rp, int))))
             ir_name = name if same is None else f"{name}${aid}"
             body = ir.Block(NOLOC, self.statements(prims, f"{path}.primitives", params))
-            act = ir.Action(ir_name, name.rsplit(".", 1)[-1], params, body)
+            act = ir.Action(ir_name, name.rsplit(".", 1)[-1], params, body,
+                            annotations=_SYNTHESIZED if _SYNTHESIZED_NAME.fullmatch(name) else ())
             self.actions[aid] = act
             if same is None:
                 by_name[name] = (act, [a.get("runtime_data"), prims])

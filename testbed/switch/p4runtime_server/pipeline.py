@@ -87,11 +87,11 @@ def verified(config: p4runtime_pb2.ForwardingPipelineConfig) -> ForwardingPipeli
                            f"only in the P4Info: {extra or 'none'}; only in the program: "
                            f"{missing or 'none'}; regenerate it with `trainet p4 info`")
     try:
-        translation = Translation(given, program, data)
+        translation = Translation(given, program, data, expected)
+        index = C.P4InfoIndex(translation.dataplane(given))
     except E.ControlPlaneError as e:
         raise RpcError(e.code, e.message) from None
-    return ForwardingPipeline(given, data, config.cookie.cookie, program,
-                              C.P4InfoIndex(translation.dataplane(given)), translation,
+    return ForwardingPipeline(given, data, config.cookie.cookie, program, index, translation,
                               initial_defaults(program))
 
 

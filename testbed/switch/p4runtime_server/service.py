@@ -143,7 +143,9 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
         d.digest_id = digest.preamble.id
         d.list_id = next(self.digest_list_ids)
         d.timestamp = time.time_ns()
-        d.data.add().CopyFrom(C.digest_data(digest, values))
+        data = d.data.add()
+        data.CopyFrom(C.digest_data(digest, values))
+        pipeline.translation.digest_out(d.digest_id, data)
         for primary in receivers:
             primary.out.put(msg)
 

@@ -5,8 +5,8 @@ The controller speaks in controller (SDN) values, W bits wide or strings; the da
 holds the type's own ``bit<N>``. The P4Info gives the controller's form (``type_name``,
 ``sdn_bitwidth`` or ``sdn_string``); the server translates on the way in (match fields,
 action parameters of entries, members and one-shot sets, value set members, packet-out
-metadata) and back on the way out (reads, packet-in metadata). The rest of the server sees
-data-plane values only: its P4Info index carries the data-plane widths
+metadata) and back on the way out (reads, packet-in metadata, digest data). The rest of
+the server sees data-plane values only: its P4Info index carries the data-plane widths
 (:meth:`Translation.dataplane`).
 
 The specification leaves how a mapping comes to be to the target (for ports, gNMI's
@@ -16,8 +16,11 @@ key ``p4runtime_translation:<uri>``, value a JSON list of ``[controller value,
 data-plane value]`` pairs (a string for a string type, an integer otherwise), one to one.
 Without an entry, a W-bit type maps each value to itself when it fits the data-plane
 width, and a string type maps none. A value that does not map is refused with
-INVALID_ARGUMENT naming the field, and nothing is written; a data-plane value without a
-controller value (an entry the program itself holds) reads back as it is.
+INVALID_ARGUMENT naming the field, and nothing is written. A data-plane value without a
+controller value (a const entry, the initial default action or a digest field the mapping
+does not reach) reads back as it is: the specification asks the server to translate
+what it reports and says nothing of a value without a controller value, and refusing the
+read would hide every other entry of the table.
 """
 from __future__ import annotations
 
@@ -39,7 +42,7 @@ class TypeMap:
     name: str
     uri: str
     sdn_bits: int | None                # None: a string
-    dp_bits: int
+    dp_bits: int | None                 # None: no value of the program has the type
     to_dp: dict | None                  # controller value (int, or bytes of a string) -> int
     to_sdn: dict | None                 # data-plane int -> controller value
 
@@ -96,9 +99,12 @@ def _mapping(new: TypeMap, text: str) -> None:
                 f"an integer in 0..{(1 << new.sdn_bits) - 1}"
             C.fail("INVALID_ARGUMENT", f"{where}: controller value {sdn!r} of {new.name} must "
                                        f"be {kind}")
-        if not (isinstance(dp, int) and not isinstance(dp, bool) and 0 <= dp < 1 << new.dp_bits):
+        top = None if new.dp_bits is None else (1 << new.dp_bits) - 1
+        if not (isinstance(dp, int) and not isinstance(dp, bool) and 0 <= dp
+                and (top is None or dp <= top)):
+            span = "a non-negative integer" if top is None else f"an integer in 0..{top}"
             C.fail("INVALID_ARGUMENT", f"{where}: data-plane value {dp!r} of {new.name} must "
-                                       f"be an integer in 0..{(1 << new.dp_bits) - 1}")
+                                       f"be {span}")
         if key in new.to_dp or dp in new.to_sdn:
             C.fail("INVALID_ARGUMENT", f"{where}: {sdn!r} -> {dp} repeats a controller or "
                                        "data-plane value; the mapping must be one to one")
@@ -106,24 +112,30 @@ def _mapping(new: TypeMap, text: str) -> None:
 
 
 class Translation:
-    """The translated types of one pipeline, by where their values travel."""
+    """The translated types of one pipeline, by where their values travel.
 
-    def __init__(self, info: p4info_pb2.P4Info, program, device_config: bytes = b""):
+    The P4Info the controller sent decides what is translated: a ``type_name`` naming a
+    ``new_types`` entry with ``translated_type`` marks a value for translation, whatever
+    form the program came in (P4 source, trainet-p4c's output or BMv2 JSON, which keeps no
+    type names). The specification makes the P4Info's type the server's signal that
+    translation is required, and lets a compiler's own mechanism override the program's
+    ``@p4runtime_translation``; so where the program's annotation and the P4Info differ,
+    the P4Info wins. The program gives only the data-plane width: the ``type``'s own
+    ``bit<W>`` when the program declares it, else the width the program gives the field,
+    parameter or metadata the P4Info names with the type (one width per type).
+    """
+
+    def __init__(self, info: p4info_pb2.P4Info, program, device_config: bytes = b"",
+                 program_info: p4info_pb2.P4Info | None = None):
         kv = {k[len(KEY):]: v for k, v in extras(device_config).items() if k.startswith(KEY)}
+        widths = _dataplane_widths(info, program, program_info)
         self.types: dict[str, TypeMap] = {}
         for name, spec in info.type_info.new_types.items():
             if spec.WhichOneof("representation") != "translated_type":
                 continue
-            new = program.new_types.get(name)
-            if new is None and not program.new_types:
-                continue        # BMv2 JSON keeps no type names: values pass as they are
-            if new is None or p4info_builder.translated(new) is None:
-                C.fail("INVALID_ARGUMENT", f"config.p4info translates type {name}, which the "
-                                           "program does not declare with "
-                                           "@p4runtime_translation")
             t = spec.translated_type
             sdn_bits = t.sdn_bitwidth if t.WhichOneof("sdn_type") == "sdn_bitwidth" else None
-            self.types[name] = TypeMap(name, t.uri, sdn_bits, new.base.width, None, None)
+            self.types[name] = TypeMap(name, t.uri, sdn_bits, widths.get(name), None, None)
         by_uri = {t.uri: t for t in self.types.values()}
         for uri, text in kv.items():
             if uri not in by_uri:
@@ -144,10 +156,28 @@ class Translation:
                            for v in info.value_sets}
         self.metadata = {c.preamble.name: typed(c.metadata, f"{c.preamble.name} metadata")
                          for c in info.controller_packet_metadata}
-        for group in (self.fields, self.params, self.value_sets, self.metadata):
+        self.digests = {d.preamble.id: self._digest_paths(info, d.type_spec)
+                        for d in info.digests}
+        for group in (self.fields, self.params, self.value_sets, self.metadata, self.digests):
             for key in [k for k, v in group.items() if not v]:
                 del group[key]
         self.active = bool(self.types)
+
+    def _digest_paths(self, info, spec) -> list:
+        """(member index or None for the whole value, TypeMap) of the translated parts of
+        a digest's data: its struct's or tuple's members, or the value itself."""
+        kind = spec.WhichOneof("type_spec")
+        if kind == "new_type":
+            t = self.types.get(spec.new_type.name)
+            return [(None, t)] if t else []
+        if kind == "struct" and spec.struct.name in info.type_info.structs:
+            members = [m.type_spec for m in info.type_info.structs[spec.struct.name].members]
+        elif kind == "tuple":
+            members = list(spec.tuple.members)
+        else:
+            return []
+        return [(i, self.types[m.new_type.name]) for i, m in enumerate(members)
+                if m.WhichOneof("type_spec") == "new_type" and m.new_type.name in self.types]
 
     def dataplane(self, info: p4info_pb2.P4Info) -> p4info_pb2.P4Info:
         """``info`` with the data-plane width on every translated value."""
@@ -161,8 +191,13 @@ class Translation:
         items += [m for c in out.controller_packet_metadata for m in c.metadata]
         for item in items:
             t = self.types.get(item.type_name.name)
-            if t is not None:
-                item.bitwidth = t.dp_bits
+            if t is None:
+                continue
+            if t.dp_bits is None:
+                C.fail("INVALID_ARGUMENT", f"config.p4info: {item.name} has translated type "
+                                           f"{t.name}, but the program has no such value "
+                                           "to give its data-plane width")
+            item.bitwidth = t.dp_bits
         return out
 
     # ------------------------------------------------------------ messages
@@ -218,6 +253,15 @@ class Translation:
             if m.metadata_id in fields:
                 m.value = fields[m.metadata_id][0].outbound(m.value)
 
+    def digest_out(self, digest_id: int, data) -> None:
+        """Turn a digest's P4Data into controller values, in place."""
+        for index, t in self.digests.get(digest_id, ()):
+            if index is None:
+                data.bitstring = t.outbound(data.bitstring)
+            else:
+                part = getattr(data, data.WhichOneof("data")).members[index]
+                part.bitstring = t.outbound(part.bitstring)
+
     def _actions_translated(self, msg) -> bool:
         return any(a.action_id in self.params for a in _actions(msg))
 
@@ -263,3 +307,38 @@ def _copy(msg):
     out = type(msg)()
     out.CopyFrom(msg)
     return out
+
+
+def _dataplane_widths(info, program, program_info) -> dict:
+    """Translated type name -> the data plane's width of its values in ``program``."""
+    widths = {name: new.base.width for name, new in program.new_types.items()
+              if hasattr(new.base, "width")}
+    if program_info is None:
+        return widths
+    found: dict[str, set] = {}
+
+    def match(given, own, owner) -> None:
+        own_widths = {i.name: i.bitwidth for i in own}
+        for item in given:
+            name = item.type_name.name
+            if name and name not in widths and item.name in own_widths:
+                found.setdefault(name, set()).add((own_widths[item.name], owner, item.name))
+
+    def by_name(items):
+        return {o.preamble.name: o for o in items}
+
+    for kind, part in (("tables", "match_fields"), ("actions", "params"),
+                       ("value_sets", "match"), ("controller_packet_metadata", "metadata")):
+        own = by_name(getattr(program_info, kind))
+        for obj in getattr(info, kind):
+            if obj.preamble.name in own:
+                match(getattr(obj, part), getattr(own[obj.preamble.name], part),
+                      obj.preamble.name)
+    for name, seen in found.items():
+        if len({w for w, _, _ in seen}) > 1:
+            shown = ", ".join(f"{owner} {item}: {w} bits" for w, owner, item in sorted(seen))
+            C.fail("INVALID_ARGUMENT", f"config.p4info translates type {name}, whose values "
+                                       f"have different widths in the program ({shown}); "
+                                       "a translated type has one data-plane width")
+        widths[name] = next(iter(seen))[0]
+    return widths
