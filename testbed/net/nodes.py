@@ -225,19 +225,26 @@ class Bmv2Switch(P4Switch):
         return cmd
 
 
+def in_own_sysfs(command: str) -> str:
+    """``command``, a shell command on ``$SYS`` as on /sys, run on a sysfs mounted fresh in
+    a private mount namespace, which shows the interfaces of the shell's network
+    namespace whatever /sys the shell has (the machine's, or the host's own), and leaves
+    every other mount as it is."""
+    return ("unshare -m sh -c 'SYS=$(mktemp -d) && mount -t sysfs sysfs $SYS && "
+            f"{command}; umount $SYS; rmdir $SYS'")
+
+
 def receive_in_own_thread(ifname: str) -> str:
     """The shell command that has the frames arriving on veth ``ifname`` delivered by the
     interface's own NAPI kernel thread: GRO on makes the veth queue them for NAPI (else
     the sender's system call runs the whole receive path, the receiver's wake-up
     included: a switch multicasting a result to eight hosts did their receiving on its
     own thread), ``threaded`` moves that NAPI poll out of the sender's soft interrupt.
-    ``threaded`` lives in sysfs, which shows the host's own interfaces only when mounted
-    in its network namespace: a private mount namespace does that without touching the
-    machine's /sys. The interface must be up: a veth has NAPI instances to thread only
-    then. Best effort: a kernel without it keeps delivering in the sender."""
+    The interface must be up: a veth has NAPI instances to thread only then. Best
+    effort: a kernel without it keeps delivering in the sender."""
     return (f"ip link set dev {ifname} up; ethtool -K {ifname} gro on >/dev/null 2>&1; "
-            f"unshare -m sh -c 'mount -t sysfs "
-            f"sysfs /sys && echo 1 > /sys/class/net/{ifname}/threaded' >/dev/null 2>&1")
+            + in_own_sysfs(f"echo 1 > $SYS/class/net/{ifname}/threaded")
+            + " >/dev/null 2>&1")
 
 
 class P4Host(Host):
@@ -265,9 +272,8 @@ class P4Host(Host):
         names = [intf.name for intf in self.intfList() if intf.name != "lo"]
         for name in names:
             self.cmd(receive_in_own_thread(name))
-        states = self.cmd("unshare -m sh -c 'mount -t sysfs sysfs /sys && cat "
-                          + " ".join(f"/sys/class/net/{n}/threaded" for n in names)
-                          + "' 2>/dev/null").split()
+        states = [self.cmd(in_own_sysfs(f"cat $SYS/class/net/{n}/threaded")
+                           + " 2>/dev/null").strip() for n in names]
         return states == ["1"] * len(names)
 
     def write_file(self, path: Path, text: str) -> str:
