@@ -178,32 +178,39 @@ def check_free(device, job: Job) -> None:
                            f"[{o_lo}, {o_hi}); pick a slot_base at or above {o_hi}")
 
 
-def check_lanes(device, job: Job) -> None:
-    """JobError unless the device's program has what ``job``'s all-reduce needs, named
-    with the program and the flag: the FLAG_MAX round that agrees the blocks' exponents
-    (every job; the action MAX_ACTION keeps each lane's largest value), and lanes as
-    narrow as the job's (a program with 16-bit lanes keeps each round's width in the
-    register LANES16_REGISTER)."""
-    program = device.program_name()
+def check_max_rounds(device, job: Job) -> None:
+    """JobError unless the device's program has FLAG_MAX rounds (the action MAX_ACTION
+    keeps each lane's largest value), in which an all-reduce agrees its blocks'
+    exponents; named with the program and the flag."""
     if not device.has_action(MAX_ACTION):
-        raise JobError(f"{job.where}: the switch's program {program} has no FLAG_MAX rounds "
-                       f"(flag 0x{ina.FLAG_MAX:02x}, action {MAX_ACTION}), which agree each "
-                       "block's exponent before it is summed; run p4/ina.p4")
+        raise JobError(f"{job.where}: the switch's program {device.program_name()} has no "
+                       f"FLAG_MAX rounds (flag 0x{ina.FLAG_MAX:02x}, action {MAX_ACTION}), "
+                       "which agree each block's exponent before it is summed; run "
+                       "p4/ina.p4")
+
+
+def check_lanes(device, job: Job) -> None:
+    """JobError unless the device's program adds lanes as narrow as ``job``'s: a program
+    with 16-bit lanes keeps each round's width in the register LANES16_REGISTER."""
     if job.lane_bits == 32:
         return
     try:
         device.register_size(LANES16_REGISTER)
     except JobError:
         raise JobError(f"{job.where}.lane_bits: the job asks for {job.lane_bits}-bit lanes; "
-                       f"the switch's program {program} has only 32-bit ones (no "
-                       f"FLAG_LANES16 rounds: it lacks {LANES16_REGISTER}); run p4/ina.p4 "
-                       "or set lane_bits: 32") from None
+                       f"the switch's program {device.program_name()} has only 32-bit ones "
+                       f"(no FLAG_LANES16 rounds: it lacks {LANES16_REGISTER}); run "
+                       "p4/ina.p4 or set lane_bits: 32") from None
 
 
-def setup(device, job: Job) -> None:
+def setup(device, job: Job, max_rounds: bool = True) -> None:
     """Install ``job``; JobError if it clashes with a job already on the device or needs
-    what the program does not have (FLAG_MAX rounds, its lane width)."""
+    what the program does not have: its lane width, and FLAG_MAX rounds unless
+    ``max_rounds`` is False (a job that only agrees one exponent per round, as LuWu's
+    exponent jobs)."""
     validate(job)
+    if max_rounds:
+        check_max_rounds(device, job)
     check_lanes(device, job)
     check_free(device, job)
     agg = ipv4(job.aggregator_ip, job.where)

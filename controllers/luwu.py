@@ -40,7 +40,8 @@ class JobPair:
 
     def gradient_job(self) -> ctl.Job:
         return ctl.Job(self.job_id, self.aggregator_ip, self.workers, self.slot_base,
-                       self.slot_count, where=self.where)
+                       self.slot_count, lane_bits=getattr(self, "lane_bits", 32),
+                       where=self.where)
 
     def exponent_job(self) -> ctl.Job:
         return ctl.Job(self.exponent_job_id or (self.job_id + 1) % 256, self.aggregator_ip,
@@ -60,6 +61,9 @@ class LuwuJob(JobPair):
     exponent_slots: int = 2
     pull_job_id: int = 0        # 0: job_id + 2
     pull_slots: int = 0         # 0: slot_count
+    # 16: the workers are bf16 workers, gradients in 16-bit lanes and parameters back as
+    # bf16 copies, 2 * LANES values a chunk (hosts/luwu_layout.py); 32: fp32, LANES
+    lane_bits: int = 32
     where: str = field(default="job", compare=False)
 
     def pull_job(self) -> ctl.Job:
@@ -105,12 +109,15 @@ def optimizer_route(job: LuwuJob) -> E.TableEntry:
 
 
 def setup(device, job: LuwuJob) -> None:
-    """Install ``job``; JobError if it clashes with a job already on the device."""
+    """Install ``job``; JobError if it clashes with a job already on the device or asks
+    for lanes the program does not have."""
     validate(job)
+    ctl.check_lanes(device, job.gradient_job())
     for j in job.luwu_jobs():
         ctl.check_free(device, j)
     # the exponent job's set-up checks its own id and slots against the device
-    ctl.setup(device, job.exponent_job())
+    # its workers agree block exponents in FLAG_MAX rounds with 16-bit gradient lanes
+    ctl.setup(device, job.exponent_job(), max_rounds=job.lane_bits == 16)
     for j in job.luwu_jobs():
         for cell in ctl.slot_cells(j):
             for reg in LUWU_REGISTERS:
@@ -142,11 +149,12 @@ def handled_counts(device) -> dict:
 
 
 def check_32_bit_lanes(data: dict, where: str) -> None:
-    """JobError if a LuWu job's data asks for lanes other than 32-bit ones."""
+    """JobError if an in-switch optimizer job's data asks for lanes other than 32-bit
+    ones."""
     if data.get("lane_bits", 32) != 32:
-        raise JobError(f"{where}.lane_bits: {data['lane_bits']}-bit lanes asked; the LuWu "
-                       "programs (p4/luwu.p4, p4/luwu_sgd.p4) add 32-bit lanes only: "
-                       "set lane_bits: 32")
+        raise JobError(f"{where}.lane_bits: {data['lane_bits']}-bit lanes asked; the "
+                       "in-switch optimizer (p4/luwu_sgd.p4) adds 32-bit lanes only: set "
+                       "lane_bits: 32, or run p4/luwu.p4 with an optimizer node")
 
 
 def job_from_dict(data: dict, where: str = "job") -> LuwuJob:
@@ -172,7 +180,6 @@ def job_from_dict(data: dict, where: str = "job") -> LuwuJob:
     if "mcast_group" in rest:
         raise JobError(f"{where}.mcast_group: LuWu jobs use the group of their job id; "
                        "remove it")
-    check_32_bit_lanes(rest, where)
     base = ctl.job_from_dict(rest, where)
     port = opt.get("port")
     if port is not None and (isinstance(port, bool) or not isinstance(port, int)):
@@ -180,7 +187,8 @@ def job_from_dict(data: dict, where: str = "job") -> LuwuJob:
     job = LuwuJob(base.job_id, base.aggregator_ip, base.workers,
                   Optimizer(str(opt["ip"]), port, None if opt.get("mac") is None
                             else str(opt["mac"])),
-                  base.slot_base, base.slot_count, where=where, **extra)
+                  base.slot_base, base.slot_count, lane_bits=base.lane_bits, where=where,
+                  **extra)
     validate(job)
     return job
 

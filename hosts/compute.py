@@ -25,8 +25,13 @@ efficiency, and its bytes at the device's memory bandwidth times :data:`MEMORY_E
   bandwidth; backward moves twice the forward's bytes (the gradient in and out, the
   saved input read). With sequence parallelism the layer norms and the dropouts +
   residuals work on ``s / t`` of the tokens (Korthikanti et al. 2022, sec. 4.2.2);
+  the layout copies of self-attention: the context permuted back to ``[s, b, h/t]``
+  (forward and its gradient in backward) and the query, key and value gradients joined
+  into the QKV product's gradient (backward);
 * **the head**: the logits ``[bs, h] x [h, V/t]`` and the cross-entropy, on the last
-  pipeline stage;
+  pipeline stage; the cross-entropy as Megatron-LM's vocabulary-parallel one moves it,
+  every pass over the fp32 logits a kernel of its own (:data:`CROSS_ENTROPY_FORWARD_BYTES`,
+  :data:`CROSS_ENTROPY_BACKWARD_BYTES`);
 * **recompute** (Korthikanti et al. 2022, sec. 5): ``selective`` re-runs attention's
   core (scores, softmax, dropout, context) before its backward; ``full`` re-runs the
   whole layer's forward;
@@ -47,13 +52,20 @@ efficiency, and its bytes at the device's memory bandwidth times :data:`MEMORY_E
 
 Constants (fixed from device data and micro-benchmarks, never fitted to the training
 runs the model is checked against, testbed/model/published.py):
-:data:`MATMUL_CEILING` 0.859, the best large bf16 product measured on an A100 SXM: 267.9
-of 312 TFLOP/s at 6912 x 16384 x 2048, CUDA 12.1 (S. Bekman, "Machine Learning
+the matmul ceiling, the share of the bf16 peak no product exceeds (the tile and depth
+terms take every shape below it), is the device profile's measured one
+(``Device.matmul_share``): on the A100 profiles 0.737, 230 of 312 TFLOP/s, the best FP16
+square product (n up to 8192) an A100 80GB sustained over at least 3 s of repeats with
+CUDA 11.7's cuBLAS (mli/transformers-benchmarks, README "Micro-Benchmarking Summary",
+2022; CUDA 11.7 is the repository's setup, the run's own version and form factor are not
+printed), the software generation of the Megatron-LM runs the model is checked against
+(2021-22, CUDA 11); at 8192^3 the model gives 228 TFLOP/s. Devices without one take
+:data:`MATMUL_CEILING` 0.859, the best large bf16 product measured on an A100 SXM with
+CUDA 12.1: 267.9 of 312 TFLOP/s at 6912 x 16384 x 2048 (S. Bekman, "Machine Learning
 Engineering", compute/accelerator/README.md, "Maximum Achievable Matmul FLOPS comparison
-table", a sweep of shapes by its mamf-finder.py, which derives from Anthony et al. 2024,
-arXiv 2401.14489): no product runs faster, the tile and depth terms take every shape
-below it (that best shape itself to 0.833); taken as the same share on
-the other devices. :data:`MEMORY_EFFICIENCY` 0.88, the share of the data sheet's HBM
+table", the maximum over a sweep of shapes by its mamf-finder.py, which derives from
+Anthony et al. 2024, arXiv 2401.14489), the share of the newer software those devices
+run. :data:`MEMORY_EFFICIENCY` 0.88, the share of the data sheet's HBM
 bandwidth a streaming kernel sustains on an A100 80GB SXM: 1.80 of 2.04 TB/s, 88 % by
 Nsight Compute ("Trouble to Reach Peak Bandwidth of A100", NVIDIA developer forums,
 topic 339083, which also cites a GTC talk where no kernel exceeded about 90 %).
@@ -72,7 +84,7 @@ from testbed.errors import TrainetError
 
 K_HALF = 64
 TILES = ((256, 128), (128, 256), (128, 128), (128, 64), (64, 64))
-MATMUL_CEILING = 267.9e12 / 312e12      # best measured share of the A100's bf16 peak
+MATMUL_CEILING = 267.9e12 / 312e12      # best share of the A100's bf16 peak, CUDA 12.1
 MAMF_SHAPE = (6912, 16384, 2048)        # m, n, k of that measurement
 MEMORY_EFFICIENCY = 1.80 / 2.04         # measured / data-sheet HBM2e bandwidth, A100 80GB
 # fp16 gradient read, buffer read and written (Megatron-LM 2021 accumulated in the
@@ -92,8 +104,17 @@ BYTES_PER_ELEMENT = {
     "attention-dropout": 2 * BF16 + 1,      # read, write, mask
     "bias-gelu": 2 * BF16,
     "bias-dropout-add": 3 * BF16 + 1,       # read x and the residual, write, mask
-    "cross-entropy": 3 * 4,                 # fp32 logits read, softmax written and read
+    "copy": 2 * BF16,                       # a layout change made contiguous: read, write
 }
+# bytes per logit of Megatron-LM's vocabulary-parallel cross-entropy (megatron/mpu/
+# cross_entropy.py, the loss on ``output.float()`` in megatron/model/gpt_model.py), each
+# pass a kernel over the rank's ``tokens x V/t`` logits. Forward: the bf16 logits to fp32
+# (read 2, write 4), their maximum (read 4), minus it in place (read 4, write 4), exp in
+# place (read 4, write 4), the sum (read 4), divided by it in place into the softmax kept
+# for backward (read 4, write 4). Backward: the softmax times the loss gradient in place
+# (read 4, write 4), back to bf16 (read 4, write 2).
+CROSS_ENTROPY_FORWARD_BYTES = 6 + 4 + 8 + 8 + 4 + 8
+CROSS_ENTROPY_BACKWARD_BYTES = 8 + 6
 
 
 @dataclass(frozen=True)
@@ -132,9 +153,16 @@ def check_recompute(mode: str) -> str:
 def matmul_s(m: int, n: int, k: int, dev: Device, batch: int = 1) -> float:
     """One (batched) ``[m, k] x [k, n]`` product in bf16."""
     flops = 2.0 * m * n * k * batch
-    peak = dev.peak("bf16") * MATMUL_CEILING * tile_use(m, n, batch, dev.sms) * k / (k + K_HALF)
+    peak = dev.peak("bf16") * matmul_ceiling(dev) * tile_use(m, n, batch, dev.sms) \
+        * k / (k + K_HALF)
     moved = BF16 * (m * k + k * n + m * n) * batch
     return max(flops / peak, memory_s(moved, dev))
+
+
+def matmul_ceiling(dev: Device) -> float:
+    """The share of the bf16 peak no product of ``dev`` exceeds: its profile's measured
+    one, else :data:`MATMUL_CEILING`."""
+    return dev.matmul_share or MATMUL_CEILING
 
 
 def tile_use(m: int, n: int, batch: int, sms: int) -> float:
@@ -174,6 +202,17 @@ def _attention_core(x: Shape, micro: int, tp: int, dev: Device) -> Pass:
     return Pass(forward, backward)
 
 
+def attention_copies(tokens: int, h: int, tp: int, dev: Device) -> Pass:
+    """The copies Megatron-LM's self-attention makes of its activations besides the
+    products (megatron/model/transformer.py, ``ParallelSelfAttention``): the context
+    ``[b, a/t, s, h/a]`` permuted to ``[s, b, a/t, h/a]`` and made contiguous (forward;
+    its gradient permuted back in backward), and in backward the query, key and value
+    gradients joined into the QKV product's ``[s, b, 3h/t]`` gradient (autograd's
+    backward of the split into views)."""
+    context = _elementwise("copy", tokens * h / tp, dev)
+    return Pass(context, context + _elementwise("copy", tokens * 3 * h / tp, dev))
+
+
 def _weights(m: int, n: int, k: int, dev: Device) -> Pass:
     """A weight's product: forward ``[m, k] x [k, n]``; backward the input gradient
     ``[m, n] x [n, k]`` and the weight gradient ``[k, m] x [m, n]``."""
@@ -193,13 +232,14 @@ def layer_pass(x: Shape, dev: Device, micro: int, tp: int = 1, sp: bool = False,
     tokens, h = micro * x.seq, x.hidden
     split = tokens // tp if sp and tp > 1 else tokens
     core = _attention_core(x, micro, tp, dev)
+    layout = attention_copies(tokens, h, tp, dev)
     dense = (_weights(tokens, 3 * h // tp, h, dev) + _weights(tokens, h, h // tp, dev)
              + _weights(tokens, 4 * h // tp, h, dev) + _weights(tokens, h, 4 * h // tp, dev))
     memory = (2 * _elementwise("layernorm", split * h, dev)
               + 2 * _elementwise("bias-dropout-add", split * h, dev)
               + _elementwise("bias-gelu", tokens * 4 * h / tp, dev))
-    forward = core.forward_s + dense.forward_s + memory
-    backward = core.backward_s + dense.backward_s + 2 * memory \
+    forward = core.forward_s + dense.forward_s + memory + layout.forward_s
+    backward = core.backward_s + dense.backward_s + 2 * memory + layout.backward_s \
         + accumulation_s(12 * h * h / tp, dev, fused_accumulation)
     if recompute == "selective":
         backward += core.forward_s
@@ -213,9 +253,11 @@ def head_pass(x: Shape, dev: Device, micro: int, tp: int = 1,
     """The logits and the loss, on the last pipeline stage."""
     tokens = micro * x.seq
     logits = _weights(tokens, x.vocab // tp, x.hidden, dev)
-    loss = _elementwise("cross-entropy", tokens * x.vocab / tp, dev)
+    logits_per_rank = tokens * x.vocab / tp
     accumulate = accumulation_s(x.vocab * x.hidden / tp, dev, fused_accumulation)
-    return Pass(logits.forward_s + loss, logits.backward_s + loss + accumulate)
+    return Pass(logits.forward_s + memory_s(CROSS_ENTROPY_FORWARD_BYTES * logits_per_rank, dev),
+                logits.backward_s + memory_s(CROSS_ENTROPY_BACKWARD_BYTES * logits_per_rank,
+                                             dev) + accumulate)
 
 
 def optimizer_s(params: float, dev: Device) -> float:

@@ -47,6 +47,9 @@ class Device:
     memory_bw_bps: float = 0.0  # HBM bytes/s; 0: not known (memory-bound work free)
     sms: int = 0                # streaming multiprocessors (compute units); 0: not known
     peaks: tuple[tuple[str, float], ...] = ()   # (precision, dense FLOP/s) besides bf16
+    # the share of the bf16 peak a large matrix product sustains with the software this
+    # profile stands for, measured (hosts/compute.py); 0: compute.MATMUL_CEILING
+    matmul_share: float = 0.0
 
     def peak(self, precision: str = "bf16") -> float:
         """Dense FLOP/s at ``precision``."""
@@ -99,12 +102,22 @@ _H100 = ("NVIDIA H100 Tensor Core GPU datasheet, SXM5: dense 989 TFLOP/s BF16 an
          "494.5 TFLOP/s TF32, 67 TFLOP/s FP32; NVIDIA H100 whitepaper: 132 SMs on the SXM5 "
          "part")
 _A100_PEAKS = (("fp16", 312e12), ("tf32", 156e12), ("fp32", 19.5e12))
+# The A100 as the published Megatron-LM runs of 2021-22 ran it, CUDA 11 cuBLAS: 230 of 312
+# TFLOP/s, the best FP16 square product (n = 128 to 8192) an A100 80GB sustained, each
+# timed as the median over at least 3 s of repeats (mli/transformers-benchmarks,
+# README "Micro-Benchmarking Summary" by its micro_bench.ipynb, 2022; the setup it gives
+# is NVIDIA's PyTorch container 22.07, CUDA 11.7, and its recorded notebook run shows CUDA
+# 11.7, but the A100 run's own versions, its board's form factor and which size gave the
+# best are not printed)
+A100_MATMUL_SHARE = 230e12 / 312e12
+_A100_MATMUL = ("; large matrix products sustain 230 TFLOP/s FP16 with CUDA 11.7 "
+                "(mli/transformers-benchmarks)")
 _H100_PEAKS = (("fp16", 989e12), ("tf32", 494.5e12), ("fp32", 67e12))
 DEVICES = {d.name: d for d in (
-    Device("a100-40gb", 312e12, f"{_A100}; 40 GB HBM2 at 1555 GB/s", 40 * GIB,
-           "dgx-a100-320gb", 1555e9, 108, _A100_PEAKS),
-    Device("a100-80gb", 312e12, f"{_A100}; 80 GB HBM2e at 2039 GB/s (SXM4)", 80 * GIB,
-           "dgx-a100-640gb", 2039e9, 108, _A100_PEAKS),
+    Device("a100-40gb", 312e12, f"{_A100}; 40 GB HBM2 at 1555 GB/s{_A100_MATMUL}",
+           40 * GIB, "dgx-a100-320gb", 1555e9, 108, _A100_PEAKS, A100_MATMUL_SHARE),
+    Device("a100-80gb", 312e12, f"{_A100}; 80 GB HBM2e at 2039 GB/s (SXM4){_A100_MATMUL}",
+           80 * GIB, "dgx-a100-640gb", 2039e9, 108, _A100_PEAKS, A100_MATMUL_SHARE),
     Device("h100-80gb", 989e12, f"{_H100}; 80 GB HBM3 at 3.35 TB/s", 80 * GIB, "dgx-h100",
            3.35e12, 132, _H100_PEAKS),
     Device("h200-141gb", 989e12, "NVIDIA H200 datasheet, SXM: the H100 SXM's compute "

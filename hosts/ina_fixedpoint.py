@@ -90,3 +90,14 @@ def dequantize(sums: np.ndarray, exponent: int, n_workers: int,
 def error_bound(exponent: int, n_workers: int, lane_bits: int = 32) -> float:
     """Largest absolute error of one element of the dequantized sum."""
     return n_workers * 0.5 / scale(exponent, n_workers, lane_bits)
+
+
+def quantize_blocks(blocks: np.ndarray, exponents: np.ndarray, n_workers: int,
+                    lane_bits: int) -> tuple[np.ndarray, bool]:
+    """:func:`quantize_checked` of each row of ``blocks`` at its own exponent (one per
+    row, :func:`block_scales`): the lanes, int32 or int16, and whether every value fits."""
+    k = largest(n_workers, lane_bits)
+    q = np.rint(np.asarray(blocks, dtype=np.float64)
+                * block_scales(exponents, n_workers, lane_bits))
+    fits = bool(np.all(np.abs(q) <= k))
+    return np.clip(q, -k, k).astype(np.int32 if lane_bits == 32 else np.int16), fits

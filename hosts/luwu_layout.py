@@ -3,10 +3,18 @@
 Workers and the optimizer node derive the same layout from the same model: parameters
 grouped into buckets of about ``bucket_bytes`` in reverse registration order (as
 :mod:`hosts.strategies.ddp` does, roughly the order backward produces gradients), each
-bucket flattened and padded with zeros to whole chunks of ``LANES`` values. A step
+bucket flattened and padded with zeros to whole chunks of ``V`` values. A step
 pushes every bucket once, in bucket order, so chunk ``c`` of the job's stream is step
-``c // chunks_per_step`` and holds elements ``[p * LANES, (p + 1) * LANES)`` of the
-padded flat vector, ``p = c % chunks_per_step``.
+``c // chunks_per_step`` and holds elements ``[p * V, (p + 1) * V)`` of the padded flat
+vector, ``p = c % chunks_per_step``.
+
+A chunk is what one packet's lanes hold, and the same values in every direction:
+``V = ina.lanes_per_packet(lane_bits)``, ``LANES`` (256) for fp32 workers, whose
+gradients travel in 32-bit lanes and whose parameters come back as fp32 bit patterns,
+and ``2 * LANES`` (512) for bf16 workers, whose gradients travel in 16-bit lanes and
+whose parameters come back as bf16 copies, two per 32-bit word; the optimizer node keeps
+the fp32 parameters and optimizer state of all V values. So gradient chunk c, its answer
+and the pull of chunk c cover the same elements, one packet each, at either width.
 
 Workers that stream their parameters group them by unit instead (:meth:`Layout.of_units`:
 one bucket per unit of the model, the units in reverse, so bucket 0 is the last unit)
@@ -40,9 +48,11 @@ class Layout:
     sizes: tuple              # elements per parameter
     first_chunk: tuple        # per bucket, its first chunk within a step
     resident: int = 0         # buckets 0 .. resident - 1 are kept, not pulled
+    chunk_values: int = ina.LANES   # values per chunk: ina.lanes_per_packet(lane_bits)
 
     @classmethod
-    def of(cls, params, bucket_bytes: int = DEFAULT_BUCKET_BYTES) -> "Layout":
+    def of(cls, params, bucket_bytes: int = DEFAULT_BUCKET_BYTES,
+           chunk_values: int = ina.LANES) -> "Layout":
         params = list(params)
         buckets, size = [[]], 0
         for i in reversed(range(len(params))):
@@ -52,10 +62,11 @@ class Layout:
                 size = 0
             buckets[-1].append(i)
             size += nbytes
-        return cls._of_buckets(buckets, tuple(p.numel() for p in params))
+        return cls._of_buckets(buckets, tuple(p.numel() for p in params), 0, chunk_values)
 
     @classmethod
-    def of_units(cls, params, units, resident: int = 0) -> "Layout":
+    def of_units(cls, params, units, resident: int = 0,
+                 chunk_values: int = ina.LANES) -> "Layout":
         """One bucket per unit (a module holding some of ``params``), last unit first;
         the last ``resident`` units kept by the workers."""
         index = {id(p): i for i, p in enumerate(params)}
@@ -63,20 +74,24 @@ class Layout:
                    for unit in reversed(list(units))]
         if sorted(i for b in buckets for i in b) != list(range(len(index))):
             raise ValueError("the units must hold every trainable parameter exactly once")
-        return cls._of_buckets(buckets, tuple(p.numel() for p in params), resident)
+        return cls._of_buckets(buckets, tuple(p.numel() for p in params), resident,
+                               chunk_values)
 
     @classmethod
-    def of_sizes(cls, sizes, resident: int = 0) -> "Layout":
+    def of_sizes(cls, sizes, resident: int = 0, chunk_values: int = ina.LANES) -> "Layout":
         """One bucket per group of ``sizes[i]`` elements, in this order (shadow mode)."""
-        return cls._of_buckets([(i,) for i in range(len(sizes))], tuple(sizes), resident)
+        return cls._of_buckets([(i,) for i in range(len(sizes))], tuple(sizes), resident,
+                               chunk_values)
 
     @classmethod
-    def _of_buckets(cls, buckets, sizes, resident: int = 0) -> "Layout":
+    def _of_buckets(cls, buckets, sizes, resident: int = 0,
+                    chunk_values: int = ina.LANES) -> "Layout":
         first, chunk = [], 0
         for b in buckets:
             first.append(chunk)
-            chunk += -(-sum(sizes[i] for i in b) // ina.LANES)
-        return cls(tuple(tuple(b) for b in buckets), sizes, tuple(first + [chunk]), resident)
+            chunk += -(-sum(sizes[i] for i in b) // chunk_values)
+        return cls(tuple(tuple(b) for b in buckets), sizes, tuple(first + [chunk]), resident,
+                   chunk_values)
 
     @property
     def pull_order(self) -> tuple:
@@ -112,7 +127,7 @@ class Layout:
     def flatten_bucket(self, b: int, tensors) -> np.ndarray:
         """float32 values of bucket ``b``, padded with zeros to whole chunks."""
         tensors = list(tensors)
-        out = np.zeros(self.bucket_chunks(b) * ina.LANES, dtype=np.float32)
+        out = np.zeros(self.bucket_chunks(b) * self.chunk_values, dtype=np.float32)
         at = 0
         for i in self.buckets[b]:
             out[at:at + self.sizes[i]] = tensors[i].detach().reshape(-1).float().numpy()
@@ -120,7 +135,8 @@ class Layout:
         return out
 
     def flatten(self, tensors) -> np.ndarray:
-        """float32 vector of ``chunks_per_step * LANES`` values: every bucket, in order."""
+        """float32 vector of ``chunks_per_step * chunk_values`` values: every bucket, in
+        order."""
         tensors = list(tensors)
         return np.concatenate([self.flatten_bucket(b, tensors) for b in range(len(self.buckets))])
 
@@ -166,17 +182,20 @@ def layers_resident(model, budget: int | None) -> int:
     return resident_units([model_bytes(model.params) / model.layers] * model.layers, budget)
 
 
-def shadow_layout(model, scale: float, streamed: bool, resident: int = 0) -> Layout:
+def shadow_layout(model, scale: float, streamed: bool, resident: int = 0,
+                  lane_bits: int = 32) -> Layout:
     """The chunk layout of a shadow LuWu job (``model`` a
     :class:`hosts.shadow.ShadowModel`), which the workers and the optimizer node derive
-    alike: ``scale`` x M bytes of fp32 elements, padded to whole INA chunks in each layer
-    (streamed: one bucket per layer, pulled layer by layer, but for the last ``resident``
-    layers) or each of the shadow ``CHUNKS`` layer groups (resident: one bucket, pushed
-    group by group)."""
+    alike: ``scale`` x M bytes of elements of ``lane_bits`` bits (32: an fp32 element
+    stands for two bf16 values; 16: bf16 elements, the model's own), padded to whole
+    chunks in each layer (streamed: one bucket per layer, pulled layer by layer, but for
+    the last ``resident`` layers) or each of the shadow ``CHUNKS`` layer groups
+    (resident: one bucket, pushed group by group)."""
     from hosts.shadow import CHUNKS, model_bytes
     from testbed.topology.profiles import scaled_volume
     groups = model.layers if streamed else CHUNKS
-    elements = -(-scaled_volume(round(model_bytes(model.params)), scale) // 4)
-    per_group = -(-elements // (groups * ina.LANES)) * ina.LANES
+    per_chunk = ina.lanes_per_packet(lane_bits)
+    elements = -(-scaled_volume(round(model_bytes(model.params)), scale) // (lane_bits // 8))
+    per_group = -(-elements // (groups * per_chunk)) * per_chunk
     return Layout.of_sizes([per_group] * groups if streamed else [per_group * groups],
-                           resident if streamed else 0)
+                           resident if streamed else 0, per_chunk)

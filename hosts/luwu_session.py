@@ -11,6 +11,19 @@ on the pull job with header-only requests (see :mod:`hosts.luwu_layout` for whic
 a request names). :class:`Streams` runs pushes and pulls of a streaming worker on two
 lanes of its Comm at once, over one UDP socket whose answers a :class:`Demux` hands to
 the lane of their job, and accounts the bytes they hold.
+
+Lane width (``lane_bits``, the job's; :mod:`hosts.luwu_layout` says what a chunk holds):
+fp32 workers push 32-bit lanes at one exponent per bucket and get fp32 parameters back;
+bf16 workers push 16-bit lanes, ``2 * LANES`` values a packet, each packet's block at its
+own exponent (INA's block scaling, :mod:`hosts.ina_allreduce`): the workers agree on all
+of a bucket's block exponents at once in FLAG_MAX rounds on the exponent job (one packet
+per ``LANES`` blocks, the round trip the bucket's one exponent took), and quantize each
+block with :func:`hosts.ina_fixedpoint.quantize_blocks`, so the optimizer node's sum is
+INA's :func:`hosts.ina_allreduce.reference_sum` rule, bit for bit. Their parameters come
+back as bf16 copies of the node's fp32 values (rounded to nearest even), two per word.
+Each exponent is the largest of the workers' own for the block, so no block can overflow
+it; one that does anyway (the values changed after they were announced) is an error,
+never clipped nor summed.
 """
 from __future__ import annotations
 
@@ -23,6 +36,7 @@ import numpy as np
 from hosts import ina_fixedpoint as fx
 from hosts.ina_allreduce import InaAllReduce, UdpTransport, run_exchange
 from hosts.ina_session import Exchange, JobStream
+from testbed.errors import TrainetError
 from testbed.proto import ina
 
 
@@ -40,21 +54,47 @@ class ParamsExchange(Exchange):
                     "counters show no bad_exponent drops)")
     fixed_point = False
     acknowledged = False
+    narrow_answers = True         # every answer with lanes was flagged FLAG_LANES16
     native_loop = False           # the C loop reads ina.p4's answers only
 
     def on_payload(self, payload: bytes, now: float) -> list[bytes]:
-        if ina.peek_flags(payload) & ina.FLAG_FIXED:
-            self.fixed_point = True
-        if len(payload) == ina.HEADER_BYTES and payload[0] == self.stream.job_id:
+        # only this job's answers tell how to read the answers (the exponent job's max
+        # rounds share FLAG_FIXED's bit, and their late copies may arrive here)
+        flags = ina.peek_flags(payload)
+        if payload[:1] != bytes([self.stream.job_id]) or not flags & ina.FLAG_PARAMS:
+            pass
+        elif len(payload) == ina.HEADER_BYTES:
             self.acknowledged = True
+        else:
+            self.fixed_point |= bool(flags & ina.FLAG_FIXED)
+            self.narrow_answers &= bool(flags & ina.FLAG_LANES16)
         return super().on_payload(payload, now)
+
+    def values(self) -> np.ndarray:
+        """The answers' parameters as float32: fp32 bit patterns, bf16 copies (16-bit
+        lanes) or the switch's fixed point."""
+        if self.fixed_point:
+            return np.ldexp(self.result.reshape(-1).astype(np.float64),
+                            self.result_exponent).astype(np.float32)
+        if self.lane_bits == 32:
+            return self.result.reshape(-1).view(np.float32)
+        if not self.narrow_answers:
+            raise TrainetError(f"job {self.stream.job_id}: the optimizer node answered "
+                               "bf16 workers with 32-bit parameters; start it with the "
+                               "job's --lane-bits 16")
+        return bf16_to_float32(ina.unpack16(self.result).reshape(-1))
+
+
+def bf16_to_float32(bits: np.ndarray) -> np.ndarray:
+    """float32 values of bf16 bit patterns (int16 or uint16), exactly."""
+    return (bits.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
 
 
 class PullExchange(ParamsExchange):
     """Header-only requests for ``n`` chunks of parameters out, the parameters back."""
 
-    def __init__(self, stream: JobStream, n: int):
-        super().__init__(stream, np.zeros((n, ina.LANES), dtype=np.int32), 0)
+    def __init__(self, stream: JobStream, n: int, lane_bits: int = 32):
+        super().__init__(stream, np.zeros((n, ina.LANES), dtype=np.int32), 0, lane_bits)
 
     def _payload(self, i: int, flags: int, first_send: bool = False) -> bytes:
         chunk = self.first + i
@@ -112,16 +152,16 @@ class Channel:
 
 class Puller:
     """A worker's pulls: ``puller(n)`` asks for the next ``n`` chunks of its pull stream
-    and returns their parameters (float32)."""
+    and returns their parameters (float32; bf16 values with 16-bit lanes)."""
 
     def __init__(self, transport, job_id: int, worker_id: int, slots: int,
-                 give_up_s: float = 30.0):
-        self.transport = transport
+                 give_up_s: float = 30.0, lane_bits: int = 32):
+        self.transport, self.lane_bits = transport, lane_bits
         self.stream = JobStream(job_id, worker_id, slots, give_up_s=give_up_s)
 
     def __call__(self, n: int) -> np.ndarray:
-        ex = run_exchange(PullExchange(self.stream, n), self.transport)
-        return ex.result.reshape(-1).view(np.float32)
+        return run_exchange(PullExchange(self.stream, n, self.lane_bits),
+                            self.transport).values()
 
 
 class PushPull:
@@ -129,8 +169,9 @@ class PushPull:
 
     def __init__(self, transport, job_id: int, exponent_job_id: int, worker_id: int,
                  n_workers: int, slots: int, exponent_slots: int = 2,
-                 give_up_s: float = 30.0):
-        self.transport, self.n_workers = transport, n_workers
+                 give_up_s: float = 30.0, lane_bits: int = 32):
+        ina.lanes_per_packet(lane_bits)
+        self.transport, self.n_workers, self.lane_bits = transport, n_workers, lane_bits
         self.stream = JobStream(job_id, worker_id, slots, give_up_s=give_up_s)
         self.exponents = InaAllReduce(transport, exponent_job_id, worker_id, n_workers,
                                       exponent_slots)
@@ -139,15 +180,21 @@ class PushPull:
     def __call__(self, flat: np.ndarray) -> np.ndarray | None:
         """The new parameters (float32) for the gradient chunks ``flat``, or None when the
         optimizer node acknowledged them (the worker pulls its parameters)."""
-        exponent = self.exponents.agree_exponent(float(np.max(np.abs(flat))))
-        q = fx.quantize(flat, exponent, self.n_workers).reshape(-1, ina.LANES)
-        ex = run_exchange(ParamsExchange(self.stream, q, exponent), self.transport)
-        if ex.acknowledged:
-            return None
-        values = ex.result.reshape(-1)
-        if ex.fixed_point:
-            return np.ldexp(values.astype(np.float64), ex.result_exponent).astype(np.float32)
-        return values.view(np.float32)
+        if self.lane_bits == 32:
+            exponent = self.exponents.agree_exponent(float(np.max(np.abs(flat))))
+            words = fx.quantize(flat, exponent, self.n_workers).reshape(-1, ina.LANES)
+        else:
+            blocks = flat.reshape(-1, ina.lanes_per_packet(self.lane_bits))
+            exponent = self.exponents.agree_block_exponents(fx.block_exponents(blocks))
+            q, fits = fx.quantize_blocks(blocks, exponent, self.n_workers, self.lane_bits)
+            if not fits:
+                raise TrainetError(f"job {self.stream.job_id}: a gradient block exceeds "
+                                   "the exponent the workers agreed on for it (its values "
+                                   "changed after they were announced)")
+            words = ina.pack16(q)
+        ex = run_exchange(ParamsExchange(self.stream, words, exponent, self.lane_bits),
+                          self.transport)
+        return None if ex.acknowledged else ex.values()
 
 
 class Streams:
@@ -168,13 +215,13 @@ class Streams:
 
     @classmethod
     def over_udp(cls, comm, aggregator: str, job: int, exponent_job: int, pull_job: int,
-                 slots: int, timeout_s: float) -> "Streams":
+                 slots: int, timeout_s: float, lane_bits: int = 32) -> "Streams":
         transport = UdpTransport(aggregator)
         demux = Demux(transport)
         push_pull = PushPull(demux.channel(job, exponent_job), job, exponent_job, comm.rank,
-                             comm.world, slots, give_up_s=timeout_s)
+                             comm.world, slots, give_up_s=timeout_s, lane_bits=lane_bits)
         puller = Puller(demux.channel(pull_job), pull_job, comm.rank, slots,
-                        give_up_s=timeout_s)
+                        give_up_s=timeout_s, lane_bits=lane_bits)
         return cls(comm, push_pull, puller, demux, transport)
 
     def _account(self, params: int = 0, grads: int = 0) -> None:
@@ -186,7 +233,7 @@ class Streams:
 
     def pull(self, chunks: int):
         """Future of the next ``chunks`` chunks of parameters (float32)."""
-        nbytes = chunks * ina.LANES * 4
+        nbytes = chunks * ina.LANES * 4       # a chunk: LANES words, fp32 or 2 bf16 each
 
         def pull():
             flat = self.puller(chunks)
@@ -207,7 +254,7 @@ class Streams:
         ``returns_params`` (a resident unit's) their updated parameters."""
         while len(self._in_flight) >= self.max_pushes:
             self.comm.wait(self._in_flight.popleft())
-        nbytes = flat.size * 4
+        nbytes = flat.size * self.push_pull.lane_bits // 8
         self._account(grads=nbytes)
 
         def push():

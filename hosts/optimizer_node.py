@@ -8,6 +8,13 @@ the ``LANES`` parameters of that chunk (see :mod:`hosts.luwu_layout`) and answer
 parameter packet for the same job, slot and chunk: the new fp32 parameters as raw bit
 patterns, which the switch multicasts to the workers.
 
+With 16-bit lanes (``--lane-bits 16``: bf16 workers) a sum holds ``2 * LANES`` int16
+lanes, each packet's block at its own exponent, and the node answers each chunk's
+``2 * LANES`` parameters as bf16 copies (rounded to nearest even) of its fp32 values,
+flagged FLAG_LANES16: fp32 parameters and optimizer state stay here, the workers get
+what a bf16 worker holds (see :mod:`hosts.luwu_layout` for the chunk mapping). A sum of
+the other width than the node's is not applied: it is an error that names the option.
+
 Both optimizers are element-wise, so updating chunk by chunk is the same as one update
 of the whole model: AdamW (decoupled weight decay, bias correction with the step count
 of the chunk) and SGD with momentum (and optional coupled weight decay), written after
@@ -115,10 +122,16 @@ class OptimizerNode:
 
     def __init__(self, job_id: int, n_workers: int, layout: Layout, initial: np.ndarray,
                  optimizer: str = "adamw", lr: float = 1e-3, weight_decay: float = 0.01,
-                 momentum: float = 0.9, pull_job: int | None = None):
+                 momentum: float = 0.9, pull_job: int | None = None, lane_bits: int = 32):
         """``pull_job``: the job id workers that stream their parameters pull from; with
-        it, gradient chunks are acknowledged instead of answered with parameters."""
+        it, gradient chunks are acknowledged instead of answered with parameters.
+        ``lane_bits``: the workers' lanes, 32 (fp32) or 16 (bf16); ``layout``'s chunks
+        must hold one packet's values of that width."""
+        if layout.chunk_values != ina.lanes_per_packet(lane_bits):
+            raise ValueError(f"a layout of {layout.chunk_values} values per chunk does not "
+                             f"fit {lane_bits}-bit lanes")
         self.job_id, self.n_workers, self.layout = job_id, n_workers, layout
+        self.lane_bits, self.lane_flag = lane_bits, ina.lane_flag(lane_bits)
         self.pull_job = pull_job
         self.params = torch.from_numpy(np.array(initial, dtype=np.float32))
         self.optimizer = make_optimizer(optimizer, self.params, lr, weight_decay, momentum)
@@ -150,6 +163,11 @@ class OptimizerNode:
                 or header.job_id != (self.pull_job if pull else self.job_id)):
             self.ignored += 1
             return None
+        if header.flags & ina.FLAG_LANES16 != self.lane_flag:
+            raise TrainetError(
+                f"optimizer node: job {header.job_id} sent "
+                f"{16 if header.flags & ina.FLAG_LANES16 else 32}-bit lanes, the node "
+                f"expects {self.lane_bits}-bit ones: give it the job's --lane-bits")
         key = (header.job_id, header.slot)
         last = self.answers.get(key)
         if last is not None:
@@ -167,15 +185,18 @@ class OptimizerNode:
 
     def _apply(self, header: ina.Header, lanes: np.ndarray) -> bytes:
         step, position = divmod(header.chunk, self.layout.chunks_per_step)
-        lo = position * ina.LANES
-        grad = fx.dequantize(lanes, header.exponent, self.n_workers) / self.n_workers
-        self.optimizer.update(lo, lo + ina.LANES, torch.from_numpy(grad.astype(np.float32)),
+        width = self.layout.chunk_values
+        lo = position * width
+        sums = lanes if self.lane_bits == 32 else ina.unpack16(lanes)
+        grad = fx.dequantize(sums, header.exponent, self.n_workers,
+                             self.lane_bits) / self.n_workers
+        self.optimizer.update(lo, lo + width, torch.from_numpy(grad.astype(np.float32)),
                               step + 1)
         self.updates[position] += 1
         self.applied += 1
         bits = self._bits(position) if self.answer_params[position] else None
-        return ina.encode(self.job_id, 0, ina.FLAG_PARAMS, header.slot, 0, header.chunk,
-                          bits, n_workers=self.n_workers)
+        return ina.encode(self.job_id, 0, ina.FLAG_PARAMS | self.lane_flag, header.slot, 0,
+                          header.chunk, bits, n_workers=self.n_workers)
 
     def _pull(self, header: ina.Header) -> bytes | None:
         step, k = divmod(header.chunk, len(self.pull_positions))
@@ -184,12 +205,17 @@ class OptimizerNode:
             self.early += 1
             return None
         self.pulls += 1
-        return ina.encode(self.pull_job, 0, ina.FLAG_PARAMS, header.slot, 0, header.chunk,
-                          self._bits(position), n_workers=self.n_workers)
+        return ina.encode(self.pull_job, 0, ina.FLAG_PARAMS | self.lane_flag, header.slot, 0,
+                          header.chunk, self._bits(position), n_workers=self.n_workers)
 
     def _bits(self, position: int) -> np.ndarray:
-        lo = position * ina.LANES
-        return self.params[lo:lo + ina.LANES].numpy().view(np.int32)
+        """The words of chunk ``position``'s parameters: fp32 bit patterns, or with
+        16-bit lanes their bf16 copies two per word."""
+        width = self.layout.chunk_values
+        chunk = self.params[position * width:(position + 1) * width]
+        if self.lane_bits == 32:
+            return chunk.numpy().view(np.int32)
+        return ina.pack16(chunk.to(torch.bfloat16).view(torch.int16).numpy())
 
     def memory(self) -> dict:
         return {"params_bytes": self.params.numel() * 4,
@@ -231,15 +257,18 @@ def _parameters(args) -> tuple[Layout, np.ndarray]:
         from hosts.luwu_layout import layers_resident, shadow_layout
         target = shadow.shadow_model(args.shadow_model)
         layout = shadow_layout(target, args.scale, streamed,
-                               layers_resident(target, args.memory_budget) if streamed else 0)
-        return layout, np.zeros(layout.chunks_per_step * ina.LANES, dtype=np.float32)
+                               layers_resident(target, args.memory_budget) if streamed else 0,
+                               args.lane_bits)
+        return layout, np.zeros(layout.chunks_per_step * layout.chunk_values,
+                                dtype=np.float32)
     from hosts.luwu_layout import units_resident
     from hosts.models import build_model
     model = build_model(args.model, args.seed, args.seq)
     params = [q for q in model.parameters() if q.requires_grad]
+    per_chunk = ina.lanes_per_packet(args.lane_bits)
     layout = (Layout.of_units(params, model.units,
-                              units_resident(model.units, args.memory_budget)) if streamed
-              else Layout.of(params, args.bucket_bytes))
+                              units_resident(model.units, args.memory_budget), per_chunk)
+              if streamed else Layout.of(params, args.bucket_bytes, per_chunk))
     return layout, layout.flatten(params)
 
 
@@ -264,6 +293,9 @@ def main(argv=None) -> int:
     p.add_argument("--weight-decay", type=float, default=0.01)
     p.add_argument("--momentum", type=float, default=0.9)
     p.add_argument("--bucket-bytes", type=int, default=DEFAULT_BUCKET_BYTES)
+    p.add_argument("--lane-bits", type=int, choices=ina.LANE_BITS, default=32,
+                   help="the workers' lanes: 32 (fp32 workers) or 16 (bf16 workers: "
+                        "gradients in 16-bit lanes, parameters answered as bf16 copies)")
     p.add_argument("--steps", type=int, default=10)
     p.add_argument("--mode", choices=("real", "shadow"), default="real")
     p.add_argument("--shadow-model", default="gpt-1.3b",
@@ -291,7 +323,8 @@ def main(argv=None) -> int:
     if args.params == "streamed":
         pull_job = (args.job + 2) % 256 if args.pull_job is None else args.pull_job
     node = OptimizerNode(args.job, args.workers, layout, initial,
-                         args.optimizer, args.lr, args.weight_decay, args.momentum, pull_job)
+                         args.optimizer, args.lr, args.weight_decay, args.momentum, pull_job,
+                         args.lane_bits)
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
     try:

@@ -42,9 +42,20 @@
  * and multicasts the acknowledgement. A retransmission on an answered slot gets by
  * unicast what the slot's answer was, parameters or acknowledgement, resized to it.
  *
+ * Lane widths: a job of bf16 workers sends its gradients flagged FLAG_LANES16, twice as
+ * many int16 lanes in the same words (two per word, added as two 16-bit halves, as
+ * p4/ina.p4 adds them), and its chunk is the 2 * 256 values of one such packet in
+ * every direction: the optimizer node answers a chunk with its 2 * 256 parameters as
+ * bf16 copies, two per word, flagged FLAG_LANES16 too (the switch stores and copies the
+ * words, whatever their width); a sum and a pull keep the flag on the way to the
+ * optimizer node. A contribution whose width differs from the one that opened its
+ * slot's round is dropped as a bad type.
+ *
  * Plain INA jobs (ina_aggregate: results multicast to the workers) run on the same
- * switch; LuWu workers use one to agree on the block exponent of a bucket before they
- * push its gradients. Bad input is dropped before any register is touched, and counted
+ * switch; LuWu workers use one to agree on the block exponents of a bucket before they
+ * push its gradients: one exponent for the bucket (32-bit lanes), or, flagged FLAG_MAX
+ * (32-bit lanes of plain INA jobs only), one lane per block of which the switch keeps
+ * the largest (16-bit lanes: one exponent per packet's block, as p4/ina.p4 agrees them). Bad input is dropped before any register is touched, and counted
  * by reason (LUWU_DROP_REASONS of testbed/proto/ina.py).
  *
  * p4/luwu.p4 is rendered from this template (python -m testbed.proto.luwu_p4 >
@@ -66,6 +77,8 @@ const bit<8> FLAG_RESULT = 0x02;
 const bit<8> FLAG_RETRANSMIT = 0x04;
 const bit<8> FLAG_PARAMS = 0x08;
 const bit<8> FLAG_PULL = 0x20;
+const bit<8> FLAG_LANES16 = 0x40;
+const bit<8> FLAG_MAX = 0x10;
 
 /* slot_answered: what the optimizer node answered the slot's round with */
 const bit<2> ANSWER_NONE = 0;
@@ -492,6 +505,7 @@ control MyIngress(inout headers hdr,
     register<bit<8>>(REG_CELLS) slot_exponent;
     register<bit<32>>(REG_CELLS) slot_chunk;
     register<bit<2>>(REG_CELLS) slot_answered;   /* LuWu: ANSWER_* */
+    register<bit<8>>(REG_CELLS) slot_lanes;      /* the round's FLAG_LANES16 / FLAG_MAX bits */
     register<bit<32>>(REG_CELLS) lane_v00;
     register<bit<32>>(REG_CELLS) lane_v01;
     register<bit<32>>(REG_CELLS) lane_v02;
@@ -1345,6 +1359,524 @@ control MyIngress(inout headers hdr,
         lane_v255.read(acc, meta.idx); acc = acc + hdr.ina_data.v255; lane_v255.write(meta.idx, acc); hdr.ina_data.v255 = acc;
     }
 
+    action lanes_add16() {
+        lane_v00.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v00 & 0xFFFF0000)) | ((acc + hdr.ina_data.v00) & 0xFFFF); lane_v00.write(meta.idx, acc); hdr.ina_data.v00 = acc;
+        lane_v01.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v01 & 0xFFFF0000)) | ((acc + hdr.ina_data.v01) & 0xFFFF); lane_v01.write(meta.idx, acc); hdr.ina_data.v01 = acc;
+        lane_v02.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v02 & 0xFFFF0000)) | ((acc + hdr.ina_data.v02) & 0xFFFF); lane_v02.write(meta.idx, acc); hdr.ina_data.v02 = acc;
+        lane_v03.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v03 & 0xFFFF0000)) | ((acc + hdr.ina_data.v03) & 0xFFFF); lane_v03.write(meta.idx, acc); hdr.ina_data.v03 = acc;
+        lane_v04.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v04 & 0xFFFF0000)) | ((acc + hdr.ina_data.v04) & 0xFFFF); lane_v04.write(meta.idx, acc); hdr.ina_data.v04 = acc;
+        lane_v05.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v05 & 0xFFFF0000)) | ((acc + hdr.ina_data.v05) & 0xFFFF); lane_v05.write(meta.idx, acc); hdr.ina_data.v05 = acc;
+        lane_v06.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v06 & 0xFFFF0000)) | ((acc + hdr.ina_data.v06) & 0xFFFF); lane_v06.write(meta.idx, acc); hdr.ina_data.v06 = acc;
+        lane_v07.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v07 & 0xFFFF0000)) | ((acc + hdr.ina_data.v07) & 0xFFFF); lane_v07.write(meta.idx, acc); hdr.ina_data.v07 = acc;
+        lane_v08.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v08 & 0xFFFF0000)) | ((acc + hdr.ina_data.v08) & 0xFFFF); lane_v08.write(meta.idx, acc); hdr.ina_data.v08 = acc;
+        lane_v09.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v09 & 0xFFFF0000)) | ((acc + hdr.ina_data.v09) & 0xFFFF); lane_v09.write(meta.idx, acc); hdr.ina_data.v09 = acc;
+        lane_v10.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v10 & 0xFFFF0000)) | ((acc + hdr.ina_data.v10) & 0xFFFF); lane_v10.write(meta.idx, acc); hdr.ina_data.v10 = acc;
+        lane_v11.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v11 & 0xFFFF0000)) | ((acc + hdr.ina_data.v11) & 0xFFFF); lane_v11.write(meta.idx, acc); hdr.ina_data.v11 = acc;
+        lane_v12.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v12 & 0xFFFF0000)) | ((acc + hdr.ina_data.v12) & 0xFFFF); lane_v12.write(meta.idx, acc); hdr.ina_data.v12 = acc;
+        lane_v13.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v13 & 0xFFFF0000)) | ((acc + hdr.ina_data.v13) & 0xFFFF); lane_v13.write(meta.idx, acc); hdr.ina_data.v13 = acc;
+        lane_v14.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v14 & 0xFFFF0000)) | ((acc + hdr.ina_data.v14) & 0xFFFF); lane_v14.write(meta.idx, acc); hdr.ina_data.v14 = acc;
+        lane_v15.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v15 & 0xFFFF0000)) | ((acc + hdr.ina_data.v15) & 0xFFFF); lane_v15.write(meta.idx, acc); hdr.ina_data.v15 = acc;
+        lane_v16.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v16 & 0xFFFF0000)) | ((acc + hdr.ina_data.v16) & 0xFFFF); lane_v16.write(meta.idx, acc); hdr.ina_data.v16 = acc;
+        lane_v17.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v17 & 0xFFFF0000)) | ((acc + hdr.ina_data.v17) & 0xFFFF); lane_v17.write(meta.idx, acc); hdr.ina_data.v17 = acc;
+        lane_v18.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v18 & 0xFFFF0000)) | ((acc + hdr.ina_data.v18) & 0xFFFF); lane_v18.write(meta.idx, acc); hdr.ina_data.v18 = acc;
+        lane_v19.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v19 & 0xFFFF0000)) | ((acc + hdr.ina_data.v19) & 0xFFFF); lane_v19.write(meta.idx, acc); hdr.ina_data.v19 = acc;
+        lane_v20.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v20 & 0xFFFF0000)) | ((acc + hdr.ina_data.v20) & 0xFFFF); lane_v20.write(meta.idx, acc); hdr.ina_data.v20 = acc;
+        lane_v21.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v21 & 0xFFFF0000)) | ((acc + hdr.ina_data.v21) & 0xFFFF); lane_v21.write(meta.idx, acc); hdr.ina_data.v21 = acc;
+        lane_v22.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v22 & 0xFFFF0000)) | ((acc + hdr.ina_data.v22) & 0xFFFF); lane_v22.write(meta.idx, acc); hdr.ina_data.v22 = acc;
+        lane_v23.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v23 & 0xFFFF0000)) | ((acc + hdr.ina_data.v23) & 0xFFFF); lane_v23.write(meta.idx, acc); hdr.ina_data.v23 = acc;
+        lane_v24.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v24 & 0xFFFF0000)) | ((acc + hdr.ina_data.v24) & 0xFFFF); lane_v24.write(meta.idx, acc); hdr.ina_data.v24 = acc;
+        lane_v25.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v25 & 0xFFFF0000)) | ((acc + hdr.ina_data.v25) & 0xFFFF); lane_v25.write(meta.idx, acc); hdr.ina_data.v25 = acc;
+        lane_v26.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v26 & 0xFFFF0000)) | ((acc + hdr.ina_data.v26) & 0xFFFF); lane_v26.write(meta.idx, acc); hdr.ina_data.v26 = acc;
+        lane_v27.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v27 & 0xFFFF0000)) | ((acc + hdr.ina_data.v27) & 0xFFFF); lane_v27.write(meta.idx, acc); hdr.ina_data.v27 = acc;
+        lane_v28.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v28 & 0xFFFF0000)) | ((acc + hdr.ina_data.v28) & 0xFFFF); lane_v28.write(meta.idx, acc); hdr.ina_data.v28 = acc;
+        lane_v29.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v29 & 0xFFFF0000)) | ((acc + hdr.ina_data.v29) & 0xFFFF); lane_v29.write(meta.idx, acc); hdr.ina_data.v29 = acc;
+        lane_v30.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v30 & 0xFFFF0000)) | ((acc + hdr.ina_data.v30) & 0xFFFF); lane_v30.write(meta.idx, acc); hdr.ina_data.v30 = acc;
+        lane_v31.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v31 & 0xFFFF0000)) | ((acc + hdr.ina_data.v31) & 0xFFFF); lane_v31.write(meta.idx, acc); hdr.ina_data.v31 = acc;
+        lane_v32.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v32 & 0xFFFF0000)) | ((acc + hdr.ina_data.v32) & 0xFFFF); lane_v32.write(meta.idx, acc); hdr.ina_data.v32 = acc;
+        lane_v33.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v33 & 0xFFFF0000)) | ((acc + hdr.ina_data.v33) & 0xFFFF); lane_v33.write(meta.idx, acc); hdr.ina_data.v33 = acc;
+        lane_v34.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v34 & 0xFFFF0000)) | ((acc + hdr.ina_data.v34) & 0xFFFF); lane_v34.write(meta.idx, acc); hdr.ina_data.v34 = acc;
+        lane_v35.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v35 & 0xFFFF0000)) | ((acc + hdr.ina_data.v35) & 0xFFFF); lane_v35.write(meta.idx, acc); hdr.ina_data.v35 = acc;
+        lane_v36.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v36 & 0xFFFF0000)) | ((acc + hdr.ina_data.v36) & 0xFFFF); lane_v36.write(meta.idx, acc); hdr.ina_data.v36 = acc;
+        lane_v37.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v37 & 0xFFFF0000)) | ((acc + hdr.ina_data.v37) & 0xFFFF); lane_v37.write(meta.idx, acc); hdr.ina_data.v37 = acc;
+        lane_v38.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v38 & 0xFFFF0000)) | ((acc + hdr.ina_data.v38) & 0xFFFF); lane_v38.write(meta.idx, acc); hdr.ina_data.v38 = acc;
+        lane_v39.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v39 & 0xFFFF0000)) | ((acc + hdr.ina_data.v39) & 0xFFFF); lane_v39.write(meta.idx, acc); hdr.ina_data.v39 = acc;
+        lane_v40.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v40 & 0xFFFF0000)) | ((acc + hdr.ina_data.v40) & 0xFFFF); lane_v40.write(meta.idx, acc); hdr.ina_data.v40 = acc;
+        lane_v41.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v41 & 0xFFFF0000)) | ((acc + hdr.ina_data.v41) & 0xFFFF); lane_v41.write(meta.idx, acc); hdr.ina_data.v41 = acc;
+        lane_v42.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v42 & 0xFFFF0000)) | ((acc + hdr.ina_data.v42) & 0xFFFF); lane_v42.write(meta.idx, acc); hdr.ina_data.v42 = acc;
+        lane_v43.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v43 & 0xFFFF0000)) | ((acc + hdr.ina_data.v43) & 0xFFFF); lane_v43.write(meta.idx, acc); hdr.ina_data.v43 = acc;
+        lane_v44.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v44 & 0xFFFF0000)) | ((acc + hdr.ina_data.v44) & 0xFFFF); lane_v44.write(meta.idx, acc); hdr.ina_data.v44 = acc;
+        lane_v45.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v45 & 0xFFFF0000)) | ((acc + hdr.ina_data.v45) & 0xFFFF); lane_v45.write(meta.idx, acc); hdr.ina_data.v45 = acc;
+        lane_v46.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v46 & 0xFFFF0000)) | ((acc + hdr.ina_data.v46) & 0xFFFF); lane_v46.write(meta.idx, acc); hdr.ina_data.v46 = acc;
+        lane_v47.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v47 & 0xFFFF0000)) | ((acc + hdr.ina_data.v47) & 0xFFFF); lane_v47.write(meta.idx, acc); hdr.ina_data.v47 = acc;
+        lane_v48.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v48 & 0xFFFF0000)) | ((acc + hdr.ina_data.v48) & 0xFFFF); lane_v48.write(meta.idx, acc); hdr.ina_data.v48 = acc;
+        lane_v49.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v49 & 0xFFFF0000)) | ((acc + hdr.ina_data.v49) & 0xFFFF); lane_v49.write(meta.idx, acc); hdr.ina_data.v49 = acc;
+        lane_v50.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v50 & 0xFFFF0000)) | ((acc + hdr.ina_data.v50) & 0xFFFF); lane_v50.write(meta.idx, acc); hdr.ina_data.v50 = acc;
+        lane_v51.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v51 & 0xFFFF0000)) | ((acc + hdr.ina_data.v51) & 0xFFFF); lane_v51.write(meta.idx, acc); hdr.ina_data.v51 = acc;
+        lane_v52.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v52 & 0xFFFF0000)) | ((acc + hdr.ina_data.v52) & 0xFFFF); lane_v52.write(meta.idx, acc); hdr.ina_data.v52 = acc;
+        lane_v53.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v53 & 0xFFFF0000)) | ((acc + hdr.ina_data.v53) & 0xFFFF); lane_v53.write(meta.idx, acc); hdr.ina_data.v53 = acc;
+        lane_v54.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v54 & 0xFFFF0000)) | ((acc + hdr.ina_data.v54) & 0xFFFF); lane_v54.write(meta.idx, acc); hdr.ina_data.v54 = acc;
+        lane_v55.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v55 & 0xFFFF0000)) | ((acc + hdr.ina_data.v55) & 0xFFFF); lane_v55.write(meta.idx, acc); hdr.ina_data.v55 = acc;
+        lane_v56.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v56 & 0xFFFF0000)) | ((acc + hdr.ina_data.v56) & 0xFFFF); lane_v56.write(meta.idx, acc); hdr.ina_data.v56 = acc;
+        lane_v57.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v57 & 0xFFFF0000)) | ((acc + hdr.ina_data.v57) & 0xFFFF); lane_v57.write(meta.idx, acc); hdr.ina_data.v57 = acc;
+        lane_v58.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v58 & 0xFFFF0000)) | ((acc + hdr.ina_data.v58) & 0xFFFF); lane_v58.write(meta.idx, acc); hdr.ina_data.v58 = acc;
+        lane_v59.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v59 & 0xFFFF0000)) | ((acc + hdr.ina_data.v59) & 0xFFFF); lane_v59.write(meta.idx, acc); hdr.ina_data.v59 = acc;
+        lane_v60.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v60 & 0xFFFF0000)) | ((acc + hdr.ina_data.v60) & 0xFFFF); lane_v60.write(meta.idx, acc); hdr.ina_data.v60 = acc;
+        lane_v61.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v61 & 0xFFFF0000)) | ((acc + hdr.ina_data.v61) & 0xFFFF); lane_v61.write(meta.idx, acc); hdr.ina_data.v61 = acc;
+        lane_v62.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v62 & 0xFFFF0000)) | ((acc + hdr.ina_data.v62) & 0xFFFF); lane_v62.write(meta.idx, acc); hdr.ina_data.v62 = acc;
+        lane_v63.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v63 & 0xFFFF0000)) | ((acc + hdr.ina_data.v63) & 0xFFFF); lane_v63.write(meta.idx, acc); hdr.ina_data.v63 = acc;
+        lane_v64.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v64 & 0xFFFF0000)) | ((acc + hdr.ina_data.v64) & 0xFFFF); lane_v64.write(meta.idx, acc); hdr.ina_data.v64 = acc;
+        lane_v65.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v65 & 0xFFFF0000)) | ((acc + hdr.ina_data.v65) & 0xFFFF); lane_v65.write(meta.idx, acc); hdr.ina_data.v65 = acc;
+        lane_v66.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v66 & 0xFFFF0000)) | ((acc + hdr.ina_data.v66) & 0xFFFF); lane_v66.write(meta.idx, acc); hdr.ina_data.v66 = acc;
+        lane_v67.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v67 & 0xFFFF0000)) | ((acc + hdr.ina_data.v67) & 0xFFFF); lane_v67.write(meta.idx, acc); hdr.ina_data.v67 = acc;
+        lane_v68.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v68 & 0xFFFF0000)) | ((acc + hdr.ina_data.v68) & 0xFFFF); lane_v68.write(meta.idx, acc); hdr.ina_data.v68 = acc;
+        lane_v69.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v69 & 0xFFFF0000)) | ((acc + hdr.ina_data.v69) & 0xFFFF); lane_v69.write(meta.idx, acc); hdr.ina_data.v69 = acc;
+        lane_v70.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v70 & 0xFFFF0000)) | ((acc + hdr.ina_data.v70) & 0xFFFF); lane_v70.write(meta.idx, acc); hdr.ina_data.v70 = acc;
+        lane_v71.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v71 & 0xFFFF0000)) | ((acc + hdr.ina_data.v71) & 0xFFFF); lane_v71.write(meta.idx, acc); hdr.ina_data.v71 = acc;
+        lane_v72.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v72 & 0xFFFF0000)) | ((acc + hdr.ina_data.v72) & 0xFFFF); lane_v72.write(meta.idx, acc); hdr.ina_data.v72 = acc;
+        lane_v73.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v73 & 0xFFFF0000)) | ((acc + hdr.ina_data.v73) & 0xFFFF); lane_v73.write(meta.idx, acc); hdr.ina_data.v73 = acc;
+        lane_v74.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v74 & 0xFFFF0000)) | ((acc + hdr.ina_data.v74) & 0xFFFF); lane_v74.write(meta.idx, acc); hdr.ina_data.v74 = acc;
+        lane_v75.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v75 & 0xFFFF0000)) | ((acc + hdr.ina_data.v75) & 0xFFFF); lane_v75.write(meta.idx, acc); hdr.ina_data.v75 = acc;
+        lane_v76.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v76 & 0xFFFF0000)) | ((acc + hdr.ina_data.v76) & 0xFFFF); lane_v76.write(meta.idx, acc); hdr.ina_data.v76 = acc;
+        lane_v77.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v77 & 0xFFFF0000)) | ((acc + hdr.ina_data.v77) & 0xFFFF); lane_v77.write(meta.idx, acc); hdr.ina_data.v77 = acc;
+        lane_v78.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v78 & 0xFFFF0000)) | ((acc + hdr.ina_data.v78) & 0xFFFF); lane_v78.write(meta.idx, acc); hdr.ina_data.v78 = acc;
+        lane_v79.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v79 & 0xFFFF0000)) | ((acc + hdr.ina_data.v79) & 0xFFFF); lane_v79.write(meta.idx, acc); hdr.ina_data.v79 = acc;
+        lane_v80.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v80 & 0xFFFF0000)) | ((acc + hdr.ina_data.v80) & 0xFFFF); lane_v80.write(meta.idx, acc); hdr.ina_data.v80 = acc;
+        lane_v81.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v81 & 0xFFFF0000)) | ((acc + hdr.ina_data.v81) & 0xFFFF); lane_v81.write(meta.idx, acc); hdr.ina_data.v81 = acc;
+        lane_v82.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v82 & 0xFFFF0000)) | ((acc + hdr.ina_data.v82) & 0xFFFF); lane_v82.write(meta.idx, acc); hdr.ina_data.v82 = acc;
+        lane_v83.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v83 & 0xFFFF0000)) | ((acc + hdr.ina_data.v83) & 0xFFFF); lane_v83.write(meta.idx, acc); hdr.ina_data.v83 = acc;
+        lane_v84.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v84 & 0xFFFF0000)) | ((acc + hdr.ina_data.v84) & 0xFFFF); lane_v84.write(meta.idx, acc); hdr.ina_data.v84 = acc;
+        lane_v85.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v85 & 0xFFFF0000)) | ((acc + hdr.ina_data.v85) & 0xFFFF); lane_v85.write(meta.idx, acc); hdr.ina_data.v85 = acc;
+        lane_v86.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v86 & 0xFFFF0000)) | ((acc + hdr.ina_data.v86) & 0xFFFF); lane_v86.write(meta.idx, acc); hdr.ina_data.v86 = acc;
+        lane_v87.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v87 & 0xFFFF0000)) | ((acc + hdr.ina_data.v87) & 0xFFFF); lane_v87.write(meta.idx, acc); hdr.ina_data.v87 = acc;
+        lane_v88.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v88 & 0xFFFF0000)) | ((acc + hdr.ina_data.v88) & 0xFFFF); lane_v88.write(meta.idx, acc); hdr.ina_data.v88 = acc;
+        lane_v89.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v89 & 0xFFFF0000)) | ((acc + hdr.ina_data.v89) & 0xFFFF); lane_v89.write(meta.idx, acc); hdr.ina_data.v89 = acc;
+        lane_v90.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v90 & 0xFFFF0000)) | ((acc + hdr.ina_data.v90) & 0xFFFF); lane_v90.write(meta.idx, acc); hdr.ina_data.v90 = acc;
+        lane_v91.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v91 & 0xFFFF0000)) | ((acc + hdr.ina_data.v91) & 0xFFFF); lane_v91.write(meta.idx, acc); hdr.ina_data.v91 = acc;
+        lane_v92.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v92 & 0xFFFF0000)) | ((acc + hdr.ina_data.v92) & 0xFFFF); lane_v92.write(meta.idx, acc); hdr.ina_data.v92 = acc;
+        lane_v93.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v93 & 0xFFFF0000)) | ((acc + hdr.ina_data.v93) & 0xFFFF); lane_v93.write(meta.idx, acc); hdr.ina_data.v93 = acc;
+        lane_v94.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v94 & 0xFFFF0000)) | ((acc + hdr.ina_data.v94) & 0xFFFF); lane_v94.write(meta.idx, acc); hdr.ina_data.v94 = acc;
+        lane_v95.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v95 & 0xFFFF0000)) | ((acc + hdr.ina_data.v95) & 0xFFFF); lane_v95.write(meta.idx, acc); hdr.ina_data.v95 = acc;
+        lane_v96.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v96 & 0xFFFF0000)) | ((acc + hdr.ina_data.v96) & 0xFFFF); lane_v96.write(meta.idx, acc); hdr.ina_data.v96 = acc;
+        lane_v97.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v97 & 0xFFFF0000)) | ((acc + hdr.ina_data.v97) & 0xFFFF); lane_v97.write(meta.idx, acc); hdr.ina_data.v97 = acc;
+        lane_v98.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v98 & 0xFFFF0000)) | ((acc + hdr.ina_data.v98) & 0xFFFF); lane_v98.write(meta.idx, acc); hdr.ina_data.v98 = acc;
+        lane_v99.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v99 & 0xFFFF0000)) | ((acc + hdr.ina_data.v99) & 0xFFFF); lane_v99.write(meta.idx, acc); hdr.ina_data.v99 = acc;
+        lane_v100.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v100 & 0xFFFF0000)) | ((acc + hdr.ina_data.v100) & 0xFFFF); lane_v100.write(meta.idx, acc); hdr.ina_data.v100 = acc;
+        lane_v101.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v101 & 0xFFFF0000)) | ((acc + hdr.ina_data.v101) & 0xFFFF); lane_v101.write(meta.idx, acc); hdr.ina_data.v101 = acc;
+        lane_v102.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v102 & 0xFFFF0000)) | ((acc + hdr.ina_data.v102) & 0xFFFF); lane_v102.write(meta.idx, acc); hdr.ina_data.v102 = acc;
+        lane_v103.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v103 & 0xFFFF0000)) | ((acc + hdr.ina_data.v103) & 0xFFFF); lane_v103.write(meta.idx, acc); hdr.ina_data.v103 = acc;
+        lane_v104.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v104 & 0xFFFF0000)) | ((acc + hdr.ina_data.v104) & 0xFFFF); lane_v104.write(meta.idx, acc); hdr.ina_data.v104 = acc;
+        lane_v105.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v105 & 0xFFFF0000)) | ((acc + hdr.ina_data.v105) & 0xFFFF); lane_v105.write(meta.idx, acc); hdr.ina_data.v105 = acc;
+        lane_v106.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v106 & 0xFFFF0000)) | ((acc + hdr.ina_data.v106) & 0xFFFF); lane_v106.write(meta.idx, acc); hdr.ina_data.v106 = acc;
+        lane_v107.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v107 & 0xFFFF0000)) | ((acc + hdr.ina_data.v107) & 0xFFFF); lane_v107.write(meta.idx, acc); hdr.ina_data.v107 = acc;
+        lane_v108.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v108 & 0xFFFF0000)) | ((acc + hdr.ina_data.v108) & 0xFFFF); lane_v108.write(meta.idx, acc); hdr.ina_data.v108 = acc;
+        lane_v109.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v109 & 0xFFFF0000)) | ((acc + hdr.ina_data.v109) & 0xFFFF); lane_v109.write(meta.idx, acc); hdr.ina_data.v109 = acc;
+        lane_v110.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v110 & 0xFFFF0000)) | ((acc + hdr.ina_data.v110) & 0xFFFF); lane_v110.write(meta.idx, acc); hdr.ina_data.v110 = acc;
+        lane_v111.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v111 & 0xFFFF0000)) | ((acc + hdr.ina_data.v111) & 0xFFFF); lane_v111.write(meta.idx, acc); hdr.ina_data.v111 = acc;
+        lane_v112.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v112 & 0xFFFF0000)) | ((acc + hdr.ina_data.v112) & 0xFFFF); lane_v112.write(meta.idx, acc); hdr.ina_data.v112 = acc;
+        lane_v113.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v113 & 0xFFFF0000)) | ((acc + hdr.ina_data.v113) & 0xFFFF); lane_v113.write(meta.idx, acc); hdr.ina_data.v113 = acc;
+        lane_v114.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v114 & 0xFFFF0000)) | ((acc + hdr.ina_data.v114) & 0xFFFF); lane_v114.write(meta.idx, acc); hdr.ina_data.v114 = acc;
+        lane_v115.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v115 & 0xFFFF0000)) | ((acc + hdr.ina_data.v115) & 0xFFFF); lane_v115.write(meta.idx, acc); hdr.ina_data.v115 = acc;
+        lane_v116.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v116 & 0xFFFF0000)) | ((acc + hdr.ina_data.v116) & 0xFFFF); lane_v116.write(meta.idx, acc); hdr.ina_data.v116 = acc;
+        lane_v117.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v117 & 0xFFFF0000)) | ((acc + hdr.ina_data.v117) & 0xFFFF); lane_v117.write(meta.idx, acc); hdr.ina_data.v117 = acc;
+        lane_v118.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v118 & 0xFFFF0000)) | ((acc + hdr.ina_data.v118) & 0xFFFF); lane_v118.write(meta.idx, acc); hdr.ina_data.v118 = acc;
+        lane_v119.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v119 & 0xFFFF0000)) | ((acc + hdr.ina_data.v119) & 0xFFFF); lane_v119.write(meta.idx, acc); hdr.ina_data.v119 = acc;
+        lane_v120.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v120 & 0xFFFF0000)) | ((acc + hdr.ina_data.v120) & 0xFFFF); lane_v120.write(meta.idx, acc); hdr.ina_data.v120 = acc;
+        lane_v121.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v121 & 0xFFFF0000)) | ((acc + hdr.ina_data.v121) & 0xFFFF); lane_v121.write(meta.idx, acc); hdr.ina_data.v121 = acc;
+        lane_v122.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v122 & 0xFFFF0000)) | ((acc + hdr.ina_data.v122) & 0xFFFF); lane_v122.write(meta.idx, acc); hdr.ina_data.v122 = acc;
+        lane_v123.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v123 & 0xFFFF0000)) | ((acc + hdr.ina_data.v123) & 0xFFFF); lane_v123.write(meta.idx, acc); hdr.ina_data.v123 = acc;
+        lane_v124.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v124 & 0xFFFF0000)) | ((acc + hdr.ina_data.v124) & 0xFFFF); lane_v124.write(meta.idx, acc); hdr.ina_data.v124 = acc;
+        lane_v125.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v125 & 0xFFFF0000)) | ((acc + hdr.ina_data.v125) & 0xFFFF); lane_v125.write(meta.idx, acc); hdr.ina_data.v125 = acc;
+        lane_v126.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v126 & 0xFFFF0000)) | ((acc + hdr.ina_data.v126) & 0xFFFF); lane_v126.write(meta.idx, acc); hdr.ina_data.v126 = acc;
+        lane_v127.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v127 & 0xFFFF0000)) | ((acc + hdr.ina_data.v127) & 0xFFFF); lane_v127.write(meta.idx, acc); hdr.ina_data.v127 = acc;
+        lane_v128.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v128 & 0xFFFF0000)) | ((acc + hdr.ina_data.v128) & 0xFFFF); lane_v128.write(meta.idx, acc); hdr.ina_data.v128 = acc;
+        lane_v129.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v129 & 0xFFFF0000)) | ((acc + hdr.ina_data.v129) & 0xFFFF); lane_v129.write(meta.idx, acc); hdr.ina_data.v129 = acc;
+        lane_v130.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v130 & 0xFFFF0000)) | ((acc + hdr.ina_data.v130) & 0xFFFF); lane_v130.write(meta.idx, acc); hdr.ina_data.v130 = acc;
+        lane_v131.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v131 & 0xFFFF0000)) | ((acc + hdr.ina_data.v131) & 0xFFFF); lane_v131.write(meta.idx, acc); hdr.ina_data.v131 = acc;
+        lane_v132.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v132 & 0xFFFF0000)) | ((acc + hdr.ina_data.v132) & 0xFFFF); lane_v132.write(meta.idx, acc); hdr.ina_data.v132 = acc;
+        lane_v133.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v133 & 0xFFFF0000)) | ((acc + hdr.ina_data.v133) & 0xFFFF); lane_v133.write(meta.idx, acc); hdr.ina_data.v133 = acc;
+        lane_v134.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v134 & 0xFFFF0000)) | ((acc + hdr.ina_data.v134) & 0xFFFF); lane_v134.write(meta.idx, acc); hdr.ina_data.v134 = acc;
+        lane_v135.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v135 & 0xFFFF0000)) | ((acc + hdr.ina_data.v135) & 0xFFFF); lane_v135.write(meta.idx, acc); hdr.ina_data.v135 = acc;
+        lane_v136.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v136 & 0xFFFF0000)) | ((acc + hdr.ina_data.v136) & 0xFFFF); lane_v136.write(meta.idx, acc); hdr.ina_data.v136 = acc;
+        lane_v137.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v137 & 0xFFFF0000)) | ((acc + hdr.ina_data.v137) & 0xFFFF); lane_v137.write(meta.idx, acc); hdr.ina_data.v137 = acc;
+        lane_v138.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v138 & 0xFFFF0000)) | ((acc + hdr.ina_data.v138) & 0xFFFF); lane_v138.write(meta.idx, acc); hdr.ina_data.v138 = acc;
+        lane_v139.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v139 & 0xFFFF0000)) | ((acc + hdr.ina_data.v139) & 0xFFFF); lane_v139.write(meta.idx, acc); hdr.ina_data.v139 = acc;
+        lane_v140.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v140 & 0xFFFF0000)) | ((acc + hdr.ina_data.v140) & 0xFFFF); lane_v140.write(meta.idx, acc); hdr.ina_data.v140 = acc;
+        lane_v141.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v141 & 0xFFFF0000)) | ((acc + hdr.ina_data.v141) & 0xFFFF); lane_v141.write(meta.idx, acc); hdr.ina_data.v141 = acc;
+        lane_v142.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v142 & 0xFFFF0000)) | ((acc + hdr.ina_data.v142) & 0xFFFF); lane_v142.write(meta.idx, acc); hdr.ina_data.v142 = acc;
+        lane_v143.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v143 & 0xFFFF0000)) | ((acc + hdr.ina_data.v143) & 0xFFFF); lane_v143.write(meta.idx, acc); hdr.ina_data.v143 = acc;
+        lane_v144.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v144 & 0xFFFF0000)) | ((acc + hdr.ina_data.v144) & 0xFFFF); lane_v144.write(meta.idx, acc); hdr.ina_data.v144 = acc;
+        lane_v145.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v145 & 0xFFFF0000)) | ((acc + hdr.ina_data.v145) & 0xFFFF); lane_v145.write(meta.idx, acc); hdr.ina_data.v145 = acc;
+        lane_v146.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v146 & 0xFFFF0000)) | ((acc + hdr.ina_data.v146) & 0xFFFF); lane_v146.write(meta.idx, acc); hdr.ina_data.v146 = acc;
+        lane_v147.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v147 & 0xFFFF0000)) | ((acc + hdr.ina_data.v147) & 0xFFFF); lane_v147.write(meta.idx, acc); hdr.ina_data.v147 = acc;
+        lane_v148.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v148 & 0xFFFF0000)) | ((acc + hdr.ina_data.v148) & 0xFFFF); lane_v148.write(meta.idx, acc); hdr.ina_data.v148 = acc;
+        lane_v149.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v149 & 0xFFFF0000)) | ((acc + hdr.ina_data.v149) & 0xFFFF); lane_v149.write(meta.idx, acc); hdr.ina_data.v149 = acc;
+        lane_v150.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v150 & 0xFFFF0000)) | ((acc + hdr.ina_data.v150) & 0xFFFF); lane_v150.write(meta.idx, acc); hdr.ina_data.v150 = acc;
+        lane_v151.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v151 & 0xFFFF0000)) | ((acc + hdr.ina_data.v151) & 0xFFFF); lane_v151.write(meta.idx, acc); hdr.ina_data.v151 = acc;
+        lane_v152.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v152 & 0xFFFF0000)) | ((acc + hdr.ina_data.v152) & 0xFFFF); lane_v152.write(meta.idx, acc); hdr.ina_data.v152 = acc;
+        lane_v153.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v153 & 0xFFFF0000)) | ((acc + hdr.ina_data.v153) & 0xFFFF); lane_v153.write(meta.idx, acc); hdr.ina_data.v153 = acc;
+        lane_v154.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v154 & 0xFFFF0000)) | ((acc + hdr.ina_data.v154) & 0xFFFF); lane_v154.write(meta.idx, acc); hdr.ina_data.v154 = acc;
+        lane_v155.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v155 & 0xFFFF0000)) | ((acc + hdr.ina_data.v155) & 0xFFFF); lane_v155.write(meta.idx, acc); hdr.ina_data.v155 = acc;
+        lane_v156.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v156 & 0xFFFF0000)) | ((acc + hdr.ina_data.v156) & 0xFFFF); lane_v156.write(meta.idx, acc); hdr.ina_data.v156 = acc;
+        lane_v157.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v157 & 0xFFFF0000)) | ((acc + hdr.ina_data.v157) & 0xFFFF); lane_v157.write(meta.idx, acc); hdr.ina_data.v157 = acc;
+        lane_v158.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v158 & 0xFFFF0000)) | ((acc + hdr.ina_data.v158) & 0xFFFF); lane_v158.write(meta.idx, acc); hdr.ina_data.v158 = acc;
+        lane_v159.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v159 & 0xFFFF0000)) | ((acc + hdr.ina_data.v159) & 0xFFFF); lane_v159.write(meta.idx, acc); hdr.ina_data.v159 = acc;
+        lane_v160.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v160 & 0xFFFF0000)) | ((acc + hdr.ina_data.v160) & 0xFFFF); lane_v160.write(meta.idx, acc); hdr.ina_data.v160 = acc;
+        lane_v161.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v161 & 0xFFFF0000)) | ((acc + hdr.ina_data.v161) & 0xFFFF); lane_v161.write(meta.idx, acc); hdr.ina_data.v161 = acc;
+        lane_v162.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v162 & 0xFFFF0000)) | ((acc + hdr.ina_data.v162) & 0xFFFF); lane_v162.write(meta.idx, acc); hdr.ina_data.v162 = acc;
+        lane_v163.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v163 & 0xFFFF0000)) | ((acc + hdr.ina_data.v163) & 0xFFFF); lane_v163.write(meta.idx, acc); hdr.ina_data.v163 = acc;
+        lane_v164.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v164 & 0xFFFF0000)) | ((acc + hdr.ina_data.v164) & 0xFFFF); lane_v164.write(meta.idx, acc); hdr.ina_data.v164 = acc;
+        lane_v165.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v165 & 0xFFFF0000)) | ((acc + hdr.ina_data.v165) & 0xFFFF); lane_v165.write(meta.idx, acc); hdr.ina_data.v165 = acc;
+        lane_v166.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v166 & 0xFFFF0000)) | ((acc + hdr.ina_data.v166) & 0xFFFF); lane_v166.write(meta.idx, acc); hdr.ina_data.v166 = acc;
+        lane_v167.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v167 & 0xFFFF0000)) | ((acc + hdr.ina_data.v167) & 0xFFFF); lane_v167.write(meta.idx, acc); hdr.ina_data.v167 = acc;
+        lane_v168.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v168 & 0xFFFF0000)) | ((acc + hdr.ina_data.v168) & 0xFFFF); lane_v168.write(meta.idx, acc); hdr.ina_data.v168 = acc;
+        lane_v169.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v169 & 0xFFFF0000)) | ((acc + hdr.ina_data.v169) & 0xFFFF); lane_v169.write(meta.idx, acc); hdr.ina_data.v169 = acc;
+        lane_v170.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v170 & 0xFFFF0000)) | ((acc + hdr.ina_data.v170) & 0xFFFF); lane_v170.write(meta.idx, acc); hdr.ina_data.v170 = acc;
+        lane_v171.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v171 & 0xFFFF0000)) | ((acc + hdr.ina_data.v171) & 0xFFFF); lane_v171.write(meta.idx, acc); hdr.ina_data.v171 = acc;
+        lane_v172.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v172 & 0xFFFF0000)) | ((acc + hdr.ina_data.v172) & 0xFFFF); lane_v172.write(meta.idx, acc); hdr.ina_data.v172 = acc;
+        lane_v173.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v173 & 0xFFFF0000)) | ((acc + hdr.ina_data.v173) & 0xFFFF); lane_v173.write(meta.idx, acc); hdr.ina_data.v173 = acc;
+        lane_v174.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v174 & 0xFFFF0000)) | ((acc + hdr.ina_data.v174) & 0xFFFF); lane_v174.write(meta.idx, acc); hdr.ina_data.v174 = acc;
+        lane_v175.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v175 & 0xFFFF0000)) | ((acc + hdr.ina_data.v175) & 0xFFFF); lane_v175.write(meta.idx, acc); hdr.ina_data.v175 = acc;
+        lane_v176.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v176 & 0xFFFF0000)) | ((acc + hdr.ina_data.v176) & 0xFFFF); lane_v176.write(meta.idx, acc); hdr.ina_data.v176 = acc;
+        lane_v177.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v177 & 0xFFFF0000)) | ((acc + hdr.ina_data.v177) & 0xFFFF); lane_v177.write(meta.idx, acc); hdr.ina_data.v177 = acc;
+        lane_v178.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v178 & 0xFFFF0000)) | ((acc + hdr.ina_data.v178) & 0xFFFF); lane_v178.write(meta.idx, acc); hdr.ina_data.v178 = acc;
+        lane_v179.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v179 & 0xFFFF0000)) | ((acc + hdr.ina_data.v179) & 0xFFFF); lane_v179.write(meta.idx, acc); hdr.ina_data.v179 = acc;
+        lane_v180.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v180 & 0xFFFF0000)) | ((acc + hdr.ina_data.v180) & 0xFFFF); lane_v180.write(meta.idx, acc); hdr.ina_data.v180 = acc;
+        lane_v181.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v181 & 0xFFFF0000)) | ((acc + hdr.ina_data.v181) & 0xFFFF); lane_v181.write(meta.idx, acc); hdr.ina_data.v181 = acc;
+        lane_v182.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v182 & 0xFFFF0000)) | ((acc + hdr.ina_data.v182) & 0xFFFF); lane_v182.write(meta.idx, acc); hdr.ina_data.v182 = acc;
+        lane_v183.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v183 & 0xFFFF0000)) | ((acc + hdr.ina_data.v183) & 0xFFFF); lane_v183.write(meta.idx, acc); hdr.ina_data.v183 = acc;
+        lane_v184.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v184 & 0xFFFF0000)) | ((acc + hdr.ina_data.v184) & 0xFFFF); lane_v184.write(meta.idx, acc); hdr.ina_data.v184 = acc;
+        lane_v185.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v185 & 0xFFFF0000)) | ((acc + hdr.ina_data.v185) & 0xFFFF); lane_v185.write(meta.idx, acc); hdr.ina_data.v185 = acc;
+        lane_v186.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v186 & 0xFFFF0000)) | ((acc + hdr.ina_data.v186) & 0xFFFF); lane_v186.write(meta.idx, acc); hdr.ina_data.v186 = acc;
+        lane_v187.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v187 & 0xFFFF0000)) | ((acc + hdr.ina_data.v187) & 0xFFFF); lane_v187.write(meta.idx, acc); hdr.ina_data.v187 = acc;
+        lane_v188.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v188 & 0xFFFF0000)) | ((acc + hdr.ina_data.v188) & 0xFFFF); lane_v188.write(meta.idx, acc); hdr.ina_data.v188 = acc;
+        lane_v189.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v189 & 0xFFFF0000)) | ((acc + hdr.ina_data.v189) & 0xFFFF); lane_v189.write(meta.idx, acc); hdr.ina_data.v189 = acc;
+        lane_v190.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v190 & 0xFFFF0000)) | ((acc + hdr.ina_data.v190) & 0xFFFF); lane_v190.write(meta.idx, acc); hdr.ina_data.v190 = acc;
+        lane_v191.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v191 & 0xFFFF0000)) | ((acc + hdr.ina_data.v191) & 0xFFFF); lane_v191.write(meta.idx, acc); hdr.ina_data.v191 = acc;
+        lane_v192.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v192 & 0xFFFF0000)) | ((acc + hdr.ina_data.v192) & 0xFFFF); lane_v192.write(meta.idx, acc); hdr.ina_data.v192 = acc;
+        lane_v193.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v193 & 0xFFFF0000)) | ((acc + hdr.ina_data.v193) & 0xFFFF); lane_v193.write(meta.idx, acc); hdr.ina_data.v193 = acc;
+        lane_v194.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v194 & 0xFFFF0000)) | ((acc + hdr.ina_data.v194) & 0xFFFF); lane_v194.write(meta.idx, acc); hdr.ina_data.v194 = acc;
+        lane_v195.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v195 & 0xFFFF0000)) | ((acc + hdr.ina_data.v195) & 0xFFFF); lane_v195.write(meta.idx, acc); hdr.ina_data.v195 = acc;
+        lane_v196.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v196 & 0xFFFF0000)) | ((acc + hdr.ina_data.v196) & 0xFFFF); lane_v196.write(meta.idx, acc); hdr.ina_data.v196 = acc;
+        lane_v197.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v197 & 0xFFFF0000)) | ((acc + hdr.ina_data.v197) & 0xFFFF); lane_v197.write(meta.idx, acc); hdr.ina_data.v197 = acc;
+        lane_v198.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v198 & 0xFFFF0000)) | ((acc + hdr.ina_data.v198) & 0xFFFF); lane_v198.write(meta.idx, acc); hdr.ina_data.v198 = acc;
+        lane_v199.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v199 & 0xFFFF0000)) | ((acc + hdr.ina_data.v199) & 0xFFFF); lane_v199.write(meta.idx, acc); hdr.ina_data.v199 = acc;
+        lane_v200.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v200 & 0xFFFF0000)) | ((acc + hdr.ina_data.v200) & 0xFFFF); lane_v200.write(meta.idx, acc); hdr.ina_data.v200 = acc;
+        lane_v201.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v201 & 0xFFFF0000)) | ((acc + hdr.ina_data.v201) & 0xFFFF); lane_v201.write(meta.idx, acc); hdr.ina_data.v201 = acc;
+        lane_v202.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v202 & 0xFFFF0000)) | ((acc + hdr.ina_data.v202) & 0xFFFF); lane_v202.write(meta.idx, acc); hdr.ina_data.v202 = acc;
+        lane_v203.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v203 & 0xFFFF0000)) | ((acc + hdr.ina_data.v203) & 0xFFFF); lane_v203.write(meta.idx, acc); hdr.ina_data.v203 = acc;
+        lane_v204.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v204 & 0xFFFF0000)) | ((acc + hdr.ina_data.v204) & 0xFFFF); lane_v204.write(meta.idx, acc); hdr.ina_data.v204 = acc;
+        lane_v205.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v205 & 0xFFFF0000)) | ((acc + hdr.ina_data.v205) & 0xFFFF); lane_v205.write(meta.idx, acc); hdr.ina_data.v205 = acc;
+        lane_v206.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v206 & 0xFFFF0000)) | ((acc + hdr.ina_data.v206) & 0xFFFF); lane_v206.write(meta.idx, acc); hdr.ina_data.v206 = acc;
+        lane_v207.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v207 & 0xFFFF0000)) | ((acc + hdr.ina_data.v207) & 0xFFFF); lane_v207.write(meta.idx, acc); hdr.ina_data.v207 = acc;
+        lane_v208.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v208 & 0xFFFF0000)) | ((acc + hdr.ina_data.v208) & 0xFFFF); lane_v208.write(meta.idx, acc); hdr.ina_data.v208 = acc;
+        lane_v209.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v209 & 0xFFFF0000)) | ((acc + hdr.ina_data.v209) & 0xFFFF); lane_v209.write(meta.idx, acc); hdr.ina_data.v209 = acc;
+        lane_v210.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v210 & 0xFFFF0000)) | ((acc + hdr.ina_data.v210) & 0xFFFF); lane_v210.write(meta.idx, acc); hdr.ina_data.v210 = acc;
+        lane_v211.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v211 & 0xFFFF0000)) | ((acc + hdr.ina_data.v211) & 0xFFFF); lane_v211.write(meta.idx, acc); hdr.ina_data.v211 = acc;
+        lane_v212.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v212 & 0xFFFF0000)) | ((acc + hdr.ina_data.v212) & 0xFFFF); lane_v212.write(meta.idx, acc); hdr.ina_data.v212 = acc;
+        lane_v213.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v213 & 0xFFFF0000)) | ((acc + hdr.ina_data.v213) & 0xFFFF); lane_v213.write(meta.idx, acc); hdr.ina_data.v213 = acc;
+        lane_v214.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v214 & 0xFFFF0000)) | ((acc + hdr.ina_data.v214) & 0xFFFF); lane_v214.write(meta.idx, acc); hdr.ina_data.v214 = acc;
+        lane_v215.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v215 & 0xFFFF0000)) | ((acc + hdr.ina_data.v215) & 0xFFFF); lane_v215.write(meta.idx, acc); hdr.ina_data.v215 = acc;
+        lane_v216.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v216 & 0xFFFF0000)) | ((acc + hdr.ina_data.v216) & 0xFFFF); lane_v216.write(meta.idx, acc); hdr.ina_data.v216 = acc;
+        lane_v217.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v217 & 0xFFFF0000)) | ((acc + hdr.ina_data.v217) & 0xFFFF); lane_v217.write(meta.idx, acc); hdr.ina_data.v217 = acc;
+        lane_v218.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v218 & 0xFFFF0000)) | ((acc + hdr.ina_data.v218) & 0xFFFF); lane_v218.write(meta.idx, acc); hdr.ina_data.v218 = acc;
+        lane_v219.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v219 & 0xFFFF0000)) | ((acc + hdr.ina_data.v219) & 0xFFFF); lane_v219.write(meta.idx, acc); hdr.ina_data.v219 = acc;
+        lane_v220.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v220 & 0xFFFF0000)) | ((acc + hdr.ina_data.v220) & 0xFFFF); lane_v220.write(meta.idx, acc); hdr.ina_data.v220 = acc;
+        lane_v221.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v221 & 0xFFFF0000)) | ((acc + hdr.ina_data.v221) & 0xFFFF); lane_v221.write(meta.idx, acc); hdr.ina_data.v221 = acc;
+        lane_v222.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v222 & 0xFFFF0000)) | ((acc + hdr.ina_data.v222) & 0xFFFF); lane_v222.write(meta.idx, acc); hdr.ina_data.v222 = acc;
+        lane_v223.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v223 & 0xFFFF0000)) | ((acc + hdr.ina_data.v223) & 0xFFFF); lane_v223.write(meta.idx, acc); hdr.ina_data.v223 = acc;
+        lane_v224.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v224 & 0xFFFF0000)) | ((acc + hdr.ina_data.v224) & 0xFFFF); lane_v224.write(meta.idx, acc); hdr.ina_data.v224 = acc;
+        lane_v225.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v225 & 0xFFFF0000)) | ((acc + hdr.ina_data.v225) & 0xFFFF); lane_v225.write(meta.idx, acc); hdr.ina_data.v225 = acc;
+        lane_v226.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v226 & 0xFFFF0000)) | ((acc + hdr.ina_data.v226) & 0xFFFF); lane_v226.write(meta.idx, acc); hdr.ina_data.v226 = acc;
+        lane_v227.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v227 & 0xFFFF0000)) | ((acc + hdr.ina_data.v227) & 0xFFFF); lane_v227.write(meta.idx, acc); hdr.ina_data.v227 = acc;
+        lane_v228.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v228 & 0xFFFF0000)) | ((acc + hdr.ina_data.v228) & 0xFFFF); lane_v228.write(meta.idx, acc); hdr.ina_data.v228 = acc;
+        lane_v229.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v229 & 0xFFFF0000)) | ((acc + hdr.ina_data.v229) & 0xFFFF); lane_v229.write(meta.idx, acc); hdr.ina_data.v229 = acc;
+        lane_v230.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v230 & 0xFFFF0000)) | ((acc + hdr.ina_data.v230) & 0xFFFF); lane_v230.write(meta.idx, acc); hdr.ina_data.v230 = acc;
+        lane_v231.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v231 & 0xFFFF0000)) | ((acc + hdr.ina_data.v231) & 0xFFFF); lane_v231.write(meta.idx, acc); hdr.ina_data.v231 = acc;
+        lane_v232.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v232 & 0xFFFF0000)) | ((acc + hdr.ina_data.v232) & 0xFFFF); lane_v232.write(meta.idx, acc); hdr.ina_data.v232 = acc;
+        lane_v233.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v233 & 0xFFFF0000)) | ((acc + hdr.ina_data.v233) & 0xFFFF); lane_v233.write(meta.idx, acc); hdr.ina_data.v233 = acc;
+        lane_v234.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v234 & 0xFFFF0000)) | ((acc + hdr.ina_data.v234) & 0xFFFF); lane_v234.write(meta.idx, acc); hdr.ina_data.v234 = acc;
+        lane_v235.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v235 & 0xFFFF0000)) | ((acc + hdr.ina_data.v235) & 0xFFFF); lane_v235.write(meta.idx, acc); hdr.ina_data.v235 = acc;
+        lane_v236.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v236 & 0xFFFF0000)) | ((acc + hdr.ina_data.v236) & 0xFFFF); lane_v236.write(meta.idx, acc); hdr.ina_data.v236 = acc;
+        lane_v237.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v237 & 0xFFFF0000)) | ((acc + hdr.ina_data.v237) & 0xFFFF); lane_v237.write(meta.idx, acc); hdr.ina_data.v237 = acc;
+        lane_v238.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v238 & 0xFFFF0000)) | ((acc + hdr.ina_data.v238) & 0xFFFF); lane_v238.write(meta.idx, acc); hdr.ina_data.v238 = acc;
+        lane_v239.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v239 & 0xFFFF0000)) | ((acc + hdr.ina_data.v239) & 0xFFFF); lane_v239.write(meta.idx, acc); hdr.ina_data.v239 = acc;
+        lane_v240.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v240 & 0xFFFF0000)) | ((acc + hdr.ina_data.v240) & 0xFFFF); lane_v240.write(meta.idx, acc); hdr.ina_data.v240 = acc;
+        lane_v241.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v241 & 0xFFFF0000)) | ((acc + hdr.ina_data.v241) & 0xFFFF); lane_v241.write(meta.idx, acc); hdr.ina_data.v241 = acc;
+        lane_v242.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v242 & 0xFFFF0000)) | ((acc + hdr.ina_data.v242) & 0xFFFF); lane_v242.write(meta.idx, acc); hdr.ina_data.v242 = acc;
+        lane_v243.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v243 & 0xFFFF0000)) | ((acc + hdr.ina_data.v243) & 0xFFFF); lane_v243.write(meta.idx, acc); hdr.ina_data.v243 = acc;
+        lane_v244.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v244 & 0xFFFF0000)) | ((acc + hdr.ina_data.v244) & 0xFFFF); lane_v244.write(meta.idx, acc); hdr.ina_data.v244 = acc;
+        lane_v245.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v245 & 0xFFFF0000)) | ((acc + hdr.ina_data.v245) & 0xFFFF); lane_v245.write(meta.idx, acc); hdr.ina_data.v245 = acc;
+        lane_v246.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v246 & 0xFFFF0000)) | ((acc + hdr.ina_data.v246) & 0xFFFF); lane_v246.write(meta.idx, acc); hdr.ina_data.v246 = acc;
+        lane_v247.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v247 & 0xFFFF0000)) | ((acc + hdr.ina_data.v247) & 0xFFFF); lane_v247.write(meta.idx, acc); hdr.ina_data.v247 = acc;
+        lane_v248.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v248 & 0xFFFF0000)) | ((acc + hdr.ina_data.v248) & 0xFFFF); lane_v248.write(meta.idx, acc); hdr.ina_data.v248 = acc;
+        lane_v249.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v249 & 0xFFFF0000)) | ((acc + hdr.ina_data.v249) & 0xFFFF); lane_v249.write(meta.idx, acc); hdr.ina_data.v249 = acc;
+        lane_v250.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v250 & 0xFFFF0000)) | ((acc + hdr.ina_data.v250) & 0xFFFF); lane_v250.write(meta.idx, acc); hdr.ina_data.v250 = acc;
+        lane_v251.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v251 & 0xFFFF0000)) | ((acc + hdr.ina_data.v251) & 0xFFFF); lane_v251.write(meta.idx, acc); hdr.ina_data.v251 = acc;
+        lane_v252.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v252 & 0xFFFF0000)) | ((acc + hdr.ina_data.v252) & 0xFFFF); lane_v252.write(meta.idx, acc); hdr.ina_data.v252 = acc;
+        lane_v253.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v253 & 0xFFFF0000)) | ((acc + hdr.ina_data.v253) & 0xFFFF); lane_v253.write(meta.idx, acc); hdr.ina_data.v253 = acc;
+        lane_v254.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v254 & 0xFFFF0000)) | ((acc + hdr.ina_data.v254) & 0xFFFF); lane_v254.write(meta.idx, acc); hdr.ina_data.v254 = acc;
+        lane_v255.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + (hdr.ina_data.v255 & 0xFFFF0000)) | ((acc + hdr.ina_data.v255) & 0xFFFF); lane_v255.write(meta.idx, acc); hdr.ina_data.v255 = acc;
+    }
+
+    action lanes_max() {
+        lane_v00.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v00 > (int<32>)acc) ? hdr.ina_data.v00 : acc; lane_v00.write(meta.idx, acc); hdr.ina_data.v00 = acc;
+        lane_v01.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v01 > (int<32>)acc) ? hdr.ina_data.v01 : acc; lane_v01.write(meta.idx, acc); hdr.ina_data.v01 = acc;
+        lane_v02.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v02 > (int<32>)acc) ? hdr.ina_data.v02 : acc; lane_v02.write(meta.idx, acc); hdr.ina_data.v02 = acc;
+        lane_v03.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v03 > (int<32>)acc) ? hdr.ina_data.v03 : acc; lane_v03.write(meta.idx, acc); hdr.ina_data.v03 = acc;
+        lane_v04.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v04 > (int<32>)acc) ? hdr.ina_data.v04 : acc; lane_v04.write(meta.idx, acc); hdr.ina_data.v04 = acc;
+        lane_v05.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v05 > (int<32>)acc) ? hdr.ina_data.v05 : acc; lane_v05.write(meta.idx, acc); hdr.ina_data.v05 = acc;
+        lane_v06.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v06 > (int<32>)acc) ? hdr.ina_data.v06 : acc; lane_v06.write(meta.idx, acc); hdr.ina_data.v06 = acc;
+        lane_v07.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v07 > (int<32>)acc) ? hdr.ina_data.v07 : acc; lane_v07.write(meta.idx, acc); hdr.ina_data.v07 = acc;
+        lane_v08.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v08 > (int<32>)acc) ? hdr.ina_data.v08 : acc; lane_v08.write(meta.idx, acc); hdr.ina_data.v08 = acc;
+        lane_v09.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v09 > (int<32>)acc) ? hdr.ina_data.v09 : acc; lane_v09.write(meta.idx, acc); hdr.ina_data.v09 = acc;
+        lane_v10.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v10 > (int<32>)acc) ? hdr.ina_data.v10 : acc; lane_v10.write(meta.idx, acc); hdr.ina_data.v10 = acc;
+        lane_v11.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v11 > (int<32>)acc) ? hdr.ina_data.v11 : acc; lane_v11.write(meta.idx, acc); hdr.ina_data.v11 = acc;
+        lane_v12.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v12 > (int<32>)acc) ? hdr.ina_data.v12 : acc; lane_v12.write(meta.idx, acc); hdr.ina_data.v12 = acc;
+        lane_v13.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v13 > (int<32>)acc) ? hdr.ina_data.v13 : acc; lane_v13.write(meta.idx, acc); hdr.ina_data.v13 = acc;
+        lane_v14.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v14 > (int<32>)acc) ? hdr.ina_data.v14 : acc; lane_v14.write(meta.idx, acc); hdr.ina_data.v14 = acc;
+        lane_v15.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v15 > (int<32>)acc) ? hdr.ina_data.v15 : acc; lane_v15.write(meta.idx, acc); hdr.ina_data.v15 = acc;
+        lane_v16.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v16 > (int<32>)acc) ? hdr.ina_data.v16 : acc; lane_v16.write(meta.idx, acc); hdr.ina_data.v16 = acc;
+        lane_v17.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v17 > (int<32>)acc) ? hdr.ina_data.v17 : acc; lane_v17.write(meta.idx, acc); hdr.ina_data.v17 = acc;
+        lane_v18.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v18 > (int<32>)acc) ? hdr.ina_data.v18 : acc; lane_v18.write(meta.idx, acc); hdr.ina_data.v18 = acc;
+        lane_v19.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v19 > (int<32>)acc) ? hdr.ina_data.v19 : acc; lane_v19.write(meta.idx, acc); hdr.ina_data.v19 = acc;
+        lane_v20.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v20 > (int<32>)acc) ? hdr.ina_data.v20 : acc; lane_v20.write(meta.idx, acc); hdr.ina_data.v20 = acc;
+        lane_v21.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v21 > (int<32>)acc) ? hdr.ina_data.v21 : acc; lane_v21.write(meta.idx, acc); hdr.ina_data.v21 = acc;
+        lane_v22.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v22 > (int<32>)acc) ? hdr.ina_data.v22 : acc; lane_v22.write(meta.idx, acc); hdr.ina_data.v22 = acc;
+        lane_v23.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v23 > (int<32>)acc) ? hdr.ina_data.v23 : acc; lane_v23.write(meta.idx, acc); hdr.ina_data.v23 = acc;
+        lane_v24.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v24 > (int<32>)acc) ? hdr.ina_data.v24 : acc; lane_v24.write(meta.idx, acc); hdr.ina_data.v24 = acc;
+        lane_v25.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v25 > (int<32>)acc) ? hdr.ina_data.v25 : acc; lane_v25.write(meta.idx, acc); hdr.ina_data.v25 = acc;
+        lane_v26.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v26 > (int<32>)acc) ? hdr.ina_data.v26 : acc; lane_v26.write(meta.idx, acc); hdr.ina_data.v26 = acc;
+        lane_v27.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v27 > (int<32>)acc) ? hdr.ina_data.v27 : acc; lane_v27.write(meta.idx, acc); hdr.ina_data.v27 = acc;
+        lane_v28.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v28 > (int<32>)acc) ? hdr.ina_data.v28 : acc; lane_v28.write(meta.idx, acc); hdr.ina_data.v28 = acc;
+        lane_v29.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v29 > (int<32>)acc) ? hdr.ina_data.v29 : acc; lane_v29.write(meta.idx, acc); hdr.ina_data.v29 = acc;
+        lane_v30.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v30 > (int<32>)acc) ? hdr.ina_data.v30 : acc; lane_v30.write(meta.idx, acc); hdr.ina_data.v30 = acc;
+        lane_v31.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v31 > (int<32>)acc) ? hdr.ina_data.v31 : acc; lane_v31.write(meta.idx, acc); hdr.ina_data.v31 = acc;
+        lane_v32.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v32 > (int<32>)acc) ? hdr.ina_data.v32 : acc; lane_v32.write(meta.idx, acc); hdr.ina_data.v32 = acc;
+        lane_v33.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v33 > (int<32>)acc) ? hdr.ina_data.v33 : acc; lane_v33.write(meta.idx, acc); hdr.ina_data.v33 = acc;
+        lane_v34.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v34 > (int<32>)acc) ? hdr.ina_data.v34 : acc; lane_v34.write(meta.idx, acc); hdr.ina_data.v34 = acc;
+        lane_v35.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v35 > (int<32>)acc) ? hdr.ina_data.v35 : acc; lane_v35.write(meta.idx, acc); hdr.ina_data.v35 = acc;
+        lane_v36.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v36 > (int<32>)acc) ? hdr.ina_data.v36 : acc; lane_v36.write(meta.idx, acc); hdr.ina_data.v36 = acc;
+        lane_v37.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v37 > (int<32>)acc) ? hdr.ina_data.v37 : acc; lane_v37.write(meta.idx, acc); hdr.ina_data.v37 = acc;
+        lane_v38.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v38 > (int<32>)acc) ? hdr.ina_data.v38 : acc; lane_v38.write(meta.idx, acc); hdr.ina_data.v38 = acc;
+        lane_v39.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v39 > (int<32>)acc) ? hdr.ina_data.v39 : acc; lane_v39.write(meta.idx, acc); hdr.ina_data.v39 = acc;
+        lane_v40.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v40 > (int<32>)acc) ? hdr.ina_data.v40 : acc; lane_v40.write(meta.idx, acc); hdr.ina_data.v40 = acc;
+        lane_v41.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v41 > (int<32>)acc) ? hdr.ina_data.v41 : acc; lane_v41.write(meta.idx, acc); hdr.ina_data.v41 = acc;
+        lane_v42.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v42 > (int<32>)acc) ? hdr.ina_data.v42 : acc; lane_v42.write(meta.idx, acc); hdr.ina_data.v42 = acc;
+        lane_v43.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v43 > (int<32>)acc) ? hdr.ina_data.v43 : acc; lane_v43.write(meta.idx, acc); hdr.ina_data.v43 = acc;
+        lane_v44.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v44 > (int<32>)acc) ? hdr.ina_data.v44 : acc; lane_v44.write(meta.idx, acc); hdr.ina_data.v44 = acc;
+        lane_v45.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v45 > (int<32>)acc) ? hdr.ina_data.v45 : acc; lane_v45.write(meta.idx, acc); hdr.ina_data.v45 = acc;
+        lane_v46.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v46 > (int<32>)acc) ? hdr.ina_data.v46 : acc; lane_v46.write(meta.idx, acc); hdr.ina_data.v46 = acc;
+        lane_v47.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v47 > (int<32>)acc) ? hdr.ina_data.v47 : acc; lane_v47.write(meta.idx, acc); hdr.ina_data.v47 = acc;
+        lane_v48.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v48 > (int<32>)acc) ? hdr.ina_data.v48 : acc; lane_v48.write(meta.idx, acc); hdr.ina_data.v48 = acc;
+        lane_v49.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v49 > (int<32>)acc) ? hdr.ina_data.v49 : acc; lane_v49.write(meta.idx, acc); hdr.ina_data.v49 = acc;
+        lane_v50.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v50 > (int<32>)acc) ? hdr.ina_data.v50 : acc; lane_v50.write(meta.idx, acc); hdr.ina_data.v50 = acc;
+        lane_v51.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v51 > (int<32>)acc) ? hdr.ina_data.v51 : acc; lane_v51.write(meta.idx, acc); hdr.ina_data.v51 = acc;
+        lane_v52.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v52 > (int<32>)acc) ? hdr.ina_data.v52 : acc; lane_v52.write(meta.idx, acc); hdr.ina_data.v52 = acc;
+        lane_v53.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v53 > (int<32>)acc) ? hdr.ina_data.v53 : acc; lane_v53.write(meta.idx, acc); hdr.ina_data.v53 = acc;
+        lane_v54.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v54 > (int<32>)acc) ? hdr.ina_data.v54 : acc; lane_v54.write(meta.idx, acc); hdr.ina_data.v54 = acc;
+        lane_v55.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v55 > (int<32>)acc) ? hdr.ina_data.v55 : acc; lane_v55.write(meta.idx, acc); hdr.ina_data.v55 = acc;
+        lane_v56.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v56 > (int<32>)acc) ? hdr.ina_data.v56 : acc; lane_v56.write(meta.idx, acc); hdr.ina_data.v56 = acc;
+        lane_v57.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v57 > (int<32>)acc) ? hdr.ina_data.v57 : acc; lane_v57.write(meta.idx, acc); hdr.ina_data.v57 = acc;
+        lane_v58.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v58 > (int<32>)acc) ? hdr.ina_data.v58 : acc; lane_v58.write(meta.idx, acc); hdr.ina_data.v58 = acc;
+        lane_v59.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v59 > (int<32>)acc) ? hdr.ina_data.v59 : acc; lane_v59.write(meta.idx, acc); hdr.ina_data.v59 = acc;
+        lane_v60.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v60 > (int<32>)acc) ? hdr.ina_data.v60 : acc; lane_v60.write(meta.idx, acc); hdr.ina_data.v60 = acc;
+        lane_v61.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v61 > (int<32>)acc) ? hdr.ina_data.v61 : acc; lane_v61.write(meta.idx, acc); hdr.ina_data.v61 = acc;
+        lane_v62.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v62 > (int<32>)acc) ? hdr.ina_data.v62 : acc; lane_v62.write(meta.idx, acc); hdr.ina_data.v62 = acc;
+        lane_v63.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v63 > (int<32>)acc) ? hdr.ina_data.v63 : acc; lane_v63.write(meta.idx, acc); hdr.ina_data.v63 = acc;
+        lane_v64.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v64 > (int<32>)acc) ? hdr.ina_data.v64 : acc; lane_v64.write(meta.idx, acc); hdr.ina_data.v64 = acc;
+        lane_v65.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v65 > (int<32>)acc) ? hdr.ina_data.v65 : acc; lane_v65.write(meta.idx, acc); hdr.ina_data.v65 = acc;
+        lane_v66.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v66 > (int<32>)acc) ? hdr.ina_data.v66 : acc; lane_v66.write(meta.idx, acc); hdr.ina_data.v66 = acc;
+        lane_v67.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v67 > (int<32>)acc) ? hdr.ina_data.v67 : acc; lane_v67.write(meta.idx, acc); hdr.ina_data.v67 = acc;
+        lane_v68.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v68 > (int<32>)acc) ? hdr.ina_data.v68 : acc; lane_v68.write(meta.idx, acc); hdr.ina_data.v68 = acc;
+        lane_v69.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v69 > (int<32>)acc) ? hdr.ina_data.v69 : acc; lane_v69.write(meta.idx, acc); hdr.ina_data.v69 = acc;
+        lane_v70.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v70 > (int<32>)acc) ? hdr.ina_data.v70 : acc; lane_v70.write(meta.idx, acc); hdr.ina_data.v70 = acc;
+        lane_v71.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v71 > (int<32>)acc) ? hdr.ina_data.v71 : acc; lane_v71.write(meta.idx, acc); hdr.ina_data.v71 = acc;
+        lane_v72.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v72 > (int<32>)acc) ? hdr.ina_data.v72 : acc; lane_v72.write(meta.idx, acc); hdr.ina_data.v72 = acc;
+        lane_v73.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v73 > (int<32>)acc) ? hdr.ina_data.v73 : acc; lane_v73.write(meta.idx, acc); hdr.ina_data.v73 = acc;
+        lane_v74.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v74 > (int<32>)acc) ? hdr.ina_data.v74 : acc; lane_v74.write(meta.idx, acc); hdr.ina_data.v74 = acc;
+        lane_v75.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v75 > (int<32>)acc) ? hdr.ina_data.v75 : acc; lane_v75.write(meta.idx, acc); hdr.ina_data.v75 = acc;
+        lane_v76.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v76 > (int<32>)acc) ? hdr.ina_data.v76 : acc; lane_v76.write(meta.idx, acc); hdr.ina_data.v76 = acc;
+        lane_v77.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v77 > (int<32>)acc) ? hdr.ina_data.v77 : acc; lane_v77.write(meta.idx, acc); hdr.ina_data.v77 = acc;
+        lane_v78.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v78 > (int<32>)acc) ? hdr.ina_data.v78 : acc; lane_v78.write(meta.idx, acc); hdr.ina_data.v78 = acc;
+        lane_v79.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v79 > (int<32>)acc) ? hdr.ina_data.v79 : acc; lane_v79.write(meta.idx, acc); hdr.ina_data.v79 = acc;
+        lane_v80.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v80 > (int<32>)acc) ? hdr.ina_data.v80 : acc; lane_v80.write(meta.idx, acc); hdr.ina_data.v80 = acc;
+        lane_v81.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v81 > (int<32>)acc) ? hdr.ina_data.v81 : acc; lane_v81.write(meta.idx, acc); hdr.ina_data.v81 = acc;
+        lane_v82.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v82 > (int<32>)acc) ? hdr.ina_data.v82 : acc; lane_v82.write(meta.idx, acc); hdr.ina_data.v82 = acc;
+        lane_v83.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v83 > (int<32>)acc) ? hdr.ina_data.v83 : acc; lane_v83.write(meta.idx, acc); hdr.ina_data.v83 = acc;
+        lane_v84.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v84 > (int<32>)acc) ? hdr.ina_data.v84 : acc; lane_v84.write(meta.idx, acc); hdr.ina_data.v84 = acc;
+        lane_v85.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v85 > (int<32>)acc) ? hdr.ina_data.v85 : acc; lane_v85.write(meta.idx, acc); hdr.ina_data.v85 = acc;
+        lane_v86.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v86 > (int<32>)acc) ? hdr.ina_data.v86 : acc; lane_v86.write(meta.idx, acc); hdr.ina_data.v86 = acc;
+        lane_v87.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v87 > (int<32>)acc) ? hdr.ina_data.v87 : acc; lane_v87.write(meta.idx, acc); hdr.ina_data.v87 = acc;
+        lane_v88.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v88 > (int<32>)acc) ? hdr.ina_data.v88 : acc; lane_v88.write(meta.idx, acc); hdr.ina_data.v88 = acc;
+        lane_v89.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v89 > (int<32>)acc) ? hdr.ina_data.v89 : acc; lane_v89.write(meta.idx, acc); hdr.ina_data.v89 = acc;
+        lane_v90.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v90 > (int<32>)acc) ? hdr.ina_data.v90 : acc; lane_v90.write(meta.idx, acc); hdr.ina_data.v90 = acc;
+        lane_v91.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v91 > (int<32>)acc) ? hdr.ina_data.v91 : acc; lane_v91.write(meta.idx, acc); hdr.ina_data.v91 = acc;
+        lane_v92.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v92 > (int<32>)acc) ? hdr.ina_data.v92 : acc; lane_v92.write(meta.idx, acc); hdr.ina_data.v92 = acc;
+        lane_v93.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v93 > (int<32>)acc) ? hdr.ina_data.v93 : acc; lane_v93.write(meta.idx, acc); hdr.ina_data.v93 = acc;
+        lane_v94.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v94 > (int<32>)acc) ? hdr.ina_data.v94 : acc; lane_v94.write(meta.idx, acc); hdr.ina_data.v94 = acc;
+        lane_v95.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v95 > (int<32>)acc) ? hdr.ina_data.v95 : acc; lane_v95.write(meta.idx, acc); hdr.ina_data.v95 = acc;
+        lane_v96.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v96 > (int<32>)acc) ? hdr.ina_data.v96 : acc; lane_v96.write(meta.idx, acc); hdr.ina_data.v96 = acc;
+        lane_v97.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v97 > (int<32>)acc) ? hdr.ina_data.v97 : acc; lane_v97.write(meta.idx, acc); hdr.ina_data.v97 = acc;
+        lane_v98.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v98 > (int<32>)acc) ? hdr.ina_data.v98 : acc; lane_v98.write(meta.idx, acc); hdr.ina_data.v98 = acc;
+        lane_v99.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v99 > (int<32>)acc) ? hdr.ina_data.v99 : acc; lane_v99.write(meta.idx, acc); hdr.ina_data.v99 = acc;
+        lane_v100.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v100 > (int<32>)acc) ? hdr.ina_data.v100 : acc; lane_v100.write(meta.idx, acc); hdr.ina_data.v100 = acc;
+        lane_v101.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v101 > (int<32>)acc) ? hdr.ina_data.v101 : acc; lane_v101.write(meta.idx, acc); hdr.ina_data.v101 = acc;
+        lane_v102.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v102 > (int<32>)acc) ? hdr.ina_data.v102 : acc; lane_v102.write(meta.idx, acc); hdr.ina_data.v102 = acc;
+        lane_v103.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v103 > (int<32>)acc) ? hdr.ina_data.v103 : acc; lane_v103.write(meta.idx, acc); hdr.ina_data.v103 = acc;
+        lane_v104.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v104 > (int<32>)acc) ? hdr.ina_data.v104 : acc; lane_v104.write(meta.idx, acc); hdr.ina_data.v104 = acc;
+        lane_v105.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v105 > (int<32>)acc) ? hdr.ina_data.v105 : acc; lane_v105.write(meta.idx, acc); hdr.ina_data.v105 = acc;
+        lane_v106.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v106 > (int<32>)acc) ? hdr.ina_data.v106 : acc; lane_v106.write(meta.idx, acc); hdr.ina_data.v106 = acc;
+        lane_v107.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v107 > (int<32>)acc) ? hdr.ina_data.v107 : acc; lane_v107.write(meta.idx, acc); hdr.ina_data.v107 = acc;
+        lane_v108.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v108 > (int<32>)acc) ? hdr.ina_data.v108 : acc; lane_v108.write(meta.idx, acc); hdr.ina_data.v108 = acc;
+        lane_v109.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v109 > (int<32>)acc) ? hdr.ina_data.v109 : acc; lane_v109.write(meta.idx, acc); hdr.ina_data.v109 = acc;
+        lane_v110.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v110 > (int<32>)acc) ? hdr.ina_data.v110 : acc; lane_v110.write(meta.idx, acc); hdr.ina_data.v110 = acc;
+        lane_v111.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v111 > (int<32>)acc) ? hdr.ina_data.v111 : acc; lane_v111.write(meta.idx, acc); hdr.ina_data.v111 = acc;
+        lane_v112.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v112 > (int<32>)acc) ? hdr.ina_data.v112 : acc; lane_v112.write(meta.idx, acc); hdr.ina_data.v112 = acc;
+        lane_v113.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v113 > (int<32>)acc) ? hdr.ina_data.v113 : acc; lane_v113.write(meta.idx, acc); hdr.ina_data.v113 = acc;
+        lane_v114.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v114 > (int<32>)acc) ? hdr.ina_data.v114 : acc; lane_v114.write(meta.idx, acc); hdr.ina_data.v114 = acc;
+        lane_v115.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v115 > (int<32>)acc) ? hdr.ina_data.v115 : acc; lane_v115.write(meta.idx, acc); hdr.ina_data.v115 = acc;
+        lane_v116.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v116 > (int<32>)acc) ? hdr.ina_data.v116 : acc; lane_v116.write(meta.idx, acc); hdr.ina_data.v116 = acc;
+        lane_v117.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v117 > (int<32>)acc) ? hdr.ina_data.v117 : acc; lane_v117.write(meta.idx, acc); hdr.ina_data.v117 = acc;
+        lane_v118.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v118 > (int<32>)acc) ? hdr.ina_data.v118 : acc; lane_v118.write(meta.idx, acc); hdr.ina_data.v118 = acc;
+        lane_v119.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v119 > (int<32>)acc) ? hdr.ina_data.v119 : acc; lane_v119.write(meta.idx, acc); hdr.ina_data.v119 = acc;
+        lane_v120.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v120 > (int<32>)acc) ? hdr.ina_data.v120 : acc; lane_v120.write(meta.idx, acc); hdr.ina_data.v120 = acc;
+        lane_v121.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v121 > (int<32>)acc) ? hdr.ina_data.v121 : acc; lane_v121.write(meta.idx, acc); hdr.ina_data.v121 = acc;
+        lane_v122.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v122 > (int<32>)acc) ? hdr.ina_data.v122 : acc; lane_v122.write(meta.idx, acc); hdr.ina_data.v122 = acc;
+        lane_v123.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v123 > (int<32>)acc) ? hdr.ina_data.v123 : acc; lane_v123.write(meta.idx, acc); hdr.ina_data.v123 = acc;
+        lane_v124.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v124 > (int<32>)acc) ? hdr.ina_data.v124 : acc; lane_v124.write(meta.idx, acc); hdr.ina_data.v124 = acc;
+        lane_v125.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v125 > (int<32>)acc) ? hdr.ina_data.v125 : acc; lane_v125.write(meta.idx, acc); hdr.ina_data.v125 = acc;
+        lane_v126.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v126 > (int<32>)acc) ? hdr.ina_data.v126 : acc; lane_v126.write(meta.idx, acc); hdr.ina_data.v126 = acc;
+        lane_v127.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v127 > (int<32>)acc) ? hdr.ina_data.v127 : acc; lane_v127.write(meta.idx, acc); hdr.ina_data.v127 = acc;
+        lane_v128.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v128 > (int<32>)acc) ? hdr.ina_data.v128 : acc; lane_v128.write(meta.idx, acc); hdr.ina_data.v128 = acc;
+        lane_v129.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v129 > (int<32>)acc) ? hdr.ina_data.v129 : acc; lane_v129.write(meta.idx, acc); hdr.ina_data.v129 = acc;
+        lane_v130.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v130 > (int<32>)acc) ? hdr.ina_data.v130 : acc; lane_v130.write(meta.idx, acc); hdr.ina_data.v130 = acc;
+        lane_v131.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v131 > (int<32>)acc) ? hdr.ina_data.v131 : acc; lane_v131.write(meta.idx, acc); hdr.ina_data.v131 = acc;
+        lane_v132.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v132 > (int<32>)acc) ? hdr.ina_data.v132 : acc; lane_v132.write(meta.idx, acc); hdr.ina_data.v132 = acc;
+        lane_v133.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v133 > (int<32>)acc) ? hdr.ina_data.v133 : acc; lane_v133.write(meta.idx, acc); hdr.ina_data.v133 = acc;
+        lane_v134.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v134 > (int<32>)acc) ? hdr.ina_data.v134 : acc; lane_v134.write(meta.idx, acc); hdr.ina_data.v134 = acc;
+        lane_v135.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v135 > (int<32>)acc) ? hdr.ina_data.v135 : acc; lane_v135.write(meta.idx, acc); hdr.ina_data.v135 = acc;
+        lane_v136.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v136 > (int<32>)acc) ? hdr.ina_data.v136 : acc; lane_v136.write(meta.idx, acc); hdr.ina_data.v136 = acc;
+        lane_v137.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v137 > (int<32>)acc) ? hdr.ina_data.v137 : acc; lane_v137.write(meta.idx, acc); hdr.ina_data.v137 = acc;
+        lane_v138.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v138 > (int<32>)acc) ? hdr.ina_data.v138 : acc; lane_v138.write(meta.idx, acc); hdr.ina_data.v138 = acc;
+        lane_v139.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v139 > (int<32>)acc) ? hdr.ina_data.v139 : acc; lane_v139.write(meta.idx, acc); hdr.ina_data.v139 = acc;
+        lane_v140.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v140 > (int<32>)acc) ? hdr.ina_data.v140 : acc; lane_v140.write(meta.idx, acc); hdr.ina_data.v140 = acc;
+        lane_v141.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v141 > (int<32>)acc) ? hdr.ina_data.v141 : acc; lane_v141.write(meta.idx, acc); hdr.ina_data.v141 = acc;
+        lane_v142.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v142 > (int<32>)acc) ? hdr.ina_data.v142 : acc; lane_v142.write(meta.idx, acc); hdr.ina_data.v142 = acc;
+        lane_v143.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v143 > (int<32>)acc) ? hdr.ina_data.v143 : acc; lane_v143.write(meta.idx, acc); hdr.ina_data.v143 = acc;
+        lane_v144.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v144 > (int<32>)acc) ? hdr.ina_data.v144 : acc; lane_v144.write(meta.idx, acc); hdr.ina_data.v144 = acc;
+        lane_v145.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v145 > (int<32>)acc) ? hdr.ina_data.v145 : acc; lane_v145.write(meta.idx, acc); hdr.ina_data.v145 = acc;
+        lane_v146.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v146 > (int<32>)acc) ? hdr.ina_data.v146 : acc; lane_v146.write(meta.idx, acc); hdr.ina_data.v146 = acc;
+        lane_v147.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v147 > (int<32>)acc) ? hdr.ina_data.v147 : acc; lane_v147.write(meta.idx, acc); hdr.ina_data.v147 = acc;
+        lane_v148.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v148 > (int<32>)acc) ? hdr.ina_data.v148 : acc; lane_v148.write(meta.idx, acc); hdr.ina_data.v148 = acc;
+        lane_v149.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v149 > (int<32>)acc) ? hdr.ina_data.v149 : acc; lane_v149.write(meta.idx, acc); hdr.ina_data.v149 = acc;
+        lane_v150.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v150 > (int<32>)acc) ? hdr.ina_data.v150 : acc; lane_v150.write(meta.idx, acc); hdr.ina_data.v150 = acc;
+        lane_v151.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v151 > (int<32>)acc) ? hdr.ina_data.v151 : acc; lane_v151.write(meta.idx, acc); hdr.ina_data.v151 = acc;
+        lane_v152.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v152 > (int<32>)acc) ? hdr.ina_data.v152 : acc; lane_v152.write(meta.idx, acc); hdr.ina_data.v152 = acc;
+        lane_v153.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v153 > (int<32>)acc) ? hdr.ina_data.v153 : acc; lane_v153.write(meta.idx, acc); hdr.ina_data.v153 = acc;
+        lane_v154.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v154 > (int<32>)acc) ? hdr.ina_data.v154 : acc; lane_v154.write(meta.idx, acc); hdr.ina_data.v154 = acc;
+        lane_v155.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v155 > (int<32>)acc) ? hdr.ina_data.v155 : acc; lane_v155.write(meta.idx, acc); hdr.ina_data.v155 = acc;
+        lane_v156.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v156 > (int<32>)acc) ? hdr.ina_data.v156 : acc; lane_v156.write(meta.idx, acc); hdr.ina_data.v156 = acc;
+        lane_v157.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v157 > (int<32>)acc) ? hdr.ina_data.v157 : acc; lane_v157.write(meta.idx, acc); hdr.ina_data.v157 = acc;
+        lane_v158.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v158 > (int<32>)acc) ? hdr.ina_data.v158 : acc; lane_v158.write(meta.idx, acc); hdr.ina_data.v158 = acc;
+        lane_v159.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v159 > (int<32>)acc) ? hdr.ina_data.v159 : acc; lane_v159.write(meta.idx, acc); hdr.ina_data.v159 = acc;
+        lane_v160.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v160 > (int<32>)acc) ? hdr.ina_data.v160 : acc; lane_v160.write(meta.idx, acc); hdr.ina_data.v160 = acc;
+        lane_v161.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v161 > (int<32>)acc) ? hdr.ina_data.v161 : acc; lane_v161.write(meta.idx, acc); hdr.ina_data.v161 = acc;
+        lane_v162.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v162 > (int<32>)acc) ? hdr.ina_data.v162 : acc; lane_v162.write(meta.idx, acc); hdr.ina_data.v162 = acc;
+        lane_v163.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v163 > (int<32>)acc) ? hdr.ina_data.v163 : acc; lane_v163.write(meta.idx, acc); hdr.ina_data.v163 = acc;
+        lane_v164.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v164 > (int<32>)acc) ? hdr.ina_data.v164 : acc; lane_v164.write(meta.idx, acc); hdr.ina_data.v164 = acc;
+        lane_v165.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v165 > (int<32>)acc) ? hdr.ina_data.v165 : acc; lane_v165.write(meta.idx, acc); hdr.ina_data.v165 = acc;
+        lane_v166.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v166 > (int<32>)acc) ? hdr.ina_data.v166 : acc; lane_v166.write(meta.idx, acc); hdr.ina_data.v166 = acc;
+        lane_v167.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v167 > (int<32>)acc) ? hdr.ina_data.v167 : acc; lane_v167.write(meta.idx, acc); hdr.ina_data.v167 = acc;
+        lane_v168.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v168 > (int<32>)acc) ? hdr.ina_data.v168 : acc; lane_v168.write(meta.idx, acc); hdr.ina_data.v168 = acc;
+        lane_v169.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v169 > (int<32>)acc) ? hdr.ina_data.v169 : acc; lane_v169.write(meta.idx, acc); hdr.ina_data.v169 = acc;
+        lane_v170.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v170 > (int<32>)acc) ? hdr.ina_data.v170 : acc; lane_v170.write(meta.idx, acc); hdr.ina_data.v170 = acc;
+        lane_v171.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v171 > (int<32>)acc) ? hdr.ina_data.v171 : acc; lane_v171.write(meta.idx, acc); hdr.ina_data.v171 = acc;
+        lane_v172.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v172 > (int<32>)acc) ? hdr.ina_data.v172 : acc; lane_v172.write(meta.idx, acc); hdr.ina_data.v172 = acc;
+        lane_v173.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v173 > (int<32>)acc) ? hdr.ina_data.v173 : acc; lane_v173.write(meta.idx, acc); hdr.ina_data.v173 = acc;
+        lane_v174.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v174 > (int<32>)acc) ? hdr.ina_data.v174 : acc; lane_v174.write(meta.idx, acc); hdr.ina_data.v174 = acc;
+        lane_v175.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v175 > (int<32>)acc) ? hdr.ina_data.v175 : acc; lane_v175.write(meta.idx, acc); hdr.ina_data.v175 = acc;
+        lane_v176.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v176 > (int<32>)acc) ? hdr.ina_data.v176 : acc; lane_v176.write(meta.idx, acc); hdr.ina_data.v176 = acc;
+        lane_v177.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v177 > (int<32>)acc) ? hdr.ina_data.v177 : acc; lane_v177.write(meta.idx, acc); hdr.ina_data.v177 = acc;
+        lane_v178.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v178 > (int<32>)acc) ? hdr.ina_data.v178 : acc; lane_v178.write(meta.idx, acc); hdr.ina_data.v178 = acc;
+        lane_v179.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v179 > (int<32>)acc) ? hdr.ina_data.v179 : acc; lane_v179.write(meta.idx, acc); hdr.ina_data.v179 = acc;
+        lane_v180.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v180 > (int<32>)acc) ? hdr.ina_data.v180 : acc; lane_v180.write(meta.idx, acc); hdr.ina_data.v180 = acc;
+        lane_v181.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v181 > (int<32>)acc) ? hdr.ina_data.v181 : acc; lane_v181.write(meta.idx, acc); hdr.ina_data.v181 = acc;
+        lane_v182.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v182 > (int<32>)acc) ? hdr.ina_data.v182 : acc; lane_v182.write(meta.idx, acc); hdr.ina_data.v182 = acc;
+        lane_v183.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v183 > (int<32>)acc) ? hdr.ina_data.v183 : acc; lane_v183.write(meta.idx, acc); hdr.ina_data.v183 = acc;
+        lane_v184.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v184 > (int<32>)acc) ? hdr.ina_data.v184 : acc; lane_v184.write(meta.idx, acc); hdr.ina_data.v184 = acc;
+        lane_v185.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v185 > (int<32>)acc) ? hdr.ina_data.v185 : acc; lane_v185.write(meta.idx, acc); hdr.ina_data.v185 = acc;
+        lane_v186.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v186 > (int<32>)acc) ? hdr.ina_data.v186 : acc; lane_v186.write(meta.idx, acc); hdr.ina_data.v186 = acc;
+        lane_v187.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v187 > (int<32>)acc) ? hdr.ina_data.v187 : acc; lane_v187.write(meta.idx, acc); hdr.ina_data.v187 = acc;
+        lane_v188.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v188 > (int<32>)acc) ? hdr.ina_data.v188 : acc; lane_v188.write(meta.idx, acc); hdr.ina_data.v188 = acc;
+        lane_v189.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v189 > (int<32>)acc) ? hdr.ina_data.v189 : acc; lane_v189.write(meta.idx, acc); hdr.ina_data.v189 = acc;
+        lane_v190.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v190 > (int<32>)acc) ? hdr.ina_data.v190 : acc; lane_v190.write(meta.idx, acc); hdr.ina_data.v190 = acc;
+        lane_v191.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v191 > (int<32>)acc) ? hdr.ina_data.v191 : acc; lane_v191.write(meta.idx, acc); hdr.ina_data.v191 = acc;
+        lane_v192.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v192 > (int<32>)acc) ? hdr.ina_data.v192 : acc; lane_v192.write(meta.idx, acc); hdr.ina_data.v192 = acc;
+        lane_v193.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v193 > (int<32>)acc) ? hdr.ina_data.v193 : acc; lane_v193.write(meta.idx, acc); hdr.ina_data.v193 = acc;
+        lane_v194.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v194 > (int<32>)acc) ? hdr.ina_data.v194 : acc; lane_v194.write(meta.idx, acc); hdr.ina_data.v194 = acc;
+        lane_v195.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v195 > (int<32>)acc) ? hdr.ina_data.v195 : acc; lane_v195.write(meta.idx, acc); hdr.ina_data.v195 = acc;
+        lane_v196.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v196 > (int<32>)acc) ? hdr.ina_data.v196 : acc; lane_v196.write(meta.idx, acc); hdr.ina_data.v196 = acc;
+        lane_v197.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v197 > (int<32>)acc) ? hdr.ina_data.v197 : acc; lane_v197.write(meta.idx, acc); hdr.ina_data.v197 = acc;
+        lane_v198.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v198 > (int<32>)acc) ? hdr.ina_data.v198 : acc; lane_v198.write(meta.idx, acc); hdr.ina_data.v198 = acc;
+        lane_v199.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v199 > (int<32>)acc) ? hdr.ina_data.v199 : acc; lane_v199.write(meta.idx, acc); hdr.ina_data.v199 = acc;
+        lane_v200.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v200 > (int<32>)acc) ? hdr.ina_data.v200 : acc; lane_v200.write(meta.idx, acc); hdr.ina_data.v200 = acc;
+        lane_v201.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v201 > (int<32>)acc) ? hdr.ina_data.v201 : acc; lane_v201.write(meta.idx, acc); hdr.ina_data.v201 = acc;
+        lane_v202.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v202 > (int<32>)acc) ? hdr.ina_data.v202 : acc; lane_v202.write(meta.idx, acc); hdr.ina_data.v202 = acc;
+        lane_v203.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v203 > (int<32>)acc) ? hdr.ina_data.v203 : acc; lane_v203.write(meta.idx, acc); hdr.ina_data.v203 = acc;
+        lane_v204.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v204 > (int<32>)acc) ? hdr.ina_data.v204 : acc; lane_v204.write(meta.idx, acc); hdr.ina_data.v204 = acc;
+        lane_v205.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v205 > (int<32>)acc) ? hdr.ina_data.v205 : acc; lane_v205.write(meta.idx, acc); hdr.ina_data.v205 = acc;
+        lane_v206.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v206 > (int<32>)acc) ? hdr.ina_data.v206 : acc; lane_v206.write(meta.idx, acc); hdr.ina_data.v206 = acc;
+        lane_v207.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v207 > (int<32>)acc) ? hdr.ina_data.v207 : acc; lane_v207.write(meta.idx, acc); hdr.ina_data.v207 = acc;
+        lane_v208.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v208 > (int<32>)acc) ? hdr.ina_data.v208 : acc; lane_v208.write(meta.idx, acc); hdr.ina_data.v208 = acc;
+        lane_v209.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v209 > (int<32>)acc) ? hdr.ina_data.v209 : acc; lane_v209.write(meta.idx, acc); hdr.ina_data.v209 = acc;
+        lane_v210.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v210 > (int<32>)acc) ? hdr.ina_data.v210 : acc; lane_v210.write(meta.idx, acc); hdr.ina_data.v210 = acc;
+        lane_v211.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v211 > (int<32>)acc) ? hdr.ina_data.v211 : acc; lane_v211.write(meta.idx, acc); hdr.ina_data.v211 = acc;
+        lane_v212.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v212 > (int<32>)acc) ? hdr.ina_data.v212 : acc; lane_v212.write(meta.idx, acc); hdr.ina_data.v212 = acc;
+        lane_v213.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v213 > (int<32>)acc) ? hdr.ina_data.v213 : acc; lane_v213.write(meta.idx, acc); hdr.ina_data.v213 = acc;
+        lane_v214.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v214 > (int<32>)acc) ? hdr.ina_data.v214 : acc; lane_v214.write(meta.idx, acc); hdr.ina_data.v214 = acc;
+        lane_v215.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v215 > (int<32>)acc) ? hdr.ina_data.v215 : acc; lane_v215.write(meta.idx, acc); hdr.ina_data.v215 = acc;
+        lane_v216.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v216 > (int<32>)acc) ? hdr.ina_data.v216 : acc; lane_v216.write(meta.idx, acc); hdr.ina_data.v216 = acc;
+        lane_v217.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v217 > (int<32>)acc) ? hdr.ina_data.v217 : acc; lane_v217.write(meta.idx, acc); hdr.ina_data.v217 = acc;
+        lane_v218.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v218 > (int<32>)acc) ? hdr.ina_data.v218 : acc; lane_v218.write(meta.idx, acc); hdr.ina_data.v218 = acc;
+        lane_v219.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v219 > (int<32>)acc) ? hdr.ina_data.v219 : acc; lane_v219.write(meta.idx, acc); hdr.ina_data.v219 = acc;
+        lane_v220.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v220 > (int<32>)acc) ? hdr.ina_data.v220 : acc; lane_v220.write(meta.idx, acc); hdr.ina_data.v220 = acc;
+        lane_v221.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v221 > (int<32>)acc) ? hdr.ina_data.v221 : acc; lane_v221.write(meta.idx, acc); hdr.ina_data.v221 = acc;
+        lane_v222.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v222 > (int<32>)acc) ? hdr.ina_data.v222 : acc; lane_v222.write(meta.idx, acc); hdr.ina_data.v222 = acc;
+        lane_v223.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v223 > (int<32>)acc) ? hdr.ina_data.v223 : acc; lane_v223.write(meta.idx, acc); hdr.ina_data.v223 = acc;
+        lane_v224.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v224 > (int<32>)acc) ? hdr.ina_data.v224 : acc; lane_v224.write(meta.idx, acc); hdr.ina_data.v224 = acc;
+        lane_v225.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v225 > (int<32>)acc) ? hdr.ina_data.v225 : acc; lane_v225.write(meta.idx, acc); hdr.ina_data.v225 = acc;
+        lane_v226.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v226 > (int<32>)acc) ? hdr.ina_data.v226 : acc; lane_v226.write(meta.idx, acc); hdr.ina_data.v226 = acc;
+        lane_v227.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v227 > (int<32>)acc) ? hdr.ina_data.v227 : acc; lane_v227.write(meta.idx, acc); hdr.ina_data.v227 = acc;
+        lane_v228.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v228 > (int<32>)acc) ? hdr.ina_data.v228 : acc; lane_v228.write(meta.idx, acc); hdr.ina_data.v228 = acc;
+        lane_v229.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v229 > (int<32>)acc) ? hdr.ina_data.v229 : acc; lane_v229.write(meta.idx, acc); hdr.ina_data.v229 = acc;
+        lane_v230.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v230 > (int<32>)acc) ? hdr.ina_data.v230 : acc; lane_v230.write(meta.idx, acc); hdr.ina_data.v230 = acc;
+        lane_v231.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v231 > (int<32>)acc) ? hdr.ina_data.v231 : acc; lane_v231.write(meta.idx, acc); hdr.ina_data.v231 = acc;
+        lane_v232.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v232 > (int<32>)acc) ? hdr.ina_data.v232 : acc; lane_v232.write(meta.idx, acc); hdr.ina_data.v232 = acc;
+        lane_v233.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v233 > (int<32>)acc) ? hdr.ina_data.v233 : acc; lane_v233.write(meta.idx, acc); hdr.ina_data.v233 = acc;
+        lane_v234.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v234 > (int<32>)acc) ? hdr.ina_data.v234 : acc; lane_v234.write(meta.idx, acc); hdr.ina_data.v234 = acc;
+        lane_v235.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v235 > (int<32>)acc) ? hdr.ina_data.v235 : acc; lane_v235.write(meta.idx, acc); hdr.ina_data.v235 = acc;
+        lane_v236.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v236 > (int<32>)acc) ? hdr.ina_data.v236 : acc; lane_v236.write(meta.idx, acc); hdr.ina_data.v236 = acc;
+        lane_v237.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v237 > (int<32>)acc) ? hdr.ina_data.v237 : acc; lane_v237.write(meta.idx, acc); hdr.ina_data.v237 = acc;
+        lane_v238.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v238 > (int<32>)acc) ? hdr.ina_data.v238 : acc; lane_v238.write(meta.idx, acc); hdr.ina_data.v238 = acc;
+        lane_v239.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v239 > (int<32>)acc) ? hdr.ina_data.v239 : acc; lane_v239.write(meta.idx, acc); hdr.ina_data.v239 = acc;
+        lane_v240.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v240 > (int<32>)acc) ? hdr.ina_data.v240 : acc; lane_v240.write(meta.idx, acc); hdr.ina_data.v240 = acc;
+        lane_v241.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v241 > (int<32>)acc) ? hdr.ina_data.v241 : acc; lane_v241.write(meta.idx, acc); hdr.ina_data.v241 = acc;
+        lane_v242.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v242 > (int<32>)acc) ? hdr.ina_data.v242 : acc; lane_v242.write(meta.idx, acc); hdr.ina_data.v242 = acc;
+        lane_v243.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v243 > (int<32>)acc) ? hdr.ina_data.v243 : acc; lane_v243.write(meta.idx, acc); hdr.ina_data.v243 = acc;
+        lane_v244.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v244 > (int<32>)acc) ? hdr.ina_data.v244 : acc; lane_v244.write(meta.idx, acc); hdr.ina_data.v244 = acc;
+        lane_v245.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v245 > (int<32>)acc) ? hdr.ina_data.v245 : acc; lane_v245.write(meta.idx, acc); hdr.ina_data.v245 = acc;
+        lane_v246.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v246 > (int<32>)acc) ? hdr.ina_data.v246 : acc; lane_v246.write(meta.idx, acc); hdr.ina_data.v246 = acc;
+        lane_v247.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v247 > (int<32>)acc) ? hdr.ina_data.v247 : acc; lane_v247.write(meta.idx, acc); hdr.ina_data.v247 = acc;
+        lane_v248.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v248 > (int<32>)acc) ? hdr.ina_data.v248 : acc; lane_v248.write(meta.idx, acc); hdr.ina_data.v248 = acc;
+        lane_v249.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v249 > (int<32>)acc) ? hdr.ina_data.v249 : acc; lane_v249.write(meta.idx, acc); hdr.ina_data.v249 = acc;
+        lane_v250.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v250 > (int<32>)acc) ? hdr.ina_data.v250 : acc; lane_v250.write(meta.idx, acc); hdr.ina_data.v250 = acc;
+        lane_v251.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v251 > (int<32>)acc) ? hdr.ina_data.v251 : acc; lane_v251.write(meta.idx, acc); hdr.ina_data.v251 = acc;
+        lane_v252.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v252 > (int<32>)acc) ? hdr.ina_data.v252 : acc; lane_v252.write(meta.idx, acc); hdr.ina_data.v252 = acc;
+        lane_v253.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v253 > (int<32>)acc) ? hdr.ina_data.v253 : acc; lane_v253.write(meta.idx, acc); hdr.ina_data.v253 = acc;
+        lane_v254.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v254 > (int<32>)acc) ? hdr.ina_data.v254 : acc; lane_v254.write(meta.idx, acc); hdr.ina_data.v254 = acc;
+        lane_v255.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v255 > (int<32>)acc) ? hdr.ina_data.v255 : acc; lane_v255.write(meta.idx, acc); hdr.ina_data.v255 = acc;
+    }
+
     action lanes_load() {
         lane_v00.read(hdr.ina_data.v00, meta.idx);
         lane_v01.read(hdr.ina_data.v01, meta.idx);
@@ -1607,7 +2139,7 @@ control MyIngress(inout headers hdr,
     /* The packet leaves as a result from this aggregator address: UDP checksum 0 (none),
      * since the payload changed. */
     action result_from_aggregator() {
-        hdr.ina.flags = FLAG_RESULT;
+        hdr.ina.flags = FLAG_RESULT | (hdr.ina.flags & (FLAG_LANES16 | FLAG_MAX));
         hdr.ipv4.ttl = 64;
         hdr.udp.srcPort = INA_PORT;
         hdr.udp.dstPort = INA_PORT;
@@ -1632,7 +2164,7 @@ control MyIngress(inout headers hdr,
 
     /* The slot's sum leaves for the optimizer node; ipv4_lpm then routes it. */
     action send_to_optimizer(bit<8> flags) {
-        hdr.ina.flags = flags;
+        hdr.ina.flags = flags | (hdr.ina.flags & FLAG_LANES16);
         hdr.ipv4.srcAddr = hdr.ipv4.dstAddr;
         hdr.ipv4.dstAddr = meta.opt_addr;
         hdr.ipv4.ttl = 64;
@@ -1643,7 +2175,7 @@ control MyIngress(inout headers hdr,
 
     /* Parameters from the aggregator address to every worker of the job. */
     action send_params_multicast() {
-        hdr.ina.flags = FLAG_PARAMS;
+        hdr.ina.flags = FLAG_PARAMS | (hdr.ina.flags & FLAG_LANES16);
         hdr.ina.n_workers = meta.n_workers;
         hdr.ipv4.ttl = 64;
         hdr.ipv4.srcAddr = hdr.ipv4.dstAddr;
@@ -1655,7 +2187,7 @@ control MyIngress(inout headers hdr,
 
     /* The slot's answer back to a retransmitting worker; ipv4_lpm then routes it. */
     action answer_unicast() {
-        hdr.ina.flags = FLAG_PARAMS;
+        hdr.ina.flags = FLAG_PARAMS | (hdr.ina.flags & FLAG_LANES16);
         hdr.ina.exponent = 0;
         hdr.ina.n_workers = meta.n_workers;
         ip4Addr_t aggregator = hdr.ipv4.dstAddr;
@@ -1744,8 +2276,13 @@ control MyIngress(inout headers hdr,
                     }
                 } else if ((hdr.ina.flags & (FLAG_GRADIENT | FLAG_RESULT)) != FLAG_GRADIENT
                            || pull == hdr.ina_data.isValid()
-                           || (pull && meta.job_kind != JOB_LUWU)) {
-                    /* gradients carry lanes, pulls do not and go to LuWu jobs only */
+                           || (pull && meta.job_kind != JOB_LUWU)
+                           || (hdr.ina.flags & (FLAG_LANES16 | FLAG_MAX))
+                              == (FLAG_LANES16 | FLAG_MAX)
+                           || ((hdr.ina.flags & FLAG_MAX) != 0
+                               && meta.job_kind != JOB_AGGREGATE)) {
+                    /* gradients carry lanes, pulls do not and go to LuWu jobs only; max
+                     * rounds are 32-bit rounds of plain INA jobs */
                     count_drop(DROP_BAD_TYPE);
                 } else if (hdr.ina.worker_id >= meta.n_workers) {
                     count_drop(DROP_BAD_WORKER);
@@ -1765,6 +2302,9 @@ control MyIngress(inout headers hdr,
                     bit<8> count;
                     bit<8> exponent;
                     bit<32> chunk;
+                    bit<8> lanes;
+                    bit<8> packet_lanes = hdr.ina.flags & (FLAG_LANES16 | FLAG_MAX);
+                    slot_lanes.read(lanes, meta.idx);
                     slot_bitmap.read(bitmap, meta.idx);
                     slot_count.read(count, meta.idx);
                     slot_exponent.read(exponent, meta.idx);
@@ -1781,14 +2321,23 @@ control MyIngress(inout headers hdr,
                         slot_exponent.write(meta.idx, (bit<8>)hdr.ina.exponent);
                         slot_chunk.write(meta.idx, hdr.ina.chunk);
                         slot_answered.write(meta.idx, ANSWER_NONE);
+                        slot_lanes.write(meta.idx, packet_lanes);
                         contributes = true;
                     } else if (age != 0) {
                         count_drop(DROP_STALE);
                     } else if ((bitmap & wbit) == 0) {
                         if (count == meta.n_workers) {
                             count_drop(DROP_STALE);
+                        } else if (packet_lanes != lanes) {
+                            count_drop(DROP_BAD_TYPE);
                         } else {
-                            if (!pull) {
+                            if (pull) {
+                                /* a request: no lanes to add */
+                            } else if (packet_lanes == FLAG_MAX) {
+                                lanes_max();
+                            } else if (packet_lanes != 0) {
+                                lanes_add16();
+                            } else {
                                 lanes_add();
                             }
                             bitmap = bitmap | wbit;

@@ -491,6 +491,9 @@ def _model_verbs(verbs) -> None:
                          "to 1T parameters, 8 to 3360 A100) beside two baselines")
     p.add_argument("--calibration", **CALIBRATION)
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument("--held-out", action="store_true", help="instead: the held-out runs "
+                   "(BLOOM-176B, GPT-NeoX-20B, Megatron-LM's GPT-3 example), each with its "
+                   "own layout and with the search's choice; not in the papers' mean")
     p.set_defaults(handler="testbed.model.published:main")
 
 

@@ -12,6 +12,14 @@ multicasts each chunk the optimizer node sends once to every worker of the job) 
 of gathering shards from its peers, and pushes its gradients once, to the switch, while
 the next unit's pull runs (:class:`hosts.luwu_session.Streams`).
 
+The job's ``lane_bits`` says what kind of worker they are: 32, fp32 workers (gradients in
+32-bit lanes, fp32 parameters back); 16, bf16 workers (gradients in 16-bit lanes with an
+exponent per packet's block, parameters back as bf16 copies of the optimizer node's fp32
+values, :mod:`hosts.luwu_session`). Shadow workers stand for bf16 models, whose values
+then travel as they are (bf16 elements, 512 a packet) instead of as fp32 elements each
+standing for two; a real model, fp32 on the CPU, then holds bf16 values: its parameters
+are rounded to bf16 at set-up and replaced by the bf16 answers after every step.
+
 The switch must run luwu.p4 with the job set up (controllers/luwu.py) and the optimizer
 node must be running before the workers start; or, for :class:`Luwu`, the switch runs
 p4/luwu_sgd.p4 and applies SGD with momentum itself, the job set up by
@@ -47,16 +55,19 @@ class Luwu(Strategy):
 
     @classmethod
     def over_udp(cls, comm, aggregator: str, job: int, exponent_job: int, slots: int,
-                 timeout_s: float, bucket_bytes: int = DEFAULT_BUCKET_BYTES) -> "Luwu":
+                 timeout_s: float, bucket_bytes: int = DEFAULT_BUCKET_BYTES,
+                 lane_bits: int = 32) -> "Luwu":
         transport = UdpTransport(aggregator)
         push_pull = PushPull(transport, job, exponent_job, comm.rank, comm.world, slots,
-                             give_up_s=timeout_s)
+                             give_up_s=timeout_s, lane_bits=lane_bits)
         return cls(comm, push_pull, bucket_bytes, transport)
 
     def setup(self, model) -> None:
         self.model = model
         self.params = [p for p in model.parameters() if p.requires_grad]
-        self.layout = Layout.of(self.params, self.bucket_bytes)
+        bits = self.push_pull.lane_bits
+        as_worker_holds(self.params, bits)
+        self.layout = Layout.of(self.params, self.bucket_bytes, ina.lanes_per_packet(bits))
         self._bucket_of = {id(self.params[i]): b
                            for b, bucket in enumerate(self.layout.buckets) for i in bucket}
         for p in self.params:
@@ -69,7 +80,7 @@ class Luwu(Strategy):
             flat = self.layout.flatten_bucket(b, [q.grad for q in self.params])
             for i in self.layout.buckets[b]:
                 self.params[i].grad = None        # gone to the network: not kept here
-            nbytes = flat.size * 4
+            nbytes = flat.size * self.push_pull.lane_bits // 8
             self._futures[b] = self.comm.submit("LuWu push-pull", self.push_pull, flat,
                                                 sent=nbytes, recv=nbytes, op="push-pull",
                                                 route="switch")
@@ -115,8 +126,11 @@ class LuwuStreamed(Strategy):
         self.model = model
         self.units = list(model.units)
         self.params = [p for p in model.parameters() if p.requires_grad]
+        bits = self.streams.push_pull.lane_bits
         self.layout = Layout.of_units(self.params, self.units,
-                                      units_resident(self.units, self.memory_budget))
+                                      units_resident(self.units, self.memory_budget),
+                                      ina.lanes_per_packet(bits))
+        as_worker_holds(self.params, bits)
         self.shapes = [p.shape for p in self.params]
         self.resident_bytes = 0
         for u in range(len(self.units)):
@@ -189,37 +203,50 @@ class LuwuStreamed(Strategy):
         super().close()
 
 
+def as_worker_holds(params, lane_bits: int) -> None:
+    """Round ``params`` to the values a worker of ``lane_bits``-bit lanes holds: bf16
+    ones for 16 (kept in the model's fp32 tensors), as they are for 32."""
+    if lane_bits == 16:
+        with torch.no_grad():
+            for p in params:
+                p.copy_(p.to(torch.bfloat16))
+
+
 class ShadowLuwuResident(shadow.ShadowStrategy):
     """LuWu in shadow mode, parameters resident: after each layer group of backward the
     worker pushes that group's gradients through p4/luwu.p4 to the optimizer node and
     pulls the group's updated parameters, multicast back by the switch
     (hosts/luwu_session.py's PushPull). The parameter buffer stands for M, one group's
-    gradient buffer for M / CHUNKS; there is no optimizer state on the worker."""
+    gradient buffer for M / CHUNKS; there is no optimizer state on the worker. With
+    16-bit lanes both are bf16, the target model's own values."""
 
     def __init__(self, context):
         super().__init__(context)
-        self.elements = shadow_layout(self.target, self.scale,
-                                      streamed=False).chunks_per_step * ina.LANES
+        self.lane_bits = context.job.lane_bits
+        layout = shadow_layout(self.target, self.scale, streamed=False,
+                               lane_bits=self.lane_bits)
+        self.elements = layout.chunks_per_step * layout.chunk_values
         self.chunk = self.elements // shadow.CHUNKS
         self.transport = UdpTransport(context.job.aggregator)
         self.push_pull = PushPull(self.transport, context.job.job,
                                   context.options.exponent_job_of(context.job.job),
                                   self.comm.rank, self.comm.world, context.job.slots,
-                                  give_up_s=context.timeout_s)
+                                  give_up_s=context.timeout_s, lane_bits=self.lane_bits)
 
     def setup(self, model=None) -> None:
-        super().setup()
-        self.grads = torch.full((self.chunk,), 1e-3)
+        dtype = torch.bfloat16 if self.lane_bits == 16 else torch.float32
+        self.buffer = torch.zeros(self.elements, dtype=dtype)
+        self.grads = torch.full((self.chunk,), 1e-3, dtype=dtype)
 
     def _step(self, batch) -> None:
         time.sleep(self.compute_s / 3)                      # forward
-        nbytes = self.chunk * 4
+        nbytes = self.chunk * self.lane_bits // 8
         futures = []
         for k in range(shadow.CHUNKS):                      # backward, group by group
             time.sleep(self.compute_s * 2 / 3 / shadow.CHUNKS)
             futures.append(self.comm.submit("LuWu push-pull", self.push_pull,
-                                            self.grads.numpy(), sent=nbytes, recv=nbytes,
-                                            op="push-pull", route="switch"))
+                                            self.grads.float().numpy(), sent=nbytes,
+                                            recv=nbytes, op="push-pull", route="switch"))
         for k, future in enumerate(futures):
             params = torch.from_numpy(self.comm.wait(future))
             self.buffer[k * self.chunk:(k + 1) * self.chunk].copy_(params)
@@ -237,19 +264,22 @@ class ShadowLuwu(shadow.ShadowStrategy):
     the worker pulls the layer's parameters (prefetched two layers ahead), sleeps its
     share of the compute and drops them; in backward it pulls them again and pushes the
     layer's gradients. What it holds is measured: the pulled layers until dropped, the
-    gradients until the optimizer node has them."""
+    gradients until the optimizer node has them. With 16-bit lanes the layers' values are
+    bf16, the target model's own."""
 
     def __init__(self, context):
         super().__init__(context)
         self.layout = shadow_layout(self.target, self.scale, streamed=True,
                                     resident=layers_resident(self.target,
-                                                             context.options.memory_budget))
+                                                             context.options.memory_budget),
+                                    lane_bits=context.job.lane_bits)
         self.layers = self.target.layers
         self.layer_chunks = self.layout.bucket_chunks(0)
         self.streams = streams(context)
 
     def setup(self, model=None) -> None:
-        self.grads = np.full(self.layer_chunks * ina.LANES, 1e-3, dtype=np.float32)
+        self.grads = np.full(self.layer_chunks * self.layout.chunk_values, 1e-3,
+                             dtype=np.float32)
 
     def _resident(self, k: int) -> bool:
         return self.layers - 1 - k < self.layout.resident
@@ -277,7 +307,7 @@ class ShadowLuwu(shadow.ShadowStrategy):
             self.comm.wait(future)
 
     def memory(self) -> Memory:
-        resident = self.layout.resident * self.layer_chunks * ina.LANES * 4
+        resident = self.layout.resident * self.layer_chunks * ina.LANES * 4   # LANES words
         return Memory(self.streams.peak_params_bytes + resident,
                       self.streams.peak_grads_bytes, 0)
 
@@ -315,13 +345,15 @@ class StreamedOptions(LuwuOptions):
 def streams(context) -> Streams:
     job, options = context.job, context.options
     return Streams.over_udp(context.comm, job.aggregator, job.job, options.exponent_job_of(job.job),
-                            options.pull_job_of(job.job), job.slots, context.timeout_s)
+                            options.pull_job_of(job.job), job.slots, context.timeout_s,
+                            job.lane_bits)
 
 
 def resident(context) -> Luwu:
     job = context.job
     return Luwu.over_udp(context.comm, job.aggregator, job.job,
-                         context.options.exponent_job_of(job.job), job.slots, context.timeout_s)
+                         context.options.exponent_job_of(job.job), job.slots, context.timeout_s,
+                         lane_bits=job.lane_bits)
 
 
 def _layers(layers: int | None) -> int:
@@ -396,6 +428,7 @@ def optimizer_options(c) -> dict:
     scale)."""
     names = {"model": "model", "seed": "seed", "seq": "seq", "lr": "lr", "steps": "steps",
              "ina_job": "job", "pull_job": "pull_job", "mode": "mode",
+             "ina_lane_bits": "lane_bits",
              "shadow_model": "shadow_model", "scale": "scale",
              "memory_budget": "memory_budget"}
     return {"job": 1, "workers": c.workers, "bind": c.address, "timeout": c.timeout_s,

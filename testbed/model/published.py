@@ -15,7 +15,10 @@ Each row is predicted as it ran: ``megatron`` with its tensor and pipeline degre
 parallelism over the rest, its micro-batch size, recompute and sequence parallelism, on
 the ``dgx-a100`` fabric (Selene's nodes: 8 A100 80GB on NVLink, 8 HDR InfiniBand NICs);
 the data-parallel gradient all-reduce is not overlapped (the Megatron-LM of those papers
-ran it after the backward). The 2021 runs (Narayanan et al., MT-NLG) add each
+ran it after the backward) except where a run used PyTorch's DDP, which overlaps it with
+the backward. Narayanan et al.'s rows take the micro-batch size, the interleaving (model
+chunks per stage) and the DDP of the paper's own artifact scripts (Megatron-LM
+examples/sc21/run_table_1.sh), which the table does not print. The 2021 runs (Narayanan et al., MT-NLG) add each
 micro-batch's weight gradients to the gradient buffer in kernels of their own
 (Megatron-LM's local DDP hook); Megatron-LM 3.0, the release with Korthikanti et al.'s
 sequence parallelism, fuses that add into the weight-gradient product
@@ -60,6 +63,9 @@ class Row:
     sequence_parallel: bool
     measured_s: float
     fused_accumulation: bool = True
+    virtual_stages: int = 1
+    overlap_grad_reduce: bool = False
+    device: str = "a100-80gb"
     predicted_s: float = 0.0
     constant_s: float = 0.0
     interpolated_s: float = 0.0
@@ -98,11 +104,10 @@ def _narayanan(r: dict) -> Row:
     model = shadow.shadow_model(r["model"])
     batch, gpus, tp, pp = int(r["batch"]), int(r["gpus"]), int(r["tp"]), int(r["pp"])
     step = megatron_flops(model, batch * model.seq) / (gpus * float(r["tflops_per_gpu"]) * 1e12)
-    dp = gpus // (tp * pp)
-    micro = 1 if pp > 1 else batch // dp
     return Row(f"Narayanan 2021 table 1: {r['tflops_per_gpu']} TFLOP/s per GPU", r["model"],
-               gpus, tp, pp, batch, micro, "full", False, step,
-               r["gradient_accumulation_fusion"] == "true")
+               gpus, tp, pp, batch, int(r["micro_batch_size"]), "full", False, step,
+               r["gradient_accumulation_fusion"] == "true", int(r["virtual_stages"]),
+               r["ddp"] == "torch")
 
 
 def _read(path: Path) -> list[dict]:
@@ -121,20 +126,26 @@ def rows(paths=TABLES) -> list[Row]:
                                int(r["pp"]), int(r["batch"]), int(r["micro_batch_size"]),
                                r["recompute"], r["sequence_parallel"] == "true",
                                float(r["measured_step_s"]),
-                               r["gradient_accumulation_fusion"] == "true"))
+                               r["gradient_accumulation_fusion"] == "true",
+                               overlap_grad_reduce=r["overlap_grad_reduce"] == "true"))
     return out
 
 
 def _predict(row: Row, calibration=DEFAULT) -> float:
-    workload = Workload(row.shape, shadow.device("a100-80gb"), row.batch)
+    return prediction(row, calibration).step_s
+
+
+def prediction(row: Row, calibration=DEFAULT):
+    """The model's StepPrediction of ``row`` as it ran (its layout, device, software)."""
+    workload = Workload(row.shape, shadow.device(row.device), row.batch)
     dp = row.gpus // (row.tp * row.pp)
     options = {"tp": row.tp, "pp": row.pp, "dp": dp, "micro_batch_size": row.micro_batch_size,
                "recompute": row.recompute, "sequence_parallel": row.sequence_parallel,
-               "overlap_grad_reduce": False,
+               "overlap_grad_reduce": row.overlap_grad_reduce,
+               "virtual_stages": row.virtual_stages,
                "gradient_accumulation_fusion": row.fused_accumulation}
-    p = predict("megatron", workload, fabrics.fabric("dgx-a100", row.gpus), row.gpus, options,
-                calibration)
-    return p.step_s
+    return predict("megatron", workload, fabrics.fabric("dgx-a100", row.gpus), row.gpus,
+                   options, calibration)
 
 
 def _constant(row: Row, others: list[Row]) -> float:
@@ -173,6 +184,9 @@ def mean_error(table: list[Row], field: str) -> float:
 
 def main(args) -> int:
     from testbed.model.calibration import load
+    if getattr(args, "held_out", False):
+        from testbed.model import heldout
+        return heldout.main(args)
     table = check(calibration=load(args.calibration))
     if getattr(args, "json", False):
         import json

@@ -36,7 +36,9 @@ def search(workload: Workload, fabric, world: int, calibration=DEFAULT,
                             calibration, sizes=sizes)
             out.append(p)
         except TrainetError as err:
-            skipped.append(f"{name} {options or ''}: {err}")
+            label = name + (":" + ",".join(f"{k}={v}" for k, v in options.items())
+                            if options else "")
+            skipped.append(f"{label}: {str(err).removeprefix(f'strategy {name}: ')}")
     if not out:
         raise TrainetError(f"no layout of {world} GPUs could be predicted for "
                            f"{workload.model.name}: " + "; ".join(skipped[:3]))

@@ -334,22 +334,14 @@ def test_a_job_is_refused_at_set_up_by_a_program_without_flag_max_rounds(lane_bi
     from testbed.p4.lowering.program import load_program
     job = ctl.Job(1, AGG, [ctl.Worker(0, 1, "08:00:00:00:01:01", "10.0.1.1")],
                   lane_bits=lane_bits)
-    luwu = new_target(load_program(str(REPO / "p4" / "luwu.p4")))
-    with pytest.raises(JobError, match=r"^job: the switch's program luwu.p4 has no FLAG_MAX "
-                       r"rounds \(flag 0x10, action MyIngress.lanes_max\), .*run p4/ina.p4$"):
-        ctl.setup(TargetDevice(luwu), job)
-    assert luwu.table_entries(ctl.JOB_TABLE) == []           # refused before any write
-
-
-def test_luwu_jobs_refuse_16_bit_lanes_naming_the_field():
-    from controllers import luwu, luwu_sgd
-    workers = [{"worker_id": 0, "port": 1, "mac": "08:00:00:00:01:01", "ip": "10.0.1.1"}]
-    with pytest.raises(JobError, match=r"luwu.lane_bits: 16-bit lanes asked; the LuWu programs"):
-        luwu.job_from_dict({"job_id": 1, "aggregator_ip": AGG, "lane_bits": 16,
-                            "optimizer": {"ip": "10.0.1.9"}, "workers": workers}, "luwu")
-    with pytest.raises(JobError, match=r"sgd.lane_bits: 16-bit lanes asked"):
-        luwu_sgd.job_from_dict({"job_id": 1, "aggregator_ip": AGG, "lane_bits": 16, "lr": 0.1,
-                                "workers": workers}, "sgd")
+    sgd = new_target(load_program(str(REPO / "p4" / "luwu_sgd.p4")))
+    with pytest.raises(JobError, match=r"^job: the switch's program luwu_sgd.p4 has no "
+                       r"FLAG_MAX rounds \(flag 0x10, action MyIngress.lanes_max\), .*run "
+                       r"p4/ina.p4$"):
+        ctl.setup(TargetDevice(sgd), job)
+    assert sgd.table_entries(ctl.JOB_TABLE) == []            # refused before any write
+    ctl.setup(TargetDevice(sgd), ctl.Job(1, AGG, job.workers), max_rounds=False)
+    assert len(sgd.table_entries(ctl.JOB_TABLE)) == 1        # a job of one exponent a round
 
 
 def test_results_carry_the_largest_next_exponent_and_an_overflow_mark(target, job):

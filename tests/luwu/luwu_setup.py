@@ -84,28 +84,32 @@ def tiny_batch(step: int, rank: int, world: int, total: int):
     return x[rank * per:(rank + 1) * per], y[rank * per:(rank + 1) * per]
 
 
-def luwu_strategy(comm, transport, slots: int, streamed: bool, memory_budget=None):
+def luwu_strategy(comm, transport, slots: int, streamed: bool, memory_budget=None,
+                  lane_bits: int = 32):
     """Rank ``comm.rank``'s luwu strategy over ``transport`` (jobs 1, 2 and 3); streamed,
     it keeps the last units that fit ``memory_budget`` bytes."""
     r, world = comm.rank, comm.world
     if not streamed:
-        return Luwu(comm, PushPull(transport, 1, 2, r, world, slots=slots, give_up_s=10),
-                    bucket_bytes=256)
+        return Luwu(comm, PushPull(transport, 1, 2, r, world, slots=slots, give_up_s=10,
+                                   lane_bits=lane_bits), bucket_bytes=256)
     demux = Demux(transport)
     return LuwuStreamed(comm, Streams(
-        comm, PushPull(demux.channel(1, 2), 1, 2, r, world, slots=slots, give_up_s=10),
-        Puller(demux.channel(3), 3, r, slots, give_up_s=10), demux), memory_budget)
+        comm, PushPull(demux.channel(1, 2), 1, 2, r, world, slots=slots, give_up_s=10,
+                       lane_bits=lane_bits),
+        Puller(demux.channel(3), 3, r, slots, give_up_s=10, lane_bits=lane_bits), demux),
+        memory_budget)
 
 
 def train_ranks(models, transport, data, steps: int, slots: int, streamed=False,
-                memory_budget=None) -> list:
+                memory_budget=None, lane_bits: int = 32) -> list:
     """Train ``models`` (one per rank) with the luwu strategy, each rank in a thread
     with ``transport(rank)``; per rank (full parameters, or None when streamed, step
     metrics, memory)."""
     world = len(models)
 
     def body(comm):
-        strategy = luwu_strategy(comm, transport(comm.rank), slots, streamed, memory_budget)
+        strategy = luwu_strategy(comm, transport(comm.rank), slots, streamed, memory_budget,
+                                 lane_bits)
         try:
             strategy.setup(models[comm.rank])
             metrics = [strategy.step(data(s, comm.rank, world)) for s in range(steps)]

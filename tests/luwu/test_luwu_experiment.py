@@ -130,7 +130,8 @@ def test_a_memory_budget_keeps_the_last_layers_that_fit():
 
     target = shadow.shadow_model("gpt-1.3b")
     args = type("Args", (), {"mode": "shadow", "shadow_model": "gpt-1.3b", "scale": 1e-4,
-                             "params": "streamed", "memory_budget": int(2.6e9 / 24 * 5.5)})
+                             "params": "streamed", "memory_budget": int(2.6e9 / 24 * 5.5),
+                             "lane_bits": 32})
     layout, initial = _parameters(args)
     assert layout.resident == 5 == layers_resident(target, args.memory_budget)
     node = OptimizerNode(1, 2, layout, initial, lr=0.1, pull_job=3)
@@ -158,7 +159,7 @@ def test_shadow_optimizer_node_answers_every_chunk_of_the_workers_buffer(params)
     assert elements * 4 >= 2.6e9 * 1e-4 and len(layout.buckets) == groups
     assert elements % (groups * ina.LANES) == 0
     args = type("Args", (), {"mode": "shadow", "shadow_model": "gpt-1.3b", "scale": 1e-4,
-                             "params": params, "memory_budget": None})
+                             "params": params, "memory_budget": None, "lane_bits": 32})
     layout, initial = _parameters(args)
     assert layout.chunks_per_step * ina.LANES == elements and not initial.any()
     node = OptimizerNode(1, 2, layout, initial, lr=0.1)
@@ -201,3 +202,24 @@ def test_luwu_against_offload_plans_the_baselines_that_fit():
     assert (args["offload_optimizer"], args["offload_param"], args["gpus_per_node"],
             args["cpu_adam_rate"]) == ("nvme", "nvme", 1, 1.5e8)
     assert "cpu_adam_rate" not in worker_args(plan, plan.strategy("luwu"), cpu_adam_rate=1.5e8)
+
+
+def test_the_bf16_luwu_experiments_run_their_workers_and_optimizer_node_in_16_bit_lanes(
+        tmp_path):
+    """The shadow (bf16) experiments ask for 16-bit lanes, and the workers and the
+    optimizer node get them; the real GPT, fp32, stays in 32-bit lanes."""
+    from hosts.strategies.luwu import optimizer_options
+    for name, bits in (("luwu-vs-zero3", 16), ("luwu-vs-offload", 16),
+                       ("luwu-per-host", 16), ("luwu-convergence", 32)):
+        plan = load_experiment(REPO / "experiments" / f"{name}.yaml")
+        strategy = plan.strategy("luwu")
+        args = worker_args(plan, strategy)
+        assert strategy.job["lane_bits"] == args["ina_lane_bits"] == bits
+        context = registry.ServiceContext(strategy.info, 8, args, "10.0.1.9", None,
+                                          tmp_path, 30.0)
+        assert optimizer_options(context)["lane_bits"] == bits
+    args = type("Args", (), {"mode": "shadow", "shadow_model": "gpt-1.3b", "scale": 1e-4,
+                             "params": "streamed", "memory_budget": None, "lane_bits": 16})
+    layout, initial = _parameters(args)
+    assert layout.chunk_values == 2 * ina.LANES
+    assert initial.size == layout.chunks_per_step * 2 * ina.LANES >= 2.6e9 * 1e-4 / 2

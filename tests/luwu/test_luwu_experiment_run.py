@@ -65,10 +65,11 @@ def test_luwu_against_zero3_and_ddp(tmp_path):
     assert sorted(p.name for p in (run / "metrics").glob("rank*.summary.json")) == \
         [f"rank{r}.summary.json" for r in range(4)]
     target = shadow.shadow_model("gpt-1.3b")
+    assert yaml.safe_load(LUWU_VS_ZERO3.read_text())["luwu"]["lane_bits"] == 16
     for strategy in ("luwu", "luwu-resident"):
         node = json.loads((out / "runs" / "bandwidth-100Gbit" / strategy / "rep0" / "metrics"
                            / "optimizer.summary.json").read_text())
-        layout = shadow_layout(target, 1e-4, strategy == "luwu")
+        layout = shadow_layout(target, 1e-4, strategy == "luwu", lane_bits=16)
         assert node["chunks_applied"] == STEPS * layout.chunks_per_step
         assert node["steps"] == STEPS
         assert node["pulls_answered"] == (STEPS * layout.pull_chunks_per_step
@@ -81,7 +82,7 @@ def test_luwu_against_zero3_and_ddp(tmp_path):
     # three of the 24 layers pulled and two layers of gradients in flight, no optimizer
     # state: 10P/24 against ZeRO-3's 16P/N = 4P at N = 4, the <= 1/4 target
     p = 1.3e9
-    layer = shadow_layout(target, 1e-4, True).bucket_chunks(0) * 1024 / 1e-4
+    layer = shadow_layout(target, 1e-4, True, lane_bits=16).bucket_chunks(0) * 1024 / 1e-4
     assert layer == pytest.approx(2 * p / 24, rel=0.04)         # padded to whole chunks
     assert luwu["mem_optim_nominal_B"] == 0 and luwu["mem_optim_emulated_B"] == 0
     assert luwu["mem_params_nominal_B"] in (layer, 2 * layer, 3 * layer)
@@ -170,7 +171,7 @@ def test_luwu_against_offload_skips_what_does_not_fit_and_pays_for_offloading(tm
     target = shadow.shadow_model("gpt-1.3b")
     node = json.loads((out / "runs" / "bandwidth-100Gbit" / "luwu-budget" / "rep0" / "metrics"
                        / "optimizer.summary.json").read_text())
-    layout = shadow_layout(target, 1e-4, True, resident=9)
+    layout = shadow_layout(target, 1e-4, True, resident=9, lane_bits=16)
     assert node["pulls_answered"] == STEPS * layout.pull_chunks_per_step
     assert layout.pull_chunks_per_step == 2 * 15 * layout.bucket_chunks(0)
     assert main(["report", str(out)]) == 0

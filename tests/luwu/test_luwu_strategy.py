@@ -283,10 +283,13 @@ def test_streaming_a_model_without_units_is_refused_with_what_to_do():
     strategy.comm.close()
 
 
-def test_shadow_luwu_with_a_budget_pulls_only_the_layers_it_does_not_keep(monkeypatch):
+@pytest.mark.parametrize("lane_bits", [32, 16])
+def test_shadow_luwu_with_a_budget_pulls_only_the_layers_it_does_not_keep(monkeypatch,
+                                                                          lane_bits):
     """Shadow workers standing for a 2M-parameter model of 12 layers, with a budget of
     three layers: per step each pulls the nine others twice and gets the three kept
-    ones back once, with the answer to their gradients."""
+    ones back once, with the answer to their gradients. In 16-bit lanes (bf16 workers)
+    a chunk holds twice the values in the same bytes."""
     from hosts import shadow
     from hosts.luwu_layout import shadow_layout
     from hosts.luwu_session import Demux, Puller, Streams
@@ -296,17 +299,19 @@ def test_shadow_luwu_with_a_budget_pulls_only_the_layers_it_does_not_keep(monkey
 
     target, scale = shadow.shadow_model("custom:2e6"), 1e-3
     budget = round(3.5 * shadow.model_bytes(target.params) / target.layers)
-    layout = shadow_layout(target, scale, streamed=True, resident=3)
-    initial = np.zeros(layout.chunks_per_step * ina.LANES, np.float32)
-    node = OptimizerNode(1, WORLD, layout, initial, "adamw", lr=LR, pull_job=3)
+    layout = shadow_layout(target, scale, streamed=True, resident=3, lane_bits=lane_bits)
+    initial = np.zeros(layout.chunks_per_step * layout.chunk_values, np.float32)
+    node = OptimizerNode(1, WORLD, layout, initial, "adamw", lr=LR, pull_job=3,
+                         lane_bits=lane_bits)
     hub = Hub(node)
 
     def streams(context):
         demux = Demux(hub.transport(context.comm.rank))
         r = context.comm.rank
         return Streams(context.comm, PushPull(demux.channel(1, 2), 1, 2, r, WORLD, slots=4,
-                                              give_up_s=10),
-                       Puller(demux.channel(3), 3, r, 4, give_up_s=10), demux)
+                                              give_up_s=10, lane_bits=lane_bits),
+                       Puller(demux.channel(3), 3, r, 4, give_up_s=10, lane_bits=lane_bits),
+                       demux)
 
     monkeypatch.setattr(strategy, "streams", streams)
     info = registry.get("luwu")
@@ -315,7 +320,7 @@ def test_shadow_luwu_with_a_budget_pulls_only_the_layers_it_does_not_keep(monkey
     def body(comm):
         s = info.build("shadow", registry.Context(
             comm, info, info.parse_options({"memory_budget": budget}), target=target,
-            device=fast, batch=1, scale=scale, job=registry.JobRef(AGG, 1, 4)))
+            device=fast, batch=1, scale=scale, job=registry.JobRef(AGG, 1, 4, lane_bits)))
         s.setup()
         try:
             return s.layout, [s.step(None) for _ in range(2)]

@@ -12,6 +12,7 @@ from testbed.p4 import entries as E
 from testbed.p4 import p4info
 from testbed.p4.lowering.program import load_program
 from testbed.p4runtime import convert as C
+from testbed.switch.p4runtime_server.entities.tables import _encoded
 
 UPDATES = st.sampled_from([pb.Update.INSERT, pb.Update.MODIFY, pb.Update.DELETE])
 
@@ -37,3 +38,13 @@ def test_the_decoder_takes_the_plain_routes_controllers_write():
             assert index.decoders[msg.table_id].decode(msg, update_type) == _route(i)
         deleted = index.decoders[msg.table_id].decode(msg, pb.Update.DELETE)
         assert deleted.key() == _route(i).key() and deleted.action == E.ActionCall("")
+
+
+@settings(max_examples=400, deadline=None)
+@given(table_entries(), UPDATES)
+def test_a_message_the_decoder_calls_reusable_is_the_encoding_reads_return(entity, update_type):
+    te = entity.table_entry
+    entry, reusable = INDEX.decoders[te.table_id].decode_insert(te, update_type)
+    if reusable:
+        te.DiscardUnknownFields()
+        assert te.SerializeToString() == _encoded(INDEX, entry)

@@ -429,6 +429,89 @@ def test_a_rolled_back_batch_leaves_the_native_tables_as_they_were():
     srv.stop()
 
 
+@pytest.mark.parametrize("backend", ["native", "python"])
+def test_large_batches_of_routes_are_atomic_and_read_back_as_written(backend):
+    """Batches of plain routes (decoded from the wire in C): one failing entry rolls the
+    whole batch back, every other update aborted, and a read shows the table as before;
+    without rollback the others stay; a read returns each route as the general conversion
+    encodes it, whatever padding the write used."""
+    from testbed.bench.p4runtime import BASIC, TABLE, _route
+    from testbed.p4runtime import convert as C
+    info = p4info.build(load_program(BASIC))
+    index = C.P4InfoIndex(info)
+    device = (NativeDevice if backend == "native" else PipelineDevice)(device_id=1)
+    srv = P4RuntimeServer(device, "127.0.0.1:0").start()
+    client = Client(f"127.0.0.1:{srv.port}", device_id=1, election_id=10)
+    client.arbitrate()
+    client.set_pipeline(info, BASIC.read_bytes())
+
+    def route(i, pad=False):
+        te = C.table_entry_to_p4rt(index, _route(i))
+        if pad:                                          # a client's fixed-width bytes
+            te.match[0].lpm.value = te.match[0].lpm.value.rjust(4, b"\0")
+            te.action.action.params[1].value = te.action.action.params[1].value.rjust(2, b"\0")
+        return _entity(table_entry=te)
+
+    def read():
+        got = client.read(_entity(table_entry=pb.TableEntry(table_id=index.table_ids[TABLE])))
+        return sorted(e.table_entry.SerializeToString() for e in got)
+
+    def encoded(numbers):
+        return sorted(C.table_entry_to_p4rt(index, _route(i)).SerializeToString()
+                      for i in numbers)
+
+    client.write(*[(INS, route(i, pad=i % 2)) for i in range(200)])
+    assert read() == encoded(range(200))
+    # (a batch's per-update results fit the status details up to about 170 updates)
+    batch = [(INS, route(i)) for i in range(200, 320)] + [(INS, route(7))]
+    with pytest.raises(grpc.RpcError) as e:
+        client.write(*batch, atomicity=pb.WriteRequest.ROLLBACK_ON_ERROR)
+    codes = [err.canonical_code for err in batch_errors(e.value)]
+    assert codes == [grpc.StatusCode.ABORTED.value[0]] * 120 + \
+        [grpc.StatusCode.ALREADY_EXISTS.value[0]]
+    assert read() == encoded(range(200))
+    with pytest.raises(grpc.RpcError) as e:
+        client.write(*batch)
+    codes = [err.canonical_code for err in batch_errors(e.value)]
+    assert codes == [0] * 120 + [grpc.StatusCode.ALREADY_EXISTS.value[0]]
+    assert read() == encoded(range(320))
+    client.close()
+    srv.stop()
+
+
+@pytest.mark.parametrize("backend", ["native", "python"])
+def test_a_p4info_wider_than_the_program_does_not_let_values_past_the_table(backend):
+    """A client's P4Info is checked for names only: one claiming a wider parameter than
+    the program's makes the decoders accept a value the table must still refuse, alone
+    or in a batch."""
+    from testbed.bench.p4runtime import ACTION, BASIC, TABLE, _route
+    from testbed.p4runtime import convert as C
+    info = p4info.build(load_program(BASIC))
+    port = next(p for a in info.actions if a.preamble.name == ACTION for p in a.params
+                if p.name == "port")
+    port.bitwidth = 16                                   # the program's is bit<9>
+    index = C.P4InfoIndex(info)
+    device = (NativeDevice if backend == "native" else PipelineDevice)(device_id=1)
+    srv = P4RuntimeServer(device, "127.0.0.1:0").start()
+    client = Client(f"127.0.0.1:{srv.port}", device_id=1, election_id=10)
+    client.arbitrate()
+    client.set_pipeline(info, BASIC.read_bytes())
+
+    def route(i, port):
+        entry = _route(i)
+        entry.action.params["port"] = port
+        return _entity(table_entry=C.table_entry_to_p4rt(index, entry))
+
+    for batch in ([(INS, route(1, 1000))], [(INS, route(2, 3)), (INS, route(1, 1000))]):
+        with pytest.raises(grpc.RpcError) as e:
+            client.write(*batch)
+        codes = [err.canonical_code for err in batch_errors(e.value)]
+        assert codes[-1] == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert [en.action.params["port"] for en in device.target.table_entries(TABLE)] == [3]
+    client.close()
+    srv.stop()
+
+
 # ---------------------------------------------------------------- PRE
 def test_multicast_groups_and_clone_sessions(client, server):
     _, device = server

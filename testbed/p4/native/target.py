@@ -56,9 +56,15 @@ class NativeTarget(Target):
         self._free = {}                 # table -> slots below len(slots) left by deletes
         self._pending = None            # inside batch(): table -> inserts waiting
         self._layouts = {}              # table -> its key words, see _layout
+        self._action_layouts = {info.index: {} for info in self.native.tables.values()}
+        self._plain = {}                # table -> its keys' (lpm?, exact mask, lpm masks)
         for name, state in self.compiled.tables.items():
+            state.drop_lookups()        # packets are looked up in C
             self._slots[name], self._free[name] = {}, []
             self._layouts[name] = self._layout(self.native.tables[name], state)
+            plain = self._plain_keys(self.native.tables[name], state)
+            if plain is not None:
+                self._plain[name] = plain
             self._put_default(name)
             for result in state.entries.values():
                 self._put(name, result.entry, keep=False)
@@ -343,13 +349,26 @@ class NativeTarget(Target):
             for result in self.compiled.tables[table].entries.values():
                 self._put_choices(table, slots[result.entry.key()], result.entry.action)
 
-    @staticmethod
-    def _action(info, call: E.ActionCall) -> tuple:
+    def _action(self, info, call: E.ActionCall) -> tuple:
+        """(the action's position in the native table, its data words padded to
+        MAX_ACTION_DATA); how an action's data lies is worked out once per table."""
+        known = self._action_layouts[info.index]
+        layout = known.get(call.action)
+        if layout is None:
+            layout = known[call.action] = (
+                info.actions.index(call.action),
+                list(zip(info.params[call.action], info.data_words[call.action])),
+                all(n == 1 for n in info.data_words[call.action]),
+                [0] * (MAX_ACTION_DATA - sum(info.data_words[call.action])))
+        index, params, narrow, pad = layout
+        values = call.params
+        if narrow:
+            return index, [values[name] for name, _ in params] + pad
         args = []
-        for name, n in zip(info.params[call.action], info.data_words[call.action]):
-            value = call.params[name]
+        for name, n in params:
+            value = values[name]
             args += [value >> 64, value & MASK64] if n == 2 else [value]
-        return info.actions.index(call.action), args + [0] * (MAX_ACTION_DATA - len(args))
+        return index, args + pad
 
     def _put_default(self, table: str) -> None:
         info = self.native.tables[table]
@@ -360,6 +379,52 @@ class NativeTarget(Target):
         stored = super().table_insert(entry)
         self._put(entry.table, stored, keep=False, meter=stored.meter_config)
         return stored
+
+    def table_insert_checked(self, entry: E.TableEntry, encoded=None) -> E.TableEntry:
+        stored = super().table_insert_checked(entry, encoded)
+        table = entry.table
+        keys = self._plain.get(table)
+        if keys is None or self._pending is None or stored.meter_config is not None:
+            self._put(table, stored, keep=False, meter=stored.meter_config)
+            return stored
+        # a batch's plain entry: its key words straight from the checked match
+        slots, free = self._slots[table], self._free[table]
+        slot = slots[stored.key()] = free.pop() if free else len(slots)
+        values, masks, plen = [], [], 0
+        for (lpm, exact_mask, lpm_masks), m in zip(keys, stored.match):
+            if m is None:
+                values.append(0)
+                masks.append(0)
+            elif lpm:
+                plen = m.prefix_len
+                values.append(m.value)
+                masks.append(lpm_masks[plen])
+            else:
+                values.append(m.value)
+                masks.append(exact_mask)
+        zeros = [0] * len(keys)
+        action, data = self._action(self.native.tables[table], stored.action)
+        rows = self._pending.get(table)
+        if rows is None:
+            rows = self._pending[table] = []
+        rows.append((slot, (values, masks, zeros, zeros, plen), 0, action, data))
+        return stored
+
+    @staticmethod
+    def _plain_keys(info, state):
+        """A direct table whose keys are each one exact or lpm word (no wide lpm scan):
+        per key (is it lpm, the exact mask, the mask of each prefix length); else None."""
+        if (state.profile is not None or info.scan_lpm or state.needs_priority
+                or not state.keys or any(n != 1 for n in info.parts)
+                or len(info.parts) != len(state.keys)
+                or any(kind not in ("exact", "lpm") for kind, _ in state.keys)):
+            return None
+        out = []
+        for kind, width in state.keys:
+            full = (1 << width) - 1
+            out.append((kind == "lpm", full,
+                        [full ^ ((1 << (width - p)) - 1) for p in range(width + 1)]))
+        return out
 
     def table_modify(self, entry: E.TableEntry) -> E.TableEntry:
         meter = entry.meter_config          # None: the entry keeps its meter

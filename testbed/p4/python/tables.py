@@ -99,6 +99,7 @@ class TableState:
         kinds = [k for k, _ in keys]
         self.needs_priority = any(k in ("ternary", "range", "optional") for k in kinds)
         self.entries = {}               # entry.key() -> Result
+        self.lookups = True             # keep the structures lookup() reads
         self.default = self._result(default, hit=False)
         if not keys:
             self.mode = "none"
@@ -119,17 +120,41 @@ class TableState:
                                     "change them in the P4 source")
         entry = self.canonical(entry)
         key = entry.key()
+        self._check_room(key)
+        self._check_action(entry.action, default=False)
+        result = self._result(entry.action, hit=True, entry=entry)
+        self.entries[key] = result
+        self._update(None, result)
+        return entry
+
+    def insert_checked(self, entry: E.TableEntry, encoded=None) -> E.TableEntry:
+        """Add ``entry``, which the control plane's decoder has already checked as
+        :meth:`insert` would: a match in canonical form (values fitting, prefixes clean,
+        priority as the keys need), a direct action the table allows in entries, its data
+        complete and fitting. It is stored as given (the caller keeps no reference).
+        ``encoded``: (owner, the entry's encoding) for :meth:`read_encoded`, when the
+        caller has it already. Room and duplicates are checked here."""
+        if self.entries_const:
+            raise ControlPlaneError("PERMISSION_DENIED", f"table {self.name} has const entries; "
+                                    "change them in the P4 source")
+        key = (entry.match, entry.priority)
+        self._check_room(key)
+        if self.lookups or self.direct_meter:
+            result = self._result(entry.action, hit=True, entry=entry)
+        else:                           # what only lookups read is left out
+            result = Result(None, (), True, entry.action.action, entry)
+        result.encoded = encoded
+        self.entries[key] = result
+        self._update(None, result)
+        return entry
+
+    def _check_room(self, key) -> None:
         if key in self.entries:
             raise ControlPlaneError("ALREADY_EXISTS", f"{self.name}: an entry with this match "
                                     "and priority exists; use modify")
         if len(self.entries) >= self.size:
             raise ControlPlaneError("RESOURCE_EXHAUSTED", f"{self.name} is full "
                                     f"({self.size} entries)")
-        self._check_action(entry.action, default=False)
-        result = self._result(entry.action, hit=True, entry=entry)
-        self.entries[key] = result
-        self._update(None, result)
-        return entry
 
     def modify(self, entry: E.TableEntry) -> E.TableEntry:
         """Replace the action of ``entry``'s key; return the entry as stored."""
@@ -312,9 +337,19 @@ class TableState:
             if r.action:
                 r.fn = self.actions[r.action].fn
 
+    def drop_lookups(self) -> None:
+        """Keep only the control plane's state (entries, default, counters' owners): a
+        target that looks entries up in its own structures (the native one) never calls
+        :meth:`lookup`, and keeping its structures up to date is a cost on every write."""
+        self.lookups = False
+        self._exact = self._lpm_by_len = self._lpm = None
+        self.lookup = None
+
     def _update(self, old, new) -> None:
         """Replace ``old`` by ``new`` (either may be None) in the lookup structure: in
         place for exact and lpm tables, so bulk inserts stay linear; scans re-sort."""
+        if not self.lookups:
+            return
         if self.mode == "exact":
             if old is not None:
                 del self._exact[self._exact_key(old.entry)]
@@ -336,6 +371,8 @@ class TableState:
             self._rebuild()
 
     def _rebuild(self) -> None:
+        if not self.lookups:
+            return
         if self.mode == "none":
             self.lookup = self._lookup_none
         elif self.mode == "exact":

@@ -295,6 +295,19 @@ class Target:
         """Add ``entry``; return it as the table stores it."""
         return self._table(entry.table).insert(entry)
 
+    def table_checks(self, table: str) -> tuple:
+        """What ``table`` checks an entry against: its keys' (match kind, width), per
+        action an entry may run its parameters' (name, width), sorted, and whether it
+        takes its actions from an action profile."""
+        t = self._table(table)
+        return (list(t.keys), {a.name: sorted(a.params) for a in t.actions.values()
+                               if not a.default_only}, t.profile is not None)
+
+    def table_insert_checked(self, entry: E.TableEntry, encoded=None) -> E.TableEntry:
+        """Add ``entry``, already checked by the control plane as the table would check
+        it; see ``TableState.insert_checked``."""
+        return self._table(entry.table).insert_checked(entry, encoded)
+
     def table_modify(self, entry: E.TableEntry) -> E.TableEntry:
         """Change the action of ``entry``'s key; return the entry as stored."""
         return self._table(entry.table).modify(entry)

@@ -19,6 +19,7 @@ from testbed.p4 import entries as E
 from testbed.p4 import p4info as p4info_builder
 from testbed.p4runtime import convert as C
 from testbed.p4runtime.device_config import DeviceConfigError, program_from_config
+from testbed.p4runtime.entry_wire import WireDecoder, wire_decoder
 from testbed.switch.p4runtime_server.status import RpcError
 from testbed.switch.p4runtime_server.translation import Translation
 
@@ -39,6 +40,16 @@ class ForwardingPipeline:
     digest_config: dict = field(default_factory=dict)   # digest id -> DigestEntry.Config
     cookies: dict = field(default_factory=dict)   # (table, entry key) -> (controller_metadata,
                                                   # metadata) of TableEntry
+    # the C decoder of plain inserts; None when values are translated (it reads them as
+    # data-plane values) or no C compiler is there
+    wire: WireDecoder | None = None
+    # (the target, {table id: whether its decoder checks what the target's table checks}),
+    # see entities.tables.checks_as_target
+    agreed: tuple = (None, {})
+
+    def __post_init__(self):
+        if not self.translation.active:
+            self.wire = wire_decoder(self.index)
 
 
 def initial_defaults(program) -> dict:

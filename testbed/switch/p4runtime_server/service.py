@@ -246,26 +246,35 @@ class P4RuntimeService(p4runtime_pb2_grpc.P4RuntimeServicer):
                 raise RpcError("UNIMPLEMENTED", "DATAPLANE_ATOMIC is not supported; use "
                                                 "CONTINUE_ON_ERROR or ROLLBACK_ON_ERROR")
             rollback = atomicity == p4runtime_pb2.WriteRequest.ROLLBACK_ON_ERROR
+            updates = request.updates
+            plain = (pipeline.wire.decode(request.SerializeToString(), len(updates))
+                     if pipeline.wire is not None and len(updates) > 1 else None)
             with self.target_lock, self.device.target.batch():
-                errors = self._apply_batch(pipeline, request.updates, rollback, primary)
+                errors = self._apply_batch(pipeline, updates, rollback, primary, plain)
         if any(errors):
             fail_batch(context, errors)
         return p4runtime_pb2.WriteResponse()
 
     def _apply_batch(self, pipeline: P.ForwardingPipeline, updates, rollback: bool,
-                     writer: Stream | None = None) -> list:
+                     writer: Stream | None = None, plain: list | None = None) -> list:
         """Apply ``updates`` in order; one entry per update: None or its error. With
         ``rollback`` the first failure undoes those applied before it and skips the rest.
-        ``writer`` is the primary whose role's scope bounds what may be written."""
+        ``writer`` is the primary whose role's scope bounds what may be written; ``plain``
+        what the C decoder made of each update (see ``entry_wire``), None where the
+        update takes the general path."""
         errors, undo = [], []
         scope, role = (writer.scope, writer.role) if writer is not None else (None, "")
-        for update in updates:
+        insert = HANDLERS["table_entry"].insert_decoded
+        target = self.device.target
+        for i in range(len(updates)):
             try:
+                decoded = plain[i] if plain is not None else None
                 if scope is not None:
-                    why = denied(scope, role, update.entity)
+                    why = denied(scope, role, updates[i].entity)
                     if why:
                         raise E.ControlPlaneError("PERMISSION_DENIED", why)
-                undo.append(self._apply(pipeline, update))
+                undo.append(insert(pipeline, target, *decoded) if decoded is not None
+                            else self._apply(pipeline, updates[i]))
                 errors.append(None)
             except E.ControlPlaneError as e:
                 errors.append(e)

@@ -19,9 +19,12 @@ class TableEntries(Handler):
     def write(self, pipeline, target, utype: int, msg):
         index = pipeline.index
         decoder = index.decoders.get(msg.table_id)
-        entry = decoder.decode(msg, utype) if decoder is not None else None
+        entry, reusable = (decoder.decode_insert(msg, utype) if decoder is not None
+                           else (None, False))
         if entry is None:                   # not a plain entry, or a check fails
             entry = C.table_entry_from_p4rt(index, msg, utype)
+        elif utype == U.INSERT and checks_as_target(pipeline, target, msg.table_id):
+            return self._insert_plain(pipeline, target, entry, msg, reusable)
         table = index.tables[msg.table_id]
         if msg.is_default_action:
             if table.const_default_action_id:
@@ -30,9 +33,7 @@ class TableEntries(Handler):
             new = entry.action if entry.action.action else pipeline.defaults[table.name]
             target.table_set_default(table.name, new)
             return lambda: target.table_set_default(table.name, old)
-        if table.is_const:
-            C.fail("PERMISSION_DENIED", f"table {table.name} has const entries and cannot be "
-                                        "written")
+        _check_writable(table)
         if utype == U.INSERT:
             target.table_insert(entry)
             undo = partial(target.table_delete, entry)
@@ -45,6 +46,36 @@ class TableEntries(Handler):
                 target.table_delete(entry)
                 undo = partial(target.table_insert, old)
         return _keep_cookies(pipeline, entry, msg if utype != U.DELETE else None, undo)
+
+    @staticmethod
+    def _insert_plain(pipeline, target, entry: E.TableEntry, msg, reusable: bool):
+        """Insert a plain entry the table's decoder has checked (a direct table's match
+        and action, values fitting): the table checks only room and duplicates. When the
+        message is the entry's encoding (``reusable``; unknown fields dropped, as the
+        server reads none) the table keeps its bytes for reads."""
+        _check_writable(pipeline.index.tables[msg.table_id])
+        if reusable:
+            msg.DiscardUnknownFields()
+        target.table_insert_checked(
+            entry, (pipeline.index, msg.SerializeToString()) if reusable else None)
+        undo = partial(target.table_delete, entry)
+        if not (pipeline.cookies or msg.controller_metadata or msg.metadata):
+            return undo                     # no cookies before or after: nothing to keep
+        return _keep_cookies(pipeline, entry, msg, undo)
+
+    @staticmethod
+    def insert_decoded(pipeline, target, entry: E.TableEntry, encoding: bytes):
+        """Insert a plain entry the C decoder has checked, with the encoding reads return
+        (see ``testbed.p4runtime.entry_wire``); what undoes it."""
+        table_id = pipeline.index.table_ids[entry.table]
+        _check_writable(pipeline.index.tables[table_id])
+        if checks_as_target(pipeline, target, table_id):
+            target.table_insert_checked(entry, (pipeline.index, encoding))
+        else:                               # the target checks what its table holds
+            target.table_insert(entry)
+        if pipeline.cookies:                # a cookie left under this key goes with it
+            return _keep_cookies(pipeline, entry, None, partial(target.table_delete, entry))
+        return partial(target.table_delete, entry)
 
     def read_into(self, pipeline, target, msg, add) -> None:
         """Each selected entry filled in place into the response's next entity: reads of
@@ -95,6 +126,27 @@ class TableEntries(Handler):
                     live.controller_metadata, live.metadata = kept
                 data += live.SerializeToString()    # serialised fields concatenate
             add.serialized(ENTITY_TABLE_ENTRY, data)
+
+
+def checks_as_target(pipeline, target, table_id: int) -> bool:
+    """May an entry of ``table_id`` the P4Info's decoders accepted skip the target's own
+    checks? Only when the P4Info describes the table as the program has it (a client's
+    P4Info is checked for names only); found out once per table and target."""
+    known_target, agreed = pipeline.agreed
+    if known_target is not target:
+        agreed = {}
+        pipeline.agreed = (target, agreed)
+    ok = agreed.get(table_id)
+    if ok is None:
+        decoder = pipeline.index.decoders[table_id]
+        ok = agreed[table_id] = decoder.checks_as(target.table_checks(decoder.name))
+    return ok
+
+
+def _check_writable(table: C.TableInfo) -> None:
+    if table.is_const:
+        C.fail("PERMISSION_DENIED", f"table {table.name} has const entries and cannot be "
+                                    "written")
 
 
 def _encoded(index, entry) -> bytes:
