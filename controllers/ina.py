@@ -33,6 +33,7 @@ JOB_TABLE = "MyIngress.ina_job"
 WORKER_TABLE = "MyEgress.ina_worker"
 SLOT_REGISTERS = ("MyIngress.slot_bitmap", "MyIngress.slot_count")
 LANES16_REGISTER = "MyIngress.slot_lanes"
+MAX_ACTION = "MyIngress.lanes_max"
 DROP_COUNTER = "MyIngress.ina_dropped"
 HANDLED_COUNTER = "MyIngress.ina_handled"
 MCAST_GROUP_BASE = 0x1000
@@ -200,11 +201,30 @@ def program_lanes(device) -> int:
     return count
 
 
+def check_max_rounds(device, job: Job) -> None:
+    """JobError unless the device's program has FLAG_MAX rounds (the action MAX_ACTION
+    keeps each lane's largest value), in which an all-reduce agrees its blocks'
+    exponents; named with the program and the flag."""
+    if not device.has_action(MAX_ACTION):
+        raise JobError(f"{job.where}: the switch's program {device.program_name()} has no "
+                       f"FLAG_MAX rounds (flag 0x{ina.FLAG_MAX:02x}, action {MAX_ACTION}), "
+                       "which agree each block's exponent before it is summed; run "
+                       "p4/ina.p4")
+
+
 def check_lanes(device, job: Job) -> None:
     """JobError unless the device's program has ``job``'s lanes: as many lane words per
     packet (a packet of another size would be dropped as bad_length, every round lost),
     and as narrow (a program with 16-bit lanes keeps each round's width in the register
     LANES16_REGISTER)."""
+    if job.lane_bits != 32:
+        try:
+            device.register_size(LANES16_REGISTER)
+        except JobError:
+            raise JobError(f"{job.where}.lane_bits: the job asks for {job.lane_bits}-bit "
+                           f"lanes; the switch's program {device.program_name()} has only "
+                           f"32-bit ones (no FLAG_LANES16 rounds: it lacks "
+                           f"{LANES16_REGISTER}); run p4/ina.p4 or set lane_bits: 32") from None
     have = program_lanes(device)
     if have != job.lanes:
         raise JobError(f"{job.where}.lanes: the job's workers send {job.lanes} lanes per "
@@ -212,20 +232,16 @@ def check_lanes(device, job: Job) -> None:
                        f"{ina.FRAME_OFFSET + ina.payload_bytes(have)} B); set lanes: {have} "
                        "or run the program rendered for the job's (python -m "
                        "testbed.proto.ina_p4 --lanes N)")
-    if job.lane_bits == 32:
-        return
-    try:
-        device.register_size(LANES16_REGISTER)
-    except JobError:
-        raise JobError(f"{job.where}.lane_bits: the job asks for {job.lane_bits}-bit lanes; "
-                       "the switch's program has only 32-bit ones (it lacks "
-                       f"{LANES16_REGISTER}); run p4/ina.p4 or set lane_bits: 32") from None
 
 
-def setup(device, job: Job) -> None:
-    """Install ``job``; JobError if it clashes with a job already on the device or asks
-    for lanes the program does not have."""
+def setup(device, job: Job, max_rounds: bool = True) -> None:
+    """Install ``job``; JobError if it clashes with a job already on the device or needs
+    what the program does not have: its lane width, and FLAG_MAX rounds unless
+    ``max_rounds`` is False (a job that only agrees one exponent per round, as LuWu's
+    exponent jobs)."""
     validate(job)
+    if max_rounds:
+        check_max_rounds(device, job)
     check_lanes(device, job)
     check_free(device, job)
     agg = ipv4(job.aggregator_ip, job.where)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from contextlib import contextmanager
+from pathlib import Path
 
 from testbed.errors import TrainetError
 from testbed.p4runtime.values import parse_ipv4, parse_mac
@@ -44,6 +45,7 @@ class TargetDevice:
 
     def __init__(self, target):
         self.target = target
+        self._actions = None      # the action names of the program's P4Info, when asked
 
     def insert(self, entry):
         self.target.table_insert(entry)
@@ -82,6 +84,16 @@ class TargetDevice:
 
     def read_counter(self, name, index):
         return self.target.counter_read(name, index)
+
+    def has_action(self, name) -> bool:
+        """Whether the program's P4Info lists action ``name``, as a switch's would."""
+        from testbed.p4.p4info import build
+        if self._actions is None:
+            self._actions = {a.preamble.name for a in build(self.target.program).actions}
+        return name in self._actions
+
+    def program_name(self) -> str:
+        return Path(self.target.program.source).name
 
 
 class P4RuntimeDevice:
@@ -180,6 +192,14 @@ class P4RuntimeDevice:
             counter_id=self._id("counters", name), index=self.pb.Index(index=index)))
         data = self.client.read(wanted)[0].counter_entry.data
         return data.packet_count, data.byte_count
+
+    def has_action(self, name) -> bool:
+        return name in self.index.action_ids
+
+    def program_name(self) -> str:
+        """P4Info's package name, or the device when the P4Info gives none."""
+        name = self.index.p4info.pkg_info.name
+        return name or f"(device {self.client.device_id} at {self.client.address})"
 
 
 @contextmanager

@@ -116,7 +116,8 @@ def setup(device, job: LuwuJob) -> None:
     for j in job.luwu_jobs():
         ctl.check_free(device, j)
     # the exponent job's set-up checks its own id and slots against the device
-    ctl.setup(device, job.exponent_job())
+    # its workers agree block exponents in FLAG_MAX rounds with 16-bit gradient lanes
+    ctl.setup(device, job.exponent_job(), max_rounds=job.lane_bits == 16)
     for j in job.luwu_jobs():
         for cell in ctl.slot_cells(j):
             for reg in LUWU_REGISTERS:

@@ -132,7 +132,7 @@ def setup(device, job: SgdJob, initial: np.ndarray) -> None:
     _check_room(device, job, chunks.shape[0])
     ctl.check_free(device, job.gradient_job())
     # the exponent job's set-up checks its id and slot range against the device
-    ctl.setup(device, job.exponent_job())
+    ctl.setup(device, job.exponent_job(), max_rounds=False)
     try:
         for cell in ctl.slot_cells(job.gradient_job()):
             for reg in ctl.SLOT_REGISTERS:

@@ -8,10 +8,13 @@ its part), then the timed rounds back to back, no synchronisation between them. 
 rank records when each round ended, counted from its own start; a benchmark takes the
 slowest rank's. The bytes and frames its interfaces carried during the timed rounds
 (every interface but loopback, from the host's own /proc/net/dev: the emulated host's
-network namespace) are counted too, per direction.
+network namespace) are counted too, per direction, and so is the machine's busy CPU time
+(/proc/stat, which no namespace narrows: every process on the machine and the kernel's
+work), for the CPU an all-reduce costs wherever it runs.
 """
 from __future__ import annotations
 
+import os
 import time
 from typing import Callable, Sequence
 
@@ -40,24 +43,40 @@ def interface_counters(text: str | None = None) -> dict:
     return total
 
 
+def machine_busy_s(text: str | None = None) -> float:
+    """CPU seconds the machine's cores have been busy since boot, from ``text`` (the
+    contents of /proc/stat; read when not given): every state but idle and iowait."""
+    if text is None:
+        with open("/proc/stat") as f:
+            text = f.read()
+    values = [int(v) for v in text.split("\n", 1)[0].split()[1:9]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = values
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
 def timed_rounds(all_reduce: Callable, tensors: Sequence, sync: Callable[[], None],
                  warmup: int = 0, clock: Callable[[], float] = time.perf_counter,
-                 counters: Callable[[], dict] = interface_counters) -> dict:
+                 counters: Callable[[], dict] = interface_counters,
+                 busy: Callable[[], float] = machine_busy_s) -> dict:
     """Run ``all_reduce`` on ``warmup`` copies of ``tensors[0]`` untimed, ``sync()`` if
     there were any, then on each of ``tensors`` back to back. Returns ``round_ends_s``
     (when each timed round ended, from the start of the first), ``times_s`` (each round's
-    own time) and the interfaces' bytes and frames per direction over the timed rounds."""
+    own time), the interfaces' bytes and frames per direction over the timed rounds and
+    ``machine_busy_s``, the machine's busy CPU seconds meanwhile."""
     for _ in range(warmup):
         all_reduce(tensors[0].clone())
     if warmup:
         sync()
     before = counters()
+    busy_before = busy()
     start = clock()
     ends = []
     for t in tensors:
         all_reduce(t)
         ends.append(clock() - start)
+    busy_after = busy()
     after = counters()
     times = [b - a for a, b in zip([0.0] + ends[:-1], ends)]
     return {"round_ends_s": ends, "times_s": times,
+            "machine_busy_s": busy_after - busy_before,
             **{k: after[k] - before[k] for k in before}}

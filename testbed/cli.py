@@ -120,6 +120,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pcap", metavar="DIR", help="write IFACE_in.pcap and IFACE_out.pcap "
                    "per port into DIR")
     p.add_argument("--log", metavar="FILE", help="log file (default: stderr)")
+    p.add_argument("--stats", metavar="FILE", help="on SIGUSR1 and when stopping, write the "
+                   "switch's counters (packet loop, its CPU time, frames per port, drops) "
+                   "to FILE as JSON")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                    help="debug logs every packet and the pipeline trace")
     p.add_argument("--no-p4", action="store_true",

@@ -16,9 +16,11 @@ Two measurements:
   slowest worker's time for all of them divided by their number. Both programs end with
   an untimed barrier, since eight torch interpreters exiting on two cores while others
   still time their last round added 5-30 ms to it. Each worker counts the bytes its
-  interface carried per direction during the timed rounds, and the CPU time of the
-  switch's packet loop is divided by the frames its ports carried during INA's run: CPU
-  per frame.
+  interface carried per direction during the timed rounds; the switch's own counters,
+  asked for before and after each run (testbed/switch/stats.py), give its frames,
+  wake-ups, native calls and its loop thread's CPU per frame, beside the whole machine's
+  CPU per frame (/proc/stat), since what the loop hands to other threads is not in its
+  own time.
   ``dtype`` is the gradient's element type (bf16 or fp32): gloo's ring moves it as it is,
   INA quantizes bf16 into 16-bit lanes, fp32 into 32-bit ones. With ``background_load``
   every size is measured twice in the same network: on the machine as it is, then with
@@ -218,25 +220,43 @@ def packet_thread_cpu_s(pid: int) -> float:
     return int(Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[0]) / 1e9
 
 
-def switch_frames(net) -> int:
-    """Frames received plus sent by the switch's ports so far."""
-    total = 0
-    for name in net.switch_interfaces():
-        base = Path(f"/sys/class/net/{name}/statistics")
-        total += int((base / "rx_packets").read_text()) + int((base / "tx_packets").read_text())
-    return total
-
-
-def switch_cpu_per_frame(net, run) -> tuple:
-    """``run()``'s result and the CPU seconds the switch's packet loop spent per frame its
-    ports carried meanwhile. The loop waits in poll when no frame is there, so the hosts'
-    start-up costs it nothing."""
-    pid = net.state.switches[SWITCH]
-    cpu, frames = packet_thread_cpu_s(pid), switch_frames(net)
+def switch_counters(net, run) -> tuple:
+    """``run()``'s result and what the switch did meanwhile, from its own counters
+    (testbed/switch/stats.py, asked for before and after): frames in and out, the packet
+    loop's wake-ups, native calls and calls that found every ring empty; the loop
+    thread's CPU per frame in the pipeline (per frame in), in sending (per frame the
+    native code sent) and in all (per frame in or out); the whole machine's busy CPU per
+    frame in or out during the timed rounds (the largest of the workers' counts, each over
+    its own timed rounds, over the frames all workers sent and received then). The loop
+    waits in poll when no frame is there, so the hosts' start-up costs it nothing."""
+    from testbed.switch import stats as switch_stats
+    pid, path = net.state.switches[SWITCH], net.net.get(SWITCH).stats_path
+    before = switch_stats.request(pid, path)
     result = run()
-    frames = switch_frames(net) - frames
-    busy = packet_thread_cpu_s(pid) - cpu
-    return result, busy / frames if frames else float("nan")
+    after = switch_stats.request(pid, path)
+    machine = max(r["machine_busy_s"] for r in result.values())
+    timed_frames = sum(r["tx_frames"] + r["rx_frames"] for r in result.values())
+
+    def delta(key):
+        return after.get(key, 0) - before.get(key, 0)
+
+    def ports(key):
+        return sum(p[key] for p in after["ports"].values()) - sum(
+            p[key] for p in before["ports"].values())
+
+    frames_in, frames_out = ports("frames_in"), ports("frames_out")
+    frames = frames_in + frames_out
+
+    def per(ns, n):
+        return ns / 1e3 / n if n else float("nan")
+
+    return result, {
+        "frames_in": frames_in, "frames_out": frames_out, "wakeups": delta("wakeups"),
+        "calls": delta("calls"), "empty_calls": delta("empty_calls"),
+        "pipeline_us_per_frame_in": per(delta("pipeline_ns"), delta("frames_in")),
+        "send_us_per_frame_sent": per(delta("send_ns"), delta("frames_out")),
+        "loop_cpu_us_per_frame": per(delta("loop_cpu_ns"), frames),
+        "machine_cpu_us_per_frame": per(machine * 1e9, timed_frames)}
 
 
 def frame_bytes(lanes: int = ina.LANES) -> int:
@@ -318,17 +338,17 @@ def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: i
             with background_load(loaded):
                 for client in clients:
                     with job_on(net, SWITCH, ctl, job):    # new workers need clean slots
-                        ina_runs[client] = switch_cpu_per_frame(net, lambda: run_json(
+                        ina_runs[client] = switch_counters(net, lambda: run_json(
                             net, ina_commands(job, hosts, elements, rounds, client=client,
                                               dtype=dtype, warmup=warmup), timeout_s=300))
-                gloo_res, gloo_cpu = switch_cpu_per_frame(net, lambda: run_json(
+                gloo_res, gloo_sw = switch_counters(net, lambda: run_json(
                     net, gloo_commands(net, hosts, elements, rounds, 29500 + k, dtype,
                                        warmup), timeout_s=300))
             t_gloo = round_time(gloo_res)
             gloo_bytes = bytes_per_worker(gloo_res)
             rate = parse_rate(bw) * scale
             ring_bound = ring_link_time(elements, n_workers, rate, element_bytes, mtu)
-            for client, (ina_res, ina_cpu) in ina_runs.items():
+            for client, (ina_res, ina_sw) in ina_runs.items():
                 t_ina = round_time(ina_res)
                 ina_bytes = bytes_per_worker(ina_res)
                 rows.append({
@@ -351,8 +371,9 @@ def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: i
                     "gloo_tx_bytes_per_worker": gloo_bytes["tx"],
                     "gloo_rx_bytes_per_worker": gloo_bytes["rx"],
                     "ina_over_gloo_bytes": max(ina_bytes.values()) / max(gloo_bytes.values()),
-                    "switch_cpu_us_per_frame_ina": ina_cpu * 1e6,
-                    "switch_cpu_us_per_frame_gloo": gloo_cpu * 1e6,
+                    "switch_cpu_us_per_frame_ina": ina_sw["loop_cpu_us_per_frame"],
+                    "switch_cpu_us_per_frame_gloo": gloo_sw["loop_cpu_us_per_frame"],
+                    "switch_ina": ina_sw, "switch_gloo": gloo_sw,
                     "ina_algbw_nominal_Gbps": nominal_bytes * 8 / t_ina / 1e9,
                     "gloo_algbw_nominal_Gbps": nominal_bytes * 8 / t_gloo / 1e9,
                     "speedup_ina_over_gloo": t_gloo / t_ina,
@@ -421,9 +442,33 @@ def _render(report: dict) -> str:
                 f"{r['ina_over_gloo_bytes']:6.2f}x  "
                 f"{r['switch_cpu_us_per_frame_ina']:6.2f} us, "
                 f"{r['switch_cpu_us_per_frame_gloo']:6.2f} us")
+        lines += _switch_lines(report["fabric"])
     elif report.get("fabric_skipped"):
         lines.append(f"emulated fabric: skipped ({report['fabric_skipped']})")
     return "\n".join(lines)
+
+
+def _switch_lines(rows: list) -> list:
+    """The switch's own counters during each INA run; the machine's CPU per frame beside
+    its packet loop's, since work the loop hands to other threads is not in the loop's."""
+    lines = ["  the switch during INA's run, its own counters: frames in / out, packet-loop "
+             "wake-ups, native calls (of them with every ring empty); its loop thread's CPU "
+             "per frame in the pipeline (per frame in), sending (per frame sent) and in all "
+             "(per frame in or out); the machine's busy CPU per frame the workers sent or "
+             "received in the timed rounds",
+             "  workers  tensor(nominal)  load  client  frames in / out    wake-ups  "
+             "calls (empty)       pipeline    send  loop CPU  machine CPU"]
+    for r in rows:
+        c = r.get("switch_ina")
+        if c is None:
+            continue
+        lines.append(
+            f"  {r['workers']:7d}  {r['nominal_MB']:9g} MB  {_load(r):>4}  "
+            f"{r['ina_client']:>6}  {c['frames_in']:7d} / {c['frames_out']:7d}  "
+            f"{c['wakeups']:8d}  {c['calls']:7d} {'(%d)' % c['empty_calls']:>9}  "
+            f"{c['pipeline_us_per_frame_in']:6.2f} us  {c['send_us_per_frame_sent']:6.2f} us  "
+            f"{c['loop_cpu_us_per_frame']:6.2f} us  {c['machine_cpu_us_per_frame']:6.2f} us")
+    return lines
 
 
 def main(args) -> int:

@@ -122,6 +122,7 @@ class Network:
             self.timings["build"] = time.monotonic() - t0
             t1 = time.monotonic()
             self.net.start()
+            self._receive_in_own_threads()
             self.state.switches = {s.name: s.process.pid for s in self.net.switches
                                    if s.process is not None}
             self.state.save()
@@ -193,6 +194,16 @@ class Network:
             # every process this one starts (Mininet's ssh clients and tunnels among
             # them) carries the marker, so the local cleanup finds them too
             os.environ[RUN_MARKER] = self.state.run_id
+
+    def _receive_in_own_threads(self) -> None:
+        """Every local host's interfaces deliver what arrives in their own NAPI threads
+        (testbed/net/nodes.py); one note when the kernel does not let them."""
+        hosts = [h for h in self.net.hosts
+                 if not hasattr(h, "site") and hasattr(h, "receive_in_own_thread")]
+        refused = [h.name for h in hosts if not h.receive_in_own_thread()]
+        if refused:
+            self.log(f"note: {', '.join(refused)}: no threaded NAPI on their interfaces; "
+                     "what a switch sends them is delivered on the switch's thread")
 
     def _build(self) -> None:
         setLogLevel("warning")

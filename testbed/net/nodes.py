@@ -62,6 +62,7 @@ class P4Switch(Switch):
         self.run_id = run_id
         self.process: subprocess.Popen | None = None
         self.log_path = self.results_dir / "logs" / f"{name}.log"
+        self.stats_path = self.results_dir / "logs" / f"{name}.stats.json"  # trainet switch's
         self.pcap_dir = self.results_dir / "pcaps"
 
     @property
@@ -167,7 +168,7 @@ class SoftwareP4Switch(P4Switch):
     def command(self) -> list[str]:
         cmd = [sys.executable, "-m", "testbed.cli", "switch", str(self.p4_path),
                "--device-id", str(self.device_id), "--grpc-port", str(self.grpc_port),
-               "--log", str(self.log_path)]
+               "--log", str(self.log_path), "--stats", str(self.stats_path)]
         for port, ifname in self.data_ports().items():
             cmd += ["-i", f"{port}@{ifname}"]
         if self.cpu_port is not None:
@@ -224,6 +225,28 @@ class Bmv2Switch(P4Switch):
         return cmd
 
 
+def in_own_sysfs(command: str) -> str:
+    """``command``, a shell command on ``$SYS`` as on /sys, run on a sysfs mounted fresh in
+    a private mount namespace, which shows the interfaces of the shell's network
+    namespace whatever /sys the shell has (the machine's, or the host's own), and leaves
+    every other mount as it is."""
+    return ("unshare -m sh -c 'SYS=$(mktemp -d) && mount -t sysfs sysfs $SYS && "
+            f"{command}; umount $SYS; rmdir $SYS'")
+
+
+def receive_in_own_thread(ifname: str) -> str:
+    """The shell command that has the frames arriving on veth ``ifname`` delivered by the
+    interface's own NAPI kernel thread: GRO on makes the veth queue them for NAPI (else
+    the sender's system call runs the whole receive path, the receiver's wake-up
+    included: a switch multicasting a result to eight hosts did their receiving on its
+    own thread), ``threaded`` moves that NAPI poll out of the sender's soft interrupt.
+    The interface must be up: a veth has NAPI instances to thread only then. Best
+    effort: a kernel without it keeps delivering in the sender."""
+    return (f"ip link set dev {ifname} up; ethtool -K {ifname} gro on >/dev/null 2>&1; "
+            + in_own_sysfs(f"echo 1 > $SYS/class/net/{ifname}/threaded")
+            + " >/dev/null 2>&1")
+
+
 class P4Host(Host):
     """A host as in the P4 tutorials: one interface named eth0, TX checksum offload off
     (frames pass a software switch that does not complete checksums), no IPv6 chatter,
@@ -241,6 +264,17 @@ class P4Host(Host):
                 self.cmd(f"ethtool -K {intf.name} tx off rx off sg off tso off gso off "
                          "gro off >/dev/null 2>&1")
         return result
+
+    def receive_in_own_thread(self) -> bool:
+        """:func:`receive_in_own_thread` on every interface, once the network is up (a
+        MAC or link change before would take the setting away again); whether every
+        interface took it."""
+        names = [intf.name for intf in self.intfList() if intf.name != "lo"]
+        for name in names:
+            self.cmd(receive_in_own_thread(name))
+        states = [self.cmd(in_own_sysfs(f"cat $SYS/class/net/{n}/threaded")
+                           + " 2>/dev/null").strip() for n in names]
+        return states == ["1"] * len(names)
 
     def write_file(self, path: Path, text: str) -> str:
         """Write a file the host's commands read; its path as the host sees it."""

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from testbed.errors import TrainetError
+from testbed.switch import stats as switch_stats
 from testbed.switch.port_shape import parse_port_shape
 
 def parse_interface(text: str) -> tuple:
@@ -110,6 +111,9 @@ def switch(args) -> int:
         server = _grpc_server(sw, address, tls)
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: sw.stop())
+        if getattr(args, "stats", None):
+            sw.stats_path = args.stats
+            signal.signal(switch_stats.SIGNAL, lambda *_: sw.request_stats())
         port_list = " ".join(f"{n}@{i}" for n, i in sorted(ports.items()))
         grpc_text = (f"P4Runtime on {args.grpc_address}:{server.port}"
                      f"{' over TLS' if tls else ''}" if server else "no P4Runtime")

@@ -10,7 +10,9 @@ rings until they are empty (or a budget of frames has run) and sends what leaves
 unshaped port without an output capture itself, one sendmmsg per sweep across ports, so
 such a frame never becomes a Python object and Python runs once per wake-up, not once
 per port. :meth:`SoftwareSwitch.loop_stats` counts the wake-ups and what the native
-calls did (logged when the switch stops). Frames Python holds leave in batches too
+calls did (logged when the switch stops); :meth:`SoftwareSwitch.stats` adds the loop
+thread's CPU time, the ports' frames and the drops, written on request
+(testbed/switch/stats.py). Frames Python holds leave in batches too
 (``Port.send_many``) when the start-up probe (testbed/switch/transmit.py) found sendmmsg
 works. The
 P4Runtime server calls :meth:`load_pipeline`, :meth:`packet_out` and the target's
@@ -27,6 +29,7 @@ import time
 
 from testbed.errors import TrainetError
 from testbed.p4.entries import ControlPlaneError
+from testbed.switch import stats as switch_stats
 from testbed.switch.egress import NO_SHAPE, EgressPort, Shape
 from testbed.switch.pcap import PcapWriter
 from testbed.switch.ports import Port, shared_sender
@@ -101,6 +104,10 @@ class SoftwareSwitch:
         self._stopping = False
         self._closed = False
         self.wakeups = 0          # the packet loop's returns from poll
+        self.stats_path = None    # where :meth:`request_stats` has the loop write counters
+        self._stats_wanted = False
+        self._snapshots = 0
+        self._loop_tid = None     # the packet loop's thread, once it runs
         self._wall_offset_ns = time.time_ns() - time.monotonic_ns()
         self._dump_bytes = dump_bytes
         self._debug = self.log.isEnabledFor(logging.DEBUG) or dump_bytes > 0
@@ -218,8 +225,12 @@ class SoftwareSwitch:
         ring_ports = [by_fd[port.fileno()] for port, _ in rings]
         ring_fds = {port.fileno() for port, _ in rings}
         ring_set = None           # the rings prepared for the current native target
+        self._loop_tid = threading.get_native_id()
         try:
             while not self._stopping:
+                if self._stats_wanted:
+                    self._stats_wanted = False
+                    self.write_stats()
                 timeout = self._timeout()
                 ready = poller.poll(None if timeout is None else timeout * 1e3)
                 now = time.monotonic_ns()
@@ -263,6 +274,27 @@ class SoftwareSwitch:
                 stats.update(self.target.loop_stats())
         return stats
 
+    def stats(self) -> dict:
+        """The counters testbed/switch/stats.py describes, as one snapshot."""
+        stats = self.loop_stats()
+        stats["loop_cpu_ns"] = switch_stats.thread_cpu_ns(self._loop_tid)
+        stats["ports"] = {str(n): {"frames_in": c["rx_packets"], "frames_out": c["tx_packets"]}
+                          for n, c in self.port_counters().items()}
+        stats["drops"] = self.drop_counts()
+        return stats
+
+    def request_stats(self) -> None:
+        """Have the packet loop write :meth:`stats` to :attr:`stats_path` at its next turn
+        (safe from a signal handler: the loop, not the handler, reads the counters)."""
+        self._stats_wanted = True
+        self._wake()
+
+    def write_stats(self) -> None:
+        if self.stats_path is None:
+            return
+        self._snapshots += 1
+        switch_stats.write(self.stats_path, {"snapshot": self._snapshots, **self.stats()})
+
     def stop(self) -> None:
         """Ask :meth:`run` to return; safe from a signal handler or another thread."""
         self._stopping = True
@@ -285,6 +317,7 @@ class SoftwareSwitch:
         os.close(self._wake_w)
         self.log.info("stopped; drops by reason: %s; packet loop: %s", self.drop_counts(),
                       self.loop_stats())
+        self.write_stats()
 
     def _close_ports(self) -> None:
         shared = getattr(self, "_shared_tx", None)     # None before the ports opened

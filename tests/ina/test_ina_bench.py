@@ -126,3 +126,26 @@ def test_rows_measured_under_load_are_marked_in_the_table():
     rows = [line for line in text.splitlines() if line.strip().startswith("8 ")]
     assert [line.split()[3] for line in rows] == ["-", "+1", "-", "+1"]
     assert "MTU 9000 B on both sides (INA: 2048 lane words, 8246 B frames)" in text
+
+
+def test_the_switchs_own_counters_are_a_table_of_their_own():
+    row = {"workers": 8, "nominal_MB": 64, "dtype": "bf16", "emulated_bytes": 67108,
+           "rounds": 10, "warmup_rounds": 1, "ina_client": "native", "ina_lane_bits": 16,
+           "link_nominal_bps": 1e11, "link_emulated_bps": 1e8, "ina_s": 1e-3,
+           "gloo_s": 2e-3, "ina_link_bound_s": 1e-4, "ring_link_bound_s": 2e-4,
+           "gloo_over_ring_bound": 10.0, "ina_algbw_nominal_Gbps": 8.0,
+           "gloo_algbw_nominal_Gbps": 4.0, "speedup_ina_over_gloo": 2.0,
+           "ina_tx_bytes_per_worker": 1, "ina_rx_bytes_per_worker": 1,
+           "gloo_tx_bytes_per_worker": 2, "gloo_rx_bytes_per_worker": 2,
+           "ina_over_gloo_bytes": 0.5, "switch_cpu_us_per_frame_ina": 1.5,
+           "switch_cpu_us_per_frame_gloo": 1.0, "background_load": False, "mtu": 4096,
+           "ina_lanes": 512, "ina_frame_bytes": 2102,
+           "switch_ina": {"frames_in": 1200, "frames_out": 9600, "wakeups": 700,
+                          "calls": 650, "empty_calls": 20, "pipeline_us_per_frame_in": 0.25,
+                          "send_us_per_frame_sent": 1.25, "loop_cpu_us_per_frame": 1.5,
+                          "machine_cpu_us_per_frame": 9.75}}
+    text = bench._render({"target": [], "client": [], "scale": 1e-3, "fabric": [row]})
+    line = text.splitlines()[-1].split()
+    assert line[:4] == ["8", "64", "MB", "-"]
+    assert line[4:] == ["native", "1200", "/", "9600", "700", "650", "(20)", "0.25", "us",
+                        "1.25", "us", "1.50", "us", "9.75", "us"]

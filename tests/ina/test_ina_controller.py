@@ -101,3 +101,29 @@ def test_the_switch_controller_entry_and_the_command_line_set_jobs_up(ina_switch
     with pytest.raises(SystemExit):
         ctl.main(["setup"])
     assert "setup needs a jobs file" in capsys.readouterr().err
+
+
+def test_a_switch_without_flag_max_rounds_refuses_the_job_over_p4runtime():
+    """The set-up check reads the switch's P4Info: on LuWu-SGD's program the job is refused
+    before anything is written, naming the device and the flag."""
+    from controllers.jobs import JobError, installed
+    from controllers.p4runtime_client import P4RuntimeClient
+    from p4.v1 import p4runtime_pb2 as pb
+    from testbed.bench.p4runtime import PortlessDevice
+    from testbed.p4 import p4info
+    from testbed.p4.lowering.program import load_program
+    from testbed.switch.p4runtime_server import P4RuntimeServer
+    from tests.net.helpers import REPO
+    source = REPO / "p4" / "luwu_sgd.p4"
+    server = P4RuntimeServer(PortlessDevice(), "127.0.0.1:0").start()
+    try:
+        with P4RuntimeClient(f"127.0.0.1:{server.port}", 1, election_id=(0, 1)) as client:
+            client.set_pipeline(p4info.build(load_program(str(source))), source)
+            with pytest.raises(JobError, match=r"job: the switch's program \(device 1 at "
+                               rf"{client.address}\) has no FLAG_MAX rounds \(flag "
+                               r"0x10, action MyIngress.lanes_max\)"):
+                with installed(client.address, 1, ctl, ctl.job_from_dict(JOB)):
+                    pass
+            assert client.read(pb.Entity(table_entry=pb.TableEntry())) == []
+    finally:
+        server.stop()

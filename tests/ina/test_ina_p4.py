@@ -308,15 +308,40 @@ def test_a_job_asks_for_a_lane_width_the_program_has():
     ).lane_bits == 16
 
 
-def test_16_bit_job_is_set_up_on_ina_p4_and_refused_by_a_program_without_16_bit_lanes(program):
+def test_16_bit_job_is_set_up_on_ina_p4_and_refused_by_a_program_without_16_bit_lanes(
+        program, tmp_path):
     from testbed.p4.lowering.program import load_program
     job = ctl.Job(1, AGG, [ctl.Worker(0, 1, "08:00:00:00:01:01", "10.0.1.1")], lane_bits=16)
     ctl.setup(TargetDevice(new_target(program)), job)
-    sgd = new_target(load_program(str(REPO / "p4" / "luwu_sgd.p4")))
+    # FLAG_MAX rounds (an action of that name) but no 16-bit lanes
+    source = (REPO / "p4" / "basic.p4").read_text().replace(
+        "    apply {\n        if (hdr.ipv4.isValid()) {",
+        "    action lanes_max() { hdr.ipv4.ttl = hdr.ipv4.ttl; }\n"
+        "    apply {\n        if (hdr.ipv4.isValid()) {\n            lanes_max();", 1)
+    path = tmp_path / "max_only.p4"
+    path.write_text(source)
+    max_only = new_target(load_program(str(path)))
     with pytest.raises(JobError, match=r"job.lane_bits: the job asks for 16-bit lanes; the "
-                       r"switch's program has only 32-bit ones .*set lane_bits: 32"):
+                       r"switch's program max_only.p4 has only 32-bit ones \(no FLAG_LANES16 "
+                       r"rounds: it lacks MyIngress.slot_lanes\); .*set lane_bits: 32"):
+        ctl.setup(TargetDevice(max_only), job)
+
+
+@pytest.mark.parametrize("lane_bits", [16, 32])
+def test_a_job_is_refused_at_set_up_by_a_program_without_flag_max_rounds(lane_bits):
+    """Every job agrees its blocks' exponents in a FLAG_MAX round: a program without one
+    is refused when the job is set up, not at the job's first all-reduce."""
+    from testbed.p4.lowering.program import load_program
+    job = ctl.Job(1, AGG, [ctl.Worker(0, 1, "08:00:00:00:01:01", "10.0.1.1")],
+                  lane_bits=lane_bits)
+    sgd = new_target(load_program(str(REPO / "p4" / "luwu_sgd.p4")))
+    with pytest.raises(JobError, match=r"^job: the switch's program luwu_sgd.p4 has no "
+                       r"FLAG_MAX rounds \(flag 0x10, action MyIngress.lanes_max\), .*run "
+                       r"p4/ina.p4$"):
         ctl.setup(TargetDevice(sgd), job)
     assert sgd.table_entries(ctl.JOB_TABLE) == []            # refused before any write
+    ctl.setup(TargetDevice(sgd), ctl.Job(1, AGG, job.workers), max_rounds=False)
+    assert len(sgd.table_entries(ctl.JOB_TABLE)) == 1        # a job of one exponent a round
 
 
 def test_a_job_gets_the_program_s_lane_count_or_is_refused_at_set_up(program):

@@ -15,6 +15,13 @@ def test_interface_counters_leave_out_loopback():
         "rx_bytes": 1000, "rx_frames": 10, "tx_bytes": 3000, "tx_frames": 20}
 
 
+def test_machine_busy_time_counts_every_state_but_idle_and_iowait():
+    import os
+    text = "cpu  100 20 30 1000 400 5 6 7 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n"
+    assert round_timing.machine_busy_s(text) == 168 / os.sysconf("SC_CLK_TCK")
+    assert round_timing.machine_busy_s() > 0
+
+
 def test_rounds_run_back_to_back_after_warm_up_and_one_sync():
     events, now = [], [0.0]
 
@@ -28,13 +35,15 @@ def test_rounds_run_back_to_back_after_warm_up_and_one_sync():
 
     tensors = [torch.full((2,), float(k)) for k in range(3)]
     report = round_timing.timed_rounds(all_reduce, tensors, lambda: events.append("sync"),
-                                       warmup=2, clock=lambda: now[0], counters=counters)
+                                       warmup=2, clock=lambda: now[0], counters=counters,
+                                       busy=lambda: 0.5 * now[0])
     # warm-up on copies of the first input (it stays untouched), one sync, then the rounds
     assert events == [("round", 0.0), ("round", 0.0), "sync",
                       ("round", 0.0), ("round", 1.0), ("round", 2.0)]
     assert report["round_ends_s"] == [1.0, 2.0, 3.0]
     assert report["times_s"] == [1.0, 1.0, 1.0]
     assert (report["rx_bytes"], report["tx_bytes"], report["tx_frames"]) == (30, 60, 6)
+    assert report["machine_busy_s"] == 1.5          # over the timed rounds only
 
 
 def test_no_sync_without_warm_up():

@@ -10,7 +10,8 @@ from testbed.net.nodes import Bmv2Switch, P4Switch, SoftwareP4Switch
 def _node(**kw):
     node = SimpleNamespace(name="s1", device_id=1, grpc_port=50001, cpu_port=None, pcap=False,
                            shapes={}, p4_path=Path("basic.p4"), json_path=Path("basic.json"),
-                           log_path=Path("s1.log"), data_ports=lambda: {1: "s1-eth1"}, **kw)
+                           log_path=Path("s1.log"), stats_path=Path("s1.stats.json"),
+                           data_ports=lambda: {1: "s1-eth1"}, **kw)
     node.grpc_address = P4Switch.grpc_address.fget(node)
     return node
 

@@ -90,6 +90,7 @@ def test_the_native_ring_reader_stops_at_its_budget_and_at_the_kernels_slot():
     assert native.process_rings(rings, 64, 1024) == ([], [(0, 0)])
     stats = native.loop_stats()
     assert (stats["calls"], stats["frames_in"], stats["frames_out"]) == (3, 5, 0)
+    assert (stats["sweeps"], stats["empty_calls"]) == (3, 1)     # the third found nothing
 
 
 def ina_targets(n_workers: int) -> tuple:

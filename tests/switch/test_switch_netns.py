@@ -503,3 +503,38 @@ def test_sigterm_stops_cli_switch_cleanly(lab, tmp_path):
     text = log.read_text()
     assert "rx port 1" in text and "stopped" in text
     assert ".pipeline DEBUG" in text                  # the target's per-packet trace
+
+
+@pytest.mark.parametrize("backend", ["native", "python"])
+def test_the_switch_writes_its_counters_when_asked(lab, tmp_path, backend):
+    """`--stats FILE`: SIGUSR1 has the switch write its counters, read by
+    testbed/switch/stats.py's request as a benchmark reads them; once more at SIGTERM."""
+    from testbed.switch import stats as switch_stats
+    h1, h2, _ = lab.hosts
+    program = tmp_path / "to_port_2.p4"
+    program.write_text(BASIC.read_text().replace(
+        "            ipv4_lpm.apply();", "            standard_metadata.egress_spec = 2;", 1))
+    path = tmp_path / "s1.stats.json"
+    with cli_switch(lab, str(program), "--backend", backend, "--stats", str(path)) as (proc, _):
+        first = switch_stats.request(proc.pid, path)
+        s1, s2 = h1.socket(), h2.socket()
+        for seq in range(5):
+            s1.send(frame_to(h1, h2, seq=seq))
+        got = collect(s2, 5)
+        after = switch_stats.request(proc.pid, path)
+        s1.close()
+        s2.close()
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=10)
+    assert len(got) == 5
+    assert (first["snapshot"], after["snapshot"]) == (1, 2)
+    assert after["ports"]["1"]["frames_in"] - first["ports"]["1"]["frames_in"] >= 5
+    assert after["ports"]["2"]["frames_out"] - first["ports"]["2"]["frames_out"] >= 5
+    assert after["wakeups"] > first["wakeups"] and after["loop_cpu_ns"] > first["loop_cpu_ns"]
+    if backend == "native":        # the frames ran in the native calls over the rings
+        assert after["frames_in"] - first["frames_in"] >= 5
+        assert after["frames_out"] - first["frames_out"] >= 5
+        assert after["calls"] >= after["empty_calls"] + 1
+        assert after["pipeline_ns"] > 0 and after["send_ns"] > 0
+    last = switch_stats.read(path)
+    assert last["snapshot"] == 3 and last["ports"]["2"]["frames_out"] >= 5

@@ -375,15 +375,19 @@ static uint64_t thread_cpu_ns(void) {
     return (uint64_t)t.tv_sec * 1000000000u + t.tv_nsec;
 }
 
-/* send_direct, its CPU time and what it sent counted into the loop's statistics. */
-static void send_direct_timed(sw_t *S) {
+/* send_direct, what it sent counted into the loop's statistics, and its CPU time from
+ * ``t0`` (the thread's CPU clock when the sweep's pipeline work ended); returns the clock
+ * after it, where the next sweep's pipeline time starts: one clock read per phase, each
+ * a system call. */
+static uint64_t send_direct_timed(sw_t *S, uint64_t t0) {
     uint64_t *st = S->base.loop_stats;
     uint32_t before = S->base.out_n;
-    uint64_t t0 = thread_cpu_ns();
     send_direct(S);
-    st[ST_SEND_NS] += thread_cpu_ns() - t0;
+    uint64_t t1 = thread_cpu_ns();
+    st[ST_SEND_NS] += t1 - t0;
     st[ST_FRAMES_OUT] += before - S->base.out_n;
     st[ST_SENDS] += before != S->base.out_n;
+    return t1;
 }
 
 /* Every port's ring in one call: ``n`` rings (ring r: rings[r], slot_bytes[r],
@@ -399,18 +403,22 @@ uint32_t sw_process_rings(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *
     memset(counts, 0, sizeof(uint32_t) * 2 * n);
     uint64_t *st = S->base.loop_stats;
     uint32_t total = 0, taken;
+    uint64_t t = thread_cpu_ns();
     st[ST_CALLS]++;
     do {
-        uint64_t t0 = thread_cpu_ns();
         taken = 0;
         for (uint32_t r = 0; r < n; r++)
             taken += ring_run(S, rings[r], slot_bytes[r], slots[r], &next[r], limit, ports[r],
                               counts + 2 * r);
-        if (!taken) break;
+        if (!taken) {
+            st[ST_EMPTY_CALLS] += total == 0;
+            break;
+        }
         st[ST_SWEEPS]++;
-        st[ST_PIPELINE_NS] += thread_cpu_ns() - t0;
+        uint64_t piped = thread_cpu_ns();
+        st[ST_PIPELINE_NS] += piped - t;
         total += taken;
-        send_direct_timed(S);
+        t = send_direct_timed(S, piped);
     } while (total < budget);
     for (uint32_t r = 0; r < n; r++) st[ST_FRAMES_IN] += counts[2 * r];
     return S->base.out_n;

@@ -388,9 +388,9 @@ static int vset_match(const vset_t *vs, const uint64_t *key) {
 /* The counters of sw_process_rings (testbed/p4/native/target.py's LOOP_STATS): calls,
  * sweeps that found frames, frames run, frames sent on the ports' sockets, the thread's
  * CPU nanoseconds in the pipeline and in sending (the kernel's part of a send included),
- * sweeps that sent. */
+ * sweeps that sent, calls that found every ring empty. */
 enum { ST_CALLS, ST_SWEEPS, ST_FRAMES_IN, ST_FRAMES_OUT, ST_PIPELINE_NS, ST_SEND_NS,
-       ST_SENDS, NSTATS };
+       ST_SENDS, ST_EMPTY_CALLS, NSTATS };
 
 /* Records for the control plane, collected during one call: id, count, values. */
 typedef struct { uint64_t *v; uint32_t len, cap; } events_t;

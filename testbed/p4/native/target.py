@@ -26,7 +26,7 @@ DROP_REASONS = ("assert", "loop_limit", "unknown_multicast_group", "ingress_drop
 ASSERTS, STACK = DROP_REASONS.index("assert"), DROP_REASONS.index("stack_out_of_bounds")
 # what process_rings counts, in runtime.c's order
 LOOP_STATS = ("calls", "sweeps", "frames_in", "frames_out", "pipeline_ns", "send_ns",
-              "sends")
+              "sends", "empty_calls")
 MASK64 = (1 << 64) - 1
 
 
