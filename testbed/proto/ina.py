@@ -6,8 +6,8 @@ A packet is UDP to port 0xBEE0 carrying an ``INA`` header (12 bytes) followed by
 value). ``LANES`` (256 words, a 1078-byte frame) is the default; a program rendered for
 another count (:func:`lanes_for_mtu`: as many as a link's MTU carries) takes packets of
 that many words, and :func:`data_layer` gives the lane layer of any count, built from
-the same field list (the layer of a received payload follows from its length). The header carries the block exponent of the packet's lanes and, in
-``next_exponent``, the sender's exponent of the block it sends next in the same slot
+the same field list (the layer of a received payload follows from its length). The
+header carries the block exponent of the packet's lanes and, in ``next_exponent``, the sender's exponent of the block it sends next in the same slot
 (the switch returns the largest of the round: hosts/ina_allreduce.py agrees on each
 block's exponent that way). ``ina_t`` in the P4 programs is rendered from the ``INA``
 layer (testbed/proto/ina_p4.py), and ``ina_data_t`` matches the lane layers (the P4
