@@ -1,15 +1,16 @@
 """The in-network aggregation protocol: scapy layers and a fast codec.
 
 A packet is UDP to port 0xBEE0 carrying an ``INA`` header (12 bytes) followed by
-``INAData``: ``LANES`` int32 fixed-point lanes, or, with ``FLAG_LANES16``, ``INAData16``:
-``2 * LANES`` int16 lanes in the same bytes (bf16/fp16 gradients: half the bytes per
-value). ``LANES`` (256 words, a 1078-byte frame) is the default; a program rendered for
-another count (:func:`lanes_for_mtu`: as many as a link's MTU carries) takes packets of
-that many words, and :func:`data_layer` gives the lane layer of any count, built from
-the same field list (the layer of a received payload follows from its length). The
-header carries the block exponent of the packet's lanes and, in ``next_exponent``, the
-sender's exponent of the block it sends next in the same slot (the switch returns the
-largest of the round: hosts/ina_allreduce.py agrees on each block's exponent that way). ``ina_t`` in the P4 programs is rendered from the ``INA``
+``INAData``: ``LANES`` int32 fixed-point lanes, or, with ``FLAG_LANES16``,
+``INAData16``: ``2 * LANES`` int16 lanes in the same bytes (bf16/fp16 gradients: half
+the bytes per value). ``LANES`` (256 words, a 1078-byte frame) is the default; a program
+rendered for another count (:func:`lanes_for_mtu`: as many as a link's MTU carries)
+takes packets of that many words, and :func:`data_layer` gives the lane layer of any
+count, built from the same field list (the layer of a received payload follows from its
+length). The header carries the block exponent of the packet's lanes and, in
+``next_exponent``, the sender's exponent of the block it sends next in the same slot
+(the switch returns the largest of the round: hosts/ina_allreduce.py agrees on each
+block's exponent that way). ``ina_t`` in the P4 programs is rendered from the ``INA``
 layer (testbed/proto/ina_p4.py), and ``ina_data_t`` matches the lane layers (the P4
 program keeps the lanes as bit<32> words, two's complement, and adds a word of a 16-bit
 packet as two 16-bit halves; here they are signed). Hosts use :func:`encode` /
