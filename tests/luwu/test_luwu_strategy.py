@@ -34,13 +34,14 @@ def data(step, rank, world):
 class Hub:
     """The switch and the optimizer node; frames handed over under one lock. ``drop``
     loses every n-th frame of each leg (switch to optimizer, optimizer to switch, switch
-    to workers; 0: none)."""
+    to workers; 0: none). Parameters to the workers are a leg of their own, so that some
+    are lost whatever order the workers' threads send in."""
 
     def __init__(self, node, drop=0):
         self.target = Target(load_luwu_program())
         setup_job(self.target, n_workers=WORLD, slot_count=4)
         self.node, self.drop = node, drop
-        self.sent = {"to_optimizer": 0, "answer": 0, "to_worker": 0}
+        self.sent = {"to_optimizer": 0, "answer": 0, "to_worker": 0, "params_to_worker": 0}
         self.lock = threading.Lock()
         self.inbox = {w + 1: queue.Queue() for w in range(WORLD)}
 
@@ -52,7 +53,9 @@ class Hub:
         for port, frame in out:
             payload = frame[ina.FRAME_OFFSET:]
             if port != OPT_PORT:
-                if not self._lost("to_worker"):
+                params = (len(payload) > ina.HEADER_BYTES
+                          and ina.peek_flags(payload) & ina.FLAG_PARAMS)
+                if not self._lost("params_to_worker" if params else "to_worker"):
                     self.inbox[port].put(payload)
                 continue
             answer = None if self._lost("to_optimizer") else self.node.handle(payload)

@@ -45,7 +45,8 @@ def test_a_hosts_interface_receives_in_its_own_napi_thread():
         subprocess.run(["nsenter", f"--net=/run/netns/{ns}", "sh", "-c",
                         receive_in_own_thread(inner)], check=True)
         if not os.path.exists(f"/sys/class/net/{outer}/threaded"):
-            pytest.skip("this kernel has no threaded NAPI (/sys/class/net/IF/threaded)")
+            pytest.skip("this kernel has no threaded NAPI (/sys/class/net/IF/threaded, "
+                        "Linux 5.12 or later; run `uname -r` to see this machine's)")
         assert sh("cat", f"/sys/class/net/{inner}/threaded", ns=ns).strip() == "1"
         assert "generic-receive-offload: on" in sh("ethtool", "-k", inner, ns=ns)
         threads = subprocess.run(["ps", "-eo", "comm"], capture_output=True,
