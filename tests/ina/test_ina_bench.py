@@ -107,16 +107,21 @@ def test_background_load_spins_while_open_and_is_gone_after():
         assert nothing is None
 
 
+# one fabric row of the benchmark's report, as bench allreduce writes it
+FABRIC_ROW = {"workers": 8, "dtype": "bf16", "rounds": 10, "warmup_rounds": 1,
+              "ina_client": "native", "ina_lane_bits": 16, "link_nominal_bps": 1e11,
+              "link_emulated_bps": 1e8, "ina_s": 1e-3, "gloo_s": 2e-3,
+              "ina_link_bound_s": 1e-4, "ring_link_bound_s": 2e-4,
+              "gloo_over_ring_bound": 10.0, "ina_algbw_nominal_Gbps": 8.0,
+              "gloo_algbw_nominal_Gbps": 4.0, "speedup_ina_over_gloo": 2.0,
+              "ina_tx_bytes_per_worker": 1, "ina_rx_bytes_per_worker": 1,
+              "gloo_tx_bytes_per_worker": 2, "gloo_rx_bytes_per_worker": 2,
+              "ina_over_gloo_bytes": 0.5}
+
+
 def test_rows_measured_under_load_are_marked_in_the_table():
-    row = {"workers": 8, "nominal_MB": 1, "dtype": "bf16", "emulated_bytes": 1048,
-           "rounds": 10, "warmup_rounds": 1, "ina_client": "native", "ina_lane_bits": 16,
-           "link_nominal_bps": 1e11, "link_emulated_bps": 1e8, "ina_s": 1e-3,
-           "gloo_s": 2e-3, "ina_link_bound_s": 1e-4, "ring_link_bound_s": 2e-4,
-           "gloo_over_ring_bound": 10.0, "ina_algbw_nominal_Gbps": 8.0,
-           "gloo_algbw_nominal_Gbps": 4.0, "speedup_ina_over_gloo": 2.0,
-           "ina_tx_bytes_per_worker": 1, "ina_rx_bytes_per_worker": 1,
-           "gloo_tx_bytes_per_worker": 2, "gloo_rx_bytes_per_worker": 2,
-           "ina_over_gloo_bytes": 0.5, "switch_cpu_us_per_frame_ina": 1.0,
+    row = {**FABRIC_ROW, "nominal_MB": 1, "emulated_bytes": 1048,
+           "switch_cpu_us_per_frame_ina": 1.0,
            "switch_cpu_us_per_frame_gloo": 1.0, "mtu": 9000, "ina_lanes": 2048,
            "ina_frame_bytes": 8246}
     report = {"target": [], "client": [], "scale": 1e-3,
@@ -129,15 +134,8 @@ def test_rows_measured_under_load_are_marked_in_the_table():
 
 
 def test_the_switchs_own_counters_are_a_table_of_their_own():
-    row = {"workers": 8, "nominal_MB": 64, "dtype": "bf16", "emulated_bytes": 67108,
-           "rounds": 10, "warmup_rounds": 1, "ina_client": "native", "ina_lane_bits": 16,
-           "link_nominal_bps": 1e11, "link_emulated_bps": 1e8, "ina_s": 1e-3,
-           "gloo_s": 2e-3, "ina_link_bound_s": 1e-4, "ring_link_bound_s": 2e-4,
-           "gloo_over_ring_bound": 10.0, "ina_algbw_nominal_Gbps": 8.0,
-           "gloo_algbw_nominal_Gbps": 4.0, "speedup_ina_over_gloo": 2.0,
-           "ina_tx_bytes_per_worker": 1, "ina_rx_bytes_per_worker": 1,
-           "gloo_tx_bytes_per_worker": 2, "gloo_rx_bytes_per_worker": 2,
-           "ina_over_gloo_bytes": 0.5, "switch_cpu_us_per_frame_ina": 1.5,
+    row = {**FABRIC_ROW, "nominal_MB": 64, "emulated_bytes": 67108,
+           "switch_cpu_us_per_frame_ina": 1.5,
            "switch_cpu_us_per_frame_gloo": 1.0, "background_load": False, "mtu": 4096,
            "ina_lanes": 512, "ina_frame_bytes": 2102,
            "switch_ina": {"frames_in": 1200, "frames_out": 9600, "wakeups": 700,

@@ -1,8 +1,12 @@
 """The smallest in-process device for P4Runtime server tests: the real target, no
 interfaces. Frames that leave front-panel ports are kept in ``sent``; frames to the CPU
 port go to the packet-in handler the server installs."""
+import json
 import threading
 from functools import lru_cache
+from pathlib import Path
+
+from p4.tmp import p4config_pb2
 
 from testbed.p4 import p4info
 from testbed.p4.lowering.program import load_program
@@ -56,3 +60,20 @@ def p4info_of(path):
 def object_id(info, kind: str, name: str) -> int:
     """The id of the P4Info object ``name`` among ``info.<kind>`` (tables, actions, ...)."""
     return next(o.preamble.id for o in getattr(info, kind) if o.preamble.name == name)
+
+
+def translation_pipeline_files(tmp_path) -> tuple[Path, Path]:
+    """data/translation.p4's P4Info and its device config carrying the controller's
+    mapping of the two translated types (ports 1000/2000/3000 are 1/2/3 in the data plane,
+    VRF "blue" 7 and "red" 9), as the files an outside client loads."""
+    program = Path(__file__).parent / "data" / "translation.p4"
+    info = tmp_path / "translation.p4info.txt"
+    p4info.write(p4info.build(load_program(program)), info)
+    wrapper = p4config_pb2.P4DeviceConfig(device_data=program.read_bytes())
+    wrapper.extras.kv["p4runtime_translation:trainet.example/port_t"] = json.dumps(
+        [[1000, 1], [2000, 2], [3000, 3]])
+    wrapper.extras.kv["p4runtime_translation:trainet.example/vrf_t"] = json.dumps(
+        [["blue", 7], ["red", 9]])
+    config = tmp_path / "translation.config"
+    config.write_bytes(wrapper.SerializeToString())
+    return info, config

@@ -4,16 +4,14 @@ against our server.
 finsy's pins are its own, so vagrant/install.sh installs it into the outside clients'
 venv, .venv-clients; the flow (tests/switch/finsy_flow.py) runs under that venv's Python in a child process.
 """
-import json
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from p4.tmp import p4config_pb2
 
 from certs import self_signed
-from p4rt_device import PipelineDevice
+from p4rt_device import PipelineDevice, translation_pipeline_files
 from testbed.p4 import p4info
 from testbed.p4.lowering.program import load_program
 from testbed.p4runtime.tls import ServerTls
@@ -104,16 +102,7 @@ def test_finsy_speaks_translated_types_in_controller_values(tmp_path):
     data-plane values, reads back as written, an unmapped VRF is refused naming the
     field, and a packet-out to controller port 3000 leaves by port 3."""
     python = _finsy_python()
-    program = Path(__file__).parent / "data" / "translation.p4"
-    info = tmp_path / "translation.p4info.txt"
-    p4info.write(p4info.build(load_program(program)), info)
-    wrapper = p4config_pb2.P4DeviceConfig(device_data=program.read_bytes())
-    wrapper.extras.kv["p4runtime_translation:trainet.example/port_t"] = json.dumps(
-        [[1000, 1], [2000, 2], [3000, 3]])
-    wrapper.extras.kv["p4runtime_translation:trainet.example/vrf_t"] = json.dumps(
-        [["blue", 7], ["red", 9]])
-    config = tmp_path / "translation.config"
-    config.write_bytes(wrapper.SerializeToString())
+    info, config = translation_pipeline_files(tmp_path)
     device = PipelineDevice(device_id=1, cpu_port=255)
     server = P4RuntimeServer(device, "127.0.0.1:0").start()
     try:

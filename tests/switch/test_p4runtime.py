@@ -429,6 +429,17 @@ def test_a_rolled_back_batch_leaves_the_native_tables_as_they_were():
     srv.stop()
 
 
+def _basic_primary(backend, info):
+    """A device of ``backend`` serving basic.p4 set with ``info``, and its primary."""
+    from testbed.bench.p4runtime import BASIC
+    device = (NativeDevice if backend == "native" else PipelineDevice)(device_id=1)
+    srv = P4RuntimeServer(device, "127.0.0.1:0").start()
+    client = Client(f"127.0.0.1:{srv.port}", device_id=1, election_id=10)
+    client.arbitrate()
+    client.set_pipeline(info, BASIC.read_bytes())
+    return device, srv, client
+
+
 @pytest.mark.parametrize("backend", ["native", "python"])
 def test_large_batches_of_routes_are_atomic_and_read_back_as_written(backend):
     """Batches of plain routes (decoded from the wire in C): one failing entry rolls the
@@ -439,11 +450,7 @@ def test_large_batches_of_routes_are_atomic_and_read_back_as_written(backend):
     from testbed.p4runtime import convert as C
     info = p4info.build(load_program(BASIC))
     index = C.P4InfoIndex(info)
-    device = (NativeDevice if backend == "native" else PipelineDevice)(device_id=1)
-    srv = P4RuntimeServer(device, "127.0.0.1:0").start()
-    client = Client(f"127.0.0.1:{srv.port}", device_id=1, election_id=10)
-    client.arbitrate()
-    client.set_pipeline(info, BASIC.read_bytes())
+    device, srv, client = _basic_primary(backend, info)
 
     def route(i, pad=False):
         te = C.table_entry_to_p4rt(index, _route(i))
@@ -491,11 +498,7 @@ def test_a_p4info_wider_than_the_program_does_not_let_values_past_the_table(back
                 if p.name == "port")
     port.bitwidth = 16                                   # the program's is bit<9>
     index = C.P4InfoIndex(info)
-    device = (NativeDevice if backend == "native" else PipelineDevice)(device_id=1)
-    srv = P4RuntimeServer(device, "127.0.0.1:0").start()
-    client = Client(f"127.0.0.1:{srv.port}", device_id=1, election_id=10)
-    client.arbitrate()
-    client.set_pipeline(info, BASIC.read_bytes())
+    device, srv, client = _basic_primary(backend, info)
 
     def route(i, port):
         entry = _route(i)

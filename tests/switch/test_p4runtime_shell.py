@@ -5,16 +5,14 @@ into the outside clients' venv, .venv-clients (vagrant/clients-nodeps.txt says h
 test runs the client under that venv's Python in a child process, as a user would run the
 shell.
 """
-import json
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
-from p4.tmp import p4config_pb2
 from p4.v1 import p4runtime_pb2 as pb
 
-from p4rt_device import PipelineDevice
+from p4rt_device import PipelineDevice, translation_pipeline_files
 from testbed.p4 import p4info
 from testbed.p4.lowering.program import load_program
 from testbed.p4.p4c import main as p4c
@@ -296,16 +294,7 @@ def test_p4runtime_shell_speaks_translated_types_in_controller_values(tmp_path):
     string; the server maps both with the mapping sent in the device config and reads
     them back as written; a packet-out to controller port 3000 leaves by port 3."""
     python = _shell_python()
-    program = Path(__file__).parent / "data" / "translation.p4"
-    info = tmp_path / "translation.p4info.txt"
-    p4info.write(p4info.build(load_program(program)), info)
-    wrapper = p4config_pb2.P4DeviceConfig(device_data=program.read_bytes())
-    wrapper.extras.kv["p4runtime_translation:trainet.example/port_t"] = json.dumps(
-        [[1000, 1], [2000, 2], [3000, 3]])
-    wrapper.extras.kv["p4runtime_translation:trainet.example/vrf_t"] = json.dumps(
-        [["blue", 7], ["red", 9]])
-    config = tmp_path / "translation.config"
-    config.write_bytes(wrapper.SerializeToString())
+    info, config = translation_pipeline_files(tmp_path)
     device = PipelineDevice(device_id=1, cpu_port=255)
     server = P4RuntimeServer(device, "127.0.0.1:0").start()
     try:
