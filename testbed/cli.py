@@ -498,7 +498,7 @@ def _model_verbs(verbs) -> None:
     p.add_argument("--held-out", action="store_true", help="instead: the held-out runs "
                    "(BLOOM-176B, GPT-NeoX-20B, Megatron-LM's GPT-3 example), each with its "
                    "own layout and with the search's choice; not in the papers' mean")
-    p.set_defaults(handler="testbed.model.published:main")
+    p.set_defaults(handler="testbed.model.heldout:command")
 
 
 def main(argv=None) -> int:

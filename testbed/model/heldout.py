@@ -118,6 +118,14 @@ def _layout(r: Row) -> str:
             f"{r.recompute}")
 
 
+def command(args) -> int:
+    """``trainet model published``: the three papers' rows, or with ``--held-out`` these."""
+    if args.held_out:
+        return main(args)
+    from testbed.model import published
+    return published.main(args)
+
+
 def main(args) -> int:
     from testbed.model.calibration import load
     table = check(calibration=load(args.calibration))

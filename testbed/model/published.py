@@ -184,9 +184,6 @@ def mean_error(table: list[Row], field: str) -> float:
 
 def main(args) -> int:
     from testbed.model.calibration import load
-    if getattr(args, "held_out", False):
-        from testbed.model import heldout
-        return heldout.main(args)
     table = check(calibration=load(args.calibration))
     if getattr(args, "json", False):
         import json
