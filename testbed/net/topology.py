@@ -1,6 +1,6 @@
 """From a topology spec (YAML, tutorials topology.json, or a Topology object) to the
 :class:`~testbed.net.blueprint.NetBlueprint` the network builds: interface ports, emulated rates
-(co-scaled), one-way delays and loss fractions."""
+(co-scaled), one-way delays and loss fractions, and the fabric's one MTU."""
 from __future__ import annotations
 
 import json
@@ -30,14 +30,19 @@ def blueprint_from_topology(topo, source: str = "<topology>") -> NetBlueprint:
                                         cpu_port=s.cpu_port, kind=s.target,
                                         controller=s.controller))
     links = []
-    for link in topo.links:
+    params = [topo.link_params(link) for link in topo.links]
+    # One MTU for the whole fabric, its smallest link's: a P4 switch neither fragments nor
+    # answers "packet too big", so a host sending frames larger than a link further on
+    # can carry would have them dropped there and its TCP would stall (as one Ethernet
+    # segment, every interface of it shares one MTU).
+    mtu = min((p.mtu for p in params), default=1500)
+    for link, nominal in zip(topo.links, params):
         a, b = topo.endpoints(link)
-        nominal = topo.link_params(link)
         emulated = nominal.emulated(topo.scale)
         shape = LinkShape(nominal_bps=nominal.bw_bps or 0.0, rate_bps=emulated.bw_bps or 0.0,
                           delay_s=nominal.delay_s, jitter_s=nominal.jitter_s,
                           loss=nominal.loss_pct / 100.0, queue_packets=nominal.queue_pkts or 0,
-                          mtu=nominal.mtu)
+                          mtu=mtu)
         links.append(LinkBlueprint(a.node, a.port or 0, b.node, b.port or 0, shape))
     return NetBlueprint(hosts, switches, links, scale=topo.scale, source=source)
 

@@ -191,3 +191,15 @@ def test_a_jumbo_link_carries_a_frame_of_its_mtu_through_the_switch(tmp_path, no
         assert ping(net, 1500 - icmp)[1]
         out, ok = ping(net, mtu - icmp)
         assert not ok, out
+
+
+def test_the_fabric_runs_at_its_smallest_links_mtu():
+    """A P4 switch neither fragments nor answers "too big": a host on a jumbo link whose
+    traffic crosses a 1500 B link would see its frames dropped there, so every link runs
+    at the smallest MTU of the fabric."""
+    data = bench._pair(bw="100Mbit", switch=True)
+    data["links"][0]["mtu"] = 9000
+    assert [link.shape.mtu for link in bench._blueprint(data).links] == [1500, 1500]
+    for link in data["links"]:
+        link["mtu"] = 9000
+    assert [link.shape.mtu for link in bench._blueprint(data).links] == [9000, 9000]
