@@ -52,12 +52,15 @@ def read(path: str | Path) -> dict | None:
 def request(pid: int, path: str | Path, timeout_s: float = 5.0) -> dict:
     """Ask switch process ``pid`` (started with ``--stats path``) for a snapshot of its
     counters and return it."""
-    before = (read(path) or {}).get("snapshot", 0)
+    def snapshot(stats: dict | None) -> int:    # a file a former switch left counts none
+        return stats["snapshot"] if stats and stats.get("pid") == pid else 0
+
+    before = snapshot(read(path))
     os.kill(pid, SIGNAL)
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         stats = read(path)
-        if stats is not None and stats["snapshot"] > before:
+        if snapshot(stats) > before:
             return stats
         time.sleep(0.002)
     raise TrainetError(f"switch process {pid} wrote no counters to {path} within "

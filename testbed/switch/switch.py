@@ -293,7 +293,8 @@ class SoftwareSwitch:
         if self.stats_path is None:
             return
         self._snapshots += 1
-        switch_stats.write(self.stats_path, {"snapshot": self._snapshots, **self.stats()})
+        switch_stats.write(self.stats_path, {"pid": os.getpid(), "snapshot": self._snapshots,
+                                             **self.stats()})
 
     def stop(self) -> None:
         """Ask :meth:`run` to return; safe from a signal handler or another thread."""
