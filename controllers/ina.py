@@ -33,7 +33,9 @@ JOB_TABLE = "MyIngress.ina_job"
 WORKER_TABLE = "MyEgress.ina_worker"
 SLOT_REGISTERS = ("MyIngress.slot_bitmap", "MyIngress.slot_count")
 LANES16_REGISTER = "MyIngress.slot_lanes"
-MAX_ACTION = "MyIngress.lanes_max"
+# FLAG_MAX rounds: LuWu's programs keep every lane's max in one action, p4/ina.p4 in one
+# per lane group, the first of which every packet carries
+MAX_ACTIONS = ("MyIngress.lanes_max", "MyIngress.lanes_max_g00")
 DROP_COUNTER = "MyIngress.ina_dropped"
 HANDLED_COUNTER = "MyIngress.ina_handled"
 MCAST_GROUP_BASE = 0x1000
@@ -202,12 +204,13 @@ def program_lanes(device) -> int:
 
 
 def check_max_rounds(device, job: Job) -> None:
-    """JobError unless the device's program has FLAG_MAX rounds (the action MAX_ACTION
+    """JobError unless the device's program has FLAG_MAX rounds (one of MAX_ACTIONS
     keeps each lane's largest value), in which an all-reduce agrees its blocks'
     exponents; named with the program and the flag."""
-    if not device.has_action(MAX_ACTION):
+    if not any(device.has_action(name) for name in MAX_ACTIONS):
         raise JobError(f"{job.where}: the switch's program {device.program_name()} has no "
-                       f"FLAG_MAX rounds (flag 0x{ina.FLAG_MAX:02x}, action {MAX_ACTION}), "
+                       f"FLAG_MAX rounds (flag 0x{ina.FLAG_MAX:02x}, action "
+                       f"{' or '.join(MAX_ACTIONS)}), "
                        "which agree each block's exponent before it is summed; run "
                        "p4/ina.p4")
 

@@ -11,7 +11,8 @@ returns it with the result of c, and the window lets chunk c + slots go only onc
 result is in, so its agreed exponent is there when it is quantized. The first window's
 blocks have no earlier round: an exponent round announces them first, one lane per
 block in a packet flagged FLAG_MAX, of which the switch keeps each lane's largest value
-(one round trip and one packet per tensor for up to 256 slots). The scale ``floor((2^(b-1) - 1) / n) / 2^e`` (:mod:`hosts.ina_fixedpoint`)
+(one round trip and one packet per tensor for up to 256 slots, of as few lane groups as
+the blocks need). The scale ``floor((2^(b-1) - 1) / n) / 2^e`` (:mod:`hosts.ina_fixedpoint`)
 keeps the sum of ``n`` workers within a b-bit lane, and each block keeps that many
 steps below its own largest magnitude, not the tensor's.
 
@@ -30,7 +31,9 @@ largest magnitude: about the 8-bit mantissa of bf16 plus 4 bits).
 Lanes per packet: a job's packets carry the lane count of the switch's program
 (``lanes``, 32-bit words; p4/ina.p4's 256 by default, a program rendered for a link's MTU
 more: ``ina.lanes_for_mtu``); the job's set-up (controllers/ina.py) says which, and
-refuses a job that asks for another.
+refuses a job that asks for another. A block is always that many words' values; a
+tensor's last packet carries only the lane groups (``ina.GROUP_WORDS`` words each) its
+values occupy, and an exponent round only those of its blocks' exponents.
 
 Two-level aggregation (racks, then a spine) needs nothing different here: a worker talks
 to its rack switch's aggregator address with its rack job id and worker id, and passes
@@ -140,17 +143,19 @@ MAX_RESENDS = 3                # overflowed blocks sent again at most this many 
 
 
 class InaAllReduce:
-    """Sum of a tensor over the ``n_workers`` workers of a job, in place."""
+    """Sum of a tensor over the ``n_workers`` workers of a job, in place. Without
+    ``short_packets`` every packet is full size (LuWu's programs take only those)."""
 
     def __init__(self, transport, job_id: int, worker_id: int, n_workers: int,
                  slots: int = 32, timeout_s: float = 0.01, lane_bits: int | None = None,
-                 lanes: int = ina.LANES):
+                 lanes: int = ina.LANES, short_packets: bool = True):
         if not 1 <= n_workers <= 255:
             raise ValueError(f"n_workers must be within 1..255, got {n_workers}")
         if lane_bits is not None:
             ina.lanes_per_packet(lane_bits)
         self.lane_bits = lane_bits
         self.lanes = ina.check_lanes(lanes)       # 32-bit lane words per packet
+        self.short_packets = short_packets
         self.transport = transport
         self.n_workers = n_workers
         self.stream = JobStream(job_id, worker_id, slots, timeout_s=timeout_s)
@@ -164,11 +169,11 @@ class InaAllReduce:
         self.retransmissions += ex.retransmissions
         return ex
 
-    def _exchange(self, lanes: np.ndarray, exponent: int, lane_bits: int = 32) -> Exchange:
-        return self._run(Exchange(self.stream, lanes, exponent, lane_bits))
-
     def agree_exponent(self, max_abs: float) -> int:
-        ex = self._exchange(np.zeros((1, self.lanes), dtype=np.int32), fx.exponent_for(max_abs))
+        """The job's largest exponent of ``max_abs``: a one-group round."""
+        words = ina.GROUP_WORDS if self.short_packets else self.lanes
+        ex = self._run(Exchange(self.stream, np.zeros((1, words), dtype=np.int32),
+                                fx.exponent_for(max_abs)))
         return ex.result_exponent
 
     def block_exponents(self, blocks: np.ndarray) -> np.ndarray:
@@ -183,17 +188,27 @@ class InaAllReduce:
         lanes = np.full(-(-n // per) * per, fx.EXPONENT_MIN, np.int32)
         lanes[:n] = local
         ex = self._run(Exchange(self.stream, lanes.reshape(-1, per), fx.EXPONENT_MIN,
-                                flags=ina.FLAG_MAX))
+                                flags=ina.FLAG_MAX,
+                                tail_words=self._tail(n - (len(lanes) - per))))
         if not np.all(ex.result_flags & ina.FLAG_MAX):
             raise TrainetError("the switch summed the exponent round instead of keeping "
                                "each lane's max: it runs a program without FLAG_MAX rounds; "
                                "run p4/ina.p4")
         return ex.result.reshape(-1)[:n].astype(np.int8)
 
-    def sum_blocks(self, blocks: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    def _tail(self, words: int) -> int | None:
+        """The words of an exchange's last packet for ``words`` in use (None: full)."""
+        return words if self.short_packets else None
+
+    def sum_blocks(self, blocks: np.ndarray, bits: int,
+                   size: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The job's integer sums of ``blocks`` (one row of values per packet) and the
-        exponent each block was summed at; overflowed blocks are sent again."""
+        exponent each block was summed at; overflowed blocks are sent again. ``size``:
+        the values in use (the last block's beyond them are padding and stay off the
+        wire, up to a whole lane group); all by default."""
         n, slots = len(blocks), self.stream.slots
+        per = blocks.shape[1]
+        tail = self._tail(-(-(per if size is None else size - (n - 1) * per) * bits // 32))
         local = self.block_exponents(blocks)
         exponents = np.full(n, fx.EXPONENT_MIN, np.int8)
         head = min(slots, n)
@@ -201,7 +216,8 @@ class InaAllReduce:
         announce = np.full(n, fx.EXPONENT_MIN, np.int8)
         announce[:n - head] = local[head:]          # chunk c announces block c + slots
         ex = self._run(BlockExchange(self.stream, blocks, exponents, self.n_workers, bits,
-                                     announce, piggyback=True, words=self.lanes))
+                                     announce, piggyback=True, words=self.lanes,
+                                     tail_words=tail))
         sums = ex.result if bits == 32 else ina.unpack16(ex.result)
         used = ex.exponents.copy()
         pending = np.arange(n)        # the block of each chunk of `ex`
@@ -219,7 +235,8 @@ class InaAllReduce:
             self.resent_blocks += pending.size
             ex = self._run(BlockExchange(self.stream, blocks[pending],
                                          ex.result_exponents[over], self.n_workers, bits,
-                                         words=self.lanes))
+                                         words=self.lanes,
+                                         tail_words=tail if pending[-1] == n - 1 else None))
             sums[pending] = ex.result if bits == 32 else ina.unpack16(ex.result)
             used[pending] = ex.exponents
         raise TrainetError(f"blocks kept overflowing their exponent after {MAX_RESENDS} "
@@ -233,7 +250,7 @@ class InaAllReduce:
             return tensor
         bits = self.lane_bits or lane_bits_for(tensor.dtype)
         blocks = as_blocks(values, bits, self.lanes)
-        sums, exponents = self.sum_blocks(blocks, bits)
+        sums, exponents = self.sum_blocks(blocks, bits, values.size)
         summed = (sums / fx.block_scales(exponents, self.n_workers, bits)).reshape(-1)
         tensor.copy_(torch.from_numpy(summed[:values.size]).view(tensor.shape)
                      .to(tensor.dtype))

@@ -17,7 +17,9 @@
  *   - given float `values` instead of `lanes`, a chunk is quantized when sent
  *     (hosts/ina_fixedpoint.py: q = rint(v * K / 2^e), K = (2^(bits-1) - 1) / n_workers);
  *     a chunk with some |q| > K goes flagged FLAG_OVERFLOW with zero lanes and the
- *     exponent its values need (BlockExchange).
+ *     exponent its values need (BlockExchange);
+ *   - the last chunk carries `tail_words` words (whole groups), the others `words`; the
+ *     header's group count says how many (testbed/proto/ina.py groups_of).
  * Results are taken between batches, not between single packets: the only difference
  * from the Python loop is when, within one batch of received packets, sends leave. */
 #define _GNU_SOURCE
@@ -32,8 +34,9 @@
 #include <time.h>
 
 /* lane words a packet may carry (testbed/proto/ina.py); a job's count is x->words */
-#define MAX_LANES 8192
-#define HEADER_BYTES 12
+#define MAX_LANES 8160
+#define HEADER_BYTES 13
+#define GROUP_WORDS 32                    /* lane words per group of the header's count */
 #define FLAG_GRADIENT 0x01
 #define FLAG_RESULT 0x02
 #define FLAG_RETRANSMIT 0x04
@@ -59,6 +62,7 @@ typedef struct {
     uint64_t first;
     uint32_t n;
     uint32_t words;                       /* 32-bit lane words per packet, 1..MAX_LANES */
+    uint32_t tail_words;                  /* the last chunk's, 1..words */
     uint8_t lane_flags;                   /* FLAG_LANES16, FLAG_MAX or 0, on every packet */
     uint32_t n_workers;                   /* sets the scale of quantized values */
     int piggyback;
@@ -92,7 +96,7 @@ typedef struct {
     uint32_t *outstanding, n_out;
     uint32_t fast_checked;
     double last_progress;
-    size_t payload_bytes;                 /* HEADER_BYTES + 4 * words */
+    size_t payload_bytes;                 /* HEADER_BYTES + 4 * words: a full packet */
     size_t recv_bytes;                    /* one more: a longer datagram is not ours */
     uint8_t *sendbuf, *recvbuf;           /* BATCH payloads each */
     struct mmsghdr smsg[BATCH];
@@ -180,18 +184,24 @@ static int exponent_for(double max_abs) {
     return e < EXPONENT_MIN ? EXPONENT_MIN : e;
 }
 
-/* Chunk i's values quantized at `exponent` into the payload's lanes (big-endian);
- * 0 when some value does not fit, the lanes then all zero. */
-static int quantize(const loop_t *L, uint32_t i, int exponent, uint8_t *dst) {
+/* the lane words chunk i's packets carry */
+static uint32_t chunk_words(const loop_t *L, uint32_t i) {
+    return i + 1 == L->x->n ? L->x->tail_words : L->x->words;
+}
+
+/* Chunk i's values (the first `words` words' worth) quantized at `exponent` into the
+ * payload's lanes (big-endian); 0 when some value does not fit, the lanes then all zero. */
+static int quantize(const loop_t *L, uint32_t i, uint32_t words, int exponent, uint8_t *dst) {
     int bits = (L->x->lane_flags & FLAG_LANES16) ? 16 : 32;
-    int per = (int)L->x->words * 32 / bits;
+    int per = (int)words * 32 / bits;
+    int row = (int)L->x->words * 32 / bits;
     double k = (double)((((int64_t)1 << (bits - 1)) - 1) / L->x->n_workers);
     double scale = k / ldexp(1.0, exponent);
-    const float *v = L->values + (size_t)i * per;
+    const float *v = L->values + (size_t)i * row;
     for (int j = 0; j < per; j++) {
         double q = nearbyint((double)v[j] * scale);
         if (fabs(q) > k) {
-            memset(dst, 0, 4 * (size_t)L->x->words);
+            memset(dst, 0, 4 * (size_t)words);
             return 0;
         }
         int32_t w = (int32_t)q;
@@ -240,17 +250,20 @@ static int send_chunk(loop_t *L, uint32_t i, double now, int retransmit, int bac
             return r;
     }
     uint8_t *p = L->sendbuf + L->n_send * L->payload_bytes;
+    uint32_t words = chunk_words(L, i);
+    L->siov[L->n_send].iov_len = HEADER_BYTES + 4 * (size_t)words;
     uint64_t chunk = x->first + i;
     uint16_t slot = (uint16_t)(chunk % x->slots) | (((chunk / x->slots) & 1) ? SHADOW_BIT : 0);
     uint32_t c32 = (uint32_t)chunk;
     int exponent = L->exponents[i];
     uint8_t flags = FLAG_GRADIENT | (retransmit ? FLAG_RETRANSMIT : 0) | x->lane_flags;
     if (L->lanes) {
-        const uint32_t *src = (const uint32_t *)(L->lanes + (size_t)i * x->words);
-        uint32_t *dst = (uint32_t *)(p + HEADER_BYTES);
-        for (uint32_t k = 0; k < x->words; k++)
-            dst[k] = __builtin_bswap32(src[k]);
-    } else if (!quantize(L, i, exponent, p + HEADER_BYTES)) {
+        const int32_t *src = L->lanes + (size_t)i * x->words;
+        for (uint32_t k = 0; k < words; k++) {
+            uint32_t u = __builtin_bswap32((uint32_t)src[k]);
+            memcpy(p + HEADER_BYTES + 4 * k, &u, 4);
+        }
+    } else if (!quantize(L, i, words, exponent, p + HEADER_BYTES)) {
         flags |= FLAG_OVERFLOW;
         exponent = exponent_for(block_max(L, i));
         if (!retransmit)
@@ -268,6 +281,7 @@ static int send_chunk(loop_t *L, uint32_t i, double now, int retransmit, int bac
     p[9] = (c32 >> 16) & 0xFF;
     p[10] = (c32 >> 8) & 0xFF;
     p[11] = c32 & 0xFF;
+    p[12] = (uint8_t)((words + GROUP_WORDS - 1) / GROUP_WORDS);
     L->n_send++;
     return 0;
 }
@@ -282,19 +296,25 @@ static void answered(loop_t *L, uint32_t i) {
 /* One received payload (Exchange.on_payload). */
 static int on_payload(loop_t *L, const uint8_t *p, uint32_t len, double now) {
     ina_xchg_t *x = L->x;
-    if (len != L->payload_bytes || p[0] != x->job_id || !(p[2] & FLAG_RESULT))
+    if (len < HEADER_BYTES || p[0] != x->job_id || !(p[2] & FLAG_RESULT))
         return 0;
     uint32_t chunk = (uint32_t)p[8] << 24 | (uint32_t)p[9] << 16 | (uint32_t)p[10] << 8 | p[11];
     uint32_t i = chunk - (uint32_t)x->first;
     if (i >= x->n || L->pos[i] == UINT32_MAX)
         return 0;                       /* not ours, or a duplicate of a result we have */
+    uint32_t words = chunk_words(L, i);
+    if (len != HEADER_BYTES + 4 * (size_t)words
+        || p[12] != (words + GROUP_WORDS - 1) / GROUP_WORDS)
+        return 0;                       /* not of this chunk's length */
     answered(L, i);
     if (!isnan(L->sent_at[i]))
         rtt_sample(x, now - L->sent_at[i]);
-    const uint32_t *src = (const uint32_t *)(p + HEADER_BYTES);
-    uint32_t *dst = (uint32_t *)(L->result + (size_t)i * x->words);
-    for (uint32_t k = 0; k < x->words; k++)
-        dst[k] = __builtin_bswap32(src[k]);
+    int32_t *dst = L->result + (size_t)i * x->words;
+    for (uint32_t k = 0; k < words; k++) {
+        uint32_t u;
+        memcpy(&u, p + HEADER_BYTES + 4 * k, 4);
+        dst[k] = (int32_t)__builtin_bswap32(u);
+    }
     int32_t e = (int8_t)p[6];
     if (!x->has_result_exponent || e > x->result_exponent) {
         x->result_exponent = e;
@@ -420,12 +440,12 @@ static int drive(loop_t *L) {
 /* Run one exchange on the UDP socket `fd` towards peer_ip:peer_port (network order):
  * 0 when every result is in `result`, 1 when it gave up (x->remaining and x->stalled_s
  * say what is missing), -errno on a socket error, -ENOMEM, -EINVAL for a lane count
- * outside 1..MAX_LANES. */
+ * outside 1..MAX_LANES or a last chunk's outside 1..words. */
 int ina_run(ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port,
             const int32_t *lanes, const float *values, int8_t *exponents,
             const int8_t *next_exponents, int32_t *result, int8_t *result_exponents,
             int8_t *result_next, uint8_t *result_flags) {
-    if (x->words < 1 || x->words > MAX_LANES)
+    if (x->words < 1 || x->words > MAX_LANES || x->tail_words < 1 || x->tail_words > x->words)
         return -EINVAL;
     loop_t *L = calloc(1, sizeof *L);
     if (!L)

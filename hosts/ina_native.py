@@ -74,6 +74,7 @@ class NativeLoop:
         x.srtt, x.rttvar = s.srtt or 0.0, s.rttvar
         x.quiet_until, x.backoff = s.quiet_until, s.backoff
         x.first, x.n, x.words = exchange.first, exchange.n, exchange.words
+        x.tail_words = exchange.tail_words
         x.lane_flags = exchange.lane_flags
         x.n_workers = getattr(exchange, "n_workers", 1)
         x.piggyback = exchange.piggyback
@@ -105,8 +106,9 @@ class NativeLoop:
         if rc == 1:
             raise AggregationTimeout(exchange.give_up_message(x.stalled_s))
         if rc == -errno.EINVAL:
-            raise ValueError(f"INA client: {exchange.words} lanes per packet; accepted "
-                             f"1..{ina.MAX_LANES}")
+            raise ValueError(f"INA client: {exchange.words} lanes per packet, "
+                             f"{exchange.tail_words} in the last; accepted 1..{ina.MAX_LANES}, "
+                             "the last's at most the others'")
         if rc < 0:
             raise OSError(-rc, f"INA client: the UDP socket failed towards {peer[0]}:{peer[1]}")
         return exchange

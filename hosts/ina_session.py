@@ -8,7 +8,8 @@ then every worker has contributed to ``c``, hence has the result of ``c - slots`
 switch may reuse that set. This makes the window of outstanding chunks ``slots`` wide.
 
 An :class:`Exchange` aggregates one array of ``(chunks, lanes)`` int32 values (``lanes``
-words per packet: the job's, ``ina.LANES`` by default): it emits
+words per packet: the job's, ``ina.LANES`` by default; the last packet carries only the
+whole groups of words it needs, ``tail_words``): it emits
 payloads to send, consumes result payloads, and retransmits chunks whose result is late.
 The timeout adapts like TCP's (RFC 6298): smoothed round-trip time plus four deviations,
 sampled only from chunks sent once (Karn), never below ``timeout_s`` (SwitchML's 10 ms)
@@ -115,19 +116,24 @@ class Exchange:
 
     def __init__(self, stream: JobStream, lanes: np.ndarray | None, exponent,
                  lane_bits: int = 32, next_exponents=0, piggyback: bool = False,
-                 chunks: int | None = None, flags: int = 0, words: int = ina.LANES):
+                 chunks: int | None = None, flags: int = 0, words: int = ina.LANES,
+                 tail_words: int | None = None):
         """``lanes``: (chunks, words) int32 words (with 16-bit lanes two per word, see
         ina.pack16), or None for a subclass that makes each chunk's words when it sends
         it (``chunks`` of them, ``words`` each; with ``lanes`` its shape says). ``exponent`` and ``next_exponents``: the header fields,
         one for all chunks or one per chunk. With ``piggyback`` the exponent of chunk
         ``i + slots`` is the ``next_exponent`` of chunk i's result (which arrives before
         the window lets chunk ``i + slots`` go: block scaling agreed a round ahead).
-        ``flags`` go on every packet besides the lane width's (FLAG_MAX)."""
+        ``flags`` go on every packet besides the lane width's (FLAG_MAX). ``tail_words``:
+        the words the last chunk sends, in whole groups (``ina.group_words``; default
+        ``words``): its result fills that many words of the row, the rest stays 0."""
         if lanes is not None:
             if lanes.ndim != 2:
                 raise ValueError(f"lanes must have shape (chunks, words), got {lanes.shape}")
             words = lanes.shape[1]
         self.words = ina.check_lanes(words)      # lane words per packet
+        self.tail_words = (self.words if tail_words is None
+                           else min(ina.group_words(tail_words), self.words))
         self.stream = stream
         self.lanes = lanes            # 32-bit words; with 16-bit lanes two per word (pack16)
         self.lane_bits = lane_bits
@@ -160,6 +166,10 @@ class Exchange:
     def done(self) -> bool:
         return self.remaining == 0
 
+    def chunk_words(self, i: int) -> int:
+        """The lane words chunk ``i``'s packets carry."""
+        return self.tail_words if i == self.n - 1 else self.words
+
     def _block(self, i: int, first_send: bool) -> tuple[np.ndarray, int, int]:
         """Chunk ``i``'s words, header exponent and extra flags."""
         return self.lanes[i], int(self.exponents[i]), 0
@@ -169,7 +179,8 @@ class Exchange:
         s = self.stream
         words, exponent, extra = self._block(i, first_send)
         return ina.encode(s.job_id, s.worker_id, flags | extra, s.slot_of(chunk), exponent,
-                          chunk, words, next_exponent=int(self.next_exponents[i]))
+                          chunk, words[:self.chunk_words(i)],
+                          next_exponent=int(self.next_exponents[i]))
 
     def _send(self, i: int, now: float, retransmit: bool, back_off: bool = True) -> bytes:
         """Send chunk ``i``; a retransmission after a timeout backs its timer off, a fast
@@ -203,7 +214,8 @@ class Exchange:
             return []
         i = (header.chunk - self.first) & 0xFFFFFFFF
         if (header.job_id != self.stream.job_id or not header.flags & self.answer_flag
-                or i >= self.n or i not in self._deadline):
+                or i >= self.n or i not in self._deadline
+                or (lanes is not None and len(lanes) != self.chunk_words(i))):
             return []                 # not ours, or a duplicate of a result we have
         del self._deadline[i]
         del self._started[i]
@@ -211,7 +223,7 @@ class Exchange:
         if sent is not None:
             self.stream.rtt_sample(now - sent)
         if lanes is not None:
-            self.result[i] = lanes
+            self.result[i, :len(lanes)] = lanes
         if self.result_exponent is None or header.exponent > self.result_exponent:
             self.result_exponent = header.exponent
         self.result_exponents[i] = header.exponent
@@ -279,12 +291,12 @@ class BlockExchange(Exchange):
 
     def __init__(self, stream: JobStream, values: np.ndarray, exponent, n_workers: int,
                  lane_bits: int, next_exponents=0, piggyback: bool = False,
-                 words: int = ina.LANES):
+                 words: int = ina.LANES, tail_words: int | None = None):
         if values.ndim != 2 or values.shape[1] != ina.lanes_per_packet(lane_bits, words):
             raise ValueError(f"values must have shape (chunks, "
                              f"{ina.lanes_per_packet(lane_bits, words)}), got {values.shape}")
         super().__init__(stream, None, exponent, lane_bits, next_exponents, piggyback,
-                         chunks=values.shape[0], words=words)
+                         chunks=values.shape[0], words=words, tail_words=tail_words)
         self.values = np.ascontiguousarray(values, dtype=np.float32)
         self.n_workers = n_workers
 

@@ -174,7 +174,7 @@ class PushPull:
         self.transport, self.n_workers, self.lane_bits = transport, n_workers, lane_bits
         self.stream = JobStream(job_id, worker_id, slots, give_up_s=give_up_s)
         self.exponents = InaAllReduce(transport, exponent_job_id, worker_id, n_workers,
-                                      exponent_slots)
+                                      exponent_slots, short_packets=False)
         self.exponents.stream.give_up_s = give_up_s
 
     def __call__(self, flat: np.ndarray) -> np.ndarray | None:

@@ -67,10 +67,12 @@
 const bit<16> TYPE_IPV4 = 0x0800;
 const bit<8>  PROTO_UDP = 17;
 const bit<16> INA_PORT = 0xBEE0;
-const bit<16> INA_UDP_LEN = 1044;     /* 8 (UDP) + 12 (ina_t) + 4 * 256 lanes */
-const bit<16> INA_IP_LEN = 1064;      /* 20 (IPv4 without options) + INA_UDP_LEN */
-const bit<16> INA_HDR_UDP_LEN = 20;     /* header-only: pulls and acknowledgements */
-const bit<16> INA_HDR_IP_LEN = 40;
+const bit<16> INA_UDP_LEN = 1045;     /* 8 (UDP) + 13 (ina_t) + 4 * 256 lanes */
+const bit<16> INA_IP_LEN = 1065;      /* 20 (IPv4 without options) + INA_UDP_LEN */
+const bit<16> INA_HDR_UDP_LEN = 21;     /* header-only: pulls and acknowledgements */
+const bit<16> INA_HDR_IP_LEN = 41;
+/* ina_t's group count: full-size packets only here (p4/ina.p4 also takes shorter ones) */
+const bit<8> INA_GROUPS = 8;
 
 const bit<8> FLAG_GRADIENT = 0x01;
 const bit<8> FLAG_RESULT = 0x02;
@@ -153,6 +155,7 @@ header ina_t {
     int<8> exponent;        /* block exponent e: |value| <= 2^e; results carry the max */
     int<8> next_exponent;   /* sender's exponent of its block for chunk + slots; results: the max */
     bit<32> chunk;          /* sequence number of the chunk in the job's stream */
+    bit<8> groups;          /* lane groups the packet carries (0: header only) */
 }
 
 header ina_data_t {
@@ -2200,6 +2203,7 @@ control MyIngress(inout headers hdr,
     /* Stored parameters, with lanes whatever the request carried. */
     action send_params_unicast() {
         hdr.ina_data.setValid();
+        hdr.ina.groups = INA_GROUPS;
         hdr.ipv4.totalLen = INA_IP_LEN;
         hdr.udp.length = INA_UDP_LEN;
         lanes_load();
@@ -2210,6 +2214,7 @@ control MyIngress(inout headers hdr,
     /* The acknowledgement, header only. */
     action send_ack_unicast() {
         hdr.ina_data.setInvalid();
+        hdr.ina.groups = 0;
         hdr.ipv4.totalLen = INA_HDR_IP_LEN;
         hdr.udp.length = INA_HDR_UDP_LEN;
         answer_unicast();
@@ -2237,9 +2242,10 @@ control MyIngress(inout headers hdr,
             if (meta.local == 0) {
                 route = true;
             } else if (hdr.ipv4.ihl != 5 || standard_metadata.parser_error != error.NoError
-                       || !((hdr.ina_data.isValid() && hdr.ipv4.totalLen == INA_IP_LEN)
+                       || !((hdr.ina_data.isValid() && hdr.ipv4.totalLen == INA_IP_LEN
+                             && hdr.ina.groups == INA_GROUPS)
                             || (!hdr.ina_data.isValid() && hdr.ipv4.totalLen == INA_HDR_IP_LEN
-                                && hdr.udp.length == INA_HDR_UDP_LEN))) {
+                                && hdr.udp.length == INA_HDR_UDP_LEN && hdr.ina.groups == 0))) {
                 count_drop(DROP_BAD_LENGTH);
             } else {
                 bool pull = (hdr.ina.flags & FLAG_PULL) != 0;

@@ -45,8 +45,9 @@
 const bit<16> TYPE_IPV4 = 0x0800;
 const bit<8>  PROTO_UDP = 17;
 const bit<16> INA_PORT = 0xBEE0;
-const bit<16> INA_UDP_LEN = 1044;     /* 8 (UDP) + 12 (ina_t) + 4 * 256 lanes */
-const bit<16> INA_IP_LEN = 1064;      /* 20 (IPv4 without options) + INA_UDP_LEN */
+const bit<16> INA_UDP_LEN = 1045;     /* 8 (UDP) + 13 (ina_t) + 4 * 256 lanes */
+const bit<8> INA_GROUPS = 8;      /* full-size packets only (ina_t's group count) */
+const bit<16> INA_IP_LEN = 1065;      /* 20 (IPv4 without options) + INA_UDP_LEN */
 
 const bit<8> FLAG_GRADIENT = 0x01;
 const bit<8> FLAG_RESULT = 0x02;
@@ -127,6 +128,7 @@ header ina_t {
     int<8> exponent;        /* block exponent e: |value| <= 2^e; results carry the max */
     int<8> next_exponent;   /* sender's exponent of its block for chunk + slots; results: the max */
     bit<32> chunk;          /* sequence number of the chunk in the job's stream */
+    bit<8> groups;          /* lane groups the packet carries (0: header only) */
 }
 
 header ina_data_t {
@@ -4257,7 +4259,7 @@ control MyIngress(inout headers hdr,
             if (meta.local == 0) {
                 route = true;
             } else if (!hdr.ina_data.isValid() || hdr.ipv4.ihl != 5
-                       || hdr.ipv4.totalLen != INA_IP_LEN
+                       || hdr.ipv4.totalLen != INA_IP_LEN || hdr.ina.groups != INA_GROUPS
                        || standard_metadata.parser_error != error.NoError) {
                 count_drop(DROP_BAD_LENGTH);
             } else {

@@ -25,15 +25,16 @@ f.slot_index = ProtoField.uint16("ina.slot.index", "Slot index", base.DEC, nil, 
 f.exponent = ProtoField.int8("ina.exponent", "Block exponent")
 f.next_exponent = ProtoField.int8("ina.next_exponent", "Exponent of the next block in this slot")
 f.chunk = ProtoField.uint32("ina.chunk", "Chunk")
-ina.fields = {f.job_id, f.worker_id, f.flags, f.n_workers, f.slot, f.exponent, f.next_exponent, f.chunk, f.flags_gradient, f.flags_result, f.flags_retransmit, f.flags_params, f.flags_fixed, f.flags_max, f.flags_pull, f.flags_lanes16, f.flags_overflow, f.slot_shadow, f.slot_index}
--- a field per lane of the largest packet (8192 words); a packet shows as many as its length holds
+f.groups = ProtoField.uint8("ina.groups", "Lane groups")
+ina.fields = {f.job_id, f.worker_id, f.flags, f.n_workers, f.slot, f.exponent, f.next_exponent, f.chunk, f.groups, f.flags_gradient, f.flags_result, f.flags_retransmit, f.flags_params, f.flags_fixed, f.flags_max, f.flags_pull, f.flags_lanes16, f.flags_overflow, f.slot_shadow, f.slot_index}
+-- a field per lane of the largest packet (8160 words); a packet shows as many as its length holds
 local lane = {}
-for i = 1, 8192 do
+for i = 1, 8160 do
     local name = string.format("v%02d", i - 1)
     lane[i] = ProtoField.int32("ina_data." .. name, name)
 end
 local lane16 = {}
-for i = 1, 16384 do
+for i = 1, 16320 do
     local name = string.format("w%03d", i - 1)
     lane16[i] = ProtoField.int16("ina_data." .. name, name)
 end
@@ -45,9 +46,9 @@ ina_data.fields = all_lanes
 local flag_names = {{0x1, "GRADIENT"}, {0x2, "RESULT"}, {0x4, "RETRANSMIT"}, {0x8, "PARAMS"}, {0x10, "FIXED"}, {0x10, "MAX"}, {0x20, "PULL"}, {0x40, "LANES16"}, {0x80, "OVERFLOW"}}
 
 function ina.dissector(tvb, pinfo, tree)
-    if tvb:len() < 12 then return 0 end
+    if tvb:len() < 13 then return 0 end
     pinfo.cols.protocol = "INA"
-    local t = tree:add(ina, tvb(0, 12))
+    local t = tree:add(ina, tvb(0, 13))
     local v = {}
     v.job_id = tvb(0, 1):uint()
     local i_job_id = t:add(f.job_id, tvb(0, 1))
@@ -76,6 +77,8 @@ function ina.dissector(tvb, pinfo, tree)
     local i_next_exponent = t:add(f.next_exponent, tvb(7, 1))
     v.chunk = tvb(8, 4):uint()
     local i_chunk = t:add(f.chunk, tvb(8, 4))
+    v.groups = tvb(12, 1):uint()
+    local i_groups = t:add(f.groups, tvb(12, 1))
     local kinds = {}
     for _, fl in ipairs(flag_names) do
         if bit32.band(v.flags, fl[1]) ~= 0 then table.insert(kinds, fl[2]) end
@@ -85,21 +88,28 @@ function ina.dissector(tvb, pinfo, tree)
         bit32.band(v.slot, 0x7fff),
         bit32.band(v.slot, 0x8000) ~= 0 and "'" or "",
         v.chunk, v.exponent)
-    local rest = tvb:len() - 12
+    local rest = tvb:len() - 13
     local words = math.floor(rest / 4)
-    if rest % 4 == 0 and words >= 1 and words <= 8192 then
-        local d = tree:add(ina_data, tvb(12, rest))
+    if rest % 4 == 0 and words >= 1 and words <= 8160 then
+        local d = tree:add(ina_data, tvb(13, rest))
+        local groups = math.ceil(words / 32)
+        if v.groups ~= groups then
+            t:add_expert_info(PI_MALFORMED, PI_ERROR, "the header says " .. v.groups ..
+                " groups; 32-word groups carrying " .. words .. " lanes are " .. groups)
+        end
         if bit32.band(v.flags, 0x40) ~= 0 then
             for i = 1, 2 * words do
-                d:add(lane16[i], tvb(12 + 2 * (i - 1), 2))
+                d:add(lane16[i], tvb(13 + 2 * (i - 1), 2))
             end
         else
             for i = 1, words do
-                d:add(lane[i], tvb(12 + 4 * (i - 1), 4))
+                d:add(lane[i], tvb(13 + 4 * (i - 1), 4))
             end
         end
+    elseif rest == 0 and v.groups ~= 0 then
+        t:add_expert_info(PI_MALFORMED, PI_ERROR, "header only, but it says " .. v.groups .. " groups")
     elseif rest > 0 then
-        t:add_expert_info(PI_MALFORMED, PI_ERROR, "payload is " .. tvb:len() .. " bytes; INA packets are 12 + 4 x lanes bytes (1 to 8192 lanes; 1036 by default)")
+        t:add_expert_info(PI_MALFORMED, PI_ERROR, "payload is " .. tvb:len() .. " bytes; INA packets are 13 + 4 x lanes bytes (1 to 8160 lanes; 1037 by default)")
     end
     return tvb:len()
 end

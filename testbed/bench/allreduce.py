@@ -272,13 +272,27 @@ def tcp_frame_overhead(mtu: int = 1500) -> float:
     return (mtu + ETHERNET_HEADER_BYTES) / (mtu - TCP_IP_HEADER_BYTES)
 
 
+def ina_wire_bytes(elements: int, lane_bits: int = 32, lanes: int = ina.LANES,
+                   slots: int = 32) -> int:
+    """Bytes of the frames each worker sends (and receives) in an INA all-reduce: one
+    packet of ``lanes`` words per chunk of lanes of ``lane_bits`` bits, the last of the
+    lane groups its values need, and the exponent packets of the first window's blocks
+    (one lane each, hosts/ina_allreduce.py)."""
+    per = ina.lanes_per_packet(lane_bits, lanes)
+    chunks = -(-elements // per)
+    tail = -(-(elements - (chunks - 1) * per) * lane_bits // 32)
+    head = min(slots, chunks)
+    exponent_frames = [frame_bytes(lanes)] * (head // lanes) + \
+        ([frame_bytes(ina.group_words(head % lanes))] if head % lanes else [])
+    return ((chunks - 1) * frame_bytes(lanes) + frame_bytes(ina.group_words(tail))
+            + sum(exponent_frames))
+
+
 def ina_link_time(elements: int, rate_bps: float, lane_bits: int = 32,
-                  lanes: int = ina.LANES) -> float:
+                  lanes: int = ina.LANES, slots: int = 32) -> float:
     """Lower bound of an INA all-reduce on links of ``rate_bps``: every worker sends (and,
-    on the other direction of its full-duplex link, receives) one packet of ``lanes``
-    words per chunk of lanes of ``lane_bits`` bits plus the exponent packet."""
-    chunks = -(-elements // ina.lanes_per_packet(lane_bits, lanes))
-    return (chunks + 1) * frame_bytes(lanes) * 8 / rate_bps
+    on the other direction of its full-duplex link, receives) :func:`ina_wire_bytes`."""
+    return ina_wire_bytes(elements, lane_bits, lanes, slots) * 8 / rate_bps
 
 
 def ring_link_time(elements: int, n_workers: int, rate_bps: float,
@@ -363,7 +377,8 @@ def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: i
                     "ina_s": t_ina, "gloo_s": t_gloo,
                     "ina_lane_bits": next(iter(ina_res.values()))["lane_bits"],
                     "ina_link_bound_s": ina_link_time(
-                        elements, rate, next(iter(ina_res.values()))["lane_bits"], lanes),
+                        elements, rate, next(iter(ina_res.values()))["lane_bits"], lanes,
+                        slots),
                     "ring_link_bound_s": ring_bound,
                     "gloo_over_ring_bound": t_gloo / ring_bound,
                     "ina_tx_bytes_per_worker": ina_bytes["tx"],

@@ -1,13 +1,24 @@
 """The in-network aggregation protocol: scapy layers and a fast codec.
 
-A packet is UDP to port 0xBEE0 carrying an ``INA`` header (12 bytes) followed by
+A packet is UDP to port 0xBEE0 carrying an ``INA`` header (13 bytes) followed by
 ``INAData``: ``LANES`` int32 fixed-point lanes, or, with ``FLAG_LANES16``,
 ``INAData16``: ``2 * LANES`` int16 lanes in the same bytes (bf16/fp16 gradients: half
-the bytes per value). ``LANES`` (256 words, a 1078-byte frame) is the default; a program
+the bytes per value). ``LANES`` (256 words, a 1079-byte frame) is the default; a program
 rendered for another count (:func:`lanes_for_mtu`: as many as a link's MTU carries)
-takes packets of that many words, and :func:`data_layer` gives the lane layer of any
-count, built from the same field list (the layer of a received payload follows from its
-length). The header carries the block exponent of the packet's lanes and, in
+takes packets of up to that many words, and :func:`data_layer` gives the lane layer of
+any count, built from the same field list (the layer of a received payload follows from
+its length).
+
+Lengths: the lanes come in groups of ``GROUP_WORDS`` (32) words and the header's
+``groups`` field says how many the packet carries (:func:`groups_of`: its words in
+groups, rounded up; 0 for a header-only packet). p4/ina.p4 takes a packet of any whole
+number of groups up to its own count, so a tensor's last block and an exponent round
+(one lane per block) travel in as few groups as they need instead of a full-size packet;
+a packet whose length disagrees with its count is dropped. Why 32 words: a group is one
+header, one parser state and five actions of the rendered program (64 of each at a
+9000 B MTU), and a packet wastes at most 31 words (124 B) of padding in its last group;
+8-word groups would quadruple the program's parser and actions for at most 96 B less
+padding on a tensor's last packet. The header carries the block exponent of the packet's lanes and, in
 ``next_exponent``, the sender's exponent of the block it sends next in the same slot
 (the switch returns the largest of the round: hosts/ina_allreduce.py agrees on each
 block's exponent that way). ``ina_t`` in the P4 programs is rendered from the ``INA``
@@ -34,7 +45,11 @@ UDP_PORT = 0xBEE0
 # 32-bit lane words per packet by default, as SwitchML hosts send (the checked-in
 # p4/ina.p4, whose frames fit a 1500 B MTU); ina.p4 has one register per lane
 LANES = 256
-HEADER_BYTES = 12
+HEADER_BYTES = 13
+# lane words per group: a packet carries a whole number of groups (its header says how
+# many), p4/ina.p4 aggregates the groups present
+GROUP_WORDS = 32
+MAX_GROUPS = 255               # the header's 8-bit group count
 PAYLOAD_BYTES = HEADER_BYTES + 4 * LANES
 IP_UDP_BYTES = 20 + 8          # IPv4 without options and UDP, inside the MTU
 MAX_MTU = 65535                # the largest MTU a topology may give a link
@@ -66,20 +81,21 @@ FLAG_MAX = 0x10
 LANE_BITS = (32, 16)           # the lane widths a packet can carry
 
 
+MAX_LANES = MAX_GROUPS * GROUP_WORDS     # 8160 words: the most a packet may carry
+
+
 def lanes_for_mtu(mtu: int) -> int:
     """Lane words per packet on links of ``mtu`` bytes: the largest power of two whose
     packet (IPv4, UDP, INA header, 4 bytes a word) fits, so a 1500 B MTU keeps the
-    default 256 (1064 B), 4096 B takes 512 (2088 B; 1024 would need 4136 B) and
-    9000 B takes 2048 (8232 B). Powers of two keep a tensor's blocks aligned across
-    lane counts and the rendered programs few."""
-    room = (mtu - IP_UDP_BYTES - HEADER_BYTES) // 4
+    default 256 (1065 B), 4096 B takes 512 (2089 B; 1024 would need 4137 B) and
+    9000 B takes 2048 (8233 B); at most 4096 (the header counts 255 groups). Powers of
+    two keep a tensor's blocks aligned across lane counts and the rendered programs
+    few."""
+    room = min((mtu - IP_UDP_BYTES - HEADER_BYTES) // 4, MAX_LANES)
     if room < 1:
         raise ValueError(f"MTU {mtu} B carries no INA lane: it needs at least "
                          f"{IP_UDP_BYTES + HEADER_BYTES + 4} B")
     return 1 << (room.bit_length() - 1)
-
-
-MAX_LANES = lanes_for_mtu(MAX_MTU)      # 8192 words: the most a packet may carry
 
 
 def check_lanes(lanes: int) -> int:
@@ -93,6 +109,27 @@ def check_lanes(lanes: int) -> int:
 def payload_bytes(lanes: int = LANES) -> int:
     """The UDP payload of a packet of ``lanes`` words."""
     return HEADER_BYTES + 4 * check_lanes(lanes)
+
+
+def groups_of(words: int) -> int:
+    """The header's group count of a packet of ``words`` lane words (0: header only)."""
+    return -(-words // GROUP_WORDS)
+
+
+def group_words(words: int) -> int:
+    """``words`` rounded up to whole groups: the words a packet carrying them sends."""
+    return groups_of(words) * GROUP_WORDS
+
+
+def check_grouped(lanes: int) -> int:
+    """``lanes`` if a program can take packets of that many words in whole groups (as
+    p4/ina.p4 does), else ValueError."""
+    check_lanes(lanes)
+    if lanes % GROUP_WORDS:
+        raise ValueError(f"{lanes} lanes per packet: p4/ina.p4 takes whole groups of "
+                         f"{GROUP_WORDS} words (accepted {GROUP_WORDS}, {2 * GROUP_WORDS}, "
+                         f"... {MAX_LANES})")
+    return lanes
 
 
 def lanes_of_payload(size: int) -> int | None:
@@ -134,7 +171,7 @@ LUWU_SGD_DROP_REASONS = DROP_REASONS + ("bad_exponent", "beyond_model")
 LUWU_SGD_HANDLED_KINDS = ("absorbed", "multicast", "unicast", "params_multicast",
                           "params_unicast")
 
-_HEADER = struct.Struct("!BBBBHbbI")
+_HEADER = struct.Struct("!BBBBHbbIB")
 _LANES_BE = np.dtype(">i4")
 
 
@@ -149,11 +186,19 @@ class INA(Packet):
         SignedByteField("exponent", 0),
         SignedByteField("next_exponent", 0),
         IntField("chunk", 0),
+        ByteField("groups", None),
     ]
+
+    def post_build(self, pkt, pay):
+        """An unset group count is the lanes' (:func:`groups_of`)."""
+        if self.groups is None:
+            pkt = pkt[:-1] + bytes([groups_of(len(pay) // 4)])
+        return pkt + pay
 
     def mysummary(self):
         return self.sprintf("INA job=%job_id% worker=%worker_id% flags=%flags% "
-                            "slot=%slot% chunk=%chunk% e=%exponent% next_e=%next_exponent%")
+                            "slot=%slot% chunk=%chunk% e=%exponent% next_e=%next_exponent% "
+                            "groups=%groups%")
 
     def guess_payload_class(self, payload):
         words = lanes_of_payload(HEADER_BYTES + len(payload))
@@ -229,6 +274,7 @@ class Header(NamedTuple):
     exponent: int
     chunk: int
     next_exponent: int = 0
+    groups: int = 0
 
 
 def pack16(lanes: np.ndarray) -> np.ndarray:
@@ -250,31 +296,41 @@ def slot_field(index: int, shadow: int) -> int:
 
 def encode(job_id: int, worker_id: int, flags: int, slot: int, exponent: int, chunk: int,
            lanes: np.ndarray | None, n_workers: int = 0, next_exponent: int = 0) -> bytes:
-    """UDP payload of one packet; ``lanes`` is int32-valued, one value per lane word (LANES
-    by default), or None for a header-only packet (LuWu pull requests and
-    acknowledgements)."""
+    """UDP payload of one packet; ``lanes`` is int32-valued, one value per lane word
+    (their count sets the header's ``groups``; p4/ina.p4 takes whole groups), or None for
+    a header-only packet (LuWu pull requests and acknowledgements)."""
+    words = 0 if lanes is None else len(lanes)
     header = _HEADER.pack(job_id, worker_id, flags, n_workers, slot, exponent, next_exponent,
-                          chunk & 0xFFFFFFFF)
+                          chunk & 0xFFFFFFFF, groups_of(check_lanes(words) if words else 0))
     return header if lanes is None else header + np.asarray(lanes, dtype=_LANES_BE).tobytes()
 
 
+def _header(payload: bytes) -> Header:
+    job, worker, flags, n, slot, exponent, next_e, chunk, groups = _HEADER.unpack_from(payload)
+    return Header(job, worker, flags, n, slot, exponent, chunk, next_e, groups)
+
+
 def decode(payload: bytes, lanes: int = LANES) -> tuple[Header, np.ndarray]:
-    """Header and lanes (int32, host order) of a UDP payload of ``lanes`` words;
-    ValueError on another size."""
-    if len(payload) != HEADER_BYTES + 4 * lanes:
-        raise ValueError(f"INA payload of {lanes} lanes must be {payload_bytes(lanes)} "
-                         f"bytes, got {len(payload)}")
-    job, worker, flags, n, slot, exponent, next_e, chunk = _HEADER.unpack_from(payload)
+    """Header and lanes (int32, host order) of a UDP payload of at most ``lanes`` words
+    whose group count is its length's; ValueError otherwise."""
+    words = lanes_of_payload(len(payload))
+    if words is None or words > lanes:
+        raise ValueError(f"INA payload of up to {lanes} lanes must be {HEADER_BYTES} + 4 x "
+                         f"1..{lanes} bytes ({payload_bytes(lanes)} full size), "
+                         f"got {len(payload)}")
+    header = _header(payload)
+    if header.groups != groups_of(words):
+        raise ValueError(f"INA payload of {words} lanes says {header.groups} groups of "
+                         f"{GROUP_WORDS} words; {groups_of(words)} carry them")
     lanes = np.frombuffer(payload, dtype=_LANES_BE, offset=HEADER_BYTES).astype(np.int32)
-    return Header(job, worker, flags, n, slot, exponent, chunk, next_e), lanes
+    return header, lanes
 
 
 def decode_any(payload: bytes, lanes: int = LANES) -> tuple[Header, np.ndarray | None]:
     """:func:`decode`, also accepting a header-only payload (lanes None)."""
     if len(payload) != HEADER_BYTES:
         return decode(payload, lanes)
-    job, worker, flags, n, slot, exponent, next_e, chunk = _HEADER.unpack(payload)
-    return Header(job, worker, flags, n, slot, exponent, chunk, next_e), None
+    return _header(payload), None
 
 
 def peek_flags(payload: bytes) -> int:

@@ -1,8 +1,12 @@
 """Render p4/ina.p4 from its template p4/ina.p4.in for ``LANES`` lanes.
 
-The program repeats one line per lane in four places (the ina_data_t header, the lane
-registers and the store / add / load actions); the template writes each once, so the
-lane count lives in one place, :data:`testbed.proto.ina.LANES`. The fields of ``ina_t``
+The program repeats one line per lane or per group of ``ina.GROUP_WORDS`` lanes in
+several places (the group headers and their parser states, the lane registers, the
+store / add / max / load actions of each group and the calls that apply them to the
+groups a packet carries); the template writes each once, so the lane count lives in one
+place, :data:`testbed.proto.ina.LANES`. The LuWu templates (p4/luwu*.p4.in), which take
+full-size packets only, keep one ``ina_data_t`` of every lane (``@HDR_FIELDS@``,
+``@STORE@``, ...). The fields of ``ina_t``
 (``@INA_FIELDS@``) are those of the scapy layer :class:`testbed.proto.ina.INA`, the one
 definition of the header that the codec, the C client and the Wireshark dissector also
 follow. A test checks that the
@@ -12,6 +16,7 @@ checked-in p4/ina.p4 is what this renders. After changing the template or LANES:
 """
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -32,6 +37,7 @@ _COMMENTS = {
     "exponent": "block exponent e: |value| <= 2^e; results carry the max",
     "next_exponent": "sender's exponent of its block for chunk + slots; results: the max",
     "chunk": "sequence number of the chunk in the job's stream",
+    "groups": "lane groups the packet carries (0: header only)",
 }
 
 
@@ -49,30 +55,84 @@ def header_fields() -> list[str]:
     return lines
 
 
+_KINDS = ("store", "add", "add16", "max", "load")
+
+
+def _lane_lines(kind: str, names: list[str], fields: list[str]) -> list[str]:
+    """One line per lane of action ``kind``: register ``lane_<name>`` against field."""
+    lines = {
+        "store": "lane_{n}.write(meta.idx, {f});",
+        "add": "lane_{n}.read(acc, meta.idx); acc = acc + {f}; lane_{n}.write(meta.idx, acc); "
+               "{f} = acc;",
+        # two int16 lanes per word: the halves added apart, no carry between them
+        "add16": "lane_{n}.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + ({f} & 0xFFFF0000)) "
+                 "| ((acc + {f}) & 0xFFFF); lane_{n}.write(meta.idx, acc); {f} = acc;",
+        # FLAG_MAX rounds: the lanes are signed 32-bit values and the slot keeps the max
+        "max": "lane_{n}.read(acc, meta.idx); acc = ((int<32>){f} > (int<32>)acc) ? {f} : acc; "
+               "lane_{n}.write(meta.idx, acc); {f} = acc;",
+        "load": "lane_{n}.read({f}, meta.idx);",
+    }[kind]
+    return ["        " + lines.format(n=n, f=f) for n, f in zip(names, fields)]
+
+
+def _group_parts(lanes: int, names: list[str]) -> dict[str, list[str]]:
+    """The per-group placeholders of p4/ina.p4.in."""
+    groups = ina.check_grouped(lanes) // ina.GROUP_WORDS
+    word = [f"w{i:02d}" for i in range(ina.GROUP_WORDS)]
+    g = [f"g{k:02d}" for k in range(groups)]
+    states, actions = [], []
+    for k, h in enumerate(g):
+        nxt = ([f"        transition select(hdr.ina.groups) {{",
+                f"            {k + 1}: accept;",
+                f"            default: parse_{g[k + 1]};",
+                "        }"] if k + 1 < groups else ["        transition accept;"])
+        states += [f"    state parse_{h} {{", f"        packet.extract(hdr.{h});", *nxt,
+                   "    }", ""]
+        own = names[k * ina.GROUP_WORDS:(k + 1) * ina.GROUP_WORDS]
+        for kind in _KINDS:
+            actions += [f"    action lanes_{kind}_{h}() {{",
+                        *_lane_lines(kind, own, [f"hdr.{h}.{w}" for w in word]), "    }", ""]
+    parts = {
+        "@GROUP_FIELDS@": [f"    bit<32> {w};" for w in word],
+        "@GROUP_HEADERS@": [f"    ina_group_t {h};" for h in g],
+        "@GROUP_STATES@": states[:-1],
+        "@GROUP_ACTIONS@": actions[:-1],
+        "@GROUP_EMIT@": [f"        packet.emit(hdr.{h});" for h in g],
+    }
+    for kind in _KINDS:
+        parts[f"@{kind.upper()}_CALLS@"] = [f"if (hdr.{h}.isValid()) {{ lanes_{kind}_{h}(); }}"
+                                             for h in g]
+    return parts
+
+
 def render(lanes: int = ina.LANES, template: str | None = None) -> str:
-    """The program for packets of ``lanes`` 32-bit lane words (``ina.lanes_for_mtu``
-    gives a link's), its lane fields named as the protocol's layer names them."""
+    """The program for packets of up to ``lanes`` 32-bit lane words (``ina.lanes_for_mtu``
+    gives a link's; p4/ina.p4.in takes whole groups of ``ina.GROUP_WORDS``), its lanes
+    named as the protocol's layer names them."""
     text = TEMPLATE.read_text() if template is None else template
     names = [f.name for f in ina.lane_fields(lanes, 32)]
+    if "@GROUP_FIELDS@" in text:
+        for key, lines in _group_parts(lanes, names).items():
+            if key.endswith("_CALLS@"):      # indented as the placeholder is
+                text = re.sub(rf"^( *){key}$",
+                              lambda m: "\n".join(m.group(1) + line for line in lines),
+                              text, flags=re.M)
+            else:
+                text = text.replace(key, "\n".join(lines))
     per_lane = {
         "@INA_FIELDS@": header_fields(),
         "@HDR_FIELDS@": [f"    bit<32> {n};" for n in names],
         "@REGS@": [f"    register<bit<32>>(REG_CELLS) lane_{n};" for n in names],
-        "@STORE@": [f"        lane_{n}.write(meta.idx, hdr.ina_data.{n});" for n in names],
-        "@ADD@": [f"        lane_{n}.read(acc, meta.idx); acc = acc + hdr.ina_data.{n}; "
-                  f"lane_{n}.write(meta.idx, acc); hdr.ina_data.{n} = acc;" for n in names],
-        # two int16 lanes per word: the halves added apart, no carry between them
-        "@ADD16@": [f"        lane_{n}.read(acc, meta.idx); acc = ((acc & 0xFFFF0000) + "
-                    f"(hdr.ina_data.{n} & 0xFFFF0000)) | ((acc + hdr.ina_data.{n}) & 0xFFFF); "
-                    f"lane_{n}.write(meta.idx, acc); hdr.ina_data.{n} = acc;" for n in names],
-        # FLAG_MAX rounds: the lanes are signed 32-bit values and the slot keeps the max
-        "@MAX@": [f"        lane_{n}.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.{n} > "
-                  f"(int<32>)acc) ? hdr.ina_data.{n} : acc; lane_{n}.write(meta.idx, acc); "
-                  f"hdr.ina_data.{n} = acc;" for n in names],
-        "@LOAD@": [f"        lane_{n}.read(hdr.ina_data.{n}, meta.idx);" for n in names],
+        **{f"@{kind.upper()}@": _lane_lines(kind, names, [f"hdr.ina_data.{n}" for n in names])
+           for kind in _KINDS},
     }
     values = {"@LANES@": str(lanes), "@UDPLEN@": str(8 + ina.HEADER_BYTES + 4 * lanes),
-              "@IPLEN@": str(20 + 8 + ina.HEADER_BYTES + 4 * lanes)}
+              "@IPLEN@": str(20 + 8 + ina.HEADER_BYTES + 4 * lanes),
+              "@GROUPS@": str(ina.groups_of(lanes)), "@GROUP_WORDS@": str(ina.GROUP_WORDS),
+              "@GROUP_BYTES@": str(4 * ina.GROUP_WORDS), "@HEADER_BYTES@": str(ina.HEADER_BYTES),
+              "@UDPBASE@": str(8 + ina.HEADER_BYTES), "@IPBASE@": str(20 + 8 + ina.HEADER_BYTES),
+              "@HDR_UDPLEN@": str(8 + ina.HEADER_BYTES),
+              "@HDR_IPLEN@": str(20 + 8 + ina.HEADER_BYTES)}
     for key, lines in per_lane.items():
         text = text.replace(key, "\n".join(lines))
     for key, value in values.items():

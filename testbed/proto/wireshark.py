@@ -7,7 +7,8 @@ turns their ``fields_desc`` into Lua, and a test checks that the checked-in
     python -m testbed.proto.wireshark > tools/trainet.lua
 
 The lanes follow the payload's length: a packet of any lane count (``ina.data_layer``)
-shows all its lanes, named as the layer of that count names them.
+shows all its lanes, named as the layer of that count names them; a header whose group
+count is not its length's (``ina.groups_of``) is marked malformed.
 
 Use it with ``tshark -X lua_script:tools/trainet.lua -r capture.pcap`` (display filters
 ``ina``, ``ina.job_id == 1``, ``ina.flags.retransmit == 1``, ...) or copy it into
@@ -51,6 +52,7 @@ _DESCRIPTIONS = {
     "job_id": "Job", "worker_id": "Worker", "flags": "Flags",
     "n_workers": "Contributions (in results)", "slot": "Slot", "exponent": "Block exponent",
     "next_exponent": "Exponent of the next block in this slot", "chunk": "Chunk",
+    "groups": "Lane groups",
 }
 
 
@@ -163,6 +165,12 @@ def dissector_lua() -> str:
         f"    local words = math.floor(rest / 4)",
         f"    if rest % 4 == 0 and words >= 1 and words <= {len(lanes)} then",
         f"        local d = tree:add(ina_data, tvb({header_bytes}, rest))",
+        f"        local groups = math.ceil(words / {ina.GROUP_WORDS})",
+        "        if v.groups ~= groups then",
+        '            t:add_expert_info(PI_MALFORMED, PI_ERROR, "the header says " .. v.groups ..',
+        f'                " groups; {ina.GROUP_WORDS}-word groups carrying " .. words .. '
+        '" lanes are " .. groups)',
+        "        end",
         f"        if bit32.band(v.flags, 0x{ina.FLAG_LANES16:x}) ~= 0 then",
         f"            for i = 1, {size32 // size16} * words do",
         f"                d:add(lane16[i], tvb({header_bytes} + {size16} * (i - 1), {size16}))",
@@ -172,6 +180,9 @@ def dissector_lua() -> str:
         f"                d:add(lane[i], tvb({header_bytes} + {size32} * (i - 1), {size32}))",
         "            end",
         "        end",
+        "    elseif rest == 0 and v.groups ~= 0 then",
+        '        t:add_expert_info(PI_MALFORMED, PI_ERROR, "header only, but it says " .. '
+        'v.groups .. " groups")',
         "    elseif rest > 0 then",
         f'        t:add_expert_info(PI_MALFORMED, PI_ERROR, "payload is " .. tvb:len() .. '
         f'" bytes; INA packets are {header_bytes} + {size32} x lanes bytes (1 to '

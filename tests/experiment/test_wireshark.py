@@ -105,9 +105,11 @@ def test_display_filter_selects_retransmissions(tmp_path):
     assert rows == [["4294967294"]]
 
 
-@pytest.mark.parametrize("lanes", [ina.LANES, ina.lanes_for_mtu(9000)])
+@pytest.mark.parametrize("lanes", [ina.GROUP_WORDS, 3 * ina.GROUP_WORDS, ina.LANES,
+                                   ina.lanes_for_mtu(9000)])
 def test_tshark_decodes_16_bit_lanes_like_scapy(tmp_path, lanes):
-    """Any lane count: the lanes follow the payload's length (2048 words: a 9000 B MTU)."""
+    """Any lane count: the lanes follow the payload's length (2048 words: a 9000 B MTU;
+    one and three groups: a tensor's short last packet)."""
     values = np.random.default_rng(3).integers(-2**15, 2**15, 2 * lanes).astype(np.int16)
     payload = ina.encode(4, 1, ina.FLAG_RESULT | ina.FLAG_LANES16, 0, 0, 9,
                          ina.pack16(values[None])[0], n_workers=8)
@@ -120,6 +122,22 @@ def test_tshark_decodes_16_bit_lanes_like_scapy(tmp_path, lanes):
     fields = ["ina.flags.lanes16"] + [f"ina_data.{n}" for n in names]
     home = tmp_path / "home"
     home.mkdir()
-    (row,) = _tshark(capture, fields, home)
-    assert row[0] == "1"
-    assert [int(v) for v in row[1:]] == pkt[layer].lanes == values.tolist()
+    (row,) = _tshark(capture, fields + ["ina.groups"], home)
+    assert row[0] == "1" and int(row[-1]) == pkt[ina.INA].groups == lanes // ina.GROUP_WORDS
+    assert [int(v) for v in row[1:-1]] == pkt[layer].lanes == values.tolist()
+
+
+def test_tshark_marks_a_group_count_that_is_not_the_length(tmp_path):
+    good = ina.encode(1, 0, ina.FLAG_GRADIENT, 0, 0, 5, np.arange(64, dtype=np.int32))
+    wrong = good[:ina.HEADER_BYTES - 1] + b"\x03" + good[ina.HEADER_BYTES:]
+    header_only = ina.encode(1, 0, ina.FLAG_GRADIENT, 0, 0, 5, None)[:-1] + b"\x01"
+    capture = tmp_path / "groups.pcap"
+    wrpcap(str(capture), [Ether(ina.frame("08:00:00:00:00:01", "08:00:00:00:00:02",
+                                          "10.0.0.1", "10.0.255.1", p))
+                          for p in (good, wrong, header_only)])
+    home = tmp_path / "home"
+    home.mkdir()
+    rows = _tshark(capture, ["ina.groups", "_ws.expert.message"], home)
+    assert rows[0] == ["2", ""]
+    assert rows[1] == ["3", "the header says 3 groups; 32-word groups carrying 64 lanes are 2"]
+    assert rows[2] == ["1", "header only, but it says 1 groups"]

@@ -17,17 +17,25 @@ def test_target_rate_counts_every_result(backend):
 
 
 def test_link_bounds():
-    assert bench.FRAME_BYTES == 14 + 20 + 8 + 12 + 4 * ina.LANES
-    # 10 chunks + the exponent packet, 1 Mb/s
+    assert bench.FRAME_BYTES == 14 + 20 + 8 + 13 + 4 * ina.LANES
+    one_group = bench.frame_bytes(ina.GROUP_WORDS)
+    # 10 chunks + the exponent packet of their 10 blocks (one group), 1 Mb/s
     assert bench.ina_link_time(10 * ina.LANES, 1e6) == pytest.approx(
-        11 * bench.FRAME_BYTES * 8 / 1e6)
+        (10 * bench.FRAME_BYTES + one_group) * 8 / 1e6)
+    # the last chunk carries the groups its values need: 40 values take two groups
+    assert bench.ina_wire_bytes(ina.LANES + 40) == \
+        bench.FRAME_BYTES + bench.frame_bytes(2 * ina.GROUP_WORDS) + one_group
+    # 16-bit lanes: 65 values take 33 words, two groups; 300 blocks' exponents: 256 + 44
+    assert bench.ina_wire_bytes(65, 16) == bench.frame_bytes(64) + one_group
+    assert bench.ina_wire_bytes(300 * ina.LANES, slots=300) == 300 * bench.FRAME_BYTES + \
+        bench.FRAME_BYTES + bench.frame_bytes(2 * ina.GROUP_WORDS)
     # 4 workers move 1.5x the tensor over each link
     assert bench.ring_link_time(1000, 4, 1e6) == pytest.approx(
         1.5 * 4000 * 8 * 1514 / 1448 / 1e6)
     # jumbo frames: 512 words a packet at 4096 B, 2048 at 9000 B; TCP segments fill the MTU
-    assert bench.frame_bytes(512) == 14 + 20 + 8 + 12 + 4 * 512 <= 4096 + 14
+    assert bench.frame_bytes(512) == 14 + 20 + 8 + 13 + 4 * 512 <= 4096 + 14
     assert bench.ina_link_time(2048 * 10, 1e6, 32, 2048) == pytest.approx(
-        11 * bench.frame_bytes(2048) * 8 / 1e6)
+        (10 * bench.frame_bytes(2048) + one_group) * 8 / 1e6)
     assert bench.ring_link_time(1000, 4, 1e6, mtu=9000) == pytest.approx(
         1.5 * 4000 * 8 * 9014 / 8948 / 1e6)
 

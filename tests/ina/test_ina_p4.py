@@ -227,14 +227,18 @@ def test_job_validation_names_the_field():
 
 
 def test_p4_program_matches_the_protocol_constants(program):
-    hdr = program.types["ina_data_t"]
-    assert [f.name for f in hdr.fields] == [f"v{i:02d}" for i in range(ina.LANES)]
+    group = program.types["ina_group_t"]
+    assert [f.name for f in group.fields] == [f"w{i:02d}" for i in range(ina.GROUP_WORDS)]
+    groups = [f.name for f in program.types["headers"].fields if f.name.startswith("g")]
+    assert groups == [f"g{k:02d}" for k in range(ina.LANES // ina.GROUP_WORDS)]
     assert [(f.name, f.type.width) for f in program.types["ina_t"].fields] == [
         ("job_id", 8), ("worker_id", 8), ("flags", 8), ("n_workers", 8), ("slot", 16),
-        ("exponent", 8), ("next_exponent", 8), ("chunk", 32)]
+        ("exponent", 8), ("next_exponent", 8), ("chunk", 32), ("groups", 8)]
     ingress = program.controls[program.blocks["ingress"]]
     sizes = {i.name: i.args[0].value for i in ingress.instances if i.extern == "register"}
     assert sizes["MyIngress.slot_bitmap"] == 2 * ina.POOL
+    assert [n for n in sizes if n.startswith("MyIngress.lane_")] == [
+        f"MyIngress.lane_v{i:02d}" for i in range(ina.LANES)]
 
 
 def test_checked_in_program_is_rendered_from_the_template():
@@ -246,10 +250,13 @@ def test_checked_in_program_is_rendered_from_the_template():
 def test_template_renders_a_program_for_another_lane_count():
     from testbed.p4.lowering.program import load_source
     from testbed.proto import ina_p4
-    program = load_source(ina_p4.render(lanes=8), filename="ina8.p4")
-    assert len(program.types["ina_data_t"].fields) == 8
+    program = load_source(ina_p4.render(lanes=64), filename="ina64.p4")
+    assert [f.name for f in program.types["headers"].fields][-2:] == ["g00", "g01"]
     ingress = program.controls[program.blocks["ingress"]]
-    assert sum(i.local_name.startswith("lane_v") for i in ingress.instances) == 8
+    assert sum(i.local_name.startswith("lane_v") for i in ingress.instances) == 64
+    with pytest.raises(ValueError, match="40 lanes per packet: p4/ina.p4 takes whole groups "
+                       "of 32 words"):
+        ina_p4.render(lanes=40)
 
 
 def test_a_job_id_is_used_once_per_switch(target, job):
@@ -336,7 +343,8 @@ def test_a_job_is_refused_at_set_up_by_a_program_without_flag_max_rounds(lane_bi
                   lane_bits=lane_bits)
     sgd = new_target(load_program(str(REPO / "p4" / "luwu_sgd.p4")))
     with pytest.raises(JobError, match=r"^job: the switch's program luwu_sgd.p4 has no "
-                       r"FLAG_MAX rounds \(flag 0x10, action MyIngress.lanes_max\), .*run "
+                       r"FLAG_MAX rounds \(flag 0x10, action MyIngress.lanes_max or "
+                       r"MyIngress.lanes_max_g00\), .*run "
                        r"p4/ina.p4$"):
         ctl.setup(TargetDevice(sgd), job)
     assert sgd.table_entries(ctl.JOB_TABLE) == []            # refused before any write
@@ -346,14 +354,14 @@ def test_a_job_is_refused_at_set_up_by_a_program_without_flag_max_rounds(lane_bi
 
 def test_a_job_gets_the_program_s_lane_count_or_is_refused_at_set_up(program):
     """A program rendered for a jumbo MTU (512 words: 4096 B) sums packets of its size
-    and drops the default's as bad_length; a job whose workers would send another lane
+    and drops longer ones as bad_length; a job whose workers would send another lane
     count than the program's is refused at set-up, naming the field and the counts."""
     jumbo = new_target(load_ina_program(JUMBO_LANES))
     assert ctl.program_lanes(TargetDevice(jumbo)) == JUMBO_LANES
     assert ctl.program_lanes(TargetDevice(new_target(program))) == ina.LANES
     with pytest.raises(JobError, match=rf"job.lanes: the job's workers send {ina.LANES} lanes "
                        rf"per packet; the switch's program takes {JUMBO_LANES} \(its frames: "
-                       rf"2102 B\); set lanes: {JUMBO_LANES}"):
+                       rf"2103 B\); set lanes: {JUMBO_LANES}"):
         single_switch_job(jumbo, n_workers=2)
     assert jumbo.table_entries(ctl.JOB_TABLE) == []           # refused before any write
     with pytest.raises(JobError, match=rf"job.lanes: the job's workers send {JUMBO_LANES} "
@@ -364,9 +372,9 @@ def test_a_job_gets_the_program_s_lane_count_or_is_refused_at_set_up(program):
     assert send(jumbo, 0, 0, vals[0]) == []
     out = decoded(send(jumbo, 1, 0, vals[1]))
     assert len(out) == 2 and all(np.array_equal(o[4], vals[0] + vals[1]) for o in out)
-    assert send(jumbo, 0, 1, np.zeros(ina.LANES, np.int32)) == []
+    assert send(jumbo, 0, 1, np.zeros(JUMBO_LANES + ina.GROUP_WORDS, np.int32)) == []
     assert drops(jumbo)["bad_length"] == 1
-    with pytest.raises(JobError, match=r"job.lanes: 0 lanes per packet: accepted 1..8192"):
+    with pytest.raises(JobError, match=r"job.lanes: 0 lanes per packet: accepted 1..8160"):
         ctl.validate(ctl.Job(1, AGG, [ctl.Worker(0, 1, "08:00:00:00:01:01", "10.0.1.1")],
                              lanes=0))
 
@@ -420,3 +428,86 @@ def test_a_max_round_keeps_each_lanes_largest_value_and_never_mixes_with_sums(ta
     for _, _, _, header, values in out:
         assert header.flags == ina.FLAG_RESULT | ina.FLAG_MAX
         assert np.array_equal(values, np.max(vals, axis=0))
+
+
+def with_groups(payload: bytes, groups: int) -> bytes:
+    """``payload`` with its header's group count replaced (its length unchanged)."""
+    return payload[:ina.HEADER_BYTES - 1] + bytes([groups]) + payload[ina.HEADER_BYTES:]
+
+
+@pytest.mark.parametrize("groups", [1, 3, ina.LANES // ina.GROUP_WORDS])
+def test_a_packet_of_fewer_groups_is_summed_and_answered_at_its_length(target, job, groups):
+    """Only the groups present are summed and sent back; the lanes beyond them in the
+    slot's registers (left by an earlier full-size round) never reach the result."""
+    words = groups * ina.GROUP_WORDS
+    for w in range(3):                      # a full-size round leaves every lane set
+        send(target, w, 0, lanes(70 + w))
+    vals = [lanes(w)[:words] for w in range(3)]
+    chunk = 8 * 2                           # the same slot and set, a later round
+    assert send(target, 0, chunk, vals[0]) == [] and send(target, 1, chunk, vals[1]) == []
+    out = decoded(send(target, 2, chunk, vals[2]))
+    assert len(out) == 3
+    for _, _, _, header, values in out:
+        assert header.groups == groups and header.chunk == chunk
+        assert np.array_equal(values, vals[0] + vals[1] + vals[2])
+    ((_, _, _, header, values),) = decoded(send(
+        target, 1, chunk, vals[1], flags=ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT))
+    assert header.groups == groups and np.array_equal(values, vals[0] + vals[1] + vals[2])
+    assert not any(drops(target).values())
+
+
+def test_short_16_bit_and_max_rounds_keep_their_length(target, job):
+    """A tensor's last block in 16-bit lanes and an exponent round of two blocks: one
+    group each, beside full-size rounds in other slots of the same job."""
+    v16 = [lanes16(w)[:2 * ina.GROUP_WORDS] for w in range(3)]
+    exps = [np.full(ina.GROUP_WORDS, -126, np.int32) for _ in range(3)]
+    for w, e in enumerate(((3, -5), (-2, 7), (0, 0))):
+        exps[w][:2] = e
+    full = [lanes(w) for w in range(3)]
+    for w in range(3):
+        out16 = send(target, w, 0, ina.pack16(v16[w]), flags=1 | ina.FLAG_LANES16)
+        out_max = send(target, w, 1, exps[w], flags=1 | ina.FLAG_MAX)
+        out_full = send(target, w, 2, full[w])
+    (_, _, _, h16, w16), *_ = decoded(out16)
+    assert h16.groups == 1 and h16.flags == ina.FLAG_RESULT | ina.FLAG_LANES16
+    assert np.array_equal(ina.unpack16(w16), sum(v.astype(np.int64) for v in v16))
+    (_, _, _, hmax, wmax), *_ = decoded(out_max)
+    assert hmax.groups == 1 and list(wmax[:3]) == [3, 7, -126]
+    (_, _, _, hfull, wfull), *_ = decoded(out_full)
+    assert hfull.groups == ina.LANES // ina.GROUP_WORDS
+    assert np.array_equal(wfull, full[0] + full[1] + full[2])
+
+
+def test_a_contribution_of_another_length_than_its_round_is_dropped_never_summed(target,
+                                                                                 job):
+    """A round has its first contribution's length: a shorter or longer packet for the
+    same chunk (and a retransmission of another length once it completed) is dropped as
+    bad_length and the round completes with the right sum."""
+    short = ina.GROUP_WORDS * 2
+    vals = [lanes(w)[:short] for w in range(3)]
+    send(target, 0, 0, vals[0])
+    assert send(target, 1, 0, lanes(1)) == []                       # longer: dropped
+    assert send(target, 1, 0, vals[1][:ina.GROUP_WORDS]) == []      # shorter: dropped
+    assert drops(target)["bad_length"] == 2
+    send(target, 1, 0, vals[1])
+    out = decoded(send(target, 2, 0, vals[2]))
+    assert len(out) == 3 and np.array_equal(out[0][4], vals[0] + vals[1] + vals[2])
+    assert send(target, 2, 0, lanes(2), flags=ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT) == []
+    assert drops(target)["bad_length"] == 3
+
+
+@pytest.mark.parametrize("case", ["zero", "above", "disagrees", "shorter_than_count"])
+def test_a_group_count_that_is_zero_too_large_or_not_the_length_is_dropped(target, job, case):
+    groups = ina.LANES // ina.GROUP_WORDS
+    too_many = np.zeros(ina.LANES + ina.GROUP_WORDS, np.int32)
+    good = ina.encode(1, 0, 1, 0, 0, 0, lanes(0))
+    payload = {"zero": with_groups(good[:ina.HEADER_BYTES], 0),
+               "above": ina.encode(1, 0, 1, 0, 0, 0, too_many),
+               "disagrees": with_groups(good, groups - 1),
+               "shorter_than_count": with_groups(good[:-4 * ina.GROUP_WORDS], groups)}[case]
+    assert send(target, 0, 0, None, payload=payload) == []
+    assert {k: v for k, v in drops(target).items() if v} == {"bad_length": 1}
+    vals = [lanes(w) for w in range(3)]
+    for w in range(3):
+        out = send(target, w, 0, vals[w])
+    assert np.array_equal(decoded(out)[0][4], vals[0] + vals[1] + vals[2])
