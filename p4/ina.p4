@@ -4,11 +4,12 @@
  * Each packet carries up to 256 int32 fixed-point lanes (two's complement, kept in
  * bit<32>) of one chunk of a tensor, in groups of 32 words (ina_group_t; the
  * header's `groups` says how many, 1 to 8: a tensor's last block and an exponent
- * round carry only the groups they need), or, flagged FLAG_LANES16, twice as many int16 lanes in the
- * same words (two per word, added as two 16-bit halves: for bf16/fp16 gradients, whose
- * workers scale them so that the job's sum fits 16 bits), the chunk's sequence number, the
- * block's exponent, the sender's exponent of the block it sends next in the same slot
- * (next_exponent: block scaling agreed one round ahead, as SwitchML does) and the slot
+ * round carry only the groups they need), or, flagged FLAG_LANES16, twice as many int16
+ * lanes in the same words (two per word, added as two 16-bit halves: for bf16/fp16
+ * gradients, whose workers scale them so that the job's sum fits 16 bits), the chunk's
+ * sequence number, the block's exponent, the sender's exponent of the block it sends
+ * next in the same slot (next_exponent: block scaling agreed one round ahead, as
+ * SwitchML does) and the slot
  * (pool index) that aggregates it; the slot's most significant bit selects one of two
  * shadow sets. A slot completes when every worker of the job has contributed; the sum,
  * the largest exponent, the largest next_exponent and, if any contribution was flagged
@@ -37,11 +38,12 @@
  * wrong when the group count is 0 or above 8, or the IPv4 / UDP lengths are not
  * those of that many groups. A round has one length, its first contribution's: a
  * contribution or retransmission of another group count is dropped as a bad length (the
- * groups present are the ones aggregated, so a shorter packet would leave a partial sum). A contribution
- * whose lane width differs from the one that opened its slot's round is dropped as a bad
- * type: lanes of two widths are never added. A round flagged FLAG_MAX (32-bit lanes only)
- * keeps the largest of each lane instead of the sum: the workers agree on the exponents
- * of many blocks at once that way; it is never mixed with a summing round either.
+ * groups present are the ones aggregated, so a shorter packet would leave a partial sum).
+ * A contribution whose lane width differs from the one that opened its slot's round is
+ * dropped as a bad type: lanes of two widths are never added. A round flagged FLAG_MAX
+ * (32-bit lanes only) keeps the largest of each lane instead of the sum: the workers
+ * agree on the exponents of many blocks at once that way; it is never mixed with a
+ * summing round either.
  *
  * The lane count (256, what SwitchML hosts put in a packet) is LANES of
  * testbed/proto/ina.py; the group headers, their parser states, the lane registers and
@@ -59,7 +61,8 @@ const bit<8>  PROTO_UDP = 17;
 const bit<16> INA_PORT = 0xBEE0;
 const bit<8> INA_GROUPS = 8;      /* groups of 32 lane words a packet may carry */
 const bit<16> INA_GROUP_BYTES = 128;
-const bit<16> INA_UDP_BASE = 21;     /* 8 (UDP) + 13 (ina_t); + INA_GROUP_BYTES a group */
+/* 8 (UDP) + 13 (ina_t), and INA_GROUP_BYTES a group */
+const bit<16> INA_UDP_BASE = 21;
 const bit<16> INA_IP_BASE = 41;      /* 20 (IPv4 without options) + INA_UDP_BASE */
 
 const bit<8> FLAG_GRADIENT = 0x01;

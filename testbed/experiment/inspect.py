@@ -2,8 +2,10 @@
 
 Input: pcap files, typically the software switch's ``<iface>_in.pcap`` / ``_out.pcap``.
 Ethernet, IPv4 and UDP are read with ``struct``; the INA header with the scapy layer of
-:mod:`testbed.proto.ina` (only the 12 header bytes: dissecting the 64 lanes with scapy
-would cost ten times as much and the summary does not need them).
+:mod:`testbed.proto.ina` (only the 13 header bytes: dissecting the lanes with scapy
+would cost ten times as much and the summary does not need them). A packet of any
+whole number of lane groups counts; one whose header's group count is not its
+length's is malformed, as the switch drops it.
 
 The same packet is often captured twice, e.g. on the switch's ingress port and on a host.
 A *transmission* is therefore identified by (kind, job, worker, chunk, flags, source,
@@ -144,11 +146,12 @@ def read_capture(path: str | Path) -> tuple[CaptureStats, list[InaPacket]]:
             if udp is None or udp[2] != ina.UDP_PORT:
                 continue
             src, dst, _, payload = udp
-            # a packet of any lane count, or a header (LuWu: pulls)
-            if len(payload) != ina.HEADER_BYTES and ina.lanes_of_payload(len(payload)) is None:
+            # a packet of any lane count, or a header (LuWu: pulls), its group count its own
+            words = 0 if len(payload) == ina.HEADER_BYTES else ina.lanes_of_payload(len(payload))
+            header = ina.INA(payload[:ina.HEADER_BYTES]) if words is not None else None
+            if header is None or header.groups != ina.groups_of(words):
                 stats.malformed += 1
                 continue
-            header = ina.INA(payload[:ina.HEADER_BYTES])
             stats.ina_frames += 1
             stats.ina_bytes += wire
             packets.append(InaPacket(str(path), t, src, dst, header.job_id, header.worker_id,
@@ -302,8 +305,8 @@ def render(summary: dict, slots: bool = True) -> str:
                             "span", "mean rate"]), ""]
     if summary["malformed"]:
         lines += [f"{summary['malformed']} packet(s) to UDP port {ina.UDP_PORT} were not "
-                  f"INA payloads ({ina.HEADER_BYTES} B and 4 B a lane) or "
-                  f"{ina.HEADER_BYTES} B headers "
+                  f"INA payloads ({ina.HEADER_BYTES} B and 4 B a lane, the header counting "
+                  f"its {ina.GROUP_WORDS}-lane groups) or {ina.HEADER_BYTES} B headers "
                   "(the switch drops them)", ""]
     filters = ", ".join(f"{k} {v}" for k, v in summary["filters"].items() if v is not None)
     if not summary["jobs"]:

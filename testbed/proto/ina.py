@@ -18,11 +18,13 @@ a packet whose length disagrees with its count is dropped. Why 32 words: a group
 header, one parser state and five actions of the rendered program (64 of each at a
 9000 B MTU), and a packet wastes at most 31 words (124 B) of padding in its last group;
 8-word groups would quadruple the program's parser and actions for at most 96 B less
-padding on a tensor's last packet. The header carries the block exponent of the packet's lanes and, in
-``next_exponent``, the sender's exponent of the block it sends next in the same slot
-(the switch returns the largest of the round: hosts/ina_allreduce.py agrees on each
-block's exponent that way). ``ina_t`` in the P4 programs is rendered from the ``INA``
-layer (testbed/proto/ina_p4.py), and ``ina_data_t`` matches the lane layers (the P4
+padding on a tensor's last packet.
+
+The header carries the block exponent of the packet's lanes and, in ``next_exponent``,
+the sender's exponent of the block it sends next in the same slot (the switch returns
+the largest of the round: hosts/ina_allreduce.py agrees on each block's exponent that
+way). ``ina_t`` in the P4 programs is rendered from the ``INA`` layer
+(testbed/proto/ina_p4.py), and the lanes of its groups match the lane layers (the P4
 program keeps the lanes as bit<32> words, two's complement, and adds a word of a 16-bit
 packet as two 16-bit halves; here they are signed). Hosts use :func:`encode` /
 :func:`decode` (struct + numpy) on the hot path, on 32-bit words in either case

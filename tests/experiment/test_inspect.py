@@ -23,8 +23,8 @@ def _mac(w):
     return f"08:00:00:00:00:{w + 1:02x}"
 
 
-def _frame(t, src, dst, job, worker, flags, slot, chunk):
-    payload = ina.encode(job, worker, flags, slot, 0, chunk, np.full(ina.LANES, chunk))
+def _frame(t, src, dst, job, worker, flags, slot, chunk, words=ina.LANES):
+    payload = ina.encode(job, worker, flags, slot, 0, chunk, np.full(words, chunk))
     pkt = Ether(ina.frame(_mac(0), AGG_MAC, src, dst, payload))
     pkt.time = T0 + t
     return pkt
@@ -140,6 +140,25 @@ def test_text_output_has_units(captures, capsys):
     assert "1 retransmissions, 2 duplicates" in out
     assert "12.5 ms mean" in out and "20 ms max" in out
     assert "s1-eth2" in out and "kB" in out
+
+
+def test_short_packets_make_rounds_and_a_wrong_group_count_is_malformed(tmp_path, capsys):
+    """A tensor's last packet of one group: its round and bytes count like any other; a
+    packet whose header counts other groups than its length holds is malformed."""
+    one = ina.GROUP_WORDS
+    short = [_frame(0.000, _ip(w), AGG, 1, w, ina.FLAG_GRADIENT, 3, 7, one) for w in (0, 1)]
+    short += [_frame(0.004, AGG, _ip(w), 1, 1, ina.FLAG_RESULT, 3, 7, one) for w in (0, 1)]
+    wrong = _frame(0.005, _ip(0), AGG, 1, 0, ina.FLAG_GRADIENT, 4, 8, one)
+    raw = bytes(wrong)
+    wrong = Ether(raw[:14 + 20 + 8 + 12] + b"\x02" + raw[14 + 20 + 8 + 13:])
+    wrong.time = T0 + 0.005
+    wrpcap(str(tmp_path / "s1-eth1_in.pcap"), short + [wrong])
+    summary = inspect_json(capsys, str(tmp_path / "s1-eth1_in.pcap"))
+    (job,) = summary["jobs"]
+    assert (job["rounds"], job["incomplete_rounds"], job["gradients"], job["results"]) == \
+        (1, 0, 2, 2)
+    assert summary["malformed"] == 1
+    assert summary["captures"][0]["ina_bytes"] == 4 * (14 + 20 + 8 + ina.payload_bytes(one))
 
 
 def test_bad_capture_files_are_reported(tmp_path, capsys):

@@ -336,3 +336,49 @@ def test_the_c_client_s_constants_are_the_protocol_s():
     assert {k: defines.get(k) for k in expected} == expected
     # the header's field order, as the C client writes it: bytes 6 and 7
     assert [f.name for f in ina.INA.fields_desc][5:7] == ["exponent", "next_exponent"]
+
+
+@pytest.mark.parametrize("clients", [["python"] * 3, ["native"] * 3,
+                                     ["native", "python", "native"]])
+def test_a_tensors_last_block_and_its_exponent_round_send_only_the_groups_they_need(clients):
+    """One job, tensors of several lengths one after another: a bf16 tensor of two full
+    blocks and 40 values (its last packet and its exponent round of 3 blocks: one group
+    each), an fp32 one of 300 values (256 words and 44: two groups) and a full-size one.
+    Slots see rounds of other lengths in turn; under loss and reordering every result
+    equals the host's reference bit for bit, and every packet a worker sent was as long
+    as its groups, never full size when fewer groups do."""
+    program = load_ina_program()
+    per16 = ina.lanes_per_packet(16)
+    gen = torch.Generator().manual_seed(11)
+    sizes = [(2 * per16 + 40, torch.bfloat16), (300, torch.float32),
+             (4 * per16, torch.bfloat16)]
+    inputs = [[(torch.randn(n, generator=gen) * 3).to(dtype) for _ in range(3)]
+              for n, dtype in sizes]
+    sent = []
+
+    def record(payload):
+        sent.append((len(payload), ina.decode(payload)[0]))
+        return False
+
+    def all_reduce(i, transport):
+        reducer = InaAllReduce(transport, 1, i, 3, SLOTS)
+        out = []
+        for xs in inputs:
+            t = xs[i].clone()
+            reducer.all_reduce(t)
+            out.append(t)
+        return out
+
+    results = run_workers(program, clients, all_reduce, loss=0.05, reorder=0.1, drop=record)
+    for k, xs in enumerate(inputs):
+        bits = 16 if xs[0].dtype == torch.bfloat16 else 32
+        as_int = torch.int16 if bits == 16 else torch.int32
+        reference = reference_sum(xs, 3, bits).view(as_int)
+        assert all(torch.equal(r[k].view(as_int), reference) for r in results), k
+    full = ina.payload_bytes(ina.LANES)
+    one, two = ina.payload_bytes(ina.GROUP_WORDS), ina.payload_bytes(2 * ina.GROUP_WORDS)
+    lengths = {size for size, _ in sent}
+    assert lengths == {full, one, two}
+    assert all(h.groups == ina.groups_of((size - ina.HEADER_BYTES) // 4) for size, h in sent)
+    exponent_rounds = {size for size, h in sent if h.flags & ina.FLAG_MAX}
+    assert exponent_rounds == {one}          # 3, 2 and 4 blocks: one group each
