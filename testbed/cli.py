@@ -343,6 +343,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="every link's MTU, both sides alike; INA's packets carry as many "
                    "lanes as it holds (default 4096, the roce-100g profile's, which the "
                    "experiments' links use)")
+    p.add_argument("--lanes", metavar="WORDS|fill",
+                   help="INA's lane words per packet, in whole 32-word groups, or fill: as "
+                   "many groups as the MTU holds (default: the largest power of two)")
     p.add_argument("--ina-clients", nargs="+", choices=["native", "python"], metavar="CLIENT",
                    help="the workers' window loop, each measured: native (C), python "
                    "(default: both where a C compiler is present, else python)")

@@ -322,18 +322,19 @@ def background_load(on: bool = True):
 
 def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: int,
                 slots: int, results_dir: str, log, clients: list, dtype: str = "fp32",
-                warmup: int = 1, loads: tuple = (False,), mtu: int = 1500) -> list:
+                warmup: int = 1, loads: tuple = (False,), mtu: int = 1500,
+                lanes: int | None = None) -> list:
     """One row per tensor size, INA client (``clients``) and load (``loads``: False, the
     machine as it is; True, with :func:`background_load`), each against gloo measured
     once per size and load in the same network (links of ``mtu`` bytes, INA's packets
-    as many lanes as they carry), both with ``warmup`` untimed rounds and ``rounds``
+    as many lanes as they carry, or ``lanes``), both with ``warmup`` untimed rounds and ``rounds``
     timed ones of ``dtype`` tensors."""
     from hosts.round_timing import DTYPES
     from testbed.experiment.jobs import job_on
     from testbed.net.network import Network
     from testbed.net.topology import blueprint_from_topology
     from testbed.units import parse_rate
-    lanes = ina.lanes_for_mtu(mtu)
+    lanes = lanes or ina.lanes_for_mtu(mtu)
     program = ina_program(lanes, Path(results_dir) / "build")
     topo = star_topology(n_workers, bw, scale, mtu=mtu, program=program)
     hosts = [h.name for h in topo.hosts]
@@ -486,6 +487,24 @@ def _switch_lines(rows: list) -> list:
     return lines
 
 
+def _lanes_arg(text: str | None, mtu: int) -> int | None:
+    """``--lanes``: a lane count in whole groups whose frames fit ``mtu``, or ``fill``
+    (as many whole groups as fit); None without it."""
+    if text is None:
+        return None
+    try:
+        lanes = ina.lanes_for_mtu(mtu, whole_groups=True) if text == "fill" else \
+            ina.check_grouped(int(text))
+    except ValueError as e:
+        raise TrainetError(f"--lanes {text}: {e}; or give fill") from None
+    if ina.IP_UDP_BYTES + ina.payload_bytes(lanes) > mtu:
+        raise TrainetError(f"--lanes {text}: {ina.payload_bytes(lanes)} B of INA payload do "
+                           f"not fit the MTU of {mtu} B; at most "
+                           f"{ina.lanes_for_mtu(mtu, whole_groups=True)} lanes (fill)")
+    return lanes
+
+
+
 def main(args) -> int:
     workers = args.workers or [2, 4, 8]
     # the C window loop builds where the native backend does
@@ -498,6 +517,7 @@ def main(args) -> int:
             raise ValueError(f"MTU {mtu} B: links take at most {ina.MAX_MTU} B")
     except ValueError as e:
         raise TrainetError(f"--mtu: {e}") from None
+    lanes = _lanes_arg(getattr(args, "lanes", None), mtu) or lanes
     report = {"lanes_per_packet": lanes, "mtu": mtu, "scale": args.scale, "link": args.bw,
               "target": [target_rate(n, backend=b) for n in workers for b in _backends()],
               "client": client_cost(args.ina_clients)}
@@ -514,6 +534,6 @@ def main(args) -> int:
                                             args.dtype, args.warmup,
                                             (False, True) if getattr(
                                                 args, "background_load", False) else (False,),
-                                            mtu)
+                                            mtu, lanes)
     print(json.dumps(report, indent=2) if args.json else _render(report))
     return 0

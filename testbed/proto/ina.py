@@ -86,17 +86,21 @@ LANE_BITS = (32, 16)           # the lane widths a packet can carry
 MAX_LANES = MAX_GROUPS * GROUP_WORDS     # 8160 words: the most a packet may carry
 
 
-def lanes_for_mtu(mtu: int) -> int:
+def lanes_for_mtu(mtu: int, whole_groups: bool = False) -> int:
     """Lane words per packet on links of ``mtu`` bytes: the largest power of two whose
     packet (IPv4, UDP, INA header, 4 bytes a word) fits, so a 1500 B MTU keeps the
     default 256 (1065 B), 4096 B takes 512 (2089 B; 1024 would need 4137 B) and
     9000 B takes 2048 (8233 B); at most 4096 (the header counts 255 groups). Powers of
     two keep a tensor's blocks aligned across lane counts and the rendered programs
-    few."""
+    few. With ``whole_groups``, as many whole groups as fit instead (4096 B: 992 words,
+    9000 B: 2208): fewer frames a tensor, the blocks then of that size."""
     room = min((mtu - IP_UDP_BYTES - HEADER_BYTES) // 4, MAX_LANES)
-    if room < 1:
-        raise ValueError(f"MTU {mtu} B carries no INA lane: it needs at least "
-                         f"{IP_UDP_BYTES + HEADER_BYTES + 4} B")
+    least = GROUP_WORDS if whole_groups else 1
+    if room < least:
+        raise ValueError(f"MTU {mtu} B carries no INA lane{' group' if whole_groups else ''}: "
+                         f"it needs at least {IP_UDP_BYTES + HEADER_BYTES + 4 * least} B")
+    if whole_groups:
+        return room // GROUP_WORDS * GROUP_WORDS
     return 1 << (room.bit_length() - 1)
 
 

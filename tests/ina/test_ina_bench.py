@@ -40,6 +40,18 @@ def test_link_bounds():
         1.5 * 4000 * 8 * 9014 / 8948 / 1e6)
 
 
+def test_lanes_option_takes_whole_groups_that_fit_the_mtu():
+    from testbed.errors import TrainetError
+    assert bench._lanes_arg(None, 4096) is None
+    assert bench._lanes_arg("fill", 4096) == 992 and bench._lanes_arg("512", 4096) == 512
+    with pytest.raises(TrainetError, match="--lanes 1024: 4109 B of INA payload do not fit "
+                       r"the MTU of 4096 B; at most 992 lanes \(fill\)"):
+        bench._lanes_arg("1024", 4096)
+    with pytest.raises(TrainetError, match="--lanes 100: 100 lanes per packet: p4/ina.p4 "
+                       "takes whole groups of 32 words"):
+        bench._lanes_arg("100", 4096)
+
+
 def test_round_time_is_the_slowest_workers_back_to_back_rounds_per_round():
     results = {"h1": {"round_ends_s": [1.0, 2.0, 3.0]}, "h2": {"round_ends_s": [1.5, 2.5, 4.5]}}
     assert bench.round_time(results) == 1.5

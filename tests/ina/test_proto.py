@@ -43,6 +43,13 @@ def test_lanes_for_an_mtu_fill_it_in_powers_of_two():
         ina.lanes_for_mtu(40)
     with pytest.raises(ValueError, match="16384 lanes per packet: accepted 1..8160"):
         ina.payload_bytes(16384)
+    # whole groups instead: the most that fit, a group more does not
+    for mtu, lanes in ((1500, 352), (4096, 992), (9000, 2208)):
+        assert ina.lanes_for_mtu(mtu, whole_groups=True) == lanes
+        assert 20 + 8 + ina.payload_bytes(lanes) <= mtu < 20 + 8 + ina.payload_bytes(lanes + 32)
+    with pytest.raises(ValueError, match="MTU 100 B carries no INA lane group: it needs at "
+                       "least 169 B"):
+        ina.lanes_for_mtu(100, whole_groups=True)
     assert ina.data_layer(ina.LANES) is ina.INAData and ina.data_layer(512) is ina.data_layer(512)
 
 
