@@ -145,12 +145,13 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m testbed.proto.ina_p4",
                                 description="print p4/ina.p4 for a lane count")
     p.add_argument("--lanes", type=int, default=ina.LANES,
-                   help=f"32-bit lane words per packet (default {ina.LANES}, p4/ina.p4's)")
+                   help=f"32-bit lane words per packet, whole groups of {ina.GROUP_WORDS} "
+                   f"(default {ina.LANES}, p4/ina.p4's)")
     p.add_argument("--mtu", type=int, help="as many lanes as links of this MTU carry "
                    "(instead of --lanes)")
     args = p.parse_args(argv)
     try:
-        lanes = ina.lanes_for_mtu(args.mtu) if args.mtu else ina.check_lanes(args.lanes)
+        lanes = ina.lanes_for_mtu(args.mtu) if args.mtu else ina.check_grouped(args.lanes)
     except ValueError as e:
         p.error(str(e))
     sys.stdout.write(render(lanes))
