@@ -250,3 +250,24 @@ def test_pulls_with_lanes_gradients_without_and_pulls_to_ina_jobs_are_dropped(ta
                                         payload), 1) == []
     assert counts(target)[0]["bad_type"] == 3
     assert target.register_read("MyIngress.slot_count", 0) == 0
+
+
+def test_only_full_size_packets_are_taken_and_header_only_ones_count_no_groups(target):
+    """luwu.p4 shares ina.p4's header but takes full-size packets only: a short packet
+    (one lane group, which ina.p4 would sum), a full-size one whose header counts
+    another number of groups and a header-only pull that counts one are dropped as bad
+    lengths before any register is touched; its header-only answers count none."""
+    def with_groups(payload, groups):
+        return payload[:ina.HEADER_BYTES - 1] + bytes([groups]) + payload[ina.HEADER_BYTES:]
+
+    short = ina.encode(1, 0, ina.FLAG_GRADIENT, 0, 0, 0, lanes(0)[:ina.GROUP_WORDS])
+    miscounted = with_groups(ina.encode(1, 0, ina.FLAG_GRADIENT, 0, 0, 0, lanes(0)), 1)
+    pull = with_groups(ina.encode(PULL_JOB, 0, PULL, 0, 0, 0, None), 1)
+    for payload in (short, miscounted, pull):
+        assert target.process(ina.frame(worker_mac(0), SWITCH_MAC, worker_ip(0), AGG,
+                                        payload), 1) == []
+    assert counts(target)[0]["bad_length"] == 3
+    assert target.register_read("MyIngress.slot_count", 0) == 0
+    complete(target, 2)
+    got = decoded(ack(target, 2))
+    assert got and all(h.groups == 0 and v is None for *_, h, v in got)
