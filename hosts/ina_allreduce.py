@@ -171,7 +171,7 @@ class InaAllReduce:
 
     def agree_exponent(self, max_abs: float) -> int:
         """The job's largest exponent of ``max_abs``: a one-group round."""
-        words = ina.GROUP_WORDS if self.short_packets else self.lanes
+        words = min(ina.GROUP_WORDS, self.lanes) if self.short_packets else self.lanes
         ex = self._run(Exchange(self.stream, np.zeros((1, words), dtype=np.int32),
                                 fx.exponent_for(max_abs)))
         return ex.result_exponent
