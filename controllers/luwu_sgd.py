@@ -131,12 +131,23 @@ def _check_room(device, job: SgdJob, chunks: int) -> None:
                            f"at or above {p['model_base'] + p['model_chunks']}")
 
 
+def _check_lane_width(device, job: SgdJob) -> None:
+    """JobError if a 16-bit job meets a luwu_sgd.p4 without 16-bit rounds (one rendered
+    before it had them: no register of the rounds' widths)."""
+    if job.lane_bits == 16 and ctl.LANES16_REGISTER not in set(device.register_names()):
+        raise JobError(f"{job.where}.lane_bits: the job's workers push 16-bit lanes; the "
+                       f"switch's program {device.program_name()} adds 32-bit ones only (no "
+                       f"{ctl.LANES16_REGISTER}); load p4/luwu_sgd.p4 as rendered now "
+                       "(python -m testbed.proto.luwu_sgd_p4) or set lane_bits: 32")
+
+
 def setup(device, job: SgdJob, initial: np.ndarray) -> None:
     """Install ``job`` with the flat fp32 ``initial`` parameters (whole chunks, the
     layout's order); JobError if they do not fit or the job clashes with another."""
     validate(job)
     chunks = _chunks_of(initial, job.where)
     _check_room(device, job, chunks.shape[0])
+    _check_lane_width(device, job)
     ctl.check_lanes(device, job.gradient_job())
     ctl.check_free(device, job.gradient_job())
     # the exponent job's set-up checks its id and slot range against the device, and,
