@@ -170,6 +170,13 @@ class Exchange:
         """The lane words chunk ``i``'s packets carry."""
         return self.tail_words if i == self.n - 1 else self.words
 
+    def answer_words_of(self, i: int) -> int:
+        """The lane words of chunk ``i``'s answer: its own, or the width of the result's
+        rows where a subclass made them wider than what it sends (LuWu-SGD answers 16-bit
+        pushes with 32-bit parameters)."""
+        width = self.result.shape[1]
+        return self.chunk_words(i) if width == self.words else width
+
     def _block(self, i: int, first_send: bool) -> tuple[np.ndarray, int, int]:
         """Chunk ``i``'s words, header exponent and extra flags."""
         return self.lanes[i], int(self.exponents[i]), 0
@@ -215,7 +222,7 @@ class Exchange:
         i = (header.chunk - self.first) & 0xFFFFFFFF
         if (header.job_id != self.stream.job_id or not header.flags & self.answer_flag
                 or i >= self.n or i not in self._deadline
-                or (lanes is not None and len(lanes) != self.chunk_words(i))):
+                or (lanes is not None and len(lanes) != self.answer_words_of(i))):
             return []                 # not ours, or a duplicate of a result we have
         del self._deadline[i]
         del self._started[i]
