@@ -50,6 +50,8 @@ class CScope:
         self.vars = {}                 # P4 variable name -> C lvalue
         self.leave = leave             # C statement that ends the function's P4 block
         self.ret_type = None           # a function's return type
+        self.hoisted = {}              # C of a field an action reads once -> its local
+        self.rows = {}                 # (register group, index C) -> (read, write) row
         self.tmp = 0
 
     def fresh(self, base="t") -> str:
@@ -123,7 +125,8 @@ class CExprGen:
             return f"{self.expr(e.expr, s)}.e{e.field}"
         if not isinstance(base_t, (ir.HeaderT, ir.StructT)):
             self.unsupported(f"member {e.field} of {type(base_t).__name__}", e.loc)
-        return f"{self.expr(e.expr, s)}.f_{e.field}"
+        code = f"{self.expr(e.expr, s)}.f_{e.field}"
+        return s.hoisted.get(code, code)
 
     def union_others_invalid(self, member, s, ind) -> None:
         """``member`` of a header_union becomes the valid one: the others go invalid."""

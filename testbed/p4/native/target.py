@@ -480,7 +480,8 @@ class NativeTarget(Target):
         """(the cells of register ``name``'s column, the position of cell ``index``)."""
         self._indexed("register", self.compiled.registers, name, index)
         k = self.native.registers[name]
-        return self.lib.sw_reg(self.sw, k, 0), index * self.native.register_cells[k][2]
+        _, _, stride, ctype = self.native.register_cells[k]
+        return self.ffi.cast(f"{ctype} *", self.lib.sw_reg(self.sw, k, 0)), index * stride
 
     def register_read(self, name: str, index: int) -> int:
         cells, at = self._register_cell(name, index)
