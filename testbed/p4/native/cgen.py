@@ -95,6 +95,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         self.locals_fields = []         # sw/pkt fields of control-level locals
         self.sw_fields = []
         self.in_parser = self.in_deparser = False
+        self.phase = self.out_phase = None   # the parser's / deparser's offset in its byte
         self.hdr_bits = 0
         self.locs = []                  # (line of the body, P4 location of its statement)
 

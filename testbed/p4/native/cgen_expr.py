@@ -28,6 +28,40 @@ def put_code(buf: str, pos, w: int, value: str) -> str:
     return f"put_{'wide' if w > WORD else 'bits'}({buf}, {pos}, {w}, {value});"
 
 
+def span(bit: int, w: int) -> tuple | None:
+    """(first byte, bytes, right shift) of ``w`` bits at constant bit offset ``bit``, or
+    None when they do not fit one 64-bit word."""
+    first, phase = divmod(bit, 8)
+    nbytes = (phase + w + 7) // 8
+    return None if w > WORD or nbytes > 8 else (first, nbytes, 8 * nbytes - phase - w)
+
+
+def get_known(p: str, bit: int, w: int) -> str | None:
+    """C reading ``w`` bits at constant bit offset ``bit`` from the byte pointer ``p``:
+    one big-endian load of the bytes they span (a shift and a mask when they do not fill
+    them), or None when they span more than 8 bytes."""
+    at = span(bit, w)
+    if at is None:
+        return None
+    first, nbytes, shift = at
+    load = f"get_bytes({p} + {first}, {nbytes})"
+    return load if shift == 0 and w == 8 * nbytes else f"(({load} >> {shift}) & {mask(w)})"
+
+
+def put_known(p: str, bit: int, w: int, value: str) -> str | None:
+    """C writing the low ``w`` bits of ``value`` at constant bit offset ``bit`` of the
+    zeroed bytes at ``p``: a big-endian store of whole bytes, else ORed into the bytes
+    they span; None when they span more than 8 bytes."""
+    at = span(bit, w)
+    if at is None:
+        return None
+    first, nbytes, shift = at
+    if shift == 0 and w == 8 * nbytes:
+        return f"put_bytes({p} + {first}, {nbytes}, {value});"
+    return (f"put_bytes({p} + {first}, {nbytes}, get_bytes({p} + {first}, {nbytes}) | "
+            f"((({value}) & {mask(w)}) << {shift}));")
+
+
 def varbit_bytes(t: ir.VarbitT) -> int:
     """Bytes of a varbit<N> value's C array."""
     return (t.max_width + 7) // 8
