@@ -48,18 +48,25 @@ def get_known(p: str, bit: int, w: int) -> str | None:
     return load if shift == 0 and w == 8 * nbytes else f"(({load} >> {shift}) & {mask(w)})"
 
 
-def put_known(p: str, bit: int, w: int, value: str) -> str | None:
+def put_known(p: str, bit: int, w: int, value: str, zeroed: bool = True) -> str | None:
     """C writing the low ``w`` bits of ``value`` at constant bit offset ``bit`` of the
-    zeroed bytes at ``p``: a big-endian store of whole bytes, else ORed into the bytes
-    they span; None when they span more than 8 bytes."""
+    bytes at ``p``: a big-endian store of whole bytes, else ORed into the bytes they span
+    (``zeroed``), or, where fields are written in order and the bytes after the previous
+    one are not zeroed, stored beside the previous field's bits in its last byte; None
+    when they span more than 8 bytes."""
     at = span(bit, w)
     if at is None:
         return None
     first, nbytes, shift = at
     if shift == 0 and w == 8 * nbytes:
         return f"put_bytes({p} + {first}, {nbytes}, {value});"
-    return (f"put_bytes({p} + {first}, {nbytes}, get_bytes({p} + {first}, {nbytes}) | "
-            f"((({value}) & {mask(w)}) << {shift}));")
+    value = f"((({value}) & {mask(w)}) << {shift})"
+    if zeroed:
+        return f"put_bytes({p} + {first}, {nbytes}, get_bytes({p} + {first}, {nbytes}) | {value});"
+    if bit % 8 == 0:
+        return f"put_bytes({p} + {first}, {nbytes}, {value});"
+    return (f"put_bytes({p} + {first}, {nbytes}, get_bytes({p} + {first}, 1) << "
+            f"{8 * nbytes - 8} | {value});")
 
 
 def varbit_bytes(t: ir.VarbitT) -> int:

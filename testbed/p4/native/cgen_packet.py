@@ -226,13 +226,17 @@ class CPacketGen:
         self.bind_params(ctl.params[1:], s)
         self.in_deparser = True
         self.out_phase = 0          # _b's position in its byte: 0, or None once not known
+        self.ored = False           # a field written into zeroed bytes
         self.emit(0, "static uint32_t deparse(pkt_t *P, uint8_t *_out) {")
         self.emit(1, "uint32_t _b = 0;")
+        zeroing = len(self.lines)
         self.emit(1, "memset(_out, 0, HDR_BYTES);")
         for st in ctl.locals:
             self.stmt(st, s, 1)
         for st in ctl.body.stmts:
             self.stmt(st, s, 1)
+        if self.out_phase == 0 and not self.ored:    # every byte is stored: no zeroing
+            self.lines[zeroing] = ""
         self.emit(1, "_b = (_b + 7) >> 3;")
         self.emit(1, "memcpy(_out + _b, P->payload, P->payload_len);")
         self.emit(1, "return _b + P->payload_len;")
@@ -272,7 +276,9 @@ class CPacketGen:
         known = self.out_phase == 0
         pos = 0
         for path, fw in wire_fields(t):
-            code = put_known("(_out + (_b >> 3))", pos, fw, f"{h}{path}") if known else None
+            code = put_known("(_out + (_b >> 3))", pos, fw, f"{h}{path}",
+                             zeroed=False) if known else None
+            self.ored |= code is None
             self.emit(ind + 1, code or put_code("_out", f"_b + {pos}", fw, f"{h}{path}"))
             pos += fw
         self.emit(ind + 1, f"_b += {w};")

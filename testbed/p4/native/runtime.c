@@ -1,6 +1,7 @@
 /* Run-time support of the generated v1model pipeline: bit access, hash and checksum
  * algorithms, match-action tables, multicast groups, clone sessions and the output arena.
  * The generated program follows this file in one translation unit. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
