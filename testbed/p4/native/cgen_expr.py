@@ -28,22 +28,31 @@ def put_code(buf: str, pos, w: int, value: str) -> str:
     return f"put_{'wide' if w > WORD else 'bits'}({buf}, {pos}, {w}, {value});"
 
 
-def span(bit: int, w: int) -> tuple | None:
-    """(first byte, bytes, right shift) of ``w`` bits at constant bit offset ``bit``, or
-    None when they do not fit one 64-bit word."""
+def span(bit: int, w: int) -> tuple:
+    """(first byte, bytes, right shift) of ``w`` bits at constant bit offset ``bit``."""
     first, phase = divmod(bit, 8)
     nbytes = (phase + w + 7) // 8
-    return None if w > WORD or nbytes > 8 else (first, nbytes, 8 * nbytes - phase - w)
+    return first, nbytes, 8 * nbytes - phase - w
+
+
+def split(bit: int, w: int) -> int:
+    """Bits of a field of ``w`` bits at constant bit offset ``bit`` that lie in its
+    first byte when the field spans 9 bytes (at most 64 bits, not starting on a byte), so
+    the rest starts on a byte; 0 when it fits 8 bytes."""
+    return 8 - bit % 8 if bit % 8 + w > WORD else 0
 
 
 def get_known(p: str, bit: int, w: int) -> str | None:
     """C reading ``w`` bits at constant bit offset ``bit`` from the byte pointer ``p``:
     one big-endian load of the bytes they span (a shift and a mask when they do not fill
-    them), or None when they span more than 8 bytes."""
-    at = span(bit, w)
-    if at is None:
+    them; a field over 9 bytes in two such parts), or None for a value over 64 bits."""
+    if w > WORD:
         return None
-    first, nbytes, shift = at
+    head = split(bit, w)
+    if head:
+        return (f"({get_known(p, bit, head)} << {w - head} | "
+                f"{get_known(p, bit + head, w - head)})")
+    first, nbytes, shift = span(bit, w)
     load = f"get_bytes({p} + {first}, {nbytes})"
     return load if shift == 0 and w == 8 * nbytes else f"(({load} >> {shift}) & {mask(w)})"
 
@@ -52,17 +61,21 @@ def put_known(p: str, bit: int, w: int, value: str, zeroed: bool = True) -> str 
     """C writing the low ``w`` bits of ``value`` at constant bit offset ``bit`` of the
     bytes at ``p``: a big-endian store of whole bytes, else ORed into the bytes they span
     (``zeroed``), or, where fields are written in order and the bytes after the previous
-    one are not zeroed, stored beside the previous field's bits in its last byte; None
-    when they span more than 8 bytes."""
-    at = span(bit, w)
-    if at is None:
+    one are not zeroed, stored beside the previous field's bits in its last byte (a field
+    over 9 bytes in two such parts); None for a value over 64 bits."""
+    if w > WORD:
         return None
-    first, nbytes, shift = at
+    head = split(bit, w)
+    if head:
+        return (put_known(p, bit, head, f"(({value}) >> {w - head})", zeroed) + " "
+                + put_known(p, bit + head, w - head, value, zeroed))
+    first, nbytes, shift = span(bit, w)
     if shift == 0 and w == 8 * nbytes:
         return f"put_bytes({p} + {first}, {nbytes}, {value});"
     value = f"((({value}) & {mask(w)}) << {shift})"
     if zeroed:
-        return f"put_bytes({p} + {first}, {nbytes}, get_bytes({p} + {first}, {nbytes}) | {value});"
+        return (f"put_bytes({p} + {first}, {nbytes}, get_bytes({p} + {first}, {nbytes}) | "
+                f"{value});")
     if bit % 8 == 0:
         return f"put_bytes({p} + {first}, {nbytes}, {value});"
     return (f"put_bytes({p} + {first}, {nbytes}, get_bytes({p} + {first}, 1) << "

@@ -346,18 +346,17 @@ class CStmtGen:
 
     def register_rows(self, body: ir.Block, s) -> None:
         """Declare, at the top of an action, the row of each register group that
-        ``body`` indexes with a value it cannot change (a constant or a field read once
-        at the top): a pointer to read it by and one to
+        ``body`` indexes with a value it cannot change (made of constants and fields read
+        once at the top): a pointer to read it by and one to
         write it by, out of range the zero row and the group's sink row, so an access
         is one load or store with no test (``s.rows``: (group, index) -> pointers)."""
-        invariant = set(s.hoisted.values())
         for c in walk_calls(body):
             if c.extern != "register" or c.method not in ("read", "write"):
                 continue
             index = c.args[1 if c.method == "read" else 0]
-            code = self.expr(index, s)
-            if not (isinstance(index, ir.Const) or code in invariant):
+            if not self.invariant(index, s):
                 continue
+            code = self.expr(index, s)
             inst = self.instance_of(c, s)
             group, _, stride, ctype = self.out.register_cells[self.out.registers[inst.name]]
             if (group, code) in s.rows:
@@ -369,6 +368,19 @@ class CStmtGen:
                          f"&P->S->RG{group}[{code} * {stride}] : P->S->RS{group};")
             self.emit(1, f"const {ctype} *{read} = {code} < {size} ? {write} : "
                          f"(const {ctype} *)reg_zeros;")
+
+    def invariant(self, e, s) -> bool:
+        """Whether ``e`` has one value for the whole action: constants and fields read
+        once at its top, through casts, slices and operators."""
+        if isinstance(e, ir.Const):
+            return True
+        if isinstance(e, ir.Member):
+            return self.expr(e, s) in s.hoisted.values()
+        if isinstance(e, (ir.Cast, ir.Slice, ir.Unary)):
+            return self.invariant(e.expr, s)
+        if isinstance(e, ir.Binary):
+            return self.invariant(e.left, s) and self.invariant(e.right, s)
+        return False
 
     def event(self, kind: str, id_: int, data, s, ind) -> None:
         """A record (id, the scalars of ``data``) for the control plane (digests) or the
