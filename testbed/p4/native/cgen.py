@@ -265,7 +265,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         locals_ = {st.name: st for st in ctl.locals if isinstance(st, ir.VarDecl)}
         for name in sorted(scratch & locals_.keys()):
             if mentions(act.body, name):
-                c = s.vars[name] = f"_s_{ident(name)}"
+                c = s.vars[name] = f"{s.fresh('s')}_{ident(name)}"
                 t = locals_[name].type
                 self.emit(1, f"{self.ctype(t, act.loc)} {c} = "
                              f"{'{0}' if is_composite(t) else '0'};")
