@@ -43,6 +43,12 @@ def test_bytes_per_worker_are_per_round_and_direction():
     assert bench.bytes_per_worker(results) == {"tx": 200, "rx": 200}
 
 
+def test_workers_cpu_is_all_workers_together_per_round():
+    results = {"h1": {"round_ends_s": [1, 2], "process_cpu_s": 0.5},
+               "h2": {"round_ends_s": [1, 2], "process_cpu_s": 0.25}}
+    assert bench.workers_cpu_per_round(results) == 0.375
+
+
 def test_ring_bound_follows_the_element_size():
     assert bench.ring_link_time(1000, 8, 1e6, 2) == pytest.approx(
         bench.ring_link_time(1000, 8, 1e6) / 2)
