@@ -16,7 +16,9 @@ Two measurements:
   slowest worker's time for all of them divided by their number. Both programs end with
   an untimed barrier, since eight torch interpreters exiting on two cores while others
   still time their last round added 5-30 ms to it. Each worker counts the bytes its
-  interface carried per direction during the timed rounds; the switch's own counters,
+  interface carried per direction during the timed rounds and its own CPU time (the
+  table gives all workers' together per round: eight workers share the machine's cores
+  with the switch, so it is CPU the links' pace competes with); the switch's own counters,
   asked for before and after each run (testbed/switch/stats.py), give its frames,
   wake-ups, native calls and its loop thread's CPU per frame, beside the whole machine's
   CPU per frame (/proc/stat), since what the loop hands to other threads is not in its
