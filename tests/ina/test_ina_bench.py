@@ -129,13 +129,15 @@ def test_rows_measured_under_load_are_marked_in_the_table():
     row = {**FABRIC_ROW, "nominal_MB": 1, "emulated_bytes": 1048,
            "switch_cpu_us_per_frame_ina": 1.0,
            "switch_cpu_us_per_frame_gloo": 1.0, "mtu": 9000, "ina_lanes": 2048,
-           "ina_frame_bytes": 8246}
+           "ina_frame_bytes": 8246, "ina_workers_cpu_s_per_round": 0.0085,
+           "gloo_workers_cpu_s_per_round": 0.01025}
     report = {"target": [], "client": [], "scale": 1e-3,
               "fabric": [{**row, "background_load": False}, {**row, "background_load": True}]}
     text = bench._render(report)
     assert "one more process spinning" in text
     rows = [line for line in text.splitlines() if line.strip().startswith("8 ")]
     assert [line.split()[3] for line in rows] == ["-", "+1", "-", "+1"]
+    assert rows[2].split()[-4:] == ["8.50", "ms,", "10.25", "ms"]     # workers' CPU/round
     assert "MTU 9000 B on both sides (INA: 2048 lane words, 8246 B frames)" in text
 
 
