@@ -148,7 +148,7 @@ class InaAllReduce:
 
     def __init__(self, transport, job_id: int, worker_id: int, n_workers: int,
                  slots: int = 32, timeout_s: float = 0.01, lane_bits: int | None = None,
-                 lanes: int = ina.LANES, short_packets: bool = True):
+                 lanes: int = ina.LANES, trace: bool = False, short_packets: bool = True):
         if not 1 <= n_workers <= 255:
             raise ValueError(f"n_workers must be within 1..255, got {n_workers}")
         if lane_bits is not None:
@@ -162,6 +162,13 @@ class InaAllReduce:
         self.packets = 0
         self.retransmissions = 0
         self.resent_blocks = 0        # blocks sent again after an overflow
+        # with ``trace``, (phase, wall-clock time) of each all-reduce's phases: to lay
+        # them beside a capture's timestamps (the same clock, CLOCK_REALTIME)
+        self.stamps: list | None = [] if trace else None
+
+    def _stamp(self, phase: str) -> None:
+        if self.stamps is not None:
+            self.stamps.append((phase, time.time()))
 
     def _run(self, exchange: Exchange) -> Exchange:
         ex = run_exchange(exchange, self.transport)
@@ -212,12 +219,15 @@ class InaAllReduce:
         local = self.block_exponents(blocks)
         exponents = np.full(n, fx.EXPONENT_MIN, np.int8)
         head = min(slots, n)
+        self._stamp("exponents")
         exponents[:head] = self.agree_block_exponents(local[:head])
+        self._stamp("data")
         announce = np.full(n, fx.EXPONENT_MIN, np.int8)
         announce[:n - head] = local[head:]          # chunk c announces block c + slots
         ex = self._run(BlockExchange(self.stream, blocks, exponents, self.n_workers, bits,
                                      announce, piggyback=True, words=self.lanes,
                                      tail_words=tail))
+        self._stamp("sums")
         sums = ex.result if bits == 32 else ina.unpack16(ex.result)
         used = ex.exponents.copy()
         pending = np.arange(n)        # the block of each chunk of `ex`
@@ -245,6 +255,7 @@ class InaAllReduce:
     def all_reduce(self, tensor: torch.Tensor) -> torch.Tensor:
         if not tensor.is_floating_point():
             raise TypeError(f"all_reduce needs a float tensor, got {tensor.dtype}")
+        self._stamp("start")
         values = tensor.detach().reshape(-1).to(torch.float32).cpu().numpy()
         if values.size == 0:
             return tensor
@@ -254,6 +265,7 @@ class InaAllReduce:
         summed = (sums / fx.block_scales(exponents, self.n_workers, bits)).reshape(-1)
         tensor.copy_(torch.from_numpy(summed[:values.size]).view(tensor.shape)
                      .to(tensor.dtype))
+        self._stamp("end")
         return tensor
 
 
@@ -320,13 +332,16 @@ def main(argv=None) -> int:
     p.add_argument("--client", choices=ina_native.CLIENTS, default="auto",
                    help="who runs the window loop: native (C), python, or auto (C where "
                    "a C compiler is present; default)")
+    p.add_argument("--trace", action="store_true",
+                   help="report each all-reduce's phases (start, exponent round, data, "
+                   "sums, end) as wall-clock times, beside a capture's")
     args = p.parse_args(argv)
     rank = args.worker if args.rank is None else args.rank
     dtype = DTYPES[args.dtype]
     transport = UdpTransport(args.aggregator, client=args.client)
     lane_bits = None if args.lane_bits == "auto" else int(args.lane_bits)
     reducer = InaAllReduce(transport, args.job, args.worker, args.workers, args.slots,
-                           args.timeout_ms / 1000, lane_bits, args.lanes)
+                           args.timeout_ms / 1000, lane_bits, args.lanes, args.trace)
     bits = lane_bits or lane_bits_for(dtype)
     gens = [torch.Generator().manual_seed(args.seed * 1000 + w) for w in range(args.workers)]
     # every round's inputs before the clock starts: all workers' with --check, else ours
@@ -360,6 +375,7 @@ def main(argv=None) -> int:
                "resent_blocks": reducer.resent_blocks, "result_sha256": digest,
                "max_error": errors, "error_bound": bounds, "matches_reference": matches,
                "lane_bits": bits, "lanes": args.lanes,
+               **({"stamps": reducer.stamps} if args.trace else {}),
                "srtt_s": reducer.stream.srtt, "rto_s": reducer.stream.rto,
                "client": "python" if transport.native is None else "native"}, sys.stdout)
     print()

@@ -3,7 +3,8 @@
  * the same window, the same retransmission rules, batched with sendmmsg/recvmmsg on the
  * worker's UDP socket. The Python Exchange is the reference; see its docstring for why
  * each rule is there. In short:
- *   - chunk c + slots is sent once chunk c's result is in (the window is `slots` wide);
+ *   - chunk c + slots is sent once chunk c's result is in (the window is `slots` wide;
+ *     see below for how it opens);
  *   - a chunk's timeout is the stream's RTO when first sent (SRTT + 4 RTTVAR from chunks
  *     sent once, RFC 6298, within [timeout_s, max_timeout_s], times the back-off), and
  *     doubles on each retransmission after a timeout; a chunk is due when no result at
@@ -20,8 +21,13 @@
  *     exponent its values need (BlockExchange);
  *   - the last chunk carries `tail_words` words (whole groups), the others `words`; the
  *     header's group count says how many (testbed/proto/ina.py groups_of).
- * Results are taken between batches, not between single packets: the only difference
- * from the Python loop is when, within one batch of received packets, sends leave. */
+ * Results are taken between batches, not between single packets. Two differences from
+ * the Python loop: when, within one batch of received packets, sends leave; and chunks
+ * leave in chunk order and the window opens like TCP's slow start: START_CHUNKS at
+ * first, one more per result, up to `slots` (never more than the window allows).
+ * Eight workers on two cores all burst their window the moment the exponent round
+ * answers; the last one to get a core then sends its first chunk, which the first
+ * result waits for, behind everyone's whole window of sends. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
@@ -47,6 +53,7 @@
 #define SHADOW_BIT 0x8000
 #define FAST_AFTER 3
 #define BATCH 64
+#define START_CHUNKS 4                 /* chunks in flight at an exchange's start */
 
 /* what hosts/ina_native.py declares to cffi (testbed/p4/native/build.py interface) */
 /* interface begin */
@@ -95,6 +102,8 @@ typedef struct {
     uint32_t *pos;                        /* index in `outstanding`, or UINT32_MAX */
     uint32_t *outstanding, n_out;
     uint32_t fast_checked;
+    uint32_t next_new;                    /* the first chunk not sent yet */
+    uint32_t cwnd;                        /* chunks in flight allowed now, <= slots */
     double last_progress;
     size_t payload_bytes;                 /* HEADER_BYTES + 4 * words: a full packet */
     size_t recv_bytes;                    /* one more: a longer datagram is not ours */
@@ -286,6 +295,19 @@ static int send_chunk(loop_t *L, uint32_t i, double now, int retransmit, int bac
     return 0;
 }
 
+/* Send the chunks not sent yet, in order, while fewer than cwnd are in flight and the
+ * window allows the next one: chunk j once chunk j - slots has its result. */
+static int send_new(loop_t *L, double now) {
+    ina_xchg_t *x = L->x;
+    while (L->next_new < x->n && L->n_out < L->cwnd
+           && (L->next_new < x->slots || L->pos[L->next_new - x->slots] == UINT32_MAX)) {
+        int r = send_chunk(L, L->next_new++, now, 0, 0);
+        if (r < 0)
+            return r;
+    }
+    return 0;
+}
+
 static void answered(loop_t *L, uint32_t i) {
     uint32_t at = L->pos[i], last = L->outstanding[--L->n_out];
     L->outstanding[at] = last;
@@ -335,8 +357,9 @@ static int on_payload(loop_t *L, const uint8_t *p, uint32_t len, double now) {
                 return r;
         }
     }
-    uint64_t next = (uint64_t)i + x->slots;
-    return next < x->n ? send_chunk(L, (uint32_t)next, now, 0, 0) : 0;
+    if (L->cwnd < x->slots)
+        L->cwnd++;
+    return send_new(L, now);
 }
 
 /* When the first outstanding chunk is due (Exchange.next_deadline): its timeout after
@@ -399,12 +422,11 @@ static int drive(loop_t *L) {
     }
     double now = now_s();
     L->last_progress = now;
-    for (uint32_t i = 0; i < x->n && i < x->slots; i++) {
-        int r = send_chunk(L, i, now, 0, 0);
-        if (r < 0)
-            return r;
-    }
-    int r = flush(L);
+    L->cwnd = START_CHUNKS < x->slots ? START_CHUNKS : x->slots;
+    int r = send_new(L, now);
+    if (r < 0)
+        return r;
+    r = flush(L);
     if (r < 0)
         return r;
     while (x->remaining > 0) {

@@ -4,7 +4,9 @@ The Python loop (:func:`hosts.ina_allreduce.run_exchange` over
 :class:`hosts.ina_session.Exchange`) costs 25-29 us of CPU per packet (encode, send,
 receive, decode, timers); eight workers on two cores then spend more time in it than on
 the links. The C loop sends and receives the same packets with the same window and
-retransmission rules, a batch per system call, and keeps the stream's RTT estimate and
+retransmission rules, a batch per system call (its chunks leave in order, and its window
+opens four chunks first, one more per result: see hosts/ina_client.c), and keeps the
+stream's RTT estimate and
 back-off in the :class:`~hosts.ina_session.JobStream`, so Python and C exchanges can
 follow one another on one stream. It is built like the switch's native backend (the
 machine's C compiler, cached, loaded through cffi); without a compiler the Python loop

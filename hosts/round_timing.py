@@ -10,7 +10,8 @@ slowest rank's. The bytes and frames its interfaces carried during the timed rou
 (every interface but loopback, from the host's own /proc/net/dev: the emulated host's
 network namespace) are counted too, per direction, and so is the machine's busy CPU time
 (/proc/stat, which no namespace narrows: every process on the machine and the kernel's
-work), for the CPU an all-reduce costs wherever it runs.
+work), for the CPU an all-reduce costs wherever it runs, and the rank's own CPU time (all
+its threads), for the part the rank itself spends.
 """
 from __future__ import annotations
 
@@ -57,26 +58,31 @@ def machine_busy_s(text: str | None = None) -> float:
 def timed_rounds(all_reduce: Callable, tensors: Sequence, sync: Callable[[], None],
                  warmup: int = 0, clock: Callable[[], float] = time.perf_counter,
                  counters: Callable[[], dict] = interface_counters,
-                 busy: Callable[[], float] = machine_busy_s) -> dict:
+                 busy: Callable[[], float] = machine_busy_s,
+                 own_cpu: Callable[[], float] = time.process_time) -> dict:
     """Run ``all_reduce`` on ``warmup`` copies of ``tensors[0]`` untimed, ``sync()`` if
     there were any, then on each of ``tensors`` back to back. Returns ``round_ends_s``
     (when each timed round ended, from the start of the first), ``times_s`` (each round's
     own time), the interfaces' bytes and frames per direction over the timed rounds and
-    ``machine_busy_s``, the machine's busy CPU seconds meanwhile."""
+    ``machine_busy_s``, the machine's busy CPU seconds meanwhile, and ``process_cpu_s``,
+    this process's."""
     for _ in range(warmup):
         all_reduce(tensors[0].clone())
     if warmup:
         sync()
     before = counters()
     busy_before = busy()
+    own_before = own_cpu()
     start = clock()
     ends = []
     for t in tensors:
         all_reduce(t)
         ends.append(clock() - start)
+    own_after = own_cpu()
     busy_after = busy()
     after = counters()
     times = [b - a for a, b in zip([0.0] + ends[:-1], ends)]
     return {"round_ends_s": ends, "times_s": times,
             "machine_busy_s": busy_after - busy_before,
+            "process_cpu_s": own_after - own_before,
             **{k: after[k] - before[k] for k in before}}

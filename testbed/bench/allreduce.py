@@ -18,7 +18,9 @@ Two measurements:
   slowest worker's time for all of them divided by their number. Both programs end with
   an untimed barrier, since eight torch interpreters exiting on two cores while others
   still time their last round added 5-30 ms to it. Each worker counts the bytes its
-  interface carried per direction during the timed rounds; the switch's own counters,
+  interface carried per direction during the timed rounds and its own CPU time (the
+  table gives all workers' together per round: eight workers share the machine's cores
+  with the switch, so it is CPU the links' pace competes with); the switch's own counters,
   asked for before and after each run (testbed/switch/stats.py), give its frames,
   wake-ups, native calls and its loop thread's CPU per frame, beside the whole machine's
   CPU per frame (/proc/stat), since what the loop hands to other threads is not in its
@@ -240,6 +242,13 @@ def bytes_per_worker(results: dict) -> dict:
             for d in ("tx", "rx")}
 
 
+def workers_cpu_per_round(results: dict) -> float:
+    """The CPU seconds all workers' processes together spent per timed round (each
+    worker's own count over its timed rounds, divided by their number): on a machine
+    with fewer cores than workers this is what the workers take from the links' pace."""
+    return sum(r["process_cpu_s"] / len(r["round_ends_s"]) for r in results.values())
+
+
 def packet_thread_cpu_s(pid: int) -> float:
     """CPU time of switch process ``pid``'s packet loop, in seconds: its main thread, which
     runs SoftwareSwitch.run (the P4Runtime server's threads are others), from the
@@ -415,6 +424,8 @@ def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: i
                     "gloo_tx_bytes_per_worker": gloo_bytes["tx"],
                     "gloo_rx_bytes_per_worker": gloo_bytes["rx"],
                     "ina_over_gloo_bytes": max(ina_bytes.values()) / max(gloo_bytes.values()),
+                    "ina_workers_cpu_s_per_round": workers_cpu_per_round(ina_res),
+                    "gloo_workers_cpu_s_per_round": workers_cpu_per_round(gloo_res),
                     "switch_cpu_us_per_frame_ina": ina_sw["loop_cpu_us_per_frame"],
                     "switch_cpu_us_per_frame_gloo": gloo_sw["loop_cpu_us_per_frame"],
                     "switch_ina": ina_sw, "switch_gloo": gloo_sw,
@@ -477,10 +488,12 @@ def _render(report: dict) -> str:
                 f"{r['gloo_over_ring_bound']:4.1f}x)  "
                 f"{r['ina_algbw_nominal_Gbps']:7.2f} Gb/s  {r['gloo_algbw_nominal_Gbps']:7.2f} "
                 f"Gb/s  {r['speedup_ina_over_gloo']:6.2f}x")
-        lines.append("  bytes per worker per round on its link, measured (emulated), and the "
-                     "switch's CPU per frame its ports carried")
+        lines.append("  bytes per worker per round on its link, measured (emulated), the "
+                     "switch's CPU per frame its ports carried and all workers' processes' "
+                     "CPU per round")
         lines.append("  workers  tensor(nominal)  load  client   INA tx / rx            "
-                     "gloo tx / rx           INA/gloo  switch CPU/frame INA, gloo")
+                     "gloo tx / rx           INA/gloo  switch CPU/frame INA, gloo  "
+                     "workers' CPU/round INA, gloo")
         for r in report["fabric"]:
             lines.append(
                 f"  {r['workers']:7d}  {r['nominal_MB']:9g} MB  {_load(r):>4}  "
@@ -489,7 +502,9 @@ def _render(report: dict) -> str:
                 f"{r['gloo_tx_bytes_per_worker']:9.0f} / {r['gloo_rx_bytes_per_worker']:9.0f} B  "
                 f"{r['ina_over_gloo_bytes']:6.2f}x  "
                 f"{r['switch_cpu_us_per_frame_ina']:6.2f} us, "
-                f"{r['switch_cpu_us_per_frame_gloo']:6.2f} us")
+                f"{r['switch_cpu_us_per_frame_gloo']:6.2f} us  "
+                f"{r.get('ina_workers_cpu_s_per_round', float('nan')) * 1e3:7.2f} ms, "
+                f"{r.get('gloo_workers_cpu_s_per_round', float('nan')) * 1e3:7.2f} ms")
         lines += _switch_lines(report["fabric"])
     elif report.get("fabric_skipped"):
         lines.append(f"emulated fabric: skipped ({report['fabric_skipped']})")

@@ -57,12 +57,13 @@ class Transport:
             return None
 
 
-def all_reduce_on_target(program, tensors, loss=0.0, slots=8):
+def all_reduce_on_target(program, tensors, loss=0.0, slots=8, trace=False):
     target = new_target(program)
     job = single_switch_job(target, n_workers=len(tensors), slot_count=slots)
     switch = Switch(target, job, loss)
     switch.start()
-    reducers = [InaAllReduce(Transport(switch, w), 1, w.worker_id, len(tensors), slots)
+    reducers = [InaAllReduce(Transport(switch, w), 1, w.worker_id, len(tensors), slots,
+                             trace=trace)
                 for w in job.workers]
     def work(comm):
         for t in tensors[comm.rank]:
@@ -103,6 +104,19 @@ def test_exponent_agreement_takes_the_largest_magnitude(program):
     assert torch.allclose(tensors[0][0], torch.full((40,), -2.75, dtype=torch.float64),
                           atol=fx.error_bound(2, 2))
     assert tensors[0][0].dtype == torch.float64
+
+
+def test_a_traced_all_reduce_stamps_its_phases_in_order_on_the_wall_clock(program):
+    import time
+    before = time.time()
+    reducers = all_reduce_on_target(program, [[torch.ones(3000)], [torch.ones(3000)]],
+                                    trace=True)
+    for r in reducers:
+        phases = [p for p, _ in r.stamps]
+        times = [t for _, t in r.stamps]
+        assert phases == ["start", "exponents", "data", "sums", "end"]
+        assert before <= times[0] and times == sorted(times) and times[-1] <= time.time()
+    assert InaAllReduce(None, 1, 0, 2).stamps is None          # off unless asked for
 
 
 def test_rejects_integer_tensors():

@@ -72,6 +72,12 @@ def test_bytes_per_worker_are_per_round_and_direction():
     assert bench.bytes_per_worker(results) == {"tx": 200, "rx": 200}
 
 
+def test_workers_cpu_is_all_workers_together_per_round():
+    results = {"h1": {"round_ends_s": [1, 2], "process_cpu_s": 0.5},
+               "h2": {"round_ends_s": [1, 2], "process_cpu_s": 0.25}}
+    assert bench.workers_cpu_per_round(results) == 0.375
+
+
 def test_ring_bound_follows_the_element_size():
     assert bench.ring_link_time(1000, 8, 1e6, 2) == pytest.approx(
         bench.ring_link_time(1000, 8, 1e6) / 2)
@@ -164,13 +170,15 @@ def test_rows_measured_under_load_are_marked_in_the_table():
     row = {**FABRIC_ROW, "nominal_MB": 1, "emulated_bytes": 1048,
            "switch_cpu_us_per_frame_ina": 1.0,
            "switch_cpu_us_per_frame_gloo": 1.0, "mtu": 9000, "ina_lanes": 2048,
-           "ina_frame_bytes": 8246}
+           "ina_frame_bytes": 8246, "ina_workers_cpu_s_per_round": 0.0085,
+           "gloo_workers_cpu_s_per_round": 0.01025}
     report = {"target": [], "client": [], "scale": 1e-3,
               "fabric": [{**row, "background_load": False}, {**row, "background_load": True}]}
     text = bench._render(report)
     assert "one more process spinning" in text
     rows = [line for line in text.splitlines() if line.strip().startswith("8 ")]
     assert [line.split()[3] for line in rows] == ["-", "+1", "-", "+1"]
+    assert rows[2].split()[-4:] == ["8.50", "ms,", "10.25", "ms"]     # workers' CPU/round
     assert "MTU 9000 B on both sides (INA: 2048 lane words, 8246 B frames)" in text
 
 

@@ -1,6 +1,7 @@
 """The INA worker's C window loop (hosts/ina_client.c) against the Python Exchange: both
 drive real UDP sockets to p4/ina.p4 on the software target, behind a relay that loses
 and reorders packets with a seed; the sums must be exact and the same bit for bit."""
+import contextlib
 import random
 import socket
 import threading
@@ -13,7 +14,7 @@ from hosts import ina_native
 from hosts import ina_fixedpoint as fx
 from hosts.collectives.threads import run_ranks
 from hosts.ina_allreduce import InaAllReduce, UdpTransport, reference_sum, run_exchange
-from hosts.ina_session import AggregationTimeout, Exchange, JobStream
+from hosts.ina_session import FAST_AFTER, AggregationTimeout, Exchange, JobStream
 from ina_fabric import JUMBO_LANES, SWITCH_MAC, load_ina_program, new_target, single_switch_job
 from testbed.proto import ina
 
@@ -254,10 +255,11 @@ def test_a_block_over_its_agreed_exponent_is_resent_never_summed_wrong(clients, 
 
 def test_a_lost_chunk_is_resent_after_three_later_results_not_after_a_timeout(program):
     """Both clients resend chunk 1 once three later chunks have results, without a
-    timeout (none could fire within 5 s) and so without backing off. The chunks of its
-    slot in later laps of the window leave after their successors and are resent the
-    same way (the reference's rule counts later chunks by number): the same number of
-    times by both clients."""
+    timeout (none could fire within 5 s) and so without backing off. The Python
+    reference sends the chunks of its slot in later laps of the window after their
+    successors (each when its own predecessor's result is in) and resends them the same
+    way (its rule counts later chunks by number); the C client sends chunks in order, so
+    it resends only the lost copy."""
     def exchange(i, transport):
         stream = JobStream(1, i, SLOTS, timeout_s=5.0)
         ex = run_exchange(Exchange(stream, lanes_of(0)[1], 0), transport)
@@ -277,7 +279,9 @@ def test_a_lost_chunk_is_resent_after_three_later_results_not_after_a_timeout(pr
             program, [client], exchange, drop=lose_the_first_copy_of_chunk_1)
         assert lost and np.array_equal(result, lanes_of(0)[1]) and backoff == 1
         runs[client] = retransmissions
-    assert runs["native"] == runs["python"] >= 1
+    n = len(lanes_of(0)[1])
+    assert runs["native"] == 1
+    assert runs["python"] == sum(1 for c in range(1, n, SLOTS) if c + FAST_AFTER < n)
 
 
 def test_native_client_gives_up_naming_what_is_missing():
@@ -295,6 +299,29 @@ def test_native_client_gives_up_naming_what_is_missing():
         transport.close()
         silent.close()
     assert ex.retransmissions > 0 and stream.backoff > 1     # timeouts backed off
+
+
+def test_the_c_client_opens_its_window_four_chunks_first_then_in_order():
+    """Against a peer that never answers, the C client sends chunks 0-3 (of a window of
+    16) and then only resends them: no chunk past the first four leaves before a result."""
+    silent = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    silent.bind(("127.0.0.1", 0))
+    silent.settimeout(0.5)
+    transport = UdpTransport("127.0.0.1", bind="127.0.0.1", port=0, client="native")
+    transport.peer = silent.getsockname()
+    stream = JobStream(1, 0, 16, timeout_s=0.005, give_up_s=0.05)
+    try:
+        with pytest.raises(AggregationTimeout):
+            run_exchange(Exchange(stream, np.zeros((20, ina.LANES), dtype=np.int32), 0),
+                         transport)
+        chunks = []
+        with contextlib.suppress(socket.timeout):
+            while True:
+                chunks.append(ina.decode(silent.recv(65536))[0].chunk)
+    finally:
+        transport.close()
+        silent.close()
+    assert chunks[:4] == [0, 1, 2, 3] and len(chunks) > 4 and set(chunks) == {0, 1, 2, 3}
 
 
 def test_without_a_compiler_auto_falls_back_to_python_with_one_line(monkeypatch, capsys):

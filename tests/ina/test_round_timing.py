@@ -36,7 +36,8 @@ def test_rounds_run_back_to_back_after_warm_up_and_one_sync():
     tensors = [torch.full((2,), float(k)) for k in range(3)]
     report = round_timing.timed_rounds(all_reduce, tensors, lambda: events.append("sync"),
                                        warmup=2, clock=lambda: now[0], counters=counters,
-                                       busy=lambda: 0.5 * now[0])
+                                       busy=lambda: 0.5 * now[0],
+                                       own_cpu=lambda: 0.25 * now[0])
     # warm-up on copies of the first input (it stays untouched), one sync, then the rounds
     assert events == [("round", 0.0), ("round", 0.0), "sync",
                       ("round", 0.0), ("round", 1.0), ("round", 2.0)]
@@ -44,6 +45,7 @@ def test_rounds_run_back_to_back_after_warm_up_and_one_sync():
     assert report["times_s"] == [1.0, 1.0, 1.0]
     assert (report["rx_bytes"], report["tx_bytes"], report["tx_frames"]) == (30, 60, 6)
     assert report["machine_busy_s"] == 1.5          # over the timed rounds only
+    assert report["process_cpu_s"] == 0.75
 
 
 def test_no_sync_without_warm_up():
