@@ -29,8 +29,10 @@ import time
 
 from testbed.errors import TrainetError
 from testbed.p4.entries import ControlPlaneError
+from testbed.p4.native.target import LOOP_WAKE
 from testbed.switch import stats as switch_stats
 from testbed.switch.egress import NO_SHAPE, EgressPort, Shape
+from testbed.switch.loop_lock import LoopLock
 from testbed.switch.pcap import PcapWriter
 from testbed.switch.ports import Port, shared_sender
 from testbed.switch.transmit import choose
@@ -75,7 +77,10 @@ class SoftwareSwitch:
         self.target = None
         self.program_file = None          # the file of the first pipeline, if it came from one
         self.packet_in_handler = None     # callable(frame: bytes), set by the P4Runtime server
-        self.lock = threading.RLock()
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
+        self.lock = LoopLock(self._wake)
         self.drops = {"no_pipeline": 0, "pipeline_error": 0, "unknown_port": 0,
                       "no_packet_in_handler": 0}
         shapes = shapes or {}
@@ -98,9 +103,6 @@ class SoftwareSwitch:
         self.transmit_line = line
         for sp in self._ports.values():
             sp.port.transmit = self.transmit
-        self._wake_r, self._wake_w = os.pipe()
-        os.set_blocking(self._wake_r, False)
-        os.set_blocking(self._wake_w, False)
         self._stopping = False
         self._closed = False
         self.wakeups = 0          # the packet loop's returns from poll
@@ -225,12 +227,18 @@ class SoftwareSwitch:
         ring_ports = [by_fd[port.fileno()] for port, _ in rings]
         ring_fds = {port.fileno() for port, _ in rings}
         ring_set = None           # the rings prepared for the current native target
+        # the whole loop in native code: every port's ring read in place, nothing shaped
+        native_loop = not (self._debug or self._shaped or len(rings) < len(self._ports))
         self._loop_tid = threading.get_native_id()
+        self.lock.loop_thread = threading.get_ident()
         try:
             while not self._stopping:
                 if self._stats_wanted:
                     self._stats_wanted = False
                     self.write_stats()
+                if native_loop and getattr(self.target, "loop_ready", bool)():
+                    ring_set = self._native_turn(rings, ring_ports, ring_set)
+                    continue
                 timeout = self._timeout()
                 ready = poller.poll(None if timeout is None else timeout * 1e3)
                 now = time.monotonic_ns()
@@ -264,6 +272,34 @@ class SoftwareSwitch:
         finally:
             if ring_set is not None:
                 ring_set[1].release()
+
+    def _native_turn(self, rings: list, ring_ports: list, ring_set):
+        """One turn of the loop in native code (NativeTarget.run_loop), which holds the
+        lock until Python has work: outputs to emit, packet-ins, or the wake-up pipe (a
+        thread waiting for the lock, stop, stats). Returns the ring set it used."""
+        self.lock.loop_acquire()
+        try:
+            target = self.target
+            if target is None or not target.loop_ready():
+                return ring_set
+            if ring_set is None or ring_set[0] is not target:
+                if ring_set is not None:
+                    ring_set[1].release()
+                ring_set = (target, target.ring_set(rings))
+            outputs, why, ran, polls = target.run_loop(ring_set[1], self._wake_r,
+                                                       BATCH, RING_BUDGET)
+            self.wakeups += polls
+            for sp, (got, skipped) in zip(ring_ports, ran):
+                if got or skipped:
+                    sp.port.count_received(got, skipped)
+            packet_ins = self._emit(outputs, time.monotonic_ns()) if outputs else []
+            if why == LOOP_WAKE:
+                self._drain_wakeups()
+        finally:
+            self.lock.release()
+        if packet_ins:
+            self._deliver_packet_ins(packet_ins)
+        return ring_set
 
     def loop_stats(self) -> dict:
         """The packet loop's counters: wake-ups, and what a native target's calls over
