@@ -9,7 +9,11 @@ when nothing needs the frames in Python (no input capture, no debug log): it swe
 rings until they are empty (or a budget of frames has run) and sends what leaves by an
 unshaped port without an output capture itself, one sendmmsg per sweep across ports, so
 such a frame never becomes a Python object and Python runs once per wake-up, not once
-per port. :meth:`SoftwareSwitch.loop_stats` counts the wake-ups and what the native
+per port. With nothing shaped by the switch, no input capture and no debug log, the
+whole loop runs in native code (``NativeTarget.run_loop``: poll, sweep, send, again) and
+comes back to Python only for Python's work: outputs it cannot send (packet-ins, ports
+without a socket), digests, log lines, or the wake-up pipe (stop, a stats request, a
+thread wanting :attr:`lock`). :meth:`SoftwareSwitch.loop_stats` counts the wake-ups and what the native
 calls did (logged when the switch stops); :meth:`SoftwareSwitch.stats` adds the loop
 thread's CPU time, the ports' frames and the drops, written on request
 (testbed/switch/stats.py). Frames Python holds leave in batches too
@@ -17,7 +21,9 @@ thread's CPU time, the ports' frames and the drops, written on request
 works. The
 P4Runtime server calls :meth:`load_pipeline`, :meth:`packet_out` and the target's
 control-plane methods from its own threads; everything touching the target or the
-egress models holds :attr:`lock`, taken once per batch on the packet path.
+egress models holds :attr:`lock` (testbed/switch/loop_lock.py), taken once per batch on
+the packet path and held by the native loop while it runs: another thread taking it
+wakes the loop, which leaves native code and lets it in before it goes back.
 """
 from __future__ import annotations
 
@@ -77,10 +83,8 @@ class SoftwareSwitch:
         self.target = None
         self.program_file = None          # the file of the first pipeline, if it came from one
         self.packet_in_handler = None     # callable(frame: bytes), set by the P4Runtime server
-        self._wake_r, self._wake_w = os.pipe()
-        os.set_blocking(self._wake_r, False)
-        os.set_blocking(self._wake_w, False)
-        self.lock = LoopLock(self._wake)
+        self._closed = False
+        self.lock = LoopLock(self._wake)   # its wake-up pipe opens with the ports
         self.drops = {"no_pipeline": 0, "pipeline_error": 0, "unknown_port": 0,
                       "no_packet_in_handler": 0}
         shapes = shapes or {}
@@ -103,9 +107,12 @@ class SoftwareSwitch:
         self.transmit_line = line
         for sp in self._ports.values():
             sp.port.transmit = self.transmit
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
         self._stopping = False
-        self._closed = False
         self.wakeups = 0          # the packet loop's returns from poll
+        self.native_turns = 0     # returns from the loop in native code (run_loop)
         self.stats_path = None    # where :meth:`request_stats` has the loop write counters
         self._stats_wanted = False
         self._snapshots = 0
@@ -289,6 +296,7 @@ class SoftwareSwitch:
             outputs, why, ran, polls = target.run_loop(ring_set[1], self._wake_r,
                                                        BATCH, RING_BUDGET)
             self.wakeups += polls
+            self.native_turns += 1
             for sp, (got, skipped) in zip(ring_ports, ran):
                 if got or skipped:
                     sp.port.count_received(got, skipped)
@@ -304,7 +312,7 @@ class SoftwareSwitch:
     def loop_stats(self) -> dict:
         """The packet loop's counters: wake-ups, and what a native target's calls over
         every port's ring did (testbed/p4/native/target.py's LOOP_STATS)."""
-        stats = {"wakeups": self.wakeups}
+        stats = {"wakeups": self.wakeups, "native_turns": self.native_turns}
         with self.lock:
             if hasattr(self.target, "loop_stats"):
                 stats.update(self.target.loop_stats())
@@ -338,7 +346,10 @@ class SoftwareSwitch:
         self._wake()
 
     def _wake(self) -> None:
-        """Make the loop's select return (new egress releases, or stop)."""
+        """Make the loop's poll return (new egress releases, stop, a thread waiting for
+        the lock); nothing once the pipe is closed (its numbers may be another file's)."""
+        if self._closed:
+            return
         try:
             os.write(self._wake_w, b"x")
         except OSError:      # the pipe is full (a wake-up is pending anyway) or closed

@@ -2,7 +2,7 @@
  * testbed/p4/python/target.py (itself BMv2's simple_switch): ingress passes (received,
  * resubmitted, recirculated) and egress jobs (unicast, multicast replicas, clones) run
  * from two FIFO queues until both are empty; then the entry points of the control plane. */
-#include <poll.h>
+#include <sys/epoll.h>
 #include <time.h>
 
 #define DROP_PORT 511
@@ -439,16 +439,17 @@ uint32_t sw_process_rings(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *
 }
 
 /* The switch's packet loop in native code (called with Python's GIL released, holding
- * the switch's lock): sweep the rings as sw_process_rings, then wait in poll() on the
- * rings' sockets fds[0..n) and the switch's wake-up pipe ``wake_fd``, and again, until
- * Python has work: outputs the pipeline could not send itself (a packet-in, a port
- * without a socket), a digest or a log_msg line, a packet an assert or a header stack
- * dropped (Python logs them), the wake-up pipe readable (a writer waiting for the lock,
- * a stats request, stop, a packet-out) or a signal. The timestamps count microseconds of
+ * the switch's lock): sweep the rings as sw_process_rings, then wait in epoll_wait() on
+ * ``epoll_fd`` (the rings' sockets and the switch's wake-up pipe ``wake_fd``, registered
+ * once, not on every wait as poll() does), and
+ * again, until Python has work: outputs the pipeline could not send itself (a packet-in, a
+ * port without a socket), a digest or a log_msg line, a packet an assert or a header stack
+ * dropped (Python logs them), the wake-up pipe readable (a writer waiting for the lock, a
+ * stats request, stop, a packet-out) or a signal. The timestamps count microseconds of
  * CLOCK_MONOTONIC since ``t0_ns`` (the target's clock, when that is time.monotonic), the
  * meters its seconds. counts[2r], counts[2r+1]: += ring r's frames run and skipped;
- * loop[0] += the poll() calls that returned, loop[1] = why it returned (LOOP_*). Returns
- * the number of outputs for Python, in the output arena. */
+ * loop[0] += the waits that returned, loop[1] = why it returned (LOOP_*). Returns the
+ * number of outputs for Python, in the output arena. */
 enum { LOOP_PYTHON = 1, LOOP_WAKE = 2 };
 
 static uint64_t mono_now_ns(void) {
@@ -459,11 +460,9 @@ static uint64_t mono_now_ns(void) {
 
 uint32_t sw_loop(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *slot_bytes,
                  const uint32_t *slots, uint32_t *next, const uint32_t *ports,
-                 const int32_t *fds, int32_t wake_fd, uint32_t limit, uint32_t budget,
+                 int32_t epoll_fd, int32_t wake_fd, uint32_t limit, uint32_t budget,
                  int64_t t0_ns, uint32_t *counts, uint64_t *loop) {
-    struct pollfd pfd[n + 1];
-    for (uint32_t r = 0; r < n; r++) pfd[r] = (struct pollfd){fds[r], POLLIN, 0};
-    pfd[n] = (struct pollfd){wake_fd, POLLIN, 0};
+    struct epoll_event ready[n + 1];
     uint64_t *drops = S->base.drops;
     uint64_t asserts = drops[DROP_ASSERT], stack = drops[DROP_STACK];
     for (;;) {
@@ -478,10 +477,17 @@ uint32_t sw_loop(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *slot_byte
             return S->base.out_n;
         }
         /* a sweep that ran its whole budget may have left frames: look, do not wait */
-        if (poll(pfd, n + 1, ran >= budget ? 0 : -1) < 0 || (loop[0]++, pfd[n].revents)) {
-            loop[1] = LOOP_WAKE;           /* or a signal (its handler is Python's): EINTR */
+        int got = epoll_wait(epoll_fd, ready, n + 1, ran >= budget ? 0 : -1);
+        if (got < 0) {                     /* a signal (its handler is Python's): EINTR */
+            loop[1] = LOOP_WAKE;
             return 0;
         }
+        loop[0]++;
+        for (int i = 0; i < got; i++)
+            if (ready[i].data.fd == wake_fd) {
+                loop[1] = LOOP_WAKE;
+                return 0;
+            }
     }
 }
 

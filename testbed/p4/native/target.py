@@ -9,6 +9,7 @@ structures on the next packet, so a batch of writes is one rebuild.
 from __future__ import annotations
 
 import logging
+import select
 import time
 from contextlib import contextmanager
 from functools import partial
@@ -134,12 +135,12 @@ class NativeTarget(Target):
 
     def run_loop(self, rings: "RingSet", wake_fd: int, limit: int, budget: int) -> tuple:
         """The packet loop in native code, :meth:`process_rings` over and over with a
-        poll() on the rings' sockets and ``wake_fd`` between, until Python has work: the
+        wait (epoll) on the rings' sockets and ``wake_fd`` between, until Python has work: the
         outputs not sent directly, a digest, a log line or an assert (handled here, as
         :meth:`process_rings` does), or ``wake_fd`` readable or a signal. The caller holds
         the switch's lock; every thread that takes it must write to ``wake_fd`` first.
         (outputs, LOOP_PYTHON or LOOP_WAKE, [(frames run, frames skipped) per ring],
-        poll() returns)."""
+        waits that returned)."""
         nxt, counts, loop = rings.next, rings.counts, rings.loop
         for i, ring in enumerate(rings.rings):
             nxt[i] = ring.next_slot
@@ -147,8 +148,8 @@ class NativeTarget(Target):
         self._timestamp()           # inserts waiting in a batch are written first
         loop[0] = 0
         out = self.lib.sw_loop(self.sw, len(rings.rings), rings.memory, rings.slot_bytes,
-                               rings.slots, nxt, rings.ports, rings.fds, wake_fd, limit,
-                               budget, round(self._t0 * 1e9), counts, loop)
+                               rings.slots, nxt, rings.ports, rings.waiter(wake_fd), wake_fd,
+                               limit, budget, round(self._t0 * 1e9), counts, loop)
         ran = []
         for i, ring in enumerate(rings.rings):
             ring.next_slot = nxt[i]
@@ -602,12 +603,22 @@ class RingSet:
         self.next = ffi.new("uint32_t[]", max(len(rings), 1))
         self.counts = ffi.new("uint32_t[]", max(2 * len(rings), 1))
         self.loop = ffi.new("uint64_t[2]")
-        # the rings' sockets, for run_loop's poll(); -1 (ignored) for a ring without one
-        self.fds = ffi.new("int32_t[]", [ring.fileno() if hasattr(ring, "fileno") else -1
-                                         for ring in self.rings] or [-1])
+        self._epoll = None            # run_loop's wait: the rings' sockets and its wake-up fd
+
+    def waiter(self, wake_fd: int) -> int:
+        """An epoll file descriptor for the rings' sockets and ``wake_fd`` (made once)."""
+        if self._epoll is None:
+            self._epoll = select.epoll()
+            for fd in (*(ring.fileno() for ring in self.rings), wake_fd):
+                self._epoll.register(fd, select.EPOLLIN)
+        return self._epoll.fileno()
 
     def release(self) -> None:
-        """Unpin the rings' memory (an mmap cannot close while it is pinned)."""
+        """Unpin the rings' memory (an mmap cannot close while it is pinned); close the
+        epoll of :meth:`waiter`."""
         for buffer in self._buffers:
             self.ffi.release(buffer)
         self._buffers = []
+        if self._epoll is not None:
+            self._epoll.close()
+            self._epoll = None
