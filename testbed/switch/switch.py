@@ -10,20 +10,20 @@ rings until they are empty (or a budget of frames has run) and sends what leaves
 unshaped port without an output capture itself, one sendmmsg per sweep across ports, so
 such a frame never becomes a Python object and Python runs once per wake-up, not once
 per port. With nothing shaped by the switch, no input capture and no debug log, the
-whole loop runs in native code (``NativeTarget.run_loop``: poll, sweep, send, again) and
+whole loop runs in native code (``NativeTarget.run_loop``: wait, sweep, send, again) and
 comes back to Python only for Python's work: outputs it cannot send (packet-ins, ports
 without a socket), digests, log lines, or the wake-up pipe (stop, a stats request, a
-thread wanting :attr:`lock`). :meth:`SoftwareSwitch.loop_stats` counts the wake-ups and what the native
-calls did (logged when the switch stops); :meth:`SoftwareSwitch.stats` adds the loop
-thread's CPU time, the ports' frames and the drops, written on request
-(testbed/switch/stats.py). Frames Python holds leave in batches too
-(``Port.send_many``) when the start-up probe (testbed/switch/transmit.py) found sendmmsg
-works. The
-P4Runtime server calls :meth:`load_pipeline`, :meth:`packet_out` and the target's
-control-plane methods from its own threads; everything touching the target or the
-egress models holds :attr:`lock` (testbed/switch/loop_lock.py), taken once per batch on
-the packet path and held by the native loop while it runs: another thread taking it
-wakes the loop, which leaves native code and lets it in before it goes back.
+thread wanting :attr:`lock`). :meth:`SoftwareSwitch.loop_stats` counts the wake-ups,
+the native loop's turns and what the native calls did (logged when the switch stops);
+:meth:`SoftwareSwitch.stats` adds the loop thread's CPU time, the ports' frames and the
+drops, written on request (testbed/switch/stats.py). Frames Python holds leave in
+batches too (``Port.send_many``) when the start-up probe (testbed/switch/transmit.py)
+found sendmmsg works. The P4Runtime server calls :meth:`load_pipeline`,
+:meth:`packet_out` and the target's control-plane methods from its own threads;
+everything touching the target or the egress models holds :attr:`lock`
+(testbed/switch/loop_lock.py), taken once per batch on the packet path and held by the
+native loop while it runs: another thread taking it wakes the loop, which leaves native
+code and lets it in before it goes back.
 """
 from __future__ import annotations
 
