@@ -148,15 +148,6 @@ def handled_counts(device) -> dict:
     return ctl.named_counts(device, ctl.HANDLED_COUNTER, ina.LUWU_HANDLED_KINDS)
 
 
-def check_32_bit_lanes(data: dict, where: str) -> None:
-    """JobError if an in-switch optimizer job's data asks for lanes other than 32-bit
-    ones."""
-    if data.get("lane_bits", 32) != 32:
-        raise JobError(f"{where}.lane_bits: {data['lane_bits']}-bit lanes asked; the "
-                       "in-switch optimizer (p4/luwu_sgd.p4) adds 32-bit lanes only: set "
-                       "lane_bits: 32, or run p4/luwu.p4 with an optimizer node")
-
-
 def job_from_dict(data: dict, where: str = "job") -> LuwuJob:
     """A LuwuJob from plain data (YAML/JSON): the fields of an INA job
     (:func:`controllers.ina.job_from_dict`, without upstream) plus ``optimizer: {ip: ...,

@@ -7,7 +7,12 @@ right after the gradient job's) through which the workers agree on each bucket's
 exponent. Set-up also writes the model's initial parameters, in the chunk layout of
 :mod:`hosts.luwu_layout`, as fixed point into the parameter registers at cells
 ``[model_base, model_base + chunks)`` and gives the switch the learning rate and momentum
-as (multiplier, shift) pairs (:mod:`testbed.proto.luwu_sgd`). The momentum needs no
+as (multiplier, shift) pairs (:mod:`testbed.proto.luwu_sgd`). A job's ``lane_bits``
+says how its workers push gradients: 32-bit lanes at one exponent per bucket, or 16
+(bf16/fp16 workers) in 16-bit lanes, ``LANES`` values a packet in half the words, each
+packet's block at the exponent agreed in FLAG_MAX rounds of the exponent job; set-up
+refuses a program without either (the pattern of :mod:`controllers.luwu`). The
+parameters are int32 fixed point whatever the width. The momentum needs no
 writing: the switch starts it at 0 in the job's first step. :func:`read_params` reads the
 parameters back (checkpoints; like a model saved without its optimizer's state, a job set
 up from one starts its momentum again). Tear-down removes the job's entries and leaves the
@@ -28,7 +33,7 @@ import numpy as np
 
 from controllers import ina as ctl
 from controllers.jobs import JobError, command_line, ipv4, run_cli, run_command
-from controllers.luwu import JobPair, check_32_bit_lanes
+from controllers.luwu import JobPair
 from testbed.p4 import entries as E
 from testbed.proto import ina
 from testbed.proto import luwu_sgd as fx
@@ -51,6 +56,8 @@ class SgdJob(JobPair):
     slot_count: int = 32
     exponent_job_id: int = 0    # 0: job_id + 1
     exponent_slots: int = 2
+    # 16: bf16/fp16 workers push gradients in 16-bit lanes (testbed/proto/luwu_sgd.py)
+    lane_bits: int = 32
     where: str = field(default="job", compare=False)
 
 
@@ -124,15 +131,28 @@ def _check_room(device, job: SgdJob, chunks: int) -> None:
                            f"at or above {p['model_base'] + p['model_chunks']}")
 
 
+def _check_lane_width(device, job: SgdJob) -> None:
+    """JobError if a 16-bit job meets a luwu_sgd.p4 without 16-bit rounds (one rendered
+    before it had them: no register of the rounds' widths)."""
+    if job.lane_bits == 16 and ctl.LANES16_REGISTER not in set(device.register_names()):
+        raise JobError(f"{job.where}.lane_bits: the job's workers push 16-bit lanes; the "
+                       f"switch's program {device.program_name()} adds 32-bit ones only (no "
+                       f"{ctl.LANES16_REGISTER}); load p4/luwu_sgd.p4 as rendered now "
+                       "(python -m testbed.proto.luwu_sgd_p4) or set lane_bits: 32")
+
+
 def setup(device, job: SgdJob, initial: np.ndarray) -> None:
     """Install ``job`` with the flat fp32 ``initial`` parameters (whole chunks, the
     layout's order); JobError if they do not fit or the job clashes with another."""
     validate(job)
     chunks = _chunks_of(initial, job.where)
     _check_room(device, job, chunks.shape[0])
+    _check_lane_width(device, job)
+    ctl.check_lanes(device, job.gradient_job())
     ctl.check_free(device, job.gradient_job())
-    # the exponent job's set-up checks its id and slot range against the device
-    ctl.setup(device, job.exponent_job(), max_rounds=False)
+    # the exponent job's set-up checks its id and slot range against the device, and,
+    # with 16-bit lanes, that the program keeps each lane's max in FLAG_MAX rounds
+    ctl.setup(device, job.exponent_job(), max_rounds=job.lane_bits == 16)
     try:
         for cell in ctl.slot_cells(job.gradient_job()):
             for reg in ctl.SLOT_REGISTERS:
@@ -191,8 +211,9 @@ def handled_counts(device) -> dict:
 
 def job_from_dict(data: dict, where: str = "job") -> SgdJob:
     """An SgdJob from plain data (YAML/JSON): the fields of an INA job
-    (:func:`controllers.ina.job_from_dict`, without upstream and mcast_group) plus ``lr``
-    and optionally ``momentum``, ``model_base``, ``exponent_job_id``, ``exponent_slots``."""
+    (:func:`controllers.ina.job_from_dict`, without upstream and mcast_group; with
+    ``lane_bits``) plus ``lr`` and optionally ``momentum``, ``model_base``,
+    ``exponent_job_id``, ``exponent_slots``."""
     if not isinstance(data, dict):
         raise JobError(f"{where}: expected a mapping with job_id, aggregator_ip, workers "
                        "and lr")
@@ -201,7 +222,6 @@ def job_from_dict(data: dict, where: str = "job") -> SgdJob:
         if key in rest:
             raise JobError(f"{where}.{key}: not for SGD jobs (one switch, the group of "
                            "the job id); remove it")
-    check_32_bit_lanes(rest, where)
     if "lr" not in rest:
         raise JobError(f"{where}.lr: missing (the learning rate, in (0, 1])")
     extra = {}
@@ -214,7 +234,7 @@ def job_from_dict(data: dict, where: str = "job") -> SgdJob:
             extra[key] = value
     base = ctl.job_from_dict(rest, where)
     job = SgdJob(base.job_id, base.aggregator_ip, base.workers, slot_base=base.slot_base,
-                 slot_count=base.slot_count, where=where, **extra)
+                 slot_count=base.slot_count, lane_bits=base.lane_bits, where=where, **extra)
     validate(job)
     return job
 
@@ -240,8 +260,8 @@ def _act(device, job: SgdJob, args, jobs: list) -> str:
         np.save(out, read_params(device, job))
     return (f"SGD job {job.job_id} at {job.aggregator_ip}: {args.action} done "
             f"({len(job.workers)} workers, lr {job.lr}, momentum {job.momentum}, "
-            f"slots [{job.slot_base}, {job.slot_base + job.slot_count}), exponent job "
-            f"{job.exponent_job().job_id})")
+            f"{job.lane_bits}-bit gradient lanes, slots [{job.slot_base}, "
+            f"{job.slot_base + job.slot_count}), exponent job {job.exponent_job().job_id})")
 
 
 def main(argv=None) -> int:

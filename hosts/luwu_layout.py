@@ -14,7 +14,10 @@ gradients travel in 32-bit lanes and whose parameters come back as fp32 bit patt
 and ``2 * LANES`` (512) for bf16 workers, whose gradients travel in 16-bit lanes and
 whose parameters come back as bf16 copies, two per 32-bit word; the optimizer node keeps
 the fp32 parameters and optimizer state of all V values. So gradient chunk c, its answer
-and the pull of chunk c cover the same elements, one packet each, at either width.
+and the pull of chunk c cover the same elements, one packet each, at either width. With
+the optimizer in the switch (p4/luwu_sgd.p4) a chunk is ``LANES`` values at either
+width, the switch's parameters per packet: 16-bit gradients travel in half the words,
+the parameters come back as ``LANES`` int32 fixed-point lanes.
 
 Workers that stream their parameters group them by unit instead (:meth:`Layout.of_units`:
 one bucket per unit of the model, the units in reverse, so bucket 0 is the last unit)
@@ -183,18 +186,19 @@ def layers_resident(model, budget: int | None) -> int:
 
 
 def shadow_layout(model, scale: float, streamed: bool, resident: int = 0,
-                  lane_bits: int = 32) -> Layout:
+                  lane_bits: int = 32, chunk_values: int | None = None) -> Layout:
     """The chunk layout of a shadow LuWu job (``model`` a
     :class:`hosts.shadow.ShadowModel`), which the workers and the optimizer node derive
     alike: ``scale`` x M bytes of elements of ``lane_bits`` bits (32: an fp32 element
     stands for two bf16 values; 16: bf16 elements, the model's own), padded to whole
     chunks in each layer (streamed: one bucket per layer, pulled layer by layer, but for
     the last ``resident`` layers) or each of the shadow ``CHUNKS`` layer groups
-    (resident: one bucket, pushed group by group)."""
+    (resident: one bucket, pushed group by group); chunks of ``chunk_values`` values
+    (default: what one packet of ``lane_bits``-bit lanes carries)."""
     from hosts.shadow import CHUNKS, model_bytes
     from testbed.topology.profiles import scaled_volume
     groups = model.layers if streamed else CHUNKS
-    per_chunk = ina.lanes_per_packet(lane_bits)
+    per_chunk = chunk_values or ina.lanes_per_packet(lane_bits)
     elements = -(-scaled_volume(round(model_bytes(model.params)), scale) // (lane_bits // 8))
     per_group = -(-elements // (groups * per_chunk)) * per_chunk
     return Layout.of_sizes([per_group] * groups if streamed else [per_group * groups],

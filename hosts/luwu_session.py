@@ -24,6 +24,11 @@ back as bf16 copies of the node's fp32 values (rounded to nearest even), two per
 Each exponent is the largest of the workers' own for the block, so no block can overflow
 it; one that does anyway (the values changed after they were announced) is an error,
 never clipped nor summed.
+
+With the optimizer in the switch (p4/luwu_sgd.p4, ``chunk_values`` = ``LANES``) a chunk
+is ``LANES`` values at either width: bf16 workers push each chunk's block in 16-bit
+lanes at its agreed exponent in half the words, and the switch answers with its int32
+fixed-point parameters, ``LANES`` words, which a bf16 worker holds rounded to bf16.
 """
 from __future__ import annotations
 
@@ -54,8 +59,16 @@ class ParamsExchange(Exchange):
                     "counters show no bad_exponent drops)")
     fixed_point = False
     acknowledged = False
+    answer_words = ina.LANES      # an answer's words, whatever the width of the pushes
     narrow_answers = True         # every answer with lanes was flagged FLAG_LANES16
     native_loop = False           # the C loop reads ina.p4's answers only
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.result = np.zeros((self.n, self.answer_words), dtype=np.int32)
+
+    def decode(self, payload: bytes, words: int):
+        return ina.decode_any(payload, self.answer_words)
 
     def on_payload(self, payload: bytes, now: float) -> list[bytes]:
         # only this job's answers tell how to read the answers (the exponent job's max
@@ -72,10 +85,11 @@ class ParamsExchange(Exchange):
 
     def values(self) -> np.ndarray:
         """The answers' parameters as float32: fp32 bit patterns, bf16 copies (16-bit
-        lanes) or the switch's fixed point."""
+        lanes) or the switch's fixed point (rounded to bf16 for 16-bit workers)."""
         if self.fixed_point:
-            return np.ldexp(self.result.reshape(-1).astype(np.float64),
-                            self.result_exponent).astype(np.float32)
+            values = np.ldexp(self.result.reshape(-1).astype(np.float64),
+                              self.result_exponent).astype(np.float32)
+            return values if self.lane_bits == 32 else round_to_bf16(values)
         if self.lane_bits == 32:
             return self.result.reshape(-1).view(np.float32)
         if not self.narrow_answers:
@@ -88,6 +102,14 @@ class ParamsExchange(Exchange):
 def bf16_to_float32(bits: np.ndarray) -> np.ndarray:
     """float32 values of bf16 bit patterns (int16 or uint16), exactly."""
     return (bits.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+
+
+def round_to_bf16(values: np.ndarray) -> np.ndarray:
+    """Finite float32 ``values`` rounded to bf16 (to nearest, ties to even), as float32:
+    what ``torch.Tensor.to(torch.bfloat16)`` gives."""
+    bits = np.ascontiguousarray(values, dtype=np.float32).view(np.uint32)
+    bits = bits + np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1))
+    return (bits & np.uint32(0xFFFF0000)).view(np.float32)
 
 
 class PullExchange(ParamsExchange):
@@ -169,13 +191,27 @@ class PushPull:
 
     def __init__(self, transport, job_id: int, exponent_job_id: int, worker_id: int,
                  n_workers: int, slots: int, exponent_slots: int = 2,
-                 give_up_s: float = 30.0, lane_bits: int = 32):
-        ina.lanes_per_packet(lane_bits)
+                 give_up_s: float = 30.0, lane_bits: int = 32,
+                 chunk_values: int | None = None):
+        """``chunk_values``: values a chunk holds, by default what a packet of
+        ``lane_bits``-bit lanes carries (p4/luwu.p4's chunks); ``LANES`` at either width
+        for the switch's optimizer (p4/luwu_sgd.p4)."""
+        widest = ina.lanes_per_packet(lane_bits)
+        self.chunk_values = chunk_values or widest
+        if self.chunk_values not in (widest, ina.LANES):
+            raise ValueError(f"{self.chunk_values} values per chunk: {lane_bits}-bit "
+                             f"lanes carry {widest} a packet, or {ina.LANES} for the "
+                             "switch's optimizer")
         self.transport, self.n_workers, self.lane_bits = transport, n_workers, lane_bits
         self.stream = JobStream(job_id, worker_id, slots, give_up_s=give_up_s)
         self.exponents = InaAllReduce(transport, exponent_job_id, worker_id, n_workers,
                                       exponent_slots)
         self.exponents.stream.give_up_s = give_up_s
+
+    def wire_bytes(self, values: int) -> tuple[int, int]:
+        """Bytes of lanes a push of ``values`` gradient values sends, and its answer
+        brings back (``LANES`` words a chunk in every answer)."""
+        return values * self.lane_bits // 8, values // self.chunk_values * ina.LANES * 4
 
     def __call__(self, flat: np.ndarray) -> np.ndarray | None:
         """The new parameters (float32) for the gradient chunks ``flat``, or None when the
@@ -184,7 +220,7 @@ class PushPull:
             exponent = self.exponents.agree_exponent(float(np.max(np.abs(flat))))
             words = fx.quantize(flat, exponent, self.n_workers).reshape(-1, ina.LANES)
         else:
-            blocks = flat.reshape(-1, ina.lanes_per_packet(self.lane_bits))
+            blocks = flat.reshape(-1, self.chunk_values)
             exponent = self.exponents.agree_block_exponents(fx.block_exponents(blocks))
             q, fits = fx.quantize_blocks(blocks, exponent, self.n_workers, self.lane_bits)
             if not fits:
@@ -254,7 +290,7 @@ class Streams:
         ``returns_params`` (a resident unit's) their updated parameters."""
         while len(self._in_flight) >= self.max_pushes:
             self.comm.wait(self._in_flight.popleft())
-        nbytes = flat.size * self.push_pull.lane_bits // 8
+        nbytes, answer = self.push_pull.wire_bytes(flat.size)
         self._account(grads=nbytes)
 
         def push():
@@ -263,7 +299,7 @@ class Streams:
             finally:
                 self._account(grads=-nbytes)
         future = self.comm.submit("LuWu push", push, sent=nbytes,
-                                  recv=nbytes if returns_params else 0, lane="push",
+                                  recv=answer if returns_params else 0, lane="push",
                                   op="push-pull" if returns_params else "push", nbytes=nbytes,
                                   route="switch")
         self._in_flight.append(future)

@@ -1,9 +1,9 @@
 /* LuWu with the optimizer in the switch: SGD with momentum on switch registers.
  *
- * Workers push gradient chunks exactly as to p4/luwu.p4 (UDP port 0xBEE0, 256 int32
+ * Workers push gradient chunks as to p4/luwu.p4 (UDP port 0xBEE0, 256 int32
  * fixed-point lanes, slot with a shadow-set bit, chunk sequence number, block exponent),
  * after agreeing on each bucket's block exponent through a plain INA job (ina_aggregate)
- * on the same aggregator address. An SGD job (ina_job action luwu_sgd) holds its model's
+ * on the same aggregator address; or, bf16/fp16 workers, in 16-bit lanes (below). An SGD job (ina_job action luwu_sgd) holds its model's
  * parameters w and momentum v in the par_* and mom_* registers, one register per lane,
  * cells [model_base, model_base + model_chunks): chunk c of the job's stream updates the
  * cell model_base + c % model_chunks (the chunk layout of hosts/luwu_layout.py), so a job
@@ -32,9 +32,26 @@
  *   same chunk, worker bit set, slot incomplete              -> duplicate: drop
  *   older chunk, or worker bit clear on a complete slot      -> stale: drop
  * A contribution to one set clears the worker's bit in the other set of the same slot.
- * Gradients whose block exponent exceeds EXPONENT_MAX, or whose chunk maps outside the
+ * Gradients whose block exponent exceeds EXPONENT_MAX or differs from their round's, or
+ * whose chunk maps outside the
  * parameter registers, are dropped before any register is touched, like all bad input,
  * and counted by reason (LUWU_SGD_DROP_REASONS of testbed/proto/ina.py).
+ *
+ * 16-bit lanes (FLAG_LANES16): a chunk is the same 256 values in either width, so a
+ * 16-bit gradient packet carries 256 int16 lanes in half the words (ina_data16_t,
+ * which the parser takes for flagged packets of that length), each packet's block at its
+ * own exponent, agreed beforehand in FLAG_MAX rounds of the exponent job (one lane per
+ * block, of which the switch keeps the largest). The switch puts each int16 value in the
+ * high half of its lane's 32-bit accumulator (value * 2^16): n workers' int16 lanes
+ * scaled by floor((2^15 - 1) / n) / 2^e sum to less than 2^31 there, so the slot holds
+ * the same kind of sum as a 32-bit round (scale about 2^31 / 2^e), and the SGD step, the
+ * parameter registers and the answer (256 int32 fixed-point lanes, full size) are
+ * those of 32-bit rounds. The other layout, twice the values a packet, would need twice
+ * the parameter registers per slot and an answer of twice the words, more than one
+ * packet. A round keeps the width (and FLAG_MAX) of the contribution that opened it; a
+ * contribution of the other width is dropped as a bad type. Every contribution to an
+ * SGD job's round carries the round's exponent, the one the workers agreed: one that
+ * does not is dropped as bad_exponent, never summed at another scale.
  *
  * p4/luwu_sgd.p4 is rendered from this template (python -m testbed.proto.luwu_sgd_p4 >
  * p4/luwu_sgd.p4) with the lane count of testbed/proto/ina.py: edit the template.
@@ -47,12 +64,16 @@ const bit<8>  PROTO_UDP = 17;
 const bit<16> INA_PORT = 0xBEE0;
 const bit<16> INA_UDP_LEN = 1044;     /* 8 (UDP) + 12 (ina_t) + 4 * 256 lanes */
 const bit<16> INA_IP_LEN = 1064;      /* 20 (IPv4 without options) + INA_UDP_LEN */
+const bit<16> INA16_UDP_LEN = 532;   /* 8 (UDP) + 12 (ina_t) + 2 * 256 int16 lanes */
+const bit<16> INA16_IP_LEN = 552;
 
 const bit<8> FLAG_GRADIENT = 0x01;
 const bit<8> FLAG_RESULT = 0x02;
 const bit<8> FLAG_RETRANSMIT = 0x04;
 const bit<8> FLAG_PARAMS = 0x08;
 const bit<8> FLAG_FIXED = 0x10;
+const bit<8> FLAG_LANES16 = 0x40;
+const bit<8> FLAG_MAX = 0x10;           /* gradients of plain INA jobs: keep each lane's max */
 
 #define POOL 1024
 #define REG_CELLS 2048                  /* two shadow sets of POOL slots */
@@ -388,6 +409,266 @@ header ina_data_t {
     bit<32> v255;
 }
 
+/* 16-bit gradients: one int16 lane per value of the chunk */
+header ina_data16_t {
+    bit<16> w000;
+    bit<16> w001;
+    bit<16> w002;
+    bit<16> w003;
+    bit<16> w004;
+    bit<16> w005;
+    bit<16> w006;
+    bit<16> w007;
+    bit<16> w008;
+    bit<16> w009;
+    bit<16> w010;
+    bit<16> w011;
+    bit<16> w012;
+    bit<16> w013;
+    bit<16> w014;
+    bit<16> w015;
+    bit<16> w016;
+    bit<16> w017;
+    bit<16> w018;
+    bit<16> w019;
+    bit<16> w020;
+    bit<16> w021;
+    bit<16> w022;
+    bit<16> w023;
+    bit<16> w024;
+    bit<16> w025;
+    bit<16> w026;
+    bit<16> w027;
+    bit<16> w028;
+    bit<16> w029;
+    bit<16> w030;
+    bit<16> w031;
+    bit<16> w032;
+    bit<16> w033;
+    bit<16> w034;
+    bit<16> w035;
+    bit<16> w036;
+    bit<16> w037;
+    bit<16> w038;
+    bit<16> w039;
+    bit<16> w040;
+    bit<16> w041;
+    bit<16> w042;
+    bit<16> w043;
+    bit<16> w044;
+    bit<16> w045;
+    bit<16> w046;
+    bit<16> w047;
+    bit<16> w048;
+    bit<16> w049;
+    bit<16> w050;
+    bit<16> w051;
+    bit<16> w052;
+    bit<16> w053;
+    bit<16> w054;
+    bit<16> w055;
+    bit<16> w056;
+    bit<16> w057;
+    bit<16> w058;
+    bit<16> w059;
+    bit<16> w060;
+    bit<16> w061;
+    bit<16> w062;
+    bit<16> w063;
+    bit<16> w064;
+    bit<16> w065;
+    bit<16> w066;
+    bit<16> w067;
+    bit<16> w068;
+    bit<16> w069;
+    bit<16> w070;
+    bit<16> w071;
+    bit<16> w072;
+    bit<16> w073;
+    bit<16> w074;
+    bit<16> w075;
+    bit<16> w076;
+    bit<16> w077;
+    bit<16> w078;
+    bit<16> w079;
+    bit<16> w080;
+    bit<16> w081;
+    bit<16> w082;
+    bit<16> w083;
+    bit<16> w084;
+    bit<16> w085;
+    bit<16> w086;
+    bit<16> w087;
+    bit<16> w088;
+    bit<16> w089;
+    bit<16> w090;
+    bit<16> w091;
+    bit<16> w092;
+    bit<16> w093;
+    bit<16> w094;
+    bit<16> w095;
+    bit<16> w096;
+    bit<16> w097;
+    bit<16> w098;
+    bit<16> w099;
+    bit<16> w100;
+    bit<16> w101;
+    bit<16> w102;
+    bit<16> w103;
+    bit<16> w104;
+    bit<16> w105;
+    bit<16> w106;
+    bit<16> w107;
+    bit<16> w108;
+    bit<16> w109;
+    bit<16> w110;
+    bit<16> w111;
+    bit<16> w112;
+    bit<16> w113;
+    bit<16> w114;
+    bit<16> w115;
+    bit<16> w116;
+    bit<16> w117;
+    bit<16> w118;
+    bit<16> w119;
+    bit<16> w120;
+    bit<16> w121;
+    bit<16> w122;
+    bit<16> w123;
+    bit<16> w124;
+    bit<16> w125;
+    bit<16> w126;
+    bit<16> w127;
+    bit<16> w128;
+    bit<16> w129;
+    bit<16> w130;
+    bit<16> w131;
+    bit<16> w132;
+    bit<16> w133;
+    bit<16> w134;
+    bit<16> w135;
+    bit<16> w136;
+    bit<16> w137;
+    bit<16> w138;
+    bit<16> w139;
+    bit<16> w140;
+    bit<16> w141;
+    bit<16> w142;
+    bit<16> w143;
+    bit<16> w144;
+    bit<16> w145;
+    bit<16> w146;
+    bit<16> w147;
+    bit<16> w148;
+    bit<16> w149;
+    bit<16> w150;
+    bit<16> w151;
+    bit<16> w152;
+    bit<16> w153;
+    bit<16> w154;
+    bit<16> w155;
+    bit<16> w156;
+    bit<16> w157;
+    bit<16> w158;
+    bit<16> w159;
+    bit<16> w160;
+    bit<16> w161;
+    bit<16> w162;
+    bit<16> w163;
+    bit<16> w164;
+    bit<16> w165;
+    bit<16> w166;
+    bit<16> w167;
+    bit<16> w168;
+    bit<16> w169;
+    bit<16> w170;
+    bit<16> w171;
+    bit<16> w172;
+    bit<16> w173;
+    bit<16> w174;
+    bit<16> w175;
+    bit<16> w176;
+    bit<16> w177;
+    bit<16> w178;
+    bit<16> w179;
+    bit<16> w180;
+    bit<16> w181;
+    bit<16> w182;
+    bit<16> w183;
+    bit<16> w184;
+    bit<16> w185;
+    bit<16> w186;
+    bit<16> w187;
+    bit<16> w188;
+    bit<16> w189;
+    bit<16> w190;
+    bit<16> w191;
+    bit<16> w192;
+    bit<16> w193;
+    bit<16> w194;
+    bit<16> w195;
+    bit<16> w196;
+    bit<16> w197;
+    bit<16> w198;
+    bit<16> w199;
+    bit<16> w200;
+    bit<16> w201;
+    bit<16> w202;
+    bit<16> w203;
+    bit<16> w204;
+    bit<16> w205;
+    bit<16> w206;
+    bit<16> w207;
+    bit<16> w208;
+    bit<16> w209;
+    bit<16> w210;
+    bit<16> w211;
+    bit<16> w212;
+    bit<16> w213;
+    bit<16> w214;
+    bit<16> w215;
+    bit<16> w216;
+    bit<16> w217;
+    bit<16> w218;
+    bit<16> w219;
+    bit<16> w220;
+    bit<16> w221;
+    bit<16> w222;
+    bit<16> w223;
+    bit<16> w224;
+    bit<16> w225;
+    bit<16> w226;
+    bit<16> w227;
+    bit<16> w228;
+    bit<16> w229;
+    bit<16> w230;
+    bit<16> w231;
+    bit<16> w232;
+    bit<16> w233;
+    bit<16> w234;
+    bit<16> w235;
+    bit<16> w236;
+    bit<16> w237;
+    bit<16> w238;
+    bit<16> w239;
+    bit<16> w240;
+    bit<16> w241;
+    bit<16> w242;
+    bit<16> w243;
+    bit<16> w244;
+    bit<16> w245;
+    bit<16> w246;
+    bit<16> w247;
+    bit<16> w248;
+    bit<16> w249;
+    bit<16> w250;
+    bit<16> w251;
+    bit<16> w252;
+    bit<16> w253;
+    bit<16> w254;
+    bit<16> w255;
+}
+
 struct metadata {
     bit<1>    local;        /* the packet is addressed to one of our aggregator addresses */
     bit<2>    job_kind;
@@ -416,6 +697,7 @@ struct headers {
     udp_t      udp;
     ina_t      ina;
     ina_data_t ina_data;
+    ina_data16_t ina_data16;
 }
 
 parser MyParser(packet_in packet,
@@ -446,17 +728,24 @@ parser MyParser(packet_in packet,
         }
     }
 
-    /* A payload of any other length leaves ina_data invalid; ingress drops it. */
+    /* The lanes by FLAG_LANES16 and the length; a payload of any other length (or
+     * flagged otherwise) leaves both lane headers invalid, and ingress drops it. */
     state parse_ina {
         packet.extract(hdr.ina);
-        transition select(hdr.udp.length) {
-            INA_UDP_LEN: parse_ina_data;
+        transition select(hdr.ina.flags[6:6], hdr.udp.length) {
+            (0, INA_UDP_LEN): parse_ina_data;
+            (1, INA16_UDP_LEN): parse_ina_data16;
             default: accept;
         }
     }
 
     state parse_ina_data {
         packet.extract(hdr.ina_data);
+        transition accept;
+    }
+
+    state parse_ina_data16 {
+        packet.extract(hdr.ina_data16);
         transition accept;
     }
 }
@@ -488,6 +777,7 @@ control MyIngress(inout headers hdr,
     register<bit<8>>(REG_CELLS) slot_count;
     register<bit<8>>(REG_CELLS) slot_exponent;
     register<bit<32>>(REG_CELLS) slot_chunk;
+    register<bit<8>>(REG_CELLS) slot_lanes;      /* the round's FLAG_LANES16 / FLAG_MAX bits */
     register<bit<32>>(REG_CELLS) lane_v00;
     register<bit<32>>(REG_CELLS) lane_v01;
     register<bit<32>>(REG_CELLS) lane_v02;
@@ -1867,6 +2157,787 @@ control MyIngress(inout headers hdr,
         lane_v253.read(acc, meta.idx); acc = acc + hdr.ina_data.v253; lane_v253.write(meta.idx, acc); hdr.ina_data.v253 = acc;
         lane_v254.read(acc, meta.idx); acc = acc + hdr.ina_data.v254; lane_v254.write(meta.idx, acc); hdr.ina_data.v254 = acc;
         lane_v255.read(acc, meta.idx); acc = acc + hdr.ina_data.v255; lane_v255.write(meta.idx, acc); hdr.ina_data.v255 = acc;
+    }
+
+    /* FLAG_MAX rounds: the lanes are signed 32-bit values and the slot keeps the max */
+    action lanes_max() {
+        lane_v00.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v00 > (int<32>)acc) ? hdr.ina_data.v00 : acc; lane_v00.write(meta.idx, acc); hdr.ina_data.v00 = acc;
+        lane_v01.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v01 > (int<32>)acc) ? hdr.ina_data.v01 : acc; lane_v01.write(meta.idx, acc); hdr.ina_data.v01 = acc;
+        lane_v02.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v02 > (int<32>)acc) ? hdr.ina_data.v02 : acc; lane_v02.write(meta.idx, acc); hdr.ina_data.v02 = acc;
+        lane_v03.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v03 > (int<32>)acc) ? hdr.ina_data.v03 : acc; lane_v03.write(meta.idx, acc); hdr.ina_data.v03 = acc;
+        lane_v04.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v04 > (int<32>)acc) ? hdr.ina_data.v04 : acc; lane_v04.write(meta.idx, acc); hdr.ina_data.v04 = acc;
+        lane_v05.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v05 > (int<32>)acc) ? hdr.ina_data.v05 : acc; lane_v05.write(meta.idx, acc); hdr.ina_data.v05 = acc;
+        lane_v06.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v06 > (int<32>)acc) ? hdr.ina_data.v06 : acc; lane_v06.write(meta.idx, acc); hdr.ina_data.v06 = acc;
+        lane_v07.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v07 > (int<32>)acc) ? hdr.ina_data.v07 : acc; lane_v07.write(meta.idx, acc); hdr.ina_data.v07 = acc;
+        lane_v08.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v08 > (int<32>)acc) ? hdr.ina_data.v08 : acc; lane_v08.write(meta.idx, acc); hdr.ina_data.v08 = acc;
+        lane_v09.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v09 > (int<32>)acc) ? hdr.ina_data.v09 : acc; lane_v09.write(meta.idx, acc); hdr.ina_data.v09 = acc;
+        lane_v10.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v10 > (int<32>)acc) ? hdr.ina_data.v10 : acc; lane_v10.write(meta.idx, acc); hdr.ina_data.v10 = acc;
+        lane_v11.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v11 > (int<32>)acc) ? hdr.ina_data.v11 : acc; lane_v11.write(meta.idx, acc); hdr.ina_data.v11 = acc;
+        lane_v12.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v12 > (int<32>)acc) ? hdr.ina_data.v12 : acc; lane_v12.write(meta.idx, acc); hdr.ina_data.v12 = acc;
+        lane_v13.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v13 > (int<32>)acc) ? hdr.ina_data.v13 : acc; lane_v13.write(meta.idx, acc); hdr.ina_data.v13 = acc;
+        lane_v14.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v14 > (int<32>)acc) ? hdr.ina_data.v14 : acc; lane_v14.write(meta.idx, acc); hdr.ina_data.v14 = acc;
+        lane_v15.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v15 > (int<32>)acc) ? hdr.ina_data.v15 : acc; lane_v15.write(meta.idx, acc); hdr.ina_data.v15 = acc;
+        lane_v16.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v16 > (int<32>)acc) ? hdr.ina_data.v16 : acc; lane_v16.write(meta.idx, acc); hdr.ina_data.v16 = acc;
+        lane_v17.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v17 > (int<32>)acc) ? hdr.ina_data.v17 : acc; lane_v17.write(meta.idx, acc); hdr.ina_data.v17 = acc;
+        lane_v18.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v18 > (int<32>)acc) ? hdr.ina_data.v18 : acc; lane_v18.write(meta.idx, acc); hdr.ina_data.v18 = acc;
+        lane_v19.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v19 > (int<32>)acc) ? hdr.ina_data.v19 : acc; lane_v19.write(meta.idx, acc); hdr.ina_data.v19 = acc;
+        lane_v20.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v20 > (int<32>)acc) ? hdr.ina_data.v20 : acc; lane_v20.write(meta.idx, acc); hdr.ina_data.v20 = acc;
+        lane_v21.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v21 > (int<32>)acc) ? hdr.ina_data.v21 : acc; lane_v21.write(meta.idx, acc); hdr.ina_data.v21 = acc;
+        lane_v22.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v22 > (int<32>)acc) ? hdr.ina_data.v22 : acc; lane_v22.write(meta.idx, acc); hdr.ina_data.v22 = acc;
+        lane_v23.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v23 > (int<32>)acc) ? hdr.ina_data.v23 : acc; lane_v23.write(meta.idx, acc); hdr.ina_data.v23 = acc;
+        lane_v24.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v24 > (int<32>)acc) ? hdr.ina_data.v24 : acc; lane_v24.write(meta.idx, acc); hdr.ina_data.v24 = acc;
+        lane_v25.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v25 > (int<32>)acc) ? hdr.ina_data.v25 : acc; lane_v25.write(meta.idx, acc); hdr.ina_data.v25 = acc;
+        lane_v26.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v26 > (int<32>)acc) ? hdr.ina_data.v26 : acc; lane_v26.write(meta.idx, acc); hdr.ina_data.v26 = acc;
+        lane_v27.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v27 > (int<32>)acc) ? hdr.ina_data.v27 : acc; lane_v27.write(meta.idx, acc); hdr.ina_data.v27 = acc;
+        lane_v28.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v28 > (int<32>)acc) ? hdr.ina_data.v28 : acc; lane_v28.write(meta.idx, acc); hdr.ina_data.v28 = acc;
+        lane_v29.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v29 > (int<32>)acc) ? hdr.ina_data.v29 : acc; lane_v29.write(meta.idx, acc); hdr.ina_data.v29 = acc;
+        lane_v30.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v30 > (int<32>)acc) ? hdr.ina_data.v30 : acc; lane_v30.write(meta.idx, acc); hdr.ina_data.v30 = acc;
+        lane_v31.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v31 > (int<32>)acc) ? hdr.ina_data.v31 : acc; lane_v31.write(meta.idx, acc); hdr.ina_data.v31 = acc;
+        lane_v32.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v32 > (int<32>)acc) ? hdr.ina_data.v32 : acc; lane_v32.write(meta.idx, acc); hdr.ina_data.v32 = acc;
+        lane_v33.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v33 > (int<32>)acc) ? hdr.ina_data.v33 : acc; lane_v33.write(meta.idx, acc); hdr.ina_data.v33 = acc;
+        lane_v34.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v34 > (int<32>)acc) ? hdr.ina_data.v34 : acc; lane_v34.write(meta.idx, acc); hdr.ina_data.v34 = acc;
+        lane_v35.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v35 > (int<32>)acc) ? hdr.ina_data.v35 : acc; lane_v35.write(meta.idx, acc); hdr.ina_data.v35 = acc;
+        lane_v36.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v36 > (int<32>)acc) ? hdr.ina_data.v36 : acc; lane_v36.write(meta.idx, acc); hdr.ina_data.v36 = acc;
+        lane_v37.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v37 > (int<32>)acc) ? hdr.ina_data.v37 : acc; lane_v37.write(meta.idx, acc); hdr.ina_data.v37 = acc;
+        lane_v38.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v38 > (int<32>)acc) ? hdr.ina_data.v38 : acc; lane_v38.write(meta.idx, acc); hdr.ina_data.v38 = acc;
+        lane_v39.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v39 > (int<32>)acc) ? hdr.ina_data.v39 : acc; lane_v39.write(meta.idx, acc); hdr.ina_data.v39 = acc;
+        lane_v40.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v40 > (int<32>)acc) ? hdr.ina_data.v40 : acc; lane_v40.write(meta.idx, acc); hdr.ina_data.v40 = acc;
+        lane_v41.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v41 > (int<32>)acc) ? hdr.ina_data.v41 : acc; lane_v41.write(meta.idx, acc); hdr.ina_data.v41 = acc;
+        lane_v42.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v42 > (int<32>)acc) ? hdr.ina_data.v42 : acc; lane_v42.write(meta.idx, acc); hdr.ina_data.v42 = acc;
+        lane_v43.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v43 > (int<32>)acc) ? hdr.ina_data.v43 : acc; lane_v43.write(meta.idx, acc); hdr.ina_data.v43 = acc;
+        lane_v44.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v44 > (int<32>)acc) ? hdr.ina_data.v44 : acc; lane_v44.write(meta.idx, acc); hdr.ina_data.v44 = acc;
+        lane_v45.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v45 > (int<32>)acc) ? hdr.ina_data.v45 : acc; lane_v45.write(meta.idx, acc); hdr.ina_data.v45 = acc;
+        lane_v46.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v46 > (int<32>)acc) ? hdr.ina_data.v46 : acc; lane_v46.write(meta.idx, acc); hdr.ina_data.v46 = acc;
+        lane_v47.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v47 > (int<32>)acc) ? hdr.ina_data.v47 : acc; lane_v47.write(meta.idx, acc); hdr.ina_data.v47 = acc;
+        lane_v48.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v48 > (int<32>)acc) ? hdr.ina_data.v48 : acc; lane_v48.write(meta.idx, acc); hdr.ina_data.v48 = acc;
+        lane_v49.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v49 > (int<32>)acc) ? hdr.ina_data.v49 : acc; lane_v49.write(meta.idx, acc); hdr.ina_data.v49 = acc;
+        lane_v50.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v50 > (int<32>)acc) ? hdr.ina_data.v50 : acc; lane_v50.write(meta.idx, acc); hdr.ina_data.v50 = acc;
+        lane_v51.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v51 > (int<32>)acc) ? hdr.ina_data.v51 : acc; lane_v51.write(meta.idx, acc); hdr.ina_data.v51 = acc;
+        lane_v52.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v52 > (int<32>)acc) ? hdr.ina_data.v52 : acc; lane_v52.write(meta.idx, acc); hdr.ina_data.v52 = acc;
+        lane_v53.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v53 > (int<32>)acc) ? hdr.ina_data.v53 : acc; lane_v53.write(meta.idx, acc); hdr.ina_data.v53 = acc;
+        lane_v54.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v54 > (int<32>)acc) ? hdr.ina_data.v54 : acc; lane_v54.write(meta.idx, acc); hdr.ina_data.v54 = acc;
+        lane_v55.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v55 > (int<32>)acc) ? hdr.ina_data.v55 : acc; lane_v55.write(meta.idx, acc); hdr.ina_data.v55 = acc;
+        lane_v56.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v56 > (int<32>)acc) ? hdr.ina_data.v56 : acc; lane_v56.write(meta.idx, acc); hdr.ina_data.v56 = acc;
+        lane_v57.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v57 > (int<32>)acc) ? hdr.ina_data.v57 : acc; lane_v57.write(meta.idx, acc); hdr.ina_data.v57 = acc;
+        lane_v58.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v58 > (int<32>)acc) ? hdr.ina_data.v58 : acc; lane_v58.write(meta.idx, acc); hdr.ina_data.v58 = acc;
+        lane_v59.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v59 > (int<32>)acc) ? hdr.ina_data.v59 : acc; lane_v59.write(meta.idx, acc); hdr.ina_data.v59 = acc;
+        lane_v60.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v60 > (int<32>)acc) ? hdr.ina_data.v60 : acc; lane_v60.write(meta.idx, acc); hdr.ina_data.v60 = acc;
+        lane_v61.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v61 > (int<32>)acc) ? hdr.ina_data.v61 : acc; lane_v61.write(meta.idx, acc); hdr.ina_data.v61 = acc;
+        lane_v62.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v62 > (int<32>)acc) ? hdr.ina_data.v62 : acc; lane_v62.write(meta.idx, acc); hdr.ina_data.v62 = acc;
+        lane_v63.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v63 > (int<32>)acc) ? hdr.ina_data.v63 : acc; lane_v63.write(meta.idx, acc); hdr.ina_data.v63 = acc;
+        lane_v64.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v64 > (int<32>)acc) ? hdr.ina_data.v64 : acc; lane_v64.write(meta.idx, acc); hdr.ina_data.v64 = acc;
+        lane_v65.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v65 > (int<32>)acc) ? hdr.ina_data.v65 : acc; lane_v65.write(meta.idx, acc); hdr.ina_data.v65 = acc;
+        lane_v66.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v66 > (int<32>)acc) ? hdr.ina_data.v66 : acc; lane_v66.write(meta.idx, acc); hdr.ina_data.v66 = acc;
+        lane_v67.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v67 > (int<32>)acc) ? hdr.ina_data.v67 : acc; lane_v67.write(meta.idx, acc); hdr.ina_data.v67 = acc;
+        lane_v68.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v68 > (int<32>)acc) ? hdr.ina_data.v68 : acc; lane_v68.write(meta.idx, acc); hdr.ina_data.v68 = acc;
+        lane_v69.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v69 > (int<32>)acc) ? hdr.ina_data.v69 : acc; lane_v69.write(meta.idx, acc); hdr.ina_data.v69 = acc;
+        lane_v70.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v70 > (int<32>)acc) ? hdr.ina_data.v70 : acc; lane_v70.write(meta.idx, acc); hdr.ina_data.v70 = acc;
+        lane_v71.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v71 > (int<32>)acc) ? hdr.ina_data.v71 : acc; lane_v71.write(meta.idx, acc); hdr.ina_data.v71 = acc;
+        lane_v72.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v72 > (int<32>)acc) ? hdr.ina_data.v72 : acc; lane_v72.write(meta.idx, acc); hdr.ina_data.v72 = acc;
+        lane_v73.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v73 > (int<32>)acc) ? hdr.ina_data.v73 : acc; lane_v73.write(meta.idx, acc); hdr.ina_data.v73 = acc;
+        lane_v74.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v74 > (int<32>)acc) ? hdr.ina_data.v74 : acc; lane_v74.write(meta.idx, acc); hdr.ina_data.v74 = acc;
+        lane_v75.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v75 > (int<32>)acc) ? hdr.ina_data.v75 : acc; lane_v75.write(meta.idx, acc); hdr.ina_data.v75 = acc;
+        lane_v76.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v76 > (int<32>)acc) ? hdr.ina_data.v76 : acc; lane_v76.write(meta.idx, acc); hdr.ina_data.v76 = acc;
+        lane_v77.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v77 > (int<32>)acc) ? hdr.ina_data.v77 : acc; lane_v77.write(meta.idx, acc); hdr.ina_data.v77 = acc;
+        lane_v78.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v78 > (int<32>)acc) ? hdr.ina_data.v78 : acc; lane_v78.write(meta.idx, acc); hdr.ina_data.v78 = acc;
+        lane_v79.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v79 > (int<32>)acc) ? hdr.ina_data.v79 : acc; lane_v79.write(meta.idx, acc); hdr.ina_data.v79 = acc;
+        lane_v80.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v80 > (int<32>)acc) ? hdr.ina_data.v80 : acc; lane_v80.write(meta.idx, acc); hdr.ina_data.v80 = acc;
+        lane_v81.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v81 > (int<32>)acc) ? hdr.ina_data.v81 : acc; lane_v81.write(meta.idx, acc); hdr.ina_data.v81 = acc;
+        lane_v82.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v82 > (int<32>)acc) ? hdr.ina_data.v82 : acc; lane_v82.write(meta.idx, acc); hdr.ina_data.v82 = acc;
+        lane_v83.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v83 > (int<32>)acc) ? hdr.ina_data.v83 : acc; lane_v83.write(meta.idx, acc); hdr.ina_data.v83 = acc;
+        lane_v84.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v84 > (int<32>)acc) ? hdr.ina_data.v84 : acc; lane_v84.write(meta.idx, acc); hdr.ina_data.v84 = acc;
+        lane_v85.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v85 > (int<32>)acc) ? hdr.ina_data.v85 : acc; lane_v85.write(meta.idx, acc); hdr.ina_data.v85 = acc;
+        lane_v86.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v86 > (int<32>)acc) ? hdr.ina_data.v86 : acc; lane_v86.write(meta.idx, acc); hdr.ina_data.v86 = acc;
+        lane_v87.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v87 > (int<32>)acc) ? hdr.ina_data.v87 : acc; lane_v87.write(meta.idx, acc); hdr.ina_data.v87 = acc;
+        lane_v88.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v88 > (int<32>)acc) ? hdr.ina_data.v88 : acc; lane_v88.write(meta.idx, acc); hdr.ina_data.v88 = acc;
+        lane_v89.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v89 > (int<32>)acc) ? hdr.ina_data.v89 : acc; lane_v89.write(meta.idx, acc); hdr.ina_data.v89 = acc;
+        lane_v90.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v90 > (int<32>)acc) ? hdr.ina_data.v90 : acc; lane_v90.write(meta.idx, acc); hdr.ina_data.v90 = acc;
+        lane_v91.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v91 > (int<32>)acc) ? hdr.ina_data.v91 : acc; lane_v91.write(meta.idx, acc); hdr.ina_data.v91 = acc;
+        lane_v92.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v92 > (int<32>)acc) ? hdr.ina_data.v92 : acc; lane_v92.write(meta.idx, acc); hdr.ina_data.v92 = acc;
+        lane_v93.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v93 > (int<32>)acc) ? hdr.ina_data.v93 : acc; lane_v93.write(meta.idx, acc); hdr.ina_data.v93 = acc;
+        lane_v94.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v94 > (int<32>)acc) ? hdr.ina_data.v94 : acc; lane_v94.write(meta.idx, acc); hdr.ina_data.v94 = acc;
+        lane_v95.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v95 > (int<32>)acc) ? hdr.ina_data.v95 : acc; lane_v95.write(meta.idx, acc); hdr.ina_data.v95 = acc;
+        lane_v96.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v96 > (int<32>)acc) ? hdr.ina_data.v96 : acc; lane_v96.write(meta.idx, acc); hdr.ina_data.v96 = acc;
+        lane_v97.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v97 > (int<32>)acc) ? hdr.ina_data.v97 : acc; lane_v97.write(meta.idx, acc); hdr.ina_data.v97 = acc;
+        lane_v98.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v98 > (int<32>)acc) ? hdr.ina_data.v98 : acc; lane_v98.write(meta.idx, acc); hdr.ina_data.v98 = acc;
+        lane_v99.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v99 > (int<32>)acc) ? hdr.ina_data.v99 : acc; lane_v99.write(meta.idx, acc); hdr.ina_data.v99 = acc;
+        lane_v100.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v100 > (int<32>)acc) ? hdr.ina_data.v100 : acc; lane_v100.write(meta.idx, acc); hdr.ina_data.v100 = acc;
+        lane_v101.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v101 > (int<32>)acc) ? hdr.ina_data.v101 : acc; lane_v101.write(meta.idx, acc); hdr.ina_data.v101 = acc;
+        lane_v102.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v102 > (int<32>)acc) ? hdr.ina_data.v102 : acc; lane_v102.write(meta.idx, acc); hdr.ina_data.v102 = acc;
+        lane_v103.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v103 > (int<32>)acc) ? hdr.ina_data.v103 : acc; lane_v103.write(meta.idx, acc); hdr.ina_data.v103 = acc;
+        lane_v104.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v104 > (int<32>)acc) ? hdr.ina_data.v104 : acc; lane_v104.write(meta.idx, acc); hdr.ina_data.v104 = acc;
+        lane_v105.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v105 > (int<32>)acc) ? hdr.ina_data.v105 : acc; lane_v105.write(meta.idx, acc); hdr.ina_data.v105 = acc;
+        lane_v106.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v106 > (int<32>)acc) ? hdr.ina_data.v106 : acc; lane_v106.write(meta.idx, acc); hdr.ina_data.v106 = acc;
+        lane_v107.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v107 > (int<32>)acc) ? hdr.ina_data.v107 : acc; lane_v107.write(meta.idx, acc); hdr.ina_data.v107 = acc;
+        lane_v108.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v108 > (int<32>)acc) ? hdr.ina_data.v108 : acc; lane_v108.write(meta.idx, acc); hdr.ina_data.v108 = acc;
+        lane_v109.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v109 > (int<32>)acc) ? hdr.ina_data.v109 : acc; lane_v109.write(meta.idx, acc); hdr.ina_data.v109 = acc;
+        lane_v110.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v110 > (int<32>)acc) ? hdr.ina_data.v110 : acc; lane_v110.write(meta.idx, acc); hdr.ina_data.v110 = acc;
+        lane_v111.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v111 > (int<32>)acc) ? hdr.ina_data.v111 : acc; lane_v111.write(meta.idx, acc); hdr.ina_data.v111 = acc;
+        lane_v112.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v112 > (int<32>)acc) ? hdr.ina_data.v112 : acc; lane_v112.write(meta.idx, acc); hdr.ina_data.v112 = acc;
+        lane_v113.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v113 > (int<32>)acc) ? hdr.ina_data.v113 : acc; lane_v113.write(meta.idx, acc); hdr.ina_data.v113 = acc;
+        lane_v114.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v114 > (int<32>)acc) ? hdr.ina_data.v114 : acc; lane_v114.write(meta.idx, acc); hdr.ina_data.v114 = acc;
+        lane_v115.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v115 > (int<32>)acc) ? hdr.ina_data.v115 : acc; lane_v115.write(meta.idx, acc); hdr.ina_data.v115 = acc;
+        lane_v116.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v116 > (int<32>)acc) ? hdr.ina_data.v116 : acc; lane_v116.write(meta.idx, acc); hdr.ina_data.v116 = acc;
+        lane_v117.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v117 > (int<32>)acc) ? hdr.ina_data.v117 : acc; lane_v117.write(meta.idx, acc); hdr.ina_data.v117 = acc;
+        lane_v118.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v118 > (int<32>)acc) ? hdr.ina_data.v118 : acc; lane_v118.write(meta.idx, acc); hdr.ina_data.v118 = acc;
+        lane_v119.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v119 > (int<32>)acc) ? hdr.ina_data.v119 : acc; lane_v119.write(meta.idx, acc); hdr.ina_data.v119 = acc;
+        lane_v120.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v120 > (int<32>)acc) ? hdr.ina_data.v120 : acc; lane_v120.write(meta.idx, acc); hdr.ina_data.v120 = acc;
+        lane_v121.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v121 > (int<32>)acc) ? hdr.ina_data.v121 : acc; lane_v121.write(meta.idx, acc); hdr.ina_data.v121 = acc;
+        lane_v122.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v122 > (int<32>)acc) ? hdr.ina_data.v122 : acc; lane_v122.write(meta.idx, acc); hdr.ina_data.v122 = acc;
+        lane_v123.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v123 > (int<32>)acc) ? hdr.ina_data.v123 : acc; lane_v123.write(meta.idx, acc); hdr.ina_data.v123 = acc;
+        lane_v124.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v124 > (int<32>)acc) ? hdr.ina_data.v124 : acc; lane_v124.write(meta.idx, acc); hdr.ina_data.v124 = acc;
+        lane_v125.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v125 > (int<32>)acc) ? hdr.ina_data.v125 : acc; lane_v125.write(meta.idx, acc); hdr.ina_data.v125 = acc;
+        lane_v126.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v126 > (int<32>)acc) ? hdr.ina_data.v126 : acc; lane_v126.write(meta.idx, acc); hdr.ina_data.v126 = acc;
+        lane_v127.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v127 > (int<32>)acc) ? hdr.ina_data.v127 : acc; lane_v127.write(meta.idx, acc); hdr.ina_data.v127 = acc;
+        lane_v128.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v128 > (int<32>)acc) ? hdr.ina_data.v128 : acc; lane_v128.write(meta.idx, acc); hdr.ina_data.v128 = acc;
+        lane_v129.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v129 > (int<32>)acc) ? hdr.ina_data.v129 : acc; lane_v129.write(meta.idx, acc); hdr.ina_data.v129 = acc;
+        lane_v130.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v130 > (int<32>)acc) ? hdr.ina_data.v130 : acc; lane_v130.write(meta.idx, acc); hdr.ina_data.v130 = acc;
+        lane_v131.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v131 > (int<32>)acc) ? hdr.ina_data.v131 : acc; lane_v131.write(meta.idx, acc); hdr.ina_data.v131 = acc;
+        lane_v132.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v132 > (int<32>)acc) ? hdr.ina_data.v132 : acc; lane_v132.write(meta.idx, acc); hdr.ina_data.v132 = acc;
+        lane_v133.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v133 > (int<32>)acc) ? hdr.ina_data.v133 : acc; lane_v133.write(meta.idx, acc); hdr.ina_data.v133 = acc;
+        lane_v134.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v134 > (int<32>)acc) ? hdr.ina_data.v134 : acc; lane_v134.write(meta.idx, acc); hdr.ina_data.v134 = acc;
+        lane_v135.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v135 > (int<32>)acc) ? hdr.ina_data.v135 : acc; lane_v135.write(meta.idx, acc); hdr.ina_data.v135 = acc;
+        lane_v136.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v136 > (int<32>)acc) ? hdr.ina_data.v136 : acc; lane_v136.write(meta.idx, acc); hdr.ina_data.v136 = acc;
+        lane_v137.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v137 > (int<32>)acc) ? hdr.ina_data.v137 : acc; lane_v137.write(meta.idx, acc); hdr.ina_data.v137 = acc;
+        lane_v138.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v138 > (int<32>)acc) ? hdr.ina_data.v138 : acc; lane_v138.write(meta.idx, acc); hdr.ina_data.v138 = acc;
+        lane_v139.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v139 > (int<32>)acc) ? hdr.ina_data.v139 : acc; lane_v139.write(meta.idx, acc); hdr.ina_data.v139 = acc;
+        lane_v140.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v140 > (int<32>)acc) ? hdr.ina_data.v140 : acc; lane_v140.write(meta.idx, acc); hdr.ina_data.v140 = acc;
+        lane_v141.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v141 > (int<32>)acc) ? hdr.ina_data.v141 : acc; lane_v141.write(meta.idx, acc); hdr.ina_data.v141 = acc;
+        lane_v142.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v142 > (int<32>)acc) ? hdr.ina_data.v142 : acc; lane_v142.write(meta.idx, acc); hdr.ina_data.v142 = acc;
+        lane_v143.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v143 > (int<32>)acc) ? hdr.ina_data.v143 : acc; lane_v143.write(meta.idx, acc); hdr.ina_data.v143 = acc;
+        lane_v144.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v144 > (int<32>)acc) ? hdr.ina_data.v144 : acc; lane_v144.write(meta.idx, acc); hdr.ina_data.v144 = acc;
+        lane_v145.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v145 > (int<32>)acc) ? hdr.ina_data.v145 : acc; lane_v145.write(meta.idx, acc); hdr.ina_data.v145 = acc;
+        lane_v146.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v146 > (int<32>)acc) ? hdr.ina_data.v146 : acc; lane_v146.write(meta.idx, acc); hdr.ina_data.v146 = acc;
+        lane_v147.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v147 > (int<32>)acc) ? hdr.ina_data.v147 : acc; lane_v147.write(meta.idx, acc); hdr.ina_data.v147 = acc;
+        lane_v148.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v148 > (int<32>)acc) ? hdr.ina_data.v148 : acc; lane_v148.write(meta.idx, acc); hdr.ina_data.v148 = acc;
+        lane_v149.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v149 > (int<32>)acc) ? hdr.ina_data.v149 : acc; lane_v149.write(meta.idx, acc); hdr.ina_data.v149 = acc;
+        lane_v150.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v150 > (int<32>)acc) ? hdr.ina_data.v150 : acc; lane_v150.write(meta.idx, acc); hdr.ina_data.v150 = acc;
+        lane_v151.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v151 > (int<32>)acc) ? hdr.ina_data.v151 : acc; lane_v151.write(meta.idx, acc); hdr.ina_data.v151 = acc;
+        lane_v152.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v152 > (int<32>)acc) ? hdr.ina_data.v152 : acc; lane_v152.write(meta.idx, acc); hdr.ina_data.v152 = acc;
+        lane_v153.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v153 > (int<32>)acc) ? hdr.ina_data.v153 : acc; lane_v153.write(meta.idx, acc); hdr.ina_data.v153 = acc;
+        lane_v154.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v154 > (int<32>)acc) ? hdr.ina_data.v154 : acc; lane_v154.write(meta.idx, acc); hdr.ina_data.v154 = acc;
+        lane_v155.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v155 > (int<32>)acc) ? hdr.ina_data.v155 : acc; lane_v155.write(meta.idx, acc); hdr.ina_data.v155 = acc;
+        lane_v156.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v156 > (int<32>)acc) ? hdr.ina_data.v156 : acc; lane_v156.write(meta.idx, acc); hdr.ina_data.v156 = acc;
+        lane_v157.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v157 > (int<32>)acc) ? hdr.ina_data.v157 : acc; lane_v157.write(meta.idx, acc); hdr.ina_data.v157 = acc;
+        lane_v158.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v158 > (int<32>)acc) ? hdr.ina_data.v158 : acc; lane_v158.write(meta.idx, acc); hdr.ina_data.v158 = acc;
+        lane_v159.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v159 > (int<32>)acc) ? hdr.ina_data.v159 : acc; lane_v159.write(meta.idx, acc); hdr.ina_data.v159 = acc;
+        lane_v160.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v160 > (int<32>)acc) ? hdr.ina_data.v160 : acc; lane_v160.write(meta.idx, acc); hdr.ina_data.v160 = acc;
+        lane_v161.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v161 > (int<32>)acc) ? hdr.ina_data.v161 : acc; lane_v161.write(meta.idx, acc); hdr.ina_data.v161 = acc;
+        lane_v162.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v162 > (int<32>)acc) ? hdr.ina_data.v162 : acc; lane_v162.write(meta.idx, acc); hdr.ina_data.v162 = acc;
+        lane_v163.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v163 > (int<32>)acc) ? hdr.ina_data.v163 : acc; lane_v163.write(meta.idx, acc); hdr.ina_data.v163 = acc;
+        lane_v164.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v164 > (int<32>)acc) ? hdr.ina_data.v164 : acc; lane_v164.write(meta.idx, acc); hdr.ina_data.v164 = acc;
+        lane_v165.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v165 > (int<32>)acc) ? hdr.ina_data.v165 : acc; lane_v165.write(meta.idx, acc); hdr.ina_data.v165 = acc;
+        lane_v166.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v166 > (int<32>)acc) ? hdr.ina_data.v166 : acc; lane_v166.write(meta.idx, acc); hdr.ina_data.v166 = acc;
+        lane_v167.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v167 > (int<32>)acc) ? hdr.ina_data.v167 : acc; lane_v167.write(meta.idx, acc); hdr.ina_data.v167 = acc;
+        lane_v168.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v168 > (int<32>)acc) ? hdr.ina_data.v168 : acc; lane_v168.write(meta.idx, acc); hdr.ina_data.v168 = acc;
+        lane_v169.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v169 > (int<32>)acc) ? hdr.ina_data.v169 : acc; lane_v169.write(meta.idx, acc); hdr.ina_data.v169 = acc;
+        lane_v170.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v170 > (int<32>)acc) ? hdr.ina_data.v170 : acc; lane_v170.write(meta.idx, acc); hdr.ina_data.v170 = acc;
+        lane_v171.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v171 > (int<32>)acc) ? hdr.ina_data.v171 : acc; lane_v171.write(meta.idx, acc); hdr.ina_data.v171 = acc;
+        lane_v172.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v172 > (int<32>)acc) ? hdr.ina_data.v172 : acc; lane_v172.write(meta.idx, acc); hdr.ina_data.v172 = acc;
+        lane_v173.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v173 > (int<32>)acc) ? hdr.ina_data.v173 : acc; lane_v173.write(meta.idx, acc); hdr.ina_data.v173 = acc;
+        lane_v174.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v174 > (int<32>)acc) ? hdr.ina_data.v174 : acc; lane_v174.write(meta.idx, acc); hdr.ina_data.v174 = acc;
+        lane_v175.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v175 > (int<32>)acc) ? hdr.ina_data.v175 : acc; lane_v175.write(meta.idx, acc); hdr.ina_data.v175 = acc;
+        lane_v176.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v176 > (int<32>)acc) ? hdr.ina_data.v176 : acc; lane_v176.write(meta.idx, acc); hdr.ina_data.v176 = acc;
+        lane_v177.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v177 > (int<32>)acc) ? hdr.ina_data.v177 : acc; lane_v177.write(meta.idx, acc); hdr.ina_data.v177 = acc;
+        lane_v178.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v178 > (int<32>)acc) ? hdr.ina_data.v178 : acc; lane_v178.write(meta.idx, acc); hdr.ina_data.v178 = acc;
+        lane_v179.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v179 > (int<32>)acc) ? hdr.ina_data.v179 : acc; lane_v179.write(meta.idx, acc); hdr.ina_data.v179 = acc;
+        lane_v180.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v180 > (int<32>)acc) ? hdr.ina_data.v180 : acc; lane_v180.write(meta.idx, acc); hdr.ina_data.v180 = acc;
+        lane_v181.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v181 > (int<32>)acc) ? hdr.ina_data.v181 : acc; lane_v181.write(meta.idx, acc); hdr.ina_data.v181 = acc;
+        lane_v182.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v182 > (int<32>)acc) ? hdr.ina_data.v182 : acc; lane_v182.write(meta.idx, acc); hdr.ina_data.v182 = acc;
+        lane_v183.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v183 > (int<32>)acc) ? hdr.ina_data.v183 : acc; lane_v183.write(meta.idx, acc); hdr.ina_data.v183 = acc;
+        lane_v184.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v184 > (int<32>)acc) ? hdr.ina_data.v184 : acc; lane_v184.write(meta.idx, acc); hdr.ina_data.v184 = acc;
+        lane_v185.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v185 > (int<32>)acc) ? hdr.ina_data.v185 : acc; lane_v185.write(meta.idx, acc); hdr.ina_data.v185 = acc;
+        lane_v186.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v186 > (int<32>)acc) ? hdr.ina_data.v186 : acc; lane_v186.write(meta.idx, acc); hdr.ina_data.v186 = acc;
+        lane_v187.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v187 > (int<32>)acc) ? hdr.ina_data.v187 : acc; lane_v187.write(meta.idx, acc); hdr.ina_data.v187 = acc;
+        lane_v188.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v188 > (int<32>)acc) ? hdr.ina_data.v188 : acc; lane_v188.write(meta.idx, acc); hdr.ina_data.v188 = acc;
+        lane_v189.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v189 > (int<32>)acc) ? hdr.ina_data.v189 : acc; lane_v189.write(meta.idx, acc); hdr.ina_data.v189 = acc;
+        lane_v190.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v190 > (int<32>)acc) ? hdr.ina_data.v190 : acc; lane_v190.write(meta.idx, acc); hdr.ina_data.v190 = acc;
+        lane_v191.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v191 > (int<32>)acc) ? hdr.ina_data.v191 : acc; lane_v191.write(meta.idx, acc); hdr.ina_data.v191 = acc;
+        lane_v192.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v192 > (int<32>)acc) ? hdr.ina_data.v192 : acc; lane_v192.write(meta.idx, acc); hdr.ina_data.v192 = acc;
+        lane_v193.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v193 > (int<32>)acc) ? hdr.ina_data.v193 : acc; lane_v193.write(meta.idx, acc); hdr.ina_data.v193 = acc;
+        lane_v194.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v194 > (int<32>)acc) ? hdr.ina_data.v194 : acc; lane_v194.write(meta.idx, acc); hdr.ina_data.v194 = acc;
+        lane_v195.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v195 > (int<32>)acc) ? hdr.ina_data.v195 : acc; lane_v195.write(meta.idx, acc); hdr.ina_data.v195 = acc;
+        lane_v196.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v196 > (int<32>)acc) ? hdr.ina_data.v196 : acc; lane_v196.write(meta.idx, acc); hdr.ina_data.v196 = acc;
+        lane_v197.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v197 > (int<32>)acc) ? hdr.ina_data.v197 : acc; lane_v197.write(meta.idx, acc); hdr.ina_data.v197 = acc;
+        lane_v198.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v198 > (int<32>)acc) ? hdr.ina_data.v198 : acc; lane_v198.write(meta.idx, acc); hdr.ina_data.v198 = acc;
+        lane_v199.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v199 > (int<32>)acc) ? hdr.ina_data.v199 : acc; lane_v199.write(meta.idx, acc); hdr.ina_data.v199 = acc;
+        lane_v200.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v200 > (int<32>)acc) ? hdr.ina_data.v200 : acc; lane_v200.write(meta.idx, acc); hdr.ina_data.v200 = acc;
+        lane_v201.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v201 > (int<32>)acc) ? hdr.ina_data.v201 : acc; lane_v201.write(meta.idx, acc); hdr.ina_data.v201 = acc;
+        lane_v202.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v202 > (int<32>)acc) ? hdr.ina_data.v202 : acc; lane_v202.write(meta.idx, acc); hdr.ina_data.v202 = acc;
+        lane_v203.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v203 > (int<32>)acc) ? hdr.ina_data.v203 : acc; lane_v203.write(meta.idx, acc); hdr.ina_data.v203 = acc;
+        lane_v204.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v204 > (int<32>)acc) ? hdr.ina_data.v204 : acc; lane_v204.write(meta.idx, acc); hdr.ina_data.v204 = acc;
+        lane_v205.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v205 > (int<32>)acc) ? hdr.ina_data.v205 : acc; lane_v205.write(meta.idx, acc); hdr.ina_data.v205 = acc;
+        lane_v206.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v206 > (int<32>)acc) ? hdr.ina_data.v206 : acc; lane_v206.write(meta.idx, acc); hdr.ina_data.v206 = acc;
+        lane_v207.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v207 > (int<32>)acc) ? hdr.ina_data.v207 : acc; lane_v207.write(meta.idx, acc); hdr.ina_data.v207 = acc;
+        lane_v208.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v208 > (int<32>)acc) ? hdr.ina_data.v208 : acc; lane_v208.write(meta.idx, acc); hdr.ina_data.v208 = acc;
+        lane_v209.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v209 > (int<32>)acc) ? hdr.ina_data.v209 : acc; lane_v209.write(meta.idx, acc); hdr.ina_data.v209 = acc;
+        lane_v210.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v210 > (int<32>)acc) ? hdr.ina_data.v210 : acc; lane_v210.write(meta.idx, acc); hdr.ina_data.v210 = acc;
+        lane_v211.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v211 > (int<32>)acc) ? hdr.ina_data.v211 : acc; lane_v211.write(meta.idx, acc); hdr.ina_data.v211 = acc;
+        lane_v212.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v212 > (int<32>)acc) ? hdr.ina_data.v212 : acc; lane_v212.write(meta.idx, acc); hdr.ina_data.v212 = acc;
+        lane_v213.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v213 > (int<32>)acc) ? hdr.ina_data.v213 : acc; lane_v213.write(meta.idx, acc); hdr.ina_data.v213 = acc;
+        lane_v214.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v214 > (int<32>)acc) ? hdr.ina_data.v214 : acc; lane_v214.write(meta.idx, acc); hdr.ina_data.v214 = acc;
+        lane_v215.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v215 > (int<32>)acc) ? hdr.ina_data.v215 : acc; lane_v215.write(meta.idx, acc); hdr.ina_data.v215 = acc;
+        lane_v216.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v216 > (int<32>)acc) ? hdr.ina_data.v216 : acc; lane_v216.write(meta.idx, acc); hdr.ina_data.v216 = acc;
+        lane_v217.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v217 > (int<32>)acc) ? hdr.ina_data.v217 : acc; lane_v217.write(meta.idx, acc); hdr.ina_data.v217 = acc;
+        lane_v218.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v218 > (int<32>)acc) ? hdr.ina_data.v218 : acc; lane_v218.write(meta.idx, acc); hdr.ina_data.v218 = acc;
+        lane_v219.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v219 > (int<32>)acc) ? hdr.ina_data.v219 : acc; lane_v219.write(meta.idx, acc); hdr.ina_data.v219 = acc;
+        lane_v220.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v220 > (int<32>)acc) ? hdr.ina_data.v220 : acc; lane_v220.write(meta.idx, acc); hdr.ina_data.v220 = acc;
+        lane_v221.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v221 > (int<32>)acc) ? hdr.ina_data.v221 : acc; lane_v221.write(meta.idx, acc); hdr.ina_data.v221 = acc;
+        lane_v222.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v222 > (int<32>)acc) ? hdr.ina_data.v222 : acc; lane_v222.write(meta.idx, acc); hdr.ina_data.v222 = acc;
+        lane_v223.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v223 > (int<32>)acc) ? hdr.ina_data.v223 : acc; lane_v223.write(meta.idx, acc); hdr.ina_data.v223 = acc;
+        lane_v224.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v224 > (int<32>)acc) ? hdr.ina_data.v224 : acc; lane_v224.write(meta.idx, acc); hdr.ina_data.v224 = acc;
+        lane_v225.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v225 > (int<32>)acc) ? hdr.ina_data.v225 : acc; lane_v225.write(meta.idx, acc); hdr.ina_data.v225 = acc;
+        lane_v226.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v226 > (int<32>)acc) ? hdr.ina_data.v226 : acc; lane_v226.write(meta.idx, acc); hdr.ina_data.v226 = acc;
+        lane_v227.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v227 > (int<32>)acc) ? hdr.ina_data.v227 : acc; lane_v227.write(meta.idx, acc); hdr.ina_data.v227 = acc;
+        lane_v228.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v228 > (int<32>)acc) ? hdr.ina_data.v228 : acc; lane_v228.write(meta.idx, acc); hdr.ina_data.v228 = acc;
+        lane_v229.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v229 > (int<32>)acc) ? hdr.ina_data.v229 : acc; lane_v229.write(meta.idx, acc); hdr.ina_data.v229 = acc;
+        lane_v230.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v230 > (int<32>)acc) ? hdr.ina_data.v230 : acc; lane_v230.write(meta.idx, acc); hdr.ina_data.v230 = acc;
+        lane_v231.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v231 > (int<32>)acc) ? hdr.ina_data.v231 : acc; lane_v231.write(meta.idx, acc); hdr.ina_data.v231 = acc;
+        lane_v232.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v232 > (int<32>)acc) ? hdr.ina_data.v232 : acc; lane_v232.write(meta.idx, acc); hdr.ina_data.v232 = acc;
+        lane_v233.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v233 > (int<32>)acc) ? hdr.ina_data.v233 : acc; lane_v233.write(meta.idx, acc); hdr.ina_data.v233 = acc;
+        lane_v234.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v234 > (int<32>)acc) ? hdr.ina_data.v234 : acc; lane_v234.write(meta.idx, acc); hdr.ina_data.v234 = acc;
+        lane_v235.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v235 > (int<32>)acc) ? hdr.ina_data.v235 : acc; lane_v235.write(meta.idx, acc); hdr.ina_data.v235 = acc;
+        lane_v236.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v236 > (int<32>)acc) ? hdr.ina_data.v236 : acc; lane_v236.write(meta.idx, acc); hdr.ina_data.v236 = acc;
+        lane_v237.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v237 > (int<32>)acc) ? hdr.ina_data.v237 : acc; lane_v237.write(meta.idx, acc); hdr.ina_data.v237 = acc;
+        lane_v238.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v238 > (int<32>)acc) ? hdr.ina_data.v238 : acc; lane_v238.write(meta.idx, acc); hdr.ina_data.v238 = acc;
+        lane_v239.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v239 > (int<32>)acc) ? hdr.ina_data.v239 : acc; lane_v239.write(meta.idx, acc); hdr.ina_data.v239 = acc;
+        lane_v240.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v240 > (int<32>)acc) ? hdr.ina_data.v240 : acc; lane_v240.write(meta.idx, acc); hdr.ina_data.v240 = acc;
+        lane_v241.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v241 > (int<32>)acc) ? hdr.ina_data.v241 : acc; lane_v241.write(meta.idx, acc); hdr.ina_data.v241 = acc;
+        lane_v242.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v242 > (int<32>)acc) ? hdr.ina_data.v242 : acc; lane_v242.write(meta.idx, acc); hdr.ina_data.v242 = acc;
+        lane_v243.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v243 > (int<32>)acc) ? hdr.ina_data.v243 : acc; lane_v243.write(meta.idx, acc); hdr.ina_data.v243 = acc;
+        lane_v244.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v244 > (int<32>)acc) ? hdr.ina_data.v244 : acc; lane_v244.write(meta.idx, acc); hdr.ina_data.v244 = acc;
+        lane_v245.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v245 > (int<32>)acc) ? hdr.ina_data.v245 : acc; lane_v245.write(meta.idx, acc); hdr.ina_data.v245 = acc;
+        lane_v246.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v246 > (int<32>)acc) ? hdr.ina_data.v246 : acc; lane_v246.write(meta.idx, acc); hdr.ina_data.v246 = acc;
+        lane_v247.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v247 > (int<32>)acc) ? hdr.ina_data.v247 : acc; lane_v247.write(meta.idx, acc); hdr.ina_data.v247 = acc;
+        lane_v248.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v248 > (int<32>)acc) ? hdr.ina_data.v248 : acc; lane_v248.write(meta.idx, acc); hdr.ina_data.v248 = acc;
+        lane_v249.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v249 > (int<32>)acc) ? hdr.ina_data.v249 : acc; lane_v249.write(meta.idx, acc); hdr.ina_data.v249 = acc;
+        lane_v250.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v250 > (int<32>)acc) ? hdr.ina_data.v250 : acc; lane_v250.write(meta.idx, acc); hdr.ina_data.v250 = acc;
+        lane_v251.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v251 > (int<32>)acc) ? hdr.ina_data.v251 : acc; lane_v251.write(meta.idx, acc); hdr.ina_data.v251 = acc;
+        lane_v252.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v252 > (int<32>)acc) ? hdr.ina_data.v252 : acc; lane_v252.write(meta.idx, acc); hdr.ina_data.v252 = acc;
+        lane_v253.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v253 > (int<32>)acc) ? hdr.ina_data.v253 : acc; lane_v253.write(meta.idx, acc); hdr.ina_data.v253 = acc;
+        lane_v254.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v254 > (int<32>)acc) ? hdr.ina_data.v254 : acc; lane_v254.write(meta.idx, acc); hdr.ina_data.v254 = acc;
+        lane_v255.read(acc, meta.idx); acc = ((int<32>)hdr.ina_data.v255 > (int<32>)acc) ? hdr.ina_data.v255 : acc; lane_v255.write(meta.idx, acc); hdr.ina_data.v255 = acc;
+    }
+
+    /* 16-bit lanes: value * 2^16 into the 32-bit lanes of the slot and of the packet */
+    action lanes_store16() {
+        hdr.ina_data.setValid();
+        hdr.ina_data.v00 = ((bit<32>)hdr.ina_data16.w000) << 16; lane_v00.write(meta.idx, hdr.ina_data.v00);
+        hdr.ina_data.v01 = ((bit<32>)hdr.ina_data16.w001) << 16; lane_v01.write(meta.idx, hdr.ina_data.v01);
+        hdr.ina_data.v02 = ((bit<32>)hdr.ina_data16.w002) << 16; lane_v02.write(meta.idx, hdr.ina_data.v02);
+        hdr.ina_data.v03 = ((bit<32>)hdr.ina_data16.w003) << 16; lane_v03.write(meta.idx, hdr.ina_data.v03);
+        hdr.ina_data.v04 = ((bit<32>)hdr.ina_data16.w004) << 16; lane_v04.write(meta.idx, hdr.ina_data.v04);
+        hdr.ina_data.v05 = ((bit<32>)hdr.ina_data16.w005) << 16; lane_v05.write(meta.idx, hdr.ina_data.v05);
+        hdr.ina_data.v06 = ((bit<32>)hdr.ina_data16.w006) << 16; lane_v06.write(meta.idx, hdr.ina_data.v06);
+        hdr.ina_data.v07 = ((bit<32>)hdr.ina_data16.w007) << 16; lane_v07.write(meta.idx, hdr.ina_data.v07);
+        hdr.ina_data.v08 = ((bit<32>)hdr.ina_data16.w008) << 16; lane_v08.write(meta.idx, hdr.ina_data.v08);
+        hdr.ina_data.v09 = ((bit<32>)hdr.ina_data16.w009) << 16; lane_v09.write(meta.idx, hdr.ina_data.v09);
+        hdr.ina_data.v10 = ((bit<32>)hdr.ina_data16.w010) << 16; lane_v10.write(meta.idx, hdr.ina_data.v10);
+        hdr.ina_data.v11 = ((bit<32>)hdr.ina_data16.w011) << 16; lane_v11.write(meta.idx, hdr.ina_data.v11);
+        hdr.ina_data.v12 = ((bit<32>)hdr.ina_data16.w012) << 16; lane_v12.write(meta.idx, hdr.ina_data.v12);
+        hdr.ina_data.v13 = ((bit<32>)hdr.ina_data16.w013) << 16; lane_v13.write(meta.idx, hdr.ina_data.v13);
+        hdr.ina_data.v14 = ((bit<32>)hdr.ina_data16.w014) << 16; lane_v14.write(meta.idx, hdr.ina_data.v14);
+        hdr.ina_data.v15 = ((bit<32>)hdr.ina_data16.w015) << 16; lane_v15.write(meta.idx, hdr.ina_data.v15);
+        hdr.ina_data.v16 = ((bit<32>)hdr.ina_data16.w016) << 16; lane_v16.write(meta.idx, hdr.ina_data.v16);
+        hdr.ina_data.v17 = ((bit<32>)hdr.ina_data16.w017) << 16; lane_v17.write(meta.idx, hdr.ina_data.v17);
+        hdr.ina_data.v18 = ((bit<32>)hdr.ina_data16.w018) << 16; lane_v18.write(meta.idx, hdr.ina_data.v18);
+        hdr.ina_data.v19 = ((bit<32>)hdr.ina_data16.w019) << 16; lane_v19.write(meta.idx, hdr.ina_data.v19);
+        hdr.ina_data.v20 = ((bit<32>)hdr.ina_data16.w020) << 16; lane_v20.write(meta.idx, hdr.ina_data.v20);
+        hdr.ina_data.v21 = ((bit<32>)hdr.ina_data16.w021) << 16; lane_v21.write(meta.idx, hdr.ina_data.v21);
+        hdr.ina_data.v22 = ((bit<32>)hdr.ina_data16.w022) << 16; lane_v22.write(meta.idx, hdr.ina_data.v22);
+        hdr.ina_data.v23 = ((bit<32>)hdr.ina_data16.w023) << 16; lane_v23.write(meta.idx, hdr.ina_data.v23);
+        hdr.ina_data.v24 = ((bit<32>)hdr.ina_data16.w024) << 16; lane_v24.write(meta.idx, hdr.ina_data.v24);
+        hdr.ina_data.v25 = ((bit<32>)hdr.ina_data16.w025) << 16; lane_v25.write(meta.idx, hdr.ina_data.v25);
+        hdr.ina_data.v26 = ((bit<32>)hdr.ina_data16.w026) << 16; lane_v26.write(meta.idx, hdr.ina_data.v26);
+        hdr.ina_data.v27 = ((bit<32>)hdr.ina_data16.w027) << 16; lane_v27.write(meta.idx, hdr.ina_data.v27);
+        hdr.ina_data.v28 = ((bit<32>)hdr.ina_data16.w028) << 16; lane_v28.write(meta.idx, hdr.ina_data.v28);
+        hdr.ina_data.v29 = ((bit<32>)hdr.ina_data16.w029) << 16; lane_v29.write(meta.idx, hdr.ina_data.v29);
+        hdr.ina_data.v30 = ((bit<32>)hdr.ina_data16.w030) << 16; lane_v30.write(meta.idx, hdr.ina_data.v30);
+        hdr.ina_data.v31 = ((bit<32>)hdr.ina_data16.w031) << 16; lane_v31.write(meta.idx, hdr.ina_data.v31);
+        hdr.ina_data.v32 = ((bit<32>)hdr.ina_data16.w032) << 16; lane_v32.write(meta.idx, hdr.ina_data.v32);
+        hdr.ina_data.v33 = ((bit<32>)hdr.ina_data16.w033) << 16; lane_v33.write(meta.idx, hdr.ina_data.v33);
+        hdr.ina_data.v34 = ((bit<32>)hdr.ina_data16.w034) << 16; lane_v34.write(meta.idx, hdr.ina_data.v34);
+        hdr.ina_data.v35 = ((bit<32>)hdr.ina_data16.w035) << 16; lane_v35.write(meta.idx, hdr.ina_data.v35);
+        hdr.ina_data.v36 = ((bit<32>)hdr.ina_data16.w036) << 16; lane_v36.write(meta.idx, hdr.ina_data.v36);
+        hdr.ina_data.v37 = ((bit<32>)hdr.ina_data16.w037) << 16; lane_v37.write(meta.idx, hdr.ina_data.v37);
+        hdr.ina_data.v38 = ((bit<32>)hdr.ina_data16.w038) << 16; lane_v38.write(meta.idx, hdr.ina_data.v38);
+        hdr.ina_data.v39 = ((bit<32>)hdr.ina_data16.w039) << 16; lane_v39.write(meta.idx, hdr.ina_data.v39);
+        hdr.ina_data.v40 = ((bit<32>)hdr.ina_data16.w040) << 16; lane_v40.write(meta.idx, hdr.ina_data.v40);
+        hdr.ina_data.v41 = ((bit<32>)hdr.ina_data16.w041) << 16; lane_v41.write(meta.idx, hdr.ina_data.v41);
+        hdr.ina_data.v42 = ((bit<32>)hdr.ina_data16.w042) << 16; lane_v42.write(meta.idx, hdr.ina_data.v42);
+        hdr.ina_data.v43 = ((bit<32>)hdr.ina_data16.w043) << 16; lane_v43.write(meta.idx, hdr.ina_data.v43);
+        hdr.ina_data.v44 = ((bit<32>)hdr.ina_data16.w044) << 16; lane_v44.write(meta.idx, hdr.ina_data.v44);
+        hdr.ina_data.v45 = ((bit<32>)hdr.ina_data16.w045) << 16; lane_v45.write(meta.idx, hdr.ina_data.v45);
+        hdr.ina_data.v46 = ((bit<32>)hdr.ina_data16.w046) << 16; lane_v46.write(meta.idx, hdr.ina_data.v46);
+        hdr.ina_data.v47 = ((bit<32>)hdr.ina_data16.w047) << 16; lane_v47.write(meta.idx, hdr.ina_data.v47);
+        hdr.ina_data.v48 = ((bit<32>)hdr.ina_data16.w048) << 16; lane_v48.write(meta.idx, hdr.ina_data.v48);
+        hdr.ina_data.v49 = ((bit<32>)hdr.ina_data16.w049) << 16; lane_v49.write(meta.idx, hdr.ina_data.v49);
+        hdr.ina_data.v50 = ((bit<32>)hdr.ina_data16.w050) << 16; lane_v50.write(meta.idx, hdr.ina_data.v50);
+        hdr.ina_data.v51 = ((bit<32>)hdr.ina_data16.w051) << 16; lane_v51.write(meta.idx, hdr.ina_data.v51);
+        hdr.ina_data.v52 = ((bit<32>)hdr.ina_data16.w052) << 16; lane_v52.write(meta.idx, hdr.ina_data.v52);
+        hdr.ina_data.v53 = ((bit<32>)hdr.ina_data16.w053) << 16; lane_v53.write(meta.idx, hdr.ina_data.v53);
+        hdr.ina_data.v54 = ((bit<32>)hdr.ina_data16.w054) << 16; lane_v54.write(meta.idx, hdr.ina_data.v54);
+        hdr.ina_data.v55 = ((bit<32>)hdr.ina_data16.w055) << 16; lane_v55.write(meta.idx, hdr.ina_data.v55);
+        hdr.ina_data.v56 = ((bit<32>)hdr.ina_data16.w056) << 16; lane_v56.write(meta.idx, hdr.ina_data.v56);
+        hdr.ina_data.v57 = ((bit<32>)hdr.ina_data16.w057) << 16; lane_v57.write(meta.idx, hdr.ina_data.v57);
+        hdr.ina_data.v58 = ((bit<32>)hdr.ina_data16.w058) << 16; lane_v58.write(meta.idx, hdr.ina_data.v58);
+        hdr.ina_data.v59 = ((bit<32>)hdr.ina_data16.w059) << 16; lane_v59.write(meta.idx, hdr.ina_data.v59);
+        hdr.ina_data.v60 = ((bit<32>)hdr.ina_data16.w060) << 16; lane_v60.write(meta.idx, hdr.ina_data.v60);
+        hdr.ina_data.v61 = ((bit<32>)hdr.ina_data16.w061) << 16; lane_v61.write(meta.idx, hdr.ina_data.v61);
+        hdr.ina_data.v62 = ((bit<32>)hdr.ina_data16.w062) << 16; lane_v62.write(meta.idx, hdr.ina_data.v62);
+        hdr.ina_data.v63 = ((bit<32>)hdr.ina_data16.w063) << 16; lane_v63.write(meta.idx, hdr.ina_data.v63);
+        hdr.ina_data.v64 = ((bit<32>)hdr.ina_data16.w064) << 16; lane_v64.write(meta.idx, hdr.ina_data.v64);
+        hdr.ina_data.v65 = ((bit<32>)hdr.ina_data16.w065) << 16; lane_v65.write(meta.idx, hdr.ina_data.v65);
+        hdr.ina_data.v66 = ((bit<32>)hdr.ina_data16.w066) << 16; lane_v66.write(meta.idx, hdr.ina_data.v66);
+        hdr.ina_data.v67 = ((bit<32>)hdr.ina_data16.w067) << 16; lane_v67.write(meta.idx, hdr.ina_data.v67);
+        hdr.ina_data.v68 = ((bit<32>)hdr.ina_data16.w068) << 16; lane_v68.write(meta.idx, hdr.ina_data.v68);
+        hdr.ina_data.v69 = ((bit<32>)hdr.ina_data16.w069) << 16; lane_v69.write(meta.idx, hdr.ina_data.v69);
+        hdr.ina_data.v70 = ((bit<32>)hdr.ina_data16.w070) << 16; lane_v70.write(meta.idx, hdr.ina_data.v70);
+        hdr.ina_data.v71 = ((bit<32>)hdr.ina_data16.w071) << 16; lane_v71.write(meta.idx, hdr.ina_data.v71);
+        hdr.ina_data.v72 = ((bit<32>)hdr.ina_data16.w072) << 16; lane_v72.write(meta.idx, hdr.ina_data.v72);
+        hdr.ina_data.v73 = ((bit<32>)hdr.ina_data16.w073) << 16; lane_v73.write(meta.idx, hdr.ina_data.v73);
+        hdr.ina_data.v74 = ((bit<32>)hdr.ina_data16.w074) << 16; lane_v74.write(meta.idx, hdr.ina_data.v74);
+        hdr.ina_data.v75 = ((bit<32>)hdr.ina_data16.w075) << 16; lane_v75.write(meta.idx, hdr.ina_data.v75);
+        hdr.ina_data.v76 = ((bit<32>)hdr.ina_data16.w076) << 16; lane_v76.write(meta.idx, hdr.ina_data.v76);
+        hdr.ina_data.v77 = ((bit<32>)hdr.ina_data16.w077) << 16; lane_v77.write(meta.idx, hdr.ina_data.v77);
+        hdr.ina_data.v78 = ((bit<32>)hdr.ina_data16.w078) << 16; lane_v78.write(meta.idx, hdr.ina_data.v78);
+        hdr.ina_data.v79 = ((bit<32>)hdr.ina_data16.w079) << 16; lane_v79.write(meta.idx, hdr.ina_data.v79);
+        hdr.ina_data.v80 = ((bit<32>)hdr.ina_data16.w080) << 16; lane_v80.write(meta.idx, hdr.ina_data.v80);
+        hdr.ina_data.v81 = ((bit<32>)hdr.ina_data16.w081) << 16; lane_v81.write(meta.idx, hdr.ina_data.v81);
+        hdr.ina_data.v82 = ((bit<32>)hdr.ina_data16.w082) << 16; lane_v82.write(meta.idx, hdr.ina_data.v82);
+        hdr.ina_data.v83 = ((bit<32>)hdr.ina_data16.w083) << 16; lane_v83.write(meta.idx, hdr.ina_data.v83);
+        hdr.ina_data.v84 = ((bit<32>)hdr.ina_data16.w084) << 16; lane_v84.write(meta.idx, hdr.ina_data.v84);
+        hdr.ina_data.v85 = ((bit<32>)hdr.ina_data16.w085) << 16; lane_v85.write(meta.idx, hdr.ina_data.v85);
+        hdr.ina_data.v86 = ((bit<32>)hdr.ina_data16.w086) << 16; lane_v86.write(meta.idx, hdr.ina_data.v86);
+        hdr.ina_data.v87 = ((bit<32>)hdr.ina_data16.w087) << 16; lane_v87.write(meta.idx, hdr.ina_data.v87);
+        hdr.ina_data.v88 = ((bit<32>)hdr.ina_data16.w088) << 16; lane_v88.write(meta.idx, hdr.ina_data.v88);
+        hdr.ina_data.v89 = ((bit<32>)hdr.ina_data16.w089) << 16; lane_v89.write(meta.idx, hdr.ina_data.v89);
+        hdr.ina_data.v90 = ((bit<32>)hdr.ina_data16.w090) << 16; lane_v90.write(meta.idx, hdr.ina_data.v90);
+        hdr.ina_data.v91 = ((bit<32>)hdr.ina_data16.w091) << 16; lane_v91.write(meta.idx, hdr.ina_data.v91);
+        hdr.ina_data.v92 = ((bit<32>)hdr.ina_data16.w092) << 16; lane_v92.write(meta.idx, hdr.ina_data.v92);
+        hdr.ina_data.v93 = ((bit<32>)hdr.ina_data16.w093) << 16; lane_v93.write(meta.idx, hdr.ina_data.v93);
+        hdr.ina_data.v94 = ((bit<32>)hdr.ina_data16.w094) << 16; lane_v94.write(meta.idx, hdr.ina_data.v94);
+        hdr.ina_data.v95 = ((bit<32>)hdr.ina_data16.w095) << 16; lane_v95.write(meta.idx, hdr.ina_data.v95);
+        hdr.ina_data.v96 = ((bit<32>)hdr.ina_data16.w096) << 16; lane_v96.write(meta.idx, hdr.ina_data.v96);
+        hdr.ina_data.v97 = ((bit<32>)hdr.ina_data16.w097) << 16; lane_v97.write(meta.idx, hdr.ina_data.v97);
+        hdr.ina_data.v98 = ((bit<32>)hdr.ina_data16.w098) << 16; lane_v98.write(meta.idx, hdr.ina_data.v98);
+        hdr.ina_data.v99 = ((bit<32>)hdr.ina_data16.w099) << 16; lane_v99.write(meta.idx, hdr.ina_data.v99);
+        hdr.ina_data.v100 = ((bit<32>)hdr.ina_data16.w100) << 16; lane_v100.write(meta.idx, hdr.ina_data.v100);
+        hdr.ina_data.v101 = ((bit<32>)hdr.ina_data16.w101) << 16; lane_v101.write(meta.idx, hdr.ina_data.v101);
+        hdr.ina_data.v102 = ((bit<32>)hdr.ina_data16.w102) << 16; lane_v102.write(meta.idx, hdr.ina_data.v102);
+        hdr.ina_data.v103 = ((bit<32>)hdr.ina_data16.w103) << 16; lane_v103.write(meta.idx, hdr.ina_data.v103);
+        hdr.ina_data.v104 = ((bit<32>)hdr.ina_data16.w104) << 16; lane_v104.write(meta.idx, hdr.ina_data.v104);
+        hdr.ina_data.v105 = ((bit<32>)hdr.ina_data16.w105) << 16; lane_v105.write(meta.idx, hdr.ina_data.v105);
+        hdr.ina_data.v106 = ((bit<32>)hdr.ina_data16.w106) << 16; lane_v106.write(meta.idx, hdr.ina_data.v106);
+        hdr.ina_data.v107 = ((bit<32>)hdr.ina_data16.w107) << 16; lane_v107.write(meta.idx, hdr.ina_data.v107);
+        hdr.ina_data.v108 = ((bit<32>)hdr.ina_data16.w108) << 16; lane_v108.write(meta.idx, hdr.ina_data.v108);
+        hdr.ina_data.v109 = ((bit<32>)hdr.ina_data16.w109) << 16; lane_v109.write(meta.idx, hdr.ina_data.v109);
+        hdr.ina_data.v110 = ((bit<32>)hdr.ina_data16.w110) << 16; lane_v110.write(meta.idx, hdr.ina_data.v110);
+        hdr.ina_data.v111 = ((bit<32>)hdr.ina_data16.w111) << 16; lane_v111.write(meta.idx, hdr.ina_data.v111);
+        hdr.ina_data.v112 = ((bit<32>)hdr.ina_data16.w112) << 16; lane_v112.write(meta.idx, hdr.ina_data.v112);
+        hdr.ina_data.v113 = ((bit<32>)hdr.ina_data16.w113) << 16; lane_v113.write(meta.idx, hdr.ina_data.v113);
+        hdr.ina_data.v114 = ((bit<32>)hdr.ina_data16.w114) << 16; lane_v114.write(meta.idx, hdr.ina_data.v114);
+        hdr.ina_data.v115 = ((bit<32>)hdr.ina_data16.w115) << 16; lane_v115.write(meta.idx, hdr.ina_data.v115);
+        hdr.ina_data.v116 = ((bit<32>)hdr.ina_data16.w116) << 16; lane_v116.write(meta.idx, hdr.ina_data.v116);
+        hdr.ina_data.v117 = ((bit<32>)hdr.ina_data16.w117) << 16; lane_v117.write(meta.idx, hdr.ina_data.v117);
+        hdr.ina_data.v118 = ((bit<32>)hdr.ina_data16.w118) << 16; lane_v118.write(meta.idx, hdr.ina_data.v118);
+        hdr.ina_data.v119 = ((bit<32>)hdr.ina_data16.w119) << 16; lane_v119.write(meta.idx, hdr.ina_data.v119);
+        hdr.ina_data.v120 = ((bit<32>)hdr.ina_data16.w120) << 16; lane_v120.write(meta.idx, hdr.ina_data.v120);
+        hdr.ina_data.v121 = ((bit<32>)hdr.ina_data16.w121) << 16; lane_v121.write(meta.idx, hdr.ina_data.v121);
+        hdr.ina_data.v122 = ((bit<32>)hdr.ina_data16.w122) << 16; lane_v122.write(meta.idx, hdr.ina_data.v122);
+        hdr.ina_data.v123 = ((bit<32>)hdr.ina_data16.w123) << 16; lane_v123.write(meta.idx, hdr.ina_data.v123);
+        hdr.ina_data.v124 = ((bit<32>)hdr.ina_data16.w124) << 16; lane_v124.write(meta.idx, hdr.ina_data.v124);
+        hdr.ina_data.v125 = ((bit<32>)hdr.ina_data16.w125) << 16; lane_v125.write(meta.idx, hdr.ina_data.v125);
+        hdr.ina_data.v126 = ((bit<32>)hdr.ina_data16.w126) << 16; lane_v126.write(meta.idx, hdr.ina_data.v126);
+        hdr.ina_data.v127 = ((bit<32>)hdr.ina_data16.w127) << 16; lane_v127.write(meta.idx, hdr.ina_data.v127);
+        hdr.ina_data.v128 = ((bit<32>)hdr.ina_data16.w128) << 16; lane_v128.write(meta.idx, hdr.ina_data.v128);
+        hdr.ina_data.v129 = ((bit<32>)hdr.ina_data16.w129) << 16; lane_v129.write(meta.idx, hdr.ina_data.v129);
+        hdr.ina_data.v130 = ((bit<32>)hdr.ina_data16.w130) << 16; lane_v130.write(meta.idx, hdr.ina_data.v130);
+        hdr.ina_data.v131 = ((bit<32>)hdr.ina_data16.w131) << 16; lane_v131.write(meta.idx, hdr.ina_data.v131);
+        hdr.ina_data.v132 = ((bit<32>)hdr.ina_data16.w132) << 16; lane_v132.write(meta.idx, hdr.ina_data.v132);
+        hdr.ina_data.v133 = ((bit<32>)hdr.ina_data16.w133) << 16; lane_v133.write(meta.idx, hdr.ina_data.v133);
+        hdr.ina_data.v134 = ((bit<32>)hdr.ina_data16.w134) << 16; lane_v134.write(meta.idx, hdr.ina_data.v134);
+        hdr.ina_data.v135 = ((bit<32>)hdr.ina_data16.w135) << 16; lane_v135.write(meta.idx, hdr.ina_data.v135);
+        hdr.ina_data.v136 = ((bit<32>)hdr.ina_data16.w136) << 16; lane_v136.write(meta.idx, hdr.ina_data.v136);
+        hdr.ina_data.v137 = ((bit<32>)hdr.ina_data16.w137) << 16; lane_v137.write(meta.idx, hdr.ina_data.v137);
+        hdr.ina_data.v138 = ((bit<32>)hdr.ina_data16.w138) << 16; lane_v138.write(meta.idx, hdr.ina_data.v138);
+        hdr.ina_data.v139 = ((bit<32>)hdr.ina_data16.w139) << 16; lane_v139.write(meta.idx, hdr.ina_data.v139);
+        hdr.ina_data.v140 = ((bit<32>)hdr.ina_data16.w140) << 16; lane_v140.write(meta.idx, hdr.ina_data.v140);
+        hdr.ina_data.v141 = ((bit<32>)hdr.ina_data16.w141) << 16; lane_v141.write(meta.idx, hdr.ina_data.v141);
+        hdr.ina_data.v142 = ((bit<32>)hdr.ina_data16.w142) << 16; lane_v142.write(meta.idx, hdr.ina_data.v142);
+        hdr.ina_data.v143 = ((bit<32>)hdr.ina_data16.w143) << 16; lane_v143.write(meta.idx, hdr.ina_data.v143);
+        hdr.ina_data.v144 = ((bit<32>)hdr.ina_data16.w144) << 16; lane_v144.write(meta.idx, hdr.ina_data.v144);
+        hdr.ina_data.v145 = ((bit<32>)hdr.ina_data16.w145) << 16; lane_v145.write(meta.idx, hdr.ina_data.v145);
+        hdr.ina_data.v146 = ((bit<32>)hdr.ina_data16.w146) << 16; lane_v146.write(meta.idx, hdr.ina_data.v146);
+        hdr.ina_data.v147 = ((bit<32>)hdr.ina_data16.w147) << 16; lane_v147.write(meta.idx, hdr.ina_data.v147);
+        hdr.ina_data.v148 = ((bit<32>)hdr.ina_data16.w148) << 16; lane_v148.write(meta.idx, hdr.ina_data.v148);
+        hdr.ina_data.v149 = ((bit<32>)hdr.ina_data16.w149) << 16; lane_v149.write(meta.idx, hdr.ina_data.v149);
+        hdr.ina_data.v150 = ((bit<32>)hdr.ina_data16.w150) << 16; lane_v150.write(meta.idx, hdr.ina_data.v150);
+        hdr.ina_data.v151 = ((bit<32>)hdr.ina_data16.w151) << 16; lane_v151.write(meta.idx, hdr.ina_data.v151);
+        hdr.ina_data.v152 = ((bit<32>)hdr.ina_data16.w152) << 16; lane_v152.write(meta.idx, hdr.ina_data.v152);
+        hdr.ina_data.v153 = ((bit<32>)hdr.ina_data16.w153) << 16; lane_v153.write(meta.idx, hdr.ina_data.v153);
+        hdr.ina_data.v154 = ((bit<32>)hdr.ina_data16.w154) << 16; lane_v154.write(meta.idx, hdr.ina_data.v154);
+        hdr.ina_data.v155 = ((bit<32>)hdr.ina_data16.w155) << 16; lane_v155.write(meta.idx, hdr.ina_data.v155);
+        hdr.ina_data.v156 = ((bit<32>)hdr.ina_data16.w156) << 16; lane_v156.write(meta.idx, hdr.ina_data.v156);
+        hdr.ina_data.v157 = ((bit<32>)hdr.ina_data16.w157) << 16; lane_v157.write(meta.idx, hdr.ina_data.v157);
+        hdr.ina_data.v158 = ((bit<32>)hdr.ina_data16.w158) << 16; lane_v158.write(meta.idx, hdr.ina_data.v158);
+        hdr.ina_data.v159 = ((bit<32>)hdr.ina_data16.w159) << 16; lane_v159.write(meta.idx, hdr.ina_data.v159);
+        hdr.ina_data.v160 = ((bit<32>)hdr.ina_data16.w160) << 16; lane_v160.write(meta.idx, hdr.ina_data.v160);
+        hdr.ina_data.v161 = ((bit<32>)hdr.ina_data16.w161) << 16; lane_v161.write(meta.idx, hdr.ina_data.v161);
+        hdr.ina_data.v162 = ((bit<32>)hdr.ina_data16.w162) << 16; lane_v162.write(meta.idx, hdr.ina_data.v162);
+        hdr.ina_data.v163 = ((bit<32>)hdr.ina_data16.w163) << 16; lane_v163.write(meta.idx, hdr.ina_data.v163);
+        hdr.ina_data.v164 = ((bit<32>)hdr.ina_data16.w164) << 16; lane_v164.write(meta.idx, hdr.ina_data.v164);
+        hdr.ina_data.v165 = ((bit<32>)hdr.ina_data16.w165) << 16; lane_v165.write(meta.idx, hdr.ina_data.v165);
+        hdr.ina_data.v166 = ((bit<32>)hdr.ina_data16.w166) << 16; lane_v166.write(meta.idx, hdr.ina_data.v166);
+        hdr.ina_data.v167 = ((bit<32>)hdr.ina_data16.w167) << 16; lane_v167.write(meta.idx, hdr.ina_data.v167);
+        hdr.ina_data.v168 = ((bit<32>)hdr.ina_data16.w168) << 16; lane_v168.write(meta.idx, hdr.ina_data.v168);
+        hdr.ina_data.v169 = ((bit<32>)hdr.ina_data16.w169) << 16; lane_v169.write(meta.idx, hdr.ina_data.v169);
+        hdr.ina_data.v170 = ((bit<32>)hdr.ina_data16.w170) << 16; lane_v170.write(meta.idx, hdr.ina_data.v170);
+        hdr.ina_data.v171 = ((bit<32>)hdr.ina_data16.w171) << 16; lane_v171.write(meta.idx, hdr.ina_data.v171);
+        hdr.ina_data.v172 = ((bit<32>)hdr.ina_data16.w172) << 16; lane_v172.write(meta.idx, hdr.ina_data.v172);
+        hdr.ina_data.v173 = ((bit<32>)hdr.ina_data16.w173) << 16; lane_v173.write(meta.idx, hdr.ina_data.v173);
+        hdr.ina_data.v174 = ((bit<32>)hdr.ina_data16.w174) << 16; lane_v174.write(meta.idx, hdr.ina_data.v174);
+        hdr.ina_data.v175 = ((bit<32>)hdr.ina_data16.w175) << 16; lane_v175.write(meta.idx, hdr.ina_data.v175);
+        hdr.ina_data.v176 = ((bit<32>)hdr.ina_data16.w176) << 16; lane_v176.write(meta.idx, hdr.ina_data.v176);
+        hdr.ina_data.v177 = ((bit<32>)hdr.ina_data16.w177) << 16; lane_v177.write(meta.idx, hdr.ina_data.v177);
+        hdr.ina_data.v178 = ((bit<32>)hdr.ina_data16.w178) << 16; lane_v178.write(meta.idx, hdr.ina_data.v178);
+        hdr.ina_data.v179 = ((bit<32>)hdr.ina_data16.w179) << 16; lane_v179.write(meta.idx, hdr.ina_data.v179);
+        hdr.ina_data.v180 = ((bit<32>)hdr.ina_data16.w180) << 16; lane_v180.write(meta.idx, hdr.ina_data.v180);
+        hdr.ina_data.v181 = ((bit<32>)hdr.ina_data16.w181) << 16; lane_v181.write(meta.idx, hdr.ina_data.v181);
+        hdr.ina_data.v182 = ((bit<32>)hdr.ina_data16.w182) << 16; lane_v182.write(meta.idx, hdr.ina_data.v182);
+        hdr.ina_data.v183 = ((bit<32>)hdr.ina_data16.w183) << 16; lane_v183.write(meta.idx, hdr.ina_data.v183);
+        hdr.ina_data.v184 = ((bit<32>)hdr.ina_data16.w184) << 16; lane_v184.write(meta.idx, hdr.ina_data.v184);
+        hdr.ina_data.v185 = ((bit<32>)hdr.ina_data16.w185) << 16; lane_v185.write(meta.idx, hdr.ina_data.v185);
+        hdr.ina_data.v186 = ((bit<32>)hdr.ina_data16.w186) << 16; lane_v186.write(meta.idx, hdr.ina_data.v186);
+        hdr.ina_data.v187 = ((bit<32>)hdr.ina_data16.w187) << 16; lane_v187.write(meta.idx, hdr.ina_data.v187);
+        hdr.ina_data.v188 = ((bit<32>)hdr.ina_data16.w188) << 16; lane_v188.write(meta.idx, hdr.ina_data.v188);
+        hdr.ina_data.v189 = ((bit<32>)hdr.ina_data16.w189) << 16; lane_v189.write(meta.idx, hdr.ina_data.v189);
+        hdr.ina_data.v190 = ((bit<32>)hdr.ina_data16.w190) << 16; lane_v190.write(meta.idx, hdr.ina_data.v190);
+        hdr.ina_data.v191 = ((bit<32>)hdr.ina_data16.w191) << 16; lane_v191.write(meta.idx, hdr.ina_data.v191);
+        hdr.ina_data.v192 = ((bit<32>)hdr.ina_data16.w192) << 16; lane_v192.write(meta.idx, hdr.ina_data.v192);
+        hdr.ina_data.v193 = ((bit<32>)hdr.ina_data16.w193) << 16; lane_v193.write(meta.idx, hdr.ina_data.v193);
+        hdr.ina_data.v194 = ((bit<32>)hdr.ina_data16.w194) << 16; lane_v194.write(meta.idx, hdr.ina_data.v194);
+        hdr.ina_data.v195 = ((bit<32>)hdr.ina_data16.w195) << 16; lane_v195.write(meta.idx, hdr.ina_data.v195);
+        hdr.ina_data.v196 = ((bit<32>)hdr.ina_data16.w196) << 16; lane_v196.write(meta.idx, hdr.ina_data.v196);
+        hdr.ina_data.v197 = ((bit<32>)hdr.ina_data16.w197) << 16; lane_v197.write(meta.idx, hdr.ina_data.v197);
+        hdr.ina_data.v198 = ((bit<32>)hdr.ina_data16.w198) << 16; lane_v198.write(meta.idx, hdr.ina_data.v198);
+        hdr.ina_data.v199 = ((bit<32>)hdr.ina_data16.w199) << 16; lane_v199.write(meta.idx, hdr.ina_data.v199);
+        hdr.ina_data.v200 = ((bit<32>)hdr.ina_data16.w200) << 16; lane_v200.write(meta.idx, hdr.ina_data.v200);
+        hdr.ina_data.v201 = ((bit<32>)hdr.ina_data16.w201) << 16; lane_v201.write(meta.idx, hdr.ina_data.v201);
+        hdr.ina_data.v202 = ((bit<32>)hdr.ina_data16.w202) << 16; lane_v202.write(meta.idx, hdr.ina_data.v202);
+        hdr.ina_data.v203 = ((bit<32>)hdr.ina_data16.w203) << 16; lane_v203.write(meta.idx, hdr.ina_data.v203);
+        hdr.ina_data.v204 = ((bit<32>)hdr.ina_data16.w204) << 16; lane_v204.write(meta.idx, hdr.ina_data.v204);
+        hdr.ina_data.v205 = ((bit<32>)hdr.ina_data16.w205) << 16; lane_v205.write(meta.idx, hdr.ina_data.v205);
+        hdr.ina_data.v206 = ((bit<32>)hdr.ina_data16.w206) << 16; lane_v206.write(meta.idx, hdr.ina_data.v206);
+        hdr.ina_data.v207 = ((bit<32>)hdr.ina_data16.w207) << 16; lane_v207.write(meta.idx, hdr.ina_data.v207);
+        hdr.ina_data.v208 = ((bit<32>)hdr.ina_data16.w208) << 16; lane_v208.write(meta.idx, hdr.ina_data.v208);
+        hdr.ina_data.v209 = ((bit<32>)hdr.ina_data16.w209) << 16; lane_v209.write(meta.idx, hdr.ina_data.v209);
+        hdr.ina_data.v210 = ((bit<32>)hdr.ina_data16.w210) << 16; lane_v210.write(meta.idx, hdr.ina_data.v210);
+        hdr.ina_data.v211 = ((bit<32>)hdr.ina_data16.w211) << 16; lane_v211.write(meta.idx, hdr.ina_data.v211);
+        hdr.ina_data.v212 = ((bit<32>)hdr.ina_data16.w212) << 16; lane_v212.write(meta.idx, hdr.ina_data.v212);
+        hdr.ina_data.v213 = ((bit<32>)hdr.ina_data16.w213) << 16; lane_v213.write(meta.idx, hdr.ina_data.v213);
+        hdr.ina_data.v214 = ((bit<32>)hdr.ina_data16.w214) << 16; lane_v214.write(meta.idx, hdr.ina_data.v214);
+        hdr.ina_data.v215 = ((bit<32>)hdr.ina_data16.w215) << 16; lane_v215.write(meta.idx, hdr.ina_data.v215);
+        hdr.ina_data.v216 = ((bit<32>)hdr.ina_data16.w216) << 16; lane_v216.write(meta.idx, hdr.ina_data.v216);
+        hdr.ina_data.v217 = ((bit<32>)hdr.ina_data16.w217) << 16; lane_v217.write(meta.idx, hdr.ina_data.v217);
+        hdr.ina_data.v218 = ((bit<32>)hdr.ina_data16.w218) << 16; lane_v218.write(meta.idx, hdr.ina_data.v218);
+        hdr.ina_data.v219 = ((bit<32>)hdr.ina_data16.w219) << 16; lane_v219.write(meta.idx, hdr.ina_data.v219);
+        hdr.ina_data.v220 = ((bit<32>)hdr.ina_data16.w220) << 16; lane_v220.write(meta.idx, hdr.ina_data.v220);
+        hdr.ina_data.v221 = ((bit<32>)hdr.ina_data16.w221) << 16; lane_v221.write(meta.idx, hdr.ina_data.v221);
+        hdr.ina_data.v222 = ((bit<32>)hdr.ina_data16.w222) << 16; lane_v222.write(meta.idx, hdr.ina_data.v222);
+        hdr.ina_data.v223 = ((bit<32>)hdr.ina_data16.w223) << 16; lane_v223.write(meta.idx, hdr.ina_data.v223);
+        hdr.ina_data.v224 = ((bit<32>)hdr.ina_data16.w224) << 16; lane_v224.write(meta.idx, hdr.ina_data.v224);
+        hdr.ina_data.v225 = ((bit<32>)hdr.ina_data16.w225) << 16; lane_v225.write(meta.idx, hdr.ina_data.v225);
+        hdr.ina_data.v226 = ((bit<32>)hdr.ina_data16.w226) << 16; lane_v226.write(meta.idx, hdr.ina_data.v226);
+        hdr.ina_data.v227 = ((bit<32>)hdr.ina_data16.w227) << 16; lane_v227.write(meta.idx, hdr.ina_data.v227);
+        hdr.ina_data.v228 = ((bit<32>)hdr.ina_data16.w228) << 16; lane_v228.write(meta.idx, hdr.ina_data.v228);
+        hdr.ina_data.v229 = ((bit<32>)hdr.ina_data16.w229) << 16; lane_v229.write(meta.idx, hdr.ina_data.v229);
+        hdr.ina_data.v230 = ((bit<32>)hdr.ina_data16.w230) << 16; lane_v230.write(meta.idx, hdr.ina_data.v230);
+        hdr.ina_data.v231 = ((bit<32>)hdr.ina_data16.w231) << 16; lane_v231.write(meta.idx, hdr.ina_data.v231);
+        hdr.ina_data.v232 = ((bit<32>)hdr.ina_data16.w232) << 16; lane_v232.write(meta.idx, hdr.ina_data.v232);
+        hdr.ina_data.v233 = ((bit<32>)hdr.ina_data16.w233) << 16; lane_v233.write(meta.idx, hdr.ina_data.v233);
+        hdr.ina_data.v234 = ((bit<32>)hdr.ina_data16.w234) << 16; lane_v234.write(meta.idx, hdr.ina_data.v234);
+        hdr.ina_data.v235 = ((bit<32>)hdr.ina_data16.w235) << 16; lane_v235.write(meta.idx, hdr.ina_data.v235);
+        hdr.ina_data.v236 = ((bit<32>)hdr.ina_data16.w236) << 16; lane_v236.write(meta.idx, hdr.ina_data.v236);
+        hdr.ina_data.v237 = ((bit<32>)hdr.ina_data16.w237) << 16; lane_v237.write(meta.idx, hdr.ina_data.v237);
+        hdr.ina_data.v238 = ((bit<32>)hdr.ina_data16.w238) << 16; lane_v238.write(meta.idx, hdr.ina_data.v238);
+        hdr.ina_data.v239 = ((bit<32>)hdr.ina_data16.w239) << 16; lane_v239.write(meta.idx, hdr.ina_data.v239);
+        hdr.ina_data.v240 = ((bit<32>)hdr.ina_data16.w240) << 16; lane_v240.write(meta.idx, hdr.ina_data.v240);
+        hdr.ina_data.v241 = ((bit<32>)hdr.ina_data16.w241) << 16; lane_v241.write(meta.idx, hdr.ina_data.v241);
+        hdr.ina_data.v242 = ((bit<32>)hdr.ina_data16.w242) << 16; lane_v242.write(meta.idx, hdr.ina_data.v242);
+        hdr.ina_data.v243 = ((bit<32>)hdr.ina_data16.w243) << 16; lane_v243.write(meta.idx, hdr.ina_data.v243);
+        hdr.ina_data.v244 = ((bit<32>)hdr.ina_data16.w244) << 16; lane_v244.write(meta.idx, hdr.ina_data.v244);
+        hdr.ina_data.v245 = ((bit<32>)hdr.ina_data16.w245) << 16; lane_v245.write(meta.idx, hdr.ina_data.v245);
+        hdr.ina_data.v246 = ((bit<32>)hdr.ina_data16.w246) << 16; lane_v246.write(meta.idx, hdr.ina_data.v246);
+        hdr.ina_data.v247 = ((bit<32>)hdr.ina_data16.w247) << 16; lane_v247.write(meta.idx, hdr.ina_data.v247);
+        hdr.ina_data.v248 = ((bit<32>)hdr.ina_data16.w248) << 16; lane_v248.write(meta.idx, hdr.ina_data.v248);
+        hdr.ina_data.v249 = ((bit<32>)hdr.ina_data16.w249) << 16; lane_v249.write(meta.idx, hdr.ina_data.v249);
+        hdr.ina_data.v250 = ((bit<32>)hdr.ina_data16.w250) << 16; lane_v250.write(meta.idx, hdr.ina_data.v250);
+        hdr.ina_data.v251 = ((bit<32>)hdr.ina_data16.w251) << 16; lane_v251.write(meta.idx, hdr.ina_data.v251);
+        hdr.ina_data.v252 = ((bit<32>)hdr.ina_data16.w252) << 16; lane_v252.write(meta.idx, hdr.ina_data.v252);
+        hdr.ina_data.v253 = ((bit<32>)hdr.ina_data16.w253) << 16; lane_v253.write(meta.idx, hdr.ina_data.v253);
+        hdr.ina_data.v254 = ((bit<32>)hdr.ina_data16.w254) << 16; lane_v254.write(meta.idx, hdr.ina_data.v254);
+        hdr.ina_data.v255 = ((bit<32>)hdr.ina_data16.w255) << 16; lane_v255.write(meta.idx, hdr.ina_data.v255);
+    }
+
+    action lanes_add16() {
+        hdr.ina_data.setValid();
+        lane_v00.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w000) << 16); lane_v00.write(meta.idx, acc); hdr.ina_data.v00 = acc;
+        lane_v01.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w001) << 16); lane_v01.write(meta.idx, acc); hdr.ina_data.v01 = acc;
+        lane_v02.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w002) << 16); lane_v02.write(meta.idx, acc); hdr.ina_data.v02 = acc;
+        lane_v03.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w003) << 16); lane_v03.write(meta.idx, acc); hdr.ina_data.v03 = acc;
+        lane_v04.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w004) << 16); lane_v04.write(meta.idx, acc); hdr.ina_data.v04 = acc;
+        lane_v05.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w005) << 16); lane_v05.write(meta.idx, acc); hdr.ina_data.v05 = acc;
+        lane_v06.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w006) << 16); lane_v06.write(meta.idx, acc); hdr.ina_data.v06 = acc;
+        lane_v07.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w007) << 16); lane_v07.write(meta.idx, acc); hdr.ina_data.v07 = acc;
+        lane_v08.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w008) << 16); lane_v08.write(meta.idx, acc); hdr.ina_data.v08 = acc;
+        lane_v09.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w009) << 16); lane_v09.write(meta.idx, acc); hdr.ina_data.v09 = acc;
+        lane_v10.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w010) << 16); lane_v10.write(meta.idx, acc); hdr.ina_data.v10 = acc;
+        lane_v11.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w011) << 16); lane_v11.write(meta.idx, acc); hdr.ina_data.v11 = acc;
+        lane_v12.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w012) << 16); lane_v12.write(meta.idx, acc); hdr.ina_data.v12 = acc;
+        lane_v13.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w013) << 16); lane_v13.write(meta.idx, acc); hdr.ina_data.v13 = acc;
+        lane_v14.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w014) << 16); lane_v14.write(meta.idx, acc); hdr.ina_data.v14 = acc;
+        lane_v15.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w015) << 16); lane_v15.write(meta.idx, acc); hdr.ina_data.v15 = acc;
+        lane_v16.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w016) << 16); lane_v16.write(meta.idx, acc); hdr.ina_data.v16 = acc;
+        lane_v17.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w017) << 16); lane_v17.write(meta.idx, acc); hdr.ina_data.v17 = acc;
+        lane_v18.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w018) << 16); lane_v18.write(meta.idx, acc); hdr.ina_data.v18 = acc;
+        lane_v19.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w019) << 16); lane_v19.write(meta.idx, acc); hdr.ina_data.v19 = acc;
+        lane_v20.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w020) << 16); lane_v20.write(meta.idx, acc); hdr.ina_data.v20 = acc;
+        lane_v21.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w021) << 16); lane_v21.write(meta.idx, acc); hdr.ina_data.v21 = acc;
+        lane_v22.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w022) << 16); lane_v22.write(meta.idx, acc); hdr.ina_data.v22 = acc;
+        lane_v23.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w023) << 16); lane_v23.write(meta.idx, acc); hdr.ina_data.v23 = acc;
+        lane_v24.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w024) << 16); lane_v24.write(meta.idx, acc); hdr.ina_data.v24 = acc;
+        lane_v25.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w025) << 16); lane_v25.write(meta.idx, acc); hdr.ina_data.v25 = acc;
+        lane_v26.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w026) << 16); lane_v26.write(meta.idx, acc); hdr.ina_data.v26 = acc;
+        lane_v27.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w027) << 16); lane_v27.write(meta.idx, acc); hdr.ina_data.v27 = acc;
+        lane_v28.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w028) << 16); lane_v28.write(meta.idx, acc); hdr.ina_data.v28 = acc;
+        lane_v29.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w029) << 16); lane_v29.write(meta.idx, acc); hdr.ina_data.v29 = acc;
+        lane_v30.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w030) << 16); lane_v30.write(meta.idx, acc); hdr.ina_data.v30 = acc;
+        lane_v31.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w031) << 16); lane_v31.write(meta.idx, acc); hdr.ina_data.v31 = acc;
+        lane_v32.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w032) << 16); lane_v32.write(meta.idx, acc); hdr.ina_data.v32 = acc;
+        lane_v33.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w033) << 16); lane_v33.write(meta.idx, acc); hdr.ina_data.v33 = acc;
+        lane_v34.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w034) << 16); lane_v34.write(meta.idx, acc); hdr.ina_data.v34 = acc;
+        lane_v35.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w035) << 16); lane_v35.write(meta.idx, acc); hdr.ina_data.v35 = acc;
+        lane_v36.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w036) << 16); lane_v36.write(meta.idx, acc); hdr.ina_data.v36 = acc;
+        lane_v37.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w037) << 16); lane_v37.write(meta.idx, acc); hdr.ina_data.v37 = acc;
+        lane_v38.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w038) << 16); lane_v38.write(meta.idx, acc); hdr.ina_data.v38 = acc;
+        lane_v39.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w039) << 16); lane_v39.write(meta.idx, acc); hdr.ina_data.v39 = acc;
+        lane_v40.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w040) << 16); lane_v40.write(meta.idx, acc); hdr.ina_data.v40 = acc;
+        lane_v41.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w041) << 16); lane_v41.write(meta.idx, acc); hdr.ina_data.v41 = acc;
+        lane_v42.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w042) << 16); lane_v42.write(meta.idx, acc); hdr.ina_data.v42 = acc;
+        lane_v43.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w043) << 16); lane_v43.write(meta.idx, acc); hdr.ina_data.v43 = acc;
+        lane_v44.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w044) << 16); lane_v44.write(meta.idx, acc); hdr.ina_data.v44 = acc;
+        lane_v45.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w045) << 16); lane_v45.write(meta.idx, acc); hdr.ina_data.v45 = acc;
+        lane_v46.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w046) << 16); lane_v46.write(meta.idx, acc); hdr.ina_data.v46 = acc;
+        lane_v47.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w047) << 16); lane_v47.write(meta.idx, acc); hdr.ina_data.v47 = acc;
+        lane_v48.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w048) << 16); lane_v48.write(meta.idx, acc); hdr.ina_data.v48 = acc;
+        lane_v49.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w049) << 16); lane_v49.write(meta.idx, acc); hdr.ina_data.v49 = acc;
+        lane_v50.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w050) << 16); lane_v50.write(meta.idx, acc); hdr.ina_data.v50 = acc;
+        lane_v51.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w051) << 16); lane_v51.write(meta.idx, acc); hdr.ina_data.v51 = acc;
+        lane_v52.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w052) << 16); lane_v52.write(meta.idx, acc); hdr.ina_data.v52 = acc;
+        lane_v53.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w053) << 16); lane_v53.write(meta.idx, acc); hdr.ina_data.v53 = acc;
+        lane_v54.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w054) << 16); lane_v54.write(meta.idx, acc); hdr.ina_data.v54 = acc;
+        lane_v55.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w055) << 16); lane_v55.write(meta.idx, acc); hdr.ina_data.v55 = acc;
+        lane_v56.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w056) << 16); lane_v56.write(meta.idx, acc); hdr.ina_data.v56 = acc;
+        lane_v57.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w057) << 16); lane_v57.write(meta.idx, acc); hdr.ina_data.v57 = acc;
+        lane_v58.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w058) << 16); lane_v58.write(meta.idx, acc); hdr.ina_data.v58 = acc;
+        lane_v59.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w059) << 16); lane_v59.write(meta.idx, acc); hdr.ina_data.v59 = acc;
+        lane_v60.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w060) << 16); lane_v60.write(meta.idx, acc); hdr.ina_data.v60 = acc;
+        lane_v61.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w061) << 16); lane_v61.write(meta.idx, acc); hdr.ina_data.v61 = acc;
+        lane_v62.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w062) << 16); lane_v62.write(meta.idx, acc); hdr.ina_data.v62 = acc;
+        lane_v63.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w063) << 16); lane_v63.write(meta.idx, acc); hdr.ina_data.v63 = acc;
+        lane_v64.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w064) << 16); lane_v64.write(meta.idx, acc); hdr.ina_data.v64 = acc;
+        lane_v65.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w065) << 16); lane_v65.write(meta.idx, acc); hdr.ina_data.v65 = acc;
+        lane_v66.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w066) << 16); lane_v66.write(meta.idx, acc); hdr.ina_data.v66 = acc;
+        lane_v67.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w067) << 16); lane_v67.write(meta.idx, acc); hdr.ina_data.v67 = acc;
+        lane_v68.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w068) << 16); lane_v68.write(meta.idx, acc); hdr.ina_data.v68 = acc;
+        lane_v69.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w069) << 16); lane_v69.write(meta.idx, acc); hdr.ina_data.v69 = acc;
+        lane_v70.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w070) << 16); lane_v70.write(meta.idx, acc); hdr.ina_data.v70 = acc;
+        lane_v71.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w071) << 16); lane_v71.write(meta.idx, acc); hdr.ina_data.v71 = acc;
+        lane_v72.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w072) << 16); lane_v72.write(meta.idx, acc); hdr.ina_data.v72 = acc;
+        lane_v73.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w073) << 16); lane_v73.write(meta.idx, acc); hdr.ina_data.v73 = acc;
+        lane_v74.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w074) << 16); lane_v74.write(meta.idx, acc); hdr.ina_data.v74 = acc;
+        lane_v75.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w075) << 16); lane_v75.write(meta.idx, acc); hdr.ina_data.v75 = acc;
+        lane_v76.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w076) << 16); lane_v76.write(meta.idx, acc); hdr.ina_data.v76 = acc;
+        lane_v77.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w077) << 16); lane_v77.write(meta.idx, acc); hdr.ina_data.v77 = acc;
+        lane_v78.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w078) << 16); lane_v78.write(meta.idx, acc); hdr.ina_data.v78 = acc;
+        lane_v79.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w079) << 16); lane_v79.write(meta.idx, acc); hdr.ina_data.v79 = acc;
+        lane_v80.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w080) << 16); lane_v80.write(meta.idx, acc); hdr.ina_data.v80 = acc;
+        lane_v81.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w081) << 16); lane_v81.write(meta.idx, acc); hdr.ina_data.v81 = acc;
+        lane_v82.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w082) << 16); lane_v82.write(meta.idx, acc); hdr.ina_data.v82 = acc;
+        lane_v83.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w083) << 16); lane_v83.write(meta.idx, acc); hdr.ina_data.v83 = acc;
+        lane_v84.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w084) << 16); lane_v84.write(meta.idx, acc); hdr.ina_data.v84 = acc;
+        lane_v85.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w085) << 16); lane_v85.write(meta.idx, acc); hdr.ina_data.v85 = acc;
+        lane_v86.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w086) << 16); lane_v86.write(meta.idx, acc); hdr.ina_data.v86 = acc;
+        lane_v87.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w087) << 16); lane_v87.write(meta.idx, acc); hdr.ina_data.v87 = acc;
+        lane_v88.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w088) << 16); lane_v88.write(meta.idx, acc); hdr.ina_data.v88 = acc;
+        lane_v89.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w089) << 16); lane_v89.write(meta.idx, acc); hdr.ina_data.v89 = acc;
+        lane_v90.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w090) << 16); lane_v90.write(meta.idx, acc); hdr.ina_data.v90 = acc;
+        lane_v91.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w091) << 16); lane_v91.write(meta.idx, acc); hdr.ina_data.v91 = acc;
+        lane_v92.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w092) << 16); lane_v92.write(meta.idx, acc); hdr.ina_data.v92 = acc;
+        lane_v93.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w093) << 16); lane_v93.write(meta.idx, acc); hdr.ina_data.v93 = acc;
+        lane_v94.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w094) << 16); lane_v94.write(meta.idx, acc); hdr.ina_data.v94 = acc;
+        lane_v95.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w095) << 16); lane_v95.write(meta.idx, acc); hdr.ina_data.v95 = acc;
+        lane_v96.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w096) << 16); lane_v96.write(meta.idx, acc); hdr.ina_data.v96 = acc;
+        lane_v97.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w097) << 16); lane_v97.write(meta.idx, acc); hdr.ina_data.v97 = acc;
+        lane_v98.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w098) << 16); lane_v98.write(meta.idx, acc); hdr.ina_data.v98 = acc;
+        lane_v99.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w099) << 16); lane_v99.write(meta.idx, acc); hdr.ina_data.v99 = acc;
+        lane_v100.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w100) << 16); lane_v100.write(meta.idx, acc); hdr.ina_data.v100 = acc;
+        lane_v101.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w101) << 16); lane_v101.write(meta.idx, acc); hdr.ina_data.v101 = acc;
+        lane_v102.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w102) << 16); lane_v102.write(meta.idx, acc); hdr.ina_data.v102 = acc;
+        lane_v103.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w103) << 16); lane_v103.write(meta.idx, acc); hdr.ina_data.v103 = acc;
+        lane_v104.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w104) << 16); lane_v104.write(meta.idx, acc); hdr.ina_data.v104 = acc;
+        lane_v105.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w105) << 16); lane_v105.write(meta.idx, acc); hdr.ina_data.v105 = acc;
+        lane_v106.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w106) << 16); lane_v106.write(meta.idx, acc); hdr.ina_data.v106 = acc;
+        lane_v107.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w107) << 16); lane_v107.write(meta.idx, acc); hdr.ina_data.v107 = acc;
+        lane_v108.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w108) << 16); lane_v108.write(meta.idx, acc); hdr.ina_data.v108 = acc;
+        lane_v109.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w109) << 16); lane_v109.write(meta.idx, acc); hdr.ina_data.v109 = acc;
+        lane_v110.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w110) << 16); lane_v110.write(meta.idx, acc); hdr.ina_data.v110 = acc;
+        lane_v111.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w111) << 16); lane_v111.write(meta.idx, acc); hdr.ina_data.v111 = acc;
+        lane_v112.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w112) << 16); lane_v112.write(meta.idx, acc); hdr.ina_data.v112 = acc;
+        lane_v113.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w113) << 16); lane_v113.write(meta.idx, acc); hdr.ina_data.v113 = acc;
+        lane_v114.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w114) << 16); lane_v114.write(meta.idx, acc); hdr.ina_data.v114 = acc;
+        lane_v115.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w115) << 16); lane_v115.write(meta.idx, acc); hdr.ina_data.v115 = acc;
+        lane_v116.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w116) << 16); lane_v116.write(meta.idx, acc); hdr.ina_data.v116 = acc;
+        lane_v117.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w117) << 16); lane_v117.write(meta.idx, acc); hdr.ina_data.v117 = acc;
+        lane_v118.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w118) << 16); lane_v118.write(meta.idx, acc); hdr.ina_data.v118 = acc;
+        lane_v119.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w119) << 16); lane_v119.write(meta.idx, acc); hdr.ina_data.v119 = acc;
+        lane_v120.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w120) << 16); lane_v120.write(meta.idx, acc); hdr.ina_data.v120 = acc;
+        lane_v121.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w121) << 16); lane_v121.write(meta.idx, acc); hdr.ina_data.v121 = acc;
+        lane_v122.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w122) << 16); lane_v122.write(meta.idx, acc); hdr.ina_data.v122 = acc;
+        lane_v123.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w123) << 16); lane_v123.write(meta.idx, acc); hdr.ina_data.v123 = acc;
+        lane_v124.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w124) << 16); lane_v124.write(meta.idx, acc); hdr.ina_data.v124 = acc;
+        lane_v125.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w125) << 16); lane_v125.write(meta.idx, acc); hdr.ina_data.v125 = acc;
+        lane_v126.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w126) << 16); lane_v126.write(meta.idx, acc); hdr.ina_data.v126 = acc;
+        lane_v127.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w127) << 16); lane_v127.write(meta.idx, acc); hdr.ina_data.v127 = acc;
+        lane_v128.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w128) << 16); lane_v128.write(meta.idx, acc); hdr.ina_data.v128 = acc;
+        lane_v129.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w129) << 16); lane_v129.write(meta.idx, acc); hdr.ina_data.v129 = acc;
+        lane_v130.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w130) << 16); lane_v130.write(meta.idx, acc); hdr.ina_data.v130 = acc;
+        lane_v131.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w131) << 16); lane_v131.write(meta.idx, acc); hdr.ina_data.v131 = acc;
+        lane_v132.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w132) << 16); lane_v132.write(meta.idx, acc); hdr.ina_data.v132 = acc;
+        lane_v133.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w133) << 16); lane_v133.write(meta.idx, acc); hdr.ina_data.v133 = acc;
+        lane_v134.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w134) << 16); lane_v134.write(meta.idx, acc); hdr.ina_data.v134 = acc;
+        lane_v135.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w135) << 16); lane_v135.write(meta.idx, acc); hdr.ina_data.v135 = acc;
+        lane_v136.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w136) << 16); lane_v136.write(meta.idx, acc); hdr.ina_data.v136 = acc;
+        lane_v137.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w137) << 16); lane_v137.write(meta.idx, acc); hdr.ina_data.v137 = acc;
+        lane_v138.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w138) << 16); lane_v138.write(meta.idx, acc); hdr.ina_data.v138 = acc;
+        lane_v139.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w139) << 16); lane_v139.write(meta.idx, acc); hdr.ina_data.v139 = acc;
+        lane_v140.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w140) << 16); lane_v140.write(meta.idx, acc); hdr.ina_data.v140 = acc;
+        lane_v141.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w141) << 16); lane_v141.write(meta.idx, acc); hdr.ina_data.v141 = acc;
+        lane_v142.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w142) << 16); lane_v142.write(meta.idx, acc); hdr.ina_data.v142 = acc;
+        lane_v143.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w143) << 16); lane_v143.write(meta.idx, acc); hdr.ina_data.v143 = acc;
+        lane_v144.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w144) << 16); lane_v144.write(meta.idx, acc); hdr.ina_data.v144 = acc;
+        lane_v145.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w145) << 16); lane_v145.write(meta.idx, acc); hdr.ina_data.v145 = acc;
+        lane_v146.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w146) << 16); lane_v146.write(meta.idx, acc); hdr.ina_data.v146 = acc;
+        lane_v147.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w147) << 16); lane_v147.write(meta.idx, acc); hdr.ina_data.v147 = acc;
+        lane_v148.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w148) << 16); lane_v148.write(meta.idx, acc); hdr.ina_data.v148 = acc;
+        lane_v149.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w149) << 16); lane_v149.write(meta.idx, acc); hdr.ina_data.v149 = acc;
+        lane_v150.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w150) << 16); lane_v150.write(meta.idx, acc); hdr.ina_data.v150 = acc;
+        lane_v151.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w151) << 16); lane_v151.write(meta.idx, acc); hdr.ina_data.v151 = acc;
+        lane_v152.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w152) << 16); lane_v152.write(meta.idx, acc); hdr.ina_data.v152 = acc;
+        lane_v153.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w153) << 16); lane_v153.write(meta.idx, acc); hdr.ina_data.v153 = acc;
+        lane_v154.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w154) << 16); lane_v154.write(meta.idx, acc); hdr.ina_data.v154 = acc;
+        lane_v155.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w155) << 16); lane_v155.write(meta.idx, acc); hdr.ina_data.v155 = acc;
+        lane_v156.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w156) << 16); lane_v156.write(meta.idx, acc); hdr.ina_data.v156 = acc;
+        lane_v157.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w157) << 16); lane_v157.write(meta.idx, acc); hdr.ina_data.v157 = acc;
+        lane_v158.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w158) << 16); lane_v158.write(meta.idx, acc); hdr.ina_data.v158 = acc;
+        lane_v159.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w159) << 16); lane_v159.write(meta.idx, acc); hdr.ina_data.v159 = acc;
+        lane_v160.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w160) << 16); lane_v160.write(meta.idx, acc); hdr.ina_data.v160 = acc;
+        lane_v161.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w161) << 16); lane_v161.write(meta.idx, acc); hdr.ina_data.v161 = acc;
+        lane_v162.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w162) << 16); lane_v162.write(meta.idx, acc); hdr.ina_data.v162 = acc;
+        lane_v163.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w163) << 16); lane_v163.write(meta.idx, acc); hdr.ina_data.v163 = acc;
+        lane_v164.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w164) << 16); lane_v164.write(meta.idx, acc); hdr.ina_data.v164 = acc;
+        lane_v165.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w165) << 16); lane_v165.write(meta.idx, acc); hdr.ina_data.v165 = acc;
+        lane_v166.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w166) << 16); lane_v166.write(meta.idx, acc); hdr.ina_data.v166 = acc;
+        lane_v167.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w167) << 16); lane_v167.write(meta.idx, acc); hdr.ina_data.v167 = acc;
+        lane_v168.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w168) << 16); lane_v168.write(meta.idx, acc); hdr.ina_data.v168 = acc;
+        lane_v169.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w169) << 16); lane_v169.write(meta.idx, acc); hdr.ina_data.v169 = acc;
+        lane_v170.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w170) << 16); lane_v170.write(meta.idx, acc); hdr.ina_data.v170 = acc;
+        lane_v171.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w171) << 16); lane_v171.write(meta.idx, acc); hdr.ina_data.v171 = acc;
+        lane_v172.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w172) << 16); lane_v172.write(meta.idx, acc); hdr.ina_data.v172 = acc;
+        lane_v173.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w173) << 16); lane_v173.write(meta.idx, acc); hdr.ina_data.v173 = acc;
+        lane_v174.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w174) << 16); lane_v174.write(meta.idx, acc); hdr.ina_data.v174 = acc;
+        lane_v175.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w175) << 16); lane_v175.write(meta.idx, acc); hdr.ina_data.v175 = acc;
+        lane_v176.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w176) << 16); lane_v176.write(meta.idx, acc); hdr.ina_data.v176 = acc;
+        lane_v177.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w177) << 16); lane_v177.write(meta.idx, acc); hdr.ina_data.v177 = acc;
+        lane_v178.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w178) << 16); lane_v178.write(meta.idx, acc); hdr.ina_data.v178 = acc;
+        lane_v179.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w179) << 16); lane_v179.write(meta.idx, acc); hdr.ina_data.v179 = acc;
+        lane_v180.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w180) << 16); lane_v180.write(meta.idx, acc); hdr.ina_data.v180 = acc;
+        lane_v181.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w181) << 16); lane_v181.write(meta.idx, acc); hdr.ina_data.v181 = acc;
+        lane_v182.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w182) << 16); lane_v182.write(meta.idx, acc); hdr.ina_data.v182 = acc;
+        lane_v183.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w183) << 16); lane_v183.write(meta.idx, acc); hdr.ina_data.v183 = acc;
+        lane_v184.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w184) << 16); lane_v184.write(meta.idx, acc); hdr.ina_data.v184 = acc;
+        lane_v185.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w185) << 16); lane_v185.write(meta.idx, acc); hdr.ina_data.v185 = acc;
+        lane_v186.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w186) << 16); lane_v186.write(meta.idx, acc); hdr.ina_data.v186 = acc;
+        lane_v187.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w187) << 16); lane_v187.write(meta.idx, acc); hdr.ina_data.v187 = acc;
+        lane_v188.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w188) << 16); lane_v188.write(meta.idx, acc); hdr.ina_data.v188 = acc;
+        lane_v189.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w189) << 16); lane_v189.write(meta.idx, acc); hdr.ina_data.v189 = acc;
+        lane_v190.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w190) << 16); lane_v190.write(meta.idx, acc); hdr.ina_data.v190 = acc;
+        lane_v191.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w191) << 16); lane_v191.write(meta.idx, acc); hdr.ina_data.v191 = acc;
+        lane_v192.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w192) << 16); lane_v192.write(meta.idx, acc); hdr.ina_data.v192 = acc;
+        lane_v193.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w193) << 16); lane_v193.write(meta.idx, acc); hdr.ina_data.v193 = acc;
+        lane_v194.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w194) << 16); lane_v194.write(meta.idx, acc); hdr.ina_data.v194 = acc;
+        lane_v195.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w195) << 16); lane_v195.write(meta.idx, acc); hdr.ina_data.v195 = acc;
+        lane_v196.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w196) << 16); lane_v196.write(meta.idx, acc); hdr.ina_data.v196 = acc;
+        lane_v197.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w197) << 16); lane_v197.write(meta.idx, acc); hdr.ina_data.v197 = acc;
+        lane_v198.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w198) << 16); lane_v198.write(meta.idx, acc); hdr.ina_data.v198 = acc;
+        lane_v199.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w199) << 16); lane_v199.write(meta.idx, acc); hdr.ina_data.v199 = acc;
+        lane_v200.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w200) << 16); lane_v200.write(meta.idx, acc); hdr.ina_data.v200 = acc;
+        lane_v201.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w201) << 16); lane_v201.write(meta.idx, acc); hdr.ina_data.v201 = acc;
+        lane_v202.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w202) << 16); lane_v202.write(meta.idx, acc); hdr.ina_data.v202 = acc;
+        lane_v203.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w203) << 16); lane_v203.write(meta.idx, acc); hdr.ina_data.v203 = acc;
+        lane_v204.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w204) << 16); lane_v204.write(meta.idx, acc); hdr.ina_data.v204 = acc;
+        lane_v205.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w205) << 16); lane_v205.write(meta.idx, acc); hdr.ina_data.v205 = acc;
+        lane_v206.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w206) << 16); lane_v206.write(meta.idx, acc); hdr.ina_data.v206 = acc;
+        lane_v207.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w207) << 16); lane_v207.write(meta.idx, acc); hdr.ina_data.v207 = acc;
+        lane_v208.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w208) << 16); lane_v208.write(meta.idx, acc); hdr.ina_data.v208 = acc;
+        lane_v209.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w209) << 16); lane_v209.write(meta.idx, acc); hdr.ina_data.v209 = acc;
+        lane_v210.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w210) << 16); lane_v210.write(meta.idx, acc); hdr.ina_data.v210 = acc;
+        lane_v211.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w211) << 16); lane_v211.write(meta.idx, acc); hdr.ina_data.v211 = acc;
+        lane_v212.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w212) << 16); lane_v212.write(meta.idx, acc); hdr.ina_data.v212 = acc;
+        lane_v213.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w213) << 16); lane_v213.write(meta.idx, acc); hdr.ina_data.v213 = acc;
+        lane_v214.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w214) << 16); lane_v214.write(meta.idx, acc); hdr.ina_data.v214 = acc;
+        lane_v215.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w215) << 16); lane_v215.write(meta.idx, acc); hdr.ina_data.v215 = acc;
+        lane_v216.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w216) << 16); lane_v216.write(meta.idx, acc); hdr.ina_data.v216 = acc;
+        lane_v217.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w217) << 16); lane_v217.write(meta.idx, acc); hdr.ina_data.v217 = acc;
+        lane_v218.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w218) << 16); lane_v218.write(meta.idx, acc); hdr.ina_data.v218 = acc;
+        lane_v219.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w219) << 16); lane_v219.write(meta.idx, acc); hdr.ina_data.v219 = acc;
+        lane_v220.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w220) << 16); lane_v220.write(meta.idx, acc); hdr.ina_data.v220 = acc;
+        lane_v221.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w221) << 16); lane_v221.write(meta.idx, acc); hdr.ina_data.v221 = acc;
+        lane_v222.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w222) << 16); lane_v222.write(meta.idx, acc); hdr.ina_data.v222 = acc;
+        lane_v223.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w223) << 16); lane_v223.write(meta.idx, acc); hdr.ina_data.v223 = acc;
+        lane_v224.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w224) << 16); lane_v224.write(meta.idx, acc); hdr.ina_data.v224 = acc;
+        lane_v225.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w225) << 16); lane_v225.write(meta.idx, acc); hdr.ina_data.v225 = acc;
+        lane_v226.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w226) << 16); lane_v226.write(meta.idx, acc); hdr.ina_data.v226 = acc;
+        lane_v227.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w227) << 16); lane_v227.write(meta.idx, acc); hdr.ina_data.v227 = acc;
+        lane_v228.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w228) << 16); lane_v228.write(meta.idx, acc); hdr.ina_data.v228 = acc;
+        lane_v229.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w229) << 16); lane_v229.write(meta.idx, acc); hdr.ina_data.v229 = acc;
+        lane_v230.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w230) << 16); lane_v230.write(meta.idx, acc); hdr.ina_data.v230 = acc;
+        lane_v231.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w231) << 16); lane_v231.write(meta.idx, acc); hdr.ina_data.v231 = acc;
+        lane_v232.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w232) << 16); lane_v232.write(meta.idx, acc); hdr.ina_data.v232 = acc;
+        lane_v233.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w233) << 16); lane_v233.write(meta.idx, acc); hdr.ina_data.v233 = acc;
+        lane_v234.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w234) << 16); lane_v234.write(meta.idx, acc); hdr.ina_data.v234 = acc;
+        lane_v235.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w235) << 16); lane_v235.write(meta.idx, acc); hdr.ina_data.v235 = acc;
+        lane_v236.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w236) << 16); lane_v236.write(meta.idx, acc); hdr.ina_data.v236 = acc;
+        lane_v237.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w237) << 16); lane_v237.write(meta.idx, acc); hdr.ina_data.v237 = acc;
+        lane_v238.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w238) << 16); lane_v238.write(meta.idx, acc); hdr.ina_data.v238 = acc;
+        lane_v239.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w239) << 16); lane_v239.write(meta.idx, acc); hdr.ina_data.v239 = acc;
+        lane_v240.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w240) << 16); lane_v240.write(meta.idx, acc); hdr.ina_data.v240 = acc;
+        lane_v241.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w241) << 16); lane_v241.write(meta.idx, acc); hdr.ina_data.v241 = acc;
+        lane_v242.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w242) << 16); lane_v242.write(meta.idx, acc); hdr.ina_data.v242 = acc;
+        lane_v243.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w243) << 16); lane_v243.write(meta.idx, acc); hdr.ina_data.v243 = acc;
+        lane_v244.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w244) << 16); lane_v244.write(meta.idx, acc); hdr.ina_data.v244 = acc;
+        lane_v245.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w245) << 16); lane_v245.write(meta.idx, acc); hdr.ina_data.v245 = acc;
+        lane_v246.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w246) << 16); lane_v246.write(meta.idx, acc); hdr.ina_data.v246 = acc;
+        lane_v247.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w247) << 16); lane_v247.write(meta.idx, acc); hdr.ina_data.v247 = acc;
+        lane_v248.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w248) << 16); lane_v248.write(meta.idx, acc); hdr.ina_data.v248 = acc;
+        lane_v249.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w249) << 16); lane_v249.write(meta.idx, acc); hdr.ina_data.v249 = acc;
+        lane_v250.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w250) << 16); lane_v250.write(meta.idx, acc); hdr.ina_data.v250 = acc;
+        lane_v251.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w251) << 16); lane_v251.write(meta.idx, acc); hdr.ina_data.v251 = acc;
+        lane_v252.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w252) << 16); lane_v252.write(meta.idx, acc); hdr.ina_data.v252 = acc;
+        lane_v253.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w253) << 16); lane_v253.write(meta.idx, acc); hdr.ina_data.v253 = acc;
+        lane_v254.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w254) << 16); lane_v254.write(meta.idx, acc); hdr.ina_data.v254 = acc;
+        lane_v255.read(acc, meta.idx); acc = acc + (((bit<32>)hdr.ina_data16.w255) << 16); lane_v255.write(meta.idx, acc); hdr.ina_data.v255 = acc;
     }
 
     action lanes_load() {
@@ -4184,7 +5255,7 @@ control MyIngress(inout headers hdr,
     /* The packet leaves as a result from this aggregator address: UDP checksum 0 (none),
      * since the payload changed. */
     action result_from_aggregator() {
-        hdr.ina.flags = FLAG_RESULT;
+        hdr.ina.flags = FLAG_RESULT | (hdr.ina.flags & FLAG_MAX);
         hdr.ipv4.ttl = 64;
         hdr.udp.srcPort = INA_PORT;
         hdr.udp.dstPort = INA_PORT;
@@ -4207,7 +5278,11 @@ control MyIngress(inout headers hdr,
         ina_handled.count(HANDLED_UNICAST);
     }
 
+    /* The parameters leave in 256 32-bit lanes whatever the gradients' width. */
     action params_from_aggregator() {
+        hdr.ina_data16.setInvalid();
+        hdr.ipv4.totalLen = INA_IP_LEN;
+        hdr.udp.length = INA_UDP_LEN;
         hdr.ina.flags = FLAG_PARAMS | FLAG_FIXED;
         hdr.ina.exponent = -FRAC_BITS;
         hdr.ina.n_workers = meta.n_workers;
@@ -4228,6 +5303,7 @@ control MyIngress(inout headers hdr,
 
     /* The slot's parameters back to a retransmitting worker; ipv4_lpm then routes them. */
     action send_params_unicast() {
+        hdr.ina_data.setValid();
         lanes_load();
         params_from_aggregator();
         ip4Addr_t aggregator = hdr.ipv4.dstAddr;
@@ -4256,11 +5332,13 @@ control MyIngress(inout headers hdr,
             }
             if (meta.local == 0) {
                 route = true;
-            } else if (!hdr.ina_data.isValid() || hdr.ipv4.ihl != 5
-                       || hdr.ipv4.totalLen != INA_IP_LEN
-                       || standard_metadata.parser_error != error.NoError) {
+            } else if (hdr.ipv4.ihl != 5 || standard_metadata.parser_error != error.NoError
+                       || !((hdr.ina_data.isValid() && hdr.ipv4.totalLen == INA_IP_LEN)
+                            || (hdr.ina_data16.isValid()
+                                && hdr.ipv4.totalLen == INA16_IP_LEN))) {
                 count_drop(DROP_BAD_LENGTH);
             } else {
+                bit<8> packet_lanes = hdr.ina.flags & (FLAG_LANES16 | FLAG_MAX);
                 meta.job_kind = JOB_UNKNOWN;
                 ina_job.apply();
                 bit<32> position = 0;
@@ -4270,7 +5348,11 @@ control MyIngress(inout headers hdr,
                 if (meta.job_kind == JOB_UNKNOWN) {
                     count_drop(DROP_UNKNOWN_JOB);
                 } else if ((hdr.ina.flags & (FLAG_GRADIENT | FLAG_RESULT | FLAG_PARAMS))
-                           != FLAG_GRADIENT) {
+                           != FLAG_GRADIENT
+                           || packet_lanes == (FLAG_LANES16 | FLAG_MAX)
+                           || (packet_lanes == FLAG_LANES16 && meta.job_kind != JOB_SGD)
+                           || (packet_lanes == FLAG_MAX && meta.job_kind != JOB_AGGREGATE)) {
+                    /* 16-bit lanes are SGD jobs' gradients, max rounds plain INA jobs' */
                     count_drop(DROP_BAD_TYPE);
                 } else if (hdr.ina.worker_id >= meta.n_workers) {
                     count_drop(DROP_BAD_WORKER);
@@ -4297,6 +5379,8 @@ control MyIngress(inout headers hdr,
                     bit<8> count;
                     bit<8> exponent;
                     bit<32> chunk;
+                    bit<8> lanes;
+                    slot_lanes.read(lanes, meta.idx);
                     slot_bitmap.read(bitmap, meta.idx);
                     slot_count.read(count, meta.idx);
                     slot_exponent.read(exponent, meta.idx);
@@ -4305,7 +5389,12 @@ control MyIngress(inout headers hdr,
                     bool contributes = false;
                     if (count == 0 || (age != 0 && age < 0x80000000)) {
                         /* first contribution of a new round: reset the slot */
-                        lanes_store();
+                        if (packet_lanes == FLAG_LANES16) {
+                            lanes_store16();
+                        } else {
+                            lanes_store();
+                        }
+                        slot_lanes.write(meta.idx, packet_lanes);
                         bitmap = wbit;
                         count = 1;
                         slot_exponent.write(meta.idx, (bit<8>)hdr.ina.exponent);
@@ -4316,8 +5405,19 @@ control MyIngress(inout headers hdr,
                     } else if ((bitmap & wbit) == 0) {
                         if (count == meta.n_workers) {
                             count_drop(DROP_STALE);
+                        } else if (packet_lanes != lanes) {
+                            count_drop(DROP_BAD_TYPE);
+                        } else if (meta.job_kind == JOB_SGD
+                                   && hdr.ina.exponent != (int<8>)exponent) {
+                            count_drop(DROP_BAD_EXPONENT);
                         } else {
-                            lanes_add();
+                            if (packet_lanes == FLAG_MAX) {
+                                lanes_max();
+                            } else if (packet_lanes == FLAG_LANES16) {
+                                lanes_add16();
+                            } else {
+                                lanes_add();
+                            }
                             bitmap = bitmap | wbit;
                             count = count + 1;
                             if (hdr.ina.exponent > (int<8>)exponent) {
@@ -4435,6 +5535,7 @@ control MyDeparser(packet_out packet, in headers hdr) {
         packet.emit(hdr.udp);
         packet.emit(hdr.ina);
         packet.emit(hdr.ina_data);
+        packet.emit(hdr.ina_data16);
     }
 }
 

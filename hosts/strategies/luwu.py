@@ -23,7 +23,9 @@ are rounded to bf16 at set-up and replaced by the bf16 answers after every step.
 The switch must run luwu.p4 with the job set up (controllers/luwu.py) and the optimizer
 node must be running before the workers start; or, for :class:`Luwu`, the switch runs
 p4/luwu_sgd.p4 and applies SGD with momentum itself, the job set up by
-controllers/luwu_sgd.py.
+controllers/luwu_sgd.py (option ``sgd_in_switch``: a chunk is then ``LANES`` values at
+either width, 16-bit gradients in half the words, the parameters back as int32 fixed
+point, which bf16 workers hold rounded to bf16).
 """
 from __future__ import annotations
 
@@ -56,10 +58,11 @@ class Luwu(Strategy):
     @classmethod
     def over_udp(cls, comm, aggregator: str, job: int, exponent_job: int, slots: int,
                  timeout_s: float, bucket_bytes: int = DEFAULT_BUCKET_BYTES,
-                 lane_bits: int = 32) -> "Luwu":
+                 lane_bits: int = 32, chunk_values: int | None = None) -> "Luwu":
         transport = UdpTransport(aggregator)
         push_pull = PushPull(transport, job, exponent_job, comm.rank, comm.world, slots,
-                             give_up_s=timeout_s, lane_bits=lane_bits)
+                             give_up_s=timeout_s, lane_bits=lane_bits,
+                             chunk_values=chunk_values)
         return cls(comm, push_pull, bucket_bytes, transport)
 
     def setup(self, model) -> None:
@@ -67,7 +70,7 @@ class Luwu(Strategy):
         self.params = [p for p in model.parameters() if p.requires_grad]
         bits = self.push_pull.lane_bits
         as_worker_holds(self.params, bits)
-        self.layout = Layout.of(self.params, self.bucket_bytes, ina.lanes_per_packet(bits))
+        self.layout = Layout.of(self.params, self.bucket_bytes, self.push_pull.chunk_values)
         self._bucket_of = {id(self.params[i]): b
                            for b, bucket in enumerate(self.layout.buckets) for i in bucket}
         for p in self.params:
@@ -80,9 +83,9 @@ class Luwu(Strategy):
             flat = self.layout.flatten_bucket(b, [q.grad for q in self.params])
             for i in self.layout.buckets[b]:
                 self.params[i].grad = None        # gone to the network: not kept here
-            nbytes = flat.size * self.push_pull.lane_bits // 8
+            sent, recv = self.push_pull.wire_bytes(flat.size)
             self._futures[b] = self.comm.submit("LuWu push-pull", self.push_pull, flat,
-                                                sent=nbytes, recv=nbytes, op="push-pull",
+                                                sent=sent, recv=recv, op="push-pull",
                                                 route="switch")
 
     def _step(self, batch) -> float:
@@ -223,15 +226,17 @@ class ShadowLuwuResident(shadow.ShadowStrategy):
     def __init__(self, context):
         super().__init__(context)
         self.lane_bits = context.job.lane_bits
+        chunk_values = context.options.chunk_values()
         layout = shadow_layout(self.target, self.scale, streamed=False,
-                               lane_bits=self.lane_bits)
+                               lane_bits=self.lane_bits, chunk_values=chunk_values)
         self.elements = layout.chunks_per_step * layout.chunk_values
         self.chunk = self.elements // shadow.CHUNKS
         self.transport = UdpTransport(context.job.aggregator)
         self.push_pull = PushPull(self.transport, context.job.job,
                                   context.options.exponent_job_of(context.job.job),
                                   self.comm.rank, self.comm.world, context.job.slots,
-                                  give_up_s=context.timeout_s, lane_bits=self.lane_bits)
+                                  give_up_s=context.timeout_s, lane_bits=self.lane_bits,
+                                  chunk_values=chunk_values)
 
     def setup(self, model=None) -> None:
         dtype = torch.bfloat16 if self.lane_bits == 16 else torch.float32
@@ -240,13 +245,13 @@ class ShadowLuwuResident(shadow.ShadowStrategy):
 
     def _step(self, batch) -> None:
         time.sleep(self.compute_s / 3)                      # forward
-        nbytes = self.chunk * self.lane_bits // 8
+        sent, recv = self.push_pull.wire_bytes(self.chunk)
         futures = []
         for k in range(shadow.CHUNKS):                      # backward, group by group
             time.sleep(self.compute_s * 2 / 3 / shadow.CHUNKS)
             futures.append(self.comm.submit("LuWu push-pull", self.push_pull,
-                                            self.grads.float().numpy(), sent=nbytes,
-                                            recv=nbytes, op="push-pull", route="switch"))
+                                            self.grads.float().numpy(), sent=sent,
+                                            recv=recv, op="push-pull", route="switch"))
         for k, future in enumerate(futures):
             params = torch.from_numpy(self.comm.wait(future))
             self.buffer[k * self.chunk:(k + 1) * self.chunk].copy_(params)
@@ -330,6 +335,18 @@ class LuwuOptions(Options):
         return self.exponent_job if self.exponent_job is not None else (job + 1) % 256
 
 
+class ResidentOptions(LuwuOptions):
+    sgd_in_switch: bool = Field(
+        default=False, description="the switch runs p4/luwu_sgd.p4 and applies SGD "
+        "itself (no optimizer node): a chunk is 256 values at either lane width, the "
+        "parameters come back as int32 fixed point")
+
+    def chunk_values(self) -> int | None:
+        """Values a chunk holds: LANES for the switch's optimizer, else None (what a
+        packet of the job's lanes carries)."""
+        return ina.LANES if self.sgd_in_switch else None
+
+
 class StreamedOptions(LuwuOptions):
     pull_job: int | None = Field(default=None, ge=0, le=255,
                                  description="pull job id, default: job + 2")
@@ -353,7 +370,8 @@ def resident(context) -> Luwu:
     job = context.job
     return Luwu.over_udp(context.comm, job.aggregator, job.job,
                          context.options.exponent_job_of(job.job), job.slots, context.timeout_s,
-                         lane_bits=job.lane_bits)
+                         lane_bits=job.lane_bits,
+                         chunk_values=context.options.chunk_values())
 
 
 def _layers(layers: int | None) -> int:
@@ -465,7 +483,7 @@ RESIDENT = register(StrategyInfo(
     shadow=ShadowLuwuResident,
     pattern=resident_pattern,
     memory=resident_memory,
-    options=LuwuOptions,
+    options=ResidentOptions,
     timing=resident_timing,
     gloo=False,
     switch_job=SWITCH_JOB,

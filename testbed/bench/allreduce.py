@@ -3,7 +3,9 @@
 Two measurements:
 
 * the switch's aggregation rate on the P4 target alone (no network, no hosts): how many
-  tensor elements per second ``Target.process`` reduces for 2, 4, 8 workers;
+  tensor elements per second ``Target.process`` reduces for 2, 4, 8 workers, and the
+  time per frame and per lane word, in packets as the fabric part would send them
+  (``mtu``'s lane count, ``dtype``'s lane width), on each backend beside the python one;
 * all-reduce on an emulated star (one ina.p4 switch, ``n`` Mininet hosts, links at the
   nominal bandwidth times the co-scaling factor ``scale``): the INA all-reduce of
   hosts/ina_allreduce.py against torch.distributed's gloo ring all-reduce, for tensors
@@ -82,50 +84,76 @@ def ina_program(lanes: int, build_dir: str | Path) -> Path:
 
 # ------------------------------------------------------------------ target only
 @functools.lru_cache(maxsize=1)
-def _ina_program():
-    from testbed.p4.lowering.program import load_program
-    return load_program(str(INA_P4))
+def _ina_program(lanes: int):
+    """ina.p4 for ``lanes`` words, lowered (the last one asked for is kept: a 2048-lane
+    program takes seconds to lower)."""
+    from testbed.p4.lowering.program import load_program, load_source
+    if lanes == ina.LANES:
+        return load_program(str(INA_P4))
+    from testbed.proto import ina_p4
+    return load_source(ina_p4.render(lanes), f"ina-{lanes}-lanes.p4")
 
 
 def target_rate(n_workers: int, chunks: int = 400, slots: int = 64, repeats: int = 3,
-                backend: str = "python") -> dict:
-    """Aggregation rate of ina.p4 on the software target's ``backend``: ``chunks`` slots
-    completed by ``n_workers`` packets each, results multicast. The python backend runs
-    the frames one ``process`` call each, the native one in one batched call (as the
-    switch hands it a receive ring's frames). The best of ``repeats`` runs (each on a
-    fresh target) is kept: the machine's other load only ever slows a run down."""
+                backend: str = "python", lanes: int = ina.LANES, lane_bits: int = 32) -> dict:
+    """Aggregation rate of ina.p4 rendered for ``lanes`` words per packet on the software
+    target's ``backend``: ``chunks`` slots completed by ``n_workers`` packets each, in
+    lanes of ``lane_bits`` bits, results multicast. The python backend runs the frames
+    one ``process`` call each, the native one in one batched call over frames packed
+    beforehand (as the switch runs a receive ring's frames where they lie). Each of
+    ``repeats`` runs takes a fresh target, runs as many earlier chunks untimed (the
+    registers' memory touched, as in a switch that runs), then times its frames; the
+    best is kept: the machine's other load only ever slows a run down. Per frame in and
+    per lane word, the time is the pipeline's whole work for it: parse, the lanes'
+    register read-add-write, and its share of the result's replicas (egress and
+    deparse)."""
     from testbed.net.topology import blueprint_from_topology
     from testbed.p4.targets import make_target
     # the star's addresses and ports; its links play no part here
-    job = star_job(blueprint_from_topology(star_topology(n_workers, "1Gbit", 1.0)), slots)
+    job = star_job(blueprint_from_topology(star_topology(n_workers, "1Gbit", 1.0)), slots,
+                   lanes=lanes)
     rng = np.random.default_rng(0)
-    lanes = rng.integers(-2**20, 2**20, (n_workers, ina.LANES)).astype(np.int32)
-    frames = []
-    for c in range(chunks):
-        slot = ina.slot_field(c % slots, (c // slots) % 2)
-        for w in job.workers:
-            frames.append((w.port, ina.frame(w.mac, switch_mac(0), w.ip, AGGREGATOR, ina.encode(
-                INA_JOB, w.worker_id, ina.FLAG_GRADIENT, slot, 0, c, lanes[w.worker_id]))))
+    flags = ina.FLAG_GRADIENT | ina.lane_flag(lane_bits)
+    bound = 2**20 if lane_bits == 32 else 2**11      # n workers' sum fits a lane
+    values = rng.integers(-bound, bound, (n_workers, lanes * 32 // lane_bits))
+    words = values.astype(np.int32) if lane_bits == 32 else ina.pack16(values)
+
+    def frames(first: int) -> list:
+        return [(w.port, ina.frame(w.mac, switch_mac(0), w.ip, AGGREGATOR, ina.encode(
+                    INA_JOB, w.worker_id, flags, ina.slot_field(c % slots, (c // slots) % 2),
+                    0, c, words[w.worker_id])))
+                for c in range(first, first + chunks) for w in job.workers]
+
+    warm, timed = frames(0), frames(chunks)
+    program = _ina_program(lanes)
     elapsed = []
     for _ in range(repeats):
-        target = make_target(_ina_program(), backend)
+        target = make_target(program, backend)
         ctl.setup(TargetDevice(target), job)
-        process = target.process
-        start = time.perf_counter()
         if backend == "native":
-            out = target.process_batch(frames)
+            batches, run = [target.pack(warm), target.pack(timed)], target.process_packed
         else:
-            out = sum(len(process(frame, port)) for port, frame in frames)
-        elapsed.append(time.perf_counter() - start)
-        if out != chunks * n_workers:
-            raise TrainetError(f"target benchmark: expected {chunks * n_workers} result "
-                               f"packets, got {out}; p4/ina.p4 and controllers/ina.py disagree")
+            batches = [warm, timed]
+
+            def run(batch, process=target.process):
+                return sum(len(process(frame, port)) for port, frame in batch)
+        for timing in (False, True):
+            start = time.perf_counter()
+            out = run(batches[timing])
+            if timing:
+                elapsed.append(time.perf_counter() - start)
+            if out != chunks * n_workers:
+                raise TrainetError(f"target benchmark: expected {chunks * n_workers} result "
+                                   f"packets, got {out}; p4/ina.p4 and controllers/ina.py "
+                                   "disagree")
     best = min(elapsed)
     return {"workers": n_workers, "backend": backend, "chunks": chunks, "seconds": best,
-            "repeats": repeats,
-            "packets_in_per_s": len(frames) / best,
-            "elements_per_s": chunks * ina.LANES / best,
-            "input_elements_per_s": len(frames) * ina.LANES / best}
+            "repeats": repeats, "lanes": lanes, "lane_bits": lane_bits,
+            "packets_in_per_s": len(timed) / best,
+            "ns_per_frame_in": best / len(timed) * 1e9,
+            "ns_per_lane_word": best / len(timed) / lanes * 1e9,
+            "elements_per_s": chunks * values.shape[1] / best,
+            "input_elements_per_s": len(timed) * values.shape[1] / best}
 
 
 def _backends() -> list[str]:
@@ -388,14 +416,18 @@ def _load(row: dict) -> str:
 
 
 def _render(report: dict) -> str:
-    lines = ["switch aggregation rate on the P4 target (one core, no network):"]
+    lines = ["switch aggregation rate on the P4 target (one core, no network), per frame "
+             "in: parse, the lanes' register read-add-write, its share of the result's "
+             "replicas:"]
     python = {r["workers"]: r for r in report["target"] if r["backend"] == "python"}
     for r in report["target"]:
-        ratio = r["elements_per_s"] / python[r["workers"]]["elements_per_s"]
+        ratio = python[r["workers"]]["seconds"] / r["seconds"]
         lines.append(f"  {r['backend']:>6} {r['workers']} workers: "
+                     f"{r['ns_per_frame_in']:9.0f} ns/frame, {r['ns_per_lane_word']:6.2f} "
+                     f"ns/lane word ({r['lanes']} words of {32 // r['lane_bits']} "
+                     f"{r['lane_bits']}-bit lanes); "
                      f"{r['elements_per_s'] / 1e6:8.2f} M elements/s aggregated "
-                     f"({r['packets_in_per_s']:9.0f} packets/s in, {ina.LANES} lanes/packet; "
-                     f"{ratio:5.1f}x python)")
+                     f"({r['packets_in_per_s']:9.0f} packets/s in; {ratio:5.1f}x python)")
     python = {r["client"]: r for r in report["client"]}.get("python")
     lines.append("worker window loop, CPU time per packet (one worker, a loopback peer that "
                  "answers at once):")
@@ -477,6 +509,7 @@ def main(args) -> int:
     args.ina_clients = getattr(args, "ina_clients", None) or (
         ["native", "python"] if "native" in _backends() else ["python"])
     mtu = getattr(args, "mtu", None) or DEFAULT_MTU
+    dtype = getattr(args, "dtype", None) or "bf16"
     try:
         lanes = ina.lanes_for_mtu(mtu)
         if mtu > ina.MAX_MTU:
@@ -484,7 +517,9 @@ def main(args) -> int:
     except ValueError as e:
         raise TrainetError(f"--mtu: {e}") from None
     report = {"lanes_per_packet": lanes, "mtu": mtu, "scale": args.scale, "link": args.bw,
-              "target": [target_rate(n, backend=b) for n in workers for b in _backends()],
+              "target": [target_rate(n, backend=b, lanes=lanes,
+                                     lane_bits=16 if dtype == "bf16" else 32)
+                         for n in workers for b in _backends()],
               "client": client_cost(args.ina_clients)}
     log = (lambda *a: print(*a, file=sys.stderr)) if args.json else print
     if args.target_only:
@@ -496,7 +531,7 @@ def main(args) -> int:
         for n in workers:
             report["fabric"] += fabric_rows(n, args.sizes_mb, args.bw, args.scale, args.rounds,
                                             args.slots, args.results, log, args.ina_clients,
-                                            args.dtype, args.warmup,
+                                            dtype, args.warmup,
                                             (False, True) if getattr(
                                                 args, "background_load", False) else (False,),
                                             mtu)

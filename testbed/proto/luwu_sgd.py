@@ -14,6 +14,14 @@ one shift amount per packet. Exponents above :data:`EXPONENT_MAX` = 7 (|mean gra
 128 or more) do not fit: the switch drops such gradients before touching a register
 (counter ``bad_exponent``), so the job stalls visibly instead of saturating silently.
 
+16-bit lanes (bf16/fp16 workers): each packet's block quantized at its agreed exponent
+``e`` with ``K16 = floor((2^15 - 1) / n)`` (INA's rule, |sum| < 2^15), and each int16
+value enters the 32-bit accumulator times :data:`NARROW_SHIFT` (2^16): the slot's sum
+``S = 2^16 * sum q`` is ``n * K16 * 2^16 / 2^e`` times the mean gradient, where
+``n * K16 * 2^16`` is ``2^31`` less at most ``n * 2^16``, and the same shift by
+``7 - e`` takes it to the gradient: the update and the parameters are those of 32-bit
+lanes, at a coarser quantization (the ``lane_bits`` of :func:`error_bound`).
+
 The update, per lane, with ``mu`` and ``lr`` as (multiplier, shift) pairs written by the
 controller (:func:`multiplier`: about 31 significant bits)::
 
@@ -28,7 +36,8 @@ leaving [-128, 128)); the products are 64 bits wide.
 Error bound against float SGD with the exact mean gradient, per element and step ``t``
 (LSB = 2^-24, V = the largest |v| of the run)::
 
-    eg   = LSB/2 + 1.5 * n * 2^(e - 31)                 gradient: shift, quantization, K*n
+    eg   = LSB/2 + 1.5 * n * 2^(e - b + 1)              gradient: shift, quantization, K*n
+                                                        (b: lane bits, 32 or 16)
     dv_t = mu * dv_(t-1) + eg + LSB/2 + V * mu * 2^-31  momentum product rounding, mu's error
     dw_t = dw_(t-1) + lr * dv_t + LSB/2 + V * lr * 2^-31
     dw_0 = LSB/2                                        initial parameters rounded
@@ -48,6 +57,7 @@ RANGE = 2.0 ** (31 - FRAC_BITS)            # |value| < 128
 EXPONENT_MAX = 31 - FRAC_BITS              # largest block exponent of a gradient
 SHIFT_CAP = 40                             # shifting |S| < 2^31 by 33 or more rounds to 0
 MULTIPLIER_BITS = 31                       # multipliers are below 2^31
+NARROW_SHIFT = 16                          # a 16-bit lane's value enters its sum times 2^16
 
 
 def to_fixed(values, where: str = "parameters") -> np.ndarray:
@@ -92,9 +102,10 @@ def grad_shift(exponent: int) -> int:
 
 
 def error_bound(steps: int, lr: float, momentum: float, n_workers: int, exponent: int,
-                v_max: float) -> float:
-    """Largest |w_switch - w_float| after ``steps`` updates (module docstring)."""
-    eg = LSB / 2 + 1.5 * n_workers * 2.0 ** (exponent - 31)
+                v_max: float, lane_bits: int = 32) -> float:
+    """Largest |w_switch - w_float| after ``steps`` updates of gradients pushed in lanes
+    of ``lane_bits`` bits (module docstring)."""
+    eg = LSB / 2 + 1.5 * n_workers * 2.0 ** (exponent - lane_bits + 1)
     dv, dw = 0.0, LSB / 2
     for _ in range(steps):
         dv = momentum * dv + eg + LSB / 2 + v_max * momentum * 2.0 ** -31

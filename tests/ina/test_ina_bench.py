@@ -16,6 +16,15 @@ def test_target_rate_counts_every_result(backend):
     assert r["elements_per_s"] == pytest.approx(20 * ina.LANES / r["seconds"])
 
 
+def test_target_rate_follows_the_lane_count_and_width():
+    r = bench.target_rate(2, chunks=6, slots=4, repeats=1, backend="native", lanes=512,
+                          lane_bits=16)
+    assert (r["lanes"], r["lane_bits"]) == (512, 16)
+    assert r["elements_per_s"] == pytest.approx(6 * 1024 / r["seconds"])
+    assert r["ns_per_frame_in"] == pytest.approx(r["seconds"] / 12 * 1e9)
+    assert r["ns_per_lane_word"] == pytest.approx(r["ns_per_frame_in"] / 512)
+
+
 def test_link_bounds():
     assert bench.FRAME_BYTES == 14 + 20 + 8 + 12 + 4 * ina.LANES
     # 10 chunks + the exponent packet, 1 Mb/s
@@ -57,6 +66,18 @@ def test_target_only_report_is_json_with_units(capsys):
     assert report["fabric_skipped"] == "--target-only"
     assert report["target"][0]["elements_per_s"] > 0
     assert (report["mtu"], report["lanes_per_packet"]) == (4096, 512)   # the experiments'
+    # the target runs the program the fabric would, in the gradient's lanes
+    assert {(r["lanes"], r["lane_bits"]) for r in report["target"]} == {(512, 16)}
+
+
+def test_target_only_text_gives_ns_per_frame_and_lane_with_a_ratio(capsys):
+    args = argparse.Namespace(workers=[2], json=False, scale=1e-3, bw="100Gbit",
+                              target_only=True, sizes_mb=[1], rounds=1, slots=8,
+                              results="unused", mtu=1500, dtype="fp32")
+    assert bench.main(args) == 0
+    text = capsys.readouterr().out
+    assert "ns/frame" in text and "ns/lane word (256 words of 1 32-bit lanes)" in text
+    assert "1.0x python" in text
 
 
 def test_an_mtu_without_room_for_a_lane_is_refused():

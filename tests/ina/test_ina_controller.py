@@ -103,9 +103,10 @@ def test_the_switch_controller_entry_and_the_command_line_set_jobs_up(ina_switch
     assert "setup needs a jobs file" in capsys.readouterr().err
 
 
-def test_a_switch_without_flag_max_rounds_refuses_the_job_over_p4runtime():
-    """The set-up check reads the switch's P4Info: on LuWu-SGD's program the job is refused
-    before anything is written, naming the device and the flag."""
+def test_a_switch_without_flag_max_rounds_refuses_the_job_over_p4runtime(tmp_path):
+    """The set-up check reads the switch's P4Info: on a program without FLAG_MAX rounds
+    (ina.p4 with its max action renamed) the job is refused before anything is written,
+    naming the device and the flag."""
     from controllers.jobs import JobError, installed
     from controllers.p4runtime_client import P4RuntimeClient
     from p4.v1 import p4runtime_pb2 as pb
@@ -114,7 +115,8 @@ def test_a_switch_without_flag_max_rounds_refuses_the_job_over_p4runtime():
     from testbed.p4.lowering.program import load_program
     from testbed.switch.p4runtime_server import P4RuntimeServer
     from tests.net.helpers import REPO
-    source = REPO / "p4" / "luwu_sgd.p4"
+    source = tmp_path / "no_max.p4"
+    source.write_text((REPO / "p4" / "ina.p4").read_text().replace("lanes_max", "lanes_top"))
     server = P4RuntimeServer(PortlessDevice(), "127.0.0.1:0").start()
     try:
         with P4RuntimeClient(f"127.0.0.1:{server.port}", 1, election_id=(0, 1)) as client:

@@ -328,14 +328,18 @@ def test_16_bit_job_is_set_up_on_ina_p4_and_refused_by_a_program_without_16_bit_
 
 
 @pytest.mark.parametrize("lane_bits", [16, 32])
-def test_a_job_is_refused_at_set_up_by_a_program_without_flag_max_rounds(lane_bits):
+def test_a_job_is_refused_at_set_up_by_a_program_without_flag_max_rounds(lane_bits,
+                                                                         tmp_path):
     """Every job agrees its blocks' exponents in a FLAG_MAX round: a program without one
-    is refused when the job is set up, not at the job's first all-reduce."""
+    (ina.p4 with its max action renamed) is refused when the job is set up, not at the
+    job's first all-reduce."""
     from testbed.p4.lowering.program import load_program
     job = ctl.Job(1, AGG, [ctl.Worker(0, 1, "08:00:00:00:01:01", "10.0.1.1")],
                   lane_bits=lane_bits)
-    sgd = new_target(load_program(str(REPO / "p4" / "luwu_sgd.p4")))
-    with pytest.raises(JobError, match=r"^job: the switch's program luwu_sgd.p4 has no "
+    path = tmp_path / "no_max.p4"
+    path.write_text((REPO / "p4" / "ina.p4").read_text().replace("lanes_max", "lanes_top"))
+    sgd = new_target(load_program(str(path)))
+    with pytest.raises(JobError, match=r"^job: the switch's program no_max.p4 has no "
                        r"FLAG_MAX rounds \(flag 0x10, action MyIngress.lanes_max\), .*run "
                        r"p4/ina.p4$"):
         ctl.setup(TargetDevice(sgd), job)

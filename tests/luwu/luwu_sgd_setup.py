@@ -26,10 +26,10 @@ def load_sgd_program():
 
 
 def sgd_job(job_id=1, n_workers=3, slot_count=8, lr=0.05, momentum=0.9,
-            model_base=0) -> luwu_sgd.SgdJob:
+            model_base=0, lane_bits=32) -> luwu_sgd.SgdJob:
     workers = [ctl.Worker(w, w + 1, worker_mac(w), worker_ip(w)) for w in range(n_workers)]
     return luwu_sgd.SgdJob(job_id, AGG, workers, lr, momentum, model_base,
-                           slot_count=slot_count)
+                           slot_count=slot_count, lane_bits=lane_bits)
 
 
 def add_routes(target, n_workers: int) -> None:

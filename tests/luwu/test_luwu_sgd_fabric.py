@@ -1,6 +1,8 @@
 """The optimizer in the switch on an emulated star: three workers (python -m hosts.worker
---strategy luwu-resident, unchanged) behind the software P4 switch s9 running
-p4/luwu_sgd.p4, which holds the parameters and the momentum; no optimizer node."""
+--strategy luwu-resident) behind the software P4 switch s9 running p4/luwu_sgd.p4, which
+holds the parameters and the momentum; no optimizer node. fp32 workers push 32-bit
+lanes; bf16 workers (shadow ones here) 16-bit lanes, against 32-bit ones in the same run
+for the bytes and the step time."""
 import json
 import os
 import subprocess
@@ -12,10 +14,12 @@ import pytest
 import torch
 
 from controllers import luwu_sgd
-from hosts.luwu_layout import Layout
+from hosts import shadow
+from hosts.luwu_layout import Layout, shadow_layout
 from hosts.models import SyntheticCorpus, build_model
 from luwu_sgd_setup import LUWU_SGD_P4
 from testbed.experiment.jobs import job_on, job_workers
+from testbed.proto import ina
 from testbed.proto import luwu_sgd as sfx
 from tests.net.helpers import REPO, Snapshot, free_port
 
@@ -44,16 +48,18 @@ def net(tmp_path_factory):
     assert snap.leftovers() == {}
 
 
-def run_workers(net, out, timeout_s=120.0):
-    """Start the workers on their hosts, wait for all; their return codes."""
+REAL = ["--model", "gpt", "--steps", str(STEPS), "--batch", str(BATCH), "--seed", "0"]
+
+
+def run_workers(net, out, timeout_s=120.0, args=REAL):
+    """Start the workers on their hosts with ``args``, wait for all; their return codes."""
     env = {**os.environ, "PYTHONPATH": str(REPO), "OMP_NUM_THREADS": "1"}
     master = f"{net.net[WORKERS[0]].IP()}:{free_port()}"
     procs = []
     for rank, host in enumerate(WORKERS):
         cmd = [sys.executable, "-m", "hosts.worker", "--rank", str(rank), "--world-size",
                str(len(WORKERS)), "--master", master, "--strategy", "luwu-resident",
-               "--model", "gpt",
-               "--steps", str(STEPS), "--batch", str(BATCH), "--seed", "0",
+               *args,
                "--ina-aggregator", AGGREGATOR, "--ina-job", "1", "--ina-slots", "32",
                "--timeout", "60", "--metrics-out", str(out / f"rank{rank}.jsonl")]
         log = (out / f"{host}.log").open("wb")
@@ -120,3 +126,75 @@ def test_workers_train_with_the_optimizer_in_the_switch(net, tmp_path):
     print(f"largest |switch - torch SGD| after {STEPS} steps: {diff:.2e}")
     assert diff < 1e-5
     assert np.abs(final - initial).max() > 1e-2                      # it did train
+
+
+SHADOW_MODEL, SHADOW_SCALE, WIDTH_STEPS = "custom:10M", 1e-2, 4
+SHADOW = ["--mode", "shadow", "--shadow-model", SHADOW_MODEL, "--scale", str(SHADOW_SCALE),
+          "--device", "a100-80gb", "--steps", str(WIDTH_STEPS), "--batch", "1"]
+
+
+def width_run(net, out, lane_bits: int, mode: str):
+    """luwu-resident workers against a fresh SGD job of ``lane_bits``-bit gradient lanes
+    (16: bf16 workers, option sgd_in_switch): shadow ones of a bf16 10M-parameter GPT at
+    the links' co-scaling, or the real GPT. Each rank's summary, the chunks of a step,
+    and the switch's parameters before and after."""
+    switch = net.blueprint.switches[0].name
+    if mode == "shadow":
+        layout = shadow_layout(shadow.shadow_model(SHADOW_MODEL), SHADOW_SCALE,
+                               streamed=False, lane_bits=lane_bits, chunk_values=ina.LANES)
+        initial, args = np.zeros(layout.chunks_per_step * ina.LANES), SHADOW
+    else:
+        layout = Layout.of(list(build_model("gpt", 0).parameters()))
+        initial = luwu_sgd.initial_parameters("gpt", 0)
+        args = [*REAL[:2], "--steps", str(WIDTH_STEPS), *REAL[4:]]
+    job = luwu_sgd.SgdJob(1, AGGREGATOR, job_workers(net.blueprint, switch, WORKERS),
+                          lr=LR, momentum=MU, slot_count=32, lane_bits=lane_bits)
+    out.mkdir()
+    with job_on(net, switch, luwu_sgd, job, initial) as device:
+        before = {**luwu_sgd.handled_counts(device), **luwu_sgd.drop_counts(device)}
+        codes = run_workers(net, out, args=[*args, "--ina-lane-bits", str(lane_bits),
+                                            *(["--sgd-in-switch"] if lane_bits == 16 else [])])
+        after = {**luwu_sgd.handled_counts(device), **luwu_sgd.drop_counts(device)}
+        final = luwu_sgd.read_params(device, job)
+    counts = {key: after[key] - before[key] for key in after}      # this run's
+    logs = "\n".join((out / f"{h}.log").read_text() for h in WORKERS)
+    assert codes == [0, 0, 0], logs
+    assert counts["params_multicast"] == WIDTH_STEPS * layout.chunks_per_step
+    assert counts["bad_type"] == counts["bad_exponent"] == counts["bad_length"] == 0
+    summaries = [json.loads((out / f"rank{r}.summary.json").read_text())
+                 for r in range(len(WORKERS))]
+    return summaries, layout.chunks_per_step, initial, final
+
+
+@pytest.mark.parametrize("mode", ["shadow", "real"])
+def test_bf16_workers_push_16_bit_lanes_against_32_bit_ones(net, tmp_path, mode):
+    """The same workers in 32-bit and in 16-bit gradient lanes, in one run. Every chunk
+    goes out as LANES values in lanes of its width and comes back as LANES int32
+    fixed-point parameters. Real workers: the same chunks, half the bytes out. Shadow
+    bf16 workers: in 32-bit lanes each fp32 element stands for two bf16 values (the
+    switch holds one parameter per element, half the model's), in 16-bit lanes they are
+    the model's bf16 values, one int32 parameter each: the same bytes out, twice as many
+    back."""
+    runs = {bits: width_run(net, tmp_path / f"lanes{bits}", bits, mode) for bits in (32, 16)}
+    mean = {bits: {key: sum(s[f"mean_{key}"] for s in summaries) / len(summaries)
+                   for key in ("step_s", "logical_sent_bytes", "logical_recv_bytes",
+                               "wire_tx_bytes", "wire_rx_bytes")}
+            for bits, (summaries, *_) in runs.items()}
+    for bits, m in mean.items():
+        print(f"\n{mode}, {bits}-bit lanes: step {m['step_s'] * 1e3:.1f} ms, per worker "
+              f"and step {m['logical_sent_bytes']:.0f} B sent / "
+              f"{m['logical_recv_bytes']:.0f} B received logical, "
+              f"{m['wire_tx_bytes']:.0f} / {m['wire_rx_bytes']:.0f} B on the wire")
+    print("{}: 16 / 32 bits: step {:.3f}x, wire tx {:.3f}x, rx {:.3f}x".format(
+        mode, mean[16]["step_s"] / mean[32]["step_s"],
+        mean[16]["wire_tx_bytes"] / mean[32]["wire_tx_bytes"],
+        mean[16]["wire_rx_bytes"] / mean[32]["wire_rx_bytes"]))
+    for bits, (summaries, chunks, initial, final) in runs.items():
+        assert all(s["mean_logical_sent_bytes"] == chunks * ina.LANES * bits // 8
+                   and s["mean_logical_recv_bytes"] == chunks * ina.LANES * 4
+                   for s in summaries)
+        assert np.abs(final - initial).max() > (1e-2 if mode == "real" else 1e-4)  # trained
+    if mode == "real":
+        assert runs[16][1] == runs[32][1]
+    else:           # twice the elements, less the padding of each layer group
+        assert abs(runs[16][1] - 2 * runs[32][1]) <= shadow.CHUNKS

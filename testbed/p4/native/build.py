@@ -61,7 +61,7 @@ void sw_tbl_choices(sw_t *S, int t, int slot, uint32_t n, const uint32_t *action
                     const uint64_t *args);
 void sw_tbl_default(sw_t *S, int t, int action, const uint64_t *args);
 uint64_t *sw_tbl_counters(sw_t *S, int t, int slot);
-uint64_t *sw_reg(sw_t *S, int id, int which);
+void *sw_reg(sw_t *S, int id, int which);
 uint64_t *sw_cnt(sw_t *S, int id, int which);
 void sw_mc_set(sw_t *S, uint32_t gid, uint32_t n, const uint16_t *ports, const uint16_t *rids);
 void sw_mc_del(sw_t *S, uint32_t gid);

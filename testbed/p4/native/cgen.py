@@ -23,6 +23,8 @@ from testbed.p4 import ir
 from testbed.p4.native.cgen_expr import (MAX_KEYS, CExprGen, CScope, is_composite,
                                          varbit_bytes)
 from testbed.p4.native.cgen_packet import ALGORITHMS, CPacketGen
+from testbed.p4.python.hoist import hoistable
+from testbed.p4.python.scratch_locals import scratch_locals
 from testbed.p4.python.table_setup import profile_state
 from testbed.p4.native.cgen_stmt import CStmtGen
 from testbed.p4.walk import CodeWalk
@@ -59,7 +61,8 @@ class CProgram:
     source: str
     tables: dict = field(default_factory=dict)      # fq name -> TableInfo
     registers: dict = field(default_factory=dict)   # fq name -> index
-    # index -> (group, column, stride): registers of one size share an array, row-major
+    # index -> (group, column, stride, C type): registers of one size and cell type
+    # share an array, row-major
     register_cells: dict = field(default_factory=dict)
     counters: dict = field(default_factory=dict)    # fq name -> index
     meters: dict = field(default_factory=dict)      # fq name -> index
@@ -92,6 +95,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         self.locals_fields = []         # sw/pkt fields of control-level locals
         self.sw_fields = []
         self.in_parser = self.in_deparser = False
+        self.phase = self.out_phase = None   # the parser's / deparser's offset in its byte
         self.hdr_bits = 0
         self.locs = []                  # (line of the body, P4 location of its statement)
 
@@ -182,7 +186,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
 
     # ------------------------------------------------------------ externs
     def setup_instances(self) -> None:
-        sizes = {}                # register size -> its registers' indices
+        sizes = {}                # (register size, cell type) -> its registers' indices
         for blk in list(self.p.controls.values()) + list(self.p.parsers.values()):
             for inst in blk.instances:
                 if inst.extern not in DIRECT_EXTERNS:
@@ -192,7 +196,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
                     t = inst.type_args[0] if inst.type_args else ir.BitT(32)
                     self.narrow(t, inst.loc, f"register {inst.name}'s value")
                     k = self.out.registers[inst.name] = len(self.out.registers)
-                    sizes.setdefault(size, []).append(k)
+                    sizes.setdefault((size, cell_type(t)), []).append(k)
                 elif inst.extern == "counter":
                     k = self.out.counters[inst.name] = len(self.out.counters)
                     self.sw_fields.append(f"uint64_t CP{k}[{size}]; uint64_t CB{k}[{size}];")
@@ -201,13 +205,19 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
                     self.sw_fields.append(f"meter_t M{k}[{size}];")
                 elif inst.extern == "direct_meter":
                     self.out.direct_meters[inst.name] = len(self.out.direct_meters)
-        # Registers of one size are the columns of one array, a row per index: a packet
-        # that touches many registers at one index (INA's lanes, a register per lane)
-        # reads one contiguous row, not a cell in each of hundreds of arrays.
-        for g, (size, members) in enumerate(sizes.items()):
-            self.sw_fields.append(f"uint64_t RG{g}[{size * len(members)}];")
+        # Registers of one size and cell type are the columns of one array, a row per
+        # index: a packet that touches many registers at one index (INA's lanes, a
+        # register per lane) reads one contiguous row, not a cell in each of hundreds of
+        # arrays. An index out of range reads the zero row and writes the group's sink
+        # row (RS), so an access needs no test of its own (see register_row).
+        self.zero_row_bytes = 8
+        for g, ((size, ctype), members) in enumerate(sizes.items()):
+            self.sw_fields.append(f"{ctype} RG{g}[{size * len(members)}]; "
+                                  f"{ctype} RS{g}[{len(members)}];")
+            self.zero_row_bytes = max(self.zero_row_bytes,
+                                      len(members) * int(ctype[4:-2]) // 8)
             for column, k in enumerate(members):
-                self.out.register_cells[k] = (g, column, len(members))
+                self.out.register_cells[k] = (g, column, len(members), ctype)
         self.instances = {inst.name: inst for blk in self.p.controls.values()
                           for inst in blk.instances}
 
@@ -224,8 +234,9 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         actions.update(ctl.actions)
         for name in actions:
             self.action_fns[(ctl.name, name)] = f"a{len(self.action_fns)}_{ident(name)}"
+        scratch = scratch_locals(ctl, actions)
         for act in actions.values():
-            self.gen_action(ctl, act, s)
+            self.gen_action(ctl, act, s, scratch)
         for t in ctl.tables.values():
             self.gen_table(ctl, t, actions, s)
         self.emit(0, f"static void ctl_{role}(pkt_t *P) {{")
@@ -239,12 +250,33 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         self.emit(0, "_end: return;")
         self.emit(0, "}")
 
-    def gen_action(self, ctl, act: ir.Action, cs: CScope) -> None:
+    def gen_action(self, ctl, act: ir.Action, cs: CScope, scratch: set) -> None:
+        """An action's function. As the reference backend does (the analyses are its):
+        the control's variables that carry nothing between invocations are C locals of
+        the action (``scratch``), and the fields it reads several times and cannot
+        write are read once, at the top; the registers it indexes with such a value get
+        their row once (register_row), so a run of accesses to one row costs a load or
+        store each."""
         s = CScope(ctl, leave="return")
         s.vars = dict(cs.vars)
         params = ["pkt_t *P"] + [self.param(p, s) for p in act.params]
         self.emit(0, f"static void {self.action_fns[(ctl.name, act.name)]}"
                      f"({', '.join(params)}) {{")
+        locals_ = {st.name: st for st in ctl.locals if isinstance(st, ir.VarDecl)}
+        for name in sorted(scratch & locals_.keys()):
+            if mentions(act.body, name):
+                c = s.vars[name] = f"{s.fresh('s')}_{ident(name)}"
+                t = locals_[name].type
+                self.emit(1, f"{self.ctype(t, act.loc)} {c} = "
+                             f"{'{0}' if is_composite(t) else '0'};")
+        excluded = (locals_.keys() - scratch) | {p.name for p in act.params
+                                                 if not is_composite(p.type)}
+        for e in hoistable(act.body, excluded):
+            if isinstance(e.type, (ir.BitT, ir.IntT, ir.BoolT)):
+                code, local = self.expr(e, s), s.fresh("k")
+                self.emit(1, f"{self.ctype(e.type, e.loc)} {local} = {code};")
+                s.hoisted[code] = local
+        self.register_rows(act.body, s)
         for st in act.body.stmts:
             self.stmt(st, s, 1)
         self.emit(0, "}")
@@ -417,6 +449,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             f"typedef {types[2]} sm_t;",
             f"#define NTABLES {max(len(self.out.tables), 1)}",
             f"#define HDR_BYTES {(self.hdr_bits + 7) // 8 + 8}",
+            f"static const uint64_t reg_zeros[{(self.zero_row_bytes + 7) // 8}];",
             "typedef struct sw {", "    base_t base;", "    table_t tables[NTABLES];",
             *("    " + f for f in self.sw_fields), "} sw_t;",
             "typedef struct { int hit; int action; } tres_t;",
@@ -465,9 +498,9 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
 
     def gen_api(self) -> None:
         """Entry points that reach the program's own externs by index."""
-        self.emit(0, "uint64_t *sw_reg(sw_t *S, int id, int which) {")
+        self.emit(0, "void *sw_reg(sw_t *S, int id, int which) {")
         self.emit(1, "switch (id) {")
-        for k, (g, column, _) in self.out.register_cells.items():
+        for k, (g, column, _, _) in self.out.register_cells.items():
             self.emit(1, f"case {k}: return &S->RG{g}[{column}];")
         self.emit(1, "default: return NULL;")
         self.emit(1, "}")
@@ -517,12 +550,32 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         raise KeyError(name)
 
 
+def cell_type(t) -> str:
+    """The C type of a register cell holding values of ``t`` (at most 64 bits): the
+    narrowest unsigned integer of 8, 16, 32 or 64 bits."""
+    w = ir.fixed_width(t) if isinstance(t, (ir.BitT, ir.IntT)) else 64
+    return next(f"uint{n}_t" for n in (8, 16, 32, 64) if w <= n)
+
+
 def storage(ctype: str, t) -> str:
     """The narrowest C integer type holding a field of type ``t``."""
     w = 1 if isinstance(t, ir.BoolT) else 32 if isinstance(t, (ir.ErrorT, ir.EnumT)) and \
         getattr(t, "underlying", None) is None else ir.fixed_width(t)
     return ("uint8_t" if w <= 8 else "uint16_t" if w <= 16 else "uint32_t" if w <= 32
             else ctype)
+
+
+def mentions(node, name: str) -> bool:
+    """Whether an IR subtree references the variable ``name``."""
+    if isinstance(node, ir.Var):
+        return node.name == name
+    if isinstance(node, (list, tuple)):
+        return any(mentions(x, name) for x in node)
+    if isinstance(node, dict):
+        return any(mentions(x, name) for x in node.values())
+    if hasattr(node, "__dataclass_fields__") and not isinstance(node, ir.Type):
+        return any(mentions(getattr(node, f), name) for f in node.__dataclass_fields__)
+    return False
 
 
 def ident(name: str) -> str:

@@ -28,6 +28,60 @@ def put_code(buf: str, pos, w: int, value: str) -> str:
     return f"put_{'wide' if w > WORD else 'bits'}({buf}, {pos}, {w}, {value});"
 
 
+def span(bit: int, w: int) -> tuple:
+    """(first byte, bytes, right shift) of ``w`` bits at constant bit offset ``bit``."""
+    first, phase = divmod(bit, 8)
+    nbytes = (phase + w + 7) // 8
+    return first, nbytes, 8 * nbytes - phase - w
+
+
+def split(bit: int, w: int) -> int:
+    """Bits of a field of ``w`` bits at constant bit offset ``bit`` that lie in its
+    first byte when the field spans 9 bytes (at most 64 bits, not starting on a byte), so
+    the rest starts on a byte; 0 when it fits 8 bytes."""
+    return 8 - bit % 8 if bit % 8 + w > WORD else 0
+
+
+def get_known(p: str, bit: int, w: int) -> str | None:
+    """C reading ``w`` bits at constant bit offset ``bit`` from the byte pointer ``p``:
+    one big-endian load of the bytes they span (a shift and a mask when they do not fill
+    them; a field over 9 bytes in two such parts), or None for a value over 64 bits."""
+    if w > WORD:
+        return None
+    head = split(bit, w)
+    if head:
+        return (f"({get_known(p, bit, head)} << {w - head} | "
+                f"{get_known(p, bit + head, w - head)})")
+    first, nbytes, shift = span(bit, w)
+    load = f"get_bytes({p} + {first}, {nbytes})"
+    return load if shift == 0 and w == 8 * nbytes else f"(({load} >> {shift}) & {mask(w)})"
+
+
+def put_known(p: str, bit: int, w: int, value: str, zeroed: bool = True) -> str | None:
+    """C writing the low ``w`` bits of ``value`` at constant bit offset ``bit`` of the
+    bytes at ``p``: a big-endian store of whole bytes, else ORed into the bytes they span
+    (``zeroed``), or, where fields are written in order and the bytes after the previous
+    one are not zeroed, stored beside the previous field's bits in its last byte (a field
+    over 9 bytes in two such parts); None for a value over 64 bits."""
+    if w > WORD:
+        return None
+    head = split(bit, w)
+    if head:
+        return (put_known(p, bit, head, f"(({value}) >> {w - head})", zeroed) + " "
+                + put_known(p, bit + head, w - head, value, zeroed))
+    first, nbytes, shift = span(bit, w)
+    if shift == 0 and w == 8 * nbytes:
+        return f"put_bytes({p} + {first}, {nbytes}, {value});"
+    value = f"((({value}) & {mask(w)}) << {shift})"
+    if zeroed:
+        return (f"put_bytes({p} + {first}, {nbytes}, get_bytes({p} + {first}, {nbytes}) | "
+                f"{value});")
+    if bit % 8 == 0:
+        return f"put_bytes({p} + {first}, {nbytes}, {value});"
+    return (f"put_bytes({p} + {first}, {nbytes}, get_bytes({p} + {first}, 1) << "
+            f"{8 * nbytes - 8} | {value});")
+
+
 def varbit_bytes(t: ir.VarbitT) -> int:
     """Bytes of a varbit<N> value's C array."""
     return (t.max_width + 7) // 8
@@ -50,6 +104,8 @@ class CScope:
         self.vars = {}                 # P4 variable name -> C lvalue
         self.leave = leave             # C statement that ends the function's P4 block
         self.ret_type = None           # a function's return type
+        self.hoisted = {}              # C of a field an action reads once -> its local
+        self.rows = {}                 # (register group, index C) -> (read, write) row
         self.tmp = 0
 
     def fresh(self, base="t") -> str:
@@ -123,7 +179,8 @@ class CExprGen:
             return f"{self.expr(e.expr, s)}.e{e.field}"
         if not isinstance(base_t, (ir.HeaderT, ir.StructT)):
             self.unsupported(f"member {e.field} of {type(base_t).__name__}", e.loc)
-        return f"{self.expr(e.expr, s)}.f_{e.field}"
+        code = f"{self.expr(e.expr, s)}.f_{e.field}"
+        return s.hoisted.get(code, code)
 
     def union_others_invalid(self, member, s, ind) -> None:
         """``member`` of a header_union becomes the valid one: the others go invalid."""

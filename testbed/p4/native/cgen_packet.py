@@ -4,12 +4,20 @@ write packet bits: checksums, hash and field lists (mixed into :class:`cgen.CGen
 The parser is one function with a label per state; ``_o`` is the bit offset in the frame
 ``_d`` of ``_n`` bits. A failing extract, select or verify jumps to ``_fail`` with the
 error, as the reference backend's ``ParserError`` does.
+
+Where the bit offset's position in its byte is known when the code is generated (the
+parser's by :func:`parser_phases`; the deparser's while every header it emits is whole
+bytes), a field is read or written at a constant offset from one byte pointer, whole
+bytes by a big-endian load or store, others by a shift and a mask of the bytes they
+span, instead of a bit loop.
 """
 from __future__ import annotations
 
 from testbed.p4 import ir
-from testbed.p4.native.cgen_expr import (MAX_KEYS, CScope, get_code, mask, put_code,
-                                         tuple_fields, varbit_bytes, wire_fields)
+from testbed.p4.native.cgen_expr import (MAX_KEYS, CScope, get_code, get_known, mask,
+                                         put_code, put_known, tuple_fields, varbit_bytes,
+                                         wire_fields)
+from testbed.p4.native.cgen_stmt import walk_calls
 
 ALGORITHMS = {"crc16": "ALG_CRC16", "crc32": "ALG_CRC32", "csum16": "ALG_CSUM16",
               "xor16": "ALG_XOR16", "identity": "ALG_IDENTITY"}
@@ -38,6 +46,7 @@ class CPacketGen:
         inlined = {n for n, k in refs.items() if k == 1 and n != "start"}
         top = [n for n in parser.states if n not in inlined]
         self.counted = set() if len(top) == 1 and "start" not in refs else set(top)
+        self.phases = parser_phases(parser)
         self.emit(1, "goto st_start;")
         for name, state in parser.states.items():
             self.gen_state(state, s)
@@ -52,6 +61,7 @@ class CPacketGen:
         if state.name in self.counted:
             self.emit(1, f"if (++_steps > {PARSER_STEPS}) {{ _err = "
                          f"{self.err('ParserTimeout')}; goto _fail; }}")
+        self.phase = self.phases.get(state.name) if straight(state) else None
         self.emit(1, "{")
         for st in state.stmts:
             self.stmt(st, s, 2)
@@ -129,12 +139,22 @@ class CPacketGen:
             self.union_others_invalid(target, s, ind + 1)
             w = self.width_fields(target.type, c.loc)
             self.emit(ind + 1, f"if (_o + {w} > _n) {{ _err = {short}; goto _fail; }}")
+            at = self.phase
+            if at is not None:
+                p = s.fresh("p")
+                self.emit(ind + 1, f"const uint8_t *{p} = _d + (_o >> 3);")
+                self.phase = (at + w) % 8
             pos = 0
             for path, fw in wire_fields(target.type):
-                self.emit(ind + 1, f"{h}{path} = {get_code('_d', f'_o + {pos}', fw)};")
+                code = get_known(p, at + pos, fw) if at is not None else None
+                self.emit(ind + 1, f"{h}{path} = "
+                                   f"{code or get_code('_d', f'_o + {pos}', fw)};")
                 pos += fw
             self.extracted(target, h, str(w), s, ind)
         elif c.method == "advance":
+            arg = c.args[0]
+            self.phase = ((self.phase + arg.value) % 8
+                          if self.phase is not None and isinstance(arg, ir.Const) else None)
             n = s.fresh("a")
             self.emit(ind, f"{{ uint64_t {n} = {self.expr(c.args[0], s)};")
             self.emit(ind + 1, f"if (_o + {n} > _n) {{ _o = _n; _err = {short}; goto _fail; }}")
@@ -153,6 +173,7 @@ class CPacketGen:
         if vf is None or len(c.args) != 2:
             self.unsupported("extract with a size into a header without a varbit field", c.loc)
         hp, vs = s.fresh("hp"), s.fresh("vs")
+        self.phase = None
         self.emit(ind, "{")
         self.emit(ind + 1, f"{self.ctype(t, c.loc)} *{hp} = &{self.expr(target, s)};")
         h = f"(*{hp})"
@@ -204,13 +225,18 @@ class CPacketGen:
         s = CScope(ctl, leave="goto _end")
         self.bind_params(ctl.params[1:], s)
         self.in_deparser = True
+        self.out_phase = 0          # _b's position in its byte: 0, or None once not known
+        self.ored = False           # a field written into zeroed bytes
         self.emit(0, "static uint32_t deparse(pkt_t *P, uint8_t *_out) {")
         self.emit(1, "uint32_t _b = 0;")
+        zeroing = len(self.lines)
         self.emit(1, "memset(_out, 0, HDR_BYTES);")
         for st in ctl.locals:
             self.stmt(st, s, 1)
         for st in ctl.body.stmts:
             self.stmt(st, s, 1)
+        if self.out_phase == 0 and not self.ored:    # every byte is stored: no zeroing
+            self.lines[zeroing] = ""
         self.emit(1, "_b = (_b + 7) >> 3;")
         self.emit(1, "memcpy(_out + _b, P->payload, P->payload_len);")
         self.emit(1, "return _b + P->payload_len;")
@@ -247,16 +273,23 @@ class CPacketGen:
         w = self.width_fields(t, loc)
         self.hdr_bits += w
         self.emit(ind, f"if ({h}._v) {{")
+        known = self.out_phase == 0
         pos = 0
         for path, fw in wire_fields(t):
-            self.emit(ind + 1, put_code("_out", f"_b + {pos}", fw, f"{h}{path}"))
+            code = put_known("(_out + (_b >> 3))", pos, fw, f"{h}{path}",
+                             zeroed=False) if known else None
+            self.ored |= code is None
+            self.emit(ind + 1, code or put_code("_out", f"_b + {pos}", fw, f"{h}{path}"))
             pos += fw
         self.emit(ind + 1, f"_b += {w};")
         self.emit(ind, "}")
+        if w % 8:                   # emitted or not: either phase follows
+            self.out_phase = None
 
     def emit_varbit_header(self, h: str, t: ir.HeaderT, vf, loc, ind) -> None:
         fixed = self.width_fields(t, loc)
         self.hdr_bits += fixed + vf.type.max_width
+        self.out_phase = None
         self.emit(ind, f"if ({h}._v) {{")
         pos = "_b"
         for f in t.fields:
@@ -312,7 +345,7 @@ class CPacketGen:
         self.emit(ind, f"uint8_t {buf}[{max(nbytes, 1)} + 8] = {{0}};")
         pos = 0
         for code, w in parts:
-            self.emit(ind, put_code(buf, pos, w, code))
+            self.emit(ind, put_known(buf, pos, w, code) or put_code(buf, pos, w, code))
             pos += w
         return buf, nbytes
 
@@ -365,4 +398,56 @@ def is_wide_or_composite(t) -> bool:
     if isinstance(t, (ir.HeaderT, ir.StructT, ir.UnionT, ir.StackT, ir.TupleT, ir.VarbitT)):
         return True
     return isinstance(t, (ir.BitT, ir.IntT)) and t.width > 64
+
+
+def packet_in_calls(node) -> list:
+    """The packet_in methods called in an IR subtree that move the parser's offset."""
+    return [c for c in walk_calls(node)
+            if c.extern == "packet_in" and c.method in ("extract", "advance")]
+
+
+def straight(state: ir.ParserState) -> bool:
+    """Whether every offset move of ``state`` is a statement of its own at its top level,
+    so the offset's phase follows them in order."""
+    top = [st.call for st in state.stmts if isinstance(st, ir.CallStmt)]
+    return all(any(c is t for t in top) for c in packet_in_calls(state.stmts))
+
+
+def exit_phase(state: ir.ParserState, phase):
+    """The offset's position in its byte (0..7) after ``state``, entered at ``phase``;
+    None where it is not known (a move by a run-time amount, a varbit field, a move
+    under a condition)."""
+    if phase is None or not straight(state):
+        return None
+    for c in packet_in_calls(state.stmts):
+        arg = c.args[0]
+        if c.method == "advance":
+            if not isinstance(arg, ir.Const):
+                return None
+            phase += arg.value
+        elif len(c.args) != 1 or varbit_field(arg.type) or not isinstance(arg.type,
+                                                                        ir.HeaderT):
+            return None
+        else:
+            phase += ir.fixed_width(arg.type)
+    return phase % 8
+
+
+def parser_phases(parser: ir.Parser) -> dict:
+    """The offset's position in its byte when each state is entered (None: it differs
+    between the ways in, or is not known), from 0 at ``start``, to a fixed point."""
+    phases = {"start": 0}
+    work = ["start"]
+    while work:
+        name = work.pop()
+        out = exit_phase(parser.states[name], phases[name])
+        for case in parser.states[name].transition.cases:
+            nxt = case.next_state
+            if nxt in ("accept", "reject"):
+                continue
+            new = out if nxt not in phases or phases[nxt] == out else None
+            if nxt not in phases or phases[nxt] != new:
+                phases[nxt] = new
+                work.append(nxt)
+    return phases
 

@@ -15,6 +15,27 @@ from testbed.p4.walk import MAX_LOOP
 I2E, E2E = 1, 2
 
 
+def instance_size(inst) -> int:
+    """The size an extern instance is declared with (1 when it takes none)."""
+    return next((a.value for a in inst.args if isinstance(a, ir.Const)), 1)
+
+
+def walk_calls(node):
+    """The extern method calls of an IR subtree, in source order."""
+    if isinstance(node, ir.Call):
+        if node.kind == "extern_method":
+            yield node
+    if isinstance(node, (list, tuple)):
+        for x in node:
+            yield from walk_calls(x)
+    elif isinstance(node, dict):
+        for x in node.values():
+            yield from walk_calls(x)
+    elif hasattr(node, "__dataclass_fields__") and not isinstance(node, ir.Type):
+        for f in node.__dataclass_fields__:
+            yield from walk_calls(getattr(node, f))
+
+
 class CStmtGen:
     def at_statement(self, st, ind: int) -> None:
         self.locs.append((len(self.lines), st.loc))
@@ -270,15 +291,18 @@ class CStmtGen:
             return self.packet_in_method(c, s, ind)
         if c.extern == "packet_out":
             return self.emit_headers(c.args[0], s, ind)
-        inst = self.instances.get(c.target.name)
-        if inst is None:
-            inst = next((i for i in s.block.instances if i.local_name == c.target.name), None)
-        if inst is None:
-            self.unsupported(f"{c.extern}.{c.method}", c.loc)
+        inst = self.instance_of(c, s)
         if c.extern == "register" and c.method in ("read", "write"):
-            group, column, stride = self.out.register_cells[self.out.registers[inst.name]]
-            size = next((a.value for a in inst.args if isinstance(a, ir.Const)), 1)
+            group, column, stride, _ = self.out.register_cells[self.out.registers[inst.name]]
+            size = instance_size(inst)
             pos = 1 if c.method == "read" else 0
+            row = s.rows.get((group, self.expr(c.args[pos], s)))
+            if row is not None:         # the action's row at an index it cannot change
+                if c.method == "read":
+                    self.assign(c.args[0], f"{row[0]}[{column}]", s, ind)
+                else:
+                    self.emit(ind, f"{row[1]}[{column}] = {self.expr(c.args[1], s)};")
+                return
             i = s.fresh("i")
             cell = f"P->S->RG{group}[{i} * {stride} + {column}]"
             self.emit(ind, "{")
@@ -290,7 +314,7 @@ class CStmtGen:
             self.emit(ind, "}")
         elif c.extern == "counter" and c.method == "count":
             k = self.out.counters[inst.name]
-            size = next((a.value for a in inst.args if isinstance(a, ir.Const)), 1)
+            size = instance_size(inst)
             i = s.fresh("i")
             self.emit(ind, f"{{ uint64_t {i} = {self.expr(c.args[0], s)}; if ({i} < {size}) "
                            f"{{ P->S->CP{k}[{i}]++; P->S->CB{k}[{i}] += P->plen; }} }}")
@@ -300,7 +324,7 @@ class CStmtGen:
             self.assign(c.args[0], f"P->colors[{self.out.direct_meters[inst.name]}]", s, ind)
         elif c.extern == "meter" and c.method == "execute_meter":
             k = self.out.meters[inst.name]
-            size = next((a.value for a in inst.args if isinstance(a, ir.Const)), 1)
+            size = instance_size(inst)
             amount = "P->plen" if self.meter_kind(inst) == "bytes" else "1"
             i = s.fresh("i")
             self.emit(ind, "{")
@@ -310,6 +334,53 @@ class CStmtGen:
             self.emit(ind, "}")
         else:
             self.unsupported(f"{c.extern}.{c.method}", c.loc)
+
+    def instance_of(self, c, s):
+        """The extern instance a method call ``c`` is made on."""
+        inst = self.instances.get(c.target.name)
+        if inst is None:
+            inst = next((i for i in s.block.instances if i.local_name == c.target.name), None)
+        if inst is None:
+            self.unsupported(f"{c.extern}.{c.method}", c.loc)
+        return inst
+
+    def register_rows(self, body: ir.Block, s) -> None:
+        """Declare, at the top of an action, the row of each register group that
+        ``body`` indexes with a value it cannot change (made of constants and fields read
+        once at the top): a pointer to read it by and one to
+        write it by, out of range the zero row and the group's sink row, so an access
+        is one load or store with no test (``s.rows``: (group, index) -> pointers)."""
+        for c in walk_calls(body):
+            if c.extern != "register" or c.method not in ("read", "write"):
+                continue
+            index = c.args[1 if c.method == "read" else 0]
+            if not self.invariant(index, s):
+                continue
+            code = self.expr(index, s)
+            inst = self.instance_of(c, s)
+            group, _, stride, ctype = self.out.register_cells[self.out.registers[inst.name]]
+            if (group, code) in s.rows:
+                continue
+            read, write = s.fresh("rr"), s.fresh("rw")
+            s.rows[group, code] = (read, write)
+            size = instance_size(inst)
+            self.emit(1, f"{ctype} *{write} = {code} < {size} ? "
+                         f"&P->S->RG{group}[{code} * {stride}] : P->S->RS{group};")
+            self.emit(1, f"const {ctype} *{read} = {code} < {size} ? {write} : "
+                         f"(const {ctype} *)reg_zeros;")
+
+    def invariant(self, e, s) -> bool:
+        """Whether ``e`` has one value for the whole action: constants and fields read
+        once at its top, through casts, slices and operators."""
+        if isinstance(e, ir.Const):
+            return True
+        if isinstance(e, ir.Member):
+            return self.expr(e, s) in s.hoisted.values()
+        if isinstance(e, (ir.Cast, ir.Slice, ir.Unary)):
+            return self.invariant(e.expr, s)
+        if isinstance(e, ir.Binary):
+            return self.invariant(e.left, s) and self.invariant(e.right, s)
+        return False
 
     def event(self, kind: str, id_: int, data, s, ind) -> None:
         """A record (id, the scalars of ``data``) for the control plane (digests) or the

@@ -204,9 +204,11 @@ static void egress_packet(sw_t *S, pkt_t *P, uint32_t port, uint64_t jtrunc) {
     out_commit(&S->base, port, n);
 }
 
+/* ``j`` may move when egress queues more jobs: it is read before egress starts. */
 static void run_egress(sw_t *S, const job_t *j) {
     pkt_t P;
-    memset(&P, 0, sizeof P);
+    size_t kept = offsetof(pkt_t, sm) + sizeof P.sm;     /* the job's; the rest zeroed */
+    memset((uint8_t *)&P + kept, 0, sizeof P - kept);
     P.S = S;
     P.hdr = j->hdr;
     P.meta = j->meta;
@@ -222,10 +224,7 @@ static void run_frame(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port
     run_ingress(S, frame, len, port, NORMAL, -1, NULL);
     int count = 1;
     while (Q.jhead < Q.jtail || Q.phead < Q.ptail) {
-        while (Q.jhead < Q.jtail) {
-            job_t j = Q.jobs[Q.jhead++];
-            run_egress(S, &j);
-        }
+        while (Q.jhead < Q.jtail) run_egress(S, &Q.jobs[Q.jhead++]);
         if (Q.phead == Q.ptail) break;
         if (++count > MAX_PASSES) {
             S->base.drops[DROP_LOOP]++;

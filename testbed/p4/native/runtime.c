@@ -1,6 +1,7 @@
 /* Run-time support of the generated v1model pipeline: bit access, hash and checksum
  * algorithms, match-action tables, multicast groups, clone sessions and the output arena.
  * The generated program follows this file in one translation unit. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,48 @@ static inline uint64_t get_bits(const uint8_t *d, uint32_t bit, unsigned w) {
     unsigned __int128 acc = 0;
     for (unsigned i = 0; i < nb; i++) acc = (acc << 8) | p[i];
     return (uint64_t)(acc >> (nb * 8 - s - w)) & MASK(w);
+}
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+ALWAYS_INLINE uint64_t ld16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2);
+                                                return __builtin_bswap16(v); }
+ALWAYS_INLINE uint64_t ld32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4);
+                                                return __builtin_bswap32(v); }
+ALWAYS_INLINE void st16(uint8_t *p, uint64_t v) { uint16_t b = __builtin_bswap16(v);
+                                                  memcpy(p, &b, 2); }
+ALWAYS_INLINE void st32(uint8_t *p, uint64_t v) { uint32_t b = __builtin_bswap32(v);
+                                                  memcpy(p, &b, 4); }
+
+/* The big-endian number in the n (1..8) bytes at p; n is a constant where the generated
+ * code calls it, so each call is one to three loads. */
+ALWAYS_INLINE uint64_t get_bytes(const uint8_t *p, unsigned n) {
+    uint64_t d;
+    switch (n) {
+    case 1: return p[0];
+    case 2: return ld16(p);
+    case 3: return ld16(p) << 8 | p[2];
+    case 4: return ld32(p);
+    case 5: return ld32(p) << 8 | p[4];
+    case 6: return ld32(p) << 16 | ld16(p + 4);
+    case 7: return ld32(p) << 24 | ld16(p + 4) << 8 | p[6];
+    default: memcpy(&d, p, 8); return __builtin_bswap64(d);
+    }
+}
+
+/* Stores the low 8n bits of v big-endian in the n (1..8) bytes at p. */
+ALWAYS_INLINE void put_bytes(uint8_t *p, unsigned n, uint64_t v) {
+    uint64_t d;
+    switch (n) {
+    case 1: p[0] = (uint8_t)v; return;
+    case 2: st16(p, v); return;
+    case 3: st16(p, v >> 8); p[2] = (uint8_t)v; return;
+    case 4: st32(p, v); return;
+    case 5: st32(p, v >> 8); p[4] = (uint8_t)v; return;
+    case 6: st32(p, v >> 16); st16(p + 4, v); return;
+    case 7: st32(p, v >> 24); st16(p + 4, v >> 8); p[6] = (uint8_t)v; return;
+    default: d = __builtin_bswap64(v); memcpy(p, &d, 8); return;
+    }
 }
 
 /* ORs the low w bits of v into a zeroed buffer at bit offset ``bit``. */

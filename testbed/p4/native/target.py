@@ -243,10 +243,22 @@ class NativeTarget(Target):
     def process_batch(self, frames: list, repeat: int = 1) -> int:
         """Run every (port, frame) of ``frames`` ``repeat`` times in one native call;
         the number of frames that left (the benchmark's inner loop)."""
+        return self.process_packed(self.pack(frames), repeat)
+
+    def pack(self, frames: list) -> tuple:
+        """``frames`` as the arrays :meth:`process_packed` takes, built once, so that a
+        benchmark times the pipeline and not their conversion."""
         lens = [len(f) for _, f in frames]
-        return self.lib.sw_process_batch(
-            self.sw, b"".join(f for _, f in frames), [0, *accumulate(lens)], lens,
-            [p for p, _ in frames], len(frames), repeat, self._timestamp())
+        new = self.ffi.new
+        return (new("uint8_t[]", b"".join(f for _, f in frames)),
+                new("uint32_t[]", [0, *accumulate(lens)]), new("uint32_t[]", lens),
+                new("uint32_t[]", [p for p, _ in frames]), len(frames))
+
+    def process_packed(self, packed: tuple, repeat: int = 1) -> int:
+        """:meth:`process_batch` of frames :meth:`pack` packed."""
+        data, offs, lens, ports, n = packed
+        return self.lib.sw_process_batch(self.sw, data, offs, lens, ports, n, repeat,
+                                         self._timestamp())
 
     # ---------------------------------------------------------------- tables
     def _put(self, table: str, entry: E.TableEntry, keep: bool, meter=None) -> None:
@@ -513,7 +525,8 @@ class NativeTarget(Target):
         """(the cells of register ``name``'s column, the position of cell ``index``)."""
         self._indexed("register", self.compiled.registers, name, index)
         k = self.native.registers[name]
-        return self.lib.sw_reg(self.sw, k, 0), index * self.native.register_cells[k][2]
+        _, _, stride, ctype = self.native.register_cells[k]
+        return self.ffi.cast(f"{ctype} *", self.lib.sw_reg(self.sw, k, 0)), index * stride
 
     def register_read(self, name: str, index: int) -> int:
         cells, at = self._register_cell(name, index)
