@@ -4,7 +4,8 @@ replacing the previous one whole (written aside, then renamed), and once more wh
 stops. :func:`request` sends the signal and returns the snapshot written after it.
 
 A snapshot: ``snapshot`` (its number, from 1), ``wakeups`` (the packet loop's returns from
-poll), the native ring calls' counters (``calls``, ``empty_calls``: calls that found every
+poll or epoll), ``native_turns`` (returns from the loop in native code to Python), the
+native ring calls' counters (``calls``, ``empty_calls``: calls that found every
 ring empty, ``sweeps``, ``frames_in``, ``frames_out``: frames the native code sent,
 ``pipeline_ns`` and ``send_ns``: the loop thread's CPU time in the pipeline and in
 sending), ``loop_cpu_ns``: the loop thread's whole CPU time (the scheduler's count, the

@@ -9,15 +9,21 @@ when nothing needs the frames in Python (no input capture, no debug log): it swe
 rings until they are empty (or a budget of frames has run) and sends what leaves by an
 unshaped port without an output capture itself, one sendmmsg per sweep across ports, so
 such a frame never becomes a Python object and Python runs once per wake-up, not once
-per port. :meth:`SoftwareSwitch.loop_stats` counts the wake-ups and what the native
-calls did (logged when the switch stops); :meth:`SoftwareSwitch.stats` adds the loop
-thread's CPU time, the ports' frames and the drops, written on request
-(testbed/switch/stats.py). Frames Python holds leave in batches too
-(``Port.send_many``) when the start-up probe (testbed/switch/transmit.py) found sendmmsg
-works. The
-P4Runtime server calls :meth:`load_pipeline`, :meth:`packet_out` and the target's
-control-plane methods from its own threads; everything touching the target or the
-egress models holds :attr:`lock`, taken once per batch on the packet path.
+per port. With nothing shaped by the switch, no input capture and no debug log, the
+whole loop runs in native code (``NativeTarget.run_loop``: wait, sweep, send, again) and
+comes back to Python only for Python's work: outputs it cannot send (packet-ins, ports
+without a socket), digests, log lines, or the wake-up pipe (stop, a stats request, a
+thread wanting :attr:`lock`). :meth:`SoftwareSwitch.loop_stats` counts the wake-ups,
+the native loop's turns and what the native calls did (logged when the switch stops);
+:meth:`SoftwareSwitch.stats` adds the loop thread's CPU time, the ports' frames and the
+drops, written on request (testbed/switch/stats.py). Frames Python holds leave in
+batches too (``Port.send_many``) when the start-up probe (testbed/switch/transmit.py)
+found sendmmsg works. The P4Runtime server calls :meth:`load_pipeline`,
+:meth:`packet_out` and the target's control-plane methods from its own threads;
+everything touching the target or the egress models holds :attr:`lock`
+(testbed/switch/loop_lock.py), taken once per batch on the packet path and held by the
+native loop while it runs: another thread taking it wakes the loop, which leaves native
+code and lets it in before it goes back.
 """
 from __future__ import annotations
 
@@ -29,8 +35,10 @@ import time
 
 from testbed.errors import TrainetError
 from testbed.p4.entries import ControlPlaneError
+from testbed.p4.native.target import LOOP_WAKE
 from testbed.switch import stats as switch_stats
 from testbed.switch.egress import NO_SHAPE, EgressPort, Shape
+from testbed.switch.loop_lock import LoopLock
 from testbed.switch.pcap import PcapWriter
 from testbed.switch.ports import Port, shared_sender
 from testbed.switch.transmit import choose
@@ -75,7 +83,8 @@ class SoftwareSwitch:
         self.target = None
         self.program_file = None          # the file of the first pipeline, if it came from one
         self.packet_in_handler = None     # callable(frame: bytes), set by the P4Runtime server
-        self.lock = threading.RLock()
+        self._closed = False
+        self.lock = LoopLock(self._wake)   # its wake-up pipe opens with the ports
         self.drops = {"no_pipeline": 0, "pipeline_error": 0, "unknown_port": 0,
                       "no_packet_in_handler": 0}
         shapes = shapes or {}
@@ -102,8 +111,8 @@ class SoftwareSwitch:
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
         self._stopping = False
-        self._closed = False
         self.wakeups = 0          # the packet loop's returns from poll
+        self.native_turns = 0     # returns from the loop in native code (run_loop)
         self.stats_path = None    # where :meth:`request_stats` has the loop write counters
         self._stats_wanted = False
         self._snapshots = 0
@@ -225,12 +234,18 @@ class SoftwareSwitch:
         ring_ports = [by_fd[port.fileno()] for port, _ in rings]
         ring_fds = {port.fileno() for port, _ in rings}
         ring_set = None           # the rings prepared for the current native target
+        # the whole loop in native code: every port's ring read in place, nothing shaped
+        native_loop = not (self._debug or self._shaped or len(rings) < len(self._ports))
         self._loop_tid = threading.get_native_id()
+        self.lock.loop_thread = threading.get_ident()
         try:
             while not self._stopping:
                 if self._stats_wanted:
                     self._stats_wanted = False
                     self.write_stats()
+                if native_loop and getattr(self.target, "loop_ready", bool)():
+                    ring_set = self._native_turn(rings, ring_ports, ring_set)
+                    continue
                 timeout = self._timeout()
                 ready = poller.poll(None if timeout is None else timeout * 1e3)
                 now = time.monotonic_ns()
@@ -265,10 +280,39 @@ class SoftwareSwitch:
             if ring_set is not None:
                 ring_set[1].release()
 
+    def _native_turn(self, rings: list, ring_ports: list, ring_set):
+        """One turn of the loop in native code (NativeTarget.run_loop), which holds the
+        lock until Python has work: outputs to emit, packet-ins, or the wake-up pipe (a
+        thread waiting for the lock, stop, stats). Returns the ring set it used."""
+        self.lock.loop_acquire()
+        try:
+            target = self.target
+            if target is None or not target.loop_ready():
+                return ring_set
+            if ring_set is None or ring_set[0] is not target:
+                if ring_set is not None:
+                    ring_set[1].release()
+                ring_set = (target, target.ring_set(rings))
+            outputs, why, ran, polls = target.run_loop(ring_set[1], self._wake_r,
+                                                       BATCH, RING_BUDGET)
+            self.wakeups += polls
+            self.native_turns += 1
+            for sp, (got, skipped) in zip(ring_ports, ran):
+                if got or skipped:
+                    sp.port.count_received(got, skipped)
+            packet_ins = self._emit(outputs, time.monotonic_ns()) if outputs else []
+            if why == LOOP_WAKE:
+                self._drain_wakeups()
+        finally:
+            self.lock.release()
+        if packet_ins:
+            self._deliver_packet_ins(packet_ins)
+        return ring_set
+
     def loop_stats(self) -> dict:
         """The packet loop's counters: wake-ups, and what a native target's calls over
         every port's ring did (testbed/p4/native/target.py's LOOP_STATS)."""
-        stats = {"wakeups": self.wakeups}
+        stats = {"wakeups": self.wakeups, "native_turns": self.native_turns}
         with self.lock:
             if hasattr(self.target, "loop_stats"):
                 stats.update(self.target.loop_stats())
@@ -302,7 +346,10 @@ class SoftwareSwitch:
         self._wake()
 
     def _wake(self) -> None:
-        """Make the loop's select return (new egress releases, or stop)."""
+        """Make the loop's poll return (new egress releases, stop, a thread waiting for
+        the lock); nothing once the pipe is closed (its numbers may be another file's)."""
+        if self._closed:
+            return
         try:
             os.write(self._wake_w, b"x")
         except OSError:      # the pipe is full (a wake-up is pending anyway) or closed

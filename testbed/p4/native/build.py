@@ -35,6 +35,10 @@ uint32_t sw_process_many(sw_t *S, const uint8_t *data, const uint32_t *offs,
 uint32_t sw_process_rings(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *slot_bytes,
                           const uint32_t *slots, uint32_t *next, const uint32_t *ports,
                           uint32_t limit, uint32_t budget, uint64_t now, uint32_t *counts);
+uint32_t sw_loop(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *slot_bytes,
+                 const uint32_t *slots, uint32_t *next, const uint32_t *ports,
+                 int32_t epoll_fd, int32_t wake_fd, uint32_t limit, uint32_t budget,
+                 int64_t t0_ns, uint32_t *counts, uint64_t *loop);
 uint64_t *sw_loop_stats(sw_t *S);
 void sw_direct(sw_t *S, uint32_t port, int32_t fd);
 void sw_direct_shared(sw_t *S, int32_t fd);

@@ -2,6 +2,9 @@
  * testbed/p4/python/target.py (itself BMv2's simple_switch): ingress passes (received,
  * resubmitted, recirculated) and egress jobs (unicast, multicast replicas, clones) run
  * from two FIFO queues until both are empty; then the entry points of the control plane. */
+#include <sys/epoll.h>
+#include <time.h>
+
 #define DROP_PORT 511
 #define MAX_PASSES 16
 enum { NORMAL = 0, I2E_T = 1, E2E_T = 2, RECIRC = 4, REPLICATION = 5, RESUBMIT = 6 };
@@ -389,26 +392,27 @@ static uint64_t send_direct_timed(sw_t *S, uint64_t t0) {
     return t1;
 }
 
-/* Every port's ring in one call: ``n`` rings (ring r: rings[r], slot_bytes[r],
- * slots[r], next slot next[r], received on ports[r]) swept in order, at most ``limit``
- * frames from each per sweep, then what the sweep sent to ports with a socket leaves,
- * one sendmmsg per IO_BATCH frames across ports; sweeps repeat while one finds frames
- * and fewer than ``budget`` frames have run. counts[2r], counts[2r+1]: ring r's frames
- * run and skipped. The outputs for other ports stay in the output arena, in order. */
-uint32_t sw_process_rings(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *slot_bytes,
-                          const uint32_t *slots, uint32_t *next, const uint32_t *ports,
-                          uint32_t limit, uint32_t budget, uint64_t now, uint32_t *counts) {
-    out_clear(S, now);
-    memset(counts, 0, sizeof(uint32_t) * 2 * n);
+/* Sweeps of every ring (ring r: rings[r], slot_bytes[r], slots[r], next slot next[r],
+ * received on ports[r]) in order, at most ``limit`` frames from each per sweep, what a
+ * sweep sent to ports with a socket leaving after it, one sendmmsg per IO_BATCH frames
+ * across ports; sweeps repeat while one finds frames and fewer than ``budget`` have run.
+ * counts[2r], counts[2r+1]: += ring r's frames run and skipped. One native call in the
+ * loop's statistics; returns the frames run. */
+static uint32_t sweep_rings(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *slot_bytes,
+                            const uint32_t *slots, uint32_t *next, const uint32_t *ports,
+                            uint32_t limit, uint32_t budget, uint32_t *counts) {
     uint64_t *st = S->base.loop_stats;
     uint32_t total = 0, taken;
     uint64_t t = thread_cpu_ns();
     st[ST_CALLS]++;
     do {
         taken = 0;
-        for (uint32_t r = 0; r < n; r++)
+        for (uint32_t r = 0; r < n; r++) {
+            uint32_t before = counts[2 * r];
             taken += ring_run(S, rings[r], slot_bytes[r], slots[r], &next[r], limit, ports[r],
                               counts + 2 * r);
+            st[ST_FRAMES_IN] += counts[2 * r] - before;
+        }
         if (!taken) {
             st[ST_EMPTY_CALLS] += total == 0;
             break;
@@ -419,8 +423,71 @@ uint32_t sw_process_rings(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *
         total += taken;
         t = send_direct_timed(S, piped);
     } while (total < budget);
-    for (uint32_t r = 0; r < n; r++) st[ST_FRAMES_IN] += counts[2 * r];
+    return total;
+}
+
+/* Every port's ring in one call (sweep_rings), ``counts`` zeroed first. The outputs for
+ * other ports stay in the output arena, in order. */
+uint32_t sw_process_rings(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *slot_bytes,
+                          const uint32_t *slots, uint32_t *next, const uint32_t *ports,
+                          uint32_t limit, uint32_t budget, uint64_t now, uint32_t *counts) {
+    out_clear(S, now);
+    memset(counts, 0, sizeof(uint32_t) * 2 * n);
+    sweep_rings(S, n, rings, slot_bytes, slots, next, ports, limit, budget, counts);
     return S->base.out_n;
+}
+
+/* The switch's packet loop in native code (called with Python's GIL released, holding
+ * the switch's lock): sweep the rings as sw_process_rings, then wait in epoll_wait() on
+ * ``epoll_fd`` (the rings' sockets and the switch's wake-up pipe ``wake_fd``, registered
+ * once, not on every wait as poll() does), and
+ * again, until Python has work: outputs the pipeline could not send itself (a packet-in, a
+ * port without a socket), a digest or a log_msg line, a packet an assert or a header stack
+ * dropped (Python logs them), the wake-up pipe readable (a writer waiting for the lock, a
+ * stats request, stop, a packet-out) or a signal. The timestamps count microseconds of
+ * CLOCK_MONOTONIC since ``t0_ns`` (the target's clock, when that is time.monotonic), the
+ * meters its seconds. counts[2r], counts[2r+1]: += ring r's frames run and skipped;
+ * loop[0] += the waits that returned, loop[1] = why it returned (LOOP_*). Returns the
+ * number of outputs for Python, in the output arena. */
+enum { LOOP_PYTHON = 1, LOOP_WAKE = 2 };
+
+static uint64_t mono_now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + t.tv_nsec;
+}
+
+uint32_t sw_loop(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *slot_bytes,
+                 const uint32_t *slots, uint32_t *next, const uint32_t *ports,
+                 int32_t epoll_fd, int32_t wake_fd, uint32_t limit, uint32_t budget,
+                 int64_t t0_ns, uint32_t *counts, uint64_t *loop) {
+    struct epoll_event ready[n + 1];
+    uint64_t *drops = S->base.drops;
+    uint64_t asserts = drops[DROP_ASSERT], stack = drops[DROP_STACK];
+    for (;;) {
+        uint64_t ns = mono_now_ns();
+        out_clear(S, ((ns - t0_ns) / 1000) & 0xFFFFFFFFFFFFull);
+        S->base.secs = ns / 1e9;
+        uint32_t ran = sweep_rings(S, n, rings, slot_bytes, slots, next, ports, limit, budget,
+                                   counts);
+        if (S->base.out_n || S->base.digests.len || S->base.logs.len
+                || drops[DROP_ASSERT] != asserts || drops[DROP_STACK] != stack) {
+            loop[1] = LOOP_PYTHON;
+            return S->base.out_n;
+        }
+        /* a sweep that ran its whole budget may have left frames: look, do not wait */
+        int got = epoll_wait(epoll_fd, ready, n + 1, ran >= budget ? 0 : -1);
+        if (got < 0) {                     /* a signal (its handler is Python's): EINTR */
+            loop[1] = LOOP_WAKE;
+            return 0;
+        }
+        loop[0]++;
+        for (int i = 0; i < got; i++)
+            if (ready[i].data.fd == wake_fd) {
+                loop[1] = LOOP_WAKE;
+                return 0;
+            }
+    }
 }
 
 /* What sw_process_rings did so far, in runtime.c's LOOP_STATS order. */

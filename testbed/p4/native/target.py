@@ -9,6 +9,8 @@ structures on the next packet, so a batch of writes is one rebuild.
 from __future__ import annotations
 
 import logging
+import select
+import time
 from contextlib import contextmanager
 from functools import partial
 from itertools import accumulate, chain
@@ -28,6 +30,9 @@ ASSERTS, STACK = DROP_REASONS.index("assert"), DROP_REASONS.index("stack_out_of_
 LOOP_STATS = ("calls", "sweeps", "frames_in", "frames_out", "pipeline_ns", "send_ns",
               "sends", "empty_calls")
 MASK64 = (1 << 64) - 1
+# why run_loop returned (pipeline.c's LOOP_*): outputs or events for Python; the wake-up
+# file descriptor readable (or a signal)
+LOOP_PYTHON, LOOP_WAKE = 1, 2
 
 
 class NativeTarget(Target):
@@ -122,6 +127,34 @@ class NativeTarget(Target):
             ring.next_slot = nxt[i]
         return self._outputs(out), [(counts[2 * i], counts[2 * i + 1])
                                     for i in range(len(rings.rings))]
+
+    def loop_ready(self) -> bool:
+        """Whether :meth:`run_loop` can keep this target's time: its clock is the
+        monotonic clock the native loop reads (tests replace it to drive meters)."""
+        return self._clock is time.monotonic
+
+    def run_loop(self, rings: "RingSet", wake_fd: int, limit: int, budget: int) -> tuple:
+        """The packet loop in native code, :meth:`process_rings` over and over with a
+        wait (epoll) on the rings' sockets and ``wake_fd`` between, until Python has work: the
+        outputs not sent directly, a digest, a log line or an assert (handled here, as
+        :meth:`process_rings` does), or ``wake_fd`` readable or a signal. The caller holds
+        the switch's lock; every thread that takes it must write to ``wake_fd`` first.
+        (outputs, LOOP_PYTHON or LOOP_WAKE, [(frames run, frames skipped) per ring],
+        waits that returned)."""
+        nxt, counts, loop = rings.next, rings.counts, rings.loop
+        for i, ring in enumerate(rings.rings):
+            nxt[i] = ring.next_slot
+            counts[2 * i] = counts[2 * i + 1] = 0
+        self._timestamp()           # inserts waiting in a batch are written first
+        loop[0] = 0
+        out = self.lib.sw_loop(self.sw, len(rings.rings), rings.memory, rings.slot_bytes,
+                               rings.slots, nxt, rings.ports, rings.waiter(wake_fd), wake_fd,
+                               limit, budget, round(self._t0 * 1e9), counts, loop)
+        ran = []
+        for i, ring in enumerate(rings.rings):
+            ring.next_slot = nxt[i]
+            ran.append((counts[2 * i], counts[2 * i + 1]))
+        return self._outputs(out), loop[1], ran, loop[0]
 
     def loop_stats(self) -> dict:
         """What :meth:`process_rings` did since this target was made (LOOP_STATS)."""
@@ -582,9 +615,23 @@ class RingSet:
         self.ports = ffi.new("uint32_t[]", [port for _, port in rings])
         self.next = ffi.new("uint32_t[]", max(len(rings), 1))
         self.counts = ffi.new("uint32_t[]", max(2 * len(rings), 1))
+        self.loop = ffi.new("uint64_t[2]")
+        self._epoll = None            # run_loop's wait: the rings' sockets and its wake-up fd
+
+    def waiter(self, wake_fd: int) -> int:
+        """An epoll file descriptor for the rings' sockets and ``wake_fd`` (made once)."""
+        if self._epoll is None:
+            self._epoll = select.epoll()
+            for fd in (*(ring.fileno() for ring in self.rings), wake_fd):
+                self._epoll.register(fd, select.EPOLLIN)
+        return self._epoll.fileno()
 
     def release(self) -> None:
-        """Unpin the rings' memory (an mmap cannot close while it is pinned)."""
+        """Unpin the rings' memory (an mmap cannot close while it is pinned); close the
+        epoll of :meth:`waiter`."""
         for buffer in self._buffers:
             self.ffi.release(buffer)
         self._buffers = []
+        if self._epoll is not None:
+            self._epoll.close()
+            self._epoll = None
