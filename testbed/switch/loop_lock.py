@@ -23,15 +23,15 @@ class LoopLock:
         self._wake = wake
         self.loop_thread = None       # threading.get_ident() of the packet loop, once it runs
 
-    def acquire(self) -> None:
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        """As ``threading.RLock.acquire``: False when ``timeout`` seconds passed first."""
         if threading.get_ident() == self.loop_thread or self._lock._is_owned():
-            self._lock.acquire()
-            return
+            return self._lock.acquire(blocking, timeout)
         with self._turns:
             self._waiting += 1
         try:
             self._wake()
-            self._lock.acquire()
+            return self._lock.acquire(blocking, timeout)
         finally:
             with self._turns:
                 self._waiting -= 1

@@ -42,6 +42,18 @@ def load(text: str):
 
 
 @contextmanager
+def held(lock, timeout: float = 10):
+    """The switch's lock from a thread other than the loop's, failing (not hanging) when
+    the loop does not let it in."""
+    assert lock.acquire(timeout=timeout), (
+        f"waited {timeout} s for the switch's lock: the packet loop never let this thread in")
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+@contextmanager
 def running(lab, program, **kw):
     sw = SoftwareSwitch(lab.ports(), **kw)
     try:
@@ -117,7 +129,7 @@ def test_table_writes_while_traffic_flows(lab, backend):
     h1, h2, h3 = lab.hosts
     target_ip, n = "10.0.0.99", 3000
     with running(lab, load(BASIC.read_text()), backend=backend) as sw:
-        with sw.lock:
+        with held(sw.lock):
             sw.target.table_insert(route_entry(target_ip, h2.mac, 2))
         before = sw.port_counters()
         s1, s2, s3 = h1.socket(), h2.socket(), h3.socket()
@@ -138,7 +150,7 @@ def test_table_writes_while_traffic_flows(lab, backend):
             nonlocal writes
             while not done.is_set():
                 host, port = (h3, 3) if writes % 2 == 0 else (h2, 2)
-                with sw.lock:
+                with held(sw.lock):
                     sw.target.table_modify(route_entry(target_ip, host.mac, port))
                 writes += 1
                 time.sleep(0.001)
