@@ -30,6 +30,7 @@ from hosts.collectives.timing import Timing, default_timing
 from hosts.compute import RECOMPUTE
 from hosts.strategies.base import Memory
 from testbed.errors import TrainetError
+from testbed.proto import ina
 from testbed.topology.specfile import Spec
 from testbed.units import parse_size
 
@@ -59,9 +60,11 @@ class JobSpec(Spec):
         "gradients in 16-bit lanes, where the program has them) or 32; default: the "
         "strategy's")
     lanes: int | None = Field(
-        default=None, ge=1, le=8192, description="32-bit lane words per packet, the "
-        "switch program's (python -m testbed.proto.ina_p4 --mtu M renders p4/ina.p4 for "
-        "a link's MTU); default: p4/ina.p4's 256")
+        default=None, ge=ina.GROUP_WORDS, le=ina.MAX_LANES, multiple_of=ina.GROUP_WORDS,
+        description="32-bit lane words per full packet, the switch program's, in whole "
+        "32-word groups (python -m testbed.proto.ina_p4 --mtu M renders p4/ina.p4 for a "
+        "link's MTU; a tensor's last packet carries only the groups it needs); default: "
+        "p4/ina.p4's 256")
 
 
 @dataclass(frozen=True)

@@ -238,9 +238,11 @@ def test_ina_job_passes_a_program_s_lane_count_to_the_job_and_the_workers(tmp_pa
           generator: {{name: star, workers: 2}}
           program: {REPO}/p4/ina.p4
         strategies: [ina]
-        ina: {{lanes: 9000}}
+        ina: {{lanes: 8192}}
         """)
-    assert "ina.lanes: Input should be less than or equal to 8192" in error_of(path)
+    assert "ina.lanes: Input should be less than or equal to 8160" in error_of(path)
+    path.write_text(path.read_text().replace("lanes: 8192", "lanes: 500"))
+    assert "ina.lanes: Input should be a multiple of 32 (got 500)" in error_of(path)
 
 
 def test_ina_needs_one_switch_all_workers_hang_off(tmp_path):
