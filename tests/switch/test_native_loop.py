@@ -13,9 +13,10 @@ import pytest
 
 from testbed.switch import stats as switch_stats
 from testbed.switch.lab import VethLab
-from testbed.switch.switch import SoftwareSwitch
 from testbed.switch.traffic import HEADERS, PAYLOAD, udp_frame
 from testbed.topology.routing import route_entry
+
+from running_switch import running
 
 pytestmark = [pytest.mark.root, pytest.mark.slow]
 
@@ -51,23 +52,6 @@ def held(lock, timeout: float = 10):
         yield
     finally:
         lock.release()
-
-
-@contextmanager
-def running(lab, program, **kw):
-    sw = SoftwareSwitch(lab.ports(), **kw)
-    try:
-        sw.load_pipeline(program)
-        loop = threading.Thread(target=sw.run)
-        loop.start()
-        try:
-            yield sw
-        finally:
-            sw.stop()
-            loop.join(10)
-            assert not loop.is_alive(), "the packet loop did not stop"
-    finally:
-        sw.close()
 
 
 def frame(src, dst_ip: str, seq: int) -> bytes:

@@ -9,7 +9,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,9 +18,10 @@ import pytest
 from testbed.p4.entries import ActionCall, CloneSession, Exact, MulticastGroup, Replica, TableEntry
 from testbed.switch.egress import Shape
 from testbed.switch.lab import VethLab
-from testbed.switch.switch import SoftwareSwitch
 from testbed.switch.traffic import udp_frame
 from testbed.topology.routing import route_entry
+
+from running_switch import running
 
 pytestmark = [pytest.mark.root, pytest.mark.slow]
 
@@ -49,25 +49,6 @@ def lab():
 @pytest.fixture(scope="module")
 def basic():
     return load(BASIC)
-
-
-@contextmanager
-def running(lab, program, entries=(), **kw):
-    sw = SoftwareSwitch(lab.ports(), **kw)
-    try:
-        sw.load_pipeline(program)
-        for e in entries:
-            sw.target.table_insert(e)
-        loop = threading.Thread(target=sw.run)
-        loop.start()
-        try:
-            yield sw
-        finally:
-            sw.stop()
-            loop.join(10)
-            assert not loop.is_alive()
-    finally:
-        sw.close()
 
 
 def route(ip, host, port):

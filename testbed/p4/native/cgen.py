@@ -24,7 +24,7 @@ from testbed.p4.native.cgen_expr import (MAX_KEYS, CExprGen, CScope, is_composit
                                          varbit_bytes)
 from testbed.p4.native.cgen_packet import ALGORITHMS, CPacketGen
 from testbed.p4.python.hoist import hoistable
-from testbed.p4.python.scratch_locals import scratch_locals
+from testbed.p4.python.scratch_locals import mentions, scratch_locals
 from testbed.p4.python.table_setup import profile_state
 from testbed.p4.native.cgen_stmt import CStmtGen
 from testbed.p4.walk import CodeWalk
@@ -563,19 +563,6 @@ def storage(ctype: str, t) -> str:
         getattr(t, "underlying", None) is None else ir.fixed_width(t)
     return ("uint8_t" if w <= 8 else "uint16_t" if w <= 16 else "uint32_t" if w <= 32
             else ctype)
-
-
-def mentions(node, name: str) -> bool:
-    """Whether an IR subtree references the variable ``name``."""
-    if isinstance(node, ir.Var):
-        return node.name == name
-    if isinstance(node, (list, tuple)):
-        return any(mentions(x, name) for x in node)
-    if isinstance(node, dict):
-        return any(mentions(x, name) for x in node.values())
-    if hasattr(node, "__dataclass_fields__") and not isinstance(node, ir.Type):
-        return any(mentions(getattr(node, f), name) for f in node.__dataclass_fields__)
-    return False
 
 
 def ident(name: str) -> str:

@@ -16,26 +16,26 @@ def scratch_locals(ctl: ir.Control, actions: dict) -> set:
     names = {st.name for st in ctl.locals if isinstance(st, ir.VarDecl)}
     outside = [ctl.body] + list(ctl.tables.values()) + [
         st for st in ctl.locals if isinstance(st, ir.VarDecl) and st.init is not None]
-    names = {n for n in names if not any(_mentions(x, n) for x in outside)}
+    names = {n for n in names if not any(mentions(x, n) for x in outside)}
     for act in actions.values():
         calls_actions = _calls_action(act.body)
         for n in list(names):
-            if _mentions(act.body, n) and (calls_actions
+            if mentions(act.body, n) and (calls_actions
                                           or not _written_first(act.body.stmts, n)):
                 names.discard(n)
     return names
 
 
-def _mentions(node, name: str) -> bool:
+def mentions(node, name: str) -> bool:
     """Whether an IR subtree references the variable ``name``."""
     if isinstance(node, ir.Var):
         return node.name == name
-    if isinstance(node, list):
-        return any(_mentions(x, name) for x in node)
+    if isinstance(node, (list, tuple)):
+        return any(mentions(x, name) for x in node)
     if isinstance(node, dict):
-        return any(_mentions(x, name) for x in node.values())
+        return any(mentions(x, name) for x in node.values())
     if hasattr(node, "__dataclass_fields__") and not isinstance(node, ir.Type):
-        return any(_mentions(getattr(node, f), name) for f in node.__dataclass_fields__)
+        return any(mentions(getattr(node, f), name) for f in node.__dataclass_fields__)
     return False
 
 
@@ -53,15 +53,15 @@ def _written_first(stmts: list, name: str) -> bool:
     """Whether the first top-level statement mentioning ``name`` assigns it without
     reading it (an assignment, or a register read into it)."""
     for st in stmts:
-        if not _mentions(st, name):
+        if not mentions(st, name):
             continue
         if isinstance(st, ir.Assign):
             return (isinstance(st.lhs, ir.Var) and st.lhs.name == name
-                    and not _mentions(st.rhs, name))
+                    and not mentions(st.rhs, name))
         if isinstance(st, ir.CallStmt) and st.call.kind == "extern_method" \
                 and st.call.extern == "register" and st.call.method == "read":
             target, index = st.call.args
             return (isinstance(target, ir.Var) and target.name == name
-                    and not _mentions(index, name))
+                    and not mentions(index, name))
         return False
     return True
