@@ -1,7 +1,7 @@
 """The switch's lock, shared by its packet loop and the threads that write its state.
 
 A native packet loop (``NativeTarget.run_loop``) holds the lock while it waits in
-``poll()`` for frames: the pipeline's tables, registers and counters are only ever touched
+``epoll_wait()`` for frames: the pipeline's tables, registers and counters are only ever touched
 by one thread at a time, and the loop does not take and release a lock per wake-up. Any
 other thread that wants the lock first writes to the loop's wake-up pipe, so the loop
 leaves native code and lets it in; the loop, before it takes the lock again, waits until
