@@ -111,6 +111,10 @@ def switch(args) -> int:
         server = _grpc_server(sw, address, tls)
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: sw.stop())
+        # a signal lands on any thread (gRPC's too), and Python runs its handler only
+        # once the main thread runs Python: the byte Python writes for it wakes the packet
+        # loop where it waits in native code
+        signal.set_wakeup_fd(sw.wakeup_fd)
         if getattr(args, "stats", None):
             sw.stats_path = args.stats
             signal.signal(switch_stats.SIGNAL, lambda *_: sw.request_stats())
@@ -121,6 +125,7 @@ def switch(args) -> int:
               f"{grpc_text}", flush=True)
         sw.run()
     finally:
+        signal.set_wakeup_fd(-1)
         if server is not None:
             server.stop()
         sw.close()

@@ -345,6 +345,11 @@ class SoftwareSwitch:
         self._stopping = True
         self._wake()
 
+    @property
+    def wakeup_fd(self) -> int:
+        """The write end of the loop's wake-up pipe (for ``signal.set_wakeup_fd``)."""
+        return self._wake_w
+
     def _wake(self) -> None:
         """Make the loop's poll return (new egress releases, stop, a thread waiting for
         the lock); nothing once the pipe is closed (its numbers may be another file's)."""

@@ -519,3 +519,35 @@ def test_the_switch_writes_its_counters_when_asked(lab, tmp_path, backend):
         assert after["pipeline_ns"] > 0 and after["send_ns"] > 0
     last = switch_stats.read(path)
     assert last["snapshot"] == 3 and last["ports"]["2"]["frames_out"] >= 5
+
+
+def signal_thread(pid: int, tid: int, sig: int) -> None:
+    """Send ``sig`` to thread ``tid`` of process ``pid`` (tgkill), not to the process."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.syscall(234, pid, tid, sig) != 0:          # SYS_tgkill on x86-64
+        raise OSError(ctypes.get_errno(), f"tgkill {pid} {tid}")
+
+
+@pytest.mark.parametrize("backend", ["native", "python"])
+def test_a_signal_any_thread_receives_reaches_the_switch(lab, tmp_path, backend):
+    """A signal to the process lands on any of its threads (gRPC's among them), and Python
+    runs its handler only when the main thread runs Python: while the packet loop waits in
+    native code, a SIGUSR1 or SIGTERM taken by another thread must still be answered."""
+    from testbed.switch import stats as switch_stats
+    path = tmp_path / "s1.stats.json"
+    with cli_switch(lab, str(BASIC), "--backend", backend, "--stats", str(path)) as (proc, _):
+        others = [int(t) for t in os.listdir(f"/proc/{proc.pid}/task") if int(t) != proc.pid]
+        assert others, "the switch runs no thread besides its main one"
+        signal_thread(proc.pid, others[0], switch_stats.SIGNAL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and (switch_stats.read(path) or {}).get("snapshot") != 1:
+            time.sleep(0.05)
+        assert (switch_stats.read(path) or {}).get("snapshot") == 1, \
+            "SIGUSR1 taken by another thread wrote no counters within 10 s"
+        signal_thread(proc.pid, others[0], signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pytest.fail("SIGTERM taken by another thread did not stop the switch in 10 s")
+        assert proc.returncode == 0
