@@ -330,8 +330,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="nominal tensor sizes in MB (default: 1 4 16 64)")
     p.add_argument("--bw", default="100Gbit", help="nominal link bandwidth (default 100Gbit)")
     p.add_argument("--scale", type=float, default=1e-3,
-                   help="co-scaling factor for bandwidth and tensor bytes (default 1e-3: "
-                   "the larger tensors then exceed the shapers' 15 KB bursts)")
+                   help="co-scaling factor for bandwidth and tensor bytes (default 1e-3; "
+                   "the link bound credits each link's tbf bucket: one frame and 0.5 ms "
+                   "of the rate)")
     p.add_argument("--rounds", type=int, default=10, help="timed all-reduces per "
                    "measurement, back to back on both sides (default 10)")
     p.add_argument("--warmup", type=int, default=1, help="untimed all-reduces before them, "

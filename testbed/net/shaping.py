@@ -18,8 +18,7 @@ from testbed.switch.port_shape import port_shape_text
 
 ETHERNET_HEADER_BYTES = 14
 DEFAULT_MTU = 1500
-MIN_BURST_BYTES = 10 * (DEFAULT_MTU + ETHERNET_HEADER_BYTES)
-MIN_BURST_FRAMES = 2
+TIMER_SLACK_S = 0.5e-3          # a rate bucket's room for a late timer (see burst_bytes)
 DEFAULT_QUEUE_PACKETS = 1000
 
 
@@ -88,19 +87,46 @@ def endpoint_shapes(shape: LinkShape, a_is_switch: bool, b_is_switch: bool,
 
 def burst_bytes(rate_bps: float,
                 frame_bytes: int = DEFAULT_MTU + ETHERNET_HEADER_BYTES) -> int:
-    """4 ms worth of the rate, at least ten 1514-byte frames: a smaller bucket loses
-    tokens whenever the qdisc's timer fires late on a busy machine (measured: -1 % at
-    10 Mb/s with two such frames), and at least two of the link's largest frames
-    (``frame_bytes``), since tbf drops a frame larger than its bucket. Not ten jumbo
-    frames: 90 kB would let a slow link send 72 ms of its rate at once (10 Mb/s),
-    measured as all-reduces faster than their link allows."""
-    return max(MIN_BURST_BYTES, MIN_BURST_FRAMES * frame_bytes, int(rate_bps / 8 * 4e-3))
+    """The rate qdisc's bucket: one of the link's largest frames and
+    :data:`TIMER_SLACK_S` of its rate.
+
+    A bucket is what a burst from idle gets through at once, ahead of the link it
+    emulates (a real link sends its first frame in frame/rate, tbf the moment its tokens
+    are there), so it is kept small, and what a late timer costs: a qdisc waiting for
+    tokens wakes up later than it asked on a busy machine, and the tokens of the time it
+    overslept beyond the bucket's room for them are lost, the link then slower than set.
+    One frame is the least tbf takes (it drops a larger one); the slack is measured with
+    a real shaped veth (testbed/net/shaper_trial.py, tests/net/test_shaper_fidelity.py):
+    the rate a long transfer got, one run each, 1514-byte frames, the machine's load
+    average 3.8-4.1 from other jobs:
+
+    ===========  ==============  ==============  ==============
+    rate         frame + 0.25 ms frame + 0.5 ms  frame + 1 ms
+    ===========  ==============  ==============  ==============
+    1 Mb/s       -0.000 %        -0.001 %        +0.000 %
+    10 Mb/s      -0.013 %        -0.028 %        +0.013 %
+    20 Mb/s      -0.103 %        -0.076 %        +0.001 %
+    100 Mb/s     -0.107 %        -0.078 %        +0.001 %
+    200 Mb/s     -0.098 %        -0.079 %        +0.006 %
+    ===========  ==============  ==============  ==============
+
+    and -0.99 % at 200 Mb/s with a second process spinning and a bucket of two frames
+    (60 us of slack), -0.74 % once at 1 Mb/s with 0.25 ms (a timer several ms late).
+    A burst from idle gets the bucket ahead of the link, as measured (within the
+    sender's own gaps, tens of bytes): one frame and 0.5 ms is 0.56-0.62 ms of line time
+    at 100-200 Mb/s, 1.7 ms at 10 Mb/s with 1514-byte frames, 3.8 ms with 4110-byte
+    ones (the frame's own time; a smaller bucket cannot pass it). The former rule, 4 ms
+    of the rate and at least ten 1514-byte frames (12 ms at 10 Mb/s), let an all-reduce
+    of a few frames per worker finish faster than its link allows."""
+    return frame_bytes + math.ceil(rate_bps / 8 * TIMER_SLACK_S)
 
 
-def tc_commands(intf: str, side: EndpointShape, rate_qdisc: str = "tbf") -> list[str]:
+def tc_commands(intf: str, side: EndpointShape, rate_qdisc: str = "tbf",
+                bucket_bytes: int = 0) -> list[str]:
     """Shell commands (for the node owning ``intf``) that install ``side``'s kernel part:
     a rate qdisc (``tbf`` or ``htb``) at the root, netem (or a packet FIFO) below it.
-    The first command removes whatever qdisc was there."""
+    The first command removes whatever qdisc was there. The rate's bucket is
+    :func:`burst_bytes` unless ``bucket_bytes`` is given (to measure another)."""
     cmds = [f"tc qdisc del dev {intf} root 2>/dev/null"]
     if side.kernel_netem:
         leaf = f"netem limit {side.queue_packets}"
@@ -114,7 +140,7 @@ def tc_commands(intf: str, side: EndpointShape, rate_qdisc: str = "tbf") -> list
         leaf = f"pfifo limit {side.queue_packets}"
     if side.kernel_rate_bps:
         rate = int(side.kernel_rate_bps)
-        burst = burst_bytes(rate, side.frame_bytes)
+        burst = bucket_bytes or burst_bytes(rate, side.frame_bytes)
         if rate_qdisc == "tbf":
             limit = side.queue_packets * side.frame_bytes + burst
             cmds.append(f"tc qdisc add dev {intf} root handle 1: tbf rate {rate}bit "

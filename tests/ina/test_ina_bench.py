@@ -196,3 +196,14 @@ def test_the_switchs_own_counters_are_a_table_of_their_own():
     assert line[:4] == ["8", "64", "MB", "-"]
     assert line[4:] == ["native", "1200", "/", "9600", "700", "650", "(20)", "0.25", "us",
                         "1.25", "us", "1.50", "us", "9.75", "us"]
+
+
+def test_link_bounds_credit_the_bucket_a_shaped_link_starts_with():
+    # 10 rounds of 5000 B on 1 Mb/s with a 2000 B bucket: 48000 B at the rate, per round
+    assert bench.shaped_link_time(5000, 1e6, 2000, 10) == pytest.approx(48000 * 8 / 1e6 / 10)
+    assert bench.shaped_link_time(1000, 1e6, 2000) == 0.0        # one round within a bucket
+    plain = bench.ina_link_time(10 * ina.LANES, 1e6)
+    assert bench.ina_link_time(10 * ina.LANES, 1e6, bucket_bytes=1000, rounds=4) == \
+        pytest.approx(plain - 1000 * 8 / 1e6 / 4)
+    assert bench.ring_link_time(1000, 4, 1e6, bucket_bytes=1000, rounds=2) == \
+        pytest.approx(bench.ring_link_time(1000, 4, 1e6) - 1000 * 8 / 1e6 / 2)

@@ -57,7 +57,7 @@ def test_htb_commands_give_rate_ceil_and_burst():
     assert cmds[1:] == [
         "tc qdisc add dev eth0 root handle 1: htb default 1",
         "tc class add dev eth0 parent 1: classid 1:1 htb rate 1000000000bit ceil "
-        "1000000000bit burst 500000b cburst 500000b quantum 1514",
+        "1000000000bit burst 64014b cburst 64014b quantum 1514",
         "tc qdisc add dev eth0 parent 1:1 handle 10: pfifo limit 50"]
 
 
@@ -82,11 +82,19 @@ def test_a_jumbo_link_sizes_the_bucket_queue_and_interface_by_its_mtu():
     host, switch = shaping.endpoint_shapes(shape, False, True, WITH_NETEM)
     assert host.mtu == switch.mtu == 9000
     cmds = shaping.tc_commands("eth0", host, "tbf")
-    # two 9014-byte frames of burst (4 ms of 1 Mb/s and ten 1514-byte frames are less),
-    # 1000 of them queued
+    # one 9014-byte frame of burst and 0.5 ms of 1 Mb/s (63 B), 1000 frames queued
     assert cmds[1] == ("tc qdisc add dev eth0 root handle 1: tbf rate 1000000bit "
-                       "burst 18028b limit 9032028b")
-    assert shaping.burst_bytes(1e6) == 15140 and shaping.burst_bytes(1e9) == 500000
+                       "burst 9077b limit 9023077b")
     assert shaping.tc_commands("eth0", host, "htb")[2].endswith("quantum 9014")
     assert shaping.mtu_commands("eth0", host) == ["ip link set dev eth0 mtu 9000"]
     assert shaping.mtu_commands("eth0", shaping.EndpointShape()) == []
+
+
+def test_a_rate_bucket_holds_one_largest_frame_and_half_a_millisecond_of_the_rate():
+    assert shaping.burst_bytes(1e6) == 1514 + 63
+    assert shaping.burst_bytes(10e6, 4110) == 4110 + 625
+    assert shaping.burst_bytes(1e9) == 1514 + 62500
+    side = shaping.EndpointShape(kernel_rate_bps=10e6, mtu=4096)
+    assert "burst 4735b" in shaping.tc_commands("eth0", side)[1]
+    # a bucket given in place of the rule, as the shaper trial measures others
+    assert "burst 9000b" in shaping.tc_commands("eth0", side, "tbf", 9000)[1]
