@@ -138,3 +138,12 @@ def test_an_empty_packet_is_reported_as_empty_not_missing(tmp_path):
     text = report.render(verbose=True)
     assert "port 3 packet 1 -- empty packet: the deparsers emitted nothing" in text
     assert "actual:   (empty packet: 0 bytes)" in text and "(no packet)" not in text
+
+
+def test_a_clone_takes_its_sessions_class_of_service():
+    target = PsaTarget(load_program(str(HERE / "clone_received.p4")))
+    target.clone_session_set(E.CloneSession(4, [E.Replica(6)], class_of_service=3))
+    frame = bytes.fromhex("000000000001" "000000000002" "0800" "00000002" "cafe")
+    out = dict(target.process(frame, 1))
+    assert out[2][:14] == bytes.fromhex("AAAAAAAAAAAA" "000000000005" "0800")
+    assert out[6] == bytes.fromhex("000000000001" "000000000002" "C103" "00000002" "cafe")

@@ -1,7 +1,10 @@
 /* A PSA ingress-to-egress clone carries the packet as the ingress parser received it,
  * not the ingress deparser's output: ingress rewrites the destination MAC address and
  * removes a tag header from the original, while each CLONE_I2E copy still has both.
- * Egress marks clones in the EtherType. A packet dropped in ingress is cloned too. */
+ * A packet dropped in ingress is cloned too. Egress marks clones in the EtherType and
+ * writes the class of service it sees into the EtherType's (clones) or the source MAC
+ * address's (originals) last byte: the original's is ingress's, 5; a clone's is the
+ * one its clone session configures. */
 #include <core.p4>
 #include <psa.p4>
 
@@ -36,6 +39,7 @@ control IngressImpl(inout headers_t hdr, inout empty_t meta,
             ingress_drop(ostd);
         } else {
             send_to_port(ostd, (PortId_t) hdr.tag.value);
+            ostd.class_of_service = (ClassOfService_t) 5;
             hdr.ethernet.dstAddr = 0xAAAAAAAAAAAA;
             hdr.tag.setInvalid();
         }
@@ -65,8 +69,11 @@ control EgressImpl(inout headers_t hdr, inout empty_t meta,
                    in psa_egress_input_metadata_t istd,
                    inout psa_egress_output_metadata_t ostd) {
     apply {
+        bit<8> cos = (ClassOfServiceUint_t) istd.class_of_service;
         if (istd.packet_path == PSA_PacketPath_t.CLONE_I2E) {
-            hdr.ethernet.etherType = 0xC10E;
+            hdr.ethernet.etherType = 8w0xC1 ++ cos;
+        } else {
+            hdr.ethernet.srcAddr[7:0] = cos;
         }
     }
 }
