@@ -473,8 +473,9 @@ def _timing(rest: str, name: str, balanced: bool):
 def megatron_layouts(world: int, model=None, batch: int = 8, sizes: dict | None = None,
                      every: bool = False) -> list[dict]:
     """Tensor parallelism of 1 to 8 inside a node (dividing the heads), pipelines of up
-    to one layer per stage (depths that do not divide the layers split them as evenly as
-    possible, as DeepSpeed's pipeline engine can), data parallelism over the rest
+    to one layer per stage (a depth that does not divide the layers, which Megatron-LM
+    refuses, splits them as evenly as possible, as DeepSpeed's pipeline engine can; such
+    a candidate names its ``partition``), data parallelism over the rest
     (dividing the batch); per layout micro-batches of 1 and 2 sequences when pipelined
     (one micro-batch of the whole replica batch when not), the one-sequence layouts also
     interleaved over two chunks per stage where the layers and micro-batches allow;
@@ -482,7 +483,7 @@ def megatron_layouts(world: int, model=None, batch: int = 8, sizes: dict | None 
     falls back to full recompute for a layout that does not fit,
     testbed/model/search.py). ``every``: every tensor-parallel degree dividing the heads,
     in or across nodes, each degree combination once with the other options at their
-    defaults."""
+    defaults, and only depths that divide the layers, as Megatron-LM requires."""
     node = (sizes or {}).get("node", 8)
     heads = model.attention_heads if model is not None else 1
     layers = model.layers if model is not None else 1
@@ -492,7 +493,7 @@ def megatron_layouts(world: int, model=None, batch: int = 8, sizes: dict | None 
             continue
         for pp in range(1, min(layers, world // tp) + 1):
             dp = world // (tp * pp)
-            if (world // tp) % pp or batch % dp:
+            if (world // tp) % pp or batch % dp or (every and layers % pp):
                 continue
             if every:
                 out.append({"tp": tp, "pp": pp, "dp": dp, **({} if pp > 1 else
@@ -500,7 +501,8 @@ def megatron_layouts(world: int, model=None, batch: int = 8, sizes: dict | None 
                 continue
             replica = batch // dp
             base = {"tp": tp, "pp": pp, "dp": dp, "recompute": "selective",
-                    "sequence_parallel": tp > 1}
+                    "sequence_parallel": tp > 1, **({"partition": "layers"} if layers % pp
+                                                    else {})}
             if pp == 1:
                 out.append({**base, "micro_batch_size": replica})
                 continue

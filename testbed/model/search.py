@@ -1,10 +1,9 @@
 """The best layout: every registered strategy's candidate options
 (``StrategyInfo.layouts``) predicted, the fastest that fits its device first; a
-candidate that does not fit is tried with its optimizer state sharded over its
-data-parallel replicas (a strategy with a ``distributed_optimizer`` option and more
-than one replica), then, if it asked for selective recompute, with full recompute
-(with and without that sharding); the first of these that fits is kept, else the
-last."""
+candidate with selective recompute that does not fit is tried with full recompute. The
+search keeps each candidate's software as declared: it does not turn on an option such
+as megatron's ``distributed_optimizer`` that the runs it is compared with may not have
+had (give it in the candidate's options)."""
 from __future__ import annotations
 
 from hosts.strategies import registry
@@ -34,10 +33,10 @@ def search(workload: Workload, fabric, world: int, calibration=DEFAULT,
     out, skipped = [], []
     for name, options in strategies or candidates(world, workload, sizes):
         try:
-            tries = _fallbacks(name, options)
-            chosen = next((o for o in tries[:-1]
-                           if fits(name, workload, fabric, world, o, sizes)), tries[-1])
-            out.append(predict(name, workload, fabric, world, chosen, calibration,
+            if options.get("recompute") == "selective" and \
+                    not fits(name, workload, fabric, world, options, sizes):
+                options = {**options, "recompute": "full"}
+            out.append(predict(name, workload, fabric, world, options, calibration,
                                sizes=sizes))
         except TrainetError as err:
             label = name + (":" + ",".join(f"{k}={v}" for k, v in options.items())
@@ -49,12 +48,3 @@ def search(workload: Workload, fabric, world: int, calibration=DEFAULT,
     out.sort(key=lambda p: (not p.fits, p.step_s))
     return out, skipped
 
-
-def _fallbacks(name: str, options: dict) -> list[dict]:
-    """``options``, then the variants tried when it does not fit, in that order."""
-    shard = "distributed_optimizer" in registry.get(name).options.model_fields \
-        and options.get("dp", 1) > 1 and not options.get("distributed_optimizer")
-    out = [options] + ([{**options, "distributed_optimizer": True}] if shard else [])
-    if options.get("recompute") == "selective":
-        out += [{**o, "recompute": "full"} for o in list(out)]
-    return out

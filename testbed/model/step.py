@@ -212,7 +212,8 @@ def _footprint(info, model, world: int, replica_batch: int, timing: Timing, reco
 
 def _layout(timing: Timing, options=None, recompute: str = "none") -> str:
     """The group sizes, the recompute, and Megatron's micro-batch size, sequence
-    parallelism and interleaving where the strategy has them."""
+    parallelism, interleaving, distributed optimizer and (a partition given) layers per
+    stage where the strategy has them."""
     parts = [f"{k}{p.size}" for k, p in timing.groups.items()
              if k in LAYOUT_KINDS and p.size > 1]
     out = " x ".join(parts) or f"{timing.replicas} replicas"
@@ -229,7 +230,7 @@ def _layout(timing: Timing, options=None, recompute: str = "none") -> str:
         if getattr(options, "distributed_optimizer", False):
             out += ", distributed optimizer"
         pipe = timing.pipeline
-        if pipe is not None and pipe.layers is not None and len(set(pipe.layers)) > 1:
+        if "partition" in getattr(options, "model_fields_set", ()) and pipe.layers is not None:
             out += f", layers {'/'.join(map(str, _runs(pipe.layers)))}"
     return out
 
