@@ -438,7 +438,7 @@ def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: i
                         slots, bucket, rounds),
                     "link_bucket_bytes": bucket,
                     "ring_link_bound_s": ring_bound,
-                    "gloo_over_ring_bound": t_gloo / ring_bound,
+                    "gloo_over_ring_bound": t_gloo / ring_bound if ring_bound else None,
                     "ina_tx_bytes_per_worker": ina_bytes["tx"],
                     "ina_rx_bytes_per_worker": ina_bytes["rx"],
                     "gloo_tx_bytes_per_worker": gloo_bytes["tx"],
@@ -460,6 +460,11 @@ def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: i
 def _load(row: dict) -> str:
     """'+1' for a row measured with the background load, '-' for one without."""
     return "+1" if row.get("background_load") else "-"
+
+
+def _times(ratio: float | None) -> str:
+    """A ratio as 'N.Nx', or '-' where its bound is 0 (the bytes fit the link's bucket)."""
+    return "   -" if ratio is None else f"{ratio:4.1f}x"
 
 
 def _render(report: dict) -> str:
@@ -507,7 +512,7 @@ def _render(report: dict) -> str:
                 f"{r['ina_client']:>6}/{r['ina_lane_bits']}b  "
                 f"{r['ina_s'] * 1e3:8.1f} ms ({r['ina_link_bound_s'] * 1e3:6.1f} ms)  "
                 f"{r['gloo_s'] * 1e3:8.1f} ms ({r['ring_link_bound_s'] * 1e3:6.1f} ms, "
-                f"{r['gloo_over_ring_bound']:4.1f}x)  "
+                f"{_times(r['gloo_over_ring_bound'])})  "
                 f"{r['ina_algbw_nominal_Gbps']:7.2f} Gb/s  {r['gloo_algbw_nominal_Gbps']:7.2f} "
                 f"Gb/s  {r['speedup_ina_over_gloo']:6.2f}x")
         lines.append("  bytes per worker per round on its link, measured (emulated), the "

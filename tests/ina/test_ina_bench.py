@@ -207,3 +207,15 @@ def test_link_bounds_credit_the_bucket_a_shaped_link_starts_with():
         pytest.approx(plain - 1000 * 8 / 1e6 / 4)
     assert bench.ring_link_time(1000, 4, 1e6, bucket_bytes=1000, rounds=2) == \
         pytest.approx(bench.ring_link_time(1000, 4, 1e6) - 1000 * 8 / 1e6 / 2)
+
+
+def test_a_bound_within_the_links_bucket_renders_without_a_ratio():
+    row = {**FABRIC_ROW, "nominal_MB": 1, "emulated_bytes": 104, "background_load": False,
+           "switch_cpu_us_per_frame_ina": 1.0, "switch_cpu_us_per_frame_gloo": 1.0,
+           "mtu": 4096, "ina_lanes": 512, "ina_frame_bytes": 2103,
+           "ina_workers_cpu_s_per_round": 0.0085, "gloo_workers_cpu_s_per_round": 0.01,
+           "ring_link_bound_s": 0.0, "gloo_over_ring_bound": None, "link_bucket_bytes": 4735}
+    text = bench._render({"target": [], "client": [], "scale": 1e-4, "fabric": [row]})
+    assert "crediting the 4735 B tbf bucket" in text
+    line = next(line for line in text.splitlines() if "native/16b" in line)
+    assert "(   0.0 ms,    -)" in line
