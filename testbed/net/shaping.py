@@ -97,21 +97,20 @@ def burst_bytes(rate_bps: float,
     overslept beyond the bucket's room for them are lost, the link then slower than set.
     One frame is the least tbf takes (it drops a larger one); the slack is measured with
     a real shaped veth (testbed/net/shaper_trial.py, tests/net/test_shaper_fidelity.py):
-    the rate a long transfer got, one run each, 1514-byte frames, the machine's load
-    average 3.8-4.1 from other jobs:
+    the rate a long transfer got once all its frames were queued, 1514-byte frames,
+    two runs each with a second process spinning (load average 3.9-4.4 with other
+    jobs):
 
-    ===========  ==============  ==============  ==============
-    rate         frame + 0.25 ms frame + 0.5 ms  frame + 1 ms
-    ===========  ==============  ==============  ==============
-    1 Mb/s       -0.000 %        -0.001 %        +0.000 %
-    10 Mb/s      -0.013 %        -0.028 %        +0.013 %
-    20 Mb/s      -0.103 %        -0.076 %        +0.001 %
-    100 Mb/s     -0.107 %        -0.078 %        +0.001 %
-    200 Mb/s     -0.098 %        -0.079 %        +0.006 %
-    ===========  ==============  ==============  ==============
+    ===========  ================  ================  ================
+    rate         frame + 0.25 ms   frame + 0.5 ms    frame + 1 ms
+    ===========  ================  ================  ================
+    10 Mb/s      -0.07 / -0.06 %   -0.00 / +0.00 %   +0.00 / +0.00 %
+    100 Mb/s     -0.13 / -0.06 %   -0.08 / -0.40 %   -0.05 / -0.07 %
+    200 Mb/s     -0.63 / +0.00 %   -0.37 / +0.00 %   -0.03 / -0.03 %
+    ===========  ================  ================  ================
 
-    and -0.99 % at 200 Mb/s with a second process spinning and a bucket of two frames
-    (60 us of slack), -0.74 % once at 1 Mb/s with 0.25 ms (a timer several ms late).
+    and without it within 0.11 % at 1-200 Mb/s for all three; one frame and 1 byte of
+    slack lost 1.45 % at 10 Mb/s.
     A burst from idle gets the bucket ahead of the link, as measured (within the
     sender's own gaps, tens of bytes): one frame and 0.5 ms is 0.56-0.62 ms of line time
     at 100-200 Mb/s, 1.7 ms at 10 Mb/s with 1514-byte frames, 3.8 ms with 4110-byte
