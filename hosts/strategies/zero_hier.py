@@ -66,9 +66,11 @@ class Tiers:
 
 
 class ZeroHier(Zero3):
+    name = "zero-hier"
+
     def __init__(self, comm, tiers: dict, options: QuantizedOptions = QuantizedOptions(),
                  lr: float = 1e-3):
-        super().__init__(comm, lr=lr)
+        super().__init__(comm, lr=lr, micro_batch_size=options.micro_batch_size)
         self.tiers = Tiers(comm, tiers)
         self.options = options
 

@@ -43,14 +43,14 @@ from hosts.collectives.pattern import Collective
 from hosts.compression.quantize import (check_block, dequantize, quantize, wire_bytes,
                                        wire_ratio)
 from hosts.strategies.base import Memory
-from hosts.strategies.registry import Options, StrategyInfo, register
+from hosts.strategies.registry import AccumulationOptions, StrategyInfo, register
 from hosts.strategies.zero3 import ShadowZero3, Zero3, timing
 from testbed.errors import TrainetError
 
 WEIGHT_BITS, GRADIENT_BITS = 8, 4
 
 
-class QuantizedOptions(Options):
+class QuantizedOptions(AccumulationOptions):
     """ZeRO++'s quantized collectives, as every partitioning built on ZeRO++ takes them
     (``zeropp`` and ``zero-hier``)."""
     qwz: bool = Field(default=False, description="int8 block-quantized forward all-gather")
@@ -130,8 +130,10 @@ def quantized_hops(gradient_bytes: float, bounds: list[int], world: int
 
 
 class ZeroPP(Zero3):
+    name = "zeropp"
+
     def __init__(self, comm, options: ZeroPPOptions, layout: Layout, lr: float = 1e-3):
-        super().__init__(comm, lr=lr)
+        super().__init__(comm, lr=lr, micro_batch_size=options.micro_batch_size)
         self.options = options
         node = layout.sizes["node"]
         check_partition(options, node)

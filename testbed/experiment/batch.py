@@ -29,11 +29,12 @@ DEFAULT_REPLICA_BATCH = 8
 
 
 class BatchError(TrainetError):
-    """A batch value that does not fit a strategy; ``key`` is the workload key at fault."""
+    """A batch value that does not fit a strategy; ``key`` is the workload key at fault,
+    or with ``option`` the strategy's option of that name."""
 
-    def __init__(self, key: str, message: str):
+    def __init__(self, key: str, message: str, option: bool = False):
         super().__init__(message)
-        self.key = key
+        self.key, self.option = key, option
 
 
 @dataclass(frozen=True)
@@ -79,14 +80,19 @@ def resolve(info, options: dict, world: int, global_batch: int | None,
                          f"{world} workers; accepted: a multiple of {replicas} "
                          f"({', '.join(str(replicas * k) for k in (1, 2, 3, 4))}, ...)")
     per_replica = global_batch // replicas
+    own = options.get("micro_batch_size")
+    if isinstance(own, int) and own > 0 and per_replica % own:
+        raise BatchError("micro_batch_size", f"micro_batch_size={own} does not divide "
+                         f"strategy {name}'s {per_replica} sequences per replica "
+                         f"(global_batch {global_batch} / {replicas} replicas); accepted: "
+                         f"{', '.join(map(str, _divisors(per_replica)))}", option=True)
     if micro_batch_size is None:
         return Batch(global_batch, replicas, dict(options), option)
     if per_replica % micro_batch_size:
-        divisors = [d for d in range(1, per_replica + 1) if per_replica % d == 0]
         raise BatchError("micro_batch_size", f"micro_batch_size={micro_batch_size} does not "
                          f"divide strategy {name}'s {per_replica} sequences per replica "
                          f"(global_batch {global_batch} / {replicas} replicas); accepted: "
-                         f"{', '.join(map(str, divisors))}")
+                         f"{', '.join(map(str, _divisors(per_replica)))}")
     if option is None:
         if micro_batch_size != per_replica:
             raise BatchError("micro_batch_size", f"micro_batch_size={micro_batch_size}: "
@@ -100,6 +106,10 @@ def resolve(info, options: dict, world: int, global_batch: int | None,
     value = micro_batch_size if option == "micro_batch_size" \
         else per_replica // micro_batch_size
     return Batch(global_batch, replicas, {**options, option: value}, option)
+
+
+def _divisors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0]
 
 
 def recorded_replica_batch(workload: dict, replicas: int) -> int:

@@ -596,14 +596,15 @@ def load_experiment(path: str | Path, recorded: bool = False) -> ResolvedExperim
 def _check_batches(experiment: ResolvedExperiment) -> None:
     """global_batch and micro_batch_size fit every strategy on every worker count."""
     variants = {v.nodes: v for v in experiment.variants()}.values()
-    for strategy in experiment.strategies:
+    for index, strategy in enumerate(experiment.strategies):
         if strategy.info is None:
             continue
         for variant in variants:
             try:
                 experiment.batch_of(strategy, variant)
             except BatchError as e:
-                raise TopologyError([Issue(("workload", e.key), str(e))]) from None
+                at = ("strategies", index, "options", e.key) if e.option else ("workload", e.key)
+                raise TopologyError([Issue(at, str(e))]) from None
 
 
 def _script_strategy(spec, base_dir: Path) -> ResolvedStrategy:

@@ -67,7 +67,8 @@ class Workload:
 
 def _resolved(info, parsed, timing, global_batch: int, strategy: str, model):
     """Megatron's micro-batch size turned into a count of micro-batches per replica."""
-    if not hasattr(parsed, "micro_batch_size") or global_batch % timing.replicas:
+    if not hasattr(parsed, "micro_batch_size") or hasattr(parsed, "accumulation_steps") \
+            or global_batch % timing.replicas:
         return parsed
     from hosts.strategies.parallel import resolve
     pp = timing.pipeline.stages if timing.pipeline else 1
