@@ -299,7 +299,12 @@ def timing(world: int, options=None, sizes: dict | None = None, model=None, devi
             return offload.cost(model.params / world, host, share,
                                 devices.cpu_adam_rate(host, rate, share),
                                 options.offload_optimizer, options.offload_param).total_s
-    return data_parallel(world, sizes, overlap, host_s=host_s)
+    return data_parallel(world, sizes, overlap, host_s=host_s, per_micro_batch=every_micro_batch)
+
+
+def every_micro_batch(pattern: list[Collective]) -> list[bool]:
+    """Accumulating, every gather and reduction runs once per micro-batch (DeepSpeed)."""
+    return [True] * len(pattern)
 
 
 class Zero3Options(AccumulationOptions):

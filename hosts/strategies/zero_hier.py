@@ -205,6 +205,12 @@ def overlap(pattern: list[Collective]) -> list[Overlap]:
     return [Overlap("before"), *GATHERS, *[Overlap("backward")] * 3]
 
 
+def per_micro_batch(pattern: list[Collective]) -> list[bool]:
+    """Accumulating, the node partitions are gathered across nodes once per step, the
+    rest once per micro-batch."""
+    return [False] + [True] * (len(pattern) - 1)
+
+
 def memory(params: float, world: int, layers: int | None,
            sizes: dict | None = None) -> Memory:
     """Gradients and optimizer state over every rank; bf16 parameters held as the node
@@ -226,5 +232,6 @@ INFO = register(StrategyInfo(
     pattern=pattern,
     memory=memory,
     options=QuantizedOptions,
-    timing=lambda world, sizes=None: data_parallel(world, sizes, overlap),
+    timing=lambda world, sizes=None: data_parallel(world, sizes, overlap,
+                                                   per_micro_batch=per_micro_batch),
     tiers=("gpu", "node")))
