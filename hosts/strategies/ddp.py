@@ -126,7 +126,7 @@ class BucketOptions(Options):
         return round(self.bucket_cap_mb * MIB)
 
 
-class DdpOptions(BucketOptions, AccumulationOptions):
+class DdpOptions(AccumulationOptions, BucketOptions):
     """DDP's buckets and gradient accumulation."""
 
 

@@ -49,7 +49,7 @@ from hosts.collectives.timing import Overlap, data_parallel
 from hosts.devices import Host
 from hosts.strategies.base import (Memory, Strategy, micro_batch_count, optimizer_bytes,
                                    recompute_backward, split_batch, tensor_bytes)
-from hosts.strategies.registry import AccumulationOptions, StrategyInfo, register
+from hosts.strategies.registry import AccumulationOptions, Options, StrategyInfo, register
 
 Tier = Literal["none", "cpu", "nvme"]
 
@@ -307,7 +307,7 @@ def every_micro_batch(pattern: list[Collective]) -> list[bool]:
     return [True] * len(pattern)
 
 
-class Zero3Options(AccumulationOptions):
+class OffloadOptions(Options):
     offload_optimizer: Tier = Field(
         default="none", description="DeepSpeed's offload_optimizer device: AdamW state and "
         "its step on the host (cpu, ZeRO-Offload) or on NVMe (nvme, ZeRO-Infinity)")
@@ -321,6 +321,10 @@ class Zero3Options(AccumulationOptions):
             raise ValueError("offload_param: parameters on the host are updated there; set "
                              "offload_optimizer too")
         return self
+
+
+class Zero3Options(AccumulationOptions, OffloadOptions):
+    """ZeRO-3's offloading and gradient accumulation."""
 
 
 def memory(params: float, world: int, layers: int | None,
