@@ -12,8 +12,9 @@ every worker for DDP, ZeRO, the parameter server and in-network aggregation; ``d
 worker). Its workers take the per-replica batch, ``global_batch / replicas`` (hosts.worker
 ``--batch``; every rank of a replica sees the same batch). A strategy that pipelines or
 accumulates micro-batches takes ``per-replica batch / micro_batch_size`` of them (its
-option ``micro_batch_size``, or ``micro_batches``); the others run the replica's batch as
-one micro-batch, so their ``micro_batch_size`` is the per-replica batch.
+option ``micro_batch_size``, or ``micro_batches``: the pipelines, and the data-parallel
+strategies that accumulate gradients, ``AccumulationOptions``); the others run the
+replica's batch as one micro-batch, so their ``micro_batch_size`` is the per-replica batch.
 
 Defaults as Megatron-LM's: without ``global_batch`` it is ``micro_batch_size x replicas``
 (one micro-batch per replica and step), so a node sweep keeps the work per replica; with
@@ -46,6 +47,7 @@ class Batch:
     replicas: int
     options: dict
     micro_option: str | None = None     # the option that takes its micro-batching
+    accumulates: bool = False           # a data-parallel strategy: one micro-batch unless given
 
     @property
     def replica_batch(self) -> int:
@@ -69,9 +71,10 @@ def resolve(info, options: dict, world: int, global_batch: int | None,
     """The strategy's batch on ``world`` workers; ``replica_batch``: an earlier version's
     recorded per-worker ``batch`` instead of the two keys (results folders)."""
     name, option = info.name, micro_option(info)
+    accumulates = hasattr(info.options, "accumulation_steps")
     replicas = replicas_of(info, options, world, sizes)
     if replica_batch is not None:
-        return Batch(replica_batch * replicas, replicas, dict(options), option)
+        return Batch(replica_batch * replicas, replicas, dict(options), option, accumulates)
     if global_batch is None:
         global_batch = (micro_batch_size or DEFAULT_REPLICA_BATCH) * replicas
     if global_batch % replicas:
@@ -87,7 +90,7 @@ def resolve(info, options: dict, world: int, global_batch: int | None,
                          f"(global_batch {global_batch} / {replicas} replicas); accepted: "
                          f"{', '.join(map(str, _divisors(per_replica)))}", option=True)
     if micro_batch_size is None:
-        return Batch(global_batch, replicas, dict(options), option)
+        return Batch(global_batch, replicas, dict(options), option, accumulates)
     if per_replica % micro_batch_size:
         raise BatchError("micro_batch_size", f"micro_batch_size={micro_batch_size} does not "
                          f"divide strategy {name}'s {per_replica} sequences per replica "
@@ -100,12 +103,13 @@ def resolve(info, options: dict, world: int, global_batch: int | None,
                              "(it accumulates no gradients over micro-batches); accepted: "
                              f"{per_replica}, its sequences per replica (global_batch "
                              f"{global_batch} / {replicas} replicas)")
-        return Batch(global_batch, replicas, dict(options), option)
+        return Batch(global_batch, replicas, dict(options), option, accumulates)
     if "micro_batch_size" in options or "micro_batches" in options:
-        return Batch(global_batch, replicas, dict(options), option)     # the strategy's own
+        return Batch(global_batch, replicas, dict(options), option,     # the strategy's own
+                     accumulates)
     value = micro_batch_size if option == "micro_batch_size" \
         else per_replica // micro_batch_size
-    return Batch(global_batch, replicas, {**options, option: value}, option)
+    return Batch(global_batch, replicas, {**options, option: value}, option, accumulates)
 
 
 def _divisors(n: int) -> list[int]:

@@ -128,9 +128,11 @@ class Workload(Spec):
     micro_batch_size: int | None = Field(default=None, ge=1, description="sequences per "
                                          "micro-batch on one replica (Megatron-LM's "
                                          "--micro-batch-size); pipelines run per-replica "
-                                         "batch / micro_batch_size micro-batches; strategies "
-                                         "without micro-batches take their per-replica batch "
-                                         "(default: each strategy's own)")
+                                         "batch / micro_batch_size micro-batches, ddp, zero3, "
+                                         "zeropp and zero-hier accumulate that many "
+                                         "micro-batches' gradients per optimizer step; "
+                                         "strategies without micro-batches take their "
+                                         "per-replica batch (default: each strategy's own)")
     device_memory: Size | None = Field(default=None, description="the device's memory "
                                        "instead of its profile's, for the footprint check")
     recompute: Literal["none", "selective", "full"] = Field(
