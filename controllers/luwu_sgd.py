@@ -239,18 +239,9 @@ def job_from_dict(data: dict, where: str = "job") -> SgdJob:
     return job
 
 
-def initial_parameters(model: str, seed: int, seq: int = 32,
-                       bucket_bytes: int | None = None) -> np.ndarray:
-    """The flat initial parameters the workers of ``hosts.worker --model ... --seed ...``
-    start from, in their chunk layout."""
-    from hosts.luwu_layout import DEFAULT_BUCKET_BYTES, Layout
-    from hosts.models import build_model
-    params = [p for p in build_model(model, seed, seq).parameters() if p.requires_grad]
-    return Layout.of(params, bucket_bytes or DEFAULT_BUCKET_BYTES).flatten(params)
-
-
 def _act(device, job: SgdJob, args, jobs: list) -> str:
     if args.action == "setup":
+        from hosts.luwu_layout import initial_parameters   # torch: only when setting up
         setup(device, job, initial_parameters(args.model, args.seed, args.seq))
     elif args.action == "teardown":
         teardown(device, job)
