@@ -174,6 +174,16 @@ def test_luwu_jobs_and_the_in_switch_optimizer_s_take_16_bit_lanes():
     target = Target(load_luwu_program())
     luwu.setup(TargetDevice(target), job)             # luwu.p4 has 16-bit lanes
     assert len(target.table_entries("MyIngress.ina_job")) == 3
+    # a luwu.p4 without 16-bit rounds refuses the job, naming luwu.p4 and its renderer
+    from testbed.p4.lowering.program import load_source
+    from testbed.proto import luwu_p4
+    old = Target(load_source(luwu_p4.render().replace("slot_lanes", "slot_width"),
+                             filename="luwu_32_only.p4"))
+    with pytest.raises(TrainetError, match=r"^job.lane_bits: the job asks for 16-bit lanes; "
+                       r"the switch's program luwu_32_only.p4 has only 32-bit ones .*; run "
+                       r"p4/luwu.p4 as rendered now \(python -m testbed.proto.luwu_p4 "):
+        luwu.setup(TargetDevice(old), job)
+    assert old.table_entries("MyIngress.ina_job") == []
     # so has luwu_sgd.p4 (tests/luwu/test_luwu_sgd_lanes16.py sets such jobs up)
     assert luwu_sgd.job_from_dict({**data, "lr": 0.1}).gradient_job().lane_bits == 16
     assert luwu_job().lane_bits == 32

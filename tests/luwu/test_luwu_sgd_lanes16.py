@@ -221,9 +221,11 @@ def test_16_bit_jobs_are_set_up_and_a_program_without_16_bit_rounds_refuses_them
     assert job.exponent_job().lane_bits == 32
     source = luwu_sgd_p4.render(lanes=8, model_chunks=4).replace("slot_lanes", "slot_width")
     old = Target(load_source(source, filename="sgd_32_only.p4"))
-    with pytest.raises(JobError, match=r"^job.lane_bits: the job's workers push 16-bit lanes; "
-                       r"the switch's program sgd_32_only.p4 adds 32-bit ones only \(no "
-                       r"MyIngress.slot_lanes\); load p4/luwu_sgd.p4 as rendered now"):
+    with pytest.raises(JobError, match=r"^job.lane_bits: the job asks for 16-bit lanes; the "
+                       r"switch's program sgd_32_only.p4 has only 32-bit ones \(no "
+                       r"FLAG_LANES16 rounds: it lacks MyIngress.slot_lanes\); run "
+                       r"p4/luwu_sgd.p4 as rendered now \(python -m "
+                       r"testbed.proto.luwu_sgd_p4 "):
         luwu_sgd.setup(TargetDevice(old), job, np.zeros(ina.LANES))
     assert old.table_entries(ctl.JOB_TABLE) == [] and old.mc_groups() == {}
 

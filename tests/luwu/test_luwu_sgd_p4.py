@@ -1,5 +1,7 @@
 """p4/luwu_sgd.p4 on the software target: the switch applies SGD with momentum in fixed
 point to its own parameter registers and multicasts the parameters."""
+import dataclasses
+
 import numpy as np
 import pytest
 import torch
@@ -33,10 +35,8 @@ def initial_params(seed=0):
 
 @pytest.fixture
 def device(target):
-    """The switch with a fresh SGD job of CHUNKS chunks and zeroed counters."""
-    for name, size in ((ctl.DROP_COUNTER, 9), (ctl.HANDLED_COUNTER, 8)):
-        for i in range(size):
-            target.counter_write(name, i, 0, 0)
+    """The switch with a fresh SGD job of CHUNKS chunks and zeroed counters (set-up on an
+    idle switch zeroes them)."""
     dev = TargetDevice(target)
     job = sgd_job(lr=LR, momentum=MU)
     luwu_sgd.setup(dev, job, initial_params())
@@ -252,3 +252,24 @@ def test_parameters_from_a_host_and_bad_gradients_touch_nothing(device):
             drops["bad_slot"]) == (2, 1, 1, 1)
     assert target.register_read("MyIngress.slot_count", 0) == 0
     assert np.array_equal(luwu_sgd.read_fixed(device, sgd_job()), sfx.to_fixed(initial_params()))
+
+
+def test_set_up_zeroes_the_counters_of_an_idle_switch_only(target):
+    """The counters are the switch's: the first job of an idle switch starts them at 0,
+    a job set up beside another leaves that job's counts alone."""
+    dev = TargetDevice(target)
+    first = sgd_job(lr=LR, momentum=MU)
+    second = dataclasses.replace(sgd_job(job_id=5, lr=LR, momentum=MU, model_base=CHUNKS),
+                                 slot_base=16)
+    lanes = np.zeros(ina.LANES, dtype=np.int64)
+    for round_ in range(2):
+        luwu_sgd.setup(dev, first, initial_params())
+        assert set(luwu_sgd.drop_counts(dev).values()) == {0}
+        assert set(luwu_sgd.handled_counts(dev).values()) == {0}
+        # a max round to the SGD job: dropped as bad_type
+        assert push(target, 0, 0, lanes, 0, flags=ina.FLAG_GRADIENT | ina.FLAG_MAX) == []
+        luwu_sgd.setup(dev, second, initial_params(1))
+        assert luwu_sgd.drop_counts(dev)["bad_type"] == 1
+        luwu_sgd.teardown(dev, second)
+        luwu_sgd.teardown(dev, first)
+    assert luwu_sgd.drop_counts(dev)["bad_type"] == 1      # kept until the next set-up
