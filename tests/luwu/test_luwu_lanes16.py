@@ -18,9 +18,9 @@ from hosts.ina_allreduce import reference_sum
 from hosts.luwu_layout import Layout, shadow_layout
 from hosts.optimizer_node import AdamW, OptimizerNode
 from hosts.strategies.luwu import as_worker_holds
+from hub import luwu_hub
 from luwu_setup import (AGG, OPT_IP, SWITCH_MAC, luwu_job, tiny_batch, tiny_model,
                         train_ranks, worker_ip, worker_mac)
-from test_luwu_strategy import Hub
 from testbed.errors import TrainetError
 from testbed.proto import ina
 
@@ -78,7 +78,7 @@ def train(streamed: bool, drop: int):
     node = OptimizerNode(1, WORLD, layout, layout.flatten(list(models[0].parameters())),
                          "adamw", lr=LR, weight_decay=0.01, pull_job=3 if streamed else None,
                          lane_bits=16)
-    hub = Hub(node, drop)
+    hub = luwu_hub(node, WORLD, drop)
     results = train_ranks(models, hub.transport, data, STEPS, 4, streamed=streamed,
                           lane_bits=16)
     return results, node, layout, hub

@@ -10,9 +10,6 @@ added as integers, and the switch's fixed-point SGD arithmetic is applied to tho
 Training through p4/luwu_sgd.p4 must equal it bit for bit, also when every seventh frame
 of each leg is lost.
 """
-import queue
-import threading
-
 import numpy as np
 import pytest
 import torch
@@ -24,8 +21,8 @@ from hosts import ina_fixedpoint as qfx
 from hosts.luwu_layout import Layout
 from hosts.luwu_session import PushPull, round_to_bf16
 from hosts.strategies.luwu import Luwu
-from luwu_sgd_setup import add_routes, load_sgd_program, push, reference_step, sgd_job
-from luwu_setup import AGG, SWITCH_MAC, tiny_batch, tiny_model, worker_ip, worker_mac
+from luwu_sgd_setup import push, reference_step, sgd_hub, sgd_job
+from luwu_setup import AGG, tiny_batch, tiny_model, worker_ip, worker_mac
 from tests.ina.ina_fabric import decoded
 from tests.workers.ranks import run_ranks
 from testbed.errors import TrainetError
@@ -37,30 +34,14 @@ NARROW = ina.FLAG_GRADIENT | ina.FLAG_LANES16
 HALF = ina.LANES // 2                   # words of a 16-bit packet
 
 
-@pytest.fixture(scope="module", params=["python", "native"])
-def target(request):
-    from testbed.p4.targets import make_target
-    t = make_target(load_sgd_program(), request.param)
-    add_routes(t, N)
-    return t
-
-
 def initial_params():
     return np.random.default_rng(3).normal(0, 0.5, CHUNKS * ina.LANES)
 
 
 @pytest.fixture
-def device(target):
+def device(sgd_device):
     """The switch with a fresh 16-bit SGD job of CHUNKS chunks and zeroed counters."""
-    for name, size in ((ctl.DROP_COUNTER, 9), (ctl.HANDLED_COUNTER, 8)):
-        for i in range(size):
-            target.counter_write(name, i, 0, 0)
-    dev = TargetDevice(target)
-    job = sgd_job(lr=LR, momentum=MU, lane_bits=16)
-    luwu_sgd.setup(dev, job, initial_params())
-    yield dev
-    luwu_sgd.teardown(dev, job)
-    assert target.table_entries(ctl.JOB_TABLE) == []
+    return sgd_device(initial_params(), 16, LR, MU)
 
 
 def gradients(step):
@@ -230,49 +211,6 @@ def test_16_bit_jobs_are_set_up_and_a_program_without_16_bit_rounds_refuses_them
     assert old.table_entries(ctl.JOB_TABLE) == [] and old.mc_groups() == {}
 
 
-class Switch:
-    """luwu_sgd.p4 on a Python Target and the workers' inboxes; ``drop`` loses every
-    n-th frame of each leg (to the switch, exponent results to the workers, parameters
-    to the workers; 0: none)."""
-
-    def __init__(self, initial, drop=0):
-        from testbed.p4.python.target import Target
-        self.target = Target(load_sgd_program())
-        add_routes(self.target, N)
-        self.device = TargetDevice(self.target)
-        self.job = sgd_job(n_workers=N, slot_count=4, lr=LR, momentum=MU, lane_bits=16)
-        luwu_sgd.setup(self.device, self.job, initial)
-        self.drop, self.sent = drop, {"to_switch": 0, "result": 0, "params": 0}
-        self.lock = threading.Lock()
-        self.inbox = {w + 1: queue.Queue() for w in range(N)}
-
-    def _lost(self, leg):
-        self.sent[leg] += 1
-        return self.drop and self.sent[leg] % self.drop == 0
-
-    def transport(self, w):
-        switch = self
-
-        class Transport:
-            def send(self, payload):
-                frame = ina.frame(worker_mac(w), SWITCH_MAC, worker_ip(w), AGG, payload)
-                with switch.lock:
-                    if switch._lost("to_switch"):
-                        return
-                    for port, out in switch.target.process(frame, w + 1):
-                        answer = out[ina.FRAME_OFFSET:]
-                        leg = "params" if ina.peek_flags(answer) & ina.FLAG_PARAMS else "result"
-                        if not switch._lost(leg):
-                            switch.inbox[port].put(answer)
-
-            def recv(self, timeout_s):
-                try:
-                    return switch.inbox[w + 1].get(timeout=max(timeout_s, 1e-4))
-                except queue.Empty:
-                    return None
-        return Transport()
-
-
 STEPS, BATCH = 4, 4
 
 
@@ -325,7 +263,8 @@ def reference(quantized: bool = True):
 def train(drop: int):
     models = [tiny_model(7) for _ in range(N)]
     layout = layout_of(models[0])
-    switch = Switch(layout.flatten(list(models[0].parameters())), drop)
+    switch = sgd_hub(layout.flatten(list(models[0].parameters())), N, 4, LR, MU,
+                     lane_bits=16, drop=drop)
 
     def body(comm):
         push_pull = PushPull(switch.transport(comm.rank), 1, 2, comm.rank, N, slots=4,

@@ -11,7 +11,7 @@ from controllers import luwu_sgd
 from controllers.jobs import JobError
 from controllers.jobs import TargetDevice
 from hosts import ina_fixedpoint as qfx
-from luwu_sgd_setup import add_routes, load_sgd_program, push, reference_step, sgd_job
+from luwu_sgd_setup import push, reference_step, sgd_job
 from luwu_setup import AGG, SWITCH_MAC, worker_ip, worker_mac
 from tests.ina.ina_fabric import decoded
 from testbed.proto import ina, luwu_sgd_p4
@@ -21,12 +21,9 @@ N, CHUNKS, LR, MU = 3, 2, 0.05, 0.9
 RETRANSMIT = ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT
 
 
-@pytest.fixture(scope="module", params=["python", "native"])
-def target(request):
-    from testbed.p4.targets import make_target
-    t = make_target(load_sgd_program(), request.param)
-    add_routes(t, N)
-    return t
+@pytest.fixture
+def target(sgd_target):
+    return sgd_target
 
 
 def initial_params(seed=0):
@@ -34,16 +31,9 @@ def initial_params(seed=0):
 
 
 @pytest.fixture
-def device(target):
-    """The switch with a fresh SGD job of CHUNKS chunks and zeroed counters (set-up on an
-    idle switch zeroes them)."""
-    dev = TargetDevice(target)
-    job = sgd_job(lr=LR, momentum=MU)
-    luwu_sgd.setup(dev, job, initial_params())
-    yield dev
-    luwu_sgd.teardown(dev, job)
-    assert target.table_entries(ctl.JOB_TABLE) == target.table_entries(ctl.WORKER_TABLE) == []
-    assert target.table_entries(ctl.AGGREGATOR_TABLE) == [] and target.mc_groups() == {}
+def device(sgd_device):
+    """The switch with a fresh 32-bit SGD job of CHUNKS chunks and zeroed counters."""
+    return sgd_device(initial_params(), 32, LR, MU)
 
 
 def gradients(step):
