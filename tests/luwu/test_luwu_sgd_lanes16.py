@@ -323,3 +323,20 @@ def test_a_block_above_its_agreed_exponent_is_an_error_never_sent():
     assert sent == []
     with pytest.raises(ValueError, match="100 values per chunk: 16-bit lanes carry 512"):
         PushPull(Transport(), 1, 2, 0, N, slots=4, lane_bits=16, chunk_values=100)
+
+
+@pytest.mark.parametrize("lane_bits", [16, 32])
+def test_blocks_are_quantized_as_each_row_alone_clipped_only_when_one_does_not_fit(lane_bits):
+    """quantize_blocks (in place, clipping only on overflow) equals quantize_checked row
+    by row: the lanes and whether they fit, also with a block above its exponent."""
+    blocks = np.random.default_rng(9).normal(0, 1e-3, (6, ina.LANES)).astype(np.float32)
+    exponents = qfx.block_exponents(blocks)
+    for over in (False, True):
+        if over:
+            blocks[4, 7] = 2.0 ** (int(exponents[4]) + 3)          # announced too low
+        q, fits = qfx.quantize_blocks(blocks, exponents, N, lane_bits)
+        rows = [qfx.quantize_checked(b, int(e), N, lane_bits) for b, e in zip(blocks, exponents)]
+        assert q.dtype == (np.int16 if lane_bits == 16 else np.int32)
+        assert np.array_equal(q, np.stack([r for r, _ in rows]))
+        assert fits == all(f for _, f in rows) == (not over)
+    assert q[4, 7] == qfx.largest(N, lane_bits)                         # clipped
