@@ -91,12 +91,17 @@ class SwitchJob:
     file's key for the job (strategies that share a program share it); ``controller`` is
     the module that sets jobs up and tears them down (``setup``, ``teardown``,
     ``job_from_dict``); ``program`` the P4 program the switch must run; ``lane_bits``
-    the narrowest lanes its workers send unless the experiment file says."""
+    the narrowest lanes its workers send unless the experiment file says. ``setup``,
+    where the controller needs more than the job's section gives, is called with the
+    section's job fields (a dict), the strategy's parsed options and the workers'
+    ``hosts.worker`` options, and returns the job's fields with the rest filled in and
+    the arguments the controller's ``setup`` takes after the job."""
 
     section: str
     controller: str
     program: str
     lane_bits: int = 32
+    setup: Callable[[dict, Options, dict], tuple[dict, tuple]] | None = None
 
 
 @dataclass(frozen=True)
