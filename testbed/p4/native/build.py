@@ -75,6 +75,7 @@ void sw_vset_set(sw_t *S, int id, uint32_t n, uint32_t nkeys, const uint8_t *kin
 void sw_meter_set(sw_t *S, int id, uint32_t index, double cir, double cburst, double pir,
                   double pburst, double now);
 uint64_t *sw_drops(sw_t *S);
+uint64_t *sw_replicas(sw_t *S);
 uint32_t sw_failed_at(sw_t *S);
 """
 

@@ -23,6 +23,7 @@ from testbed.p4 import ir
 from testbed.p4.native.cgen_expr import (MAX_KEYS, CExprGen, CScope, is_composite,
                                          varbit_bytes)
 from testbed.p4.native.cgen_packet import ALGORITHMS, CPacketGen
+from testbed.p4.native.cgen_replicas import replica_fields
 from testbed.p4.python.hoist import hoistable
 from testbed.p4.python.scratch_locals import mentions, scratch_locals
 from testbed.p4.python.table_setup import profile_state
@@ -72,6 +73,9 @@ class CProgram:
     log_formats: list = field(default_factory=list)  # log_msg's formats, by id
     event_words: dict = field(default_factory=dict)  # (kind, id) -> words per value
     locs: list = field(default_factory=list)        # (C line, P4 Loc), ascending
+    # the header fields a multicast replica is patched in over its group's first
+    # replica (cgen_replicas), or None: every replica deparsed
+    replica_fields: set | None = None
 
     def locate(self, line: int):
         """The P4 location of the statement that generated C line ``line``, if any."""
@@ -96,6 +100,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         self.sw_fields = []
         self.in_parser = self.in_deparser = False
         self.phase = self.out_phase = None   # the parser's / deparser's offset in its byte
+        self.patch = None               # the fields deparse_patch stores (cgen_replicas)
         self.hdr_bits = 0
         self.locs = []                  # (line of the body, P4 location of its statement)
 
@@ -441,6 +446,9 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             self.gen_control(p.controls[p.blocks[role]], role)
         self.gen_parser(p.parsers[p.blocks["parser"]])
         self.gen_deparser(p.controls[p.blocks["deparser"]])
+        self.out.replica_fields = replica_fields(p)
+        if self.out.replica_fields is not None:
+            self.gen_deparser(p.controls[p.blocks["deparser"]], self.out.replica_fields)
         self.gen_field_lists(meta_t)
         body, self.lines = self.lines, []
         support = [(HERE / name).read_text() for name in ("packet_io.c", "runtime.c")]
@@ -449,6 +457,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             f"typedef {types[2]} sm_t;",
             f"#define NTABLES {max(len(self.out.tables), 1)}",
             f"#define HDR_BYTES {(self.hdr_bits + 7) // 8 + 8}",
+            f"#define PATCH_REPLICAS {int(self.out.replica_fields is not None)}",
             f"static const uint64_t reg_zeros[{(self.zero_row_bytes + 7) // 8}];",
             "typedef struct sw {", "    base_t base;", "    table_t tables[NTABLES];",
             *("    " + f for f in self.sw_fields), "} sw_t;",
