@@ -22,6 +22,7 @@ from testbed.p4 import ir
 
 from testbed.p4.native.cgen_expr import (MAX_KEYS, CExprGen, CScope, is_composite,
                                          varbit_bytes)
+from testbed.p4.native.cgen_loops import Roller, field_runs
 from testbed.p4.native.cgen_packet import ALGORITHMS, CPacketGen
 from testbed.p4.native.cgen_replicas import replica_fields
 from testbed.p4.python.hoist import hoistable
@@ -101,6 +102,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         self.in_parser = self.in_deparser = False
         self.phase = self.out_phase = None   # the parser's / deparser's offset in its byte
         self.patch = None               # the fields deparse_patch stores (cgen_replicas)
+        self.field_arrays = {}          # C field name -> {(array, position) or None}
         self.hdr_bits = 0
         self.locs = []                  # (line of the body, P4 location of its statement)
 
@@ -159,15 +161,31 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
     def type_name(self, t, loc) -> str:
         if t.name in self.type_names:
             return self.type_names[t.name]
-        fields = []
+        fields, scalars = [], []          # scalars: (C type or None, C name)
         for f in t.fields:
             if isinstance(f.type, ir.VarbitT):
                 # the value, and the width the header's extract gave it
                 fields.append(f"{self.varbit_name(f.type)} f_{f.name}; uint32_t w_{f.name};")
+                scalars.append((None, f"f_{f.name}"))
             elif isinstance(f.type, (ir.HeaderT, ir.StructT, ir.StackT, ir.UnionT)):
                 fields.append(f"{self.ctype(f.type, loc)} f_{f.name};")
+                scalars.append((None, f"f_{f.name}"))
             else:
-                fields.append(f"{storage(self.ctype(f.type, loc), f.type)} f_{f.name};")
+                ctype = storage(self.ctype(f.type, loc), f.type)
+                fields.append(f"{ctype} f_{f.name};")
+                scalars.append((ctype, f"f_{f.name}"))
+        for c_name in {c for _, c in scalars}:
+            self.field_arrays.setdefault(c_name, set()).add(None)
+        # a run of fields of one C type is also an array (a_<first field>), which the
+        # loops cgen_loops rolls index
+        for first, count in reversed(field_runs(scalars)):
+            array = f"a_{scalars[first][1][2:]}"
+            for pos in range(count):
+                self.field_arrays[scalars[first + pos][1]].discard(None)
+                self.field_arrays[scalars[first + pos][1]].add((array, pos))
+            fields[first:first + count] = [
+                f"union {{ struct {{ {' '.join(fields[first:first + count])} }}; "
+                f"{scalars[first][0]} {array}[{count}]; }};"]
         name = f"T_{len(self.type_names)}_{ident(t.name)}"
         self.type_names[t.name] = name
         head = ["uint8_t _v;"] if isinstance(t, ir.HeaderT) else []
@@ -265,6 +283,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         s = CScope(ctl, leave="return")
         s.vars = dict(cs.vars)
         params = ["pkt_t *P"] + [self.param(p, s) for p in act.params]
+        head = len(self.lines)
         self.emit(0, f"static void {self.action_fns[(ctl.name, act.name)]}"
                      f"({', '.join(params)}) {{")
         locals_ = {st.name: st for st in ctl.locals if isinstance(st, ir.VarDecl)}
@@ -282,9 +301,36 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
                 self.emit(1, f"{self.ctype(e.type, e.loc)} {local} = {code};")
                 s.hoisted[code] = local
         self.register_rows(act.body, s)
-        for st in act.body.stmts:
-            self.stmt(st, s, 1)
+        if self.rolled(act.body.stmts, s, 1):
+            # its own function, optimised for speed: inlined where the compiler guesses
+            # a path cold (an action deep in nested ifs), its loops are not vectorized
+            self.lines[head] = f"__attribute__((noinline, hot)) {self.lines[head]}"
         self.emit(0, "}")
+
+    def rolled(self, stmts: list, s, ind: int) -> int:
+        """``stmts``, runs of same-shape groups of them as loops (cgen_loops); returns
+        the number of loops."""
+        chunks, marks = [], []           # per statement: its C lines, its (line, loc)s
+        for st in stmts:
+            start, locs = len(self.lines), len(self.locs)
+            self.stmt(st, s, ind)
+            chunks.append(self.lines[start:])
+            marks.append([(line - start, loc) for line, loc in self.locs[locs:]])
+            del self.lines[start:], self.locs[locs:]
+        arrays = {name: next(iter(places)) for name, places in self.field_arrays.items()
+                  if len(places) == 1 and None not in places}
+        loops = 0
+        for first, count, lines in Roller(arrays).roll(chunks):
+            base = len(self.lines)
+            if count == 1:
+                self.locs += [(base + line, loc) for line, loc in marks[first]]
+                self.lines += lines
+                continue
+            self.locs += [(base, loc) for _, loc in marks[first][:1]]
+            head, *body, tail = lines
+            self.lines += ["    " * ind + head, *body, "    " * ind + tail]
+            loops += 1
+        return loops
 
     def ret_ctype(self, fn: ir.Function) -> str:
         if isinstance(fn.return_type, ir.VoidT):
