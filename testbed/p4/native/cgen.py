@@ -317,10 +317,8 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             chunks.append(self.lines[start:])
             marks.append([(line - start, loc) for line, loc in self.locs[locs:]])
             del self.lines[start:], self.locs[locs:]
-        arrays = {name: next(iter(places)) for name, places in self.field_arrays.items()
-                  if len(places) == 1 and None not in places}
         loops = 0
-        for first, count, lines in Roller(arrays).roll(chunks):
+        for first, count, lines in Roller(self.arrays()).roll(chunks):
             base = len(self.lines)
             if count == 1:
                 self.locs += [(base + line, loc) for line, loc in marks[first]]
@@ -331,6 +329,19 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             self.lines += ["    " * ind + head, *body, "    " * ind + tail]
             loops += 1
         return loops
+
+    def arrays(self) -> dict:
+        """C field name -> (array, position), for the fields in an array-backed run in
+        every C struct that has one of that name."""
+        return {name: next(iter(places)) for name, places in self.field_arrays.items()
+                if len(places) == 1 and None not in places}
+
+    def emit_rolled(self, ind: int, lines: list) -> None:
+        """``lines`` (one statement each, not indented), runs of same-shape ones as
+        loops (cgen_loops): a header's fields read or written one by one."""
+        for _, _, out in Roller(self.arrays()).roll([[x] for x in lines]):
+            for x in out:
+                self.emit(ind, x)
 
     def ret_ctype(self, fn: ir.Function) -> str:
         if isinstance(fn.return_type, ir.VoidT):

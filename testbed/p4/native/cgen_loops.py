@@ -40,6 +40,15 @@ def _tokens(text: str) -> list:
     return TOKEN.findall(text)
 
 
+def _addend(tokens: list, k: int) -> bool:
+    """Whether the integer at ``tokens[k]`` may become ``k + step * i``: a whole
+    subscript (``[5]``) or the last term of a sum (``p + 5,``). Elsewhere (a case label,
+    a macro's argument, a factor) a constant may not become an expression."""
+    before = next((t for t in reversed(tokens[:k]) if not t.isspace()), "")
+    after = next((t for t in tokens[k + 1:] if not t.isspace()), "")
+    return (before, after) == ("[", "]") or before == "+" and after in (")", "]", ",", ";")
+
+
 class Roller:
     """Rolls the C of a statement sequence; ``arrays`` maps a C field name (``f_w00``)
     to its (array, position), for fields that are in an array-backed run in every C
@@ -59,9 +68,7 @@ class Roller:
                 continue
             prev = first[k - 1] if k else ""
             if a.isdigit() and b.isdigit():
-                # a subscript only: elsewhere (a case label, a macro's argument) a
-                # constant may not become an expression
-                if prev != "[" or k + 1 == len(first) or first[k + 1] != "]":
+                if not _addend(first, k):
                     return None
                 varying[k] = ("int", int(a), int(b) - int(a))
                 continue

@@ -145,12 +145,12 @@ class CPacketGen:
                 p = s.fresh("p")
                 self.emit(ind + 1, f"const uint8_t *{p} = _d + (_o >> 3);")
                 self.phase = (at + w) % 8
-            pos = 0
+            pos, lines = 0, []
             for path, fw in wire_fields(target.type):
                 code = get_known(p, at + pos, fw) if at is not None else None
-                self.emit(ind + 1, f"{h}{path} = "
-                                   f"{code or get_code('_d', f'_o + {pos}', fw)};")
+                lines.append(f"{h}{path} = {code or get_code('_d', f'_o + {pos}', fw)};")
                 pos += fw
+            self.emit_rolled(ind + 1, lines)
             self.extracted(target, h, str(w), s, ind)
         elif c.method == "advance":
             arg = c.args[0]
@@ -285,7 +285,7 @@ class CPacketGen:
             self.hdr_bits += w
         self.emit(ind, f"if ({h}._v) {{")
         known = self.out_phase == 0
-        pos = 0
+        pos, lines = 0, []
         for cpath, fw in wire_fields(t):
             if self.patch is not None:
                 names = tuple(cpath.split(".f_")[1:])
@@ -296,8 +296,9 @@ class CPacketGen:
             code = put_known("(_out + (_b >> 3))", pos, fw, f"{h}{cpath}",
                              zeroed=False) if known else None
             self.ored |= code is None
-            self.emit(ind + 1, code or put_code("_out", f"_b + {pos}", fw, f"{h}{cpath}"))
+            lines.append(code or put_code("_out", f"_b + {pos}", fw, f"{h}{cpath}"))
             pos += fw
+        self.emit_rolled(ind + 1, lines)
         self.emit(ind + 1, f"_b += {w};")
         self.emit(ind, "}")
         if w % 8:                   # emitted or not: either phase follows
