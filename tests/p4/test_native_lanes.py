@@ -141,3 +141,44 @@ def test_every_run_is_a_loop_and_the_odd_lane_is_not_in_one(prog):
     assert odd.count("for (") == 1
     assert "P->hdr.f_u16.f_a5) & UINT64_C(0xffff)) + UINT64_C(0x1))" in odd
     assert "f_a6" in odd and "f_a7" in odd and "f_a0" not in odd
+
+
+def test_a_field_name_in_a_run_of_one_header_and_not_of_another_is_never_rolled():
+    """b_t's v0..v4 are not a run (v2 is wider), a_t's are: the same names in b_t's
+    same-shape statements must not index a_t's array, nor an array b_t lacks."""
+    fields_a = " ".join(f"bit<16> v{k};" for k in range(5))
+    fields_b = " ".join(f"bit<{32 if k == 2 else 16}> v{k};" for k in range(5))
+    copies = " ".join(f"hdr.b.v{k} = hdr.b.v{k} + 1;" for k in range(5))
+    adds = " ".join(f"hdr.a.v{k} = hdr.a.v{k} + 1;" for k in range(5))
+    source = f"""
+#include <core.p4>
+#include <v1model.p4>
+header a_t {{ {fields_a} }}
+header b_t {{ {fields_b} }}
+struct headers_t {{ b_t b; a_t a; }}     /* b_t first: its names seen first */
+struct meta_t {{ }}
+parser P(packet_in pkt, out headers_t hdr, inout meta_t meta,
+         inout standard_metadata_t sm) {{
+    state start {{ pkt.extract(hdr.a); pkt.extract(hdr.b); transition accept; }}
+}}
+control V(inout headers_t hdr, inout meta_t meta) {{ apply {{ }} }}
+control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {{
+    action both() {{ {copies} {adds} }}
+    apply {{ sm.egress_spec = 1; both(); }}
+}}
+control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {{
+    apply {{ }}
+}}
+control C(inout headers_t hdr, inout meta_t meta) {{ apply {{ }} }}
+control D(packet_out pkt, in headers_t hdr) {{ apply {{ pkt.emit(hdr.a); pkt.emit(hdr.b); }} }}
+V1Switch(P(), V(), I(), E(), C(), D()) main;
+"""
+    prog = load_source(source, "names.p4")
+    c = generate(prog, []).source
+    action = c[c.index("_I_both(pkt_t *P) {"):]
+    assert "for (" not in action[:action.index("\n}\n")]
+    ref, native = Target(prog), NativeTarget(prog)
+    rng = random.Random(5)
+    for _ in range(50):
+        frame = rng.randbytes(22)
+        assert native.process(frame, 0) == ref.process(frame, 0)

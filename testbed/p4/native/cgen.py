@@ -174,23 +174,29 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
                 ctype = storage(self.ctype(f.type, loc), f.type)
                 fields.append(f"{ctype} f_{f.name};")
                 scalars.append((ctype, f"f_{f.name}"))
-        for c_name in {c for _, c in scalars}:
-            self.field_arrays.setdefault(c_name, set()).add(None)
         # a run of fields of one C type is also an array (a_<first field>), which the
         # loops cgen_loops rolls index
+        places = {c: None for _, c in scalars}
+        checks = []
         for first, count in reversed(field_runs(scalars)):
-            array = f"a_{scalars[first][1][2:]}"
+            ctype, c_first = scalars[first]
+            array = f"a_{c_first[2:]}"
             for pos in range(count):
-                self.field_arrays[scalars[first + pos][1]].discard(None)
-                self.field_arrays[scalars[first + pos][1]].add((array, pos))
+                places[scalars[first + pos][1]] = (array, pos)
             fields[first:first + count] = [
                 f"union {{ struct {{ {' '.join(fields[first:first + count])} }}; "
-                f"{scalars[first][0]} {array}[{count}]; }};"]
+                f"{ctype} {array}[{count}]; }};"]
+            checks.append((scalars[first + count - 1][1], c_first, count - 1, ctype))
+        for c_name, place in places.items():
+            self.field_arrays.setdefault(c_name, set()).add(place)
         name = f"T_{len(self.type_names)}_{ident(t.name)}"
         self.type_names[t.name] = name
         head = ["uint8_t _v;"] if isinstance(t, ir.HeaderT) else []
         body = " ".join(head + fields) or "uint8_t _empty;"
         self.types.append(f"typedef struct {{ {body} }} {name};")
+        for last, first, n, ctype in checks:       # no padding inside a run: its array
+            self.types.append(f"_Static_assert(offsetof({name}, {last}) == offsetof("
+                              f"{name}, {first}) + {n} * sizeof({ctype}), \"{name}\");")
         return name
 
     @staticmethod
