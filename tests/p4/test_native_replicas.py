@@ -3,7 +3,8 @@ header fields, the native pipeline deparses a group's first replica and patches 
 others; elsewhere it deparses every replica. Both paths against the reference backend,
 packet for packet: per-replica rewrites by egress_rid and egress_port tables, a field
 written by a register read, a checksum, sub-byte fields at offsets known only at run
-time, a first replica dropped, replicas truncated, recirculated and cloned; and the
+time, a first replica dropped, replicas truncated, recirculated and cloned, run in
+place or, behind a clone queued first, as queued jobs; and the
 programs that must fall back (a header made invalid per port, a deparser that reads a
 rewritten field)."""
 from __future__ import annotations
@@ -66,6 +67,9 @@ control I(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) 
             sm.egress_spec = (bit<9>)hdr.eth.dst[3:0];
         }}
         if (hdr.eth.dst[23:16] == 1) {{ truncate(30); }}
+        if (hdr.eth.dst[31:24] == 1) {{     /* a clone queued first: replicas as jobs */
+            clone_preserving_field_list(CloneType.I2E, 3, 0);
+        }}
     }}
 }}
 control E(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {{
@@ -137,8 +141,9 @@ def frames(rng: random.Random, n: int) -> list:
     out = []
     for _ in range(n):
         group = rng.choice([1, 1, 2, 3, 9, 0])
-        dst = bytes([rng.randrange(256), rng.randrange(256), rng.choice([0, 1]),
-                     rng.randrange(256), group, 0xFF if group else rng.randrange(16)])
+        clone, trunc = rng.choice([0, 1, 2]), rng.choice([0, 1, 2])
+        dst = bytes([rng.randrange(256), rng.randrange(256), clone, trunc, group,
+                     0xFF if group else rng.randrange(16)])
         kind = rng.choice([1, 2, 3, 7])
         frame = dst + rng.randbytes(6) + kind.to_bytes(2, "big") + rng.randbytes(
             rng.randrange(1, 40))

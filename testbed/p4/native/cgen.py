@@ -512,6 +512,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         self.out.replica_fields = replica_fields(p)
         if self.out.replica_fields is not None:
             self.gen_deparser(p.controls[p.blocks["deparser"]], self.out.replica_fields)
+            self.gen_replica_fields(sorted(self.out.replica_fields))
         self.gen_field_lists(meta_t)
         body, self.lines = self.lines, []
         support = [(HERE / name).read_text() for name in ("packet_io.c", "runtime.c")]
@@ -540,6 +541,24 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         pipeline = (HERE / "pipeline.c").read_text()
         self.out.source = "\n".join(head + body + self.lines + [pipeline]) + "\n"
         return self.out
+
+    def gen_replica_fields(self, paths: list) -> None:
+        """``replica_keep`` / ``replica_restore``: the header fields a replica's egress
+        may write, saved before the first replica and put back before each next one, so
+        replicas run one after another on one packet whose headers are the ingress's
+        again each time (everything else in them no egress can change)."""
+        members = [".".join(f"f_{n}" for n in path) for path in paths]
+        self.emit(0, "typedef struct { " + (" ".join(
+            f"__typeof__(((hdr_t *)0)->{m}) k{i};" for i, m in enumerate(members))
+            or "uint8_t _empty;") + " } replica_kept_t;")
+        self.emit(0, "static void replica_keep(const hdr_t *h, replica_kept_t *k) {")
+        for i, m in enumerate(members):
+            self.emit(1, f"k->k{i} = h->{m};")
+        self.emit(0, "}")
+        self.emit(0, "static void replica_restore(hdr_t *h, const replica_kept_t *k) {")
+        for i, m in enumerate(members):
+            self.emit(1, f"h->{m} = k->k{i};")
+        self.emit(0, "}")
 
     def gen_field_lists(self, meta_t) -> None:
         """``restore_fields(fl, dst, src)``: the ``@field_list(fl)`` fields of the user

@@ -92,6 +92,7 @@ static job_t *egress_job(pkt_t *P, uint32_t port, uint64_t trunc) {
 }
 
 static void egress_packet(sw_t *S, pkt_t *P, uint32_t port, uint64_t jtrunc, uint32_t group);
+static void replicate_in_place(sw_t *S, pkt_t *P, const group_t *g, uint32_t group);
 
 static void traffic_manager(sw_t *S, pkt_t *P, const uint8_t *frame, uint32_t len,
                             uint32_t port) {
@@ -118,6 +119,10 @@ static void traffic_manager(sw_t *S, pkt_t *P, const uint8_t *frame, uint32_t le
         }
         sm_t sm = P->sm;
         if (!++Q.groups) ++Q.groups;
+#if PATCH_REPLICAS
+        if (Q.jhead == Q.jtail)     /* nothing queued before them: egress now, in place */
+            return replicate_in_place(S, P, g, Q.groups);
+#endif
         for (uint32_t i = 0; i < g->n; i++) {
             P->sm = sm;
             P->sm.f_egress_rid = g->rids[i];
@@ -255,6 +260,37 @@ static void egress_packet(sw_t *S, pkt_t *P, uint32_t port, uint64_t jtrunc,
     if (limit && limit < n) n = limit;
     out_commit(&S->base, port, n);
 }
+
+#if PATCH_REPLICAS
+/* The replicas of multicast group ``g`` one after another on the ingress's packet ``P``,
+ * as run_egress would run their jobs (which would be next in the queue), without a copy
+ * of the headers per replica: the fields egress may write (cgen_replicas.py) are put back
+ * before each next replica, the metadata and standard metadata copied, the rest of the
+ * packet's state zeroed. */
+static void replicate_in_place(sw_t *S, pkt_t *P, const group_t *g, uint32_t group) {
+    replica_kept_t kept;
+    replica_keep(&P->hdr, &kept);
+    meta_t meta = P->meta;
+    sm_t sm = P->sm;
+    const uint8_t *payload = P->payload;
+    uint32_t payload_len = P->payload_len;
+    uint64_t trunc = P->trunc;
+    size_t tail = offsetof(pkt_t, sm) + sizeof P->sm;
+    for (uint32_t i = 0; i < g->n; i++) {
+        if (i) {
+            replica_restore(&P->hdr, &kept);
+            P->meta = meta;
+        }
+        memset((uint8_t *)P + tail, 0, sizeof *P - tail);
+        P->payload = payload;
+        P->payload_len = payload_len;
+        P->sm = sm;
+        P->sm.f_egress_rid = g->rids[i];
+        P->sm.f_instance_type = REPLICATION;
+        egress_packet(S, P, g->ports[i], trunc, group);
+    }
+}
+#endif
 
 /* ``j`` may move when egress queues more jobs: it is read before egress starts. */
 static void run_egress(sw_t *S, const job_t *j) {
