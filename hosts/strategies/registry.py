@@ -73,12 +73,17 @@ class SwitchJob:
     file's key for the job (strategies that share a program share it); ``controller`` is
     the module that sets jobs up and tears them down (``setup``, ``teardown``,
     ``job_from_dict``); ``program`` the P4 program the switch must run; ``lane_bits``
-    the narrowest lanes its workers send unless the experiment file says."""
+    the narrowest lanes its workers send unless the experiment file says. ``setup``,
+    where the controller needs more than the job's section gives, is called with the
+    section's job fields (a dict), the strategy's parsed options and the workers'
+    ``hosts.worker`` options, and returns the job's fields with the rest filled in and
+    the arguments the controller's ``setup`` takes after the job."""
 
     section: str
     controller: str
     program: str
     lane_bits: int = 32
+    setup: Callable[[dict, Options, dict], tuple[dict, tuple]] | None = None
 
 
 @dataclass(frozen=True)
@@ -271,9 +276,10 @@ class StrategyInfo:
         return _call(self.layout, "layout", world, options)
 
     def nominal_memory(self, params: float, world: int, layers: int | None = None,
-                       options: Options | None = None, sizes: dict | None = None) -> Memory:
+                       options: Options | None = None, sizes: dict | None = None,
+                       model=None) -> Memory:
         return _call(self.memory, "memory", params, world, layers, options=options,
-                     sizes=sizes)
+                     sizes=sizes, model=model)
 
     def volume_bytes(self, model_bytes: float, world: int, layers: int | None = None,
                      **given) -> tuple[float, float]:
@@ -288,7 +294,7 @@ class StrategyInfo:
 # per declared function: (its positional arguments, the keywords it may take)
 DECLARED = {
     "pattern": (("model_bytes", "world", "layers"), ("options", "sizes", "model", "batch")),
-    "memory": (("params", "world", "layers"), ("options", "sizes")),
+    "memory": (("params", "world", "layers"), ("options", "sizes", "model")),
     "timing": (("world",), ("options", "sizes", "model", "batch", "device")),
     "layouts": (("world",), ("model", "batch", "sizes", "every")),
     "layout": (("world", "options"), ()),
