@@ -256,17 +256,60 @@ class InaAllReduce:
         if not tensor.is_floating_point():
             raise TypeError(f"all_reduce needs a float tensor, got {tensor.dtype}")
         self._stamp("start")
-        values = tensor.detach().reshape(-1).to(torch.float32).cpu().numpy()
+        values = float32_values(tensor)
         if values.size == 0:
             return tensor
         bits = self.lane_bits or lane_bits_for(tensor.dtype)
         blocks = as_blocks(values, bits, self.lanes)
         sums, exponents = self.sum_blocks(blocks, bits, values.size)
         summed = (sums / fx.block_scales(exponents, self.n_workers, bits)).reshape(-1)
-        tensor.copy_(torch.from_numpy(summed[:values.size]).view(tensor.shape)
-                     .to(tensor.dtype))
+        store_rounded(tensor, summed[:values.size])
         self._stamp("end")
         return tensor
+
+
+# Tensor <-> numpy without torch's kernels: torch runs an element-wise copy of more than
+# 32768 elements on its OpenMP threads, whose spin-wait after each parallel region costs
+# a core for a while; eight workers on two cores spent as much CPU in it as in the rest
+# of their round. numpy's conversions run on the calling thread.
+_RAW16 = {torch.bfloat16: torch.int16, torch.float16: torch.float16}
+
+
+def _numpy_view(tensor: torch.Tensor, as_type: torch.dtype) -> np.ndarray | None:
+    """A flat numpy view of ``tensor``'s memory as ``as_type``, or None where there is
+    none (not contiguous, not on the CPU)."""
+    if tensor.device.type != "cpu" or not tensor.is_contiguous():
+        return None
+    return tensor.detach().view(as_type).reshape(-1).numpy()
+
+
+def float32_values(tensor: torch.Tensor) -> np.ndarray:
+    """``tensor``'s values as a flat float32 array: exact for bf16, fp16 and fp32; other
+    types rounded to float32 (as_blocks' rule)."""
+    raw = _numpy_view(tensor, _RAW16.get(tensor.dtype, tensor.dtype)) \
+        if tensor.dtype in (torch.bfloat16, torch.float16, torch.float32) else None
+    if raw is None:
+        return tensor.detach().reshape(-1).to(torch.float32).cpu().numpy()
+    if tensor.dtype == torch.bfloat16:      # a bf16 value is a float32's upper half
+        return (raw.astype(np.uint32) << 16).view(np.float32)
+    return raw.astype(np.float32)
+
+
+def store_rounded(tensor: torch.Tensor, summed: np.ndarray) -> None:
+    """Write float64 ``summed`` into ``tensor``, rounded to its type as torch rounds a
+    float64 tensor to it: to float32 first, then (bf16, fp16) to nearest even again."""
+    raw = _numpy_view(tensor, _RAW16.get(tensor.dtype, tensor.dtype)) \
+        if tensor.dtype in (torch.bfloat16, torch.float16, torch.float32) else None
+    if raw is None:
+        tensor.copy_(torch.from_numpy(summed).view(tensor.shape).to(tensor.dtype))
+        return
+    single = summed.astype(np.float32)
+    if tensor.dtype == torch.bfloat16:      # the sums are finite: no NaN to keep
+        u = single.view(np.uint32)
+        raw[:] = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16).view(np.int16)
+    else:
+        with np.errstate(over="ignore"):    # beyond fp16's range: inf, as torch gives
+            raw[:] = single
 
 
 def as_blocks(values: np.ndarray, lane_bits: int, lanes: int = ina.LANES) -> np.ndarray:
