@@ -327,7 +327,7 @@ def test_the_c_client_opens_its_window_four_chunks_first_then_in_order():
 def test_without_a_compiler_auto_falls_back_to_python_with_one_line(monkeypatch, capsys):
     from testbed.p4.native.build import NoCompiler
     monkeypatch.setenv("CC", "/nonexistent/cc")
-    ina_native.loop.cache_clear()
+    ina_native._loop.cache_clear()
     ina_native._library.cache_clear()
     try:
         assert ina_native.loop("auto") is None
@@ -337,7 +337,7 @@ def test_without_a_compiler_auto_falls_back_to_python_with_one_line(monkeypatch,
         with pytest.raises(NoCompiler):
             ina_native.loop("native")
     finally:
-        ina_native.loop.cache_clear()
+        ina_native._loop.cache_clear()
         ina_native._library.cache_clear()
 
 
@@ -358,7 +358,8 @@ def test_the_c_client_s_constants_are_the_protocol_s():
     expected = {"MAX_LANES": ina.MAX_LANES, "HEADER_BYTES": ina.HEADER_BYTES,
                 "FLAG_GRADIENT": ina.FLAG_GRADIENT, "FLAG_RESULT": ina.FLAG_RESULT,
                 "FLAG_RETRANSMIT": ina.FLAG_RETRANSMIT, "FLAG_LANES16": ina.FLAG_LANES16,
-                "FLAG_OVERFLOW": ina.FLAG_OVERFLOW, "SHADOW_BIT": ina.SHADOW_BIT,
+                "FLAG_OVERFLOW": ina.FLAG_OVERFLOW, "FLAG_MAX": ina.FLAG_MAX,
+                "SHADOW_BIT": ina.SHADOW_BIT, "GROUP_WORDS": ina.GROUP_WORDS,
                 "EXPONENT_MIN": fx.EXPONENT_MIN, "EXPONENT_MAX": fx.EXPONENT_MAX}
     assert {k: defines.get(k) for k in expected} == expected
     # the header's field order, as the C client writes it: bytes 6 and 7
