@@ -270,21 +270,23 @@ static int exponent_for(double max_abs) {
     return e < EXPONENT_MIN ? EXPONENT_MIN : e;
 }
 
+#define INLINE static inline __attribute__((always_inline))
+
 /* ---- element types: every value read exactly as float, sums rounded as torch rounds
  * a float64 tensor to the type (to float first, then to nearest even again) */
-static float from_bits(uint32_t u) {
+INLINE float from_bits(uint32_t u) {
     float f;
     memcpy(&f, &u, 4);
     return f;
 }
 
-static uint32_t to_bits(float f) {
+INLINE uint32_t to_bits(float f) {
     uint32_t u;
     memcpy(&u, &f, 4);
     return u;
 }
 
-static float half_to_float(uint16_t h) {
+INLINE float half_to_float(uint16_t h) {
     uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1F, m = h & 0x3FF;
     if (e == 0)                                   /* zero or subnormal: m * 2^-24 */
         return sign ? -ldexpf((float)m, -24) : ldexpf((float)m, -24);
@@ -294,12 +296,12 @@ static float half_to_float(uint16_t h) {
 }
 
 /* `q` shifted right by `s` bits (1..31), rounded to nearest, ties to even */
-static uint32_t shift_rounded(uint32_t q, int s) {
+INLINE uint32_t shift_rounded(uint32_t q, int s) {
     uint32_t kept = q >> s, rest = q & ((1u << s) - 1), half = 1u << (s - 1);
     return kept + (rest > half || (rest == half && (kept & 1)));
 }
 
-static uint16_t float_to_half(float f) {
+INLINE uint16_t float_to_half(float f) {
     uint32_t u = to_bits(f), sign = (u >> 16) & 0x8000, a = u & 0x7FFFFFFF;
     if (a > 0x7F800000)
         return sign | 0x7E00;                     /* NaN */
@@ -315,25 +317,22 @@ static uint16_t float_to_half(float f) {
     return sign | (uint16_t)shift_rounded((a & 0x7FFFFF) | 0x800000, -1 - e);
 }
 
-static uint16_t float_to_bf16(float f) {          /* finite or inf: no NaN to keep */
+INLINE uint16_t float_to_bf16(float f) {          /* finite or inf: no NaN to keep */
     uint32_t u = to_bits(f);
     return (uint16_t)((u + 0x7FFF + ((u >> 16) & 1)) >> 16);
 }
 
-static float value_at(const loop_t *L, uint64_t k) {
-    if (k >= L->size)
-        return 0.0f;
-    switch (L->dtype) {
-    case INA_BF16:
-        return from_bits((uint32_t)((const uint16_t *)L->values)[k] << 16);
-    case INA_F16:
-        return half_to_float(((const uint16_t *)L->values)[k]);
-    default:
-        return ((const float *)L->values)[k];
-    }
+/* value k of `values` of `dtype`, as float (exact) */
+INLINE float load_value(const void *values, int dtype, uint64_t k) {
+    if (dtype == INA_BF16)
+        return from_bits((uint32_t)((const uint16_t *)values)[k] << 16);
+    if (dtype == INA_F16)
+        return half_to_float(((const uint16_t *)values)[k]);
+    return ((const float *)values)[k];
 }
 
-static void store_at(int dtype, void *dst, uint64_t k, double v) {
+/* `v` rounded to `dtype`, written as value k of `dst` */
+INLINE void store_value(void *dst, int dtype, uint64_t k, double v) {
     float f = (float)v;
     if (dtype == INA_BF16)
         ((uint16_t *)dst)[k] = float_to_bf16(f);
@@ -344,14 +343,13 @@ static void store_at(int dtype, void *dst, uint64_t k, double v) {
 }
 
 void ina_load(int dtype, const void *src, float *out, uint64_t n) {
-    loop_t L = {.values = src, .dtype = dtype, .size = n};
     for (uint64_t k = 0; k < n; k++)
-        out[k] = value_at(&L, k);
+        out[k] = load_value(src, dtype, k);
 }
 
 void ina_store(int dtype, const double *in, void *dst, uint64_t n) {
     for (uint64_t k = 0; k < n; k++)
-        store_at(dtype, dst, k, in[k]);
+        store_value(dst, dtype, k, in[k]);
 }
 
 /* ---- one exchange */
@@ -365,18 +363,36 @@ static uint32_t chunk_words(const loop_t *L, uint32_t i) {
     return i + 1 == L->x->n ? L->x->tail_words : L->x->words;
 }
 
+/* the values of block i (`per` of them from value i * per) before the tensor ends */
+static uint64_t present(const loop_t *L, uint32_t i, uint64_t per) {
+    uint64_t first = (uint64_t)i * per;
+    return first >= L->size ? 0 : (L->size - first < per ? L->size - first : per);
+}
+
+/* x rounded to the nearest integer, ties to even, as nearbyint in the default rounding
+ * mode, for |x| < 2^51: x + 1.5 * 2^52 has no bits below 1 */
+INLINE double round_even(double x) {
+    const double shift = 6755399441055744.0;
+    return (x + shift) - shift;
+}
+
 /* Chunk i's values (the first `words` words' worth) quantized at `exponent` into the
  * payload's lanes (big-endian); 0 when some value does not fit, the lanes then all zero. */
 static int quantize(const loop_t *L, uint32_t i, uint32_t words, int exponent, uint8_t *dst) {
     int bits = lane_bits_of(L->x);
-    int per = (int)words * 32 / bits;
+    uint64_t per = (uint64_t)words * 32 / bits;
     uint64_t row = (uint64_t)L->x->words * 32 / bits;
+    uint64_t have = present(L, i, row), first = (uint64_t)i * row;
+    if (have > per)
+        have = per;
     double k = (double)((((int64_t)1 << (bits - 1)) - 1) / L->x->n_workers);
     double scale = k / ldexp(1.0, exponent);
-    uint64_t first = (uint64_t)i * row;
-    for (int j = 0; j < per; j++) {
-        double q = nearbyint((double)value_at(L, first + j) * scale);
-        if (fabs(q) > k) {
+    const void *values = L->values;
+    int dtype = L->dtype;
+    for (uint64_t j = 0; j < have; j++) {
+        double v = (double)load_value(values, dtype, first + j) * scale;
+        double q = round_even(v);
+        if (!(fabs(v) < 0x1p51) || fabs(q) > k) {      /* NaN too */
             memset(dst, 0, 4 * (size_t)words);
             return 0;
         }
@@ -389,22 +405,35 @@ static int quantize(const loop_t *L, uint32_t i, uint32_t words, int exponent, u
             memcpy(dst + 4 * j, &u, 4);
         }
     }
+    memset(dst + have * bits / 8, 0, (per - have) * bits / 8);
     return 1;
 }
 
-/* the largest magnitude of block i's values; NAN if one is not finite */
+/* The largest magnitude of block i's values; NAN if one is not finite. Magnitudes of
+ * IEEE values order as their bits without the sign: the largest is found on integers. */
 static double block_max(const loop_t *L, uint32_t i) {
-    uint64_t per = (uint64_t)L->x->words * 32 / lane_bits_of(L->x), first = (uint64_t)i * per;
-    double m = 0.0;
-    for (uint64_t j = 0; j < per; j++) {
-        double v = fabs((double)value_at(L, first + j));
-        if (!isfinite(v))
-            return NAN;
-        if (v > m)
-            m = v;
+    uint64_t per = (uint64_t)L->x->words * 32 / lane_bits_of(L->x);
+    uint64_t have = present(L, i, per), first = (uint64_t)i * per;
+    if (L->dtype == INA_F32) {
+        const uint32_t *v = (const uint32_t *)L->values + first;
+        uint32_t m = 0;
+        for (uint64_t j = 0; j < have; j++) {
+            uint32_t a = v[j] & 0x7FFFFFFF;
+            m = a > m ? a : m;
+        }
+        return m >= 0x7F800000 ? NAN : (double)from_bits(m);
     }
-    return m;
+    const uint16_t *v = (const uint16_t *)L->values + first;
+    uint16_t m = 0;
+    for (uint64_t j = 0; j < have; j++) {
+        uint16_t a = v[j] & 0x7FFF;
+        m = a > m ? a : m;
+    }
+    if (L->dtype == INA_BF16)
+        return m >= 0x7F80 ? NAN : (double)from_bits((uint32_t)m << 16);
+    return m >= 0x7C00 ? NAN : (double)half_to_float(m);
 }
+
 static int send_chunk(loop_t *L, uint32_t i, double now, int retransmit, int back_off) {
     ina_xchg_t *x = L->x;
     if (retransmit) {
@@ -856,7 +885,7 @@ int ina_allreduce(ina_ctx_t *c, ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_
         for (uint64_t j = 0; j < count; j++) {
             int32_t sum = lane_bits == 32 ? row[j]
                           : (int16_t)(j & 1 ? row[j / 2] & 0xFFFF : (uint32_t)row[j / 2] >> 16);
-            store_at(dtype, dst, at + j, (double)sum / scale);
+            store_value(dst, dtype, at + j, (double)sum / scale);
         }
     }
     return 0;
