@@ -40,7 +40,9 @@ to its rack switch's aggregator address with its rack job id and worker id, and 
 the total number of workers across racks as ``n_workers`` (it sets the scale).
 
 Each exchange's window loop runs in C where the machine has a C compiler, else in Python
-(:mod:`hosts.ina_native`; ``client`` of :class:`UdpTransport`, ``--client`` below).
+(:mod:`hosts.ina_native`; ``client`` of :class:`UdpTransport`, ``--client`` below); with C,
+a bf16, fp16 or fp32 tensor's whole all-reduce is one call, which reads and writes the
+tensor's memory and sends the same packets as the steps below.
 
 Run as a program on an emulated host::
 
