@@ -246,7 +246,9 @@ static void out_clear(sw_t *S, uint64_t now) {
 
 /* The outputs towards a port with a socket of its own (sw_direct) leave on it, batched
  * (packet_io.c), are counted and taken out of the output arena; the caller gets the
- * others, in their order. */
+ * others, in their order. A batch across ports goes port by port (a multicast result's
+ * copies are not interleaved), so the receiving side of each port is scheduled once per
+ * batch rather than once per frame. */
 static void send_direct(sw_t *S) {
     base_t *b = &S->base;
     if (!b->ndirect || !b->out_n) return;
@@ -256,9 +258,10 @@ static void send_direct(sw_t *S) {
     }
     if (b->shared_fd >= 0) {              /* every direct port's frames in one batch */
         uint32_t m = 0;
-        for (uint32_t i = 0; i < b->out_n; i++) {
-            uint32_t port = b->out_port[i];
-            if (port < NPORTS && b->direct_fd[port] >= 0) b->pick[m++] = i;
+        for (uint32_t d = 0; d < b->ndirect; d++) {   /* port by port, in order within one */
+            uint32_t port = b->direct_ports[d];
+            for (uint32_t i = 0; i < b->out_n; i++)
+                if (b->out_port[i] == port) b->pick[m++] = i;
         }
         if (m) io_send_ports(b->shared_fd, b->out_data, b->out_off, b->out_size, b->pick, m,
                              b->out_port, b->ifindex, b->direct);
