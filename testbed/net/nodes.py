@@ -123,7 +123,18 @@ class P4Switch(Switch):
     @classmethod
     def batchShutdown(cls, switches):
         """Stop all switch processes at once (SIGTERM, then SIGKILL after 3 s)."""
-        procs = [s.process for s in switches if s.process is not None]
+        cls.stop_processes(switches)
+        for switch in switches:
+            switch.stop_process()          # exited by now; releases what it held besides
+            Switch.stop(switch, deleteIntfs=True)
+        return switches
+
+    @staticmethod
+    def stop_processes(switches) -> None:
+        """SIGTERM to every switch process at once, SIGKILL to those still running after
+        3 s; each waited for. Called before Mininet deletes the links, so a switch never
+        sees its ports' interfaces deleted under it at a normal tear-down."""
+        procs = [s.process for s in switches if getattr(s, "process", None) is not None]
         for proc in procs:
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
@@ -134,10 +145,6 @@ class P4Switch(Switch):
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-        for switch in switches:
-            switch.stop_process()          # exited by now; releases what it held besides
-            Switch.stop(switch, deleteIntfs=True)
-        return switches
 
     @classmethod
     def batchStartup(cls, switches):
