@@ -69,17 +69,25 @@ def layer_activation_bytes(model: ShadowModel, micro: int, recompute="full", tp:
 
 def activation_bytes(model: ShadowModel, micro: int, recompute="full", tp: int = 1,
                      sp: bool = False, stages: int = 1, micro_batches: int = 1,
-                     schedule: str = "1f1b", virtual: int = 1) -> float:
+                     schedule: str = "1f1b", virtual: int = 1,
+                     stage_layers: tuple[int, ...] | None = None) -> float:
     """A rank's activations at its peak: the first pipeline stage's ``L / stages``
     layers for the micro-batches in flight (one when not pipelined), plus one layer
-    rebuilt for its backward under full recomputation."""
+    rebuilt for its backward under full recomputation. With ``stage_layers`` (layers
+    per stage, uneven), the stage whose layers times its 1F1B micro-batches in flight
+    (``min(stages - s, m)`` on stage ``s``) is largest; GPipe and interleaving take the
+    largest stage at the first stage's flight."""
     mode = recompute_mode(recompute)
     if stages > 1:
         flight = micro_batches if schedule == "gpipe" else min(stages, micro_batches)
         flight *= 1 + (stages - 1) / (stages * virtual) if virtual > 1 else 1
     else:
         flight = 1
-    stored = layer_activation_bytes(model, micro, mode, tp, sp) * model.layers / stages * flight
+    held = model.layers / stages * flight
+    if stage_layers is not None and stages > 1:
+        held = max(stage_layers) * flight if schedule == "gpipe" or virtual > 1 else \
+            max(n * min(stages - s, micro_batches) for s, n in enumerate(stage_layers))
+    stored = layer_activation_bytes(model, micro, mode, tp, sp) * held
     if mode == "full":
         stored += layer_activation_bytes(model, micro, "none", tp, sp)
     return stored
@@ -112,7 +120,7 @@ def strategy_activation_bytes(info, model: ShadowModel, world: int, batch: int, 
     micro = max(1, batch // pipe.micro_batches)
     per_tp = activation_bytes(model, micro, recompute, tp, sp and tp > 1, pipe.stages,
                               pipe.micro_batches, pipe.schedule,
-                              getattr(options, "virtual_stages", 1))
+                              getattr(options, "virtual_stages", 1), pipe.layers)
     return per_tp * tp / split
 
 
@@ -182,7 +190,7 @@ def footprint(info, target: ShadowModel, world: int, batch: int, recompute=True,
     model both call this)."""
     m = model_bytes(target.params)
     declared = info.nominal_memory(target.params, world, target.layers, options=options,
-                                   sizes=sizes)
+                                   sizes=sizes, model=target)
     collectives = info.collectives(m, world, target.layers, options=options, sizes=sizes,
                                    model=target, batch=batch)
     return Footprint(declared.params_bytes, declared.grads_bytes, declared.optimizer_bytes,

@@ -276,4 +276,4 @@ class ShadowStrategy(Strategy):
     def nominal_memory(self) -> Memory:
         return self.info.nominal_memory(self.target.params, self.comm.world,
                                         self.target.layers, options=self.options,
-                                        sizes=self.sizes)
+                                        sizes=self.sizes, model=self.target)

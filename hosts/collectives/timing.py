@@ -26,7 +26,8 @@ besides the pattern's volumes, declared by each strategy (``StrategyInfo.timing`
 * **pipeline**: stages, micro-batches and schedule of a pipelined strategy, whether its
   layers are balanced over stages by measured speed (Holmes, OP-Fence) or split evenly,
   whether it reorders its stages so the slowest links are avoided (OP-Fence), and the
-  least fraction its boundary messages may be compressed to (AdaTopK).
+  least fraction its boundary messages may be compressed to (AdaTopK); the layers per
+  stage when the strategy's partition gives them (hosts/parallelism/partition.py).
 * **host_s**: seconds per step spent off the device (ZeRO-Offload's transfers and CPU
   optimizer), from the host's CPU Adam rate per core.
 """
@@ -78,6 +79,7 @@ class Pipeline:
     reorder: bool = False           # stages ordered so the slowest links are skipped
     compress_to: float | None = None    # least kept fraction of a boundary message
     compress_all: bool = False      # every boundary kept at compress_to, fitted or not
+    layers: tuple[int, ...] | None = None   # layers per stage when declared, else even
 
 
 @dataclass(frozen=True)

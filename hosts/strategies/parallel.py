@@ -35,6 +35,7 @@ its input and runs its forward again in the backward (torch.utils.checkpoint).
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Literal
 
@@ -48,6 +49,7 @@ from hosts.compute import RECOMPUTE
 from hosts.collectives.pattern import Collective
 from hosts.collectives.timing import Overlap, Pipeline, Placement, Timing
 from hosts.parallelism.layout import ParallelLayout, split_units
+from hosts.parallelism.partition import METHODS, stage_layers
 from hosts.parallelism.pipeline import schedule
 from hosts.parallelism.tensor_parallel import check_tensor_parallel, shard
 from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_bytes
@@ -87,6 +89,16 @@ class ParallelOptions(Options):
         default=True, description="each micro-batch's weight gradients accumulated inside "
         "the weight-gradient product (Megatron-LM's --gradient-accumulation-fusion); false: "
         "added to the gradient buffer by a kernel of its own, as Megatron-LM of 2021 did")
+    distributed_optimizer: bool = Field(
+        default=False, description="optimizer state (fp32 master weights, Adam moments) "
+        "sharded over the data-parallel group, gradients reduce-scattered and parameters "
+        "all-gathered instead of one all-reduce: ZeRO stage 1, Megatron-LM's "
+        "--use-distributed-optimizer (modelled: trainet model)")
+    partition: Literal[METHODS] = Field(
+        default="layers", description="layers per pipeline stage: layers (as even as "
+        "possible), embeddings (embedding and head count as layers) or parameters "
+        "(balanced on parameter counts), hosts/parallelism/partition.py (modelled: "
+        "trainet model)")
 
 
 def layout_of(options: ParallelOptions, world: int, rest: str, strategy: str) -> ParallelLayout:
@@ -405,7 +417,8 @@ def _pattern(rest: str, name: str):
         recompute's second forward included), the
         activations and gradients a stage sends to and receives from its neighbours (a
         middle stage 2 per micro-batch, an end stage 1; their mean), the data-parallel
-        gradient all-reduce of a stage's share of the model."""
+        gradient all-reduce of a stage's share of the model (with the distributed
+        optimizer its reduce-scatter, and the all-gather of the updated parameters)."""
         layout = layout_of(options or ParallelOptions(), world, rest, name)
         target = _nominal(model_bytes, layers, model)
         options = resolve(options or ParallelOptions(), batch, layout.pp, name, target.layers)
@@ -422,7 +435,12 @@ def _pattern(rest: str, name: str):
             edge = 2 * (layout.pp - 1) / layout.pp       # the stages' mean: ends send half
             out.append(Collective("send-recv", edge * m * act * options.virtual_stages,
                                   group="pp", size=layout.pp))
-        if layout.dp > 1:
+        if layout.dp > 1 and options.distributed_optimizer:
+            # a ring's reduce-scatter and all-gather move an all-reduce's bytes
+            shard = model_bytes / (layout.pp * layout.tp)
+            out += [Collective("reduce-scatter", shard, group="dp", size=layout.dp),
+                    Collective("all-gather", shard, group="dp", size=layout.dp)]
+        elif layout.dp > 1:
             out.append(Collective("all-reduce", model_bytes / (layout.pp * layout.tp),
                                   group="dp", size=layout.dp))
         return out
@@ -435,14 +453,17 @@ PARALLEL_OVERLAP = {"tp": Overlap("inline"), "pp": Overlap("pipeline"), "dp": Ov
 
 
 def _timing(rest: str, name: str, balanced: bool):
-    def timing(world: int, options=None) -> Timing:
+    def timing(world: int, options=None, model=None) -> Timing:
         """Replicas: the data-parallel degree; groups in Megatron-LM's order (tensor
-        fastest, then data, then pipeline)."""
+        fastest, then data, then pipeline); the layers per stage by the partition."""
         options = options or ParallelOptions()
         layout = layout_of(options, world, rest, name)
         groups = {"tp": Placement(layout.tp), "dp": Placement(layout.dp, layout.tp),
                   "pp": Placement(layout.pp, layout.tp * layout.dp)}
-        pipeline = Pipeline(layout.pp, options.micro_batches or 1, options.schedule, balanced)
+        counts = stage_counts(options, layout.pp, model, name) \
+            if model is not None and layout.pp <= model.layers else None
+        pipeline = Pipeline(layout.pp, options.micro_batches or 1, options.schedule, balanced,
+                            layers=None if balanced else counts)
         return Timing(layout.dp, groups,
                       lambda pattern: [PARALLEL_OVERLAP[c.group] for c in pattern],
                       pipeline)
@@ -451,8 +472,10 @@ def _timing(rest: str, name: str, balanced: bool):
 
 def megatron_layouts(world: int, model=None, batch: int = 8, sizes: dict | None = None,
                      every: bool = False) -> list[dict]:
-    """Tensor parallelism of 1 to 8 inside a node (dividing the heads), pipelines whose
-    depth divides the layers (as Megatron-LM requires), data parallelism over the rest
+    """Tensor parallelism of 1 to 8 inside a node (dividing the heads), pipelines of up
+    to one layer per stage (a depth that does not divide the layers, which Megatron-LM
+    refuses, splits them as evenly as possible, as DeepSpeed's pipeline engine can; such
+    a candidate names its ``partition``), data parallelism over the rest
     (dividing the batch); per layout micro-batches of 1 and 2 sequences when pipelined
     (one micro-batch of the whole replica batch when not), the one-sequence layouts also
     interleaved over two chunks per stage where the layers and micro-batches allow;
@@ -460,7 +483,7 @@ def megatron_layouts(world: int, model=None, batch: int = 8, sizes: dict | None 
     falls back to full recompute for a layout that does not fit,
     testbed/model/search.py). ``every``: every tensor-parallel degree dividing the heads,
     in or across nodes, each degree combination once with the other options at their
-    defaults."""
+    defaults, and only depths that divide the layers, as Megatron-LM requires."""
     node = (sizes or {}).get("node", 8)
     heads = model.attention_heads if model is not None else 1
     layers = model.layers if model is not None else 1
@@ -470,7 +493,7 @@ def megatron_layouts(world: int, model=None, batch: int = 8, sizes: dict | None 
             continue
         for pp in range(1, min(layers, world // tp) + 1):
             dp = world // (tp * pp)
-            if (world // tp) % pp or batch % dp or layers % pp:
+            if (world // tp) % pp or batch % dp or (every and layers % pp):
                 continue
             if every:
                 out.append({"tp": tp, "pp": pp, "dp": dp, **({} if pp > 1 else
@@ -478,7 +501,8 @@ def megatron_layouts(world: int, model=None, batch: int = 8, sizes: dict | None 
                 continue
             replica = batch // dp
             base = {"tp": tp, "pp": pp, "dp": dp, "recompute": "selective",
-                    "sequence_parallel": tp > 1}
+                    "sequence_parallel": tp > 1, **({"partition": "layers"} if layers % pp
+                                                    else {})}
             if pp == 1:
                 out.append({**base, "micro_batch_size": replica})
                 continue
@@ -490,11 +514,29 @@ def megatron_layouts(world: int, model=None, batch: int = 8, sizes: dict | None 
 
 
 def _memory(rest: str, name: str):
-    def memory(params: float, world: int, layers: int | None, options=None) -> Memory:
-        """Each rank holds its stage's share of the model, split tp ways."""
-        layout = layout_of(options or ParallelOptions(), world, rest, name)
-        return shadow.adam_memory(params / (layout.pp * layout.tp))
+    def memory(params: float, world: int, layers: int | None, options=None,
+               model=None) -> Memory:
+        """Each rank holds its stage's share of the model (the largest stage's share of
+        the layers), split tp ways; the distributed optimizer keeps 1/dp of the
+        optimizer state (fp32 master weights and Adam moments) on each rank."""
+        options = options or ParallelOptions()
+        layout = layout_of(options, world, rest, name)
+        share = 1 / layout.pp
+        if model is not None and 1 < layout.pp <= model.layers:
+            counts = stage_counts(options, layout.pp, model, name)
+            share = max(counts) / sum(counts)
+        held = shadow.adam_memory(params * share / layout.tp)
+        if options.distributed_optimizer and layout.dp > 1:
+            held = dataclasses.replace(held, optimizer_bytes=round(held.optimizer_bytes
+                                                                   / layout.dp))
+        return held
     return memory
+
+
+def stage_counts(options: ParallelOptions, pp: int, model, strategy: str) -> tuple[int, ...]:
+    """The transformer layers of each of ``pp`` stages by the options' partition."""
+    return stage_layers(model.layers, pp, options.partition, shadow.hidden_size(model),
+                        model.vocab, model.seq, strategy)
 
 
 def _layout(rest: str, name: str):
@@ -532,6 +574,12 @@ def register_layout(name: str, rest: str, description: str, placement=None,
             raise TrainetError(f"strategy {name}: virtual_stages={c.options.virtual_stages} "
                                "is modelled (trainet model) but the workers run 1F1B or GPipe "
                                "with one chunk per stage; give virtual_stages=1")
+        for key, plain in (("distributed_optimizer", False), ("partition", "layers")):
+            if getattr(c.options, key) != plain:
+                raise TrainetError(f"strategy {name}: {key}={getattr(c.options, key)} is "
+                                   "modelled (trainet model) but the workers keep the whole "
+                                   "optimizer state and split the layers evenly; give "
+                                   f"{key}={str(plain).lower()}")
         return placement(c, layout) if placement else (layout, None)
 
     def real(c):

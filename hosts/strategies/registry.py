@@ -271,9 +271,10 @@ class StrategyInfo:
         return _call(self.layout, "layout", world, options)
 
     def nominal_memory(self, params: float, world: int, layers: int | None = None,
-                       options: Options | None = None, sizes: dict | None = None) -> Memory:
+                       options: Options | None = None, sizes: dict | None = None,
+                       model=None) -> Memory:
         return _call(self.memory, "memory", params, world, layers, options=options,
-                     sizes=sizes)
+                     sizes=sizes, model=model)
 
     def volume_bytes(self, model_bytes: float, world: int, layers: int | None = None,
                      **given) -> tuple[float, float]:
@@ -288,7 +289,7 @@ class StrategyInfo:
 # per declared function: (its positional arguments, the keywords it may take)
 DECLARED = {
     "pattern": (("model_bytes", "world", "layers"), ("options", "sizes", "model", "batch")),
-    "memory": (("params", "world", "layers"), ("options", "sizes")),
+    "memory": (("params", "world", "layers"), ("options", "sizes", "model")),
     "timing": (("world",), ("options", "sizes", "model", "batch", "device")),
     "layouts": (("world",), ("model", "batch", "sizes", "every")),
     "layout": (("world", "options"), ()),

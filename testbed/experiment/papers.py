@@ -227,8 +227,8 @@ PAPERS = (
          "across nodes (TP 16 over 4 four-GPU nodes x PP 2, recomputing; selective "
          "recompute and sequence parallelism tried first); the sensitivity table gives the "
          "layouts that would fit if Megatron's optimizer state were sharded over its "
-         "data-parallel ranks (Megatron-LM's distributed optimizer), which the model's "
-         "Megatron does not do",
+         "data-parallel ranks (Megatron-LM's distributed optimizer, the model's megatron "
+         "option distributed_optimizer, which the search does not turn on by itself)",
          "testbed: experiments/axonn-cross-node.yaml, GPT 1.3B on 8 hosts as two NVLink "
          "nodes joined by InfiniBand, one replica of 8 sequences; the baseline is "
          "Megatron with TP 8 across both nodes, the layout kind it takes at the paper's "

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hosts import shadow
+from hosts.parallelism.partition import METHODS
 from testbed.errors import TrainetError
 from testbed.model import fabric as fabrics
 from testbed.model.calibration import DEFAULT
@@ -30,6 +31,8 @@ FIELDS = ("source", "model", "device", "gpus", "tp", "pp", "batch", "micro_batch
           "recompute", "sequence_parallel", "overlap_grad_reduce",
           "gradient_accumulation_fusion", "virtual_stages", "measured_step_s",
           "tflops_per_gpu", "citation")
+# columns a file may leave out, with what a missing one means
+OPTIONAL = {"distributed_optimizer": "false", "partition": "layers"}
 
 
 @dataclass(frozen=True)
@@ -70,11 +73,16 @@ def _row(path: Path, line: int, r: dict) -> tuple[Row, str]:
     if (measured is None) == (tflops is None):
         raise TrainetError(f"{where}: give exactly one of measured_step_s (s) and "
                            "tflops_per_gpu (TFLOP/s per GPU, counted as eq. 3)")
+    r = {**OPTIONAL, **{k: v for k, v in r.items() if v is not None}}
     flags = {}
-    for key in ("sequence_parallel", "overlap_grad_reduce", "gradient_accumulation_fusion"):
+    for key in ("sequence_parallel", "overlap_grad_reduce", "gradient_accumulation_fusion",
+                "distributed_optimizer"):
         if r[key] not in ("true", "false"):
             raise TrainetError(f"{where}: {key}={r[key]!r}; accepted: true, false")
         flags[key] = r[key] == "true"
+    if r["partition"] not in METHODS:
+        raise TrainetError(f"{where}: partition={r['partition']!r}; accepted: "
+                           f"{', '.join(METHODS)}")
     model = shadow.shadow_model(r["model"], flag=f"{where}: model")
     shadow.device(r["device"])
     if measured is None:
@@ -83,7 +91,8 @@ def _row(path: Path, line: int, r: dict) -> tuple[Row, str]:
     return Row(r["source"], r["model"], ints["gpus"], ints["tp"], ints["pp"], ints["batch"],
                ints["micro_batch_size"], r["recompute"], flags["sequence_parallel"],
                measured, flags["gradient_accumulation_fusion"], ints["virtual_stages"],
-               flags["overlap_grad_reduce"], r["device"]), r["citation"]
+               flags["overlap_grad_reduce"], r["device"], flags["distributed_optimizer"],
+               r["partition"]), r["citation"]
 
 
 def rows(path=HELD_OUT) -> list[HeldOutRow]:
@@ -99,8 +108,7 @@ def _search(row: Row, calibration) -> tuple[StepPrediction | None, str]:
     except TrainetError as err:
         first = str(err).partition(f"{row.model}: ")[2].split(";")[0]
         return None, (f"no strategy offers a layout of {row.gpus} GPUs for {row.batch} "
-                      "sequences; megatron's pipeline depths divide the "
-                      f"{row.shape.layers} layers and its data sizes the batch; {first}")
+                      f"sequences; megatron's data sizes must divide the batch; {first}")
     return found[0], "" if found[0].fits else "no layout fits the device"
 
 
@@ -115,7 +123,8 @@ def check(path=HELD_OUT, calibration=DEFAULT) -> list[HeldOutRow]:
 
 def _layout(r: Row) -> str:
     return (f"{r.tp}x{r.pp}x{r.gpus // (r.tp * r.pp)}, mb {r.micro_batch_size}, "
-            f"{r.recompute}")
+            f"{r.recompute}" + (", ZeRO-1" if r.distributed_optimizer else "")
+            + ("" if r.partition == "layers" else f", {r.partition}"))
 
 
 def command(args) -> int:
@@ -145,11 +154,11 @@ def main(args) -> int:
     print("Held-out published runs on A100 (data/heldout_a100.csv; not part of the "
           "three papers' mean): step time with the run's own layout (TP x PP x DP) and "
           "with the layout the search chooses; no model constant set from these rows")
-    print(f"{'row':<52}{'GPUs':>6}  {'own layout':<24}{'measured':>10}{'model':>9}"
+    print(f"{'row':<52}{'GPUs':>6}  {'own layout':<40}{'measured':>10}{'model':>9}"
           f"{'error':>8}  memory/GPU")
     for h in table:
         r = h.row
-        print(f"{r.source[:51]:<52}{r.gpus:>6}  {_layout(r):<24}{r.measured_s:>9.2f}s"
+        print(f"{r.source[:51]:<52}{r.gpus:>6}  {_layout(r):<40}{r.measured_s:>9.2f}s"
               f"{h.own.step_s:>8.2f}s{r.error(h.own.step_s):>+8.1%}  "
               f"{h.own.memory_per_gpu_B / 2**30:.1f} GiB{'' if h.own.fits else ' (does not fit)'}")
         if h.chosen is None:

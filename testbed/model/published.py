@@ -66,6 +66,8 @@ class Row:
     virtual_stages: int = 1
     overlap_grad_reduce: bool = False
     device: str = "a100-80gb"
+    distributed_optimizer: bool = False     # optimizer state sharded over the replicas
+    partition: str = "layers"               # layers per stage (hosts/parallelism/partition.py)
     predicted_s: float = 0.0
     constant_s: float = 0.0
     interpolated_s: float = 0.0
@@ -143,7 +145,8 @@ def prediction(row: Row, calibration=DEFAULT):
                "recompute": row.recompute, "sequence_parallel": row.sequence_parallel,
                "overlap_grad_reduce": row.overlap_grad_reduce,
                "virtual_stages": row.virtual_stages,
-               "gradient_accumulation_fusion": row.fused_accumulation}
+               "gradient_accumulation_fusion": row.fused_accumulation,
+               "distributed_optimizer": row.distributed_optimizer, "partition": row.partition}
     return predict("megatron", workload, fabrics.fabric("dgx-a100", row.gpus), row.gpus,
                    options, calibration)
 

@@ -1,12 +1,15 @@
 """The best layout: every registered strategy's candidate options
 (``StrategyInfo.layouts``) predicted, the fastest that fits its device first; a
-candidate with selective recompute that does not fit is tried with full recompute."""
+candidate with selective recompute that does not fit is tried with full recompute. The
+search keeps each candidate's software as declared: it does not turn on an option such
+as megatron's ``distributed_optimizer`` that the runs it is compared with may not have
+had (give it in the candidate's options)."""
 from __future__ import annotations
 
 from hosts.strategies import registry
 from testbed.errors import TrainetError
 from testbed.model.calibration import DEFAULT
-from testbed.model.step import Workload, predict
+from testbed.model.step import Workload, fits, predict
 
 
 def candidates(world: int, workload: Workload, sizes: dict,
@@ -30,11 +33,11 @@ def search(workload: Workload, fabric, world: int, calibration=DEFAULT,
     out, skipped = [], []
     for name, options in strategies or candidates(world, workload, sizes):
         try:
-            p = predict(name, workload, fabric, world, options, calibration, sizes=sizes)
-            if not p.fits and options.get("recompute") == "selective":
-                p = predict(name, workload, fabric, world, {**options, "recompute": "full"},
-                            calibration, sizes=sizes)
-            out.append(p)
+            if options.get("recompute") == "selective" and \
+                    not fits(name, workload, fabric, world, options, sizes):
+                options = {**options, "recompute": "full"}
+            out.append(predict(name, workload, fabric, world, options, calibration,
+                               sizes=sizes))
         except TrainetError as err:
             label = name + (":" + ",".join(f"{k}={v}" for k, v in options.items())
                             if options else "")
@@ -44,3 +47,4 @@ def search(workload: Workload, fabric, world: int, calibration=DEFAULT,
                            f"{workload.model.name}: " + "; ".join(skipped[:3]))
     out.sort(key=lambda p: (not p.fits, p.step_s))
     return out, skipped
+

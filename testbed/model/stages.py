@@ -1,5 +1,6 @@
-"""A pipelined strategy's stages (``Timing.pipeline``): layers per stage (even, or
-balanced on each stage's cost per layer), each stage's tensor-parallel and
+"""A pipelined strategy's stages (``Timing.pipeline``): layers per stage (as even as
+possible, as the strategy's partition declares them, or balanced on each stage's cost
+per layer; the slowest stage sets the pipeline's pace), each stage's tensor-parallel and
 data-parallel collectives over its own groups (a topology tells stages on different
 NICs apart), the transfers between neighbours (compressed as the strategy declares),
 the stages' order (reordered to skip the slowest links when declared), then the
@@ -50,13 +51,16 @@ def pipelined(pattern, overlaps, timing: Timing, passes, fabric, world: int, cal
     pipe = timing.pipeline
     p, m = pipe.stages, pipe.micro_batches
     span = world // p                              # ranks per stage (tp x dp)
-    by_mode = {o.mode: (c, o) for c, o in zip(pattern, overlaps)}
+    by_mode = {o.mode: (c, o) for c, o in zip(pattern, overlaps) if o.mode != "after"}
+    # after the flush: the gradient reduction, then (distributed optimizer) the updated
+    # parameters' all-gather, which follows the optimizer step and is never hidden
+    after_all = [c for c, o in zip(pattern, overlaps) if o.mode == "after"]
     order = stage_order(fabric, world, p) if pipe.reorder else list(range(p))
 
-    def per_stage(mode: str, scale: float) -> list[tuple[float, dict]]:
-        if mode not in by_mode:
+    def per_stage(mode: str, scale: float, c=None) -> list[tuple[float, dict]]:
+        if c is None and mode not in by_mode:
             return [(0.0, {})] * p
-        c, _ = by_mode[mode]
+        c = c or by_mode[mode][0]
         kind = collectives.placement_of(timing.groups, c, world)
         out = []
         calls = max(1, round(c.calls * scale))      # each call pays its fixed cost
@@ -71,14 +75,18 @@ def pipelined(pattern, overlaps, timing: Timing, passes, fabric, world: int, cal
         return out
 
     inline_layer = [t / (model.layers / p) for t, _ in per_stage("inline", 1 / (2 * m))]
-    after_layer = [t / (model.layers / p) for t, _ in per_stage("after", 1.0)]
+    afters = [per_stage("after", 1.0, c) for c in after_all]
+    after_layer = [sum(a[s][0] for a in afters) / (model.layers / p) for s in range(p)]
     per_layer = [(layer.seconds + 2 * inline_layer[s]) * (m + p - 1) + after_layer[s]
                  for s in range(p)]
-    layers = _balanced(per_layer, model.layers) if pipe.balanced else \
-        [model.layers // p + (1 if s < model.layers % p else 0) for s in range(p)]
+    if pipe.balanced:
+        layers = _balanced(per_layer, model.layers)
+    elif pipe.layers is not None:
+        layers = list(pipe.layers)
+    else:
+        layers = [model.layers // p + (1 if s < model.layers % p else 0) for s in range(p)]
     share = [n / model.layers for n in layers]
     inline = per_stage("inline", 1 / (2 * m))
-    after = per_stage("after", 1.0)
     last = p - 1
     forward = [layers[s] * layer.forward_s + (head.forward_s if s == last else 0.0)
                for s in range(p)]
@@ -95,18 +103,22 @@ def pipelined(pattern, overlaps, timing: Timing, passes, fabric, world: int, cal
     steps = pipeline.simulate(times, inline_fields, transfer_events)
     roles, busy, active = [], [], []
     for s, st in enumerate(steps):
-        t_after, after_fields = after[s]
-        t_after *= share[s] * p
         events = list(st.events)
         end = st.end_s
-        hidden = min(t_after, backward[s]) if overlap_grad else 0.0
         slowest_link = max(range(p - 1), key=lambda b: transfer[b]) if p > 1 else None
         tier = transfer_events[slowest_link]["tier"] if slowest_link is not None else ""
-        if t_after:
+        for c, after in zip(after_all, afters):
+            t_after, after_fields = after[s]
+            t_after *= share[s] * p
+            if not t_after:
+                continue
+            gather = c.op == "all-gather"
+            hidden = min(t_after, backward[s]) if overlap_grad and not gather else 0.0
             events.append(Event("collective", f"{after_fields['op']} {after_fields['group']}",
                                 "step", end - hidden, t_after, lane="comm",
                                 exposed_s=t_after - hidden,
-                                after=_grad_after(events, hidden),
+                                after=(len(events) - 1,) if gather else
+                                _grad_after(events, hidden),
                                 **{**after_fields, "nbytes": after_fields["nbytes"]
                                    * share[s] * p}))
             end += t_after - hidden

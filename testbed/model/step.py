@@ -78,22 +78,8 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
             calibration: Calibration = DEFAULT, sizes: dict | None = None,
             label: str | None = None) -> StepPrediction:
     """The step of ``strategy`` (with ``options``) on ``world`` ranks of ``fabric``."""
-    info = registry.get(strategy)
-    parsed = info.parse_options(options or {})
-    if fabric.max_ranks is not None and world > fabric.max_ranks:
-        raise TrainetError(f"fabric {fabric.name} has {fabric.max_ranks} GPUs for {world} "
-                           f"ranks; give --gpus {fabric.max_ranks} or less")
-    sizes = sizes or _tier_sizes(fabric, world)
+    info, parsed, timing, sizes = _layout_of(strategy, workload, fabric, world, options, sizes)
     model = workload.model
-    timing = info.step_timing(world, options=parsed, sizes=sizes, model=model,
-                              device=workload.device)
-    parsed = _resolved(info, parsed, timing, workload.global_batch, strategy, model)
-    timing = info.step_timing(world, options=parsed, sizes=sizes, model=model,
-                              device=workload.device)
-    if workload.global_batch % timing.replicas:
-        raise TrainetError(f"strategy {strategy}: a global batch of {workload.global_batch} "
-                           f"sequences does not split over its {timing.replicas} replicas; "
-                           f"give --global-batch-size a multiple of {timing.replicas}")
     replica_batch = workload.global_batch // timing.replicas
     pattern = info.collectives(shadow.model_bytes(model.params), world, model.layers,
                                options=parsed, sizes=sizes, model=model, batch=replica_batch)
@@ -135,7 +121,11 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
     host = timing.host_s(calibration.cpu_adam_rate, workload.gpus_per_host) \
         if timing.host_s else 0.0
     fp = _footprint(info, model, world, replica_batch, timing, recompute, sp, parsed, sizes)
-    optimizer = kernels.optimizer_s(fp.params / shadow.BYTES_PER_PARAM, workload.device) \
+    # the distributed optimizer (ZeRO-1) updates the rank's shard of the stage's state
+    shards = timing.groups["dp"].size if getattr(parsed, "distributed_optimizer", False) \
+        and "dp" in timing.groups else 1
+    optimizer = kernels.optimizer_s(fp.params / shadow.BYTES_PER_PARAM / shards,
+                                    workload.device) \
         if workload.mfu is None and workload.optimizer_step else 0.0
     step = slowest.step_s + interference + host + optimizer
     compute += optimizer
@@ -159,6 +149,37 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
         roles=tuple(roles),
         placement={k: (v.size, v.stride) for k, v in timing.groups.items()},
         stage_order=tuple(_order(timing, fabric, world)))
+
+
+def _layout_of(strategy: str, workload: Workload, fabric, world: int, options: dict | None,
+               sizes: dict | None):
+    """(the strategy, its options resolved, its timing, the tier sizes), checked."""
+    info = registry.get(strategy)
+    parsed = info.parse_options(options or {})
+    if fabric.max_ranks is not None and world > fabric.max_ranks:
+        raise TrainetError(f"fabric {fabric.name} has {fabric.max_ranks} GPUs for {world} "
+                           f"ranks; give --gpus {fabric.max_ranks} or less")
+    sizes = sizes or _tier_sizes(fabric, world)
+    model = workload.model
+    timing = info.step_timing(world, options=parsed, sizes=sizes, model=model,
+                              device=workload.device)
+    parsed = _resolved(info, parsed, timing, workload.global_batch, strategy, model)
+    timing = info.step_timing(world, options=parsed, sizes=sizes, model=model,
+                              device=workload.device)
+    if workload.global_batch % timing.replicas:
+        raise TrainetError(f"strategy {strategy}: a global batch of {workload.global_batch} "
+                           f"sequences does not split over its {timing.replicas} replicas; "
+                           f"give --global-batch-size a multiple of {timing.replicas}")
+    return info, parsed, timing, sizes
+
+
+def fits(strategy: str, workload: Workload, fabric, world: int, options: dict | None = None,
+         sizes: dict | None = None) -> bool:
+    """Whether ``predict`` would find the layout fits its device, without timing it."""
+    info, parsed, timing, sizes = _layout_of(strategy, workload, fabric, world, options, sizes)
+    fp = _footprint(info, workload.model, world, workload.global_batch // timing.replicas,
+                    timing, recompute_of(parsed, workload), False, parsed, sizes)
+    return footprint.check(fp, workload.device, workload.gpus_per_host).fits
 
 
 def recompute_of(options, workload: Workload) -> str:
@@ -191,7 +212,8 @@ def _footprint(info, model, world: int, replica_batch: int, timing: Timing, reco
 
 def _layout(timing: Timing, options=None, recompute: str = "none") -> str:
     """The group sizes, the recompute, and Megatron's micro-batch size, sequence
-    parallelism and interleaving where the strategy has them."""
+    parallelism, interleaving, distributed optimizer and (a partition given) layers per
+    stage where the strategy has them."""
     parts = [f"{k}{p.size}" for k, p in timing.groups.items()
              if k in LAYOUT_KINDS and p.size > 1]
     out = " x ".join(parts) or f"{timing.replicas} replicas"
@@ -205,7 +227,23 @@ def _layout(timing: Timing, options=None, recompute: str = "none") -> str:
             out += ", SP"
         if getattr(options, "virtual_stages", 1) > 1:
             out += f", {options.virtual_stages} chunks/stage"
+        if getattr(options, "distributed_optimizer", False):
+            out += ", distributed optimizer"
+        pipe = timing.pipeline
+        if "partition" in getattr(options, "model_fields_set", ()) and pipe.layers is not None:
+            out += f", layers {'/'.join(map(str, _runs(pipe.layers)))}"
     return out
+
+
+def _runs(counts) -> list[str]:
+    """Layers per stage, equal neighbours joined: (5, 6, 6, 6, 5) -> 5, 6x3, 5."""
+    out = []
+    for n in counts:
+        if out and out[-1][0] == n:
+            out[-1][1] += 1
+        else:
+            out.append([n, 1])
+    return [f"{n}x{k}" if k > 1 else str(n) for n, k in out]
 
 
 def _instances(overlap: Overlap, chunks: int) -> int:

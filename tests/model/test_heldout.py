@@ -65,3 +65,29 @@ def test_held_out_rows_are_printed_with_their_own_and_the_searchs_layout(capsys)
     assert out.count("search: ") == 3 and "mean |error|" not in out
     for h in heldout.rows():
         assert h.row.source[:40] in out and h.citation in out
+
+
+def test_the_runs_configs_shard_the_optimizer_and_bloom_counts_its_embeddings():
+    """BLOOM's bf16 optimizer is its own ZeRO-1 and its stages count the tied
+    embeddings as layers (tr11-176B-ml.slurm); GPT-NeoX-20B's config asks for ZeRO stage
+    1; Megatron-LM's 2021 example has neither. Its own layout fits the 40 GB A100 only
+    with the optimizer state sharded."""
+    bloom, neox, gpt3 = (h.row for h in heldout.rows())
+    assert (bloom.distributed_optimizer, bloom.partition) == (True, "embeddings")
+    assert (neox.distributed_optimizer, neox.partition) == (True, "layers")
+    assert (gpt3.distributed_optimizer, gpt3.partition) == (False, "layers")
+    assert published.prediction(neox).fits
+    from dataclasses import replace
+    assert not published.prediction(replace(neox, distributed_optimizer=False)).fits
+
+
+def test_a_bad_partition_is_named_by_file_line_and_field(tmp_path):
+    good = heldout.HELD_OUT.read_text().splitlines()
+    header = next(i for i, line in enumerate(good) if line.startswith("source,"))
+    bad = tmp_path / "bad.csv"
+    bad.write_text("\n".join(good[:header + 1] + [good[header + 1].replace(",embeddings,",
+                                                                          ",stages,")])
+                   + "\n")
+    with pytest.raises(TrainetError, match=rf"bad.csv, line {header + 2}: partition='stages'; "
+                                           "accepted: layers, embeddings, parameters"):
+        heldout.rows(bad)

@@ -119,3 +119,31 @@ def test_misfitting_psa_blocks_are_refused_at_their_place(old, new, words):
         load_source(_variant(old, new), "forward.p4")
     assert words in str(e.value)
     assert e.value.loc is not None and e.value.loc.file == "forward.p4"
+
+
+def test_an_empty_packet_is_reported_as_empty_not_missing(tmp_path):
+    """An egress deparser that emits nothing, after an egress parser that extracted the
+    whole frame, sends an empty packet: the report says so instead of "no packet"."""
+    text = (HERE / "register_ports.p4").read_text()
+    emit = "                           in psa_egress_deparser_input_metadata_t edstd) {\n" \
+           "    apply {\n        pkt.emit(hdr.ethernet);\n"
+    assert emit in text
+    program = load_source(text.replace(emit, emit.replace("pkt.emit(hdr.ethernet);", "")),
+                          str(tmp_path / "emits_nothing.p4"))
+    stf = tmp_path / "emits_nothing.stf"
+    stf.write_text("packet 4 000000000001 000000000000 ffff\n"
+                   "expect 3 000000000001 000000000001 ffff $\n")
+    report = run_file(program, str(stf))
+    assert (report.passed, report.packets_out) == (False, 1)
+    text = report.render(verbose=True)
+    assert "port 3 packet 1 -- empty packet: the deparsers emitted nothing" in text
+    assert "actual:   (empty packet: 0 bytes)" in text and "(no packet)" not in text
+
+
+def test_a_clone_takes_its_sessions_class_of_service():
+    target = PsaTarget(load_program(str(HERE / "clone_received.p4")))
+    target.clone_session_set(E.CloneSession(4, [E.Replica(6)], class_of_service=3))
+    frame = bytes.fromhex("000000000001" "000000000002" "0800" "00000002" "cafe")
+    out = dict(target.process(frame, 1))
+    assert out[2][:14] == bytes.fromhex("AAAAAAAAAAAA" "000000000005" "0800")
+    assert out[6] == bytes.fromhex("000000000001" "000000000002" "C103" "00000002" "cafe")

@@ -10,8 +10,11 @@ follows the PSA specification (v1.2, "Packet paths") and BMv2's psa_switch:
   then the ingress deparser, whose output (emitted headers + unparsed payload) is what
   egress receives. A parser error does not drop the packet: Ingress sees it in
   ``istd.parser_error``.
-* after ingress, in this order: ``clone`` makes one CLONE_I2E copy of the deparsed packet
-  per replica of clone session ``clone_session_id`` (dropped packets are cloned too);
+* after ingress, in this order: ``clone`` makes one CLONE_I2E copy per replica of clone
+  session ``clone_session_id`` of the packet as the ingress parser received it, not of
+  the deparser's output (as BMv2's psa_switch does; dropped packets are cloned too),
+  with the class of service the clone session configures (PSA's pseudocode for the end
+  of ingress and egress; the same for CLONE_E2E);
   ``drop`` ends the packet; ``resubmit`` sends the packet as it was received back to the
   ingress parser with the deparser's ``resubmit_meta``; a non-zero ``multicast_group``
   sends one NORMAL_MULTICAST copy per group member (``instance`` = its replica id); else
@@ -102,7 +105,8 @@ class PsaTarget(Target):
         cos = ostd.class_of_service
         if ostd.clone:
             for rep, session in self._clone_replicas(ostd.clone_session_id):
-                jobs.append((data, rep.port, self.path["CLONE_I2E"], rep.rid, cos, clone_meta,
+                jobs.append((frame, rep.port, self.path["CLONE_I2E"], rep.rid,
+                             session.class_of_service, clone_meta,
                              session.packet_length_bytes))
         if ostd.drop:
             self._drop("ingress_drop")
@@ -155,7 +159,8 @@ class PsaTarget(Target):
         self._digests(st)
         if ostd.clone:
             for rep, session in self._clone_replicas(ostd.clone_session_id):
-                jobs.append((data, rep.port, self.path["CLONE_E2E"], rep.rid, cos, clone_meta,
+                jobs.append((data, rep.port, self.path["CLONE_E2E"], rep.rid,
+                             session.class_of_service, clone_meta,
                              session.packet_length_bytes))
         if ostd.drop:
             self._drop("egress_drop")

@@ -107,6 +107,7 @@ def _side_by_side(c: Check) -> list:
     if c.expected is None and c.actual is None:
         return []
     exp, act = c.expected or "", c.actual or ""
+    absent = "(no packet)" if c.actual is None else "(empty packet: 0 bytes)"
     if not re.fullmatch(r"[0-9A-F*$]*", exp) or not re.fullmatch(r"[0-9A-F]*", act):
         return [f"    expected: {exp or '-'}", f"    actual:   {act or '-'}"]
     exact_end = exp.endswith("$")
@@ -118,11 +119,11 @@ def _side_by_side(c: Check) -> list:
     out = []
     for row in range(0, max(len(pattern), len(act), 1), _ROW):
         e, a = pattern[row:row + _ROW], act[row:row + _ROW]
-        m = marks[row:row + _ROW] if c.expected and c.actual else ""
+        m = marks[row:row + _ROW] if c.expected and c.actual is not None else ""
         last = row + _ROW >= max(len(pattern), len(act))
         out.append(f"    {row // 2:04x} expected: {_spaced(e) or '-'}"
                    + (" $" if exact_end and last and e else ""))
-        out.append(f"         actual:   {_spaced(a) or ('(no packet)' if not act else '-')}")
+        out.append(f"         actual:   {_spaced(a) or (absent if not act else '-')}")
         if "^" in m:
             out.append("                   "
                        + "".join(ch + (" " if i % 2 else "") for i, ch in enumerate(m)).rstrip())
@@ -135,6 +136,12 @@ def match_packet(pattern: str, exact_end: bool, data: bytes) -> bool:
     if len(actual) < len(pattern) or (exact_end and len(actual) != len(pattern)):
         return False
     return all(p == "*" or p == a for p, a in zip(pattern, actual))
+
+
+def _mismatch(frame: Optional[bytes]) -> str:
+    if frame is None:
+        return "packet missing"
+    return "bytes differ" if frame else "empty packet: the deparsers emitted nothing and no payload was left"
 
 
 # ---------------------------------------------------------------- running
@@ -221,7 +228,7 @@ class _Run:
                     exp.loc, f"port {port} packet {i + 1}", ok,
                     exp.pattern + ("$" if exp.exact_end else ""),
                     frame.hex().upper() if frame is not None else None,
-                    "" if ok else ("packet missing" if frame is None else "bytes differ")))
+                    "" if ok else _mismatch(frame)))
             for i, frame in enumerate(got[len(want):], len(want) + 1):
                 self.report.checks.append(Check(
                     None, f"port {port} packet {i}", False, None, frame.hex().upper(),
