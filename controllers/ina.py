@@ -42,6 +42,18 @@ MCAST_GROUP_BASE = 0x1000
 
 
 @dataclass(frozen=True)
+class Program:
+    """The P4 program a controller's jobs need, as its refusals name it: the checked-in
+    file and the command that renders it."""
+
+    path: str
+    render: str
+
+
+PROGRAM = Program("p4/ina.p4", "python -m testbed.proto.ina_p4 --lanes N")
+
+
+@dataclass(frozen=True)
 class Worker:
     worker_id: int
     port: int              # switch port towards the worker
@@ -190,7 +202,7 @@ def check_free(device, job: Job) -> None:
 LANE_REGISTER_PREFIX = "MyIngress.lane_"
 
 
-def program_lanes(device) -> int:
+def program_lanes(device, program: Program = PROGRAM) -> int:
     """32-bit lane words per packet of the device's program: its lane registers, one per
     word (named after the protocol's lane fields)."""
     names = set(device.register_names())
@@ -199,11 +211,11 @@ def program_lanes(device) -> int:
         if 1 <= count <= ina.MAX_LANES else set()
     if not expected or not expected <= names:
         raise JobError("the switch's program has no INA lane registers "
-                       f"({LANE_REGISTER_PREFIX}v00, ...); is it running p4/ina.p4?")
+                       f"({LANE_REGISTER_PREFIX}v00, ...); is it running {program.path}?")
     return count
 
 
-def check_max_rounds(device, job: Job) -> None:
+def check_max_rounds(device, job: Job, program: Program = PROGRAM) -> None:
     """JobError unless the device's program has FLAG_MAX rounds (one of MAX_ACTIONS
     keeps each lane's largest value), in which an all-reduce agrees its blocks'
     exponents; named with the program and the flag."""
@@ -212,14 +224,14 @@ def check_max_rounds(device, job: Job) -> None:
                        f"FLAG_MAX rounds (flag 0x{ina.FLAG_MAX:02x}, action "
                        f"{' or '.join(MAX_ACTIONS)}), "
                        "which agree each block's exponent before it is summed; run "
-                       "p4/ina.p4")
+                       f"{program.path}")
 
 
-def check_lanes(device, job: Job) -> None:
+def check_lanes(device, job: Job, program: Program = PROGRAM) -> None:
     """JobError unless the device's program has ``job``'s lanes: as many lane words per
     packet (a packet of another size would be dropped as bad_length, every round lost),
     and as narrow (a program with 16-bit lanes keeps each round's width in the register
-    LANES16_REGISTER)."""
+    LANES16_REGISTER); the error names ``program``, the one the job needs."""
     if job.lane_bits != 32:
         try:
             device.register_size(LANES16_REGISTER)
@@ -227,25 +239,25 @@ def check_lanes(device, job: Job) -> None:
             raise JobError(f"{job.where}.lane_bits: the job asks for {job.lane_bits}-bit "
                            f"lanes; the switch's program {device.program_name()} has only "
                            f"32-bit ones (no FLAG_LANES16 rounds: it lacks "
-                           f"{LANES16_REGISTER}); run p4/ina.p4 or set lane_bits: 32") from None
-    have = program_lanes(device)
+                           f"{LANES16_REGISTER}); run {program.path} as rendered now "
+                           f"({program.render}) or set lane_bits: 32") from None
+    have = program_lanes(device, program)
     if have != job.lanes:
         raise JobError(f"{job.where}.lanes: the job's workers send {job.lanes} lanes per "
                        f"packet; the switch's program takes {have} (its frames: "
                        f"{ina.FRAME_OFFSET + ina.payload_bytes(have)} B); set lanes: {have} "
-                       "or run the program rendered for the job's (python -m "
-                       "testbed.proto.ina_p4 --lanes N)")
+                       f"or run {program.path} rendered for the job's ({program.render})")
 
 
-def setup(device, job: Job, max_rounds: bool = True) -> None:
+def setup(device, job: Job, max_rounds: bool = True, program: Program = PROGRAM) -> None:
     """Install ``job``; JobError if it clashes with a job already on the device or needs
     what the program does not have: its lane width, and FLAG_MAX rounds unless
     ``max_rounds`` is False (a job that only agrees one exponent per round, as LuWu's
-    exponent jobs)."""
+    exponent jobs). Refusals name ``program`` (LuWu's exponent jobs: LuWu's)."""
     validate(job)
     if max_rounds:
-        check_max_rounds(device, job)
-    check_lanes(device, job)
+        check_max_rounds(device, job, program)
+    check_lanes(device, job, program)
     check_free(device, job)
     agg = ipv4(job.aggregator_ip, job.where)
     for cell in slot_cells(job):

@@ -85,6 +85,11 @@ class TargetDevice:
     def read_counter(self, name, index):
         return self.target.counter_read(name, index)
 
+    def reset_counter(self, name):
+        """Every cell of counter ``name`` back to 0 packets, 0 bytes."""
+        for index in range(self.target.compiled.counters[name].size):
+            self.target.counter_write(name, index, 0, 0)
+
     def has_action(self, name) -> bool:
         """Whether the program's P4Info lists action ``name``, as a switch's would."""
         from testbed.p4.p4info import build
@@ -192,6 +197,13 @@ class P4RuntimeDevice:
             counter_id=self._id("counters", name), index=self.pb.Index(index=index)))
         data = self.client.read(wanted)[0].counter_entry.data
         return data.packet_count, data.byte_count
+
+    def reset_counter(self, name):
+        """Every cell of counter ``name`` back to 0 packets, 0 bytes (one entry that
+        names no index: all of them)."""
+        entry = self.pb.CounterEntry(counter_id=self._id("counters", name),
+                                     data=self.pb.CounterData(packet_count=0, byte_count=0))
+        self.client.write([self.pb.Entity(counter_entry=entry)], self.pb.Update.MODIFY)
 
     def has_action(self, name) -> bool:
         return name in self.index.action_ids

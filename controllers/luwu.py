@@ -24,6 +24,8 @@ from testbed.proto import ina
 from testbed.topology.routing import route_entry
 
 LUWU_REGISTERS = ctl.SLOT_REGISTERS + ("MyIngress.slot_answered",)
+PROGRAM = ctl.Program("p4/luwu.p4", "python -m testbed.proto.luwu_p4 > p4/luwu.p4, at the "
+                      "protocol's LANES")
 
 
 @dataclass(frozen=True)
@@ -112,12 +114,12 @@ def setup(device, job: LuwuJob) -> None:
     """Install ``job``; JobError if it clashes with a job already on the device or asks
     for lanes the program does not have."""
     validate(job)
-    ctl.check_lanes(device, job.gradient_job())
+    ctl.check_lanes(device, job.gradient_job(), PROGRAM)
     for j in job.luwu_jobs():
         ctl.check_free(device, j)
     # the exponent job's set-up checks its own id and slots against the device
     # its workers agree block exponents in FLAG_MAX rounds with 16-bit gradient lanes
-    ctl.setup(device, job.exponent_job(), max_rounds=job.lane_bits == 16)
+    ctl.setup(device, job.exponent_job(), max_rounds=job.lane_bits == 16, program=PROGRAM)
     for j in job.luwu_jobs():
         for cell in ctl.slot_cells(j):
             for reg in LUWU_REGISTERS:

@@ -39,6 +39,8 @@ from testbed.proto import ina
 from testbed.proto import luwu_sgd as fx
 
 ACTION = "MyIngress.luwu_sgd"
+PROGRAM = ctl.Program("p4/luwu_sgd.p4", "python -m testbed.proto.luwu_sgd_p4 "
+                      "[--model-chunks N], at the protocol's LANES")
 LANE_NAMES = [f"v{i:02d}" for i in range(ina.LANES)]
 PARAM_REGISTERS = [f"MyIngress.par_{n}" for n in LANE_NAMES]
 MOMENTUM_REGISTERS = [f"MyIngress.mom_{n}" for n in LANE_NAMES]
@@ -131,28 +133,23 @@ def _check_room(device, job: SgdJob, chunks: int) -> None:
                            f"at or above {p['model_base'] + p['model_chunks']}")
 
 
-def _check_lane_width(device, job: SgdJob) -> None:
-    """JobError if a 16-bit job meets a luwu_sgd.p4 without 16-bit rounds (one rendered
-    before it had them: no register of the rounds' widths)."""
-    if job.lane_bits == 16 and ctl.LANES16_REGISTER not in set(device.register_names()):
-        raise JobError(f"{job.where}.lane_bits: the job's workers push 16-bit lanes; the "
-                       f"switch's program {device.program_name()} adds 32-bit ones only (no "
-                       f"{ctl.LANES16_REGISTER}); load p4/luwu_sgd.p4 as rendered now "
-                       "(python -m testbed.proto.luwu_sgd_p4) or set lane_bits: 32")
-
-
 def setup(device, job: SgdJob, initial: np.ndarray) -> None:
     """Install ``job`` with the flat fp32 ``initial`` parameters (whole chunks, the
-    layout's order); JobError if they do not fit or the job clashes with another."""
+    layout's order); JobError if they do not fit or the job clashes with another. On a
+    switch with no job yet it zeroes the drop and handled counters, so they count from
+    the job's first packet; beside another job they keep counting (they are the
+    switch's, not a job's)."""
     validate(job)
     chunks = _chunks_of(initial, job.where)
     _check_room(device, job, chunks.shape[0])
-    _check_lane_width(device, job)
-    ctl.check_lanes(device, job.gradient_job())
+    # a 16-bit job needs a luwu_sgd.p4 with 16-bit rounds (not one rendered before it
+    # had them: no register of the rounds' widths)
+    ctl.check_lanes(device, job.gradient_job(), PROGRAM)
     ctl.check_free(device, job.gradient_job())
+    idle = not ctl.installed_jobs(device)
     # the exponent job's set-up checks its id and slot range against the device, and,
     # with 16-bit lanes, that the program keeps each lane's max in FLAG_MAX rounds
-    ctl.setup(device, job.exponent_job(), max_rounds=job.lane_bits == 16)
+    ctl.setup(device, job.exponent_job(), max_rounds=job.lane_bits == 16, program=PROGRAM)
     try:
         for cell in ctl.slot_cells(job.gradient_job()):
             for reg in ctl.SLOT_REGISTERS:
@@ -161,6 +158,9 @@ def setup(device, job: SgdJob, initial: np.ndarray) -> None:
         for lane in range(ina.LANES):
             device.write_registers(PARAM_REGISTERS[lane], job.model_base,
                                    unsigned[:, lane].tolist())
+        if idle:            # the counters count from the first job of an idle switch
+            for counter in (ctl.DROP_COUNTER, ctl.HANDLED_COUNTER):
+                device.reset_counter(counter)
     except Exception:
         ctl.teardown(device, job.exponent_job())   # leave nothing of a failed set-up
         raise
@@ -239,18 +239,9 @@ def job_from_dict(data: dict, where: str = "job") -> SgdJob:
     return job
 
 
-def initial_parameters(model: str, seed: int, seq: int = 32,
-                       bucket_bytes: int | None = None) -> np.ndarray:
-    """The flat initial parameters the workers of ``hosts.worker --model ... --seed ...``
-    start from, in their chunk layout."""
-    from hosts.luwu_layout import DEFAULT_BUCKET_BYTES, Layout
-    from hosts.models import build_model
-    params = [p for p in build_model(model, seed, seq).parameters() if p.requires_grad]
-    return Layout.of(params, bucket_bytes or DEFAULT_BUCKET_BYTES).flatten(params)
-
-
 def _act(device, job: SgdJob, args, jobs: list) -> str:
     if args.action == "setup":
+        from hosts.luwu_layout import initial_parameters   # torch: only when setting up
         setup(device, job, initial_parameters(args.model, args.seed, args.seq))
     elif args.action == "teardown":
         teardown(device, job)

@@ -103,7 +103,8 @@ def strategy_activation_bytes(info, model: ShadowModel, world: int, batch: int, 
         recompute = options.recompute
     sp = bool(getattr(options, "sequence_parallel", False))
     timing = info.step_timing(world, options=options, sizes=sizes, model=model)
-    if hasattr(options, "micro_batch_size"):
+    accumulating = hasattr(options, "accumulation_steps")     # data parallel, micro-batched
+    if hasattr(options, "micro_batch_size") and not accumulating:
         # ``batch`` is already one replica's: its micro-batches are what a stage holds
         from hosts.strategies.parallel import resolve
         pp = timing.pipeline.stages if timing.pipeline else 1
@@ -112,7 +113,8 @@ def strategy_activation_bytes(info, model: ShadowModel, world: int, batch: int, 
     tp = timing.groups["tp"].size if "tp" in timing.groups else 1
     pipe = timing.pipeline
     if pipe is None:
-        m = getattr(options, "micro_batches", None) or 1
+        m = options.accumulation_steps(batch, info.name) if accumulating \
+            else getattr(options, "micro_batches", None) or 1
         stored = activation_bytes(model, max(1, batch // m), recompute, tp, sp and tp > 1)
         # other splits of a replica over its ranks (AxoNN's 3D tensor groups): even
         return stored / max(1, world // max(1, timing.replicas) // tp)

@@ -203,3 +203,13 @@ def shadow_layout(model, scale: float, streamed: bool, resident: int = 0,
     per_group = -(-elements // (groups * per_chunk)) * per_chunk
     return Layout.of_sizes([per_group] * groups if streamed else [per_group * groups],
                            resident if streamed else 0, per_chunk)
+
+
+def initial_parameters(model: str, seed: int, seq: int = 32,
+                       bucket_bytes: int | None = None) -> np.ndarray:
+    """The flat initial parameters the workers of ``hosts.worker --model ... --seed ...``
+    start from, in their chunk layout: what a switch that holds the parameters
+    (p4/luwu_sgd.p4) is given at set-up."""
+    from hosts.models import build_model
+    params = [p for p in build_model(model, seed, seq).parameters() if p.requires_grad]
+    return Layout.of(params, bucket_bytes or DEFAULT_BUCKET_BYTES).flatten(params)

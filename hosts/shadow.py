@@ -47,6 +47,7 @@ import torch
 
 from hosts import compute, devices, shapes
 from hosts.strategies.base import Memory, Strategy, tensor_bytes
+from hosts.strategies.registry import AccumulationOptions
 from testbed.errors import TrainetError
 from testbed.units import UnitError, parse_count
 from testbed.topology.profiles import scaled_volume
@@ -250,8 +251,13 @@ class ShadowStrategy(Strategy):
         super().__init__(context.comm)
         self.info, self.target, self.scale = context.info, context.target, context.scale
         self.options, self.sizes, self.mfu = context.options, None, context.mfu
+        # gradient accumulation (AccumulationOptions): the step's compute is that of
+        # its micro-batches, which _step sleeps one after another
+        self.micro_batches = context.options.accumulation_steps(context.batch, context.info.name) \
+            if isinstance(context.options, AccumulationOptions) else 1
         self.compute_s = step_compute_s(self.target, context.batch, context.device,
-                                        context.mfu, recompute=context.recompute)
+                                        context.mfu, context.batch // self.micro_batches,
+                                        recompute=context.recompute)
         self.m_nominal = model_bytes(self.target.params)
         unit = CHUNKS * self.comm.world
         elements = -(-scaled_volume(round(self.m_nominal), self.scale)

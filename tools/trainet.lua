@@ -43,7 +43,8 @@ for _, l in ipairs(lane) do table.insert(all_lanes, l) end
 for _, l in ipairs(lane16) do table.insert(all_lanes, l) end
 ina_data.fields = all_lanes
 
-local flag_names = {{0x1, "GRADIENT"}, {0x2, "RESULT"}, {0x4, "RETRANSMIT"}, {0x8, "PARAMS"}, {0x10, "FIXED"}, {0x10, "MAX"}, {0x20, "PULL"}, {0x40, "LANES16"}, {0x80, "OVERFLOW"}}
+-- {mask, name, and for flags that share a bit: the flag that tells, set or not}
+local flag_names = {{0x1, "GRADIENT"}, {0x2, "RESULT"}, {0x4, "RETRANSMIT"}, {0x8, "PARAMS"}, {0x10, "FIXED", 0x8, true}, {0x10, "MAX", 0x8, false}, {0x20, "PULL"}, {0x40, "LANES16"}, {0x80, "OVERFLOW"}}
 
 function ina.dissector(tvb, pinfo, tree)
     if tvb:len() < 13 then return 0 end
@@ -60,8 +61,8 @@ function ina.dissector(tvb, pinfo, tree)
     i_flags:add(f.flags_result, tvb(2, 1))
     i_flags:add(f.flags_retransmit, tvb(2, 1))
     i_flags:add(f.flags_params, tvb(2, 1))
-    i_flags:add(f.flags_fixed, tvb(2, 1))
-    i_flags:add(f.flags_max, tvb(2, 1))
+    if bit32.band(v.flags, 0x8) ~= 0 then i_flags:add(f.flags_fixed, tvb(2, 1)) end
+    if bit32.band(v.flags, 0x8) == 0 then i_flags:add(f.flags_max, tvb(2, 1)) end
     i_flags:add(f.flags_pull, tvb(2, 1))
     i_flags:add(f.flags_lanes16, tvb(2, 1))
     i_flags:add(f.flags_overflow, tvb(2, 1))
@@ -81,7 +82,8 @@ function ina.dissector(tvb, pinfo, tree)
     local i_groups = t:add(f.groups, tvb(12, 1))
     local kinds = {}
     for _, fl in ipairs(flag_names) do
-        if bit32.band(v.flags, fl[1]) ~= 0 then table.insert(kinds, fl[2]) end
+        local meant = fl[3] == nil or (bit32.band(v.flags, fl[3]) ~= 0) == fl[4]
+        if meant and bit32.band(v.flags, fl[1]) ~= 0 then table.insert(kinds, fl[2]) end
     end
     pinfo.cols.info = string.format("INA job=%d worker=%d %s slot=%d%s chunk=%d e=%d",
         v.job_id, v.worker_id, table.concat(kinds, "|"),

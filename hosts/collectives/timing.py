@@ -92,6 +92,10 @@ class Timing:
     host_s: Callable[[float, int | None], float] | None = None
     # (CPU Adam parameters/s of one core, GPUs per host or None) -> seconds per step
     notes: tuple[str, ...] = field(default=())
+    # gradient accumulation: the pattern -> whether each collective runs once per
+    # micro-batch (ZeRO's gathers and reductions) or once per step (DDP's all-reduce,
+    # in the last micro-batch; a "before" one in the first); None: every one per step
+    per_micro_batch: Callable[[list], list[bool]] | None = None
 
 
 def each(overlap: Overlap) -> Callable[[list], list[Overlap]]:

@@ -6,6 +6,8 @@ from dataclasses import asdict, dataclass
 
 import torch
 
+from testbed.errors import TrainetError
+
 
 @dataclass
 class StepMetrics:
@@ -75,6 +77,27 @@ def recompute_backward(model, unit, inp: torch.Tensor, y, grad_out, last: bool):
     else:
         out.backward(grad_out)
     return (inp.grad if inp.requires_grad else None), loss
+
+
+def micro_batch_count(batch: int, size: int | None, strategy: str) -> int:
+    """Micro-batches per step of ``batch`` sequences per replica in micro-batches of
+    ``size`` (None: one micro-batch); a size that does not divide the batch is refused
+    naming the sizes that do."""
+    size = size or batch
+    if batch % size:
+        divisors = [d for d in range(1, batch + 1) if batch % d == 0]
+        raise TrainetError(f"strategy {strategy}: micro_batch_size={size} does not divide "
+                           f"the {batch} sequences per replica; accepted: "
+                           f"{', '.join(map(str, divisors))}")
+    return batch // size
+
+
+def split_batch(batch, micro_batches: int) -> list[tuple]:
+    """The step's (inputs, targets) as ``micro_batches`` equal micro-batches (a count
+    :func:`micro_batch_count` gave)."""
+    x, y = batch
+    size = len(x) // micro_batches
+    return list(zip(x.split(size), y.split(size)))
 
 
 def optimizer_bytes(optimizer: torch.optim.Optimizer) -> int:

@@ -6,6 +6,12 @@ produces their gradients); as soon as backward has produced every gradient of a 
 the bucket is flattened and its all-reduce starts on the communication thread, so it
 overlaps the rest of backward. After backward the rank waits for all buckets, averages,
 and takes an AdamW step identical on every rank.
+
+With ``micro_batch_size`` the step accumulates: each micro-batch runs forward and
+backward with its loss divided by the count, the gradients add up in place, and the
+buckets' all-reduces start only in the last micro-batch's backward (torch's
+``DistributedDataParallel.no_sync`` for the others): one all-reduce of each bucket per
+step, whatever the number of micro-batches.
 """
 from __future__ import annotations
 
@@ -17,17 +23,22 @@ from pydantic import Field, model_validator
 from hosts import shadow
 from hosts.collectives.pattern import Collective
 from hosts.collectives.timing import Overlap, data_parallel, each
-from hosts.strategies.base import Memory, Strategy, optimizer_bytes, tensor_bytes
-from hosts.strategies.registry import Options, StrategyInfo, register
+from hosts.strategies.base import (Memory, Strategy, micro_batch_count, optimizer_bytes,
+                                   split_batch, tensor_bytes)
+from hosts.strategies.registry import AccumulationOptions, Options, StrategyInfo, register
 
 MIB = 1 << 20
 DEFAULT_BUCKET_BYTES = 256 * 1024
 
 
 class DDP(Strategy):
-    def __init__(self, comm, lr=1e-3, weight_decay=0.01, bucket_bytes=DEFAULT_BUCKET_BYTES):
+    name = "ddp"
+
+    def __init__(self, comm, lr=1e-3, weight_decay=0.01, bucket_bytes=DEFAULT_BUCKET_BYTES,
+                 micro_batch_size: int | None = None):
         super().__init__(comm, lr, weight_decay)
         self.bucket_bytes = bucket_bytes
+        self.micro_batch_size = micro_batch_size
 
     def setup(self, model) -> None:
         self.model = model
@@ -46,6 +57,8 @@ class DDP(Strategy):
             p.register_post_accumulate_grad_hook(self._grad_ready)
 
     def _grad_ready(self, p) -> None:
+        if self._pending is None:                   # accumulating: no_sync
+            return
         i = self._bucket_of[id(p)]
         self._pending[i] -= 1
         if self._pending[i] == 0:
@@ -53,12 +66,17 @@ class DDP(Strategy):
             self._futures[i] = self.comm.all_reduce(flat)
 
     def _step(self, batch) -> float:
-        x, y = batch
-        self._pending = [len(b) for b in self.buckets]
+        micro = split_batch(batch, micro_batch_count(len(batch[0]), self.micro_batch_size,
+                                                     self.name))
         self._futures = [None] * len(self.buckets)
         self.optimizer.zero_grad(set_to_none=True)
-        loss = self.model.loss(self.model(x), y)
-        loss.backward()
+        loss = 0.0
+        for n, (x, y) in enumerate(micro):
+            last = n == len(micro) - 1
+            self._pending = [len(b) for b in self.buckets] if last else None
+            part = self.model.loss(self.model(x), y) / len(micro)
+            part.backward()
+            loss += part.item()
         for bucket, future in zip(self.buckets, self._futures):
             flat = self.comm.wait(future) / self.comm.world
             offset = 0
@@ -66,7 +84,7 @@ class DDP(Strategy):
                 p.grad.copy_(flat[offset:offset + p.numel()].view_as(p))
                 offset += p.numel()
         self.optimizer.step()
-        return loss.item()
+        return loss
 
     def memory(self) -> Memory:
         return Memory(tensor_bytes(self.params), tensor_bytes(p.grad for p in self.params),
@@ -78,16 +96,18 @@ class ShadowDDP(shadow.ShadowStrategy):
     each all-reduced as soon as its share of backward has been slept."""
 
     def _step(self, batch) -> None:
-        time.sleep(self.compute_s / 3)                      # forward
+        micro_s = self.compute_s / self.micro_batches
+        time.sleep(micro_s * (self.micro_batches - 1))    # accumulating: no_sync
+        time.sleep(micro_s / 3)                             # forward
         futures = []
         for k in range(shadow.CHUNKS):                      # backward, bucket by bucket
-            time.sleep(self.compute_s * 2 / 3 / shadow.CHUNKS)
+            time.sleep(micro_s * 2 / 3 / shadow.CHUNKS)
             futures.append(self.comm.all_reduce(self.buffer[k * self.chunk:(k + 1) * self.chunk]))
         for f in futures:
             self.comm.wait(f)
 
 
-class DdpOptions(Options):
+class BucketOptions(Options):
     bucket_cap_mb: float = Field(default=DEFAULT_BUCKET_BYTES / MIB, gt=0,
                                  description="gradient bucket size in MiB as PyTorch's DDP "
                                  f"takes it, real mode (shadow mode: {shadow.CHUNKS} layer "
@@ -106,6 +126,10 @@ class DdpOptions(Options):
         return round(self.bucket_cap_mb * MIB)
 
 
+class DdpOptions(AccumulationOptions, BucketOptions):
+    """DDP's buckets and gradient accumulation."""
+
+
 def pattern(model_bytes: float, world: int, layers: int | None) -> list[Collective]:
     return [Collective("all-reduce", model_bytes)]
 
@@ -119,7 +143,8 @@ INFO = register(StrategyInfo(
     name="ddp",
     description="data parallelism: bucketed gradient all-reduce (gloo's ring), "
                 "overlapped with backward",
-    real=lambda c: DDP(c.comm, lr=c.lr, bucket_bytes=c.options.bucket_bytes),
+    real=lambda c: DDP(c.comm, lr=c.lr, bucket_bytes=c.options.bucket_bytes,
+                       micro_batch_size=c.options.micro_batch_size),
     shadow=ShadowDDP,
     pattern=pattern,
     memory=lambda params, world, layers: shadow.adam_memory(params),

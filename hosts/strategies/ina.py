@@ -17,7 +17,7 @@ import torch
 from hosts import shadow
 from hosts.collectives.pattern import Collective
 from hosts.ina_allreduce import InaAllReduce, UdpTransport, lane_bits_for
-from hosts.strategies.ddp import DDP, DdpOptions, ShadowDDP, timing
+from hosts.strategies.ddp import DDP, BucketOptions, ShadowDDP, timing
 from hosts.strategies.registry import StrategyInfo, SwitchJob, register
 
 
@@ -92,7 +92,7 @@ INFO = register(StrategyInfo(
     shadow=ShadowIna,
     pattern=pattern,
     memory=lambda params, world, layers: shadow.adam_memory(params),
-    options=DdpOptions,
+    options=BucketOptions,
     timing=timing,
     gloo=False,
     switch_job=SwitchJob(section="ina", controller="controllers.ina", program="p4/ina.p4",

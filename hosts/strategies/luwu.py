@@ -21,11 +21,11 @@ standing for two; a real model, fp32 on the CPU, then holds bf16 values: its par
 are rounded to bf16 at set-up and replaced by the bf16 answers after every step.
 
 The switch must run luwu.p4 with the job set up (controllers/luwu.py) and the optimizer
-node must be running before the workers start; or, for :class:`Luwu`, the switch runs
-p4/luwu_sgd.p4 and applies SGD with momentum itself, the job set up by
-controllers/luwu_sgd.py (option ``sgd_in_switch``: a chunk is then ``LANES`` values at
-either width, 16-bit gradients in half the words, the parameters back as int32 fixed
-point, which bf16 workers hold rounded to bf16).
+node must be running before the workers start; or, for :class:`Luwu` (strategy
+``luwu-sgd``), the switch runs p4/luwu_sgd.p4 and applies SGD with momentum itself, the
+job set up by controllers/luwu_sgd.py with the workers' initial parameters (a chunk is
+then ``LANES`` values at either width, 16-bit gradients in half the words, the
+parameters back as int32 fixed point, which bf16 workers hold rounded to bf16).
 """
 from __future__ import annotations
 
@@ -39,8 +39,9 @@ from hosts import shadow
 from hosts.collectives.pattern import Collective
 from hosts.collectives.timing import Overlap, data_parallel
 from hosts.ina_allreduce import UdpTransport
-from hosts.luwu_layout import (DEFAULT_BUCKET_BYTES, Layout, layers_resident, resident_units,
-                               shadow_layout, units_resident)
+from hosts.luwu_layout import (DEFAULT_BUCKET_BYTES, Layout, initial_parameters,
+                               layers_resident, resident_units, shadow_layout,
+                               units_resident)
 from hosts.luwu_session import PushPull, Streams
 from hosts.strategies.base import Memory, Strategy, recompute_backward, tensor_bytes
 from hosts.strategies.registry import (Options, Service, Size, StrategyInfo, SwitchJob,
@@ -336,15 +337,21 @@ class LuwuOptions(Options):
 
 
 class ResidentOptions(LuwuOptions):
-    sgd_in_switch: bool = Field(
-        default=False, description="the switch runs p4/luwu_sgd.p4 and applies SGD "
-        "itself (no optimizer node): a chunk is 256 values at either lane width, the "
-        "parameters come back as int32 fixed point")
-
     def chunk_values(self) -> int | None:
-        """Values a chunk holds: LANES for the switch's optimizer, else None (what a
-        packet of the job's lanes carries)."""
-        return ina.LANES if self.sgd_in_switch else None
+        """Values a chunk holds: None, what a packet of the job's lanes carries."""
+        return None
+
+
+class SgdOptions(LuwuOptions):
+    sgd_lr: float = Field(default=0.05, gt=0.0, le=1.0,
+                          description="the learning rate of the switch's SGD, in (0, 1]")
+    sgd_momentum: float = Field(default=0.9, ge=0.0, lt=1.0,
+                                description="the momentum of the switch's SGD, in [0, 1)")
+
+    def chunk_values(self) -> int:
+        """Values a chunk holds: LANES, the switch's parameters per packet, at either
+        lane width."""
+        return ina.LANES
 
 
 class StreamedOptions(LuwuOptions):
@@ -401,6 +408,33 @@ def streamed_pattern(model_bytes: float, world: int, layers: int | None,
 def resident_pattern(model_bytes: float, world: int, layers: int | None) -> list[Collective]:
     """Gradients out, the updated parameters back: M each way."""
     return [Collective("push", model_bytes, "switch"), Collective("pull", model_bytes, "switch")]
+
+
+def sgd_pattern(model_bytes: float, world: int, layers: int | None) -> list[Collective]:
+    """Gradients out (M of bf16 values in 16-bit lanes), the updated parameters back as
+    the switch holds them, int32 fixed point: 2M."""
+    return [Collective("push", model_bytes, "switch"),
+            Collective("pull", 2 * model_bytes, "switch")]
+
+
+def sgd_job(job: dict, options: SgdOptions, worker: dict) -> tuple[dict, tuple]:
+    """What controllers.luwu_sgd needs beyond the job section: the learning rate and
+    momentum (the strategy's options), the exponent job the workers use, and the
+    parameters they start from, written into the switch at set-up: the real model's
+    (the workers' model, seed and sequence length, hosts.worker's defaults where the
+    runner gives none), zeros for a shadow model's chunks."""
+    if worker.get("mode") == "shadow":
+        layout = shadow_layout(shadow.shadow_model(worker["shadow_model"]), worker["scale"],
+                               streamed=False, lane_bits=job["lane_bits"],
+                               chunk_values=options.chunk_values())
+        initial = np.zeros(layout.chunks_per_step * layout.chunk_values, dtype=np.float32)
+    else:
+        initial = initial_parameters(worker.get("model", "gpt"), worker.get("seed", 0),
+                                     worker.get("seq", 32))
+    filled = {**job, "lr": options.sgd_lr, "momentum": options.sgd_momentum}
+    if options.exponent_job is not None:          # else the controller's: the job's + 1
+        filled["exponent_job_id"] = options.exponent_job
+    return filled, (initial,)
 
 
 PUSHES = Overlap("backward", lane="push")
@@ -488,3 +522,18 @@ RESIDENT = register(StrategyInfo(
     gloo=False,
     switch_job=SWITCH_JOB,
     service=OPTIMIZER_NODE))
+
+SGD = register(StrategyInfo(
+    name="luwu-sgd",
+    description="LuWu with the optimizer in the switch: luwu-resident's workers, SGD with "
+                "momentum applied by p4/luwu_sgd.p4 to parameters held in its registers, "
+                "no optimizer node",
+    real=resident,
+    shadow=ShadowLuwuResident,
+    pattern=sgd_pattern,
+    memory=resident_memory,
+    options=SgdOptions,
+    timing=resident_timing,
+    gloo=False,
+    switch_job=SwitchJob(section="luwu", controller="controllers.luwu_sgd",
+                         program="p4/luwu_sgd.p4", setup=sgd_job)))

@@ -28,7 +28,7 @@ from pydantic import BeforeValidator, Field, ValidationError
 from hosts.collectives.pattern import Collective, busiest_link, per_worker
 from hosts.collectives.timing import Timing, default_timing
 from hosts.compute import RECOMPUTE
-from hosts.strategies.base import Memory
+from hosts.strategies.base import Memory, micro_batch_count
 from testbed.errors import TrainetError
 from testbed.proto import ina
 from testbed.topology.specfile import Spec
@@ -43,6 +43,24 @@ class Options(Spec):
     """The options a strategy accepts (none by default): a pydantic model whose fields
     have defaults and a ``description``; experiment files and the worker's command line
     give them by field name."""
+
+
+class AccumulationOptions(Options):
+    """Gradient accumulation of the data-parallel strategies: each step's batch in
+    micro-batches of ``micro_batch_size`` sequences (DeepSpeed's
+    train_micro_batch_size_per_gpu; the count is its gradient_accumulation_steps), their
+    gradients added up and the optimizer stepped once; an experiment's
+    ``workload.micro_batch_size`` fills it in."""
+
+    micro_batch_size: int | None = Field(
+        default=None, ge=1, description="sequences per micro-batch; the step accumulates "
+        "the gradients of per-replica batch / micro_batch_size micro-batches (DeepSpeed's "
+        "gradient_accumulation_steps) and steps the optimizer once (default: the whole "
+        "per-replica batch, one micro-batch)")
+
+    def accumulation_steps(self, batch: int, strategy: str) -> int:
+        """Micro-batches per step of a ``batch`` of sequences per replica, checked."""
+        return micro_batch_count(batch, self.micro_batch_size, strategy)
 
 
 class JobSpec(Spec):
@@ -73,12 +91,17 @@ class SwitchJob:
     file's key for the job (strategies that share a program share it); ``controller`` is
     the module that sets jobs up and tears them down (``setup``, ``teardown``,
     ``job_from_dict``); ``program`` the P4 program the switch must run; ``lane_bits``
-    the narrowest lanes its workers send unless the experiment file says."""
+    the narrowest lanes its workers send unless the experiment file says. ``setup``,
+    where the controller needs more than the job's section gives, is called with the
+    section's job fields (a dict), the strategy's parsed options and the workers'
+    ``hosts.worker`` options, and returns the job's fields with the rest filled in and
+    the arguments the controller's ``setup`` takes after the job."""
 
     section: str
     controller: str
     program: str
     lane_bits: int = 32
+    setup: Callable[[dict, Options, dict], tuple[dict, tuple]] | None = None
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,15 @@ pays for the transfers and the CPU optimizer (hosts/offload.py): a real run real
 AdamW on the CPU (it always does here) and sleeps the transfers at the device's host
 profile's rates; a shadow run sleeps the whole modeled cost.
 
+With ``micro_batch_size`` the step accumulates as DeepSpeed's ZeRO-3 does with
+gradient_accumulation_steps: every micro-batch gathers each unit's parameters for its
+forward and again for its backward and reduce-scatters the unit's gradient, which
+each rank adds to its shard's gradient (divided by the count); the optimizer steps once.
+The parameter and gradient traffic thus grows with the number of micro-batches:
+DeepSpeed keeps no unpartitioned gradient across micro-batches and refuses its
+``no_sync`` under ZeRO stages 2 and 3 (its engine asserts that gradient partitioning
+is incompatible with it), so ZeRO-3 has no once-per-step reduction to defer to.
+
 The recomputation makes this ZeRO-3 with per-unit activation checkpointing: the
 communication is ZeRO-3's (two parameter all-gathers and one gradient reduce-scatter,
 3 M (N-1)/N per rank) and, AdamW being element-wise, the parameters after each step are
@@ -38,9 +47,9 @@ from hosts import devices, offload, shadow
 from hosts.collectives.pattern import Collective
 from hosts.collectives.timing import Overlap, data_parallel
 from hosts.devices import Host
-from hosts.strategies.base import (Memory, Strategy, optimizer_bytes, recompute_backward,
-                                   tensor_bytes)
-from hosts.strategies.registry import Options, StrategyInfo, register
+from hosts.strategies.base import (Memory, Strategy, micro_batch_count, optimizer_bytes,
+                                   recompute_backward, split_batch, tensor_bytes)
+from hosts.strategies.registry import AccumulationOptions, Options, StrategyInfo, register
 
 Tier = Literal["none", "cpu", "nvme"]
 
@@ -99,9 +108,13 @@ class Zero3(Strategy):
     """ZeRO-3 on the units of a real model. Subclasses change where a unit's parameters
     come from (:meth:`_gather`) and how its gradient is reduced (:meth:`_reduce`)."""
 
-    def __init__(self, comm, lr: float = 1e-3, offload: Offload | None = None):
+    name = "zero3"
+
+    def __init__(self, comm, lr: float = 1e-3, offload: Offload | None = None,
+                 micro_batch_size: int | None = None):
         super().__init__(comm, lr)
         self.offload = offload
+        self.micro_batch_size = micro_batch_size
 
     def setup(self, model) -> None:
         self.model = model
@@ -134,11 +147,22 @@ class Zero3(Strategy):
         self._live_bytes -= self.units[i].chunk * self.comm.world * 4
 
     def _step(self, batch) -> float:
-        x, y = batch
-        units, last = self.units, len(self.units) - 1
+        micro = split_batch(batch, micro_batch_count(len(batch[0]), self.micro_batch_size,
+                                                     self.name))
         self._live_bytes = 0
         self.optimizer.zero_grad(set_to_none=True)
         self._before_forward()
+        loss = sum(self._micro_step(x, y, len(micro)) for x, y in micro) / len(micro)
+        if self.offload is None:
+            self.optimizer.step()
+        else:
+            self._offloaded_step()
+        return loss
+
+    def _micro_step(self, x, y, count: int) -> float:
+        """Forward and backward of one of ``count`` micro-batches; its gradient, reduced
+        and divided by the ranks and ``count``, added to the shards'. Returns its loss."""
+        units, last = self.units, len(self.units) - 1
         inputs = [x]
         gathers = {0: self._gather(0, backward=False)}
         with torch.no_grad():
@@ -161,11 +185,9 @@ class Zero3(Strategy):
             self._release(i)
             reductions[i] = self._reduce(i, flat)
         for i, future in reductions.items():
-            units[i].shard.grad = self.comm.wait(future) / self.comm.world
-        if self.offload is None:
-            self.optimizer.step()
-        else:
-            self._offloaded_step()
+            part = self.comm.wait(future) / (self.comm.world * count)
+            shard = units[i].shard
+            shard.grad = part if shard.grad is None else shard.grad + part
         return loss.item()
 
     def transfers(self) -> offload.OffloadCost:
@@ -237,10 +259,12 @@ class ShadowZero3(shadow.ShadowStrategy):
         return reductions
 
     def _step(self, batch) -> None:
-        self._gather_pass(range(shadow.CHUNKS), self.compute_s / 3, backward=False)
-        for f in self._gather_pass(range(shadow.CHUNKS - 1, -1, -1), self.compute_s * 2 / 3,
-                                   backward=True):
-            self.comm.wait(f)
+        micro_s = self.compute_s / self.micro_batches
+        for _ in range(self.micro_batches):     # each gathers and reduces (DeepSpeed's)
+            self._gather_pass(range(shadow.CHUNKS), micro_s / 3, backward=False)
+            for f in self._gather_pass(range(shadow.CHUNKS - 1, -1, -1), micro_s * 2 / 3,
+                                       backward=True):
+                self.comm.wait(f)
         if self.offload_cost is not None:
             start = time.perf_counter()
             time.sleep(self.offload_cost.total_s)
@@ -275,10 +299,15 @@ def timing(world: int, options=None, sizes: dict | None = None, model=None, devi
             return offload.cost(model.params / world, host, share,
                                 devices.cpu_adam_rate(host, rate, share),
                                 options.offload_optimizer, options.offload_param).total_s
-    return data_parallel(world, sizes, overlap, host_s=host_s)
+    return data_parallel(world, sizes, overlap, host_s=host_s, per_micro_batch=every_micro_batch)
 
 
-class Zero3Options(Options):
+def every_micro_batch(pattern: list[Collective]) -> list[bool]:
+    """Accumulating, every gather and reduction runs once per micro-batch (DeepSpeed)."""
+    return [True] * len(pattern)
+
+
+class OffloadOptions(Options):
     offload_optimizer: Tier = Field(
         default="none", description="DeepSpeed's offload_optimizer device: AdamW state and "
         "its step on the host (cpu, ZeRO-Offload) or on NVMe (nvme, ZeRO-Infinity)")
@@ -292,6 +321,10 @@ class Zero3Options(Options):
             raise ValueError("offload_param: parameters on the host are updated there; set "
                              "offload_optimizer too")
         return self
+
+
+class Zero3Options(AccumulationOptions, OffloadOptions):
+    """ZeRO-3's offloading and gradient accumulation."""
 
 
 def memory(params: float, world: int, layers: int | None,
@@ -320,7 +353,8 @@ INFO = register(StrategyInfo(
     description="ZeRO-3: parameters, gradients and AdamW state sharded; all-gather before "
                 "forward and backward, ring reduce-scatter of gradients; optionally "
                 "offloaded to host memory or NVMe (ZeRO-Offload, ZeRO-Infinity)",
-    real=lambda c: Zero3(c.comm, lr=c.lr, offload=offload_of(c)),
+    real=lambda c: Zero3(c.comm, lr=c.lr, offload=offload_of(c),
+                         micro_batch_size=c.options.micro_batch_size),
     shadow=ShadowZero3,
     pattern=pattern,
     memory=memory,

@@ -66,9 +66,11 @@ class Tiers:
 
 
 class ZeroHier(Zero3):
+    name = "zero-hier"
+
     def __init__(self, comm, tiers: dict, options: QuantizedOptions = QuantizedOptions(),
                  lr: float = 1e-3):
-        super().__init__(comm, lr=lr)
+        super().__init__(comm, lr=lr, micro_batch_size=options.micro_batch_size)
         self.tiers = Tiers(comm, tiers)
         self.options = options
 
@@ -203,6 +205,12 @@ def overlap(pattern: list[Collective]) -> list[Overlap]:
     return [Overlap("before"), *GATHERS, *[Overlap("backward")] * 3]
 
 
+def per_micro_batch(pattern: list[Collective]) -> list[bool]:
+    """Accumulating, the node partitions are gathered across nodes once per step, the
+    rest once per micro-batch."""
+    return [False] + [True] * (len(pattern) - 1)
+
+
 def memory(params: float, world: int, layers: int | None,
            sizes: dict | None = None) -> Memory:
     """Gradients and optimizer state over every rank; bf16 parameters held as the node
@@ -224,5 +232,6 @@ INFO = register(StrategyInfo(
     pattern=pattern,
     memory=memory,
     options=QuantizedOptions,
-    timing=lambda world, sizes=None: data_parallel(world, sizes, overlap),
+    timing=lambda world, sizes=None: data_parallel(world, sizes, overlap,
+                                                   per_micro_batch=per_micro_batch),
     tiers=("gpu", "node")))

@@ -43,14 +43,14 @@ from hosts.collectives.pattern import Collective
 from hosts.compression.quantize import (check_block, dequantize, quantize, wire_bytes,
                                        wire_ratio)
 from hosts.strategies.base import Memory
-from hosts.strategies.registry import Options, StrategyInfo, register
+from hosts.strategies.registry import AccumulationOptions, Options, StrategyInfo, register
 from hosts.strategies.zero3 import ShadowZero3, Zero3, timing
 from testbed.errors import TrainetError
 
 WEIGHT_BITS, GRADIENT_BITS = 8, 4
 
 
-class QuantizedOptions(Options):
+class Quantization(Options):
     """ZeRO++'s quantized collectives, as every partitioning built on ZeRO++ takes them
     (``zeropp`` and ``zero-hier``)."""
     qwz: bool = Field(default=False, description="int8 block-quantized forward all-gather")
@@ -67,9 +67,17 @@ class QuantizedOptions(Options):
             raise ValueError(str(e)) from None
 
 
-class ZeroPPOptions(QuantizedOptions):
+class QuantizedOptions(AccumulationOptions, Quantization):
+    """The quantized collectives and gradient accumulation (``zero-hier``)."""
+
+
+class SecondaryPartition(Quantization):
     hpz: int = Field(default=1, ge=1, description="ranks of a secondary partition inside "
                      "the node for the backward all-gather (1: off)")
+
+
+class ZeroPPOptions(AccumulationOptions, SecondaryPartition):
+    """ZeRO++'s options and gradient accumulation."""
 
 
 def check_partition(options: ZeroPPOptions, node: int) -> None:
@@ -130,8 +138,10 @@ def quantized_hops(gradient_bytes: float, bounds: list[int], world: int
 
 
 class ZeroPP(Zero3):
+    name = "zeropp"
+
     def __init__(self, comm, options: ZeroPPOptions, layout: Layout, lr: float = 1e-3):
-        super().__init__(comm, lr=lr)
+        super().__init__(comm, lr=lr, micro_batch_size=options.micro_batch_size)
         self.options = options
         node = layout.sizes["node"]
         check_partition(options, node)

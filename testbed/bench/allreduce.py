@@ -325,6 +325,14 @@ def ina_wire_bytes(elements: int, lane_bits: int = 32, lanes: int = ina.LANES,
             + sum(exponent_frames))
 
 
+def ina_frames(elements: int, lane_bits: int = 32, lanes: int = ina.LANES,
+               slots: int = 32) -> int:
+    """How many frames :func:`ina_wire_bytes` counts: one per chunk and the exponent
+    packets of the first window's blocks."""
+    chunks = -(-elements // ina.lanes_per_packet(lane_bits, lanes))
+    return chunks + -(-min(slots, chunks) // lanes)
+
+
 def ina_link_time(elements: int, rate_bps: float, lane_bits: int = 32,
                   lanes: int = ina.LANES, slots: int = 32) -> float:
     """Lower bound of an INA all-reduce on links of ``rate_bps``: every worker sends (and,
@@ -401,12 +409,15 @@ def fabric_rows(n_workers: int, sizes_mb: list, bw: str, scale: float, rounds: i
             rate = parse_rate(bw) * scale
             ring_bound = ring_link_time(elements, n_workers, rate, element_bytes, mtu)
             for client, (ina_res, ina_sw) in ina_runs.items():
+                wire = (next(iter(ina_res.values()))["lane_bits"], lanes, slots)
                 t_ina = round_time(ina_res)
                 ina_bytes = bytes_per_worker(ina_res)
                 rows.append({
                     "workers": n_workers, "nominal_MB": mb, "dtype": dtype,
                     "background_load": loaded, "mtu": mtu, "ina_lanes": lanes,
                     "ina_frame_bytes": frame_bytes(lanes),
+                    "ina_mean_frame_bytes": ina_wire_bytes(elements, *wire) / ina_frames(
+                        elements, *wire),
                     "emulated_bytes": elements * element_bytes, "rounds": rounds,
                     "warmup_rounds": warmup,
                     "ina_client": next(iter(ina_res.values()))["client"],
@@ -471,8 +482,9 @@ def _render(report: dict) -> str:
         lines.append(f"all-reduce on the emulated star: links {r0['link_nominal_bps'] / 1e9:g} "
                      f"Gb/s nominal = {r0['link_emulated_bps'] / 1e6:g} Mb/s emulated "
                      f"(co-scaling {report['scale']:g}), MTU {r0['mtu']} B on both sides "
-                     f"(INA: {r0['ina_lanes']} lane words, {r0['ina_frame_bytes']} B "
-                     f"frames); {r0['dtype']} tensors; "
+                     f"(INA: {r0['ina_lanes']} lane words, full frames of "
+                     f"{r0['ina_frame_bytes']} B, a tensor's last and the exponent rounds' "
+                     f"shorter: 'B/frame'); {r0['dtype']} tensors; "
                      f"{r0['warmup_rounds']} warm-up and {r0['rounds']} timed rounds back to "
                      "back on both sides, a round = the slowest worker's time / rounds; "
                      "times are wall-clock = nominal; 'bound' is the link-only time")
@@ -493,7 +505,7 @@ def _render(report: dict) -> str:
                      "CPU per round")
         lines.append("  workers  tensor(nominal)  load  client   INA tx / rx            "
                      "gloo tx / rx           INA/gloo  switch CPU/frame INA, gloo  "
-                     "workers' CPU/round INA, gloo")
+                     "workers' CPU/round INA, gloo   INA B/frame sent")
         for r in report["fabric"]:
             lines.append(
                 f"  {r['workers']:7d}  {r['nominal_MB']:9g} MB  {_load(r):>4}  "
@@ -504,7 +516,8 @@ def _render(report: dict) -> str:
                 f"{r['switch_cpu_us_per_frame_ina']:6.2f} us, "
                 f"{r['switch_cpu_us_per_frame_gloo']:6.2f} us  "
                 f"{r.get('ina_workers_cpu_s_per_round', float('nan')) * 1e3:7.2f} ms, "
-                f"{r.get('gloo_workers_cpu_s_per_round', float('nan')) * 1e3:7.2f} ms")
+                f"{r.get('gloo_workers_cpu_s_per_round', float('nan')) * 1e3:7.2f} ms  "
+                f"{r.get('ina_mean_frame_bytes', float('nan')):8.0f} B")
         lines += _switch_lines(report["fabric"])
     elif report.get("fabric_skipped"):
         lines.append(f"emulated fabric: skipped ({report['fabric_skipped']})")

@@ -115,7 +115,9 @@ def measure(args, log=print) -> list[dict]:
                 log(f"  {nic}: {strategy} ...")
                 with (ina_job(net, hosts) if registry.get(strategy).switch_job
                       else nullcontext({})) as extra:
-                    result = run_workers(net, hosts, strategy, {**worker_args, **extra},
+                    result = run_workers(net, hosts, strategy,
+                                         {**worker_args, **args.micro_options[strategy],
+                                          **extra},
                                          Path(args.results) / nic / strategy, timeout_s=60,
                                          server_host="srv1")
                 rows.append(_row(result, strategy, nic, blueprint, args))
@@ -158,6 +160,7 @@ def replica_batch(args) -> int:
     against every strategy of the bench as an experiment's are (every worker a replica)."""
     from testbed.experiment.batch import BatchError, resolve
     given = args.global_batch is not None or args.micro_batch_size is not None
+    args.micro_options = {}             # the strategies' micro-batching options
     for name in args.strategies:
         try:
             batch = resolve(registry.get(name), {}, args.workers, args.global_batch,
@@ -165,6 +168,7 @@ def replica_batch(args) -> int:
         except BatchError as e:
             flag = "--global-batch-size" if e.key == "global_batch" else "--micro-batch-size"
             raise TrainetError(str(e).replace(e.key, flag, 1)) from None
+        args.micro_options[name] = batch.options
     args.global_batch = batch.global_batch
     return batch.replica_batch
 

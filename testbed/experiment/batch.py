@@ -12,8 +12,9 @@ every worker for DDP, ZeRO, the parameter server and in-network aggregation; ``d
 worker). Its workers take the per-replica batch, ``global_batch / replicas`` (hosts.worker
 ``--batch``; every rank of a replica sees the same batch). A strategy that pipelines or
 accumulates micro-batches takes ``per-replica batch / micro_batch_size`` of them (its
-option ``micro_batch_size``, or ``micro_batches``); the others run the replica's batch as
-one micro-batch, so their ``micro_batch_size`` is the per-replica batch.
+option ``micro_batch_size``, or ``micro_batches``: the pipelines, and the data-parallel
+strategies that accumulate gradients, ``AccumulationOptions``); the others run the
+replica's batch as one micro-batch, so their ``micro_batch_size`` is the per-replica batch.
 
 Defaults as Megatron-LM's: without ``global_batch`` it is ``micro_batch_size x replicas``
 (one micro-batch per replica and step), so a node sweep keeps the work per replica; with
@@ -29,11 +30,12 @@ DEFAULT_REPLICA_BATCH = 8
 
 
 class BatchError(TrainetError):
-    """A batch value that does not fit a strategy; ``key`` is the workload key at fault."""
+    """A batch value that does not fit a strategy; ``key`` is the workload key at fault,
+    or with ``option`` the strategy's option of that name."""
 
-    def __init__(self, key: str, message: str):
+    def __init__(self, key: str, message: str, option: bool = False):
         super().__init__(message)
-        self.key = key
+        self.key, self.option = key, option
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class Batch:
     replicas: int
     options: dict
     micro_option: str | None = None     # the option that takes its micro-batching
+    accumulates: bool = False           # a data-parallel strategy: one micro-batch unless given
 
     @property
     def replica_batch(self) -> int:
@@ -68,9 +71,10 @@ def resolve(info, options: dict, world: int, global_batch: int | None,
     """The strategy's batch on ``world`` workers; ``replica_batch``: an earlier version's
     recorded per-worker ``batch`` instead of the two keys (results folders)."""
     name, option = info.name, micro_option(info)
+    accumulates = hasattr(info.options, "accumulation_steps")
     replicas = replicas_of(info, options, world, sizes)
     if replica_batch is not None:
-        return Batch(replica_batch * replicas, replicas, dict(options), option)
+        return Batch(replica_batch * replicas, replicas, dict(options), option, accumulates)
     if global_batch is None:
         global_batch = (micro_batch_size or DEFAULT_REPLICA_BATCH) * replicas
     if global_batch % replicas:
@@ -79,14 +83,19 @@ def resolve(info, options: dict, world: int, global_batch: int | None,
                          f"{world} workers; accepted: a multiple of {replicas} "
                          f"({', '.join(str(replicas * k) for k in (1, 2, 3, 4))}, ...)")
     per_replica = global_batch // replicas
+    own = options.get("micro_batch_size")
+    if isinstance(own, int) and own > 0 and per_replica % own:
+        raise BatchError("micro_batch_size", f"micro_batch_size={own} does not divide "
+                         f"strategy {name}'s {per_replica} sequences per replica "
+                         f"(global_batch {global_batch} / {replicas} replicas); accepted: "
+                         f"{', '.join(map(str, _divisors(per_replica)))}", option=True)
     if micro_batch_size is None:
-        return Batch(global_batch, replicas, dict(options), option)
+        return Batch(global_batch, replicas, dict(options), option, accumulates)
     if per_replica % micro_batch_size:
-        divisors = [d for d in range(1, per_replica + 1) if per_replica % d == 0]
         raise BatchError("micro_batch_size", f"micro_batch_size={micro_batch_size} does not "
                          f"divide strategy {name}'s {per_replica} sequences per replica "
                          f"(global_batch {global_batch} / {replicas} replicas); accepted: "
-                         f"{', '.join(map(str, divisors))}")
+                         f"{', '.join(map(str, _divisors(per_replica)))}")
     if option is None:
         if micro_batch_size != per_replica:
             raise BatchError("micro_batch_size", f"micro_batch_size={micro_batch_size}: "
@@ -94,12 +103,17 @@ def resolve(info, options: dict, world: int, global_batch: int | None,
                              "(it accumulates no gradients over micro-batches); accepted: "
                              f"{per_replica}, its sequences per replica (global_batch "
                              f"{global_batch} / {replicas} replicas)")
-        return Batch(global_batch, replicas, dict(options), option)
+        return Batch(global_batch, replicas, dict(options), option, accumulates)
     if "micro_batch_size" in options or "micro_batches" in options:
-        return Batch(global_batch, replicas, dict(options), option)     # the strategy's own
+        return Batch(global_batch, replicas, dict(options), option,     # the strategy's own
+                     accumulates)
     value = micro_batch_size if option == "micro_batch_size" \
         else per_replica // micro_batch_size
-    return Batch(global_batch, replicas, {**options, option: value}, option)
+    return Batch(global_batch, replicas, {**options, option: value}, option, accumulates)
+
+
+def _divisors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0]
 
 
 def recorded_replica_batch(workload: dict, replicas: int) -> int:

@@ -109,7 +109,7 @@ def _batch_text(batch) -> str:
     size, count = (batch.options.get(k) for k in ("micro_batch_size", "micro_batches"))
     if size:
         count = batch.replica_batch // size
-    elif count is None and batch.micro_option is None:
+    elif count is None and (batch.micro_option is None or batch.accumulates):
         count = 1
     if count is None:
         return text + ", the strategy's micro-batches"

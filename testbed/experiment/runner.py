@@ -97,18 +97,24 @@ def offloads(strategy: ResolvedStrategy) -> bool:
 
 
 @contextmanager
-def aggregation_job(net, experiment: ResolvedExperiment, strategy: ResolvedStrategy):
+def aggregation_job(net, experiment: ResolvedExperiment, strategy: ResolvedStrategy,
+                    variant: Variant | None = None):
     """The strategy's switch job, set up on its switch for one run by the controller its
     registration names, and torn down after (workers number their chunks from 0, so
     every run needs clean slots)."""
     import importlib
 
     from testbed.experiment.jobs import job_on
-    controller = importlib.import_module(strategy.info.switch_job.controller)
+    declared = strategy.info.switch_job
+    controller = importlib.import_module(declared.controller)
     data = dict(strategy.job)
     switch = data.pop("switch")
+    setup_args = ()
+    if declared.setup is not None:        # e.g. the parameters the workers start from
+        data, setup_args = declared.setup(data, strategy.info.parse_options(strategy.options),
+                                          worker_args(experiment, strategy, variant))
     job = controller.job_from_dict(data, f"{experiment.source}: {strategy.label}")
-    with job_on(net, switch, controller, job):
+    with job_on(net, switch, controller, job, *setup_args):
         yield
 
 
@@ -452,7 +458,7 @@ class Runner:
         def progress(steps_done: dict):
             bars.update(task, completed=sum(steps_done.values()))
 
-        job = (aggregation_job(net, self.experiment, strategy) if strategy.job is not None
+        job = (aggregation_job(net, self.experiment, strategy, variant) if strategy.job is not None
                else nullcontext())
         result = None
         try:

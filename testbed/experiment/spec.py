@@ -128,9 +128,11 @@ class Workload(Spec):
     micro_batch_size: int | None = Field(default=None, ge=1, description="sequences per "
                                          "micro-batch on one replica (Megatron-LM's "
                                          "--micro-batch-size); pipelines run per-replica "
-                                         "batch / micro_batch_size micro-batches; strategies "
-                                         "without micro-batches take their per-replica batch "
-                                         "(default: each strategy's own)")
+                                         "batch / micro_batch_size micro-batches, ddp, zero3, "
+                                         "zeropp and zero-hier accumulate that many "
+                                         "micro-batches' gradients per optimizer step; "
+                                         "strategies without micro-batches take their "
+                                         "per-replica batch (default: each strategy's own)")
     device_memory: Size | None = Field(default=None, description="the device's memory "
                                        "instead of its profile's, for the footprint check")
     recompute: Literal["none", "selective", "full"] = Field(
@@ -596,14 +598,15 @@ def load_experiment(path: str | Path, recorded: bool = False) -> ResolvedExperim
 def _check_batches(experiment: ResolvedExperiment) -> None:
     """global_batch and micro_batch_size fit every strategy on every worker count."""
     variants = {v.nodes: v for v in experiment.variants()}.values()
-    for strategy in experiment.strategies:
+    for index, strategy in enumerate(experiment.strategies):
         if strategy.info is None:
             continue
         for variant in variants:
             try:
                 experiment.batch_of(strategy, variant)
             except BatchError as e:
-                raise TopologyError([Issue(("workload", e.key), str(e))]) from None
+                at = ("strategies", index, "options", e.key) if e.option else ("workload", e.key)
+                raise TopologyError([Issue(at, str(e))]) from None
 
 
 def _script_strategy(spec, base_dir: Path) -> ResolvedStrategy:

@@ -80,7 +80,8 @@ def _with_micro(name: str, options: dict, args) -> dict:
     from hosts.strategies import registry
     if "micro_batch_size" not in registry.get(name).options.model_fields:
         raise TrainetError(f"--micro-batch-size {size}: strategy {name} has no micro-batches; "
-                           "drop the flag or choose a pipelined strategy (e.g. megatron)")
+                           "drop the flag or choose a pipelined strategy (e.g. megatron) or one "
+                           "that accumulates gradients (ddp, zero3, zeropp, zero-hier)")
     return {**options, "micro_batch_size": size}
 
 

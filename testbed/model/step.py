@@ -67,7 +67,8 @@ class Workload:
 
 def _resolved(info, parsed, timing, global_batch: int, strategy: str, model):
     """Megatron's micro-batch size turned into a count of micro-batches per replica."""
-    if not hasattr(parsed, "micro_batch_size") or global_batch % timing.replicas:
+    if not hasattr(parsed, "micro_batch_size") or hasattr(parsed, "accumulation_steps") \
+            or global_batch % timing.replicas:
         return parsed
     from hosts.strategies.parallel import resolve
     pp = timing.pipeline.stages if timing.pipeline else 1
@@ -88,13 +89,20 @@ def predict(strategy: str, workload: Workload, fabric, world: int, options: dict
     recompute = recompute_of(parsed, workload)
     overlaps = timing.overlap(pattern)
     if timing.pipeline is None:
+        steps = parsed.accumulation_steps(replica_batch, strategy) \
+            if hasattr(parsed, "accumulation_steps") else 1
+        micro = replica_batch // steps
         if tp > 1 and tp * timing.replicas == world:
-            rank_compute = workload.replica_s(replica_batch, tp, sp, recompute)
+            rank_compute = workload.replica_s(micro, tp, sp, recompute)
         else:
-            rank_compute = workload.replica_s(replica_batch, recompute=recompute) \
+            rank_compute = workload.replica_s(micro, recompute=recompute) \
                 * timing.replicas / world
-        roles, comm_s = _data_parallel(pattern, overlaps, timing, rank_compute, fabric, world,
-                                       calibration)
+        if steps == 1:
+            roles, comm_s = _data_parallel(pattern, overlaps, timing, rank_compute, fabric,
+                                           world, calibration)
+        else:
+            roles, comm_s = _accumulated(pattern, overlaps, timing, rank_compute, steps,
+                                         fabric, world, calibration)
         active_s = comm_s
     else:
         micro = replica_batch // timing.pipeline.micro_batches
@@ -252,6 +260,28 @@ def _instances(overlap: Overlap, chunks: int) -> int:
     if overlap.mode == "backward":
         return chunks
     return chunks * len(overlap.passes)
+
+
+def _accumulated(pattern, overlaps, timing: Timing, compute_s: float, steps: int, fabric,
+                 world: int, calibration) -> tuple[list[Role], float]:
+    """``steps`` micro-batches of ``compute_s`` each, one after another: the collectives
+    the strategy runs per micro-batch (``Timing.per_micro_batch``) in each, those it
+    runs once per step in the last (DDP's all-reduce after no_sync), or in the first
+    when they come before the step."""
+    each = timing.per_micro_batch(pattern) if timing.per_micro_batch else [False] * len(pattern)
+    before = [o.mode == "before" for o in overlaps]
+    kept = ([r or b for r, b in zip(each, before)], each,
+            [r or not b for r, b in zip(each, before)])
+    events, t, comm_s = [], 0.0, 0.0
+    for n in range(steps):
+        keep = kept[0] if n == 0 else kept[2] if n == steps - 1 else kept[1]
+        roles, seconds = _data_parallel([c for c, k in zip(pattern, keep) if k],
+                                        [o for o, k in zip(overlaps, keep) if k], timing,
+                                        compute_s, fabric, world, calibration)
+        events += [dataclasses.replace(e, start_s=e.start_s + t) for e in roles[0].events]
+        t += roles[0].step_s
+        comm_s += seconds
+    return [Role("every rank", world, t, tuple(events))], comm_s
 
 
 def _data_parallel(pattern, overlaps, timing: Timing, compute_s: float, fabric, world: int,

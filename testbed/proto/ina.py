@@ -78,7 +78,18 @@ FLAG_LANES16 = 0x40
 FLAG_OVERFLOW = 0x80
 # p4/ina.p4: the gradient's lanes are signed 32-bit values of which the switch keeps the
 # largest per lane instead of the sum (the workers' exponents of many blocks agreed in one
-# packet). The bit is FLAG_FIXED's, which only p4/luwu_sgd.p4 sets, on parameters.
+# packet). The bit is FLAG_FIXED's, and the packet's kind tells which is meant: FLAG_FIXED
+# only on parameters (FLAG_PARAMS), FLAG_MAX only on gradients and their results. Nothing
+# reads one for the other: only p4/luwu_sgd.p4 sets FLAG_FIXED, on the parameters it
+# multicasts to a job's workers, which carry no FLAG_GRADIENT (sent to an aggregator,
+# ina.p4 and luwu_sgd.p4 drop such a packet as bad_type before reading the bit, and
+# luwu.p4 takes parameters from its job's optimizer node only, never reading the bit on
+# them) and no FLAG_RESULT (INA clients take only their own job's results); LuWu's workers read FLAG_FIXED only on
+# their own job's FLAG_PARAMS answers (hosts/luwu_session.py), so an exponent round's
+# late result is not taken for parameters, also with an INA job on the same switch;
+# `trainet inspect` keys packets by their whole flags byte and names no bit; the
+# Wireshark dissector shows the bit as "fixed" on FLAG_PARAMS packets and as "max" on
+# every other (testbed/proto/wireshark.py).
 FLAG_MAX = 0x10
 LANE_BITS = (32, 16)           # the lane widths a packet can carry
 

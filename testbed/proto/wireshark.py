@@ -8,7 +8,9 @@ turns their ``fields_desc`` into Lua, and a test checks that the checked-in
 
 The lanes follow the payload's length: a packet of any lane count (``ina.data_layer``)
 shows all its lanes, named as the layer of that count names them; a header whose group
-count is not its length's (``ina.groups_of``) is marked malformed.
+count is not its length's (``ina.groups_of``) is marked malformed. FLAG_FIXED and
+FLAG_MAX share a bit: it is shown as ``fixed`` on parameters (FLAG_PARAMS) and as
+``max`` on every other packet.
 
 Use it with ``tshark -X lua_script:tools/trainet.lua -r capture.pcap`` (display filters
 ``ina``, ``ina.job_id == 1``, ``ina.flags.retransmit == 1``, ...) or copy it into
@@ -48,6 +50,11 @@ _BITS = {
              ("index", ina.MAX_SLOTS, "Slot index")],
 }
 
+# Flags that share a bit (testbed/proto/ina.py): each is shown only on the packets it is
+# meant for, flag -> (the flag that tells, whether it is set): FLAG_FIXED on parameters
+# (FLAG_PARAMS), FLAG_MAX on everything else
+_ONLY_WHEN = {"fixed": (ina.FLAG_PARAMS, True), "max": (ina.FLAG_PARAMS, False)}
+
 _DESCRIPTIONS = {
     "job_id": "Job", "worker_id": "Worker", "flags": "Flags",
     "n_workers": "Contributions (in results)", "slot": "Slot", "exponent": "Block exponent",
@@ -81,6 +88,19 @@ def name_format(layer) -> str:
 
 def _mask_type(bits: int) -> str:
     return {1: "uint8", 2: "uint16", 4: "uint32"}[bits]
+
+
+def _lua_when(bit: str, flags: str) -> str:
+    """Lua: whether the packet whose flags are ``flags`` is one ``bit`` is meant for."""
+    tell, is_set = _ONLY_WHEN[bit]
+    return f"bit32.band({flags}, 0x{tell:x}) {'~=' if is_set else '=='} 0"
+
+
+def _flag_entry(bit: str, mask: int) -> str:
+    if bit not in _ONLY_WHEN:
+        return f'{{0x{mask:x}, "{bit.upper()}"}}'
+    tell, is_set = _ONLY_WHEN[bit]
+    return f'{{0x{mask:x}, "{bit.upper()}", 0x{tell:x}, {str(is_set).lower()}}}'
 
 
 def dissector_lua() -> str:
@@ -135,8 +155,9 @@ def dissector_lua() -> str:
     lines += [
         "ina_data.fields = all_lanes",
         "",
-        "local flag_names = {" + ", ".join(
-            f'{{0x{mask:x}, "{bit.upper()}"}}' for bit, mask, _ in _BITS["flags"]) + "}",
+        "-- {mask, name, and for flags that share a bit: the flag that tells, set or not}",
+        "local flag_names = {" + ", ".join(_flag_entry(bit, mask)
+                                           for bit, mask, _ in _BITS["flags"]) + "}",
         "",
         "function ina.dissector(tvb, pinfo, tree)",
         f"    if tvb:len() < {header_bytes} then return 0 end",
@@ -149,12 +170,16 @@ def dissector_lua() -> str:
         lines.append(f"    v.{name} = tvb({offset}, {size}):{reader}()")
         lines.append(f"    local i_{name} = t:add(f.{name}, tvb({offset}, {size}))")
         for bit, *_ in _BITS.get(name, []):
-            lines.append(f"    i_{name}:add(f.{name}_{bit}, tvb({offset}, {size}))")
+            item = f"i_{name}:add(f.{name}_{bit}, tvb({offset}, {size}))"
+            if bit in _ONLY_WHEN:
+                item = f"if {_lua_when(bit, 'v.' + name)} then {item} end"
+            lines.append(f"    {item}")
         offset += size
     lines += [
         "    local kinds = {}",
         "    for _, fl in ipairs(flag_names) do",
-        "        if bit32.band(v.flags, fl[1]) ~= 0 then table.insert(kinds, fl[2]) end",
+        "        local meant = fl[3] == nil or (bit32.band(v.flags, fl[3]) ~= 0) == fl[4]",
+        "        if meant and bit32.band(v.flags, fl[1]) ~= 0 then table.insert(kinds, fl[2]) end",
         "    end",
         '    pinfo.cols.info = string.format("INA job=%d worker=%d %s slot=%d%s chunk=%d e=%d",',
         "        v.job_id, v.worker_id, table.concat(kinds, \"|\"),",

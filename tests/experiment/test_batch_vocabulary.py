@@ -47,9 +47,21 @@ STAR = textwrap.dedent("""\
     ("global_batch: 4\n  micro_batch_size: 3", "[pp]", 2,
      "exp.yaml:7:21: workload.micro_batch_size: micro_batch_size=3 does not divide "
      "strategy pp's 4 sequences per replica (global_batch 4 / 1 replicas); accepted: 1, 2, 4"),
-    ("global_batch: 6\n  micro_batch_size: 1", "[ddp]", 3,
-     "workload.micro_batch_size: micro_batch_size=1: strategy ddp runs each replica's batch "
-     "as one micro-batch (it accumulates no gradients over micro-batches); accepted: 2"),
+    ("global_batch: 6\n  micro_batch_size: 1", "[axonn]", 3,
+     "workload.micro_batch_size: micro_batch_size=1: strategy axonn runs each replica's "
+     "batch as one micro-batch (it accumulates no gradients over micro-batches); "
+     "accepted: 2"),
+    ("global_batch: 12\n  micro_batch_size: 3", "[zero3]", 3,
+     "exp.yaml:7:21: workload.micro_batch_size: micro_batch_size=3 does not divide "
+     "strategy zero3's 4 sequences per replica (global_batch 12 / 3 replicas); accepted: "
+     "1, 2, 4"),
+    ("global_batch: 12", "[{strategy: ddp, options: {micro_batch_size: 3}}]", 3,
+     "exp.yaml:7:58: strategies[0].options.micro_batch_size: micro_batch_size=3 does not "
+     "divide strategy ddp's 4 sequences per replica (global_batch 12 / 3 replicas); "
+     "accepted: 1, 2, 4"),
+    ("global_batch: 12", "[{strategy: zeropp, options: {micro_batch_size: 0}}]", 3,
+     "exp.yaml:7:14: strategies[0]: strategy zeropp: micro_batch_size: Input should be "
+     "greater than or equal to 1"),
     ("global_batch: 4", "[{strategy: pp, options: {micro_batches: 2}}]", 2,
      "strategies[0].options: micro_batches (a count) is now workload.micro_batch_size"),
 ])
@@ -82,7 +94,7 @@ def test_each_strategy_takes_its_replicas_share_and_micro_batches(tmp_path):
                      {k: v for k, v in worker_args(experiment, s).items()
                       if k.startswith("micro")})
            for s in experiment.strategies}
-    assert got == {"zero3": (4, 2, {}), "pp": (1, 8, {"micro_batch_size": 2}),
+    assert got == {"zero3": (4, 2, {"micro_batch_size": 2}), "pp": (1, 8, {"micro_batch_size": 2}),
                    "fusionllm": (1, 8, {"micro_batches": 4}),
                    "megatron": (2, 4, {"micro_batch_size": 4})}
 
@@ -154,8 +166,9 @@ def test_a_results_folder_of_an_earlier_version_still_reads(tmp_path):
     (["--micro-batch-size", "3"], (12, 3)),
     (["--global-batch-size", "6"], "--global-batch-size=6 does not split over the 4 "
      "data-parallel replicas of strategy ddp"),
-    (["--global-batch-size", "8", "--micro-batch-size", "1"], "--micro-batch-size=1: "
-     "strategy ddp runs each replica's batch as one micro-batch"),
+    (["--global-batch-size", "8", "--micro-batch-size", "1"], (8, 2)),    # 2 accumulated
+    (["--global-batch-size", "8", "--micro-batch-size", "3"], "--micro-batch-size=3 "
+     "does not divide strategy ddp's 2 sequences per replica"),
 ])
 def test_bench_train_takes_the_global_batch(flags, expected):
     from testbed.bench import train
@@ -169,6 +182,9 @@ def test_bench_train_takes_the_global_batch(flags, expected):
         return
     assert train.replica_batch(args) == expected[1]
     assert args.global_batch == expected[0]
+    if args.micro_batch_size:           # the workers accumulate micro-batches of that size
+        assert args.micro_options == {s: {"micro_batch_size": args.micro_batch_size}
+                                      for s in ("ddp", "zero3")}
 
 
 def test_check_shows_each_strategys_share_of_the_global_batch(capsys):

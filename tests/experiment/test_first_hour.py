@@ -195,7 +195,11 @@ def test_ddp_bucket_is_bucket_cap_mb(tmp_path, capsys):
                            "is now bucket_cap_mb, in MiB as PyTorch's DDP takes it (e.g. "
                            "bucket_cap_mb: 4); its options: bucket_cap_mb=0.25 (gradient "
                            "bucket size in MiB as PyTorch's DDP takes it, real mode (shadow "
-                           "mode: 8 layer groups))")
+                           "mode: 8 layer groups)), micro_batch_size (sequences per "
+                           "micro-batch; the step accumulates the gradients of per-replica "
+                           "batch / micro_batch_size micro-batches (DeepSpeed's "
+                           "gradient_accumulation_steps) and steps the optimizer once "
+                           "(default: the whole per-replica batch, one micro-batch))")
 
 
 def test_a_device_by_its_old_short_name_is_refused_naming_the_profile(capsys):

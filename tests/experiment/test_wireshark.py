@@ -141,3 +141,28 @@ def test_tshark_marks_a_group_count_that_is_not_the_length(tmp_path):
     assert rows[0] == ["2", ""]
     assert rows[1] == ["3", "the header says 3 groups; 32-word groups carrying 64 lanes are 2"]
     assert rows[2] == ["1", "header only, but it says 1 groups"]
+
+
+def test_the_bit_flag_fixed_and_flag_max_share_is_named_by_the_packet_s_kind(tmp_path):
+    """FLAG_FIXED (p4/luwu_sgd.p4's parameters) and FLAG_MAX (exponent rounds) are one
+    bit: a max round is never shown as fixed-point parameters, nor parameters as one."""
+    assert ina.FLAG_FIXED == ina.FLAG_MAX
+    lanes = np.arange(ina.GROUP_WORDS, dtype=np.int32)
+    kinds = [(ina.FLAG_GRADIENT | ina.FLAG_MAX, "GRADIENT|MAX"),
+             (ina.FLAG_RESULT | ina.FLAG_MAX, "RESULT|MAX"),
+             (ina.FLAG_PARAMS | ina.FLAG_FIXED, "PARAMS|FIXED"),
+             (ina.FLAG_PARAMS, "PARAMS"), (ina.FLAG_GRADIENT, "GRADIENT")]
+    capture = tmp_path / "shared.pcap"
+    wrpcap(str(capture), [Ether(ina.frame("08:00:00:00:00:01", "08:00:00:00:00:02",
+                                          "10.0.0.1", "10.0.255.1",
+                                          ina.encode(1, 0, flags, 0, 0, 0, lanes)))
+                          for flags, _ in kinds])
+    home = tmp_path / "home"
+    home.mkdir()
+    rows = _tshark(capture, ["ina.flags.fixed", "ina.flags.max", "_ws.col.Info"], home)
+    assert [row[2].split()[3] for row in rows] == [name for _, name in kinds]
+    assert [row[:2] for row in rows] == [["", "1"], ["", "1"], ["1", ""], ["0", ""],
+                                         ["", "0"]]
+    assert _tshark(capture, ["ina.flags"], home, "-Y", "ina.flags.fixed == 1") == [["24"]]
+    assert _tshark(capture, ["ina.flags"], home, "-Y", "ina.flags.max == 1") == \
+        [["17"], ["18"]]

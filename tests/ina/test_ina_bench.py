@@ -171,15 +171,17 @@ def test_rows_measured_under_load_are_marked_in_the_table():
            "switch_cpu_us_per_frame_ina": 1.0,
            "switch_cpu_us_per_frame_gloo": 1.0, "mtu": 9000, "ina_lanes": 2048,
            "ina_frame_bytes": 8246, "ina_workers_cpu_s_per_round": 0.0085,
-           "gloo_workers_cpu_s_per_round": 0.01025}
+           "gloo_workers_cpu_s_per_round": 0.01025, "ina_mean_frame_bytes": 6000.4}
     report = {"target": [], "client": [], "scale": 1e-3,
               "fabric": [{**row, "background_load": False}, {**row, "background_load": True}]}
     text = bench._render(report)
     assert "one more process spinning" in text
     rows = [line for line in text.splitlines() if line.strip().startswith("8 ")]
     assert [line.split()[3] for line in rows] == ["-", "+1", "-", "+1"]
-    assert rows[2].split()[-4:] == ["8.50", "ms,", "10.25", "ms"]     # workers' CPU/round
-    assert "MTU 9000 B on both sides (INA: 2048 lane words, 8246 B frames)" in text
+    # workers' CPU/round, then the mean INA frame as sent
+    assert rows[2].split()[-6:] == ["8.50", "ms,", "10.25", "ms", "6000", "B"]
+    assert ("MTU 9000 B on both sides (INA: 2048 lane words, full frames of 8246 B, a "
+            "tensor's last and the exponent rounds' shorter: 'B/frame')") in text
 
 
 def test_the_switchs_own_counters_are_a_table_of_their_own():
@@ -196,3 +198,13 @@ def test_the_switchs_own_counters_are_a_table_of_their_own():
     assert line[:4] == ["8", "64", "MB", "-"]
     assert line[4:] == ["native", "1200", "/", "9600", "700", "650", "(20)", "0.25", "us",
                         "1.25", "us", "1.50", "us", "9.75", "us"]
+
+
+def test_the_mean_frame_is_the_wire_bytes_over_the_frames_they_count():
+    """What the report prints as B/frame sent: short last packets and exponent packets
+    pull the mean below the full frame."""
+    assert bench.ina_frames(10 * ina.LANES) == 11              # 10 chunks, 1 exponent packet
+    assert bench.ina_frames(300 * ina.LANES, slots=300) == 302  # 300 blocks' exponents: 2
+    assert bench.ina_frames(65, 16) == 2
+    mean = bench.ina_wire_bytes(ina.LANES + 40) / bench.ina_frames(ina.LANES + 40)
+    assert bench.frame_bytes(ina.GROUP_WORDS) < mean < bench.FRAME_BYTES

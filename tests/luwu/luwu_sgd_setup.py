@@ -10,6 +10,7 @@ import numpy as np
 
 from controllers import ina as ctl
 from controllers import luwu_sgd
+from controllers.jobs import TargetDevice
 from luwu_setup import AGG, SWITCH_MAC, worker_ip, worker_mac
 from testbed.proto import ina
 from testbed.proto import luwu_sgd as sfx
@@ -58,3 +59,21 @@ def reference_step(w, v, sums, exponent, lr, momentum):
     step = (v * lr_mul + (1 << (lr_shift - 1))) >> lr_shift
     w = np.clip(w - step, -2**31, 2**31 - 1)
     return w.astype(np.int32), v.astype(np.int32)
+
+
+def sgd_hub(initial, n_workers: int, slot_count: int, lr: float, momentum: float,
+            lane_bits: int = 32, drop: int = 0, lose=()):
+    """luwu_sgd.p4 on a Python Target with an SGD job of ``initial`` parameters set up,
+    behind the emulated hub of tests/luwu/hub.py (``drop``: every n-th frame of each leg
+    to and from the switch; ``lose``: named frames); the hub's ``device`` and ``job``."""
+    from hub import Hub
+    from testbed.p4.python.target import Target
+    target = Target(load_sgd_program())
+    add_routes(target, n_workers)
+    hub = Hub(target, n_workers, drop=drop, lose=lose,
+              lossy=("to_switch", "to_worker", "params_to_worker"))
+    hub.device = TargetDevice(target)
+    hub.job = sgd_job(n_workers=n_workers, slot_count=slot_count, lr=lr, momentum=momentum,
+                      lane_bits=lane_bits)
+    luwu_sgd.setup(hub.device, hub.job, initial)
+    return hub

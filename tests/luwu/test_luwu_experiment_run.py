@@ -13,6 +13,7 @@ from hosts.luwu_layout import shadow_layout
 from testbed.cli import main
 from testbed.experiment import results
 from testbed.experiment.spec import load_experiment
+from testbed.proto import ina
 
 pytestmark = [pytest.mark.root, pytest.mark.slow]
 
@@ -177,3 +178,37 @@ def test_luwu_against_offload_skips_what_does_not_fit_and_pays_for_offloading(tm
     assert main(["report", str(out)]) == 0
     report = (out / "report.md").read_text()
     assert "| bandwidth-100Gbit | zero3 |" in report and "of 8 GiB device memory" in report
+
+
+def test_luwu_sgd_runs_its_optimizer_in_the_switch_with_16_bit_lanes(tmp_path):
+    """A shadow copy of experiments/luwu-sgd.yaml: the runner sets the SGD job up on the
+    switch running p4/luwu_sgd.p4 with the workers' initial parameters (no optimizer
+    node), the bf16 workers push 16-bit lanes and get int32 parameters back, and the
+    report gives both strategies' bytes per direction per worker."""
+    source = REPO / "experiments" / "luwu-sgd.yaml"
+    path, data = renamed_copy(tmp_path, source)
+    assert yaml.safe_load(source.read_text())["luwu"]["lane_bits"] == 16
+    data["workload"].update(mode="shadow", shadow_model="custom:2M", device="a100-80gb",
+                            steps=STEPS)
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    out = tmp_path / "sgd"
+    assert main(["run", str(path), "-o", str(out)]) == 0
+    assert results.read_status(out)["status"] == "completed"
+    rows = {r["strategy"]: r for r in results.read_summary(out)}
+    assert set(rows) == {"luwu-sgd", "ddp"}
+    run = out / "runs" / "base" / "luwu-sgd" / "rep0"
+    assert sorted(p.name for p in (run / "logs").iterdir()) == ["w1.log", "w2.log", "w3.log"]
+    layout = shadow_layout(shadow.shadow_model("custom:2M"), data["scale"], False,
+                           lane_bits=16, chunk_values=ina.LANES)
+    sgd, ddp = rows["luwu-sgd"], rows["ddp"]
+    # every chunk out as 256 values in 16-bit lanes, back as 256 int32 parameters
+    assert sgd["sent_per_step_emulated_B"] == layout.chunks_per_step * ina.LANES * 2
+    assert sgd["recv_per_step_emulated_B"] == layout.chunks_per_step * ina.LANES * 4
+    assert sgd["mem_optim_emulated_B"] == 0
+    for row in (sgd, ddp):       # headers and the exponent rounds on top of the lanes
+        assert row["wire_tx_per_step_B"] > row["sent_per_step_emulated_B"]
+        assert row["wire_rx_per_step_B"] > row["recv_per_step_emulated_B"]
+    assert sgd["wire_tx_per_step_B"] < sgd["wire_rx_per_step_B"] * 0.6
+    assert main(["report", str(out)]) == 0
+    report = (out / "report.md").read_text()
+    assert "wire out/step/worker" in report and "| luwu-sgd |" in report

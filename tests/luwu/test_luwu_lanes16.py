@@ -18,9 +18,9 @@ from hosts.ina_allreduce import reference_sum
 from hosts.luwu_layout import Layout, shadow_layout
 from hosts.optimizer_node import AdamW, OptimizerNode
 from hosts.strategies.luwu import as_worker_holds
+from hub import luwu_hub
 from luwu_setup import (AGG, OPT_IP, SWITCH_MAC, luwu_job, tiny_batch, tiny_model,
                         train_ranks, worker_ip, worker_mac)
-from test_luwu_strategy import Hub
 from testbed.errors import TrainetError
 from testbed.proto import ina
 
@@ -78,7 +78,7 @@ def train(streamed: bool, drop: int):
     node = OptimizerNode(1, WORLD, layout, layout.flatten(list(models[0].parameters())),
                          "adamw", lr=LR, weight_decay=0.01, pull_job=3 if streamed else None,
                          lane_bits=16)
-    hub = Hub(node, drop)
+    hub = luwu_hub(node, WORLD, drop)
     results = train_ranks(models, hub.transport, data, STEPS, 4, streamed=streamed,
                           lane_bits=16)
     return results, node, layout, hub
@@ -174,6 +174,16 @@ def test_luwu_jobs_and_the_in_switch_optimizer_s_take_16_bit_lanes():
     target = Target(load_luwu_program())
     luwu.setup(TargetDevice(target), job)             # luwu.p4 has 16-bit lanes
     assert len(target.table_entries("MyIngress.ina_job")) == 3
+    # a luwu.p4 without 16-bit rounds refuses the job, naming luwu.p4 and its renderer
+    from testbed.p4.lowering.program import load_source
+    from testbed.proto import luwu_p4
+    old = Target(load_source(luwu_p4.render().replace("slot_lanes", "slot_width"),
+                             filename="luwu_32_only.p4"))
+    with pytest.raises(TrainetError, match=r"^job.lane_bits: the job asks for 16-bit lanes; "
+                       r"the switch's program luwu_32_only.p4 has only 32-bit ones .*; run "
+                       r"p4/luwu.p4 as rendered now \(python -m testbed.proto.luwu_p4 "):
+        luwu.setup(TargetDevice(old), job)
+    assert old.table_entries("MyIngress.ina_job") == []
     # so has luwu_sgd.p4 (tests/luwu/test_luwu_sgd_lanes16.py sets such jobs up)
     assert luwu_sgd.job_from_dict({**data, "lr": 0.1}).gradient_job().lane_bits == 16
     assert luwu_job().lane_bits == 32

@@ -114,6 +114,18 @@ def test_registers_are_written_and_read_in_bulk_over_p4runtime(p4runtime_device)
         dev.write_registers("MyIngress.par_v99", 0, [1])
 
 
+def test_counters_are_reset_over_p4runtime_in_one_write(p4runtime_device):
+    dev, pb = p4runtime_device, p4runtime_device.pb
+    for index, packets in ((0, 7), (5, 3)):
+        entry = pb.CounterEntry(counter_id=dev._id("counters", ctl.DROP_COUNTER),
+                                index=pb.Index(index=index),
+                                data=pb.CounterData(packet_count=packets, byte_count=9))
+        dev.client.write([pb.Entity(counter_entry=entry)], pb.Update.MODIFY)
+    assert dev.read_counter(ctl.DROP_COUNTER, 5) == (3, 9)
+    dev.reset_counter(ctl.DROP_COUNTER)
+    assert {dev.read_counter(ctl.DROP_COUNTER, i) for i in range(9)} == {(0, 0)}
+
+
 def test_a_switch_without_parameter_registers_is_named():
     from testbed.p4.lowering.program import load_program
     from testbed.p4.python.target import Target
@@ -145,8 +157,10 @@ def test_a_set_up_that_fails_half_way_leaves_no_entries(p4runtime_device):
     # 8 lanes: the exponent job's 256-lane packets do not fit it, which its set-up (the
     # first step) refuses; nothing is left of it
     dev = p4runtime_device
-    with pytest.raises(JobError, match="workers send 256 lanes per packet; the switch's "
-                                       "program takes 8"):
+    with pytest.raises(JobError, match=r"workers send 256 lanes per packet; the switch's "
+                                       r"program takes 8 .*; set lanes: 8 or run "
+                                       r"p4/luwu_sgd.p4 rendered for the job's \(python -m "
+                                       r"testbed.proto.luwu_sgd_p4"):
         luwu_sgd.setup(dev, sgd_job(), np.zeros(256))
     assert dev.entries(ctl.JOB_TABLE) == [] and dev.entries(ctl.AGGREGATOR_TABLE) == []
     assert dev.entries(ctl.WORKER_TABLE) == []

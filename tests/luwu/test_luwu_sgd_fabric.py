@@ -1,5 +1,5 @@
 """The optimizer in the switch on an emulated star: three workers (python -m hosts.worker
---strategy luwu-resident) behind the software P4 switch s9 running p4/luwu_sgd.p4, which
+--strategy luwu-sgd) behind the software P4 switch s9 running p4/luwu_sgd.p4, which
 holds the parameters and the momentum; no optimizer node. fp32 workers push 32-bit
 lanes; bf16 workers (shadow ones here) 16-bit lanes, against 32-bit ones in the same run
 for the bytes and the step time."""
@@ -15,7 +15,7 @@ import torch
 
 from controllers import luwu_sgd
 from hosts import shadow
-from hosts.luwu_layout import Layout, shadow_layout
+from hosts.luwu_layout import Layout, initial_parameters, shadow_layout
 from hosts.models import SyntheticCorpus, build_model
 from luwu_sgd_setup import LUWU_SGD_P4
 from testbed.experiment.jobs import job_on, job_workers
@@ -58,7 +58,7 @@ def run_workers(net, out, timeout_s=120.0, args=REAL):
     procs = []
     for rank, host in enumerate(WORKERS):
         cmd = [sys.executable, "-m", "hosts.worker", "--rank", str(rank), "--world-size",
-               str(len(WORKERS)), "--master", master, "--strategy", "luwu-resident",
+               str(len(WORKERS)), "--master", master, "--strategy", "luwu-sgd",
                *args,
                "--ina-aggregator", AGGREGATOR, "--ina-job", "1", "--ina-slots", "32",
                "--timeout", "60", "--metrics-out", str(out / f"rank{rank}.jsonl")]
@@ -94,7 +94,7 @@ def test_workers_train_with_the_optimizer_in_the_switch(net, tmp_path):
     switch = net.blueprint.switches[0].name
     job = luwu_sgd.SgdJob(1, AGGREGATOR, job_workers(net.blueprint, switch, WORKERS),
                           lr=LR, momentum=MU, slot_count=32)
-    initial = luwu_sgd.initial_parameters("gpt", 0)
+    initial = initial_parameters("gpt", 0)
     started = time.monotonic()
     with job_on(net, switch, luwu_sgd, job, initial) as device:
         setup_s = time.monotonic() - started
@@ -134,8 +134,8 @@ SHADOW = ["--mode", "shadow", "--shadow-model", SHADOW_MODEL, "--scale", str(SHA
 
 
 def width_run(net, out, lane_bits: int, mode: str):
-    """luwu-resident workers against a fresh SGD job of ``lane_bits``-bit gradient lanes
-    (16: bf16 workers, option sgd_in_switch): shadow ones of a bf16 10M-parameter GPT at
+    """luwu-sgd workers against a fresh SGD job of ``lane_bits``-bit gradient lanes
+    (16: bf16 workers): shadow ones of a bf16 10M-parameter GPT at
     the links' co-scaling, or the real GPT. Each rank's summary, the chunks of a step,
     and the switch's parameters before and after."""
     switch = net.blueprint.switches[0].name
@@ -145,15 +145,14 @@ def width_run(net, out, lane_bits: int, mode: str):
         initial, args = np.zeros(layout.chunks_per_step * ina.LANES), SHADOW
     else:
         layout = Layout.of(list(build_model("gpt", 0).parameters()))
-        initial = luwu_sgd.initial_parameters("gpt", 0)
+        initial = initial_parameters("gpt", 0)
         args = [*REAL[:2], "--steps", str(WIDTH_STEPS), *REAL[4:]]
     job = luwu_sgd.SgdJob(1, AGGREGATOR, job_workers(net.blueprint, switch, WORKERS),
                           lr=LR, momentum=MU, slot_count=32, lane_bits=lane_bits)
     out.mkdir()
     with job_on(net, switch, luwu_sgd, job, initial) as device:
         before = {**luwu_sgd.handled_counts(device), **luwu_sgd.drop_counts(device)}
-        codes = run_workers(net, out, args=[*args, "--ina-lane-bits", str(lane_bits),
-                                            *(["--sgd-in-switch"] if lane_bits == 16 else [])])
+        codes = run_workers(net, out, args=[*args, "--ina-lane-bits", str(lane_bits)])
         after = {**luwu_sgd.handled_counts(device), **luwu_sgd.drop_counts(device)}
         final = luwu_sgd.read_params(device, job)
     counts = {key: after[key] - before[key] for key in after}      # this run's

@@ -10,9 +10,6 @@ added as integers, and the switch's fixed-point SGD arithmetic is applied to tho
 Training through p4/luwu_sgd.p4 must equal it bit for bit, also when every seventh frame
 of each leg is lost.
 """
-import queue
-import threading
-
 import numpy as np
 import pytest
 import torch
@@ -24,8 +21,8 @@ from hosts import ina_fixedpoint as qfx
 from hosts.luwu_layout import Layout
 from hosts.luwu_session import PushPull, round_to_bf16
 from hosts.strategies.luwu import Luwu
-from luwu_sgd_setup import add_routes, load_sgd_program, push, reference_step, sgd_job
-from luwu_setup import AGG, SWITCH_MAC, tiny_batch, tiny_model, worker_ip, worker_mac
+from luwu_sgd_setup import push, reference_step, sgd_hub, sgd_job
+from luwu_setup import AGG, tiny_batch, tiny_model, worker_ip, worker_mac
 from tests.ina.ina_fabric import decoded
 from tests.workers.ranks import run_ranks
 from testbed.errors import TrainetError
@@ -37,30 +34,14 @@ NARROW = ina.FLAG_GRADIENT | ina.FLAG_LANES16
 HALF = ina.LANES // 2                   # words of a 16-bit packet
 
 
-@pytest.fixture(scope="module", params=["python", "native"])
-def target(request):
-    from testbed.p4.targets import make_target
-    t = make_target(load_sgd_program(), request.param)
-    add_routes(t, N)
-    return t
-
-
 def initial_params():
     return np.random.default_rng(3).normal(0, 0.5, CHUNKS * ina.LANES)
 
 
 @pytest.fixture
-def device(target):
+def device(sgd_device):
     """The switch with a fresh 16-bit SGD job of CHUNKS chunks and zeroed counters."""
-    for name, size in ((ctl.DROP_COUNTER, 9), (ctl.HANDLED_COUNTER, 8)):
-        for i in range(size):
-            target.counter_write(name, i, 0, 0)
-    dev = TargetDevice(target)
-    job = sgd_job(lr=LR, momentum=MU, lane_bits=16)
-    luwu_sgd.setup(dev, job, initial_params())
-    yield dev
-    luwu_sgd.teardown(dev, job)
-    assert target.table_entries(ctl.JOB_TABLE) == []
+    return sgd_device(initial_params(), 16, LR, MU)
 
 
 def gradients(step):
@@ -221,54 +202,13 @@ def test_16_bit_jobs_are_set_up_and_a_program_without_16_bit_rounds_refuses_them
     assert job.exponent_job().lane_bits == 32
     source = luwu_sgd_p4.render(lanes=8, model_chunks=4).replace("slot_lanes", "slot_width")
     old = Target(load_source(source, filename="sgd_32_only.p4"))
-    with pytest.raises(JobError, match=r"^job.lane_bits: the job's workers push 16-bit lanes; "
-                       r"the switch's program sgd_32_only.p4 adds 32-bit ones only \(no "
-                       r"MyIngress.slot_lanes\); load p4/luwu_sgd.p4 as rendered now"):
+    with pytest.raises(JobError, match=r"^job.lane_bits: the job asks for 16-bit lanes; the "
+                       r"switch's program sgd_32_only.p4 has only 32-bit ones \(no "
+                       r"FLAG_LANES16 rounds: it lacks MyIngress.slot_lanes\); run "
+                       r"p4/luwu_sgd.p4 as rendered now \(python -m "
+                       r"testbed.proto.luwu_sgd_p4 "):
         luwu_sgd.setup(TargetDevice(old), job, np.zeros(ina.LANES))
     assert old.table_entries(ctl.JOB_TABLE) == [] and old.mc_groups() == {}
-
-
-class Switch:
-    """luwu_sgd.p4 on a Python Target and the workers' inboxes; ``drop`` loses every
-    n-th frame of each leg (to the switch, exponent results to the workers, parameters
-    to the workers; 0: none)."""
-
-    def __init__(self, initial, drop=0):
-        from testbed.p4.python.target import Target
-        self.target = Target(load_sgd_program())
-        add_routes(self.target, N)
-        self.device = TargetDevice(self.target)
-        self.job = sgd_job(n_workers=N, slot_count=4, lr=LR, momentum=MU, lane_bits=16)
-        luwu_sgd.setup(self.device, self.job, initial)
-        self.drop, self.sent = drop, {"to_switch": 0, "result": 0, "params": 0}
-        self.lock = threading.Lock()
-        self.inbox = {w + 1: queue.Queue() for w in range(N)}
-
-    def _lost(self, leg):
-        self.sent[leg] += 1
-        return self.drop and self.sent[leg] % self.drop == 0
-
-    def transport(self, w):
-        switch = self
-
-        class Transport:
-            def send(self, payload):
-                frame = ina.frame(worker_mac(w), SWITCH_MAC, worker_ip(w), AGG, payload)
-                with switch.lock:
-                    if switch._lost("to_switch"):
-                        return
-                    for port, out in switch.target.process(frame, w + 1):
-                        answer = out[ina.FRAME_OFFSET:]
-                        leg = "params" if ina.peek_flags(answer) & ina.FLAG_PARAMS else "result"
-                        if not switch._lost(leg):
-                            switch.inbox[port].put(answer)
-
-            def recv(self, timeout_s):
-                try:
-                    return switch.inbox[w + 1].get(timeout=max(timeout_s, 1e-4))
-                except queue.Empty:
-                    return None
-        return Transport()
 
 
 STEPS, BATCH = 4, 4
@@ -323,7 +263,8 @@ def reference(quantized: bool = True):
 def train(drop: int):
     models = [tiny_model(7) for _ in range(N)]
     layout = layout_of(models[0])
-    switch = Switch(layout.flatten(list(models[0].parameters())), drop)
+    switch = sgd_hub(layout.flatten(list(models[0].parameters())), N, 4, LR, MU,
+                     lane_bits=16, drop=drop)
 
     def body(comm):
         push_pull = PushPull(switch.transport(comm.rank), 1, 2, comm.rank, N, slots=4,
@@ -382,3 +323,20 @@ def test_a_block_above_its_agreed_exponent_is_an_error_never_sent():
     assert sent == []
     with pytest.raises(ValueError, match="100 values per chunk: 16-bit lanes carry 512"):
         PushPull(Transport(), 1, 2, 0, N, slots=4, lane_bits=16, chunk_values=100)
+
+
+@pytest.mark.parametrize("lane_bits", [16, 32])
+def test_blocks_are_quantized_as_each_row_alone_clipped_only_when_one_does_not_fit(lane_bits):
+    """quantize_blocks (in place, clipping only on overflow) equals quantize_checked row
+    by row: the lanes and whether they fit, also with a block above its exponent."""
+    blocks = np.random.default_rng(9).normal(0, 1e-3, (6, ina.LANES)).astype(np.float32)
+    exponents = qfx.block_exponents(blocks)
+    for over in (False, True):
+        if over:
+            blocks[4, 7] = 2.0 ** (int(exponents[4]) + 3)          # announced too low
+        q, fits = qfx.quantize_blocks(blocks, exponents, N, lane_bits)
+        rows = [qfx.quantize_checked(b, int(e), N, lane_bits) for b, e in zip(blocks, exponents)]
+        assert q.dtype == (np.int16 if lane_bits == 16 else np.int32)
+        assert np.array_equal(q, np.stack([r for r, _ in rows]))
+        assert fits == all(f for _, f in rows) == (not over)
+    assert q[4, 7] == qfx.largest(N, lane_bits)                         # clipped

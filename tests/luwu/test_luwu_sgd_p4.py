@@ -1,5 +1,7 @@
 """p4/luwu_sgd.p4 on the software target: the switch applies SGD with momentum in fixed
 point to its own parameter registers and multicasts the parameters."""
+import dataclasses
+
 import numpy as np
 import pytest
 import torch
@@ -9,7 +11,7 @@ from controllers import luwu_sgd
 from controllers.jobs import JobError
 from controllers.jobs import TargetDevice
 from hosts import ina_fixedpoint as qfx
-from luwu_sgd_setup import add_routes, load_sgd_program, push, reference_step, sgd_job
+from luwu_sgd_setup import push, reference_step, sgd_job
 from luwu_setup import AGG, SWITCH_MAC, worker_ip, worker_mac
 from tests.ina.ina_fabric import decoded
 from testbed.proto import ina, luwu_sgd_p4
@@ -19,12 +21,9 @@ N, CHUNKS, LR, MU = 3, 2, 0.05, 0.9
 RETRANSMIT = ina.FLAG_GRADIENT | ina.FLAG_RETRANSMIT
 
 
-@pytest.fixture(scope="module", params=["python", "native"])
-def target(request):
-    from testbed.p4.targets import make_target
-    t = make_target(load_sgd_program(), request.param)
-    add_routes(t, N)
-    return t
+@pytest.fixture
+def target(sgd_target):
+    return sgd_target
 
 
 def initial_params(seed=0):
@@ -32,18 +31,9 @@ def initial_params(seed=0):
 
 
 @pytest.fixture
-def device(target):
-    """The switch with a fresh SGD job of CHUNKS chunks and zeroed counters."""
-    for name, size in ((ctl.DROP_COUNTER, 9), (ctl.HANDLED_COUNTER, 8)):
-        for i in range(size):
-            target.counter_write(name, i, 0, 0)
-    dev = TargetDevice(target)
-    job = sgd_job(lr=LR, momentum=MU)
-    luwu_sgd.setup(dev, job, initial_params())
-    yield dev
-    luwu_sgd.teardown(dev, job)
-    assert target.table_entries(ctl.JOB_TABLE) == target.table_entries(ctl.WORKER_TABLE) == []
-    assert target.table_entries(ctl.AGGREGATOR_TABLE) == [] and target.mc_groups() == {}
+def device(sgd_device):
+    """The switch with a fresh 32-bit SGD job of CHUNKS chunks and zeroed counters."""
+    return sgd_device(initial_params(), 32, LR, MU)
 
 
 def gradients(step):
@@ -252,3 +242,24 @@ def test_parameters_from_a_host_and_bad_gradients_touch_nothing(device):
             drops["bad_slot"]) == (2, 1, 1, 1)
     assert target.register_read("MyIngress.slot_count", 0) == 0
     assert np.array_equal(luwu_sgd.read_fixed(device, sgd_job()), sfx.to_fixed(initial_params()))
+
+
+def test_set_up_zeroes_the_counters_of_an_idle_switch_only(target):
+    """The counters are the switch's: the first job of an idle switch starts them at 0,
+    a job set up beside another leaves that job's counts alone."""
+    dev = TargetDevice(target)
+    first = sgd_job(lr=LR, momentum=MU)
+    second = dataclasses.replace(sgd_job(job_id=5, lr=LR, momentum=MU, model_base=CHUNKS),
+                                 slot_base=16)
+    lanes = np.zeros(ina.LANES, dtype=np.int64)
+    for round_ in range(2):
+        luwu_sgd.setup(dev, first, initial_params())
+        assert set(luwu_sgd.drop_counts(dev).values()) == {0}
+        assert set(luwu_sgd.handled_counts(dev).values()) == {0}
+        # a max round to the SGD job: dropped as bad_type
+        assert push(target, 0, 0, lanes, 0, flags=ina.FLAG_GRADIENT | ina.FLAG_MAX) == []
+        luwu_sgd.setup(dev, second, initial_params(1))
+        assert luwu_sgd.drop_counts(dev)["bad_type"] == 1
+        luwu_sgd.teardown(dev, second)
+        luwu_sgd.teardown(dev, first)
+    assert luwu_sgd.drop_counts(dev)["bad_type"] == 1      # kept until the next set-up

@@ -3,20 +3,16 @@ gradients through a Target whose registers hold the parameters; training ends wi
 fixed-point bound of single-process SGD with momentum, every worker holds exactly the
 switch's parameters, and none holds optimizer state."""
 import queue
-import threading
 
 import numpy as np
 import pytest
 import torch
 
 from controllers import luwu_sgd
-from controllers.jobs import TargetDevice
 from hosts.luwu_layout import Layout
 from hosts.luwu_session import PushPull
-from luwu_sgd_setup import add_routes, load_sgd_program, sgd_job
-from luwu_setup import (AGG, SWITCH_MAC, tiny_batch, tiny_model, train_ranks, worker_ip,
-                        worker_mac)
-from testbed.p4.python.target import Target
+from luwu_sgd_setup import sgd_hub
+from luwu_setup import tiny_batch, tiny_model, train_ranks
 from testbed.proto import ina
 from testbed.proto import luwu_sgd as sfx
 
@@ -29,50 +25,6 @@ def tiny():
 
 def data(step, rank, world):
     return tiny_batch(step, rank, world, WORLD * BATCH)
-
-
-class Switch:
-    """The Target and the workers' inboxes. ``lose`` names frames to lose once:
-    ("in", worker, job, chunk) from a worker, ("out", worker, job, chunk) to one; the
-    workers recover them by retransmission."""
-
-    def __init__(self, initial, lose=()):
-        self.target = Target(load_sgd_program())
-        add_routes(self.target, WORLD)
-        self.device = TargetDevice(self.target)
-        self.job = sgd_job(n_workers=WORLD, slot_count=SLOTS, lr=LR, momentum=MU)
-        luwu_sgd.setup(self.device, self.job, initial)
-        self.lose = list(lose)
-        self.lock = threading.Lock()
-        self.inbox = {w + 1: queue.Queue() for w in range(WORLD)}
-
-    def _lost(self, way, worker, payload):
-        header, _ = ina.decode(payload)
-        key = (way, worker, header.job_id, header.chunk)
-        if key in self.lose:
-            self.lose.remove(key)
-            return True
-        return False
-
-    def transport(self, w):
-        switch = self
-
-        class Transport:
-            def send(self, payload):
-                frame = ina.frame(worker_mac(w), SWITCH_MAC, worker_ip(w), AGG, payload)
-                with switch.lock:
-                    if switch._lost("in", w, payload):
-                        return
-                    for port, out in switch.target.process(frame, w + 1):
-                        if not switch._lost("out", port - 1, out[ina.FRAME_OFFSET:]):
-                            switch.inbox[port].put(out[ina.FRAME_OFFSET:])
-
-            def recv(self, timeout_s):
-                try:
-                    return switch.inbox[w + 1].get(timeout=max(timeout_s, 1e-4))
-                except queue.Empty:
-                    return None
-        return Transport()
 
 
 class FixedPointSwitch:
@@ -126,7 +78,7 @@ def train(lose, doubled=False):
         models[-1].loss = lambda out, y: 2.0 * loss(out, y)
     params = list(models[0].parameters())
     layout = Layout.of(params, bucket_bytes=256)
-    switch = Switch(layout.flatten(params), lose)
+    switch = sgd_hub(layout.flatten(params), WORLD, SLOTS, LR, MU, lose=lose)
     results = train_ranks(models, switch.transport, data, STEPS, SLOTS)
     return results, layout, switch
 

@@ -2,7 +2,6 @@
 Target running p4/luwu.p4, whose sums reach an OptimizerNode; training ends with the
 parameters of single-process AdamW on the same data, and workers hold no optimizer
 state."""
-import queue
 import threading
 
 import numpy as np
@@ -14,10 +13,9 @@ from controllers.jobs import TargetDevice
 from hosts.luwu_layout import Layout, units_resident
 from hosts.luwu_session import PushPull
 from hosts.optimizer_node import OptimizerNode
-from luwu_setup import (AGG, OPT_IP, OPT_MAC, OPT_PORT, SWITCH_MAC, load_luwu_program, setup_job,
-                        tiny_batch, tiny_model, train_ranks, worker_ip, worker_mac)
+from hub import luwu_hub
+from luwu_setup import AGG, tiny_batch, tiny_model, train_ranks
 from testbed.errors import TrainetError
-from testbed.p4.python.target import Target
 from testbed.proto import ina
 
 WORLD, STEPS, LR, BATCH = 3, 6, 0.05, 4
@@ -29,55 +27,6 @@ def tiny():
 
 def data(step, rank, world):
     return tiny_batch(step, rank, world, WORLD * BATCH)
-
-
-class Hub:
-    """The switch and the optimizer node; frames handed over under one lock. ``drop``
-    loses every n-th frame of each leg (switch to optimizer, optimizer to switch, switch
-    to workers; 0: none). Parameters to the workers are a leg of their own, so that some
-    are lost whatever order the workers' threads send in."""
-
-    def __init__(self, node, drop=0):
-        self.target = Target(load_luwu_program())
-        setup_job(self.target, n_workers=WORLD, slot_count=4)
-        self.node, self.drop = node, drop
-        self.sent = {"to_optimizer": 0, "answer": 0, "to_worker": 0, "params_to_worker": 0}
-        self.lock = threading.Lock()
-        self.inbox = {w + 1: queue.Queue() for w in range(WORLD)}
-
-    def _lost(self, leg):
-        self.sent[leg] += 1
-        return self.drop and self.sent[leg] % self.drop == 0
-
-    def _deliver(self, out):
-        for port, frame in out:
-            payload = frame[ina.FRAME_OFFSET:]
-            if port != OPT_PORT:
-                params = (len(payload) > ina.HEADER_BYTES
-                          and ina.peek_flags(payload) & ina.FLAG_PARAMS)
-                if not self._lost("params_to_worker" if params else "to_worker"):
-                    self.inbox[port].put(payload)
-                continue
-            answer = None if self._lost("to_optimizer") else self.node.handle(payload)
-            if answer is not None and not self._lost("answer"):
-                self._deliver(self.target.process(
-                    ina.frame(OPT_MAC, SWITCH_MAC, OPT_IP, AGG, answer), OPT_PORT))
-
-    def transport(self, w):
-        hub = self
-
-        class Transport:
-            def send(self, payload):
-                frame = ina.frame(worker_mac(w), SWITCH_MAC, worker_ip(w), AGG, payload)
-                with hub.lock:
-                    hub._deliver(hub.target.process(frame, w + 1))
-
-            def recv(self, timeout_s):
-                try:
-                    return hub.inbox[w + 1].get(timeout=max(timeout_s, 1e-4))
-                except queue.Empty:
-                    return None
-        return Transport()
 
 
 def single_process():
@@ -97,7 +46,7 @@ def train(drop=0):
     assert len(layout.buckets) >= 2
     node = OptimizerNode(1, WORLD, layout, layout.flatten(params), "adamw", lr=LR,
                          weight_decay=0.01)
-    hub = Hub(node, drop)
+    hub = luwu_hub(node, WORLD, drop)
     results = train_ranks(models, hub.transport, data, STEPS, 4)
     return results, node, layout, hub
 
@@ -165,7 +114,7 @@ def test_luwu_equals_single_process_sgd_on_parameters():
         layout = Layout.of(params, bucket_bytes=256)
         node = OptimizerNode(1, WORLD, layout, layout.flatten(params), "sgd", lr=lr,
                              weight_decay=0.0, momentum=0.0)
-        results = train_ranks(models, Hub(node).transport, data, STEPS, 4)
+        results = train_ranks(models, luwu_hub(node, WORLD).transport, data, STEPS, 4)
         reference = layout.flatten(list(model.parameters()))
         return max(movement_error(torch.from_numpy(layout.flatten(r[0])),
                                   torch.from_numpy(reference), torch.from_numpy(initial))
@@ -196,7 +145,7 @@ def test_streamed_luwu_matches_single_process_holding_one_unit_at_a_time(drop):
     layout = Layout.of_units(params, models[0].units)
     node = OptimizerNode(1, WORLD, layout, layout.flatten(params), "adamw", lr=LR,
                          weight_decay=0.01, pull_job=3)
-    hub = Hub(node, drop)
+    hub = luwu_hub(node, WORLD, drop)
     results = train_ranks(models, hub.transport, data, STEPS, 4, streamed=True)
     assert max_diff(node_parameters(node, layout, ref), ref) < 1e-4
     unit_bytes = [layout.bucket_chunks(b) * ina.LANES * 4 for b in range(2)]
@@ -229,7 +178,7 @@ def test_partly_resident_luwu_keeps_the_last_unit_and_pulls_the_rest():
     layout = Layout.of_units(params, models[0].units, resident=1)
     node = OptimizerNode(1, WORLD, layout, layout.flatten(params), "adamw", lr=LR,
                          weight_decay=0.01, pull_job=3)
-    hub = Hub(node)
+    hub = luwu_hub(node, WORLD)
     results = train_ranks(models, hub.transport, data, STEPS, 4, streamed=True,
                           memory_budget=last_unit + 100)
     assert max_diff(node_parameters(node, layout, ref), ref) < 1e-4
@@ -254,7 +203,7 @@ class DeadNode:
 
 
 def test_dead_optimizer_node_stops_the_worker_with_a_clear_error():
-    hub = Hub(DeadNode())
+    hub = luwu_hub(DeadNode(), WORLD)
     errors = []
 
     def rank_main(r):
@@ -306,7 +255,7 @@ def test_shadow_luwu_with_a_budget_pulls_only_the_layers_it_does_not_keep(monkey
     initial = np.zeros(layout.chunks_per_step * layout.chunk_values, np.float32)
     node = OptimizerNode(1, WORLD, layout, initial, "adamw", lr=LR, pull_job=3,
                          lane_bits=lane_bits)
-    hub = Hub(node)
+    hub = luwu_hub(node, WORLD)
 
     def streams(context):
         demux = Demux(hub.transport(context.comm.rank))

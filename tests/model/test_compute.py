@@ -124,8 +124,12 @@ def test_predict_takes_megatrons_batch_flags(capsys):
                      "--strategy", "megatron:tp=8,pp=1", "--json"]) == 0
     assert '"micro_batch_size": 1' in capsys.readouterr().out
     assert cli.main(["model", "predict", "--model", "gpt-1.3b", "--gpus", "8",
-                     "--micro-batch-size", "2", "--strategy", "zero3"]) == 2
-    assert "strategy zero3 has no micro-batches" in capsys.readouterr().err
+                     "--global-batch-size", "32", "--micro-batch-size", "2", "--strategy",
+                     "zero3", "--json"]) == 0               # 2 micro-batches accumulated
+    assert '"micro_batch_size": 2' in capsys.readouterr().out
+    assert cli.main(["model", "predict", "--model", "gpt-1.3b", "--gpus", "8",
+                     "--micro-batch-size", "2", "--strategy", "ps"]) == 2
+    assert "strategy ps has no micro-batches" in capsys.readouterr().err
 
 
 def test_a_layout_that_does_not_fit_says_what_it_needs(capsys):

@@ -22,7 +22,9 @@ from testbed.p4 import ir
 
 from testbed.p4.native.cgen_expr import (MAX_KEYS, CExprGen, CScope, is_composite,
                                          varbit_bytes)
+from testbed.p4.native.cgen_loops import Roller, field_runs
 from testbed.p4.native.cgen_packet import ALGORITHMS, CPacketGen
+from testbed.p4.native.cgen_replicas import replica_fields
 from testbed.p4.python.hoist import hoistable
 from testbed.p4.python.scratch_locals import mentions, scratch_locals
 from testbed.p4.python.table_setup import profile_state
@@ -72,6 +74,9 @@ class CProgram:
     log_formats: list = field(default_factory=list)  # log_msg's formats, by id
     event_words: dict = field(default_factory=dict)  # (kind, id) -> words per value
     locs: list = field(default_factory=list)        # (C line, P4 Loc), ascending
+    # the header fields a multicast replica is patched in over its group's first
+    # replica (cgen_replicas), or None: every replica deparsed
+    replica_fields: set | None = None
 
     def locate(self, line: int):
         """The P4 location of the statement that generated C line ``line``, if any."""
@@ -96,6 +101,8 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         self.sw_fields = []
         self.in_parser = self.in_deparser = False
         self.phase = self.out_phase = None   # the parser's / deparser's offset in its byte
+        self.patch = None               # the fields deparse_patch stores (cgen_replicas)
+        self.field_arrays = {}          # C field name -> {(array, position) or None}
         self.hdr_bits = 0
         self.locs = []                  # (line of the body, P4 location of its statement)
 
@@ -154,20 +161,42 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
     def type_name(self, t, loc) -> str:
         if t.name in self.type_names:
             return self.type_names[t.name]
-        fields = []
+        fields, scalars = [], []          # scalars: (C type or None, C name)
         for f in t.fields:
             if isinstance(f.type, ir.VarbitT):
                 # the value, and the width the header's extract gave it
                 fields.append(f"{self.varbit_name(f.type)} f_{f.name}; uint32_t w_{f.name};")
+                scalars.append((None, f"f_{f.name}"))
             elif isinstance(f.type, (ir.HeaderT, ir.StructT, ir.StackT, ir.UnionT)):
                 fields.append(f"{self.ctype(f.type, loc)} f_{f.name};")
+                scalars.append((None, f"f_{f.name}"))
             else:
-                fields.append(f"{storage(self.ctype(f.type, loc), f.type)} f_{f.name};")
+                ctype = storage(self.ctype(f.type, loc), f.type)
+                fields.append(f"{ctype} f_{f.name};")
+                scalars.append((ctype, f"f_{f.name}"))
+        # a run of fields of one C type is also an array (a_<first field>), which the
+        # loops cgen_loops rolls index
+        places = {c: None for _, c in scalars}
+        checks = []
+        for first, count in reversed(field_runs(scalars)):
+            ctype, c_first = scalars[first]
+            array = f"a_{c_first[2:]}"
+            for pos in range(count):
+                places[scalars[first + pos][1]] = (array, pos)
+            fields[first:first + count] = [
+                f"union {{ struct {{ {' '.join(fields[first:first + count])} }}; "
+                f"{ctype} {array}[{count}]; }};"]
+            checks.append((scalars[first + count - 1][1], c_first, count - 1, ctype))
+        for c_name, place in places.items():
+            self.field_arrays.setdefault(c_name, set()).add(place)
         name = f"T_{len(self.type_names)}_{ident(t.name)}"
         self.type_names[t.name] = name
         head = ["uint8_t _v;"] if isinstance(t, ir.HeaderT) else []
         body = " ".join(head + fields) or "uint8_t _empty;"
         self.types.append(f"typedef struct {{ {body} }} {name};")
+        for last, first, n, ctype in checks:       # no padding inside a run: its array
+            self.types.append(f"_Static_assert(offsetof({name}, {last}) == offsetof("
+                              f"{name}, {first}) + {n} * sizeof({ctype}), \"{name}\");")
         return name
 
     @staticmethod
@@ -260,6 +289,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         s = CScope(ctl, leave="return")
         s.vars = dict(cs.vars)
         params = ["pkt_t *P"] + [self.param(p, s) for p in act.params]
+        head = len(self.lines)
         self.emit(0, f"static void {self.action_fns[(ctl.name, act.name)]}"
                      f"({', '.join(params)}) {{")
         locals_ = {st.name: st for st in ctl.locals if isinstance(st, ir.VarDecl)}
@@ -277,9 +307,47 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
                 self.emit(1, f"{self.ctype(e.type, e.loc)} {local} = {code};")
                 s.hoisted[code] = local
         self.register_rows(act.body, s)
-        for st in act.body.stmts:
-            self.stmt(st, s, 1)
+        if self.rolled(act.body.stmts, s, 1):
+            # its own function, optimised for speed: inlined where the compiler guesses
+            # a path cold (an action deep in nested ifs), its loops are not vectorized
+            self.lines[head] = f"__attribute__((noinline, hot)) {self.lines[head]}"
         self.emit(0, "}")
+
+    def rolled(self, stmts: list, s, ind: int) -> int:
+        """``stmts``, runs of same-shape groups of them as loops (cgen_loops); returns
+        the number of loops."""
+        chunks, marks = [], []           # per statement: its C lines, its (line, loc)s
+        for st in stmts:
+            start, locs = len(self.lines), len(self.locs)
+            self.stmt(st, s, ind)
+            chunks.append(self.lines[start:])
+            marks.append([(line - start, loc) for line, loc in self.locs[locs:]])
+            del self.lines[start:], self.locs[locs:]
+        loops = 0
+        for first, count, lines in Roller(self.arrays()).roll(chunks):
+            base = len(self.lines)
+            if count == 1:
+                self.locs += [(base + line, loc) for line, loc in marks[first]]
+                self.lines += lines
+                continue
+            self.locs += [(base, loc) for _, loc in marks[first][:1]]
+            head, *body, tail = lines
+            self.lines += ["    " * ind + head, *body, "    " * ind + tail]
+            loops += 1
+        return loops
+
+    def arrays(self) -> dict:
+        """C field name -> (array, position), for the fields in an array-backed run in
+        every C struct that has one of that name."""
+        return {name: next(iter(places)) for name, places in self.field_arrays.items()
+                if len(places) == 1 and None not in places}
+
+    def emit_rolled(self, ind: int, lines: list) -> None:
+        """``lines`` (one statement each, not indented), runs of same-shape ones as
+        loops (cgen_loops): a header's fields read or written one by one."""
+        for _, _, out in Roller(self.arrays()).roll([[x] for x in lines]):
+            for x in out:
+                self.emit(ind, x)
 
     def ret_ctype(self, fn: ir.Function) -> str:
         if isinstance(fn.return_type, ir.VoidT):
@@ -441,6 +509,10 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             self.gen_control(p.controls[p.blocks[role]], role)
         self.gen_parser(p.parsers[p.blocks["parser"]])
         self.gen_deparser(p.controls[p.blocks["deparser"]])
+        self.out.replica_fields = replica_fields(p)
+        if self.out.replica_fields is not None:
+            self.gen_deparser(p.controls[p.blocks["deparser"]], self.out.replica_fields)
+            self.gen_replica_fields(sorted(self.out.replica_fields))
         self.gen_field_lists(meta_t)
         body, self.lines = self.lines, []
         support = [(HERE / name).read_text() for name in ("packet_io.c", "runtime.c")]
@@ -449,6 +521,7 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
             f"typedef {types[2]} sm_t;",
             f"#define NTABLES {max(len(self.out.tables), 1)}",
             f"#define HDR_BYTES {(self.hdr_bits + 7) // 8 + 8}",
+            f"#define PATCH_REPLICAS {int(self.out.replica_fields is not None)}",
             f"static const uint64_t reg_zeros[{(self.zero_row_bytes + 7) // 8}];",
             "typedef struct sw {", "    base_t base;", "    table_t tables[NTABLES];",
             *("    " + f for f in self.sw_fields), "} sw_t;",
@@ -468,6 +541,24 @@ class CGen(CExprGen, CStmtGen, CPacketGen, CodeWalk):
         pipeline = (HERE / "pipeline.c").read_text()
         self.out.source = "\n".join(head + body + self.lines + [pipeline]) + "\n"
         return self.out
+
+    def gen_replica_fields(self, paths: list) -> None:
+        """``replica_keep`` / ``replica_restore``: the header fields a replica's egress
+        may write, saved before the first replica and put back before each next one, so
+        replicas run one after another on one packet whose headers are the ingress's
+        again each time (everything else in them no egress can change)."""
+        members = [".".join(f"f_{n}" for n in path) for path in paths]
+        self.emit(0, "typedef struct { " + (" ".join(
+            f"__typeof__(((hdr_t *)0)->{m}) k{i};" for i, m in enumerate(members))
+            or "uint8_t _empty;") + " } replica_kept_t;")
+        self.emit(0, "static void replica_keep(const hdr_t *h, replica_kept_t *k) {")
+        for i, m in enumerate(members):
+            self.emit(1, f"k->k{i} = h->{m};")
+        self.emit(0, "}")
+        self.emit(0, "static void replica_restore(hdr_t *h, const replica_kept_t *k) {")
+        for i, m in enumerate(members):
+            self.emit(1, f"h->{m} = k->k{i};")
+        self.emit(0, "}")
 
     def gen_field_lists(self, meta_t) -> None:
         """``restore_fields(fl, dst, src)``: the ``@field_list(fl)`` fields of the user

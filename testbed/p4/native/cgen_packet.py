@@ -17,6 +17,7 @@ from testbed.p4 import ir
 from testbed.p4.native.cgen_expr import (MAX_KEYS, CScope, get_code, get_known, mask,
                                          put_code, put_known, tuple_fields, varbit_bytes,
                                          wire_fields)
+from testbed.p4.native.cgen_replicas import patched
 from testbed.p4.native.cgen_stmt import walk_calls
 
 ALGORITHMS = {"crc16": "ALG_CRC16", "crc32": "ALG_CRC32", "csum16": "ALG_CSUM16",
@@ -144,12 +145,12 @@ class CPacketGen:
                 p = s.fresh("p")
                 self.emit(ind + 1, f"const uint8_t *{p} = _d + (_o >> 3);")
                 self.phase = (at + w) % 8
-            pos = 0
+            pos, lines = 0, []
             for path, fw in wire_fields(target.type):
                 code = get_known(p, at + pos, fw) if at is not None else None
-                self.emit(ind + 1, f"{h}{path} = "
-                                   f"{code or get_code('_d', f'_o + {pos}', fw)};")
+                lines.append(f"{h}{path} = {code or get_code('_d', f'_o + {pos}', fw)};")
                 pos += fw
+            self.emit_rolled(ind + 1, lines)
             self.extracted(target, h, str(w), s, ind)
         elif c.method == "advance":
             arg = c.args[0]
@@ -221,13 +222,18 @@ class CPacketGen:
         return ir.fixed_width(t)
 
     # ------------------------------------------------------------ deparser
-    def gen_deparser(self, ctl: ir.Control) -> None:
+    def gen_deparser(self, ctl: ir.Control, patch: set | None = None) -> None:
+        """``deparse``, or with ``patch`` (cgen_replicas.replica_fields) ``deparse_patch``:
+        the same walk over output bytes that already hold another replica's, storing only
+        the fields in ``patch`` (each into the bits it spans, the others kept)."""
         s = CScope(ctl, leave="goto _end")
         self.bind_params(ctl.params[1:], s)
         self.in_deparser = True
+        self.patch = patch
         self.out_phase = 0          # _b's position in its byte: 0, or None once not known
         self.ored = False           # a field written into zeroed bytes
-        self.emit(0, "static uint32_t deparse(pkt_t *P, uint8_t *_out) {")
+        name = "deparse" if patch is None else "deparse_patch"
+        self.emit(0, f"static uint32_t {name}(pkt_t *P, uint8_t *_out) {{")
         self.emit(1, "uint32_t _b = 0;")
         zeroing = len(self.lines)
         self.emit(1, "memset(_out, 0, HDR_BYTES);")
@@ -235,13 +241,15 @@ class CPacketGen:
             self.stmt(st, s, 1)
         for st in ctl.body.stmts:
             self.stmt(st, s, 1)
-        if self.out_phase == 0 and not self.ored:    # every byte is stored: no zeroing
-            self.lines[zeroing] = ""
+        if patch is not None or self.out_phase == 0 and not self.ored:
+            self.lines[zeroing] = ""         # every byte is stored, or already there
         self.emit(1, "_b = (_b + 7) >> 3;")
-        self.emit(1, "memcpy(_out + _b, P->payload, P->payload_len);")
+        if patch is None:
+            self.emit(1, "memcpy(_out + _b, P->payload, P->payload_len);")
         self.emit(1, "return _b + P->payload_len;")
         self.emit(0, "}")
         self.in_deparser = False
+        self.patch = None
 
     def emit_headers(self, e, s, ind) -> None:
         if not self.in_deparser:
@@ -263,24 +271,34 @@ class CPacketGen:
             return
         if not isinstance(t, ir.HeaderT):
             self.unsupported(f"emit of {type(t).__name__}", e.loc)
-        self.emit_header(self.expr(e, s), t, e.loc, ind)
+        self.emit_header(self.expr(e, s), t, e.loc, ind, header_path(e))
 
-    def emit_header(self, h: str, t: ir.HeaderT, loc, ind) -> None:
+    def emit_header(self, h: str, t: ir.HeaderT, loc, ind, path=None) -> None:
+        """``path``: the header's member names below the headers parameter, None in a
+        stack (whose fields a replica never changes: cgen_replicas)."""
         vf = varbit_field(t)
         if vf is not None:
             self.emit_varbit_header(h, t, vf, loc, ind)
             return
         w = self.width_fields(t, loc)
-        self.hdr_bits += w
+        if self.patch is None:
+            self.hdr_bits += w
         self.emit(ind, f"if ({h}._v) {{")
         known = self.out_phase == 0
-        pos = 0
-        for path, fw in wire_fields(t):
-            code = put_known("(_out + (_b >> 3))", pos, fw, f"{h}{path}",
+        pos, lines = 0, []
+        for cpath, fw in wire_fields(t):
+            if self.patch is not None:
+                names = tuple(cpath.split(".f_")[1:])
+                if path is not None and patched(path + names, self.patch):
+                    self.emit(ind + 1, patch_code(known, pos, fw, f"{h}{cpath}"))
+                pos += fw
+                continue
+            code = put_known("(_out + (_b >> 3))", pos, fw, f"{h}{cpath}",
                              zeroed=False) if known else None
             self.ored |= code is None
-            self.emit(ind + 1, code or put_code("_out", f"_b + {pos}", fw, f"{h}{path}"))
+            lines.append(code or put_code("_out", f"_b + {pos}", fw, f"{h}{cpath}"))
             pos += fw
+        self.emit_rolled(ind + 1, lines)
         self.emit(ind + 1, f"_b += {w};")
         self.emit(ind, "}")
         if w % 8:                   # emitted or not: either phase follows
@@ -288,8 +306,11 @@ class CPacketGen:
 
     def emit_varbit_header(self, h: str, t: ir.HeaderT, vf, loc, ind) -> None:
         fixed = self.width_fields(t, loc)
-        self.hdr_bits += fixed + vf.type.max_width
         self.out_phase = None
+        if self.patch is not None:       # its fields are never a replica's own
+            self.emit(ind, f"if ({h}._v) _b += {fixed} + {h}.w_{vf.name};")
+            return
+        self.hdr_bits += fixed + vf.type.max_width
         self.emit(ind, f"if ({h}._v) {{")
         pos = "_b"
         for f in t.fields:
@@ -387,6 +408,26 @@ class CPacketGen:
         if done:
             self.emit(ind + 1, done)
         self.emit(ind, "}")
+
+
+def header_path(e) -> tuple | None:
+    """The member names from the headers parameter to the header ``e``, or None for a
+    header inside a stack."""
+    names = []
+    while isinstance(e, ir.Member):
+        names.append(e.field)
+        e = e.expr
+    return tuple(reversed(names)) if isinstance(e, ir.Var) else None
+
+
+def patch_code(known: bool, pos: int, w: int, value: str) -> str:
+    """C storing a field of ``w`` bits at bit ``pos`` of the header at ``_b`` into bytes
+    that hold another value: a big-endian store of whole bytes where the offset's phase
+    is known, else ``set_bits``, which keeps the bits around it."""
+    if known and pos % 8 == 0 and w % 8 == 0 and w <= 64:
+        return put_known("(_out + (_b >> 3))", pos, w, value, zeroed=False)
+    fn = "set_wide" if w > 64 else "set_bits"
+    return f"{fn}(_out, _b + {pos}, {w}, {value});"
 
 
 def varbit_field(t):

@@ -9,14 +9,20 @@
 #define MAX_PASSES 16
 enum { NORMAL = 0, I2E_T = 1, E2E_T = 2, RECIRC = 4, REPLICATION = 5, RESUBMIT = 6 };
 
+/* ``group``: the multicast fan-out a replica belongs to (0: not a replica). */
 typedef struct { hdr_t hdr; meta_t meta; sm_t sm; const uint8_t *payload;
-                 uint32_t payload_len, port; uint64_t trunc; } job_t;
+                 uint32_t payload_len, port, group; uint64_t trunc; } job_t;
 typedef struct { const uint8_t *frame; uint32_t len, port, itype; int fl; meta_t kept; } pass_t;
 
 typedef struct {
     job_t *jobs; uint32_t jhead, jtail, jcap;
     pass_t *passes; uint32_t phead, ptail, pcap;
     uint8_t **owned; uint32_t nowned, ocap;   /* recirculated frames, freed per call */
+    /* replicas (PATCH_REPLICAS): the fan-outs so far, and the group whose first deparsed
+     * replica is kept, tmpl_len bytes at tmpl_off in the output arena or in tmpl */
+    uint32_t groups, tmpl_group, tmpl_len, tmpl_arena;
+    size_t tmpl_off, tmpl_cap;
+    uint8_t *tmpl;
 } queues_t;
 
 static __thread queues_t Q;   /* one call at a time per thread */
@@ -72,7 +78,7 @@ static void parsed(sw_t *S, pkt_t *P, const uint8_t *frame, uint32_t len, uint32
     P->payload_len = len - (P->off >> 3);
 }
 
-static void egress_job(pkt_t *P, uint32_t port, uint64_t trunc) {
+static job_t *egress_job(pkt_t *P, uint32_t port, uint64_t trunc) {
     job_t *j = push_job();
     j->hdr = P->hdr;
     j->meta = P->meta;
@@ -80,10 +86,13 @@ static void egress_job(pkt_t *P, uint32_t port, uint64_t trunc) {
     j->payload = P->payload;
     j->payload_len = P->payload_len;
     j->port = port;
+    j->group = 0;
     j->trunc = trunc;
+    return j;
 }
 
-static void egress_packet(sw_t *S, pkt_t *P, uint32_t port, uint64_t jtrunc);
+static void egress_packet(sw_t *S, pkt_t *P, uint32_t port, uint64_t jtrunc, uint32_t group);
+static void replicate_in_place(sw_t *S, pkt_t *P, const group_t *g, uint32_t group);
 
 static void traffic_manager(sw_t *S, pkt_t *P, const uint8_t *frame, uint32_t len,
                             uint32_t port) {
@@ -109,11 +118,16 @@ static void traffic_manager(sw_t *S, pkt_t *P, const uint8_t *frame, uint32_t le
             return;
         }
         sm_t sm = P->sm;
+        if (!++Q.groups) ++Q.groups;
+#if PATCH_REPLICAS
+        if (Q.jhead == Q.jtail)     /* nothing queued before them: egress now, in place */
+            return replicate_in_place(S, P, g, Q.groups);
+#endif
         for (uint32_t i = 0; i < g->n; i++) {
             P->sm = sm;
             P->sm.f_egress_rid = g->rids[i];
             P->sm.f_instance_type = REPLICATION;
-            egress_job(P, g->ports[i], P->trunc);
+            egress_job(P, g->ports[i], P->trunc)->group = Q.groups;
         }
         return;
     }
@@ -122,7 +136,7 @@ static void traffic_manager(sw_t *S, pkt_t *P, const uint8_t *frame, uint32_t le
         return;
     }
     if (Q.jhead == Q.jtail)       /* nothing queued before it: egress now, in place */
-        egress_packet(S, P, P->sm.f_egress_spec, P->trunc);
+        egress_packet(S, P, P->sm.f_egress_spec, P->trunc, 0);
     else
         egress_job(P, P->sm.f_egress_spec, P->trunc);
 }
@@ -144,9 +158,50 @@ static void run_ingress(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t po
     traffic_manager(S, &P, frame, len, port);
 }
 
+/* The packet deparsed into ``data``, its length returned. A multicast replica whose
+ * group's first replica is kept is that replica's bytes with the header fields egress and
+ * compute_checksum may write stored again (deparse_patch: the programs where nothing else
+ * can differ between replicas, cgen_replicas.py); any other is deparsed in full. */
+static uint32_t deparse_replica(sw_t *S, pkt_t *P, uint8_t *data, uint32_t group) {
+#if PATCH_REPLICAS
+    if (group && group == Q.tmpl_group) {
+        memcpy(data, Q.tmpl_arena ? S->base.out_data + Q.tmpl_off : Q.tmpl, Q.tmpl_len);
+        S->base.replicas[1]++;
+        return deparse_patch(P, data);
+    }
+#endif
+    S->base.replicas[0] += group != 0;
+    return deparse(P, data);
+}
+
+/* Keeps a group's first deparsed replica, ``n`` bytes at ``data``: by its place in the
+ * output arena when it is committed there whole (``in_arena``), else copied. */
+static void keep_replica(sw_t *S, uint32_t group, const uint8_t *data, uint32_t n,
+                         int in_arena) {
+#if PATCH_REPLICAS
+    if (!group || group == Q.tmpl_group) return;
+    Q.tmpl_group = group;
+    Q.tmpl_len = n;
+    Q.tmpl_arena = in_arena;
+    if (in_arena) {
+        Q.tmpl_off = data - S->base.out_data;
+        return;
+    }
+    if (n > Q.tmpl_cap) {
+        Q.tmpl_cap = n;
+        Q.tmpl = realloc(Q.tmpl, n);
+    }
+    memcpy(Q.tmpl, data, n);
+#else
+    (void)S; (void)group; (void)data; (void)n; (void)in_arena;
+#endif
+}
+
 /* Egress of a packet whose headers, metadata, standard metadata and payload are set,
- * towards ``port``, truncated to ``jtrunc`` bytes (0: whole) by its clone session. */
-static void egress_packet(sw_t *S, pkt_t *P, uint32_t port, uint64_t jtrunc) {
+ * towards ``port``, truncated to ``jtrunc`` bytes (0: whole) by its clone session;
+ * ``group``: its multicast fan-out, 0 if it is not a replica. */
+static void egress_packet(sw_t *S, pkt_t *P, uint32_t port, uint64_t jtrunc,
+                          uint32_t group) {
     if (P->sm.f_priority >= 1) {          /* one egress queue: as BMv2, no queue, dropped */
         S->base.drops[DROP_PRIORITY]++;
         return;
@@ -185,8 +240,9 @@ static void egress_packet(sw_t *S, pkt_t *P, uint32_t port, uint64_t jtrunc) {
     ctl_compute_checksum(P);
     if (P->failed) return fail(S, P);
     uint8_t *data = out_reserve(&S->base, HDR_BYTES + P->payload_len);
-    uint32_t n = deparse(P, data);
+    uint32_t n = deparse_replica(S, P, data, group);
     if (P->recirc_fl >= 0) {
+        keep_replica(S, group, data, n, 0);
         uint8_t *copy = malloc(n ? n : 1);
         memcpy(copy, data, n);
         if (Q.nowned == Q.ocap) {
@@ -200,9 +256,41 @@ static void egress_packet(sw_t *S, pkt_t *P, uint32_t port, uint64_t jtrunc) {
     }
     uint64_t limit = P->trunc && jtrunc ? (P->trunc < jtrunc ? P->trunc : jtrunc)
                                          : (P->trunc ? P->trunc : jtrunc);
+    keep_replica(S, group, data, n, !limit || limit >= n);
     if (limit && limit < n) n = limit;
     out_commit(&S->base, port, n);
 }
+
+#if PATCH_REPLICAS
+/* The replicas of multicast group ``g`` one after another on the ingress's packet ``P``,
+ * as run_egress would run their jobs (which would be next in the queue), without a copy
+ * of the headers per replica: the fields egress may write (cgen_replicas.py) are put back
+ * before each next replica, the metadata and standard metadata copied, the rest of the
+ * packet's state zeroed. */
+static void replicate_in_place(sw_t *S, pkt_t *P, const group_t *g, uint32_t group) {
+    replica_kept_t kept;
+    replica_keep(&P->hdr, &kept);
+    meta_t meta = P->meta;
+    sm_t sm = P->sm;
+    const uint8_t *payload = P->payload;
+    uint32_t payload_len = P->payload_len;
+    uint64_t trunc = P->trunc;
+    size_t tail = offsetof(pkt_t, sm) + sizeof P->sm;
+    for (uint32_t i = 0; i < g->n; i++) {
+        if (i) {
+            replica_restore(&P->hdr, &kept);
+            P->meta = meta;
+        }
+        memset((uint8_t *)P + tail, 0, sizeof *P - tail);
+        P->payload = payload;
+        P->payload_len = payload_len;
+        P->sm = sm;
+        P->sm.f_egress_rid = g->rids[i];
+        P->sm.f_instance_type = REPLICATION;
+        egress_packet(S, P, g->ports[i], trunc, group);
+    }
+}
+#endif
 
 /* ``j`` may move when egress queues more jobs: it is read before egress starts. */
 static void run_egress(sw_t *S, const job_t *j) {
@@ -215,12 +303,13 @@ static void run_egress(sw_t *S, const job_t *j) {
     P.sm = j->sm;
     P.payload = j->payload;
     P.payload_len = j->payload_len;
-    egress_packet(S, &P, j->port, j->trunc);
+    egress_packet(S, &P, j->port, j->trunc, j->group);
 }
 
 /* One frame through the pipeline, its outputs appended to the output arena. */
 static void run_frame(sw_t *S, const uint8_t *frame, uint32_t len, uint32_t port) {
     Q.jhead = Q.jtail = Q.phead = Q.ptail = 0;
+    Q.tmpl_group = 0;
     run_ingress(S, frame, len, port, NORMAL, -1, NULL);
     int count = 1;
     while (Q.jhead < Q.jtail || Q.phead < Q.ptail) {
@@ -710,4 +799,7 @@ uint32_t sw_events(sw_t *S, int logs, uint64_t **v) {
 }
 
 uint64_t *sw_drops(sw_t *S) { return S->base.drops; }
+
+/* Multicast replicas so far: deparsed in full, patched over their group's first. */
+uint64_t *sw_replicas(sw_t *S) { return S->base.replicas; }
 uint32_t sw_failed_at(sw_t *S) { return S->base.failed_at; }

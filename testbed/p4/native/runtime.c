@@ -101,6 +101,25 @@ static inline void put_wide(uint8_t *d, uint32_t bit, unsigned w, u128 v) {
     put_bits(d, bit + w - 64, 64, (uint64_t)v);
 }
 
+/* Stores the low w bits of v at bit offset ``bit`` of bytes that already hold a value,
+ * the bits around them kept (a multicast replica patched over another's bytes). */
+static inline void set_bits(uint8_t *d, uint32_t bit, unsigned w, uint64_t v) {
+    uint8_t *p = d + (bit >> 3);
+    unsigned s = bit & 7, nb = (s + w + 7) >> 3, shift = nb * 8 - s - w;
+    unsigned __int128 m = (unsigned __int128)MASK(w) << shift;
+    unsigned __int128 acc = (unsigned __int128)(v & MASK(w)) << shift;
+    for (int i = nb - 1; i >= 0; i--) {
+        p[i] = (uint8_t)((p[i] & ~(uint8_t)m) | (uint8_t)acc);
+        acc >>= 8;
+        m >>= 8;
+    }
+}
+
+static inline void set_wide(uint8_t *d, uint32_t bit, unsigned w, u128 v) {
+    set_bits(d, bit, w - 64, (uint64_t)(v >> 64));
+    set_bits(d, bit + w - 64, 64, (uint64_t)v);
+}
+
 /* A varbit value is held right-aligned in nb bytes (its unused high bits zero). */
 static inline void get_varbit(const uint8_t *d, uint32_t bit, uint32_t w, uint8_t *dst,
                               uint32_t nb) {
@@ -475,6 +494,7 @@ typedef struct {
     uint16_t direct_ports[NPORTS];        /* the ports with a socket, ndirect of them */
     uint32_t ndirect, *pick, pick_cap;
     uint64_t loop_stats[NSTATS];          /* sw_process_rings' counters */
+    uint64_t replicas[2];                 /* multicast replicas deparsed, patched */
 } base_t;
 
 /* random(lo, hi): uniform in [lo, hi]; lo when hi < lo, as the reference backend. */
