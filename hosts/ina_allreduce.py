@@ -40,7 +40,9 @@ to its rack switch's aggregator address with its rack job id and worker id, and 
 the total number of workers across racks as ``n_workers`` (it sets the scale).
 
 Each exchange's window loop runs in C where the machine has a C compiler, else in Python
-(:mod:`hosts.ina_native`; ``client`` of :class:`UdpTransport`, ``--client`` below).
+(:mod:`hosts.ina_native`; ``client`` of :class:`UdpTransport`, ``--client`` below); with C,
+a bf16, fp16 or fp32 tensor's whole all-reduce is one call, which reads and writes the
+tensor's memory and sends the same packets as the steps below.
 
 Run as a program on an emulated host::
 
@@ -86,6 +88,7 @@ class UdpTransport:
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
         self.sock.bind((bind or local_address(aggregator), port))
+        self._context = None
 
     def send(self, payload: bytes) -> None:
         # recv() leaves a timeout on the socket; on a slow shaped link the socket's send
@@ -109,6 +112,13 @@ class UdpTransport:
         """The C loop for this socket's exchanges, or None (built on first use)."""
         return ina_native.loop(self.client)
 
+    @property
+    def context(self):
+        """The C loop's buffers for this socket, kept from one exchange to the next."""
+        if self._context is None:
+            self._context = self.native.context()
+        return self._context
+
     def close(self) -> None:
         self.sock.close()
 
@@ -118,7 +128,7 @@ def run_exchange(exchange: Exchange, transport, clock=time.monotonic) -> Exchang
     when the transport offers the native loop and the exchange reads ina.p4's answers."""
     native = getattr(transport, "native", None) if exchange.native_loop else None
     if native is not None:
-        return native.run(exchange, transport.sock, transport.peer)
+        return native.run(exchange, transport.sock, transport.peer, transport.context)
     for payload in exchange.start(clock()):
         transport.send(payload)
     while not exchange.done:
@@ -140,6 +150,11 @@ def lane_bits_for(dtype: torch.dtype) -> int:
 
 
 MAX_RESENDS = 3                # overflowed blocks sent again at most this many times
+NOT_MAX = ("the switch summed the exponent round instead of keeping each lane's max: it "
+           "runs a program without FLAG_MAX rounds; run p4/ina.p4")
+DISAGREE = "the switch returned other exponents than the agreed ones: workers disagree on the job"
+# the tensor types whose memory the C client reads and writes (ina_native.DTYPE_CODES)
+NATIVE_DTYPES = {torch.float32: "fp32", torch.bfloat16: "bf16", torch.float16: "fp16"}
 
 
 class InaAllReduce:
@@ -198,9 +213,7 @@ class InaAllReduce:
                                 flags=ina.FLAG_MAX,
                                 tail_words=self._tail(n - (len(lanes) - per))))
         if not np.all(ex.result_flags & ina.FLAG_MAX):
-            raise TrainetError("the switch summed the exponent round instead of keeping "
-                               "each lane's max: it runs a program without FLAG_MAX rounds; "
-                               "run p4/ina.p4")
+            raise TrainetError(NOT_MAX)
         return ex.result.reshape(-1)[:n].astype(np.int8)
 
     def _tail(self, words: int) -> int | None:
@@ -228,6 +241,15 @@ class InaAllReduce:
                                      announce, piggyback=True, words=self.lanes,
                                      tail_words=tail))
         self._stamp("sums")
+        return self._resend_overflowed(blocks, bits, tail, ex)
+
+    def _resend_overflowed(self, blocks: np.ndarray, bits: int, tail: int | None,
+                           ex) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`sum_blocks`' sums and exponents once its data exchange ``ex`` (its
+        ``n``, ``result``, ``exponents``, ``result_exponents``, ``result_flags``) is
+        over: the blocks that overflowed their exponent are sent again at the one their
+        result carries, until none does."""
+        n = len(blocks)
         sums = ex.result if bits == 32 else ina.unpack16(ex.result)
         used = ex.exponents.copy()
         pending = np.arange(n)        # the block of each chunk of `ex`
@@ -235,8 +257,7 @@ class InaAllReduce:
             over = np.flatnonzero(ex.result_flags & ina.FLAG_OVERFLOW)
             fine = np.setdiff1d(np.arange(ex.n), over)
             if np.any(ex.result_exponents[fine] != ex.exponents[fine]):
-                raise TrainetError("the switch returned other exponents than the agreed "
-                                   "ones: workers disagree on the job")
+                raise TrainetError(DISAGREE)
             if over.size == 0:
                 return sums, used
             if resend == MAX_RESENDS:
@@ -256,17 +277,104 @@ class InaAllReduce:
         if not tensor.is_floating_point():
             raise TypeError(f"all_reduce needs a float tensor, got {tensor.dtype}")
         self._stamp("start")
-        values = tensor.detach().reshape(-1).to(torch.float32).cpu().numpy()
-        if values.size == 0:
+        if tensor.numel() == 0:
             return tensor
         bits = self.lane_bits or lane_bits_for(tensor.dtype)
-        blocks = as_blocks(values, bits, self.lanes)
-        sums, exponents = self.sum_blocks(blocks, bits, values.size)
-        summed = (sums / fx.block_scales(exponents, self.n_workers, bits)).reshape(-1)
-        tensor.copy_(torch.from_numpy(summed[:values.size]).view(tensor.shape)
-                     .to(tensor.dtype))
+        if not self._all_reduce_native(tensor, bits):
+            values = float32_values(tensor)
+            blocks = as_blocks(values, bits, self.lanes)
+            self._store(tensor, *self.sum_blocks(blocks, bits, values.size), bits)
         self._stamp("end")
         return tensor
+
+    def _store(self, tensor: torch.Tensor, sums: np.ndarray,
+               exponents: np.ndarray, bits: int) -> None:
+        summed = (sums / fx.block_scales(exponents, self.n_workers, bits)).reshape(-1)
+        store_rounded(tensor, summed[:tensor.numel()])
+
+    def _all_reduce_native(self, tensor: torch.Tensor, bits: int) -> bool:
+        """The all-reduce in one call of the C client (:meth:`ina_native.NativeLoop.
+        all_reduce`), the same packets and sums as the steps of :meth:`sum_blocks`, where
+        the transport runs the C loop and the tensor's memory can be read where it lies
+        (bf16, fp16 or fp32, contiguous, on the CPU); False where it cannot, or where a
+        value is not finite or too large (nothing sent: the steps then say which).
+        Blocks that overflowed their exponent are sent again by :meth:`sum_blocks`'
+        rule. A :meth:`block_exponents` other than this class's announces its exponents."""
+        native = getattr(self.transport, "native", None)
+        dtype = NATIVE_DTYPES.get(tensor.dtype)
+        if native is None or dtype is None or tensor.device.type != "cpu" \
+                or not tensor.is_contiguous():
+            return False
+        announced = None
+        if getattr(self.block_exponents, "__func__", None) is not InaAllReduce.block_exponents:
+            announced = self.block_exponents(as_blocks(float32_values(tensor), bits,
+                                                       self.lanes))
+        t = self.transport
+        out = native.all_reduce(t.context, self.stream, t.sock, t.peer,
+                                address=tensor.data_ptr(), size=tensor.numel(), dtype=dtype,
+                                lane_bits=bits, words=self.lanes, n_workers=self.n_workers,
+                                short_packets=self.short_packets, announced=announced)
+        self.packets += out.sent_packets
+        self.retransmissions += out.retransmissions
+        if out.status == "bad_values":
+            return False
+        if self.stamps is not None:
+            self.stamps += list(zip(("exponents", "data", "sums"), out.stamps))
+        if out.status == "not_max":
+            raise TrainetError(NOT_MAX)
+        if out.status == "disagree":
+            raise TrainetError(DISAGREE)
+        if out.status == "overflowed":
+            blocks = as_blocks(float32_values(tensor), bits, self.lanes)
+            per = blocks.shape[1]
+            tail = self._tail(-(-(tensor.numel() - (len(blocks) - 1) * per) * bits // 32))
+            self._store(tensor, *self._resend_overflowed(blocks, bits, tail, out.data),
+                        bits)
+        return True
+
+
+# Tensor <-> numpy without torch's kernels: torch runs an element-wise copy of more than
+# 32768 elements on its OpenMP threads, whose spin-wait after each parallel region keeps
+# another core busy for a while (a worker with two threads spent as much CPU in it per
+# round of 64 kB of bf16 as in the rest of the round). numpy's run on the calling thread.
+_RAW16 = {torch.bfloat16: torch.int16, torch.float16: torch.float16}
+
+
+def _numpy_view(tensor: torch.Tensor, as_type: torch.dtype) -> np.ndarray | None:
+    """A flat numpy view of ``tensor``'s memory as ``as_type``, or None where there is
+    none (not contiguous, not on the CPU)."""
+    if tensor.device.type != "cpu" or not tensor.is_contiguous():
+        return None
+    return tensor.detach().view(as_type).reshape(-1).numpy()
+
+
+def float32_values(tensor: torch.Tensor) -> np.ndarray:
+    """``tensor``'s values as a flat float32 array: exact for bf16, fp16 and fp32; other
+    types rounded to float32 (as_blocks' rule)."""
+    raw = _numpy_view(tensor, _RAW16.get(tensor.dtype, tensor.dtype)) \
+        if tensor.dtype in (torch.bfloat16, torch.float16, torch.float32) else None
+    if raw is None:
+        return tensor.detach().reshape(-1).to(torch.float32).cpu().numpy()
+    if tensor.dtype == torch.bfloat16:      # a bf16 value is a float32's upper half
+        return (raw.astype(np.uint32) << 16).view(np.float32)
+    return raw.astype(np.float32)
+
+
+def store_rounded(tensor: torch.Tensor, summed: np.ndarray) -> None:
+    """Write float64 ``summed`` into ``tensor``, rounded to its type as torch rounds a
+    float64 tensor to it: to float32 first, then (bf16, fp16) to nearest even again."""
+    raw = _numpy_view(tensor, _RAW16.get(tensor.dtype, tensor.dtype)) \
+        if tensor.dtype in (torch.bfloat16, torch.float16, torch.float32) else None
+    if raw is None:
+        tensor.copy_(torch.from_numpy(summed).view(tensor.shape).to(tensor.dtype))
+        return
+    single = summed.astype(np.float32)
+    if tensor.dtype == torch.bfloat16:      # the sums are finite: no NaN to keep
+        u = single.view(np.uint32)
+        raw[:] = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16).view(np.int16)
+    else:
+        with np.errstate(over="ignore"):    # beyond fp16's range: inf, as torch gives
+            raw[:] = single
 
 
 def as_blocks(values: np.ndarray, lane_bits: int, lanes: int = ina.LANES) -> np.ndarray:

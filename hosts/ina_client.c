@@ -21,7 +21,12 @@
  *     exponent its values need (BlockExchange);
  *   - the last chunk carries `tail_words` words (whole groups), the others `words`; the
  *     header's group count says how many (testbed/proto/ina.py groups_of).
- * Results are taken between batches, not between single packets. Two differences from
+ * Results are taken between batches, not between single packets. ina_allreduce runs a
+ * whole all-reduce of hosts/ina_allreduce.py's InaAllReduce in one call: each block's
+ * exponent, the exponent round (FLAG_MAX), the data exchange with its exponents agreed
+ * a round ahead, and the sums dequantized and rounded into the tensor's type, reading
+ * and writing the tensor's memory (bf16, fp16, fp32) where it lies; a block that
+ * overflowed its exponent is left to Python's re-send path. Two differences from
  * the Python loop: when, within one batch of received packets, sends leave; and chunks
  * leave in chunk order and the window opens like TCP's slow start: START_CHUNKS at
  * first, one more per result, up to `slots` (never more than the window allows).
@@ -42,10 +47,12 @@
 /* lane words a packet may carry (testbed/proto/ina.py); a job's count is x->words */
 #define MAX_LANES 8160
 #define HEADER_BYTES 13
-#define GROUP_WORDS 32                    /* lane words per group of the header's count */
+/* lane words per group of the header's count */
+#define GROUP_WORDS 32
 #define FLAG_GRADIENT 0x01
 #define FLAG_RESULT 0x02
 #define FLAG_RETRANSMIT 0x04
+#define FLAG_MAX 0x10
 #define FLAG_LANES16 0x40
 #define FLAG_OVERFLOW 0x80
 #define EXPONENT_MIN (-126)
@@ -80,11 +87,27 @@ typedef struct {
     uint64_t sent_packets, retransmissions;
     uint32_t remaining;
     double stalled_s;
+    uint64_t next_chunk;                  /* ina_allreduce: the stream's next chunk after it */
 } ina_xchg_t;
-int ina_run(ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port,
+/* buffers kept from one exchange to the next (one per socket; never shared by threads) */
+typedef struct ina_ctx ina_ctx_t;
+ina_ctx_t *ina_ctx_new(void);
+void ina_ctx_free(ina_ctx_t *c);
+int ina_run(ina_ctx_t *c, ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port,
             const int32_t *lanes, const float *values, int8_t *exponents,
             const int8_t *next_exponents, int32_t *result, int8_t *result_exponents,
             int8_t *result_next, uint8_t *result_flags);
+/* a tensor's element type: INA_F32, INA_BF16, INA_F16 */
+enum { INA_F32 = 0, INA_BF16 = 1, INA_F16 = 2 };
+/* what ina_allreduce returns besides 0 (done) and -errno */
+enum { INA_GAVE_UP = 1, INA_OVERFLOWED = 2, INA_NOT_MAX = 3, INA_DISAGREE = 4 };
+int ina_allreduce(ina_ctx_t *c, ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port,
+                  const void *src, void *dst, uint64_t size, int dtype, uint32_t lane_bits,
+                  int short_packets, const int8_t *announced, double *stamps);
+void ina_data_results(const ina_ctx_t *c, int32_t *result, int8_t *exponents,
+                      int8_t *result_exponents, uint8_t *result_flags);
+void ina_load(int dtype, const void *src, float *out, uint64_t n);
+void ina_store(int dtype, const double *in, void *dst, uint64_t n);
 /* interface end */
 
 typedef struct {
@@ -92,7 +115,9 @@ typedef struct {
     int fd;
     struct sockaddr_in peer;
     const int32_t *lanes;
-    const float *values;
+    const void *values;                   /* the values blocks are quantized from, */
+    int dtype;                            /* their type (INA_F32, ...), */
+    uint64_t size;                        /* how many (beyond: zeros) */
     int8_t *exponents;
     const int8_t *next_exponents;
     int32_t *result;
@@ -113,9 +138,59 @@ typedef struct {
     uint32_t n_send;
 } loop_t;
 
+/* One allocation that grows to the largest exchange seen and is carved into the arrays
+ * of each call: an all-reduce allocates nothing once its socket has run one of its size. */
+struct ina_ctx {
+    uint8_t *arena;
+    size_t capacity;
+    size_t used;
+    loop_t L;
+    /* ina_allreduce's data exchange, kept for ina_data_results */
+    uint32_t n, words;
+    int32_t *result;
+    int8_t *exponents, *result_exponents;
+    uint8_t *result_flags;
+};
+
+ina_ctx_t *ina_ctx_new(void) {
+    return calloc(1, sizeof(ina_ctx_t));
+}
+
+void ina_ctx_free(ina_ctx_t *c) {
+    if (c)
+        free(c->arena);
+    free(c);
+}
+
+/* Room for `bytes` in the arena (aligned to 16), counted when `c->arena` is too small:
+ * a first pass with carve() returning NULL sizes it, a second carves. */
+static void *carve(ina_ctx_t *c, size_t bytes) {
+    size_t at = c->used;
+    c->used += (bytes + 15) & ~(size_t)15;
+    return c->used <= c->capacity ? c->arena + at : NULL;
+}
+
+static int reserve(ina_ctx_t *c, size_t bytes) {
+    if (bytes <= c->capacity)
+        return 0;
+    uint8_t *grown = malloc(bytes);
+    if (!grown)
+        return -ENOMEM;
+    free(c->arena);
+    c->arena = grown;
+    c->capacity = bytes;
+    return 0;
+}
+
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double wall_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -182,8 +257,10 @@ static int flush(loop_t *L) {
 
 /* exponent_for of hosts/ina_fixedpoint.py: smallest e with 2^e >= max_abs */
 static int exponent_for(double max_abs) {
-    if (max_abs <= 0.0)
+    if (!(max_abs > 0.0))
         return EXPONENT_MIN;
+    if (isinf(max_abs))
+        return EXPONENT_MAX;
     int e;
     double m = frexp(max_abs, &e);
     if (m == 0.5)
@@ -193,23 +270,129 @@ static int exponent_for(double max_abs) {
     return e < EXPONENT_MIN ? EXPONENT_MIN : e;
 }
 
+#define INLINE static inline __attribute__((always_inline))
+
+/* ---- element types: every value read exactly as float, sums rounded as torch rounds
+ * a float64 tensor to the type (to float first, then to nearest even again) */
+INLINE float from_bits(uint32_t u) {
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+INLINE uint32_t to_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+INLINE float half_to_float(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1F, m = h & 0x3FF;
+    if (e == 0)                                   /* zero or subnormal: m * 2^-24 */
+        return sign ? -ldexpf((float)m, -24) : ldexpf((float)m, -24);
+    if (e == 31)                                  /* inf, NaN */
+        return from_bits(sign | 0x7F800000 | m << 13);
+    return from_bits(sign | (e + 127 - 15) << 23 | m << 13);
+}
+
+/* `q` shifted right by `s` bits (1..31), rounded to nearest, ties to even */
+INLINE uint32_t shift_rounded(uint32_t q, int s) {
+    uint32_t kept = q >> s, rest = q & ((1u << s) - 1), half = 1u << (s - 1);
+    return kept + (rest > half || (rest == half && (kept & 1)));
+}
+
+INLINE uint16_t float_to_half(float f) {
+    uint32_t u = to_bits(f), sign = (u >> 16) & 0x8000, a = u & 0x7FFFFFFF;
+    if (a > 0x7F800000)
+        return sign | 0x7E00;                     /* NaN */
+    if (a >= 0x477FF000)                          /* 65520 and up round to inf */
+        return sign | 0x7C00;
+    int e = (int)(a >> 23) - 127;
+    if (e >= -14)                                 /* normal: 13 bits dropped; a carry
+                                                   * moves into the exponent, as it should */
+        return sign | (uint16_t)shift_rounded(((uint32_t)(e + 15) << 23) | (a & 0x7FFFFF), 13);
+    if (e < -25)                                  /* below half the smallest subnormal */
+        return sign;
+    /* subnormal: the significand (with its leading 1) in units of 2^-24 */
+    return sign | (uint16_t)shift_rounded((a & 0x7FFFFF) | 0x800000, -1 - e);
+}
+
+INLINE uint16_t float_to_bf16(float f) {          /* finite or inf: no NaN to keep */
+    uint32_t u = to_bits(f);
+    return (uint16_t)((u + 0x7FFF + ((u >> 16) & 1)) >> 16);
+}
+
+/* value k of `values` of `dtype`, as float (exact) */
+INLINE float load_value(const void *values, int dtype, uint64_t k) {
+    if (dtype == INA_BF16)
+        return from_bits((uint32_t)((const uint16_t *)values)[k] << 16);
+    if (dtype == INA_F16)
+        return half_to_float(((const uint16_t *)values)[k]);
+    return ((const float *)values)[k];
+}
+
+/* `v` rounded to `dtype`, written as value k of `dst` */
+INLINE void store_value(void *dst, int dtype, uint64_t k, double v) {
+    float f = (float)v;
+    if (dtype == INA_BF16)
+        ((uint16_t *)dst)[k] = float_to_bf16(f);
+    else if (dtype == INA_F16)
+        ((uint16_t *)dst)[k] = float_to_half(f);
+    else
+        ((float *)dst)[k] = f;
+}
+
+void ina_load(int dtype, const void *src, float *out, uint64_t n) {
+    for (uint64_t k = 0; k < n; k++)
+        out[k] = load_value(src, dtype, k);
+}
+
+void ina_store(int dtype, const double *in, void *dst, uint64_t n) {
+    for (uint64_t k = 0; k < n; k++)
+        store_value(dst, dtype, k, in[k]);
+}
+
+/* ---- one exchange */
+
+static int lane_bits_of(const ina_xchg_t *x) {
+    return (x->lane_flags & FLAG_LANES16) ? 16 : 32;
+}
+
 /* the lane words chunk i's packets carry */
 static uint32_t chunk_words(const loop_t *L, uint32_t i) {
     return i + 1 == L->x->n ? L->x->tail_words : L->x->words;
 }
 
+/* the values of block i (`per` of them from value i * per) before the tensor ends */
+static uint64_t present(const loop_t *L, uint32_t i, uint64_t per) {
+    uint64_t first = (uint64_t)i * per;
+    return first >= L->size ? 0 : (L->size - first < per ? L->size - first : per);
+}
+
+/* x rounded to the nearest integer, ties to even, as nearbyint in the default rounding
+ * mode, for |x| < 2^51: x + 1.5 * 2^52 has no bits below 1 */
+INLINE double round_even(double x) {
+    const double shift = 6755399441055744.0;
+    return (x + shift) - shift;
+}
+
 /* Chunk i's values (the first `words` words' worth) quantized at `exponent` into the
  * payload's lanes (big-endian); 0 when some value does not fit, the lanes then all zero. */
 static int quantize(const loop_t *L, uint32_t i, uint32_t words, int exponent, uint8_t *dst) {
-    int bits = (L->x->lane_flags & FLAG_LANES16) ? 16 : 32;
-    int per = (int)words * 32 / bits;
-    int row = (int)L->x->words * 32 / bits;
+    int bits = lane_bits_of(L->x);
+    uint64_t per = (uint64_t)words * 32 / bits;
+    uint64_t row = (uint64_t)L->x->words * 32 / bits;
+    uint64_t have = present(L, i, row), first = (uint64_t)i * row;
+    if (have > per)
+        have = per;
     double k = (double)((((int64_t)1 << (bits - 1)) - 1) / L->x->n_workers);
     double scale = k / ldexp(1.0, exponent);
-    const float *v = L->values + (size_t)i * row;
-    for (int j = 0; j < per; j++) {
-        double q = nearbyint((double)v[j] * scale);
-        if (fabs(q) > k) {
+    const void *values = L->values;
+    int dtype = L->dtype;
+    for (uint64_t j = 0; j < have; j++) {
+        double v = (double)load_value(values, dtype, first + j) * scale;
+        double q = round_even(v);
+        if (!(fabs(v) < 0x1p51) || fabs(q) > k) {      /* NaN too */
             memset(dst, 0, 4 * (size_t)words);
             return 0;
         }
@@ -222,17 +405,33 @@ static int quantize(const loop_t *L, uint32_t i, uint32_t words, int exponent, u
             memcpy(dst + 4 * j, &u, 4);
         }
     }
+    memset(dst + have * bits / 8, 0, (per - have) * bits / 8);
     return 1;
 }
 
+/* The largest magnitude of block i's values; NAN if one is not finite. Magnitudes of
+ * IEEE values order as their bits without the sign: the largest is found on integers. */
 static double block_max(const loop_t *L, uint32_t i) {
-    int per = (int)L->x->words * ((L->x->lane_flags & FLAG_LANES16) ? 2 : 1);
-    const float *v = L->values + (size_t)i * per;
-    double m = 0.0;
-    for (int j = 0; j < per; j++)
-        if (fabs((double)v[j]) > m)
-            m = fabs((double)v[j]);
-    return m;
+    uint64_t per = (uint64_t)L->x->words * 32 / lane_bits_of(L->x);
+    uint64_t have = present(L, i, per), first = (uint64_t)i * per;
+    if (L->dtype == INA_F32) {
+        const uint32_t *v = (const uint32_t *)L->values + first;
+        uint32_t m = 0;
+        for (uint64_t j = 0; j < have; j++) {
+            uint32_t a = v[j] & 0x7FFFFFFF;
+            m = a > m ? a : m;
+        }
+        return m >= 0x7F800000 ? NAN : (double)from_bits(m);
+    }
+    const uint16_t *v = (const uint16_t *)L->values + first;
+    uint16_t m = 0;
+    for (uint64_t j = 0; j < have; j++) {
+        uint16_t a = v[j] & 0x7FFF;
+        m = a > m ? a : m;
+    }
+    if (L->dtype == INA_BF16)
+        return m >= 0x7F80 ? NAN : (double)from_bits((uint32_t)m << 16);
+    return m >= 0x7C00 ? NAN : (double)half_to_float(m);
 }
 
 static int send_chunk(loop_t *L, uint32_t i, double now, int retransmit, int back_off) {
@@ -459,68 +658,245 @@ static int drive(loop_t *L) {
     return 0;
 }
 
-/* Run one exchange on the UDP socket `fd` towards peer_ip:peer_port (network order):
- * 0 when every result is in `result`, 1 when it gave up (x->remaining and x->stalled_s
- * say what is missing), -errno on a socket error, -ENOMEM, -EINVAL for a lane count
- * outside 1..MAX_LANES or a last chunk's outside 1..words. */
-int ina_run(ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port,
+/* Set up `c->L` for an exchange of x->n chunks of x->words words and run it on the UDP
+ * socket `fd` towards peer_ip:peer_port (network order): 0 when every result is in
+ * `result`, 1 when it gave up (x->remaining and x->stalled_s say what is missing),
+ * -errno on a socket error, -ENOMEM, -EINVAL for a lane count outside 1..MAX_LANES or a
+ * last chunk's outside 1..words. The arena must hold `extra` bytes besides (carved by
+ * the caller after this returns); the chunks' arrays come first. */
+static int run(ina_ctx_t *c, ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port) {
+    if (x->words < 1 || x->words > MAX_LANES || x->tail_words < 1 || x->tail_words > x->words)
+        return -EINVAL;
+    loop_t *L = &c->L;
+    size_t n = x->n ? x->n : 1;
+    L->payload_bytes = HEADER_BYTES + 4 * (size_t)x->words;
+    L->recv_bytes = L->payload_bytes + 1;
+    L->timeout = carve(c, n * sizeof(double));
+    L->sent_at = carve(c, n * sizeof(double));
+    L->started = carve(c, n * sizeof(double));
+    L->pos = carve(c, n * sizeof(uint32_t));
+    L->outstanding = carve(c, n * sizeof(uint32_t));
+    L->sendbuf = carve(c, BATCH * L->payload_bytes);
+    L->recvbuf = carve(c, BATCH * L->recv_bytes);
+    if (c->used > c->capacity)
+        return -ENOMEM;                 /* the caller reserved too little: a bug */
+    L->x = x;
+    L->fd = fd;
+    L->n_out = L->fast_checked = L->next_new = L->n_send = 0;
+    L->peer.sin_family = AF_INET;
+    L->peer.sin_addr.s_addr = peer_ip;
+    L->peer.sin_port = peer_port;
+    for (size_t i = 0; i < n; i++)
+        L->pos[i] = UINT32_MAX;
+    for (int k = 0; k < BATCH; k++) {
+        L->siov[k].iov_base = L->sendbuf + k * L->payload_bytes;
+        L->siov[k].iov_len = L->payload_bytes;
+        L->smsg[k].msg_hdr.msg_name = &L->peer;
+        L->smsg[k].msg_hdr.msg_namelen = sizeof L->peer;
+        L->smsg[k].msg_hdr.msg_iov = &L->siov[k];
+        L->smsg[k].msg_hdr.msg_iovlen = 1;
+    }
+    x->remaining = x->n;
+    x->sent_packets = x->retransmissions = x->overflows = 0;
+    x->has_result_exponent = 0;
+    x->stalled_s = 0;
+    return drive(L);
+}
+
+/* the arena bytes run() carves for n chunks of `words` words */
+static size_t run_bytes(uint32_t n, uint32_t words) {
+    size_t payload = HEADER_BYTES + 4 * (size_t)words;
+    return (n ? n : 1) * (3 * sizeof(double) + 2 * sizeof(uint32_t)) + BATCH * (2 * payload + 1)
+           + 7 * 16;
+}
+
+/* One exchange of the arrays given (hosts/ina_native.py's NativeLoop.run). */
+int ina_run(ina_ctx_t *c, ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port,
             const int32_t *lanes, const float *values, int8_t *exponents,
             const int8_t *next_exponents, int32_t *result, int8_t *result_exponents,
             int8_t *result_next, uint8_t *result_flags) {
-    if (x->words < 1 || x->words > MAX_LANES || x->tail_words < 1 || x->tail_words > x->words)
+    if (x->words < 1 || x->words > MAX_LANES)
         return -EINVAL;
-    loop_t *L = calloc(1, sizeof *L);
-    if (!L)
+    int r = reserve(c, run_bytes(x->n, x->words));
+    if (r < 0)
+        return r;
+    c->used = 0;
+    loop_t *L = &c->L;
+    L->lanes = lanes;
+    L->values = values;
+    L->dtype = INA_F32;
+    L->size = (uint64_t)x->n * x->words * 32 / lane_bits_of(x);
+    L->exponents = exponents;
+    L->next_exponents = next_exponents;
+    L->result = result;
+    L->result_exponents = result_exponents;
+    L->result_next = result_next;
+    L->result_flags = result_flags;
+    return run(c, x, fd, peer_ip, peer_port);
+}
+
+static uint32_t whole_groups(uint64_t words) {
+    return (uint32_t)((words + GROUP_WORDS - 1) / GROUP_WORDS * GROUP_WORDS);
+}
+
+/* The all-reduce of InaAllReduce.all_reduce (hosts/ina_allreduce.py) of `size` values
+ * of `dtype` at `src` into `dst` (the same memory or another), in lanes of `lane_bits`
+ * bits, x->words words a packet, the stream's chunks from x->first (x->next_chunk says
+ * where it ended). Each block's exponent is the one its values need, or `announced`'s
+ * when given; the first window's are agreed in a FLAG_MAX round (its packets only of
+ * the groups needed with `short_packets`, as the tensor's last data packet), the others
+ * a round ahead in `next_exponent`. `stamps` gets the wall-clock times the exponent
+ * round and the data began and the data ended. Returns 0 with the sums in `dst`;
+ * INA_GAVE_UP as ina_run's 1 (x->n and x->remaining of the exchange that stalled);
+ * INA_OVERFLOWED when a block overflowed its agreed exponent (dst untouched; the data
+ * exchange's arrays from ina_data_results); INA_NOT_MAX when the switch summed the
+ * exponent round; INA_DISAGREE when a result came back at another exponent than the one
+ * agreed; -EDOM for a value that is not finite or beyond 2^EXPONENT_MAX (nothing sent);
+ * -errno. */
+int ina_allreduce(ina_ctx_t *c, ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port,
+                  const void *src, void *dst, uint64_t size, int dtype, uint32_t lane_bits,
+                  int short_packets, const int8_t *announced, double *stamps) {
+    uint32_t words = x->words;
+    x->next_chunk = x->first;
+    if (words < 1 || words > MAX_LANES || (lane_bits != 16 && lane_bits != 32) || size == 0
+        || x->slots < 1)
+        return -EINVAL;
+    uint64_t per = (uint64_t)words * 32 / lane_bits;
+    uint64_t blocks = (size + per - 1) / per;
+    if (blocks > UINT32_MAX / 2)
+        return -EINVAL;
+    uint32_t n = (uint32_t)blocks, head = n < x->slots ? n : x->slots;
+    uint32_t rows = (head + words - 1) / words;
+    size_t need = run_bytes(n, words) + 6 * ((size_t)n + 16) + 2 * (4 * (size_t)n * words + 16);
+    int r = reserve(c, need);
+    if (r < 0)
+        return r;
+    c->used = 0;
+    int8_t *local = carve(c, n), *exponents = carve(c, n), *next = carve(c, n);
+    int8_t *result_exponents = carve(c, n), *result_next = carve(c, n);
+    uint8_t *result_flags = carve(c, n);
+    int32_t *result = carve(c, 4 * (size_t)n * words);
+    int32_t *max_lanes = carve(c, 4 * (size_t)rows * words);
+    if (c->used > c->capacity)
         return -ENOMEM;
-    L->payload_bytes = HEADER_BYTES + 4 * (size_t)x->words;
-    L->recv_bytes = L->payload_bytes + 1;
-    L->sendbuf = malloc(BATCH * L->payload_bytes);
-    L->recvbuf = malloc(BATCH * L->recv_bytes);
-    size_t n = x->n ? x->n : 1;
-    L->timeout = malloc(n * sizeof(double));
-    L->sent_at = malloc(n * sizeof(double));
-    L->started = malloc(n * sizeof(double));
-    L->pos = malloc(n * sizeof(uint32_t));
-    L->outstanding = malloc(n * sizeof(uint32_t));
-    int r = -ENOMEM;
-    if (L->timeout && L->sent_at && L->started && L->pos && L->outstanding && L->sendbuf
-        && L->recvbuf) {
-        L->x = x;
-        L->fd = fd;
-        L->lanes = lanes;
-        L->values = values;
-        L->exponents = exponents;
-        L->next_exponents = next_exponents;
-        L->result = result;
-        L->result_exponents = result_exponents;
-        L->result_next = result_next;
-        L->result_flags = result_flags;
-        L->peer.sin_family = AF_INET;
-        L->peer.sin_addr.s_addr = peer_ip;
-        L->peer.sin_port = peer_port;
-        for (size_t i = 0; i < n; i++)
-            L->pos[i] = UINT32_MAX;
-        for (int k = 0; k < BATCH; k++) {
-            L->siov[k].iov_base = L->sendbuf + k * L->payload_bytes;
-            L->siov[k].iov_len = L->payload_bytes;
-            L->smsg[k].msg_hdr.msg_name = &L->peer;
-            L->smsg[k].msg_hdr.msg_namelen = sizeof L->peer;
-            L->smsg[k].msg_hdr.msg_iov = &L->siov[k];
-            L->smsg[k].msg_hdr.msg_iovlen = 1;
+    loop_t *L = &c->L;
+    L->x = x;
+    L->values = src;
+    L->dtype = dtype;
+    L->size = size;
+    x->lane_flags = lane_bits == 16 ? FLAG_LANES16 : 0;    /* block_max's block size */
+    for (uint32_t i = 0; i < n; i++) {
+        if (announced) {
+            local[i] = announced[i];
+            continue;
         }
-        x->remaining = x->n;
-        x->sent_packets = x->retransmissions = x->overflows = 0;
-        x->has_result_exponent = 0;
-        x->stalled_s = 0;
-        r = drive(L);
+        double m = block_max(L, i);
+        int e;
+        if (isnan(m) || (frexp(m, &e) == 0.5 ? e - 1 : e) > EXPONENT_MAX)
+            return -EDOM;
+        local[i] = (int8_t)exponent_for(m);
     }
-    free(L->timeout);
-    free(L->sent_at);
-    free(L->started);
-    free(L->pos);
-    free(L->outstanding);
-    free(L->sendbuf);
-    free(L->recvbuf);
-    free(L);
-    return r;
+    uint64_t first = x->first, sent = 0, resent = 0;
+    c->n = n;
+    c->words = words;
+    c->result = result;
+    c->exponents = exponents;
+    c->result_exponents = result_exponents;
+    c->result_flags = result_flags;
+    size_t mark = c->used;
+
+    /* the exponent round: one lane per block of the first window, the switch keeps
+     * each lane's largest (lanes past the blocks: the smallest exponent) */
+    stamps[0] = wall_s();
+    for (size_t k = 0; k < (size_t)rows * words; k++)
+        max_lanes[k] = k < head ? local[k] : EXPONENT_MIN;
+    memset(exponents, EXPONENT_MIN, n);
+    memset(next, 0, n);
+    x->n = rows;
+    x->tail_words = short_packets ? whole_groups(head - (uint64_t)(rows - 1) * words) : words;
+    if (x->tail_words > words)
+        x->tail_words = words;
+    x->lane_flags = FLAG_MAX;
+    x->piggyback = 0;
+    L->lanes = max_lanes;
+    L->exponents = exponents;
+    L->next_exponents = next;
+    L->result = result;
+    L->result_exponents = result_exponents;
+    L->result_next = result_next;
+    L->result_flags = result_flags;
+    r = run(c, x, fd, peer_ip, peer_port);
+    sent += x->sent_packets;
+    resent += x->retransmissions;
+    x->next_chunk = first + rows;
+    if (r != 0) {
+        x->sent_packets = sent;
+        x->retransmissions = resent;
+        return r == 1 ? INA_GAVE_UP : r;
+    }
+    for (uint32_t k = 0; k < rows; k++)
+        if (!(result_flags[k] & FLAG_MAX)) {
+            x->sent_packets = sent;
+            x->retransmissions = resent;
+            return INA_NOT_MAX;
+        }
+    /* the data: the first window at the agreed exponents, chunk i announcing block
+     * i + head's, whose agreed exponent comes back with chunk i's result */
+    for (uint32_t i = 0; i < n; i++) {
+        exponents[i] = i < head ? (int8_t)result[i] : EXPONENT_MIN;
+        next[i] = i + head < n ? local[i + head] : EXPONENT_MIN;
+    }
+    memset(result, 0, 4 * (size_t)n * words);
+    c->used = mark;
+    stamps[1] = wall_s();
+    x->first = first + rows;
+    x->n = n;
+    uint64_t tail_values = size - (uint64_t)(n - 1) * per;
+    x->tail_words = short_packets ? whole_groups((tail_values * lane_bits + 31) / 32) : words;
+    if (x->tail_words > words)
+        x->tail_words = words;
+    x->lane_flags = lane_bits == 16 ? FLAG_LANES16 : 0;
+    x->piggyback = 1;
+    L->lanes = NULL;
+    r = run(c, x, fd, peer_ip, peer_port);
+    stamps[2] = wall_s();
+    x->first = first;
+    x->next_chunk = first + rows + n;
+    x->sent_packets += sent;
+    x->retransmissions += resent;
+    if (r != 0)
+        return r == 1 ? INA_GAVE_UP : r;
+    int overflowed = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (result_flags[i] & FLAG_OVERFLOW)
+            overflowed = 1;
+        else if (result_exponents[i] != exponents[i])
+            return INA_DISAGREE;
+    }
+    if (overflowed)
+        return INA_OVERFLOWED;
+    /* the sums, dequantized at each block's scale (hosts/ina_fixedpoint.py block_scales)
+     * and rounded to the tensor's type */
+    int64_t k_max = (((int64_t)1 << (lane_bits - 1)) - 1) / x->n_workers;
+    for (uint32_t i = 0; i < n; i++) {
+        double scale = (double)k_max / ldexp(1.0, exponents[i]);
+        const int32_t *row = result + (size_t)i * words;
+        uint64_t at = (uint64_t)i * per, count = i + 1 < n ? per : tail_values;
+        for (uint64_t j = 0; j < count; j++) {
+            int32_t sum = lane_bits == 32 ? row[j]
+                          : (int16_t)(j & 1 ? row[j / 2] & 0xFFFF : (uint32_t)row[j / 2] >> 16);
+            store_value(dst, dtype, at + j, (double)sum / scale);
+        }
+    }
+    return 0;
+}
+
+/* After INA_OVERFLOWED: the data exchange's sums (n rows of `words` words), the
+ * exponents its chunks were sent at, and its results' exponents and flags. */
+void ina_data_results(const ina_ctx_t *c, int32_t *result, int8_t *exponents,
+                      int8_t *result_exponents, uint8_t *result_flags) {
+    memcpy(result, c->result, 4 * (size_t)c->n * c->words);
+    memcpy(exponents, c->exponents, c->n);
+    memcpy(result_exponents, c->result_exponents, c->n);
+    memcpy(result_flags, c->result_flags, c->n);
 }

@@ -282,9 +282,15 @@ class Exchange:
         return out
 
     def give_up_message(self, stalled_s: float) -> str:
-        return (f"job {self.stream.job_id} worker {self.stream.worker_id}: no result for "
-                f"{stalled_s:.1f} s ({self.remaining} of {self.n} chunks missing); "
-                f"{self.missing_hint}")
+        return stalled_message(self.stream, self.remaining, self.n, stalled_s,
+                               self.missing_hint)
+
+
+def stalled_message(stream: JobStream, remaining: int, n: int, stalled_s: float,
+                    hint: str = Exchange.missing_hint) -> str:
+    """Why an exchange of ``n`` chunks gave up with ``remaining`` of them unanswered."""
+    return (f"job {stream.job_id} worker {stream.worker_id}: no result for {stalled_s:.1f} s "
+            f"({remaining} of {n} chunks missing); {hint}")
 
 
 class BlockExchange(Exchange):

@@ -23,7 +23,7 @@ from testbed.net.cleanup import (RUN_MARKER, RunState, existing_interfaces, remo
                                   remove_run, wait_interfaces_gone)
 from testbed.net.cluster import LOCAL
 from testbed.net.limits import raise_limits
-from testbed.net.nodes import Bmv2Switch, P4Host, SoftwareP4Switch
+from testbed.net.nodes import Bmv2Switch, P4Host, P4Switch, SoftwareP4Switch
 from testbed.net.blueprint import NetBlueprint
 from testbed.net.probe import Capabilities, probe
 
@@ -488,6 +488,7 @@ class Network:
         net, self.net = self.net, None
         if net is not None:
             try:
+                P4Switch.stop_processes(net.switches)    # before Mininet deletes the links
                 net.stop()
             except Exception as err:     # keep removing: the state file lists the rest
                 self.log(f"warning: Mininet stop failed ({err}); removing from the record")

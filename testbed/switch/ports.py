@@ -197,6 +197,20 @@ class Port:
         self.tx_packets += sent
         return sent
 
+    def take_error(self) -> int:
+        """The error the socket holds (an errno, 0: none), read and so cleared: the kernel
+        sets ENETDOWN when the interface goes down or is deleted, and a poll reports it
+        on every call until it is read."""
+        return self.sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+
+    def interface_present(self) -> bool:
+        """Whether the interface this port was opened on still exists (its name still
+        names the same interface)."""
+        try:
+            return socket.if_nametoindex(self.ifname) == self.ifindex
+        except OSError:
+            return False
+
     def read_overruns(self) -> int:
         """Frames the kernel dropped because the switch did not read them fast enough
         (the socket's receive buffer was full), accumulated since the port opened."""

@@ -23,7 +23,9 @@ found sendmmsg works. The P4Runtime server calls :meth:`load_pipeline`,
 everything touching the target or the egress models holds :attr:`lock`
 (testbed/switch/loop_lock.py), taken once per batch on the packet path and held by the
 native loop while it runs: another thread taking it wakes the loop, which leaves native
-code and lets it in before it goes back.
+code and lets it in before it goes back. A port whose socket reports an error (its
+interface down or deleted) is looked at once per event: a deleted interface's port is no
+longer watched, with one warning, and what is sent to it is counted as tx errors.
 """
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ import time
 
 from testbed.errors import TrainetError
 from testbed.p4.entries import ControlPlaneError
-from testbed.p4.native.target import LOOP_WAKE
+from testbed.p4.native.target import LOOP_PORT_ERROR, LOOP_WAKE
 from testbed.switch import stats as switch_stats
 from testbed.switch.egress import NO_SHAPE, EgressPort, Shape
 from testbed.switch.loop_lock import LoopLock
@@ -44,6 +46,8 @@ from testbed.switch.ports import Port, shared_sender
 from testbed.switch.transmit import choose
 
 BATCH = 64
+# what poll reports for a socket in error (its interface down or deleted) or closed
+POLL_FAILED = select.POLLERR | select.POLLHUP | select.POLLNVAL
 # With delay lines to serve, read fewer frames between two release checks: 16 frames of
 # pipeline work (~10 us each) keep a release less than 0.2 ms late.
 SHAPED_BATCH = 16
@@ -102,6 +106,7 @@ class SoftwareSwitch:
         self._shaped = [sp for sp in self._ports.values() if not sp.passthrough]
         self._direct = []         # ports a native target sends on itself
         self._shared_tx = None    # one packet socket that sends for all of them
+        self.gone = set()         # ports whose interface was deleted: no longer watched
         self.transmit, line = choose(next(iter(self._ports.values())).port.fileno())
         (self.log.info if self.transmit else self.log.warning)("%s", line)
         self.transmit_line = line
@@ -167,6 +172,8 @@ class SoftwareSwitch:
                         self._shared_tx = shared_sender(len(self._ports))
                     target.send_shared(self._shared_tx.fileno(), {
                         sp.port.port_no: sp.port.ifindex for sp in self._direct})
+                for port_no in self.gone:
+                    target.port_gone(port_no)
         self.log.info("pipeline installed (%s backend)", getattr(target, "backend", "custom"))
 
     def packet_out(self, frame: bytes) -> None:
@@ -238,13 +245,32 @@ class SoftwareSwitch:
         native_loop = not (self._debug or self._shaped or len(rings) < len(self._ports))
         self._loop_tid = threading.get_native_id()
         self.lock.loop_thread = threading.get_ident()
+
+        def unwatch(sp: _SwitchPort) -> None:
+            """Stop reading ``sp`` (its interface is gone); the rings are set up again."""
+            nonlocal ring_set
+            fd = sp.port.fileno()
+            poller.unregister(fd)
+            del by_fd[fd]
+            if fd in ring_fds:
+                ring_fds.discard(fd)
+                at = ring_ports.index(sp)
+                del rings[at], ring_ports[at]
+            if ring_set is not None:
+                ring_set[1].release()
+                ring_set = None
+
         try:
             while not self._stopping:
                 if self._stats_wanted:
                     self._stats_wanted = False
                     self.write_stats()
                 if native_loop and getattr(self.target, "loop_ready", bool)():
-                    ring_set = self._native_turn(rings, ring_ports, ring_set)
+                    ring_set, failed = self._native_turn(rings, ring_ports, ring_set)
+                    if failed is not None:
+                        with self.lock:
+                            if self._port_failed(failed):
+                                unwatch(failed)
                     continue
                 timeout = self._timeout()
                 ready = poller.poll(None if timeout is None else timeout * 1e3)
@@ -252,6 +278,12 @@ class SoftwareSwitch:
                 packet_ins = []
                 self.wakeups += 1
                 with self.lock:
+                    for fd, events in ready:
+                        sp = by_fd.get(fd)
+                        if sp is not None and events & POLL_FAILED and self._port_failed(sp):
+                            unwatch(sp)
+                    ready = [(fd, events) for fd, events in ready
+                             if fd in by_fd or fd == self._wake_r]
                     target = self.target
                     serve = None if self._debug else getattr(target, "process_rings", None)
                     if serve is not None and any(fd in ring_fds for fd, _ in ready):
@@ -282,19 +314,21 @@ class SoftwareSwitch:
 
     def _native_turn(self, rings: list, ring_ports: list, ring_set):
         """One turn of the loop in native code (NativeTarget.run_loop), which holds the
-        lock until Python has work: outputs to emit, packet-ins, or the wake-up pipe (a
-        thread waiting for the lock, stop, stats). Returns the ring set it used."""
+        lock until Python has work: outputs to emit, packet-ins, the wake-up pipe (a
+        thread waiting for the lock, stop, stats) or a port's socket in error. Returns
+        the ring set it used and the port in error (else None)."""
+        failed = None
         self.lock.loop_acquire()
         try:
             target = self.target
             if target is None or not target.loop_ready():
-                return ring_set
+                return ring_set, failed
             if ring_set is None or ring_set[0] is not target:
                 if ring_set is not None:
                     ring_set[1].release()
                 ring_set = (target, target.ring_set(rings))
-            outputs, why, ran, polls = target.run_loop(ring_set[1], self._wake_r,
-                                                       BATCH, RING_BUDGET)
+            outputs, why, ran, polls, failed_ring = target.run_loop(
+                ring_set[1], self._wake_r, BATCH, RING_BUDGET)
             self.wakeups += polls
             self.native_turns += 1
             for sp, (got, skipped) in zip(ring_ports, ran):
@@ -303,11 +337,39 @@ class SoftwareSwitch:
             packet_ins = self._emit(outputs, time.monotonic_ns()) if outputs else []
             if why == LOOP_WAKE:
                 self._drain_wakeups()
+            elif why == LOOP_PORT_ERROR:
+                failed = ring_ports[failed_ring]
         finally:
             self.lock.release()
         if packet_ins:
             self._deliver_packet_ins(packet_ins)
-        return ring_set
+        return ring_set, failed
+
+    def _port_failed(self, sp: _SwitchPort) -> bool:
+        """``sp``'s socket reported an error or a hang-up: read the error (which clears
+        it; unread, every wait would return at once and the loop would spin), say what
+        happened, once per event, and whether the port is gone: its interface deleted
+        (a host torn down), or an error that reading does not clear. A gone port is no
+        longer read; what the pipeline sends it is dropped and counted as refused (its
+        tx errors). An interface merely down keeps its port: it is read again when it
+        comes back up."""
+        port = sp.port
+        error = port.take_error()
+        what = os.strerror(error) if error else "hang-up with no error to read"
+        if port.interface_present() and error:
+            self.log.warning("port %d (%s): %s: the interface is down; still watched, "
+                             "frames sent to it meanwhile are refused", port.port_no,
+                             port.ifname, what)
+            return False
+        self.gone.add(port.port_no)
+        if hasattr(self.target, "port_gone") and sp in self._direct:
+            self.target.port_gone(port.port_no)
+        self.log.warning("port %d (%s): %s: %s; the port is no longer watched, frames sent "
+                         "to it are dropped and counted as tx errors", port.port_no,
+                         port.ifname, what,
+                         "the interface was deleted" if not port.interface_present()
+                         else "the socket stays in error")
+        return True
 
     def loop_stats(self) -> dict:
         """The packet loop's counters: wake-ups, and what a native target's calls over

@@ -164,3 +164,34 @@ def test_ina_data_parallel_equals_single_process_sgd(program):
             switch.inbox.put(None)
 
     assert_equivalent(train, batch)
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32])
+def test_tensor_conversions_round_as_torch_does_without_its_kernels(dtype):
+    """The all-reduce reads a tensor's values and writes its sums through numpy (torch's
+    own element-wise copies run on its OpenMP threads above 32768 elements): the values
+    read are torch's float32 conversion bit for bit, and float64 sums are written as torch
+    rounds a float64 tensor to the type, with the double rounding through float32 that
+    it does; the sums here lie next to the type's rounding boundaries on both sides.
+    A non-contiguous tensor takes torch's path and gets the same."""
+    from hosts.ina_allreduce import float32_values, store_rounded
+    rng = np.random.default_rng(5)
+    near = (rng.standard_normal(40000) * 8).astype(np.float32)
+    bits = near.view(np.uint32)
+    half_ulp = {torch.bfloat16: 0x8000, torch.float16: 0x1000, torch.float32: 0}[dtype]
+    ties = ((bits & ~np.uint32(2 * half_ulp - 1 if half_ulp else 0)) | half_ulp) \
+        .view(np.float32).astype(np.float64)
+    sums = np.concatenate([ties, ties * (1 + 2.0**-40), ties * (1 - 2.0**-40),
+                           rng.integers(-32767, 32768, 40000) / 4095
+                           * np.ldexp(1.0, rng.integers(-30, 20, 40000))])
+    expected = torch.from_numpy(sums).to(dtype)
+    for tensor in (torch.zeros(sums.size, dtype=dtype),
+                   torch.zeros(2, sums.size, dtype=dtype)[:, 0]):
+        if tensor.shape[0] != sums.size:      # the strided column: a sums' prefix
+            expected_part, part = expected[:2], sums[:2]
+        else:
+            expected_part, part = expected, sums
+        store_rounded(tensor, part)
+        assert torch.equal(tensor, expected_part)
+        assert np.array_equal(float32_values(tensor).view(np.int32),
+                              tensor.to(torch.float32).numpy().view(np.int32))

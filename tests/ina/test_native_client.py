@@ -148,9 +148,18 @@ def test_native_python_and_mixed_workers_get_the_exact_sums(program, loss, reord
             assert sum(r for results in per_worker for _, r in results) > 0, clients
 
 
-def test_float_all_reduce_is_bit_identical_across_clients_under_loss(program):
+def test_float_all_reduce_is_bit_identical_across_clients_under_loss(program, monkeypatch):
+    """The C client runs each all-reduce in one call of its own (no exchange of the
+    step-by-step path) and gets the Python reference's sums bit for bit."""
     gen = torch.Generator().manual_seed(4)
     inputs = [torch.randn(3000, generator=gen) * 5 for _ in range(3)]
+    calls = []
+    for name in ("run", "all_reduce"):
+        def counted(self, *args, _name=name, _real=getattr(ina_native.NativeLoop, name),
+                    **kwargs):
+            calls.append(_name)
+            return _real(self, *args, **kwargs)
+        monkeypatch.setattr(ina_native.NativeLoop, name, counted)
 
     def all_reduce(i, transport):
         t = inputs[i].clone()
@@ -158,7 +167,9 @@ def test_float_all_reduce_is_bit_identical_across_clients_under_loss(program):
         return t
 
     python = run_workers(program, ["python"] * 3, all_reduce, loss=0.05, reorder=0.1)
+    assert calls == []
     native = run_workers(program, ["native"] * 3, all_reduce, loss=0.05, reorder=0.1)
+    assert calls == ["all_reduce"] * 3
     for t in python + native:
         assert torch.equal(t, python[0])
     exact = sum(x.double() for x in inputs)
@@ -327,7 +338,7 @@ def test_the_c_client_opens_its_window_four_chunks_first_then_in_order():
 def test_without_a_compiler_auto_falls_back_to_python_with_one_line(monkeypatch, capsys):
     from testbed.p4.native.build import NoCompiler
     monkeypatch.setenv("CC", "/nonexistent/cc")
-    ina_native.loop.cache_clear()
+    ina_native._loop.cache_clear()
     ina_native._library.cache_clear()
     try:
         assert ina_native.loop("auto") is None
@@ -337,7 +348,7 @@ def test_without_a_compiler_auto_falls_back_to_python_with_one_line(monkeypatch,
         with pytest.raises(NoCompiler):
             ina_native.loop("native")
     finally:
-        ina_native.loop.cache_clear()
+        ina_native._loop.cache_clear()
         ina_native._library.cache_clear()
 
 
@@ -358,7 +369,8 @@ def test_the_c_client_s_constants_are_the_protocol_s():
     expected = {"MAX_LANES": ina.MAX_LANES, "HEADER_BYTES": ina.HEADER_BYTES,
                 "FLAG_GRADIENT": ina.FLAG_GRADIENT, "FLAG_RESULT": ina.FLAG_RESULT,
                 "FLAG_RETRANSMIT": ina.FLAG_RETRANSMIT, "FLAG_LANES16": ina.FLAG_LANES16,
-                "FLAG_OVERFLOW": ina.FLAG_OVERFLOW, "SHADOW_BIT": ina.SHADOW_BIT,
+                "FLAG_OVERFLOW": ina.FLAG_OVERFLOW, "FLAG_MAX": ina.FLAG_MAX,
+                "SHADOW_BIT": ina.SHADOW_BIT, "GROUP_WORDS": ina.GROUP_WORDS,
                 "EXPONENT_MIN": fx.EXPONENT_MIN, "EXPONENT_MAX": fx.EXPONENT_MAX}
     assert {k: defines.get(k) for k in expected} == expected
     # the header's field order, as the C client writes it: bytes 6 and 7
@@ -409,3 +421,71 @@ def test_a_tensors_last_block_and_its_exponent_round_send_only_the_groups_they_n
     assert all(h.groups == ina.groups_of((size - ina.HEADER_BYTES) // 4) for size, h in sent)
     exponent_rounds = {size for size, h in sent if h.flags & ina.FLAG_MAX}
     assert exponent_rounds == {one}          # 3, 2 and 4 blocks: one group each
+
+
+def _ties_and_neighbours(dtype) -> np.ndarray:
+    """float64 values at and next to every rounding boundary of ``dtype`` (the midpoints
+    between neighbours, where ties go to even and where rounding to float32 first
+    decides), over its whole range, subnormals and overflow to inf included."""
+    if dtype == torch.float16:
+        steps = np.arange(0x7C00, dtype=np.uint16).view(np.float16).astype(np.float64)
+    else:
+        steps = (np.arange(0x7F80, dtype=np.uint32) << 16).view(np.float32).astype(np.float64)
+    mids = (steps[:-1] + steps[1:]) / 2
+    near = np.concatenate([mids, mids * (1 + 2.0**-40), mids * (1 - 2.0**-40),
+                           mids * (1 + 2.0**-20), steps, [steps[-1] * 1.01, 1e300]])
+    return np.concatenate([near, -near])
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32])
+def test_the_c_client_reads_and_rounds_every_type_as_torch_does(dtype):
+    """The whole all-reduce in C reads the tensor's memory and writes the sums into it:
+    every bf16 and fp16 value reads as torch's float32 of it, and float64 sums round to
+    the type as torch rounds a float64 tensor (through float32, ties to even), at every
+    rounding boundary of the type and next to it."""
+    loop = ina_native.loop("native")
+    ffi, lib = loop.ffi, loop.lib
+    code = ina_native.DTYPE_CODES[{torch.bfloat16: "bf16", torch.float16: "fp16",
+                                   torch.float32: "fp32"}[dtype]]
+    if dtype != torch.float32:
+        every = torch.from_numpy(np.arange(1 << 16, dtype=np.uint16).view(np.int16))
+        tensor = every.view(dtype)
+    else:
+        tensor = torch.from_numpy(np.random.default_rng(3).standard_normal(1 << 16)
+                                  .astype(np.float32))
+    read = np.zeros(tensor.numel(), np.float32)
+    lib.ina_load(code, ffi.cast("void *", tensor.data_ptr()),
+                 ffi.from_buffer("float[]", read, require_writable=True), tensor.numel())
+    expected = tensor.to(torch.float32).numpy()
+    nan = np.isnan(expected)
+    assert np.array_equal(np.isnan(read), nan)
+    assert np.array_equal(read[~nan].view(np.int32), expected[~nan].view(np.int32))
+
+    sums = _ties_and_neighbours(torch.float16 if dtype == torch.float16 else torch.bfloat16)
+    written = torch.zeros(sums.size, dtype=dtype)
+    lib.ina_store(code, ffi.from_buffer("double[]", sums),
+                  ffi.cast("void *", written.data_ptr()), sums.size)
+    as_int = torch.int32 if dtype == torch.float32 else torch.int16
+    assert torch.equal(written.view(as_int), torch.from_numpy(sums).to(dtype).view(as_int))
+
+
+def test_a_value_that_is_not_finite_is_refused_before_any_packet_leaves():
+    """A NaN in a tensor: the C client's whole all-reduce sends nothing and the error is
+    the reference's, naming the problem; the stream's chunk numbers do not move."""
+    silent = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    silent.bind(("127.0.0.1", 0))
+    silent.settimeout(0.2)
+    transport = UdpTransport("127.0.0.1", bind="127.0.0.1", port=0, client="native")
+    transport.peer = silent.getsockname()
+    reducer = InaAllReduce(transport, 1, 0, 2, SLOTS)
+    tensor = torch.ones(3000, dtype=torch.bfloat16)
+    tensor[2500] = float("nan")
+    try:
+        with pytest.raises(ValueError, match="cannot aggregate non-finite values"):
+            reducer.all_reduce(tensor)
+        with pytest.raises(socket.timeout):
+            silent.recv(65536)
+    finally:
+        transport.close()
+        silent.close()
+    assert reducer.stream.next_chunk == 0 and reducer.packets == 0

@@ -1,6 +1,6 @@
 """A host's veth delivers what arrives in its own NAPI kernel thread (GRO on, threaded
-NAPI), set from inside the host's network namespace as the Mininet host does, and frames
-still arrive."""
+NAPI, the thread made a batch task), set from inside the host's network namespace as the
+Mininet host does, and frames still arrive."""
 import os
 import socket
 import subprocess
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from testbed.net.nodes import receive_in_own_thread
+from testbed.net.nodes import napi_threads, receive_in_own_thread, yield_to_senders
 
 pytestmark = pytest.mark.root
 
@@ -29,6 +29,11 @@ print(got, flush=True)
 """
 
 
+def read_comm(pid: int) -> str:
+    with open(f"/proc/{pid}/comm") as comm:
+        return comm.read()
+
+
 def sh(*cmd, ns=None):
     full = (["ip", "netns", "exec", ns] if ns else []) + list(cmd)
     return subprocess.run(full, check=True, capture_output=True, text=True).stdout
@@ -42,8 +47,10 @@ def test_a_hosts_interface_receives_in_its_own_napi_thread():
         sh("ip", "link", "add", outer, "type", "veth", "peer", "name", inner, "netns", ns)
         sh("ip", "link", "set", outer, "up")
         # as a Mininet host's shell: in the namespace, with the machine's /sys mounted
+        before = napi_threads()
         subprocess.run(["nsenter", f"--net=/run/netns/{ns}", "sh", "-c",
                         receive_in_own_thread(inner)], check=True)
+        made = napi_threads() - before
         if not os.path.exists(f"/sys/class/net/{outer}/threaded"):
             pytest.skip("this kernel has no threaded NAPI (/sys/class/net/IF/threaded, "
                         "Linux 5.12 or later; run `uname -r` to see this machine's)")
@@ -52,6 +59,11 @@ def test_a_hosts_interface_receives_in_its_own_napi_thread():
         threads = subprocess.run(["ps", "-eo", "comm"], capture_output=True,
                                  text=True).stdout.split()
         assert any(t.startswith(f"napi/{inner}-") for t in threads), threads
+        # the interface's NAPI threads found and made batch tasks (no wake-up preemption)
+        assert made and all(read_comm(pid).startswith(f"napi/{inner}-") for pid in made)
+        assert all(os.sched_getscheduler(pid) == os.SCHED_OTHER for pid in made)
+        yield_to_senders(made)
+        assert all(os.sched_getscheduler(pid) == os.SCHED_BATCH for pid in made)
         receiver = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-c",
                                      RECEIVER, inner], stdout=subprocess.PIPE, text=True)
         try:

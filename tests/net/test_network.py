@@ -1,13 +1,16 @@
 """Networks brought up for real: Mininet hosts, software P4 switches programmed over
 P4Runtime, shaped links."""
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from controllers.p4runtime_client import P4RuntimeClient
 from testbed.bench import links as bench
 from testbed.net.network import Network
+from testbed.net.nodes import napi_threads
 from testbed.net.topology import load_blueprint, blueprint_from_topology
 from testbed.p4 import entries as E
 from tests.net.helpers import DATA, REPO, Snapshot, use_free_ports
@@ -56,6 +59,12 @@ def test_generated_star_pings_all(tmp_path, nothing_left):
     with Network(blueprint, tmp_path) as net:
         assert net.net.pingAll(timeout=2) == 0.0
         assert len(net.net.hosts) == 4
+        # the hosts receive in NAPI threads of their own, run as batch tasks (a frame
+        # the switch sends does not preempt it); only this network's hosts have eth0s
+        hosts_napi = [pid for pid in napi_threads()
+                      if Path(f"/proc/{pid}/comm").read_text().startswith("napi/eth0-")]
+        assert len(hosts_napi) >= 4
+        assert {os.sched_getscheduler(pid) for pid in hosts_napi} == {os.SCHED_BATCH}
 
 
 def test_switch_name_without_digits_comes_up(tmp_path, nothing_left):

@@ -335,25 +335,37 @@ static void out_clear(sw_t *S, uint64_t now) {
 
 /* The outputs towards a port with a socket of its own (sw_direct) leave on it, batched
  * (packet_io.c), are counted and taken out of the output arena; the caller gets the
- * others, in their order. */
+ * others, in their order. A batch across ports goes port by port (a multicast result's
+ * copies are not interleaved), so the receiving side of each port is scheduled once per
+ * batch rather than once per frame. */
 static void send_direct(sw_t *S) {
     base_t *b = &S->base;
     if (!b->ndirect || !b->out_n) return;
+    for (uint32_t i = 0; i < b->out_n; i++) {     /* a port whose interface is gone */
+        uint32_t port = b->out_port[i];
+        if (port < NPORTS && b->direct_fd[port] >= 0 && b->ifindex[port] < 0) {
+            b->direct[port][2]++;
+            b->direct[port][3] += b->out_size[i];
+        }
+    }
     if (b->out_n > b->pick_cap) {
         b->pick_cap = b->out_n * 2;
         b->pick = realloc(b->pick, sizeof(uint32_t) * b->pick_cap);
     }
     if (b->shared_fd >= 0) {              /* every direct port's frames in one batch */
         uint32_t m = 0;
-        for (uint32_t i = 0; i < b->out_n; i++) {
-            uint32_t port = b->out_port[i];
-            if (port < NPORTS && b->direct_fd[port] >= 0) b->pick[m++] = i;
+        for (uint32_t d = 0; d < b->ndirect; d++) {   /* port by port, in order within one */
+            uint32_t port = b->direct_ports[d];
+            if (b->ifindex[port] < 0) continue;
+            for (uint32_t i = 0; i < b->out_n; i++)
+                if (b->out_port[i] == port) b->pick[m++] = i;
         }
         if (m) io_send_ports(b->shared_fd, b->out_data, b->out_off, b->out_size, b->pick, m,
                              b->out_port, b->ifindex, b->direct);
     } else {
         for (uint32_t d = 0; d < b->ndirect; d++) {
             uint32_t port = b->direct_ports[d], m = 0;
+            if (b->ifindex[port] < 0) continue;
             for (uint32_t i = 0; i < b->out_n; i++)
                 if (b->out_port[i] == port) b->pick[m++] = i;
             if (m) io_send(b->direct_fd[port], b->out_data, b->out_off, b->out_size, b->pick,
@@ -387,6 +399,8 @@ void sw_direct(sw_t *S, uint32_t port, int32_t fd) {
  * sw_ifindex); -1: each on its port's own socket again. */
 void sw_direct_shared(sw_t *S, int32_t fd) { S->base.shared_fd = fd; }
 
+/* ifindex -1: the port's interface is gone; its frames are counted as refused, not sent
+ * (no system call per frame for an interface that cannot take them). */
 void sw_ifindex(sw_t *S, uint32_t port, int32_t ifindex) {
     if (port < NPORTS) S->base.ifindex[port] = ifindex;
 }
@@ -536,9 +550,12 @@ uint32_t sw_process_rings(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *
  * stats request, stop, a packet-out) or a signal. The timestamps count microseconds of
  * CLOCK_MONOTONIC since ``t0_ns`` (the target's clock, when that is time.monotonic), the
  * meters its seconds. counts[2r], counts[2r+1]: += ring r's frames run and skipped;
- * loop[0] += the waits that returned, loop[1] = why it returned (LOOP_*). Returns the
- * number of outputs for Python, in the output arena. */
-enum { LOOP_PYTHON = 1, LOOP_WAKE = 2 };
+ * loop[0] += the waits that returned, loop[1] = why it returned (LOOP_*), loop[2] = with
+ * LOOP_PORT_ERROR, the ring socket that reported an error or a hang-up (its interface
+ * down or deleted: epoll reports it on every wait until the error is read, so the loop
+ * leaves it to Python rather than spin). Returns the number of outputs for Python, in
+ * the output arena. */
+enum { LOOP_PYTHON = 1, LOOP_WAKE = 2, LOOP_PORT_ERROR = 3 };
 
 static uint64_t mono_now_ns(void) {
     struct timespec t;
@@ -571,11 +588,17 @@ uint32_t sw_loop(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *slot_byte
             return 0;
         }
         loop[0]++;
-        for (int i = 0; i < got; i++)
+        for (int i = 0; i < got; i++) {
             if (ready[i].data.fd == wake_fd) {
                 loop[1] = LOOP_WAKE;
                 return 0;
             }
+            if (ready[i].events & (EPOLLERR | EPOLLHUP)) {
+                loop[1] = LOOP_PORT_ERROR;
+                loop[2] = (uint64_t)ready[i].data.fd;
+                return 0;
+            }
+        }
     }
 }
 

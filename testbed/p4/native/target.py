@@ -31,8 +31,9 @@ LOOP_STATS = ("calls", "sweeps", "frames_in", "frames_out", "pipeline_ns", "send
               "sends", "empty_calls")
 MASK64 = (1 << 64) - 1
 # why run_loop returned (pipeline.c's LOOP_*): outputs or events for Python; the wake-up
-# file descriptor readable (or a signal)
-LOOP_PYTHON, LOOP_WAKE = 1, 2
+# file descriptor readable (or a signal); a ring's socket in error (its interface down or
+# deleted)
+LOOP_PYTHON, LOOP_WAKE, LOOP_PORT_ERROR = 1, 2, 3
 
 
 class NativeTarget(Target):
@@ -139,8 +140,9 @@ class NativeTarget(Target):
         outputs not sent directly, a digest, a log line or an assert (handled here, as
         :meth:`process_rings` does), or ``wake_fd`` readable or a signal. The caller holds
         the switch's lock; every thread that takes it must write to ``wake_fd`` first.
-        (outputs, LOOP_PYTHON or LOOP_WAKE, [(frames run, frames skipped) per ring],
-        waits that returned)."""
+        (outputs, LOOP_PYTHON, LOOP_WAKE or LOOP_PORT_ERROR, [(frames run, frames
+        skipped) per ring], waits that returned, with LOOP_PORT_ERROR the ring whose
+        socket reported an error or a hang-up (its index), else None)."""
         nxt, counts, loop = rings.next, rings.counts, rings.loop
         for i, ring in enumerate(rings.rings):
             nxt[i] = ring.next_slot
@@ -154,7 +156,10 @@ class NativeTarget(Target):
         for i, ring in enumerate(rings.rings):
             ring.next_slot = nxt[i]
             ran.append((counts[2 * i], counts[2 * i + 1]))
-        return self._outputs(out), loop[1], ran, loop[0]
+        failed = None
+        if loop[1] == LOOP_PORT_ERROR:
+            failed = next(i for i, ring in enumerate(rings.rings) if ring.fileno() == loop[2])
+        return self._outputs(out), loop[1], ran, loop[0], failed
 
     def loop_stats(self) -> dict:
         """What :meth:`process_rings` did since this target was made (LOOP_STATS)."""
@@ -175,6 +180,11 @@ class NativeTarget(Target):
         for port, index in ifindex.items():
             self.lib.sw_ifindex(self.sw, port, index)
         self.lib.sw_direct_shared(self.sw, fd)
+
+    def port_gone(self, port: int) -> None:
+        """``port``'s interface is gone: what the pipeline sends it directly is counted as
+        refused (:meth:`direct_counts`) without a system call."""
+        self.lib.sw_ifindex(self.sw, port, -1)
 
     def direct_counts(self) -> dict:
         """{port: (frames sent, their bytes, frames the kernel refused, their bytes)}
@@ -615,7 +625,7 @@ class RingSet:
         self.ports = ffi.new("uint32_t[]", [port for _, port in rings])
         self.next = ffi.new("uint32_t[]", max(len(rings), 1))
         self.counts = ffi.new("uint32_t[]", max(2 * len(rings), 1))
-        self.loop = ffi.new("uint64_t[2]")
+        self.loop = ffi.new("uint64_t[3]")
         self._epoll = None            # run_loop's wait: the rings' sockets and its wake-up fd
 
     def waiter(self, wake_fd: int) -> int:
