@@ -631,3 +631,20 @@ def union_stack_next(target) -> bool:
     return (isinstance(target, Member) and isinstance(target.expr, Member)
             and target.expr.field == "next" and isinstance(target.expr.expr.type, StackT)
             and isinstance(target.expr.expr.type.elem, UnionT))
+
+
+def nodes(tree):
+    """Every statement and expression of an IR subtree (a node, or lists, tuples and
+    dicts of them), parents before their children, in source order; types are not
+    walked. The one generic walk the analyses over the IR share."""
+    if isinstance(tree, (list, tuple)):
+        for x in tree:
+            yield from nodes(x)
+    elif isinstance(tree, dict):
+        for x in tree.values():
+            yield from nodes(x)
+    elif hasattr(tree, "__dataclass_fields__") and not isinstance(tree, Type):
+        if isinstance(tree, (Stmt, Expr)):
+            yield tree
+        for f in tree.__dataclass_fields__:
+            yield from nodes(getattr(tree, f))

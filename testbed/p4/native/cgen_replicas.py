@@ -39,21 +39,6 @@ class _Unpatchable(Exception):
     """A write that can change the deparser's layout, or one that cannot be placed."""
 
 
-def _children(node):
-    if isinstance(node, (list, tuple)):
-        for x in node:
-            yield from _children(x)
-    elif isinstance(node, dict):
-        for x in node.values():
-            yield from _children(x)
-    elif hasattr(node, "__dataclass_fields__") and not isinstance(node, ir.Type):
-        if isinstance(node, (ir.Stmt, ir.Expr)):
-            yield node
-        for f in node.__dataclass_fields__:
-            if f not in ("type", "loc"):
-                yield from _children(getattr(node, f))
-
-
 class _Writes:
     """The header fields written by the code of one control, below its headers
     parameter ``root``."""
@@ -68,7 +53,7 @@ class _Writes:
     def scan(self, ctl: ir.Control) -> None:
         code = [ctl.locals, ctl.body, [a.body for a in self.actions.values()],
                 [f.body for f in self.program.functions.values()]]
-        for node in _children(code):
+        for node in ir.nodes(code):
             if isinstance(node, ir.Assign):
                 self.write(node.lhs)
             elif isinstance(node, ir.Call):
@@ -128,7 +113,7 @@ class _Writes:
 def _reads(node) -> set:
     """Member chains (below their root variable) an expression or statement reads."""
     out = set()
-    for x in _children(node):
+    for x in ir.nodes(node):
         if isinstance(x, ir.Member):
             path = []
             while isinstance(x, ir.Member):

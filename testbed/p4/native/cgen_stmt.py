@@ -22,18 +22,7 @@ def instance_size(inst) -> int:
 
 def walk_calls(node):
     """The extern method calls of an IR subtree, in source order."""
-    if isinstance(node, ir.Call):
-        if node.kind == "extern_method":
-            yield node
-    if isinstance(node, (list, tuple)):
-        for x in node:
-            yield from walk_calls(x)
-    elif isinstance(node, dict):
-        for x in node.values():
-            yield from walk_calls(x)
-    elif hasattr(node, "__dataclass_fields__") and not isinstance(node, ir.Type):
-        for f in node.__dataclass_fields__:
-            yield from walk_calls(getattr(node, f))
+    return (c for c in ir.nodes(node) if isinstance(c, ir.Call) and c.kind == "extern_method")
 
 
 class CStmtGen:

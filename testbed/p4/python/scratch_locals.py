@@ -28,25 +28,11 @@ def scratch_locals(ctl: ir.Control, actions: dict) -> set:
 
 def mentions(node, name: str) -> bool:
     """Whether an IR subtree references the variable ``name``."""
-    if isinstance(node, ir.Var):
-        return node.name == name
-    if isinstance(node, (list, tuple)):
-        return any(mentions(x, name) for x in node)
-    if isinstance(node, dict):
-        return any(mentions(x, name) for x in node.values())
-    if hasattr(node, "__dataclass_fields__") and not isinstance(node, ir.Type):
-        return any(mentions(getattr(node, f), name) for f in node.__dataclass_fields__)
-    return False
+    return any(isinstance(x, ir.Var) and x.name == name for x in ir.nodes(node))
 
 
 def _calls_action(node) -> bool:
-    if isinstance(node, ir.Call) and node.kind == "action":
-        return True
-    if isinstance(node, list):
-        return any(_calls_action(x) for x in node)
-    if hasattr(node, "__dataclass_fields__") and not isinstance(node, ir.Type):
-        return any(_calls_action(getattr(node, f)) for f in node.__dataclass_fields__)
-    return False
+    return any(isinstance(x, ir.Call) and x.kind == "action" for x in ir.nodes(node))
 
 
 def _written_first(stmts: list, name: str) -> bool:
