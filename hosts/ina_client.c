@@ -162,8 +162,8 @@ void ina_ctx_free(ina_ctx_t *c) {
     free(c);
 }
 
-/* Room for `bytes` in the arena (aligned to 16), counted when `c->arena` is too small:
- * a first pass with carve() returning NULL sizes it, a second carves. */
+/* Room for `bytes` in the arena (aligned to 16) from `c->used` on; NULL when the arena,
+ * sized beforehand by reserve(), is too small. */
 static void *carve(ina_ctx_t *c, size_t bytes) {
     size_t at = c->used;
     c->used += (bytes + 15) & ~(size_t)15;
@@ -662,8 +662,8 @@ static int drive(loop_t *L) {
  * socket `fd` towards peer_ip:peer_port (network order): 0 when every result is in
  * `result`, 1 when it gave up (x->remaining and x->stalled_s say what is missing),
  * -errno on a socket error, -ENOMEM, -EINVAL for a lane count outside 1..MAX_LANES or a
- * last chunk's outside 1..words. The arena must hold `extra` bytes besides (carved by
- * the caller after this returns); the chunks' arrays come first. */
+ * last chunk's outside 1..words. The chunks' arrays are carved from the arena at
+ * `c->used`: a caller that keeps arrays of its own there carves them first. */
 static int run(ina_ctx_t *c, ina_xchg_t *x, int fd, uint32_t peer_ip, uint16_t peer_port) {
     if (x->words < 1 || x->words > MAX_LANES || x->tail_words < 1 || x->tail_words > x->words)
         return -EINVAL;

@@ -341,37 +341,28 @@ static void out_clear(sw_t *S, uint64_t now) {
 static void send_direct(sw_t *S) {
     base_t *b = &S->base;
     if (!b->ndirect || !b->out_n) return;
-    for (uint32_t i = 0; i < b->out_n; i++) {     /* a port whose interface is gone */
-        uint32_t port = b->out_port[i];
-        if (port < NPORTS && b->direct_fd[port] >= 0 && b->ifindex[port] < 0) {
-            b->direct[port][2]++;
-            b->direct[port][3] += b->out_size[i];
-        }
-    }
     if (b->out_n > b->pick_cap) {
         b->pick_cap = b->out_n * 2;
         b->pick = realloc(b->pick, sizeof(uint32_t) * b->pick_cap);
     }
-    if (b->shared_fd >= 0) {              /* every direct port's frames in one batch */
-        uint32_t m = 0;
-        for (uint32_t d = 0; d < b->ndirect; d++) {   /* port by port, in order within one */
-            uint32_t port = b->direct_ports[d];
-            if (b->ifindex[port] < 0) continue;
-            for (uint32_t i = 0; i < b->out_n; i++)
-                if (b->out_port[i] == port) b->pick[m++] = i;
-        }
-        if (m) io_send_ports(b->shared_fd, b->out_data, b->out_off, b->out_size, b->pick, m,
-                             b->out_port, b->ifindex, b->direct);
-    } else {
-        for (uint32_t d = 0; d < b->ndirect; d++) {
-            uint32_t port = b->direct_ports[d], m = 0;
-            if (b->ifindex[port] < 0) continue;
-            for (uint32_t i = 0; i < b->out_n; i++)
-                if (b->out_port[i] == port) b->pick[m++] = i;
-            if (m) io_send(b->direct_fd[port], b->out_data, b->out_off, b->out_size, b->pick,
-                           m, b->direct[port]);
+    uint32_t m = 0;
+    for (uint32_t d = 0; d < b->ndirect; d++) {       /* port by port, in order within one */
+        uint32_t port = b->direct_ports[d], first = m;
+        for (uint32_t i = 0; i < b->out_n; i++)
+            if (b->out_port[i] == port) b->pick[m++] = i;
+        if (b->ifindex[port] < 0) {                  /* its interface is gone: refused */
+            b->direct[port][2] += m - first;
+            for (uint32_t k = first; k < m; k++) b->direct[port][3] += b->out_size[b->pick[k]];
+            m = first;
+        } else if (b->shared_fd < 0 && m > first) {   /* each port on its own socket */
+            io_send(b->direct_fd[port], b->out_data, b->out_off, b->out_size, b->pick + first,
+                    m - first, b->direct[port]);
+            m = first;
         }
     }
+    if (m)                                           /* every direct port's frames in one batch */
+        io_send_ports(b->shared_fd, b->out_data, b->out_off, b->out_size, b->pick, m,
+                      b->out_port, b->ifindex, b->direct);
     uint32_t kept = 0;
     for (uint32_t i = 0; i < b->out_n; i++) {
         uint32_t port = b->out_port[i];
@@ -557,12 +548,6 @@ uint32_t sw_process_rings(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *
  * the output arena. */
 enum { LOOP_PYTHON = 1, LOOP_WAKE = 2, LOOP_PORT_ERROR = 3 };
 
-static uint64_t mono_now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + t.tv_nsec;
-}
-
 uint32_t sw_loop(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *slot_bytes,
                  const uint32_t *slots, uint32_t *next, const uint32_t *ports,
                  int32_t epoll_fd, int32_t wake_fd, uint32_t limit, uint32_t budget,
@@ -571,7 +556,7 @@ uint32_t sw_loop(sw_t *S, uint32_t n, uint8_t **rings, const uint32_t *slot_byte
     uint64_t *drops = S->base.drops;
     uint64_t asserts = drops[DROP_ASSERT], stack = drops[DROP_STACK];
     for (;;) {
-        uint64_t ns = mono_now_ns();
+        uint64_t ns = mono_ns();
         out_clear(S, ((ns - t0_ns) / 1000) & 0xFFFFFFFFFFFFull);
         S->base.secs = ns / 1e9;
         uint32_t ran = sweep_rings(S, n, rings, slot_bytes, slots, next, ports, limit, budget,
