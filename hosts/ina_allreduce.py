@@ -220,6 +220,11 @@ class InaAllReduce:
         """The words of an exchange's last packet for ``words`` in use (None: full)."""
         return words if self.short_packets else None
 
+    def _block_tail(self, blocks: np.ndarray, bits: int, size: int) -> int | None:
+        """:meth:`_tail` of ``blocks`` of ``bits``-bit values of which ``size`` are in use."""
+        in_last = size - (len(blocks) - 1) * blocks.shape[1]
+        return self._tail(-(-in_last * bits // 32))
+
     def sum_blocks(self, blocks: np.ndarray, bits: int,
                    size: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The job's integer sums of ``blocks`` (one row of values per packet) and the
@@ -228,7 +233,7 @@ class InaAllReduce:
         wire, up to a whole lane group); all by default."""
         n, slots = len(blocks), self.stream.slots
         per = blocks.shape[1]
-        tail = self._tail(-(-(per if size is None else size - (n - 1) * per) * bits // 32))
+        tail = self._block_tail(blocks, bits, n * per if size is None else size)
         local = self.block_exponents(blocks)
         exponents = np.full(n, fx.EXPONENT_MIN, np.int8)
         head = min(slots, n)
@@ -326,8 +331,7 @@ class InaAllReduce:
             raise TrainetError(DISAGREE)
         if out.status == "overflowed":
             blocks = as_blocks(float32_values(tensor), bits, self.lanes)
-            per = blocks.shape[1]
-            tail = self._tail(-(-(tensor.numel() - (len(blocks) - 1) * per) * bits // 32))
+            tail = self._block_tail(blocks, bits, tensor.numel())
             self._store(tensor, *self._resend_overflowed(blocks, bits, tail, out.data),
                         bits)
         return True

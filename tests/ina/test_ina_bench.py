@@ -1,6 +1,7 @@
 """`trainet bench allreduce` pieces that need no network."""
 import argparse
 import json
+import re
 
 import pytest
 
@@ -104,6 +105,9 @@ def test_target_only_text_gives_ns_per_frame_and_lane_with_a_ratio(capsys):
     text = capsys.readouterr().out
     assert "ns/frame" in text and "ns/lane word (256 words of 1 32-bit lanes)" in text
     assert "1.0x python" in text
+    # the native row carries its own ratio against the python row of the same run
+    native = [line for line in text.splitlines() if line.strip().startswith("native 2 workers")]
+    assert len(native) == 1 and re.search(r"\s\d+\.\dx python\)$", native[0]), native
 
 
 def test_an_mtu_without_room_for_a_lane_is_refused():
