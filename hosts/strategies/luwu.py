@@ -29,6 +29,7 @@ parameters back as int32 fixed point, which bf16 workers hold rounded to bf16).
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import numpy as np
@@ -523,17 +524,14 @@ RESIDENT = register(StrategyInfo(
     switch_job=SWITCH_JOB,
     service=OPTIMIZER_NODE))
 
-SGD = register(StrategyInfo(
+SGD = register(dataclasses.replace(
+    RESIDENT,
     name="luwu-sgd",
     description="LuWu with the optimizer in the switch: luwu-resident's workers, SGD with "
                 "momentum applied by p4/luwu_sgd.p4 to parameters held in its registers, "
                 "no optimizer node",
-    real=resident,
-    shadow=ShadowLuwuResident,
     pattern=sgd_pattern,
-    memory=resident_memory,
     options=SgdOptions,
-    timing=resident_timing,
-    gloo=False,
     switch_job=SwitchJob(section="luwu", controller="controllers.luwu_sgd",
-                         program="p4/luwu_sgd.p4", setup=sgd_job)))
+                         program="p4/luwu_sgd.p4", setup=sgd_job),
+    service=None))
