@@ -106,10 +106,9 @@ def lanes_for_mtu(mtu: int, whole_groups: bool = False) -> int:
     few. With ``whole_groups``, as many whole groups as fit instead (4096 B: 992 words,
     9000 B: 2208): fewer frames a tensor, the blocks then of that size."""
     room = min((mtu - IP_UDP_BYTES - HEADER_BYTES) // 4, MAX_LANES)
-    least = GROUP_WORDS if whole_groups else 1
-    if room < least:
-        raise ValueError(f"MTU {mtu} B carries no INA lane{' group' if whole_groups else ''}: "
-                         f"it needs at least {IP_UDP_BYTES + HEADER_BYTES + 4 * least} B")
+    if room < GROUP_WORDS:       # a packet carries whole groups, so at least one
+        raise ValueError(f"MTU {mtu} B carries no INA lane group: it needs at least "
+                         f"{IP_UDP_BYTES + HEADER_BYTES + 4 * GROUP_WORDS} B")
     if whole_groups:
         return room // GROUP_WORDS * GROUP_WORDS
     return 1 << (room.bit_length() - 1)

@@ -39,8 +39,12 @@ def test_lanes_for_an_mtu_fill_it_in_powers_of_two():
         lanes = ina.lanes_for_mtu(mtu)
         assert 20 + 8 + ina.payload_bytes(lanes) <= mtu < 20 + 8 + 13 + 4 * 2 * lanes
     assert 2 * 4096 > ina.MAX_LANES == 255 * ina.GROUP_WORDS     # the header counts 255
-    with pytest.raises(ValueError, match="MTU 40 B carries no INA lane: it needs at least 45 B"):
-        ina.lanes_for_mtu(40)
+    # a packet carries whole 32-word groups: an MTU with room for fewer words is refused
+    for mtu in (40, 100, 168):
+        with pytest.raises(ValueError, match=f"MTU {mtu} B carries no INA lane group: it "
+                           "needs at least 169 B"):
+            ina.lanes_for_mtu(mtu)
+    assert ina.lanes_for_mtu(169) == ina.GROUP_WORDS
     with pytest.raises(ValueError, match="16384 lanes per packet: accepted 1..8160"):
         ina.payload_bytes(16384)
     # whole groups instead: the most that fit, a group more does not
